@@ -126,13 +126,10 @@ impl std::error::Error for RecordError {}
 /// True for moves after which no earlier position can recur.
 #[inline]
 pub(crate) fn is_irreversible(side: Side, m: Move) -> bool {
-    if m.is_capture() {
-        return true;
-    }
-    match (side, m.from(), m.to()) {
-        (Side::Attackers, Some(from), Some(to)) => to.ring().unwrap_or(0) < from.ring().unwrap_or(0),
-        _ => false,
-    }
+    let (from, to, captured) = m.raw_parts();
+    // An attacker's move inward lowers its ring (F, index 48, counts as ring 0);
+    // a pass (255) is reversible.
+    captured != 255 || (side == Side::Attackers && from != 255 && (to == 48 || to / 8 < from / 8))
 }
 
 impl Game {
@@ -143,15 +140,15 @@ impl Game {
 
     /// A new game from a given position (already checked against `rules`).
     pub fn from_position(rules: Rules, pos: Position) -> Game {
-        let mut game = Game {
-            rules,
-            entries: vec![Entry {
-                pos,
-                mv: None,
-                rep_start: 0,
-                outcome: None,
-            }],
-        };
+        // Most games end within a few hundred plies; reserving avoids regrowth.
+        let mut entries = Vec::with_capacity(256);
+        entries.push(Entry {
+            pos,
+            mv: None,
+            rep_start: 0,
+            outcome: None,
+        });
+        let mut game = Game { rules, entries };
         game.entries[0].outcome = game.judge();
         game
     }
@@ -294,9 +291,14 @@ impl Game {
     /// How often the current position has occurred, this occurrence included.
     pub fn occurrences(&self) -> usize {
         let last = self.last();
+        let key = last.pos.key();
+        // Only positions with the same side to move can match: every second entry
+        // back to the last irreversible move.
         self.entries[last.rep_start..]
             .iter()
-            .filter(|e| e.pos.key() == last.pos.key())
+            .rev()
+            .step_by(2)
+            .filter(|e| e.pos.key() == key)
             .count()
     }
 

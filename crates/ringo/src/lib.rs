@@ -26,6 +26,7 @@ mod game;
 mod movegen;
 mod moves;
 mod perft;
+mod playout;
 mod position;
 mod rules;
 
@@ -34,6 +35,7 @@ pub use game::{EndReason, Game, Outcome, RecordError};
 pub use movegen::{explain_illegal, legal_moves, position_is_terminal, pseudo_moves};
 pub use moves::{Move, MoveError, MoveList, MoveText, MAX_MOVES};
 pub use perft::{divide, perft};
+pub use playout::{playout, PlayoutResult};
 pub use position::{BySide, Position, PositionError, Side};
 pub use rules::{
     AttackerCaptures, CaptureKind, NeutralLimit, Preset, Repetition, Rules, RulesError, OPTIONS,

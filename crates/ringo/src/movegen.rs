@@ -7,6 +7,8 @@
 //! [`explain_illegal`] say which rule forbids a move.
 
 use crate::board::{across_fortress, neighbour, Bitboard, Cell, Dir};
+
+mod bulk;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, Side};
 use crate::rules::{AttackerCaptures, NeutralLimit, Rules};
@@ -23,12 +25,17 @@ pub fn position_is_terminal(pos: &Position) -> bool {
 /// before the neutral-zone limit, `must-leave-neutral` and passing are applied.
 pub fn pseudo_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
     out.clear();
-    if position_is_terminal(pos) {
-        return;
+    if !position_is_terminal(pos) {
+        generate(pos, rules, out);
     }
+}
+
+#[inline(always)]
+fn generate(pos: &Position, rules: &Rules, out: &mut MoveList) {
     match pos.to_move() {
-        Side::Attackers => attacker_moves(pos, rules, out),
-        Side::Defenders => defender_moves(pos, rules, out),
+        Side::Attackers => bulk::attacker_moves(pos, rules, out),
+        Side::Defenders if rules.slide => defender_moves_sliding(pos, rules, out),
+        Side::Defenders => bulk::defender_moves(pos, rules, out),
     }
 }
 
@@ -36,10 +43,11 @@ pub fn pseudo_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
 /// is terminal, `[pass]` when the side has nothing else, and with a voluntary
 /// pass added where `defender-pass` allows it.
 pub fn legal_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
-    pseudo_moves(pos, rules, out);
+    out.clear();
     if position_is_terminal(pos) {
         return;
     }
+    generate(pos, rules, out);
     let mut restricted = false;
     match pos.to_move() {
         Side::Attackers => apply_neutral_limit(pos, rules, out),
@@ -51,12 +59,17 @@ pub fn legal_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
     }
 }
 
+/// True for a raw index of an NZ cell (sector a; not the fortress or "none").
+#[inline(always)]
+fn raw_neutral(i: u8) -> bool {
+    i < 48 && i & 7 == 0
+}
+
 /// The attackers' NZ count after an attacker move.
 #[inline]
 fn neutral_after(before: u32, m: Move) -> u32 {
-    let leaves = m.from().is_some_and(Cell::is_neutral) as u32;
-    let enters = m.to().is_some_and(Cell::is_neutral) as u32;
-    before - leaves + enters
+    let (from, to, _) = m.raw_parts();
+    before - raw_neutral(from) as u32 + raw_neutral(to) as u32
 }
 
 /// The NZ limit in force after an attacker move (a capture may shrink the
@@ -77,6 +90,14 @@ fn apply_neutral_limit(pos: &Position, rules: &Rules, out: &mut MoveList) {
         return;
     }
     let before = pos.attackers_in_neutral();
+    let (attackers, defenders) = (pos.attackers_left(), pos.defenders_left());
+    // Fast path: no move can break the limit (one more attacker in the NZ still
+    // fits even after a capture shrinks it) and the count is not over it now.
+    if before < rules.neutral_limit.limit(attackers, defenders.saturating_sub(1))
+        && before <= rules.neutral_limit.limit(attackers, defenders)
+    {
+        return;
+    }
     out.retain(|m| {
         let after = neutral_after(before, m);
         after <= before || after <= limit_after(pos, rules, m)
@@ -92,7 +113,8 @@ fn apply_neutral_limit(pos: &Position, rules: &Rules, out: &mut MoveList) {
 /// True when `m` takes a defender out of the NZ.
 #[inline]
 fn leaves_neutral(m: Move) -> bool {
-    m.from().is_some_and(Cell::is_neutral) && !m.to().is_some_and(Cell::is_neutral)
+    let (from, to, _) = m.raw_parts();
+    raw_neutral(from) && !raw_neutral(to)
 }
 
 /// Section 5, "Defenders leaving the NZ". Returns true when the restriction applied
@@ -111,7 +133,10 @@ fn apply_must_leave(pos: &Position, rules: &Rules, out: &mut MoveList) -> bool {
     true
 }
 
-fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
+/// Per-piece attacker generation; kept as the readable form of the rules and
+/// checked against the bulk generator in tests.
+#[allow(dead_code)]
+fn attacker_moves_per_piece(pos: &Position, rules: &Rules, out: &mut MoveList) {
     let own = pos.pieces(Side::Attackers);
     let enemy = pos.pieces(Side::Defenders);
     let occupied = own.or(enemy);
@@ -181,7 +206,9 @@ fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
     }
 }
 
-fn defender_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
+/// Per-piece defender generation, used with `slide=on` (slides and long-range
+/// captures walk the ring cell by cell).
+fn defender_moves_sliding(pos: &Position, rules: &Rules, out: &mut MoveList) {
     let own = pos.pieces(Side::Defenders);
     let enemy = pos.pieces(Side::Attackers);
     let occupied = own.or(enemy);

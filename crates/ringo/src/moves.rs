@@ -7,6 +7,7 @@ const NONE: u8 = 255;
 
 /// One move: a step, slide or NZ jump (`FROM-TO`), a capture (`FROMxTO`), or a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(C, align(4))] // four bytes, so the generator stores a move in one write
 pub struct Move {
     from: u8,
     to: u8,
@@ -20,6 +21,18 @@ impl Move {
         to: NONE,
         captured: NONE,
     };
+
+    /// A move from raw cell indices (`captured` 255 for none), for the bulk generator.
+    #[inline(always)]
+    pub(crate) const fn raw(from: u8, to: u8, captured: u8) -> Move {
+        Move { from, to, captured }
+    }
+
+    /// The raw `(from, to, captured)` indices: 48 is the fortress, 255 none.
+    #[inline(always)]
+    pub(crate) const fn raw_parts(self) -> (u8, u8, u8) {
+        (self.from, self.to, self.captured)
+    }
 
     /// A move that captures nothing.
     #[inline]
@@ -136,13 +149,13 @@ impl MoveList {
     }
 
     /// Appends a move.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES, "move list overflow");
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
+        // The capacity is above the most moves any position has (see MAX_MOVES);
+        // masking the index keeps the hot path free of a bounds check.
+        self.moves[self.len & (MAX_MOVES - 1)] = m;
+        self.len = (self.len + 1).min(MAX_MOVES);
     }
 
     /// Appends a move unless it is already among the moves from index `since` on.

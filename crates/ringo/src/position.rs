@@ -481,27 +481,27 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, m: crate::Move) {
         let side = self.to_move;
-        if let (Some(from), Some(to)) = (m.from(), m.to()) {
+        let (from, to, captured) = m.raw_parts();
+        // Raw indices on this hot path: 48 is the fortress, 255 "none".
+        if from != 255 {
             let enemy = side.other();
-            if let Some(c) = m.captured() {
-                if c.is_fortress() {
-                    self.key ^= fortress_key(self.fortress);
-                    self.fortress -= 1;
-                    self.key ^= fortress_key(self.fortress);
-                } else {
-                    self.pieces[enemy] = self.pieces[enemy].toggle(c);
-                    self.key ^= cell_key(enemy, c);
-                }
+            if captured == 48 {
+                self.key ^= KEYS.fortress[self.fortress as usize];
+                self.fortress -= 1;
+                self.key ^= KEYS.fortress[self.fortress as usize];
+            } else if captured != 255 {
+                self.pieces[enemy].0 ^= 1 << captured;
+                self.key ^= KEYS.cells[enemy.index()][captured as usize % 48];
             }
-            self.pieces[side] = self.pieces[side].toggle(from);
-            self.key ^= cell_key(side, from);
-            if to.is_fortress() {
-                self.key ^= fortress_key(self.fortress);
+            self.pieces[side].0 ^= 1 << from;
+            self.key ^= KEYS.cells[side.index()][from as usize % 48];
+            if to == 48 {
+                self.key ^= KEYS.fortress[self.fortress as usize];
                 self.fortress += 1;
-                self.key ^= fortress_key(self.fortress);
+                self.key ^= KEYS.fortress[self.fortress as usize];
             } else {
-                self.pieces[side] = self.pieces[side].toggle(to);
-                self.key ^= cell_key(side, to);
+                self.pieces[side].0 ^= 1 << to;
+                self.key ^= KEYS.cells[side.index()][to as usize % 48];
             }
         }
         self.to_move = side.other();

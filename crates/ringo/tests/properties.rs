@@ -176,3 +176,26 @@ fn garbage_input_never_panics() {
         let _ = Game::parse_record(&text);
     }
 }
+
+/// The fast playout and a `Game` given the same choices end the same way.
+#[test]
+fn playouts_agree_with_games() {
+    let mut rng = Rng(99);
+    for _ in 0..500 {
+        let rules = random_rules(&mut rng);
+        let start = Position::start(&rules);
+        let mut choices = vec![];
+        let result = ringo::playout(&start, &rules, |n| {
+            let c = rng.below(n);
+            choices.push(c);
+            c
+        });
+        let mut game = Game::new(rules);
+        for c in choices {
+            let legal = game.legal_moves();
+            game.play(legal[c]).unwrap();
+        }
+        assert_eq!(game.outcome(), Some(result.outcome), "{rules}");
+        assert_eq!(game.ply(), result.plies);
+    }
+}

@@ -1,0 +1,66 @@
+//! `agon bench …`: the speed goals, measured on one core. Each benchmark runs
+//! several times and reports the median, so one noisy run does not decide.
+
+use crate::rng::SplitMix;
+use anyhow::Result;
+use serde_json::json;
+use std::time::Instant;
+
+/// Median of a list of rates.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Plays one random Ringo game to its end; returns its length in plies.
+pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
+    ringo::playout(&ringo::Position::start(&rules), &rules, |n| rng.below(n)).plies
+}
+
+/// `agon bench ringo`: random games per second from the start, and perft leaf
+/// nodes per second, each the median of `runs` runs.
+pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> Result<serde_json::Value> {
+    let rules: ringo::Rules = rules.parse()?;
+    let mut rng = SplitMix::new(seed);
+    let mut game_rates = vec![];
+    let mut plies = 0usize;
+    for run in 0..runs {
+        let start = Instant::now();
+        for _ in 0..games {
+            plies += random_ringo_game(rules, &mut rng);
+        }
+        let rate = games as f64 / start.elapsed().as_secs_f64();
+        eprintln!("run {}/{runs}: {rate:.0} random games/s", run + 1);
+        game_rates.push(rate);
+    }
+    let game = ringo::Game::new(rules);
+    let mut perft_rates = vec![];
+    let mut nodes = 0;
+    for run in 0..runs {
+        let start = Instant::now();
+        nodes = ringo::perft(&game, depth);
+        let rate = nodes as f64 / start.elapsed().as_secs_f64();
+        eprintln!("run {}/{runs}: perft({depth}) {nodes} nodes, {:.1} M nodes/s", run + 1, rate / 1e6);
+        perft_rates.push(rate);
+    }
+    Ok(json!({
+        "benchmark": "ringo",
+        "rules": rules.to_string(),
+        "random_games_per_second": median(game_rates.clone()).round(),
+        "random_games_per_second_best": game_rates.iter().copied().fold(0.0, f64::max).round(),
+        "mean_plies_per_game": plies as f64 / (games * runs) as f64,
+        "perft_depth": depth,
+        "perft_nodes": nodes,
+        "perft_nodes_per_second": median(perft_rates.clone()).round(),
+        "perft_nodes_per_second_best": perft_rates.iter().copied().fold(0.0, f64::max).round(),
+        "runs": runs,
+        "games_per_run": games,
+    }))
+}

@@ -1,0 +1,155 @@
+//! `agon ringo …`: legal moves, perft, the board drawing and terminal play.
+
+use anyhow::{bail, Context, Result};
+use ringo::{Cell, Game, Position, Rules, Side};
+use serde_json::json;
+use std::io::{BufRead, Write};
+
+/// Builds a game from the common `--rules`, `--position` and `--moves` options.
+/// A bad move names its 0-based index, its text and the reason.
+pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<Game> {
+    let rules: Rules = rules.parse().context("invalid --rules")?;
+    let pos = match position {
+        Some(text) => Position::parse(text, &rules).context("invalid --position")?,
+        None => Position::start(&rules),
+    };
+    let mut game = Game::from_position(rules, pos);
+    for (index, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        if let Err(e) = game.play_text(text) {
+            bail!("move at index {index}: {e}");
+        }
+    }
+    Ok(game)
+}
+
+/// The JSON object of `agon ringo legal`.
+pub fn legal_json(game: &Game) -> serde_json::Value {
+    let pos = game.position();
+    let rules = game.rules();
+    json!({
+        "rules": rules.to_string(),
+        "position": pos.to_text(rules.rings),
+        "to_move": pos.to_move().name(),
+        "status": game.status_name(),
+        "reason": game.outcome().map(|o| o.reason.name()),
+        "ply": game.ply(),
+        "moves": game.legal_notations(),
+    })
+}
+
+/// `agon ringo perft`: leaf nodes at exactly `depth`, with the time taken.
+pub fn perft_json(game: &Game, depth: u32, divide: bool) -> serde_json::Value {
+    let start = std::time::Instant::now();
+    let nodes = ringo::perft(game, depth);
+    let secs = start.elapsed().as_secs_f64();
+    let mut out = json!({
+        "rules": game.rules().to_string(),
+        "position": game.position().to_text(game.rules().rings),
+        "depth": depth,
+        "nodes": nodes,
+        "ms": (secs * 1000.0).round(),
+        "nps": if secs > 0.0 { (nodes as f64 / secs).round() } else { 0.0 },
+    });
+    if divide {
+        let split: serde_json::Map<String, serde_json::Value> = ringo::divide(game, depth)
+            .into_iter()
+            .map(|(m, n)| (m, json!(n)))
+            .collect();
+        out["divide"] = serde_json::Value::Object(split);
+    }
+    out
+}
+
+/// Draws the board as rings × sectors: ring 6 at the top, the neutral zone (sector
+/// a) in brackets, then the fortress and whose turn it is.
+pub fn draw(game: &Game) -> String {
+    let pos = game.position();
+    let rules = game.rules();
+    let mut s = String::new();
+    s.push_str(&format!("Ringo — {rules}\n\n"));
+    s.push_str(" ring ");
+    for sector in b'a'..=b'h' {
+        s.push_str(&format!(" {} ", sector as char));
+    }
+    s.push('\n');
+    for ring in (1..=rules.rings).rev() {
+        s.push_str(&format!("{ring:>4}  "));
+        for sector in 0..8 {
+            let cell = Cell::new(sector, ring).expect("on the board");
+            let ch = match pos.piece_at(cell) {
+                Some(Side::Attackers) => 'A',
+                Some(Side::Defenders) => 'D',
+                None if cell.is_light() => '.',
+                None if cell.is_neutral() => ' ',
+                None => ':',
+            };
+            // The neutral zone's column is bracketed.
+            if sector == 0 {
+                s.push_str(&format!("[{ch}]"));
+            } else {
+                s.push_str(&format!(" {ch} "));
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str("      NZ\n");
+    let fortress = "A".repeat(pos.fortress() as usize) + &"·".repeat(2 - pos.fortress() as usize);
+    s.push_str(&format!("  F (fortress): [{fortress}]  {}/2 attackers\n", pos.fortress()));
+    s.push_str(&format!(
+        "  attackers left {}, defenders left {}\n",
+        pos.attackers_left(),
+        pos.defenders_left()
+    ));
+    match game.outcome() {
+        Some(o) => s.push_str(&format!(
+            "  Game over: {} ({}).\n",
+            match o.winner {
+                Some(side) => format!("the {} win", side.name()),
+                None => "a draw".into(),
+            },
+            o.reason.describe()
+        )),
+        None => s.push_str(&format!("  The {} are to move.\n", pos.to_move().name())),
+    }
+    s
+}
+
+const PLAY_HELP: &str = "Type a move (b6-b5, d3xd1, d2xa2(b2), pass), or: moves, undo, record, help, quit.";
+
+/// `agon ringo play`: two people at one terminal. Reads one command per line,
+/// so it also works with piped input; at the end of input it stops.
+pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "{}\n{PLAY_HELP}", draw(game))?;
+    let mut line = String::new();
+    loop {
+        if game.is_over() {
+            writeln!(out, "Record: {}", game.record())?;
+            return Ok(());
+        }
+        write!(out, "{}> ", game.position().to_move().name())?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out, "\nEnd of input; the game is left unfinished.\nRecord: {}", game.record())?;
+            return Ok(());
+        }
+        match line.trim() {
+            "" => continue,
+            "quit" | "exit" => {
+                writeln!(out, "Record: {}", game.record())?;
+                return Ok(());
+            }
+            "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
+            "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
+            "record" => writeln!(out, "{}", game.record())?,
+            "undo" => match game.undo() {
+                Some(m) => writeln!(out, "Took back {m}.\n{}", draw(game))?,
+                None => writeln!(out, "Nothing to take back.")?,
+            },
+            text => match game.play_text(text) {
+                Ok(_) => writeln!(out, "{}", draw(game))?,
+                Err(e) => writeln!(out, "Illegal: {e}")?,
+            },
+        }
+    }
+}
