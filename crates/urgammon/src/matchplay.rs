@@ -1,0 +1,277 @@
+//! Matches: games to a target score, the `draw` setting, and stakes (section 6).
+
+use crate::board::{BySide, Side};
+use crate::game::Game;
+use crate::notation::RecordError;
+use std::fmt;
+use std::str::FromStr;
+
+/// What a drawn game means for the match (`draw`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DrawRule {
+    /// Play a deciding game; the match goes on (the default).
+    Replay,
+    /// The match ends as a draw.
+    End,
+}
+
+/// An amount of money per point, kept exactly in hundredths.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Stake(pub u64);
+
+impl FromStr for Stake {
+    type Err = String;
+    /// Parses `10`, `12.5` or `0.25` (at most two decimals, at most 10^12).
+    fn from_str(s: &str) -> Result<Stake, String> {
+        let bad = || format!("invalid stake '{s}': use a number such as 10 or 2.50");
+        let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+        if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 12 {
+            return Err(bad());
+        }
+        if frac.len() > 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let w: u64 = whole.parse().map_err(|_| bad())?;
+        let f: u64 = format!("{frac:0<2}").parse().map_err(|_| bad())?;
+        Ok(Stake(w * 100 + f))
+    }
+}
+
+impl fmt::Display for Stake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 % 100 == 0 {
+            write!(f, "{}", self.0 / 100)
+        } else {
+            write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)
+        }
+    }
+}
+
+/// Match settings.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MatchSettings {
+    /// The target score (7 by default).
+    pub to: u32,
+    /// What a drawn game means.
+    pub draw: DrawRule,
+    /// The optional amount per point.
+    pub stake: Option<Stake>,
+}
+
+impl Default for MatchSettings {
+    fn default() -> MatchSettings {
+        MatchSettings {
+            to: 7,
+            draw: DrawRule::Replay,
+            stake: None,
+        }
+    }
+}
+
+impl MatchSettings {
+    /// The header line: `urgammon match to=7 draw=replay` (with `stake=` if set).
+    pub fn header(&self) -> String {
+        let draw = match self.draw {
+            DrawRule::Replay => "replay",
+            DrawRule::End => "end",
+        };
+        let mut s = format!("urgammon match to={} draw={draw}", self.to);
+        if let Some(stake) = self.stake {
+            s.push_str(&format!(" stake={stake}"));
+        }
+        s
+    }
+
+    /// Parses a header line.
+    ///
+    /// # Errors
+    /// What is wrong with it.
+    pub fn parse_header(line: &str) -> Result<MatchSettings, String> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("urgammon") || words.next() != Some("match") {
+            return Err("a match record starts with 'urgammon match to=7 draw=replay'".into());
+        }
+        let mut settings = MatchSettings::default();
+        for word in words {
+            match word.split_once('=') {
+                Some(("to", v)) => {
+                    settings.to = v
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=99).contains(n))
+                        .ok_or_else(|| format!("invalid target '{v}': use 1 to 99"))?
+                }
+                Some(("draw", "replay")) => settings.draw = DrawRule::Replay,
+                Some(("draw", "end")) => settings.draw = DrawRule::End,
+                Some(("draw", v)) => return Err(format!("invalid draw '{v}': use replay or end")),
+                Some(("stake", v)) => settings.stake = Some(v.parse()?),
+                _ => return Err(format!("unknown match setting '{word}': use to=, draw=, stake=")),
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MatchResult {
+    /// The winner (`None` when a drawn game ended it under `draw=end`).
+    pub winner: Option<Side>,
+    /// The final score.
+    pub score: BySide<u32>,
+    /// What the loser pays: (winner's points − loser's points) × stake. A drawn
+    /// match pays nothing.
+    pub payout: Option<Stake>,
+}
+
+/// A match: finished games, the game in play, and the score.
+#[derive(Clone, Debug)]
+pub struct Match {
+    settings: MatchSettings,
+    finished: Vec<Game>,
+    current: Game,
+    score: BySide<u32>,
+    result: Option<MatchResult>,
+}
+
+impl Match {
+    /// A new match.
+    pub fn new(settings: MatchSettings) -> Match {
+        Match {
+            settings,
+            finished: vec![],
+            current: Game::new(),
+            score: BySide::default(),
+            result: None,
+        }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &MatchSettings {
+        &self.settings
+    }
+
+    /// The game in play (the last game once the match is over).
+    pub fn current(&self) -> &Game {
+        &self.current
+    }
+
+    /// The finished games before the current one.
+    pub fn finished(&self) -> &[Game] {
+        &self.finished
+    }
+
+    /// The score.
+    pub fn score(&self) -> BySide<u32> {
+        self.score
+    }
+
+    /// The result, once the match is over.
+    pub fn result(&self) -> Option<MatchResult> {
+        self.result
+    }
+
+    /// Applies one token to the current game; when that game ends, scores it and
+    /// starts the next game, unless the match is over.
+    ///
+    /// # Errors
+    /// Why the token does not fit; nothing changes.
+    pub fn apply_text(&mut self, text: &str) -> Result<(), String> {
+        if self.result.is_some() {
+            return Err("the match is over".into());
+        }
+        self.current.apply_text(text)?;
+        self.after_token();
+        Ok(())
+    }
+
+    /// Applies one token (already parsed).
+    ///
+    /// # Errors
+    /// As [`Match::apply_text`].
+    pub fn apply(&mut self, token: crate::Token) -> Result<(), String> {
+        if self.result.is_some() {
+            return Err("the match is over".into());
+        }
+        self.current.apply(token).map_err(|e| e.0)?;
+        self.after_token();
+        Ok(())
+    }
+
+    fn after_token(&mut self) {
+        let Some(r) = self.current.state().result() else {
+            return;
+        };
+        match r.winner {
+            Some(w) => self.score[w] += u32::from(r.points),
+            None if self.settings.draw == DrawRule::End => {
+                self.result = Some(MatchResult {
+                    winner: None,
+                    score: self.score,
+                    payout: None,
+                });
+                return;
+            }
+            None => {}
+        }
+        for side in Side::ALL {
+            if self.score[side] >= self.settings.to {
+                let diff = u64::from(self.score[side] - self.score[side.other()]);
+                self.result = Some(MatchResult {
+                    winner: Some(side),
+                    score: self.score,
+                    payout: self.settings.stake.map(|s| Stake(s.0 * diff)),
+                });
+                return;
+            }
+        }
+        let done = std::mem::take(&mut self.current);
+        self.finished.push(done);
+    }
+
+    /// Reads a match record: the header line, then one line per game.
+    ///
+    /// # Errors
+    /// The bad header or the first bad token (its index counts over all games).
+    pub fn parse(record: &str) -> Result<Match, RecordError> {
+        let mut lines = record.lines().map(str::trim).filter(|l| !l.is_empty());
+        let header = lines.next().unwrap_or("");
+        let settings = MatchSettings::parse_header(header).map_err(|reason| RecordError {
+            index: 0,
+            token: header.to_string(),
+            reason,
+        })?;
+        let mut m = Match::new(settings);
+        let mut index = 0;
+        for line in lines {
+            if !m.current.tokens().is_empty() && !m.current.is_over() {
+                return Err(RecordError {
+                    index,
+                    token: line.split_whitespace().next().unwrap_or("").to_string(),
+                    reason: "the previous game is not finished".into(),
+                });
+            }
+            for token in line.split_whitespace() {
+                m.apply_text(token).map_err(|reason| RecordError {
+                    index,
+                    token: token.to_string(),
+                    reason,
+                })?;
+                index += 1;
+            }
+        }
+        Ok(m)
+    }
+
+    /// Writes the match record.
+    pub fn record(&self) -> String {
+        let mut s = self.settings.header();
+        for g in self.finished.iter().chain(std::iter::once(&self.current)) {
+            if !g.tokens().is_empty() {
+                s.push('\n');
+                s.push_str(&g.record());
+            }
+        }
+        s
+    }
+}
