@@ -26,7 +26,13 @@ pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
 
 /// `agon bench ringo`: random games per second from the start, and perft leaf
 /// nodes per second, each the median of `runs` runs.
-pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> Result<serde_json::Value> {
+pub fn ringo(
+    rules: &str,
+    games: usize,
+    runs: usize,
+    depth: u32,
+    seed: u64,
+) -> Result<serde_json::Value> {
     let rules: ringo::Rules = rules.parse()?;
     let mut rng = SplitMix::new(seed);
     let mut game_rates = vec![];
@@ -47,7 +53,11 @@ pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> R
         let start = Instant::now();
         nodes = ringo::perft(&game, depth);
         let rate = nodes as f64 / start.elapsed().as_secs_f64();
-        eprintln!("run {}/{runs}: perft({depth}) {nodes} nodes, {:.1} M nodes/s", run + 1, rate / 1e6);
+        eprintln!(
+            "run {}/{runs}: perft({depth}) {nodes} nodes, {:.1} M nodes/s",
+            run + 1,
+            rate / 1e6
+        );
         perft_rates.push(rate);
     }
     Ok(json!({
@@ -60,6 +70,59 @@ pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> R
         "perft_nodes": nodes,
         "perft_nodes_per_second": median(perft_rates.clone()).round(),
         "perft_nodes_per_second_best": perft_rates.iter().copied().fold(0.0, f64::max).round(),
+        "runs": runs,
+        "games_per_run": games,
+    }))
+}
+
+/// Plays one random Urgammon game: fair dice, random legal moves, and the verdict
+/// die taken 30% of the time when it is optional. Returns the tokens played.
+pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
+    use urgammon::{Phase, State, Token};
+    let mut state = State::new();
+    let mut tokens = 0;
+    loop {
+        let token = match state.phase() {
+            Phase::Over => return tokens,
+            Phase::Opening => Token::Start(
+                crate::urgammon_cmd::roll_chance(rng),
+                crate::urgammon_cmd::roll_chance(rng),
+            ),
+            Phase::Roll => Token::Roll(crate::urgammon_cmd::roll_chance(rng)),
+            Phase::Verdict => Token::Verdict(crate::urgammon_cmd::roll_verdict(rng)),
+            Phase::Decide if rng.below(10) < 3 => {
+                Token::Verdict(crate::urgammon_cmd::roll_verdict(rng))
+            }
+            Phase::Decide | Phase::Move => {
+                let moves = state.moves();
+                Token::Move(moves[rng.below(moves.len())])
+            }
+        };
+        // Tokens chosen from the legal ones always apply.
+        let _ = state.apply(token);
+        tokens += 1;
+    }
+}
+
+/// `agon bench urgammon`: random games per second, the median of `runs` runs.
+pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<serde_json::Value> {
+    let mut rng = SplitMix::new(seed);
+    let mut rates = vec![];
+    let mut tokens = 0usize;
+    for run in 0..runs {
+        let start = Instant::now();
+        for _ in 0..games {
+            tokens += random_urgammon_game(&mut rng);
+        }
+        let rate = games as f64 / start.elapsed().as_secs_f64();
+        eprintln!("run {}/{runs}: {rate:.0} random games/s", run + 1);
+        rates.push(rate);
+    }
+    Ok(json!({
+        "benchmark": "urgammon",
+        "random_games_per_second": median(rates.clone()).round(),
+        "random_games_per_second_best": rates.iter().copied().fold(0.0, f64::max).round(),
+        "mean_tokens_per_game": tokens as f64 / (games * runs) as f64,
         "runs": runs,
         "games_per_run": games,
     }))

@@ -9,6 +9,7 @@
 mod bench;
 mod ringo_cmd;
 mod rng;
+mod urgammon_cmd;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -26,6 +27,9 @@ enum Command {
     /// Ringo: legal moves, perft, the board, terminal play.
     #[command(subcommand)]
     Ringo(RingoCmd),
+    /// Urgammon: the state after a record, terminal match play, replays.
+    #[command(subcommand)]
+    Urgammon(UrgammonCmd),
     /// Speed benchmarks (median of several runs, one core).
     #[command(subcommand)]
     Bench(BenchCmd),
@@ -87,6 +91,40 @@ enum RingoCmd {
 }
 
 #[derive(Subcommand)]
+enum UrgammonCmd {
+    /// Print the phase, side to act, legal moves and result after a record, as JSON.
+    Legal {
+        /// The record: game tokens on one line, or a match record (header line first).
+        #[arg(long, default_value = "")]
+        record: String,
+    },
+    /// Two people play a match at this terminal; the program rolls the dice.
+    Play {
+        /// RNG seed for the dice, to reproduce a match.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Points to win the match.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=99))]
+        to: u32,
+        /// What a drawn game does: replay (play on) or end (the match is drawn).
+        #[arg(long, default_value = "replay")]
+        draw: String,
+        /// Amount per point; the loser pays the point difference times this.
+        #[arg(long)]
+        stake: Option<String>,
+    },
+    /// Step through a saved game or match record.
+    Replay {
+        /// The record file.
+        #[arg(long)]
+        record: std::path::PathBuf,
+        /// Print every step without waiting for commands.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Random Ringo games per second and perft nodes per second.
     Ringo {
@@ -102,6 +140,18 @@ enum BenchCmd {
         /// Perft depth.
         #[arg(long, default_value_t = 7)]
         depth: u32,
+        /// RNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Random Urgammon games per second.
+    Urgammon {
+        /// Random games per run.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
         /// RNG seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -147,9 +197,55 @@ fn run(cli: Cli) -> Result<()> {
             }
             RingoCmd::Play { rules, position } => {
                 let mut game = ringo_cmd::load(&rules, position.as_deref(), None)?;
-                ringo_cmd::play(&mut game, &mut std::io::stdin().lock(), &mut std::io::stdout())
+                ringo_cmd::play(
+                    &mut game,
+                    &mut std::io::stdin().lock(),
+                    &mut std::io::stdout(),
+                )
             }
         },
+        Command::Urgammon(cmd) => match cmd {
+            UrgammonCmd::Legal { record } => {
+                let m = urgammon_cmd::load_record(&record)?;
+                print_json(&urgammon_cmd::legal_json(
+                    &m,
+                    record.trim_start().starts_with("urgammon"),
+                ))
+            }
+            UrgammonCmd::Play {
+                seed,
+                to,
+                draw,
+                stake,
+            } => {
+                let header = format!(
+                    "urgammon match to={to} draw={draw}{}",
+                    stake.map(|s| format!(" stake={s}")).unwrap_or_default()
+                );
+                let settings =
+                    urgammon::MatchSettings::parse_header(&header).map_err(anyhow::Error::msg)?;
+                let mut rng = seed.map_or_else(rng::SplitMix::from_time, rng::SplitMix::new);
+                urgammon_cmd::play(
+                    settings,
+                    &mut rng,
+                    &mut std::io::stdin().lock(),
+                    &mut std::io::stdout(),
+                )
+            }
+            UrgammonCmd::Replay { record, all } => {
+                let text = std::fs::read_to_string(&record)
+                    .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", record.display()))?;
+                urgammon_cmd::replay(
+                    &text,
+                    all,
+                    &mut std::io::stdin().lock(),
+                    &mut std::io::stdout(),
+                )
+            }
+        },
+        Command::Bench(BenchCmd::Urgammon { games, runs, seed }) => {
+            print_json(&bench::urgammon(games, runs.max(1), seed)?)
+        }
         Command::Bench(BenchCmd::Ringo {
             rules,
             games,

@@ -94,7 +94,10 @@ pub fn draw(game: &Game) -> String {
     }
     s.push_str("      NZ\n");
     let fortress = "A".repeat(pos.fortress() as usize) + &"·".repeat(2 - pos.fortress() as usize);
-    s.push_str(&format!("  F (fortress): [{fortress}]  {}/2 attackers\n", pos.fortress()));
+    s.push_str(&format!(
+        "  F (fortress): [{fortress}]  {}/2 attackers\n",
+        pos.fortress()
+    ));
     s.push_str(&format!(
         "  attackers left {}, defenders left {}\n",
         pos.attackers_left(),
@@ -114,7 +117,8 @@ pub fn draw(game: &Game) -> String {
     s
 }
 
-const PLAY_HELP: &str = "Type a move (b6-b5, d3xd1, d2xa2(b2), pass), or: moves, undo, record, help, quit.";
+const PLAY_HELP: &str =
+    "Type a move (b6-b5, d3xd1, d2xa2(b2), pass), or: moves, undo, record, help, quit.";
 
 /// `agon ringo play`: two people at one terminal. Reads one command per line,
 /// so it also works with piped input; at the end of input it stops.
@@ -130,7 +134,11 @@ pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         out.flush()?;
         line.clear();
         if input.read_line(&mut line)? == 0 {
-            writeln!(out, "\nEnd of input; the game is left unfinished.\nRecord: {}", game.record())?;
+            writeln!(
+                out,
+                "\nEnd of input; the game is left unfinished.\nRecord: {}",
+                game.record()
+            )?;
             return Ok(());
         }
         match line.trim() {

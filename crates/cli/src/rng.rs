@@ -34,6 +34,6 @@ impl SplitMix {
     /// mentioning for the small `n` used here).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }

@@ -12,27 +12,50 @@ fn agon(args: &[&str]) -> Output {
 }
 
 fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout.clone()).unwrap();
-    assert_eq!(text.lines().count(), 1, "one JSON object on one line: {text}");
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "one JSON object on one line: {text}"
+    );
     serde_json::from_str(&text).unwrap()
 }
 
 #[track_caller]
 fn assert_bad_input(out: &Output, needle: &str) {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(needle), "stderr {err:?} should contain {needle:?}");
+    assert!(
+        err.contains(needle),
+        "stderr {err:?} should contain {needle:?}"
+    );
 }
 
 #[test]
 fn legal_from_the_start() {
     let v = json(&agon(&["ringo", "legal", "--rules", "classic"]));
-    assert_eq!(v["position"], ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a");
+    assert_eq!(
+        v["position"],
+        ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a"
+    );
     assert_eq!(v["to_move"], "attackers");
     assert_eq!(v["status"], "ongoing");
-    let moves: Vec<&str> = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
     assert_eq!(
         moves,
         ["b6-a6", "b6-b5", "c6-c5", "d6-d5", "e6-e5", "f6-f5", "g6-g5", "h6-a6", "h6-h5"]
@@ -41,15 +64,37 @@ fn legal_from_the_start() {
 
 #[test]
 fn legal_after_moves_and_from_a_position() {
-    let v = json(&agon(&["ringo", "legal", "--rules", "globe", "--moves", "b6-b5 b1-c1"]));
-    assert_eq!(v["to_move"], "attackers");
-    assert_eq!(v["position"], "..AAAAAA/.A....../......../......../......../..DD.D.D 0 a");
     let v = json(&agon(&[
-        "ringo", "legal", "--rules", "globe", "--position",
+        "ringo",
+        "legal",
+        "--rules",
+        "globe",
+        "--moves",
+        "b6-b5 b1-c1",
+    ]));
+    assert_eq!(v["to_move"], "attackers");
+    assert_eq!(
+        v["position"],
+        "..AAAAAA/.A....../......../......../......../..DD.D.D 0 a"
+    );
+    let v = json(&agon(&[
+        "ringo",
+        "legal",
+        "--rules",
+        "globe",
+        "--position",
         "......../......../......../......../.A.D...A/........ 0 d",
     ]));
-    let moves: Vec<&str> = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    assert!(moves.contains(&"d2xa2(b2)") && moves.contains(&"d2xa2(h2)"), "{moves:?}");
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        moves.contains(&"d2xa2(b2)") && moves.contains(&"d2xa2(h2)"),
+        "{moves:?}"
+    );
     let mut sorted = moves.clone();
     sorted.sort_unstable();
     assert_eq!(moves, sorted, "moves are sorted in byte order");
@@ -59,19 +104,35 @@ fn legal_after_moves_and_from_a_position() {
 fn finished_games_and_forced_passes() {
     // Two in F: attackers win, no moves.
     let v = json(&agon(&[
-        "ringo", "legal", "--rules", "classic", "--position",
-        "......../......../......../......../......../..D..... 1 a", "--moves", "",
+        "ringo",
+        "legal",
+        "--rules",
+        "classic",
+        "--position",
+        "......../......../......../......../......../..D..... 1 a",
+        "--moves",
+        "",
     ]));
     assert_eq!(v["status"], "defenders-win"); // only one attacker left
     assert_eq!(v["moves"].as_array().unwrap().len(), 0);
     let v = json(&agon(&[
-        "ringo", "legal", "--rules", "classic,fortress-from-neutral=off,capture-from-neutral=off",
-        "--position", "......../......../......../......../......../AD.....D 1 a",
+        "ringo",
+        "legal",
+        "--rules",
+        "classic,fortress-from-neutral=off,capture-from-neutral=off",
+        "--position",
+        "......../......../......../......../......../AD.....D 1 a",
     ]));
     assert_eq!(v["moves"], serde_json::json!(["pass"]));
     let v = json(&agon(&[
-        "ringo", "legal", "--rules", "classic", "--position",
-        "......../......../......../......../..A...../..D..... 1 a", "--moves", "c2xF",
+        "ringo",
+        "legal",
+        "--rules",
+        "classic",
+        "--position",
+        "......../......../......../......../..A...../..D..... 1 a",
+        "--moves",
+        "c2xF",
     ]));
     assert_eq!(v["status"], "attackers-win");
     assert_eq!(v["moves"], serde_json::json!([]));
@@ -80,14 +141,28 @@ fn finished_games_and_forced_passes() {
 #[test]
 fn repetition_counts_from_the_given_start() {
     let cycle = "b6-a6 b1-c1 a6-b6 c1-b1";
-    let v = json(&agon(&["ringo", "legal", "--rules", "classic,repetition=draw", "--moves", &format!("{cycle} {cycle}")]));
+    let v = json(&agon(&[
+        "ringo",
+        "legal",
+        "--rules",
+        "classic,repetition=draw",
+        "--moves",
+        &format!("{cycle} {cycle}"),
+    ]));
     assert_eq!(v["status"], "draw");
     assert_eq!(v["reason"], "repetition");
 }
 
 #[test]
 fn illegal_moves_exit_2_with_index_text_and_reason() {
-    let out = agon(&["ringo", "legal", "--rules", "classic", "--moves", "b6-b5 b1-c1 c6-c4"]);
+    let out = agon(&[
+        "ringo",
+        "legal",
+        "--rules",
+        "classic",
+        "--moves",
+        "b6-b5 b1-c1 c6-c4",
+    ]);
     assert_bad_input(&out, "index 2");
     assert_bad_input(&out, "c6-c4");
     assert_bad_input(&out, "cannot go to c4");
@@ -100,12 +175,31 @@ fn illegal_moves_exit_2_with_index_text_and_reason() {
 
 #[test]
 fn bad_rules_and_positions_exit_2() {
-    assert_bad_input(&agon(&["ringo", "legal", "--rules", "chess"]), "classic, encyclopedia, globe");
-    assert_bad_input(&agon(&["ringo", "legal", "--rules", "classic,slide=maybe"]), "valid values: on, off");
-    assert_bad_input(&agon(&["ringo", "legal", "--rules", "classic,foo=1"]), "valid options");
-    assert_bad_input(&agon(&["ringo", "legal", "--position", "nonsense"]), "expected 3");
     assert_bad_input(
-        &agon(&["ringo", "legal", "--position", ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a", "--rules", "classic,rings=5"]),
+        &agon(&["ringo", "legal", "--rules", "chess"]),
+        "classic, encyclopedia, globe",
+    );
+    assert_bad_input(
+        &agon(&["ringo", "legal", "--rules", "classic,slide=maybe"]),
+        "valid values: on, off",
+    );
+    assert_bad_input(
+        &agon(&["ringo", "legal", "--rules", "classic,foo=1"]),
+        "valid options",
+    );
+    assert_bad_input(
+        &agon(&["ringo", "legal", "--position", "nonsense"]),
+        "expected 3",
+    );
+    assert_bad_input(
+        &agon(&[
+            "ringo",
+            "legal",
+            "--position",
+            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a",
+            "--rules",
+            "classic,rings=5",
+        ]),
         "expected 5 rings",
     );
     assert_bad_input(&agon(&["ringo", "perft", "--depth", "x"]), "invalid value");
@@ -114,16 +208,26 @@ fn bad_rules_and_positions_exit_2() {
 
 #[test]
 fn perft_counts_leaf_nodes() {
-    let v = json(&agon(&["ringo", "perft", "--rules", "classic", "--depth", "3"]));
+    let v = json(&agon(&[
+        "ringo", "perft", "--rules", "classic", "--depth", "3",
+    ]));
     assert_eq!(v["depth"], 3);
     assert_eq!(v["nodes"], 1260);
-    let v = json(&agon(&["ringo", "perft", "--rules", "globe", "--depth", "2", "--divide"]));
+    let v = json(&agon(&[
+        "ringo", "perft", "--rules", "globe", "--depth", "2", "--divide",
+    ]));
     assert_eq!(v["nodes"], 108);
     assert_eq!(v["divide"]["b6-b5"], 12);
     // A finished game contributes nothing below it.
     let v = json(&agon(&[
-        "ringo", "perft", "--rules", "classic", "--position",
-        "......../......../......../......../..A...../..D..... 1 a", "--depth", "2",
+        "ringo",
+        "perft",
+        "--rules",
+        "classic",
+        "--position",
+        "......../......../......../......../..A...../..D..... 1 a",
+        "--depth",
+        "2",
     ]));
     // c2-b2 and c2-d2 each leave 4 defender moves; c2xF ends the game.
     assert_eq!(v["nodes"], 8);
@@ -134,16 +238,28 @@ fn show_draws_the_board() {
     let out = agon(&["ringo", "show", "--rules", "classic", "--moves", "b6-a6"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("NZ") && text.contains("F (fortress)"), "{text}");
-    assert!(text.contains("[A]"), "the attacker on a6 is in the bracketed NZ column:\n{text}");
+    assert!(
+        text.contains("NZ") && text.contains("F (fortress)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[A]"),
+        "the attacker on a6 is in the bracketed NZ column:\n{text}"
+    );
     assert!(text.contains("defenders are to move"));
 }
 
 #[test]
 fn play_in_the_terminal() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["ringo", "play", "--rules", "classic", "--position",
-               "......../......../......../......../..A...../..D..... 1 a"])
+        .args([
+            "ringo",
+            "play",
+            "--rules",
+            "classic",
+            "--position",
+            "......../......../......../......../..A...../..D..... 1 a",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -158,6 +274,9 @@ fn play_in_the_terminal() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("c2-b2 c2-d2 c2xF"), "{text}");
     assert!(text.contains("Illegal: 'c2-c0' is not a move"), "{text}");
-    assert!(text.contains("Game over: the attackers win (two attackers hold the fortress)"), "{text}");
+    assert!(
+        text.contains("Game over: the attackers win (two attackers hold the fortress)"),
+        "{text}"
+    );
     assert!(text.contains("Record: classic ......../"), "{text}");
 }

@@ -2,8 +2,8 @@
 //! with the history that double passes and repetition need. Also game records
 //! (section 8).
 
-use crate::moves::{Move, MoveError, MoveList, MoveText};
 use crate::movegen::{explain_illegal, legal_moves};
+use crate::moves::{Move, MoveError, MoveList, MoveText};
 use crate::position::{Position, PositionError, Side};
 use crate::rules::{Repetition, Rules, RulesError};
 use std::fmt;
@@ -303,7 +303,9 @@ impl Game {
     }
 
     fn last(&self) -> &Entry {
-        self.entries.last().expect("a game always has its start entry")
+        self.entries
+            .last()
+            .expect("a game always has its start entry")
     }
 
     /// Section 6, in its order of checks: 2 in F, fewer than 2 attackers, a double

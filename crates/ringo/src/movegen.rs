@@ -11,7 +11,7 @@ use crate::board::{across_fortress, neighbour, Bitboard, Cell, Dir};
 mod bulk;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, Side};
-use crate::rules::{AttackerCaptures, NeutralLimit, Rules};
+use crate::rules::{NeutralLimit, Rules};
 
 /// True when the position itself ends the game: 2 attackers in `F`, or fewer than
 /// 2 attackers left. (Double passes and repetition need the game's history; see
@@ -53,8 +53,7 @@ pub fn legal_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
         Side::Attackers => apply_neutral_limit(pos, rules, out),
         Side::Defenders => restricted = apply_must_leave(pos, rules, out),
     }
-    if out.is_empty() || (pos.to_move() == Side::Defenders && rules.defender_pass && !restricted)
-    {
+    if out.is_empty() || (pos.to_move() == Side::Defenders && rules.defender_pass && !restricted) {
         out.push(Move::PASS);
     }
 }
@@ -77,9 +76,7 @@ fn neutral_after(before: u32, m: Move) -> u32 {
 #[inline]
 fn limit_after(pos: &Position, rules: &Rules, m: Move) -> u32 {
     let defenders = pos.defenders_left() - m.is_capture() as u32;
-    rules
-        .neutral_limit
-        .limit(pos.attackers_left(), defenders)
+    rules.neutral_limit.limit(pos.attackers_left(), defenders)
 }
 
 /// Section 5, "Attacker limit": a move may not *raise* the attackers' NZ count
@@ -93,7 +90,10 @@ fn apply_neutral_limit(pos: &Position, rules: &Rules, out: &mut MoveList) {
     let (attackers, defenders) = (pos.attackers_left(), pos.defenders_left());
     // Fast path: no move can break the limit (one more attacker in the NZ still
     // fits even after a capture shrinks it) and the count is not over it now.
-    if before < rules.neutral_limit.limit(attackers, defenders.saturating_sub(1))
+    if before
+        < rules
+            .neutral_limit
+            .limit(attackers, defenders.saturating_sub(1))
         && before <= rules.neutral_limit.limit(attackers, defenders)
     {
         return;
@@ -133,79 +133,6 @@ fn apply_must_leave(pos: &Position, rules: &Rules, out: &mut MoveList) -> bool {
     true
 }
 
-/// Per-piece attacker generation; kept as the readable form of the rules and
-/// checked against the bulk generator in tests.
-#[allow(dead_code)]
-fn attacker_moves_per_piece(pos: &Position, rules: &Rules, out: &mut MoveList) {
-    let own = pos.pieces(Side::Attackers);
-    let enemy = pos.pieces(Side::Defenders);
-    let occupied = own.or(enemy);
-    let rings = rules.rings;
-    let fortress_open = pos.fortress() < 2;
-    let captures = rules.attacker_captures != AttackerCaptures::None;
-    let capture_dirs: &[Dir] = if rules.attacker_captures == AttackerCaptures::All {
-        &[Dir::In, Dir::Clockwise, Dir::Counter, Dir::Out]
-    } else {
-        &[Dir::In, Dir::Clockwise, Dir::Counter]
-    };
-    for from in own.iter() {
-        let from_neutral = from.is_neutral();
-        // `fortress-from-neutral=off`: no move that starts in the NZ ends in F.
-        let may_enter_fortress = fortress_open && (rules.fortress_from_neutral || !from_neutral);
-        // Steps (forward or sideways), and jumps over an enemy standing in the NZ.
-        for dir in [Dir::In, Dir::Clockwise, Dir::Counter] {
-            let Some(n) = neighbour(from, dir, rings) else {
-                continue;
-            };
-            if n.is_fortress() {
-                if may_enter_fortress {
-                    out.push(Move::quiet(from, n));
-                }
-            } else if !occupied.contains(n) {
-                out.push(Move::quiet(from, n));
-            } else if rules.jump_neutral && enemy.contains(n) && n.is_neutral() {
-                match neighbour(n, dir, rings) {
-                    Some(b) if b.is_fortress() && may_enter_fortress => {
-                        out.push(Move::quiet(from, b))
-                    }
-                    Some(b) if !b.is_fortress() && !occupied.contains(b) => {
-                        out.push(Move::quiet(from, b))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if !captures || (from_neutral && !rules.capture_from_neutral) {
-            continue;
-        }
-        for &dir in capture_dirs {
-            let Some(n) = neighbour(from, dir, rings) else {
-                continue;
-            };
-            // "A piece in the NZ is never captured."
-            if !enemy.contains(n) || n.is_neutral() {
-                continue;
-            }
-            if rules.capture.jumps() {
-                match neighbour(n, dir, rings) {
-                    // "An attacker may jump forward from ring 2 over a defender on
-                    // ring 1 into F when F holds fewer than 2."
-                    Some(b) if b.is_fortress() && may_enter_fortress => {
-                        out.push(Move::capture(from, b, n))
-                    }
-                    Some(b) if !b.is_fortress() && !occupied.contains(b) => {
-                        out.push(Move::capture(from, b, n))
-                    }
-                    _ => {}
-                }
-            }
-            if rules.capture.replaces() {
-                out.push(Move::capture(from, n, n));
-            }
-        }
-    }
-}
-
 /// Per-piece defender generation, used with `slide=on` (slides and long-range
 /// captures walk the ring cell by cell).
 fn defender_moves_sliding(pos: &Position, rules: &Rules, out: &mut MoveList) {
@@ -236,10 +163,7 @@ fn defender_moves_sliding(pos: &Position, rules: &Rules, out: &mut MoveList) {
         // the NZ can reach one cell both ways round, hence `push_unique`.
         for dir in Dir::SIDEWAYS {
             let mut cur = from;
-            loop {
-                let Some(n) = neighbour(cur, dir, rings) else {
-                    break;
-                };
+            while let Some(n) = neighbour(cur, dir, rings) {
                 if n == from {
                     break;
                 }
@@ -285,10 +209,7 @@ fn defender_moves_sliding(pos: &Position, rules: &Rules, out: &mut MoveList) {
         // Ring captures; with `slide=on` across empty non-NZ cells (long range).
         for dir in Dir::SIDEWAYS {
             let mut cur = from;
-            loop {
-                let Some(n) = neighbour(cur, dir, rings) else {
-                    break;
-                };
+            while let Some(n) = neighbour(cur, dir, rings) {
                 if n == from || own.contains(n) {
                     break;
                 }
@@ -338,7 +259,10 @@ pub fn explain_illegal(pos: &Position, rules: &Rules, m: Move) -> String {
             Side::Defenders if rules.defender_pass => {
                 "a defender in the neutral zone must leave it (must-leave-neutral)".into()
             }
-            _ => format!("the {} may pass only when they have no legal move", side.name()),
+            _ => format!(
+                "the {} may pass only when they have no legal move",
+                side.name()
+            ),
         };
     }
     let (Some(from), Some(to)) = (m.from(), m.to()) else {

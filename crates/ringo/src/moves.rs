@@ -362,8 +362,23 @@ mod tests {
     #[test]
     fn parse_errors_do_not_panic() {
         for bad in [
-            "", "x", "-", "a1", "a1-", "-a1", "a7-a6", "z1-z2", "a1-b1(", "a1xb1(c1",
-            "a1-b1(c1)", "F-a1", "a1xb1(q9)", "ää-éé", "a1xb1)", "pas", "a1--b1",
+            "",
+            "x",
+            "-",
+            "a1",
+            "a1-",
+            "-a1",
+            "a7-a6",
+            "z1-z2",
+            "a1-b1(",
+            "a1xb1(c1",
+            "a1-b1(c1)",
+            "F-a1",
+            "a1xb1(q9)",
+            "ää-éé",
+            "a1xb1)",
+            "pas",
+            "a1--b1",
         ] {
             assert!(MoveText::parse(bad, 6).is_err(), "{bad}");
         }

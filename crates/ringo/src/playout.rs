@@ -31,7 +31,11 @@ pub struct PlayoutResult {
 /// let result = playout(&Position::start(&rules), &rules, |_| 0);
 /// assert!(result.plies > 0);
 /// ```
-pub fn playout(start: &Position, rules: &Rules, mut choose: impl FnMut(usize) -> usize) -> PlayoutResult {
+pub fn playout(
+    start: &Position,
+    rules: &Rules,
+    mut choose: impl FnMut(usize) -> usize,
+) -> PlayoutResult {
     let mut pos = *start;
     let mut list = MoveList::new();
     let mut keys: Vec<u64> = Vec::with_capacity(64);

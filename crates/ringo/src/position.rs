@@ -138,10 +138,16 @@ impl fmt::Display for PositionError {
                 "expected 3 space-separated fields (rings, attackers in F, side to move), found {n}"
             ),
             PositionError::RingCount { found, expected } => {
-                write!(f, "expected {expected} rings separated by '/', found {found}")
+                write!(
+                    f,
+                    "expected {expected} rings separated by '/', found {found}"
+                )
             }
             PositionError::RingLength { ring, found } => {
-                write!(f, "ring {ring} has {found} characters, expected 8 (sectors a-h)")
+                write!(
+                    f,
+                    "ring {ring} has {found} characters, expected 8 (sectors a-h)"
+                )
             }
             PositionError::BadChar { ch, cell } => {
                 write!(f, "invalid character '{ch}' at {cell}; use A, D or .")
@@ -332,7 +338,9 @@ impl Position {
         if defenders.count() > 4 {
             return Err(PositionError::TooManyDefenders(defenders.count()));
         }
-        Ok(Position::from_parts(attackers, defenders, fortress, to_move))
+        Ok(Position::from_parts(
+            attackers, defenders, fortress, to_move,
+        ))
     }
 
     /// The side to move.
@@ -429,52 +437,6 @@ impl Position {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const START: &str = ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a";
-
-    #[test]
-    fn standard_start_string() {
-        let rules = Rules::default();
-        assert_eq!(Position::start(&rules).to_text(6), START);
-        assert_eq!(Position::parse(START, &rules), Ok(Position::start(&rules)));
-    }
-
-    #[test]
-    fn start_cells_for_fewer_attackers() {
-        let mut rules = Rules::default();
-        rules.attackers = 6;
-        assert!(Position::start(&rules).to_text(6).starts_with(".AAA.AAA/"));
-        rules.attackers = 5;
-        assert!(Position::start(&rules).to_text(6).starts_with(".AA.A.AA/"));
-        rules.rings = 5;
-        let p = Position::start(&rules);
-        assert_eq!(p.to_text(5), ".AA.A.AA/......../......../......../.D.D.D.D 0 a");
-    }
-
-    #[test]
-    fn rejects_bad_text() {
-        let rules = Rules::default();
-        let bad = [
-            "",
-            ".AAAAAAA/......../......../......../.D.D.D.D 0 a",
-            ".AAAAAAA/......../......../......../......../.D.D.D.D 3 a",
-            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 x",
-            ".AAAAAAX/......../......../......../......../.D.D.D.D 0 a",
-            ".AAAAAAA/......./......../......../......../.D.D.D.D 0 a",
-            "AAAAAAAA/......../......../......../......../.D.D.D.D 0 a",
-            ".AAAAAAA/......../......../......../......../DD.D.D.D 0 a",
-            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a extra",
-            "ééééééé/......../......../......../......../.D.D.D.D 0 a",
-        ];
-        for text in bad {
-            assert!(Position::parse(text, &rules).is_err(), "{text}");
-        }
-    }
-}
-
 impl Position {
     /// Plays `m` without checking it: for search and perft, with moves taken from
     /// [`crate::legal_moves`]. Untrusted moves go through [`crate::Game::play`].
@@ -508,5 +470,56 @@ impl Position {
         self.key ^= side_key();
         debug_assert_eq!(self.key, self.recompute_key());
         debug_assert!(self.pieces.attackers.and(self.pieces.defenders).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a";
+
+    #[test]
+    fn standard_start_string() {
+        let rules = Rules::default();
+        assert_eq!(Position::start(&rules).to_text(6), START);
+        assert_eq!(Position::parse(START, &rules), Ok(Position::start(&rules)));
+    }
+
+    #[test]
+    fn start_cells_for_fewer_attackers() {
+        let mut rules = Rules {
+            attackers: 6,
+            ..Rules::default()
+        };
+        assert!(Position::start(&rules).to_text(6).starts_with(".AAA.AAA/"));
+        rules.attackers = 5;
+        assert!(Position::start(&rules).to_text(6).starts_with(".AA.A.AA/"));
+        rules.rings = 5;
+        let p = Position::start(&rules);
+        assert_eq!(
+            p.to_text(5),
+            ".AA.A.AA/......../......../......../.D.D.D.D 0 a"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_text() {
+        let rules = Rules::default();
+        let bad = [
+            "",
+            ".AAAAAAA/......../......../......../.D.D.D.D 0 a",
+            ".AAAAAAA/......../......../......../......../.D.D.D.D 3 a",
+            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 x",
+            ".AAAAAAX/......../......../......../......../.D.D.D.D 0 a",
+            ".AAAAAAA/......./......../......../......../.D.D.D.D 0 a",
+            "AAAAAAAA/......../......../......../......../.D.D.D.D 0 a",
+            ".AAAAAAA/......../......../......../......../DD.D.D.D 0 a",
+            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a extra",
+            "ééééééé/......../......../......../......../.D.D.D.D 0 a",
+        ];
+        for text in bad {
+            assert!(Position::parse(text, &rules).is_err(), "{text}");
+        }
     }
 }

@@ -234,7 +234,11 @@ impl fmt::Display for RulesError {
             }
             RulesError::UnknownKey(k) => {
                 let keys: Vec<&str> = OPTIONS.iter().map(|(k, _)| *k).collect();
-                write!(f, "unknown option '{k}'; valid options: {}", keys.join(", "))
+                write!(
+                    f,
+                    "unknown option '{k}'; valid options: {}",
+                    keys.join(", ")
+                )
             }
             RulesError::BadValue { key, value } => {
                 let values = OPTIONS
@@ -242,7 +246,10 @@ impl fmt::Display for RulesError {
                     .find(|(k, _)| k == key)
                     .map(|(_, v)| v.join(", "))
                     .unwrap_or_default();
-                write!(f, "invalid value '{value}' for {key}; valid values: {values}")
+                write!(
+                    f,
+                    "invalid value '{value}' for {key}; valid values: {values}"
+                )
             }
         }
     }
@@ -280,7 +287,13 @@ impl Rules {
             value: value.to_string(),
         };
         match key {
-            "rings" => self.rings = value.parse().ok().filter(|r| matches!(r, 5 | 6)).ok_or_else(bad)?,
+            "rings" => {
+                self.rings = value
+                    .parse()
+                    .ok()
+                    .filter(|r| matches!(r, 5 | 6))
+                    .ok_or_else(bad)?
+            }
             "attackers" => {
                 self.attackers = value
                     .parse()
@@ -436,7 +449,10 @@ mod tests {
         assert_eq!(globe.capture, CaptureKind::Both);
         assert!(globe.slide && globe.must_leave_neutral && !globe.jump_neutral);
         assert_eq!(globe.neutral_limit, NeutralLimit::Half);
-        assert_eq!(Preset::Encyclopedia.rules().neutral_limit, NeutralLimit::None);
+        assert_eq!(
+            Preset::Encyclopedia.rules().neutral_limit,
+            NeutralLimit::None
+        );
     }
 
     #[test]
@@ -455,7 +471,10 @@ mod tests {
     fn errors_list_valid_choices() {
         let e = "chess".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("classic, encyclopedia, globe"), "{e}");
-        let e = "classic,colour=red".parse::<Rules>().unwrap_err().to_string();
+        let e = "classic,colour=red"
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("rings") && e.contains("repetition"), "{e}");
         let e = "classic,rings=7".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("5, 6"), "{e}");

@@ -104,7 +104,9 @@ fn random_positions_agree_with_the_reference() {
         let mut attackers = 0u64;
         let mut defenders = 0u64;
         let fortress = rng.below(3) as u8;
-        let n_att = rng.below(rules.attackers as usize + 1).saturating_sub(fortress as usize);
+        let n_att = rng
+            .below(rules.attackers as usize + 1)
+            .saturating_sub(fortress as usize);
         let n_def = rng.below(5);
         // Bias towards the inner rings and the NZ, where the rules interact.
         let place = |n: usize, set: &mut u64, other: u64, rng: &mut Rng| {

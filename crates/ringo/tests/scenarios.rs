@@ -18,14 +18,22 @@ fn setup(rules: &str, attackers: &str, defenders: &str, fortress: u8, side: char
     }
     let board: Vec<String> = rows.iter().rev().map(|r| r.iter().collect()).collect();
     let text = format!("{} {fortress} {side}", board.join("/"));
-    Game::from_position(rules, Position::parse(&text, &rules).expect("valid position"))
+    Game::from_position(
+        rules,
+        Position::parse(&text, &rules).expect("valid position"),
+    )
 }
 
 #[track_caller]
 fn assert_moves(game: &Game, expected: &str) {
     let mut want: Vec<&str> = expected.split_whitespace().collect();
     want.sort_unstable();
-    assert_eq!(game.legal_notations(), want, "in {}", game.position().to_text(game.rules().rings));
+    assert_eq!(
+        game.legal_notations(),
+        want,
+        "in {}",
+        game.position().to_text(game.rules().rings)
+    );
 }
 
 /// Legal moves of the piece on one cell only (for positions with other pieces).
@@ -104,14 +112,23 @@ fn attacker_steps_forward_or_sideways_never_backward() {
 fn defender_steps_every_way_but_never_into_the_fortress() {
     // "Defender step: to an empty cell one step forward, backward or sideways.
     // Never into F."
-    assert_moves(&setup("classic", "e6 f6", "c3", 0, 'd'), "c3-b3 c3-c2 c3-c4 c3-d3");
-    assert_moves(&setup("classic", "e6 f6", "c1", 0, 'd'), "c1-b1 c1-c2 c1-d1");
+    assert_moves(
+        &setup("classic", "e6 f6", "c3", 0, 'd'),
+        "c3-b3 c3-c2 c3-c4 c3-d3",
+    );
+    assert_moves(
+        &setup("classic", "e6 f6", "c1", 0, 'd'),
+        "c1-b1 c1-c2 c1-d1",
+    );
 }
 
 #[test]
 fn a_cell_holds_one_piece() {
     // "Occupancy: a cell holds at most one piece."
-    assert_moves(&setup("classic", "c3 c2", "g6", 0, 'a'), "c2-b2 c2-c1 c2-d2 c3-b3 c3-d3");
+    assert_moves(
+        &setup("classic", "c3 c2", "g6", 0, 'a'),
+        "c2-b2 c2-c1 c2-d2 c3-b3 c3-d3",
+    );
 }
 
 #[test]
@@ -132,7 +149,10 @@ fn defender_slides_stop_in_the_neutral_zone() {
          e3-b3 e3-c3 e3-d3 e3-e2 e3-e4 e3-f3 e3-g3 e3-h3",
     );
     // Without `slide`, one step only.
-    assert_moves(&setup("classic", "e6 f6", "b3", 0, 'd'), "b3-a3 b3-b2 b3-b4 b3-c3");
+    assert_moves(
+        &setup("classic", "e6 f6", "b3", 0, 'd'),
+        "b3-a3 b3-b2 b3-b4 b3-c3",
+    );
 }
 
 // ---- Section 4: captures ----
@@ -143,17 +163,29 @@ fn jump_captures_land_just_beyond_on_an_empty_cell() {
     // straight line to the cell just beyond, which must be empty. The line may run
     // sideways along the ring (wrapping) or radially along the sector."
     // "Defenders capture forward, backward and sideways."
-    assert_moves(&setup("classic", "d3 c4 c2", "c3", 0, 'd'), "c3-b3 c3xc1 c3xc5 c3xe3");
+    assert_moves(
+        &setup("classic", "d3 c4 c2", "c3", 0, 'd'),
+        "c3-b3 c3xc1 c3xc5 c3xe3",
+    );
     // Blocked landing cells: no capture.
-    assert_moves(&setup("classic", "d3 g6", "c3 e3", 0, 'd'), "c3-b3 c3-c2 c3-c4 e3-e2 e3-e4 e3-f3");
+    assert_moves(
+        &setup("classic", "d3 g6", "c3 e3", 0, 'd'),
+        "c3-b3 c3-c2 c3-c4 e3-e2 e3-e4 e3-f3",
+    );
     // The ring wraps: a3 jumps h3 to land on g3.
-    assert_moves(&setup("classic", "h3", "a3", 1, 'd'), "a3-a2 a3-a4 a3-b3 a3xg3");
+    assert_moves(
+        &setup("classic", "h3", "a3", 1, 'd'),
+        "a3-a2 a3-a4 a3-b3 a3xg3",
+    );
 }
 
 #[test]
 fn attackers_capture_forward_and_sideways_by_default() {
     // "attacker-captures: forward-sideways — the default"
-    assert_moves(&setup("classic", "c3", "c2 d3 c4", 1, 'a'), "c3-b3 c3xc1 c3xe3");
+    assert_moves(
+        &setup("classic", "c3", "c2 d3 c4", 1, 'a'),
+        "c3-b3 c3xc1 c3xe3",
+    );
 }
 
 #[test]
@@ -176,7 +208,10 @@ fn attacker_captures_all_and_none() {
     );
     assert_moves(&setup("classic", "c3", "c4", 1, 'a'), "c3-b3 c3-c2 c3-d3");
     // "none — attackers never capture."
-    assert_moves(&setup("classic,attacker-captures=none", "c3", "c2 d3", 1, 'a'), "c3-b3");
+    assert_moves(
+        &setup("classic,attacker-captures=none", "c3", "c2 d3", 1, 'a'),
+        "c3-b3",
+    );
 }
 
 #[test]
@@ -214,7 +249,11 @@ fn long_range_ring_captures() {
         "c3-a3 c3-b3 c3-c2 c3-c4 c3-d3 c3-e3 c3-f3 c3-g3 c3xa3 c3xh3",
     );
     // Radial captures stay adjacent.
-    assert_moves_from(&setup("globe", "c5 f6", "c3", 0, 'd'), "c3", "c3-a3 c3-b3 c3-c2 c3-c4 c3-d3 c3-e3 c3-f3 c3-g3 c3-h3");
+    assert_moves_from(
+        &setup("globe", "c5 f6", "c3", 0, 'd'),
+        "c3",
+        "c3-a3 c3-b3 c3-c2 c3-c4 c3-d3 c3-e3 c3-f3 c3-g3 c3-h3",
+    );
 }
 
 #[test]
@@ -229,7 +268,10 @@ fn ambiguous_captures_name_the_captured_cell() {
     );
     // "A text without the parentheses is illegal while it is ambiguous."
     let err = game.parse_move("d2xa2").unwrap_err().to_string();
-    assert!(err.contains("ambiguous") && err.contains("d2xa2(b2)"), "{err}");
+    assert!(
+        err.contains("ambiguous") && err.contains("d2xa2(b2)"),
+        "{err}"
+    );
     // "f1xb1 as a fortress capture or a ring capture … f1xb1(F), f1xb1(c1)"
     let mut game = setup("globe", "c1", "f1", 1, 'd');
     assert_moves(
@@ -246,7 +288,13 @@ fn long_range_never_returns_to_its_start() {
     // "A slide never comes back to its start cell, and a long-range jump never
     // lands on its own start cell."
     assert_moves(
-        &setup("globe,capture-from-neutral=on,must-leave-neutral=off", "h3 f6", "a3", 0, 'd'),
+        &setup(
+            "globe,capture-from-neutral=on,must-leave-neutral=off",
+            "h3 f6",
+            "a3",
+            0,
+            'd',
+        ),
         "a3-a2 a3-a4 a3-b3 a3-c3 a3-d3 a3-e3 a3-f3 a3-g3 a3xg3 a3xh3",
     );
 }
@@ -256,12 +304,25 @@ fn fortress_capture() {
     // "Fortress capture (option fortress-capture, defenders only): when F holds
     // exactly one attacker, a defender on a ring-1 cell may jump over F to the
     // facing ring-1 cell, which must be empty. The attacker in F is captured."
-    assert_moves(&setup("classic", "e5", "c1", 1, 'd'), "c1-b1 c1-c2 c1-d1 c1xg1");
-    assert_moves(&setup("classic,fortress-capture=off", "e5", "c1", 1, 'd'), "c1-b1 c1-c2 c1-d1");
+    assert_moves(
+        &setup("classic", "e5", "c1", 1, 'd'),
+        "c1-b1 c1-c2 c1-d1 c1xg1",
+    );
+    assert_moves(
+        &setup("classic,fortress-capture=off", "e5", "c1", 1, 'd'),
+        "c1-b1 c1-c2 c1-d1",
+    );
     // "This jump is allowed whatever capture says."
-    assert_moves(&setup("classic,capture=replace", "e5", "c1", 1, 'd'), "c1-b1 c1-c2 c1-d1 c1xg1");
+    assert_moves(
+        &setup("classic,capture=replace", "e5", "c1", 1, 'd'),
+        "c1-b1 c1-c2 c1-d1 c1xg1",
+    );
     // The facing cell must be empty.
-    assert_moves_from(&setup("classic", "e5", "c1 g1", 1, 'd'), "c1", "c1-b1 c1-c2 c1-d1");
+    assert_moves_from(
+        &setup("classic", "e5", "c1 g1", 1, 'd'),
+        "c1",
+        "c1-b1 c1-c2 c1-d1",
+    );
     // Capturing the last but one attacker wins for the defenders.
     let mut game = setup("classic", "e5", "c1", 1, 'd');
     play(&mut game, "c1xg1");
@@ -275,11 +336,21 @@ fn pieces_in_the_neutral_zone_are_safe_and_may_be_jumped() {
     // "Safety: a piece in the NZ is never captured." "Jumping an NZ piece (option
     // jump-neutral): a piece may jump over an enemy piece that stands in the NZ
     // without capturing it. It is an ordinary move, written with -"
-    assert_moves(&setup("classic", "a3", "b3", 1, 'd'), "b3-b2 b3-b4 b3-c3 b3-h3");
-    assert_moves(&setup("classic,jump-neutral=off", "a3", "b3", 1, 'd'), "b3-b2 b3-b4 b3-c3");
+    assert_moves(
+        &setup("classic", "a3", "b3", 1, 'd'),
+        "b3-b2 b3-b4 b3-c3 b3-h3",
+    );
+    assert_moves(
+        &setup("classic,jump-neutral=off", "a3", "b3", 1, 'd'),
+        "b3-b2 b3-b4 b3-c3",
+    );
     assert_moves(&setup("classic", "b3", "a3", 1, 'a'), "b3-b2 b3-c3 b3-h3");
     // "Nobody ever jumps their own piece."
-    assert_moves_from(&setup("classic", "e6 f6", "a3 b3", 0, 'd'), "b3", "b3-b2 b3-b4 b3-c3");
+    assert_moves_from(
+        &setup("classic", "e6 f6", "a3 b3", 0, 'd'),
+        "b3",
+        "b3-b2 b3-b4 b3-c3",
+    );
     // "an attacker may land in F when F holds fewer than 2"
     assert_moves(&setup("classic", "a2", "a1", 1, 'a'), "a2-F a2-b2 a2-h2");
 }
@@ -287,7 +358,10 @@ fn pieces_in_the_neutral_zone_are_safe_and_may_be_jumped() {
 #[test]
 fn captures_may_land_in_the_neutral_zone() {
     // "Landing: a capture may land in the NZ."
-    assert_moves(&setup("classic", "b3", "c3", 1, 'd'), "c3-c2 c3-c4 c3-d3 c3xa3");
+    assert_moves(
+        &setup("classic", "b3", "c3", 1, 'd'),
+        "c3-c2 c3-c4 c3-d3 c3xa3",
+    );
 }
 
 #[test]
@@ -295,12 +369,18 @@ fn capture_from_neutral() {
     // "Capturing out of the NZ: captures may start from the NZ unless
     // capture-from-neutral=off. With off, no capture may start on an NZ cell,
     // including the fortress jump from a1."
-    assert_moves(&setup("classic", "c5", "a1", 1, 'd'), "a1-a2 a1-b1 a1-h1 a1xe1");
+    assert_moves(
+        &setup("classic", "c5", "a1", 1, 'd'),
+        "a1-a2 a1-b1 a1-h1 a1xe1",
+    );
     assert_moves(
         &setup("classic,capture-from-neutral=off", "c5", "a1", 1, 'd'),
         "a1-a2 a1-b1 a1-h1",
     );
-    assert_moves(&setup("classic", "b3", "a3", 1, 'd'), "a3-a2 a3-a4 a3-h3 a3xc3");
+    assert_moves(
+        &setup("classic", "b3", "a3", 1, 'd'),
+        "a3-a2 a3-a4 a3-h3 a3xc3",
+    );
     assert_moves(
         &setup("classic,capture-from-neutral=off", "b3", "a3", 1, 'd'),
         "a3-a2 a3-a4 a3-h3",
@@ -346,16 +426,27 @@ fn neutral_limit_half() {
         "a4-a3 a4-b4 a4-h4 a5-b5 a5-h5 b3-b2 b3-c3 e6-d6 e6-e5 e6-f6",
     );
     // F counts: 3 on the board + 1 in F = 4, limit 2.
-    assert_moves_from(&setup("globe", "a5 a4 b3", "g1", 1, 'a'), "b3", "b3-b2 b3-c3");
+    assert_moves_from(
+        &setup("globe", "a5 a4 b3", "g1", 1, 'a'),
+        "b3",
+        "b3-b2 b3-c3",
+    );
     // 5 attackers with one in F: limit 2 still.
-    assert_moves_from(&setup("globe", "a5 b3 e6 f6", "g1", 1, 'a'), "b3", "b3-a3 b3-b2 b3-c3");
+    assert_moves_from(
+        &setup("globe", "a5 b3 e6 f6", "g1", 1, 'a'),
+        "b3",
+        "b3-a3 b3-b2 b3-c3",
+    );
 }
 
 #[test]
 fn forced_reduction_after_the_limit_shrinks() {
     // "In those positions the attackers' next move must strictly lower their count
     // in the NZ, if any legal move does"
-    assert_moves(&setup("classic", "a5 a4 e3", "g6", 0, 'a'), "a4-b4 a4-h4 a5-b5 a5-h5");
+    assert_moves(
+        &setup("classic", "a5 a4 e3", "g6", 0, 'a'),
+        "a4-b4 a4-h4 a5-b5 a5-h5",
+    );
     // "otherwise any legal move is allowed."
     assert_moves(
         &setup(
@@ -368,7 +459,10 @@ fn forced_reduction_after_the_limit_shrinks() {
         "a4-a3 e2-d2 e2-e1 e2-f2",
     );
     // The reduction may be a step from a1 into F, which is not in the NZ.
-    assert_moves(&setup("classic", "a1 a2 g5", "c6", 0, 'a'), "a1-F a1-b1 a1-h1 a2-b2 a2-h2");
+    assert_moves(
+        &setup("classic", "a1 a2 g5", "c6", 0, 'a'),
+        "a1-F a1-b1 a1-h1 a2-b2 a2-h2",
+    );
 }
 
 #[test]
@@ -376,9 +470,15 @@ fn fortress_from_neutral() {
     // "Entering F from the NZ: with fortress-from-neutral=off, no move that starts
     // on an NZ cell may end in F."
     assert_moves(&setup("classic", "a1", "e5", 1, 'a'), "a1-F a1-b1 a1-h1");
-    assert_moves(&setup("classic,fortress-from-neutral=off", "a1", "e5", 1, 'a'), "a1-b1 a1-h1");
+    assert_moves(
+        &setup("classic,fortress-from-neutral=off", "a1", "e5", 1, 'a'),
+        "a1-b1 a1-h1",
+    );
     // Also a jump over an NZ defender from a2.
-    assert_moves(&setup("classic,fortress-from-neutral=off", "a2", "a1", 1, 'a'), "a2-b2 a2-h2");
+    assert_moves(
+        &setup("classic,fortress-from-neutral=off", "a2", "a1", 1, 'a'),
+        "a2-b2 a2-h2",
+    );
 }
 
 #[test]
@@ -407,7 +507,10 @@ fn must_leave_neutral() {
         "a3-b3 a3-d3 a3-e3 a3-f3 a3-g3 a3-h3",
     );
     // With no leaving move, the other moves and the pass are allowed.
-    assert_moves(&setup("globe,defender-pass=on", "b3 h3", "a3", 0, 'd'), "a3-a2 a3-a4 pass");
+    assert_moves(
+        &setup("globe,defender-pass=on", "b3 h3", "a3", 0, 'd'),
+        "a3-a2 a3-a4 pass",
+    );
 }
 
 // ---- Section 6: passing, repetition, end of game ----
@@ -434,7 +537,10 @@ fn a_side_with_no_move_passes_and_two_passes_end_the_game() {
     // counts toward a double pass."
     play(&mut game, "pass pass");
     assert_eq!(game.status_name(), "defenders-win");
-    assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::DoublePass));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(EndReason::DoublePass)
+    );
     assert!(game.legal_notations().is_empty());
 }
 
@@ -459,7 +565,10 @@ fn threefold_repetition() {
     play(&mut game, "c1-b1");
     assert_eq!(game.occurrences(), 3);
     assert_eq!(game.status_name(), "defenders-win");
-    assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::Repetition));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(EndReason::Repetition)
+    );
     // "Under repetition=draw the game is drawn."
     let mut game = Game::new("classic,repetition=draw".parse().unwrap());
     play(&mut game, &format!("{cycle} {cycle}"));
@@ -474,7 +583,10 @@ fn repetition_counts_from_a_given_start_position() {
     play(&mut game, "c3-d3 a5-a4 d3-c3 a4-a5");
     assert_eq!(game.occurrences(), 2);
     play(&mut game, "c3-d3 a5-a4 d3-c3 a4-a5");
-    assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::Repetition));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(EndReason::Repetition)
+    );
 }
 
 #[test]
@@ -489,7 +601,10 @@ fn a_double_pass_that_is_also_a_repetition_is_a_defenders_win() {
     play(&mut game, "pass");
     assert_eq!(game.occurrences(), 3);
     assert_eq!(game.status_name(), "defenders-win");
-    assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::DoublePass));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(EndReason::DoublePass)
+    );
 }
 
 #[test]

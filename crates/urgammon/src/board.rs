@@ -176,7 +176,10 @@ impl House {
 
     /// Parses a house name such as `4a` or `10`.
     pub fn parse(text: &str) -> Option<House> {
-        NAMES.iter().position(|n| *n == text).map(|i| House(i as u8))
+        NAMES
+            .iter()
+            .position(|n| *n == text)
+            .map(|i| House(i as u8))
     }
 
     /// True for the five rosettes: 4a, 4b, 8, 12a, 12b.
@@ -233,6 +236,37 @@ const PROGRESS: [[u8; 20]; 2] = {
     t
 };
 
+/// `CROSS[side][progress]`: the enemy's progress on the same house (0 where the
+/// enemy's path does not pass: a side's own field). Index 0 is unused.
+pub(crate) const CROSS: [[u8; 17]; 2] = {
+    let mut t = [[0u8; 17]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut p = 1;
+        while p <= 16 {
+            t[s][p] = PROGRESS[1 - s][PATHS[s][p - 1] as usize];
+            p += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// `ROSETTE[side][progress]`: true where the house at that progress is a rosette.
+pub(crate) const ROSETTE: [[bool; 17]; 2] = {
+    let mut t = [[false; 17]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut p = 1;
+        while p <= 16 {
+            t[s][p] = matches!(PATHS[s][p - 1], 3 | 7 | 11 | 15 | 16);
+            p += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// The house at `progress` (1..=16) on `side`'s path.
 #[inline]
 pub const fn house_at(side: Side, progress: u8) -> House {
@@ -271,7 +305,8 @@ mod tests {
 
     #[test]
     fn paths_match_the_rules_page() {
-        let names = |s: Side| -> Vec<String> { (1..=16).map(|p| house_at(s, p).to_string()).collect() };
+        let names =
+            |s: Side| -> Vec<String> { (1..=16).map(|p| house_at(s, p).to_string()).collect() };
         assert_eq!(
             names(Side::Light).join(" "),
             "1a 2a 3a 4a 5 6 7 8 9 10 11 12a 13a 14 13b 12b"

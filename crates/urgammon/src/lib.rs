@@ -27,7 +27,10 @@ mod matchplay;
 mod notation;
 mod state;
 
-pub use board::{house_at, progress_of, promote, BySide, House, Kind, Side, CHANCE_FACES, PALACE};
+pub use board::{
+    house_at, progress_of, promote, BySide, House, Kind, Side, CHANCE_FACES, PALACE,
+    VERDICT_YES_FACES,
+};
 pub use game::Game;
 pub use matchplay::{DrawRule, Match, MatchResult, MatchSettings, Stake};
 pub use notation::{RecordError, TokenText};

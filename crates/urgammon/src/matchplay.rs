@@ -105,7 +105,11 @@ impl MatchSettings {
                 Some(("draw", "end")) => settings.draw = DrawRule::End,
                 Some(("draw", v)) => return Err(format!("invalid draw '{v}': use replay or end")),
                 Some(("stake", v)) => settings.stake = Some(v.parse()?),
-                _ => return Err(format!("unknown match setting '{word}': use to=, draw=, stake=")),
+                _ => {
+                    return Err(format!(
+                        "unknown match setting '{word}': use to=, draw=, stake="
+                    ))
+                }
             }
         }
         Ok(settings)

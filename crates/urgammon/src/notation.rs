@@ -18,7 +18,11 @@ pub struct RecordError {
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "token {} ('{}'): {}", self.index, self.token, self.reason)
+        write!(
+            f,
+            "token {} ('{}'): {}",
+            self.index, self.token, self.reason
+        )
     }
 }
 
@@ -101,7 +105,9 @@ impl TokenText {
             (Some(kind), None) => (Some(kind), None),
             _ => (
                 None,
-                Some(House::parse(from).ok_or_else(|| format!("'{from}' is not a house or a piece letter (P, C, H)"))?),
+                Some(House::parse(from).ok_or_else(|| {
+                    format!("'{from}' is not a house or a piece letter (P, C, H)")
+                })?),
             ),
         };
         if entry.is_some() && to.is_none() {
@@ -157,7 +163,11 @@ impl TokenText {
                         return Err(format!(
                             "{} {}; write {}",
                             m.notation(side),
-                            if m.captured.is_some() { "captures" } else { "captures nothing" },
+                            if m.captured.is_some() {
+                                "captures"
+                            } else {
+                                "captures nothing"
+                            },
                             m.notation(side)
                         ))
                     }
@@ -179,8 +189,12 @@ fn illegal_reason(state: &State, side: Side) -> String {
                 format!("not a legal move with {v}; legal: {}", list.join(" "))
             }
         }
-        (crate::Phase::Roll, _) => format!("{} must roll the chance die first (r1-r4)", side.name()),
-        (crate::Phase::Verdict, _) => format!("{} must roll the verdict die (v+ or v-)", side.name()),
+        (crate::Phase::Roll, _) => {
+            format!("{} must roll the chance die first (r1-r4)", side.name())
+        }
+        (crate::Phase::Verdict, _) => {
+            format!("{} must roll the verdict die (v+ or v-)", side.name())
+        }
         _ => "no move is expected here".into(),
     }
 }

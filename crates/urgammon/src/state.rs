@@ -5,7 +5,9 @@
 //! Dice are inputs: [`State::apply`] takes the tokens of a record (`start:L-D`,
 //! `r1`…`r4`, `v+`/`v-`, moves), so the same tokens always give the same game.
 
-use crate::board::{house_at, progress_of, promote, BySide, House, Kind, Side, PALACE};
+use crate::board::{
+    house_at, progress_of, promote, BySide, House, Kind, Side, CROSS, PALACE, ROSETTE,
+};
 use std::fmt;
 
 /// A move: a step, an entry (`from` 0), or a bear-off (`to` 17).
@@ -95,6 +97,8 @@ impl std::ops::Deref for MoveList {
 pub struct Army {
     /// `cells[progress]` for progress 1..=16: 0 empty, else the kind + 1.
     cells: [u8; 17],
+    /// Bit `p` set when `cells[p]` holds a piece: move generation walks only these.
+    mask: u32,
     /// Pieces in the waiting area, by kind.
     waiting: [u8; 3],
     /// Pieces in the palace, by kind.
@@ -104,6 +108,7 @@ pub struct Army {
 impl Army {
     const START: Army = Army {
         cells: [0; 17],
+        mask: 0,
         waiting: [3, 3, 1],
         palace: [0; 3],
     };
@@ -141,6 +146,12 @@ impl Army {
     pub fn on_board(&self) -> impl Iterator<Item = (u8, Kind)> + '_ {
         (1..=16u8).filter_map(|p| self.at(p).map(|k| (p, k)))
     }
+
+    /// True when a piece stands at a progress 1..=16.
+    #[inline]
+    pub fn occupied(&self, progress: u8) -> bool {
+        self.mask & (1u32 << (progress & 31)) != 0
+    }
 }
 
 /// The placement of both armies.
@@ -170,7 +181,10 @@ impl Position {
     /// # Errors
     /// Two pieces on one house, a house off the side's path, or more pieces of a
     /// kind than a side has.
-    pub fn setup(board: &[(Side, House, Kind)], palace: &[(Side, Kind, u8)]) -> Result<Position, String> {
+    pub fn setup(
+        board: &[(Side, House, Kind)],
+        palace: &[(Side, Kind, u8)],
+    ) -> Result<Position, String> {
         let mut pos = Position::START;
         let mut used = [false; 20];
         let take = |pos: &mut Position, side: Side, kind: Kind, n: u8| -> Result<(), String> {
@@ -188,6 +202,7 @@ impl Position {
             }
             take(&mut pos, side, kind, 1)?;
             pos.armies[side].cells[p as usize] = kind as u8 + 1;
+            pos.armies[side].mask |= 1 << p;
         }
         for &(side, kind, n) in palace {
             take(&mut pos, side, kind, n)?;
@@ -217,30 +232,45 @@ impl Position {
         out.len = 0;
         let own = &self.armies[side];
         let enemy = &self.armies[side.other()];
+        let cross = &CROSS[side.index()];
+        let rosette = &ROSETTE[side.index()];
         // A step or entry onto progress `t`: not onto an own piece; onto an enemy
         // only where the capture table allows and the house is not a rosette.
         let target = |t: u8, piece: Kind| -> Option<Option<Kind>> {
-            if own.cells[t as usize] != 0 {
+            if own.mask & (1 << t) != 0 {
                 return None;
             }
-            let house = house_at(side, t);
-            match progress_of(side.other(), house).and_then(|ep| enemy.at(ep)) {
-                None => Some(None),
-                Some(victim) if !house.is_rosette() && piece.captures(victim) => Some(Some(victim)),
-                Some(_) => None,
+            let e = enemy.cells[cross[t as usize] as usize];
+            if cross[t as usize] == 0 || e == 0 {
+                return Some(None);
             }
+            let victim = Kind::from_index(e - 1);
+            (!rosette[t as usize] && piece.captures(victim)).then_some(Some(victim))
         };
         let last_piece = own.palace_total() == 6;
-        for from in 1..=16u8 {
-            let Some(piece) = own.at(from) else { continue };
+        let mut mask = own.mask;
+        while mask != 0 {
+            let from = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            let piece = Kind::from_index(own.cells[from as usize] - 1);
             let t = from + v;
             if t < PALACE {
                 if let Some(captured) = target(t, piece) {
-                    out.push(Move { piece, from, to: t, captured });
+                    out.push(Move {
+                        piece,
+                        from,
+                        to: t,
+                        captured,
+                    });
                 }
             } else if !promoted && (t == PALACE || last_piece) {
                 // Bear-off: exact, or greater for the last piece; never promoted.
-                out.push(Move { piece, from, to: PALACE, captured: None });
+                out.push(Move {
+                    piece,
+                    from,
+                    to: PALACE,
+                    captured: None,
+                });
             }
         }
         let pawns_waiting = own.waiting[Kind::Pawn as usize] > 0;
@@ -249,12 +279,19 @@ impl Position {
             (true, 5..=7) if !pawns_waiting && own.waiting[Kind::Chariot as usize] > 0 => {
                 Some(Kind::Chariot)
             }
-            (true, 10) if !pawns_waiting && own.waiting[Kind::Hero as usize] > 0 => Some(Kind::Hero),
+            (true, 10) if !pawns_waiting && own.waiting[Kind::Hero as usize] > 0 => {
+                Some(Kind::Hero)
+            }
             _ => None,
         };
         if let Some(piece) = entry {
             if let Some(captured) = target(v, piece) {
-                out.push(Move { piece, from: 0, to: v, captured });
+                out.push(Move {
+                    piece,
+                    from: 0,
+                    to: v,
+                    captured,
+                });
             }
         }
     }
@@ -269,18 +306,21 @@ impl Position {
                 own.waiting[kind] -= 1;
             } else {
                 own.cells[m.from as usize] = 0;
+                own.mask &= !(1 << m.from);
             }
             if m.to == PALACE {
                 own.palace[kind] += 1;
                 return false;
             }
             own.cells[m.to as usize] = kind as u8 + 1;
+            own.mask |= 1 << m.to;
         }
         let house = house_at(side, m.to);
         if let Some(victim) = m.captured {
             let enemy = &mut self.armies[side.other()];
             if let Some(ep) = progress_of(side.other(), house) {
                 enemy.cells[ep as usize] = 0;
+                enemy.mask &= !(1 << ep);
             }
             enemy.waiting[victim as usize] += 1;
         }
@@ -295,7 +335,8 @@ impl Position {
             (4, ResultKind::Babylon)
         } else if army.waiting_total() > 0 {
             (3, ResultKind::Waiting)
-        } else if (1..=10).any(|p| army.at(p).is_some()) {
+        } else if army.mask & 0b111_1111_1110 != 0 {
+            // A piece at progress 1..=10: the lower city or the bridge.
             (2, ResultKind::Streets)
         } else {
             (1, ResultKind::Plain)
@@ -516,7 +557,8 @@ impl State {
     pub fn promoted_moves(&self) -> MoveList {
         let mut list = MoveList::default();
         if matches!(self.phase, Phase::Decide | Phase::Verdict) {
-            self.pos.moves(self.side, promote(self.chance), true, &mut list);
+            self.pos
+                .moves(self.side, promote(self.chance), true, &mut list);
         }
         list
     }
@@ -601,7 +643,11 @@ impl State {
                 }
                 if l != d {
                     // The lower roll starts and plays that value.
-                    let (side, c) = if l < d { (Side::Light, l) } else { (Side::Dark, d) };
+                    let (side, c) = if l < d {
+                        (Side::Light, l)
+                    } else {
+                        (Side::Dark, d)
+                    };
                     self.starter = Some(side);
                     self.side = side;
                     self.after_chance(c);
@@ -614,7 +660,10 @@ impl State {
                 Ok(())
             }
             (Phase::Roll, Token::Roll(c)) => err(format!("the chance die shows 1 to 4, not {c}")),
-            (Phase::Roll, _) => err(format!("{} must roll the chance die (r1-r4)", self.side.name())),
+            (Phase::Roll, _) => err(format!(
+                "{} must roll the chance die (r1-r4)",
+                self.side.name()
+            )),
             (Phase::Decide | Phase::Verdict, Token::Verdict(yes)) => {
                 if yes {
                     self.promoted = true;
@@ -634,7 +683,10 @@ impl State {
                     self.after_move(m);
                     Ok(())
                 } else {
-                    err(format!("{} is not a legal move here", m.notation(self.side)))
+                    err(format!(
+                        "{} is not a legal move here",
+                        m.notation(self.side)
+                    ))
                 }
             }
             (Phase::Move, Token::Verdict(_)) => err(if self.promoted {
@@ -642,7 +694,9 @@ impl State {
             } else {
                 "the verdict die may not be rolled: no promoted move exists".into()
             }),
-            (Phase::Decide | Phase::Move, _) => err(format!("{} must play a move", self.side.name())),
+            (Phase::Decide | Phase::Move, _) => {
+                err(format!("{} must play a move", self.side.name()))
+            }
         }
     }
 }

@@ -21,6 +21,9 @@ fn check_invariants(game: &Game) {
                 + army.on_board().filter(|&(_, k)| k == kind).count() as u8;
             assert_eq!(n, kind.count());
         }
+        for p in 1..=16 {
+            assert_eq!(army.occupied(p), army.at(p).is_some(), "occupancy mask");
+        }
         for (p, _) in army.on_board() {
             houses[urgammon::house_at(side, p).index()] += 1;
         }
@@ -162,11 +165,15 @@ fn a_drawn_game_ends_the_match_under_draw_end() {
 #[test]
 fn garbage_never_panics_and_changes_nothing() {
     let mut rng = Rng(3);
-    let pieces = ["start:", "r", "v", "+", "-", "x", "P", "C", "H", "1", "2", "3", "4", "a", "b",
-                  "off", "12", "13", "14", "5", "10", ":", "é", " "];
+    let pieces = [
+        "start:", "r", "v", "+", "-", "x", "P", "C", "H", "1", "2", "3", "4", "a", "b", "off",
+        "12", "13", "14", "5", "10", ":", "é", " ",
+    ];
     let mut game = Game::new();
     for _ in 0..30_000 {
-        let text: String = (0..rng.below(5)).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let text: String = (0..rng.below(5))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
         let before = game.state().to_owned();
         let len = game.tokens().len();
         if game.apply_text(&text).is_err() {

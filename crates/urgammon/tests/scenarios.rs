@@ -15,7 +15,12 @@ fn h(name: &str) -> House {
 
 /// A state from pieces on the board `(side, house, kind)` and in the palace, with
 /// `to_roll` about to roll and `starter` the side that started.
-fn setup(board: &[(Side, &str, Kind)], palace: &[(Side, Kind, u8)], to_roll: Side, starter: Side) -> State {
+fn setup(
+    board: &[(Side, &str, Kind)],
+    palace: &[(Side, Kind, u8)],
+    to_roll: Side,
+    starter: Side,
+) -> State {
     let board: Vec<(Side, House, Kind)> = board.iter().map(|&(s, n, k)| (s, h(n), k)).collect();
     State::from_position(Position::setup(&board, palace).unwrap(), to_roll, starter)
 }
@@ -46,7 +51,11 @@ fn moves(state: &State) -> Vec<String> {
 
 fn promoted(state: &State) -> Vec<String> {
     let side = state.to_act().unwrap();
-    let mut v: Vec<String> = state.promoted_moves().iter().map(|m| m.notation(side)).collect();
+    let mut v: Vec<String> = state
+        .promoted_moves()
+        .iter()
+        .map(|m| m.notation(side))
+        .collect();
     v.sort();
     v
 }
@@ -76,11 +85,18 @@ fn the_example_opening() {
     assert_eq!(game.state().to_act(), Some(L));
     assert_eq!(game.state().value(), Some(2));
     game.apply_all("P-2a r3 P-3b r4 P-4a", 3).unwrap();
-    assert_eq!(game.state().to_act(), Some(L), "the rosette gives light another roll");
+    assert_eq!(
+        game.state().to_act(),
+        Some(L),
+        "the rosette gives light another roll"
+    );
     assert_eq!(game.state().phase(), Phase::Roll);
     game.apply_all("r1 2a-3a", 8).unwrap();
     assert_eq!(game.state().to_act(), Some(D));
-    assert_eq!(game.record(), "start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 2a-3a");
+    assert_eq!(
+        game.record(),
+        "start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 2a-3a"
+    );
 }
 
 #[test]
@@ -102,7 +118,12 @@ fn no_move_and_no_promoted_move_ends_the_turn() {
     // the turn ends"
     // 13b (15) + 3 and 12b (16) + 3 pass the palace, and they are not the last
     // piece; YES (7) would too; no pawn waits to enter.
-    let mut s = setup(&[(L, "13b", P), (L, "12b", P)], &[(L, P, 1), (L, C, 3), (L, H, 1)], L, L);
+    let mut s = setup(
+        &[(L, "13b", P), (L, "12b", P)],
+        &[(L, P, 1), (L, C, 3), (L, H, 1)],
+        L,
+        L,
+    );
     play(&mut s, "r3");
     assert_eq!(s.to_act(), Some(D));
     assert_eq!(s.phase(), Phase::Roll);
@@ -124,7 +145,13 @@ fn the_verdict_die_is_forced_when_only_a_promoted_move_exists() {
     // "If P(c) is not empty and M(c) is empty, the verdict die must be rolled."
     // With a 1 every light piece is blocked (own pieces, and the dark hero on 5
     // that a chariot cannot capture); with YES (5) they can all step.
-    let board = [(L, "1a", P), (L, "2a", P), (L, "3a", P), (L, "4a", C), (D, "5", H)];
+    let board = [
+        (L, "1a", P),
+        (L, "2a", P),
+        (L, "3a", P),
+        (L, "4a", C),
+        (D, "5", H),
+    ];
     let mut s = setup(&board, &[], L, L);
     play(&mut s, "r1");
     assert_eq!(s.phase(), Phase::Verdict);
@@ -209,7 +236,12 @@ fn captures_follow_the_table_and_never_on_a_rosette() {
     play(&mut s, "5x6");
     assert_eq!(s.position().army(D).waiting(P), 2);
     // The hero captures everything, a chariot captures chariots.
-    let mut s = setup(&[(L, "8", H), (L, "9", C), (D, "10", H), (D, "11", C)], &[(L, P, 3)], L, L);
+    let mut s = setup(
+        &[(L, "8", H), (L, "9", C), (D, "10", H), (D, "11", C)],
+        &[(L, P, 3)],
+        L,
+        L,
+    );
     play(&mut s, "r2");
     assert_eq!(moves(&s), ["8x10", "9x11"]);
 }
@@ -217,7 +249,12 @@ fn captures_follow_the_table_and_never_on_a_rosette() {
 #[test]
 fn the_upper_city_is_a_loop_travelled_both_ways() {
     // "light: … 11 12a 13a 14 13b 12b → palace; dark: … 11 12b 13b 14 13a 12a"
-    let mut s = setup(&[(L, "13a", P), (D, "13b", P)], &[(L, P, 2), (D, P, 2)], L, L);
+    let mut s = setup(
+        &[(L, "13a", P), (D, "13b", P)],
+        &[(L, P, 2), (D, P, 2)],
+        L,
+        L,
+    );
     play(&mut s, "r2"); // 13a → 14 → 13b: captures dark's pawn
     assert_eq!(moves(&s), ["13ax13b"]);
 }
@@ -262,7 +299,12 @@ fn chariots_and_the_hero_enter_only_with_no_pawn_waiting() {
     let mut s = setup(&[(L, "2a", P), (L, "3a", P)], &[], L, L);
     play(&mut s, "r2");
     assert_eq!(promoted(&s), ["2a-8", "3a-9"], "a pawn still waits");
-    let mut s = setup(&[(L, "2a", P), (L, "3a", P), (D, "6", P)], &[(L, P, 1)], L, L);
+    let mut s = setup(
+        &[(L, "2a", P), (L, "3a", P), (D, "6", P)],
+        &[(L, P, 1)],
+        L,
+        L,
+    );
     play(&mut s, "r2");
     assert_eq!(promoted(&s), ["2a-8", "3a-9", "Cx6"]);
     // "Enter the hero: with p = 10 the hero enters on house 10, capturing there as
@@ -278,7 +320,12 @@ fn chariots_and_the_hero_enter_only_with_no_pawn_waiting() {
 fn bearing_off_is_exact_except_for_the_last_piece() {
     // "Bear off: with a chance value c and no verdict roll, a piece whose progress
     // is 13–16 goes to the palace when its progress plus c equals 17."
-    let mut s = setup(&[(L, "13a", P), (L, "12b", C)], &[(L, P, 2), (L, C, 2), (L, H, 1)], L, L);
+    let mut s = setup(
+        &[(L, "13a", P), (L, "12b", C)],
+        &[(L, P, 2), (L, C, 2), (L, H, 1)],
+        L,
+        L,
+    );
     play(&mut s, "r4"); // 13a is progress 13: 13 + 4 = 17
     assert_eq!(moves(&s), ["13a-off"]);
     // "If it is the side's last piece, the other 6 are already in the palace, and
@@ -292,7 +339,12 @@ fn bearing_off_is_exact_except_for_the_last_piece() {
 fn bearing_off_never_uses_a_promoted_value() {
     // "Bearing off never uses a promoted value." The last piece on 12b (16) with
     // YES (5): beyond the palace, and promoted, so no move.
-    let mut s = setup(&[(L, "12b", H), (L, "2a", P)], &[(L, P, 2), (L, C, 3)], L, L);
+    let mut s = setup(
+        &[(L, "12b", H), (L, "2a", P)],
+        &[(L, P, 2), (L, C, 3)],
+        L,
+        L,
+    );
     play(&mut s, "r1");
     assert_eq!(moves(&s), ["12b-off", "2a-3a"]);
     assert_eq!(promoted(&s), ["2a-7"]);
@@ -311,11 +363,19 @@ fn no_one_may_give_up_a_legal_move() {
 #[test]
 fn the_non_starter_finishing_first_wins_at_once() {
     // "If the non-starting player finishes first, it wins at once."
-    let mut s = setup(&[(D, "12a", H), (L, "5", P)], &[(D, P, 3), (D, C, 3), (L, P, 1)], D, L);
+    let mut s = setup(
+        &[(D, "12a", H), (L, "5", P)],
+        &[(D, P, 3), (D, C, 3), (L, P, 1)],
+        D,
+        L,
+    );
     play(&mut s, "r1 12a-off");
     assert_eq!(s.phase(), Phase::Over);
     let r = s.result().unwrap();
-    assert_eq!((r.winner, r.points, r.kind), (Some(D), 3, ResultKind::Waiting));
+    assert_eq!(
+        (r.winner, r.points, r.kind),
+        (Some(D), 3, ResultKind::Waiting)
+    );
 }
 
 #[test]
@@ -336,7 +396,10 @@ fn the_starter_finishing_gives_a_compensation_turn() {
     // loser's position at the end of play."
     play(&mut s, "r2 4b-6");
     let r = s.result().unwrap();
-    assert_eq!((r.winner, r.points, r.kind), (Some(L), 2, ResultKind::Streets));
+    assert_eq!(
+        (r.winner, r.points, r.kind),
+        (Some(L), 2, ResultKind::Streets)
+    );
     assert!(!s.last_turn());
     assert_eq!(s.to_act(), None);
 }
@@ -367,7 +430,10 @@ fn the_compensation_turn_ends_with_v_minus_or_no_move() {
     let mut s = setup(&board, &palace, L, L);
     play(&mut s, "r1 12b-off r3");
     let r = s.result().unwrap();
-    assert_eq!((r.winner, r.points, r.kind), (Some(L), 1, ResultKind::Plain));
+    assert_eq!(
+        (r.winner, r.points, r.kind),
+        (Some(L), 1, ResultKind::Plain)
+    );
 }
 
 // ---- Section 6: scoring and the match ----
@@ -380,16 +446,31 @@ fn pos(board: &[(Side, &str, Kind)], palace: &[(Side, Kind, u8)]) -> Position {
 #[test]
 fn scoring_takes_the_highest_that_applies() {
     // "4 Babylon: has no piece in the palace"
-    assert_eq!(pos(&[(D, "13a", P)], &[]).loss_points(D), (4, ResultKind::Babylon));
+    assert_eq!(
+        pos(&[(D, "13a", P)], &[]).loss_points(D),
+        (4, ResultKind::Babylon)
+    );
     // "3 …: has a piece waiting"
-    assert_eq!(pos(&[(D, "13a", P)], &[(D, P, 1)]).loss_points(D), (3, ResultKind::Waiting));
+    assert_eq!(
+        pos(&[(D, "13a", P)], &[(D, P, 1)]).loss_points(D),
+        (3, ResultKind::Waiting)
+    );
     // "2 dogs in the streets: has a piece in the lower city (1x–4x, 5–8) or on
     // the bridge (9, 10)"
     let all_out = [(D, P, 2), (D, C, 3), (D, H, 1)];
-    assert_eq!(pos(&[(D, "10", P)], &all_out).loss_points(D), (2, ResultKind::Streets));
-    assert_eq!(pos(&[(D, "1b", P)], &all_out).loss_points(D), (2, ResultKind::Streets));
+    assert_eq!(
+        pos(&[(D, "10", P)], &all_out).loss_points(D),
+        (2, ResultKind::Streets)
+    );
+    assert_eq!(
+        pos(&[(D, "1b", P)], &all_out).loss_points(D),
+        (2, ResultKind::Streets)
+    );
     // "1 plain win"
-    assert_eq!(pos(&[(D, "11", P)], &all_out).loss_points(D), (1, ResultKind::Plain));
+    assert_eq!(
+        pos(&[(D, "11", P)], &all_out).loss_points(D),
+        (1, ResultKind::Plain)
+    );
 }
 
 #[test]
@@ -405,7 +486,11 @@ fn stakes_are_exact_amounts() {
 
 #[test]
 fn match_settings_header_round_trips() {
-    let s = MatchSettings { to: 5, draw: DrawRule::End, stake: Some("12.5".parse().unwrap()) };
+    let s = MatchSettings {
+        to: 5,
+        draw: DrawRule::End,
+        stake: Some("12.5".parse().unwrap()),
+    };
     assert_eq!(s.header(), "urgammon match to=5 draw=end stake=12.50");
     assert_eq!(MatchSettings::parse_header(&s.header()), Ok(s));
     assert!(MatchSettings::parse_header("urgammon match to=0").is_err());

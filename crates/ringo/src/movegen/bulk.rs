@@ -54,13 +54,23 @@ fn bits(mut x: u64, mut f: impl FnMut(u8)) {
 /// Steps into `targets`, each from one cell back against `dir`.
 #[inline(always)]
 fn steps(out: &mut MoveList, targets: u64, dir: Dir) {
-    bits(targets, |t| out.push(Move::raw(back(t, dir), t, NO_CAPTURE)));
+    bits(targets, |t| {
+        out.push(Move::raw(back(t, dir), t, NO_CAPTURE))
+    });
 }
 
 /// Jumps over the pieces in `over` (adjacent to `movers` in `dir`) onto empty
 /// cells beyond: captures when `capture`, else NZ jumps.
 #[inline(always)]
-fn jumps(out: &mut MoveList, movers: u64, over: u64, empty: u64, dir: Dir, board: u64, capture: bool) {
+fn jumps(
+    out: &mut MoveList,
+    movers: u64,
+    over: u64,
+    empty: u64,
+    dir: Dir,
+    board: u64,
+    capture: bool,
+) {
     let mid = shift(movers, dir, board) & over;
     let land = shift(mid, dir, board) & empty;
     bits(land, |t| {
@@ -88,7 +98,15 @@ fn adjacent(x: u64, board: u64) -> u64 {
 
 /// Jump and replacement captures in one direction, as `capture` allows.
 #[inline(always)]
-fn captures(out: &mut MoveList, movers: u64, victims: u64, empty: u64, dir: Dir, board: u64, rules: &Rules) {
+fn captures(
+    out: &mut MoveList,
+    movers: u64,
+    victims: u64,
+    empty: u64,
+    dir: Dir,
+    board: u64,
+    rules: &Rules,
+) {
     if rules.capture.jumps() {
         jumps(out, movers, victims, empty, dir, board, true);
     }
@@ -105,13 +123,23 @@ pub(super) fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
     let fortress_open = pos.fortress() < 2;
     // Attackers that may enter F: ring-1 attackers, not from the NZ when
     // `fortress-from-neutral=off`.
-    let nz_ok = if rules.fortress_from_neutral { !0 } else { !A_FILE };
+    let nz_ok = if rules.fortress_from_neutral {
+        !0
+    } else {
+        !A_FILE
+    };
 
     steps(out, shift(att, Dir::In, board) & empty, Dir::In);
-    steps(out, shift(att, Dir::Clockwise, board) & empty, Dir::Clockwise);
+    steps(
+        out,
+        shift(att, Dir::Clockwise, board) & empty,
+        Dir::Clockwise,
+    );
     steps(out, shift(att, Dir::Counter, board) & empty, Dir::Counter);
     if fortress_open {
-        bits(att & RING_1 & nz_ok, |c| out.push(Move::raw(c, F, NO_CAPTURE)));
+        bits(att & RING_1 & nz_ok, |c| {
+            out.push(Move::raw(c, F, NO_CAPTURE))
+        });
     }
     if rules.jump_neutral {
         let over = def & A_FILE;
@@ -130,7 +158,11 @@ pub(super) fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
     if rules.attacker_captures == AttackerCaptures::None {
         return;
     }
-    let movers = if rules.capture_from_neutral { att } else { att & !A_FILE };
+    let movers = if rules.capture_from_neutral {
+        att
+    } else {
+        att & !A_FILE
+    };
     // "A piece in the NZ is never captured."
     let victims = def & !A_FILE;
     // Only attackers next to a capturable defender matter; usually there are none.
@@ -145,7 +177,9 @@ pub(super) fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
     // Forward jump from ring 2 over a ring-1 defender into F. The victim is not in
     // the NZ, so neither is the capturer (same sector).
     if fortress_open && rules.capture.jumps() {
-        bits((movers >> 8) & victims & RING_1, |m| out.push(Move::raw(m + 8, F, m)));
+        bits((movers >> 8) & victims & RING_1, |m| {
+            out.push(Move::raw(m + 8, F, m))
+        });
     }
 }
 
@@ -158,7 +192,11 @@ pub(super) fn defender_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
     // `x >> 8` drops ring 1, so no defender steps into F.
     steps(out, shift(def, Dir::In, board) & empty, Dir::In);
     steps(out, shift(def, Dir::Out, board) & empty, Dir::Out);
-    steps(out, shift(def, Dir::Clockwise, board) & empty, Dir::Clockwise);
+    steps(
+        out,
+        shift(def, Dir::Clockwise, board) & empty,
+        Dir::Clockwise,
+    );
     steps(out, shift(def, Dir::Counter, board) & empty, Dir::Counter);
     if rules.jump_neutral {
         let over = att & A_FILE;
@@ -168,7 +206,11 @@ pub(super) fn defender_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
             }
         }
     }
-    let movers = if rules.capture_from_neutral { def } else { def & !A_FILE };
+    let movers = if rules.capture_from_neutral {
+        def
+    } else {
+        def & !A_FILE
+    };
     let victims = att & !A_FILE;
     if adjacent(victims, board) & movers != 0 {
         captures(out, movers, victims, empty, Dir::In, board, rules);

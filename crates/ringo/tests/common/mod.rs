@@ -124,7 +124,11 @@ pub fn reference_moves(pos: &Position, rules: &Rules) -> Vec<String> {
     if b.fortress >= 2 || attackers_total < 2 {
         return vec![];
     }
-    let me = if pos.to_move() == Side::Attackers { P::A } else { P::D };
+    let me = if pos.to_move() == Side::Attackers {
+        P::A
+    } else {
+        P::D
+    };
     let them = if me == P::A { P::D } else { P::A };
     // (from, to, captured)
     let mut moves: Vec<(Sq, Sq, Option<Sq>)> = vec![];
@@ -153,8 +157,7 @@ pub fn reference_moves(pos: &Position, rules: &Rules) -> Vec<String> {
             // Plain steps and slides.
             for &(ds, dr) in &move_dirs {
                 let mut cur = from;
-                loop {
-                    let Ok(to) = step(&b, cur, ds, dr) else { break };
+                while let Ok(to) = step(&b, cur, ds, dr) {
                     if to == from {
                         break;
                     }
@@ -199,8 +202,7 @@ pub fn reference_moves(pos: &Position, rules: &Rules) -> Vec<String> {
                 let long = me == P::D && rules.slide && dr == 0;
                 let mut cur = from;
                 let mut target = None;
-                loop {
-                    let Ok(n) = step(&b, cur, ds, dr) else { break };
+                while let Ok(n) = step(&b, cur, ds, dr) {
                     if n.is_none() || n == from {
                         break;
                     }
@@ -243,7 +245,11 @@ pub fn reference_moves(pos: &Position, rules: &Rules) -> Vec<String> {
     moves.sort_by_key(|m| format!("{m:?}"));
     moves.dedup();
     // Whole-list rules.
-    let in_nz = |p: P| (1..=b.rings).filter(|&r| b.cells[r as usize][0] == p).count() as i32;
+    let in_nz = |p: P| {
+        (1..=b.rings)
+            .filter(|&r| b.cells[r as usize][0] == p)
+            .count() as i32
+    };
     let limit = |defs: i32| match rules.neutral_limit {
         NeutralLimit::None => i32::MAX,
         NeutralLimit::One => 1,

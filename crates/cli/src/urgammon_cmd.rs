@@ -1,0 +1,445 @@
+//! `agon urgammon …`: the state after a record, terminal match play, replays.
+
+use crate::rng::SplitMix;
+use anyhow::{bail, Result};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use urgammon::{
+    Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token, CHANCE_FACES,
+    VERDICT_YES_FACES,
+};
+
+/// A record is a game (tokens on one line) or a match (a header line, then a
+/// line per game). Either way, parse it into a match so one code path serves.
+pub fn load_record(text: &str) -> Result<Match> {
+    let text = text.trim();
+    if text.starts_with("urgammon") {
+        return Match::parse(text).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    // A single game: play it in a one-game "match" with no target to reach.
+    let mut m = Match::new(MatchSettings {
+        to: 99,
+        ..MatchSettings::default()
+    });
+    for (index, token) in text.split_whitespace().enumerate() {
+        if let Err(reason) = m.apply_text(token) {
+            bail!("token {index} ('{token}'): {reason}");
+        }
+    }
+    Ok(m)
+}
+
+fn sorted_notation(list: &[urgammon::Move], side: Option<Side>) -> Vec<String> {
+    let Some(side) = side else { return vec![] };
+    let mut v: Vec<String> = list.iter().map(|m| m.notation(side)).collect();
+    v.sort_unstable();
+    v
+}
+
+/// The JSON description of a game state (the `legal` contract).
+pub fn state_json(state: &State) -> Value {
+    let side = state.to_act();
+    let result = state.result().map(|r| {
+        json!({
+            "winner": r.winner.map(Side::name),
+            "points": r.points,
+            "kind": r.kind.name(),
+        })
+    });
+    let army = |s: Side| {
+        let a = state.position().army(s);
+        let board: serde_json::Map<String, Value> = a
+            .on_board()
+            .map(|(p, k)| {
+                (
+                    urgammon::house_at(s, p).to_string(),
+                    json!(k.letter().to_string()),
+                )
+            })
+            .collect();
+        json!({
+            "board": board,
+            "waiting": {"P": a.waiting(Kind::Pawn), "C": a.waiting(Kind::Chariot), "H": a.waiting(Kind::Hero)},
+            "palace": {"P": a.palace(Kind::Pawn), "C": a.palace(Kind::Chariot), "H": a.palace(Kind::Hero)},
+        })
+    };
+    json!({
+        "to_act": side.map(Side::name),
+        "phase": state.phase().name(),
+        "value": state.value(),
+        "chance": state.chance(),
+        "moves": sorted_notation(&state.moves(), side),
+        "promoted_moves": sorted_notation(&state.promoted_moves(), side),
+        "last_turn": state.last_turn(),
+        "starter": state.starter().map(Side::name),
+        "result": result,
+        "light": army(Side::Light),
+        "dark": army(Side::Dark),
+    })
+}
+
+/// `agon urgammon legal`: the state after the record; with a match record, the
+/// match score too.
+pub fn legal_json(m: &Match, is_match: bool) -> Value {
+    let mut v = state_json(m.current().state());
+    if is_match {
+        v["match"] = match_json(m);
+    }
+    v
+}
+
+fn match_json(m: &Match) -> Value {
+    let r = m.result();
+    json!({
+        "to": m.settings().to,
+        "score": {"light": m.score().light, "dark": m.score().dark},
+        "games": m.finished().len() + 1,
+        "over": r.is_some(),
+        "winner": r.and_then(|r| r.winner).map(Side::name),
+        "payout": r.and_then(|r| r.payout).map(|p| p.to_string()),
+    })
+}
+
+/// Draws the board: the 3 × 8 grid of houses (rosettes in brackets), pieces as
+/// `lP`/`dC` (light pawn, dark chariot…), then each side's waiting area and
+/// palace by piece type.
+pub fn draw(state: &State) -> String {
+    let pos = state.position();
+    let mut grid = [[None::<House>; 8]; 3];
+    for h in House::ALL {
+        let (r, c) = h.grid();
+        grid[r as usize][c as usize] = Some(h);
+    }
+    let mut s = String::from("Urgammon\n       ");
+    for c in 1..=8 {
+        s.push_str(&format!("{c:^7}"));
+    }
+    s.push('\n');
+    for (r, row) in grid.iter().enumerate() {
+        let mut names = format!("  {}    ", ["A", "M", "B"][r]);
+        let mut pieces = String::from("       ");
+        for cell in row {
+            match cell {
+                Some(h) => {
+                    let name = if h.is_rosette() {
+                        format!("[{h}]")
+                    } else {
+                        h.to_string()
+                    };
+                    names.push_str(&format!("{name:^7}"));
+                    let p = match pos.at(*h) {
+                        Some((side, kind)) => {
+                            format!(
+                                "{}{}",
+                                if side == Side::Light { 'l' } else { 'd' },
+                                kind.letter()
+                            )
+                        }
+                        None => "·".into(),
+                    };
+                    pieces.push_str(&format!("{p:^7}"));
+                }
+                None => {
+                    names.push_str("       ");
+                    pieces.push_str("       ");
+                }
+            }
+        }
+        s.push_str(names.trim_end());
+        s.push('\n');
+        s.push_str(pieces.trim_end());
+        s.push('\n');
+    }
+    for side in Side::ALL {
+        let a = pos.army(side);
+        let counts = |f: &dyn Fn(Kind) -> u8| {
+            Kind::ALL
+                .iter()
+                .map(|&k| format!("{}{}", k.letter(), f(k)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        s.push_str(&format!(
+            "  {:<5}  waiting: {}   palace: {}\n",
+            side.name(),
+            counts(&|k| a.waiting(k)),
+            counts(&|k| a.palace(k)),
+        ));
+    }
+    s
+}
+
+fn describe_result(state: &State) -> String {
+    match state.result() {
+        Some(r) => match r.winner {
+            Some(w) => format!(
+                "{} wins {} point{} ({}).",
+                w.name(),
+                r.points,
+                if r.points == 1 { "" } else { "s" },
+                match r.kind {
+                    urgammon::ResultKind::Babylon => "Babylon",
+                    urgammon::ResultKind::Waiting => "dogs in the waiting area",
+                    urgammon::ResultKind::Streets => "dogs in the streets",
+                    _ => "a plain win",
+                }
+            ),
+            None => "The game is drawn: both finished.".into(),
+        },
+        None => String::new(),
+    }
+}
+
+/// Rolls the chance die: faces 1, 1, 2, 2, 3, 4.
+pub fn roll_chance(rng: &mut SplitMix) -> u8 {
+    CHANCE_FACES[rng.below(6)]
+}
+
+/// Rolls the verdict die: YES on 4 faces of 6.
+pub fn roll_verdict(rng: &mut SplitMix) -> bool {
+    rng.below(6) < usize::from(VERDICT_YES_FACES)
+}
+
+const PLAY_HELP: &str = "Type a move by number or in notation (P-2a, 2a-3a, Cx6, 13b-off); \
+'v' rolls the verdict die when you may; also: record, help, quit.";
+
+/// `agon urgammon play`: two people play a match at this terminal. The program
+/// rolls every die; the players choose moves and whether to risk the verdict die.
+pub fn play(
+    settings: MatchSettings,
+    rng: &mut SplitMix,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut m = Match::new(settings);
+    writeln!(out, "A match to {} points. {PLAY_HELP}", settings.to)?;
+    let mut line = String::new();
+    let mut shown_game = usize::MAX;
+    loop {
+        if let Some(r) = m.result() {
+            writeln!(out, "{}", describe_result(m.current().state()))?;
+            writeln!(
+                out,
+                "Match over: light {} – dark {}.",
+                r.score.light, r.score.dark
+            )?;
+            match (r.winner, r.payout) {
+                (Some(w), Some(p)) => writeln!(
+                    out,
+                    "{} wins the match; {} pays {p}.",
+                    w.name(),
+                    w.other().name()
+                )?,
+                (Some(w), None) => writeln!(out, "{} wins the match.", w.name())?,
+                (None, _) => writeln!(out, "The match ends as a draw.")?,
+            }
+            writeln!(out, "Record:\n{}", m.record())?;
+            return Ok(());
+        }
+        if m.finished().len() != shown_game {
+            if let Some(last) = m.finished().last() {
+                writeln!(out, "{}", describe_result(last.state()))?;
+            }
+            shown_game = m.finished().len();
+            writeln!(
+                out,
+                "\n=== Game {} — score light {} : dark {} (to {}) ===",
+                shown_game + 1,
+                m.score().light,
+                m.score().dark,
+                settings.to
+            )?;
+        }
+        let state = *m.current().state();
+        let token = match state.phase() {
+            Phase::Opening => {
+                let (l, d) = (roll_chance(rng), roll_chance(rng));
+                writeln!(
+                    out,
+                    "Opening roll: light {l}, dark {d}{}",
+                    if l == d { " — a tie, roll again" } else { "" }
+                )?;
+                Token::Start(l, d)
+            }
+            Phase::Roll => {
+                let c = roll_chance(rng);
+                let side = state.to_act().map_or("", Side::name);
+                writeln!(
+                    out,
+                    "{}\n{side} rolls {c}{}",
+                    draw(&state),
+                    if state.last_turn() {
+                        " (last turn)"
+                    } else {
+                        ""
+                    }
+                )?;
+                Token::Roll(c)
+            }
+            Phase::Verdict => {
+                let yes = roll_verdict(rng);
+                writeln!(
+                    out,
+                    "No move with {}: the verdict die must be rolled… {}",
+                    state.chance().unwrap_or(0),
+                    if yes { "YES" } else { "NO" }
+                )?;
+                Token::Verdict(yes)
+            }
+            Phase::Decide | Phase::Move => {
+                let side = state.to_act().unwrap_or(Side::Light);
+                let moves = state.moves();
+                let texts: Vec<String> = moves.iter().map(|mv| mv.notation(side)).collect();
+                for (i, t) in texts.iter().enumerate() {
+                    write!(out, "  {}) {t}", i + 1)?;
+                }
+                if state.phase() == Phase::Decide {
+                    let p: Vec<String> = state
+                        .promoted_moves()
+                        .iter()
+                        .map(|mv| mv.notation(side))
+                        .collect();
+                    write!(out, "  v) verdict die (YES allows {})", p.join(" "))?;
+                }
+                writeln!(out)?;
+                write!(out, "{} [{}]> ", side.name(), state.value().unwrap_or(0))?;
+                out.flush()?;
+                line.clear();
+                if input.read_line(&mut line)? == 0 {
+                    writeln!(
+                        out,
+                        "\nEnd of input; the match is left unfinished.\nRecord:\n{}",
+                        m.record()
+                    )?;
+                    return Ok(());
+                }
+                let text = line.trim();
+                match text {
+                    "" => continue,
+                    "quit" | "exit" => {
+                        writeln!(out, "Record:\n{}", m.record())?;
+                        return Ok(());
+                    }
+                    "help" | "?" => {
+                        writeln!(out, "{PLAY_HELP}")?;
+                        continue;
+                    }
+                    "record" => {
+                        writeln!(out, "{}", m.record())?;
+                        continue;
+                    }
+                    "v" | "verdict" if state.phase() == Phase::Decide => {
+                        let yes = roll_verdict(rng);
+                        writeln!(
+                            out,
+                            "The verdict die says {}",
+                            if yes { "YES" } else { "NO: the turn ends" }
+                        )?;
+                        Token::Verdict(yes)
+                    }
+                    "v" | "verdict" => {
+                        writeln!(out, "The verdict die may not be rolled now.")?;
+                        continue;
+                    }
+                    _ => {
+                        if let Some(mv) = text
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|n| n.checked_sub(1))
+                            .and_then(|i| moves.get(i))
+                        {
+                            Token::Move(*mv)
+                        } else {
+                            match urgammon::TokenText::parse(text).and_then(|t| t.resolve(&state)) {
+                                Ok(t @ Token::Move(_)) => t,
+                                Ok(_) => {
+                                    writeln!(out, "Dice are rolled by the program; type a move.")?;
+                                    continue;
+                                }
+                                Err(e) => {
+                                    writeln!(out, "Illegal: {e}")?;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // An ended game is replaced by the next one at once, or the match is over.
+            Phase::Over => bail!("internal error: the current game is over"),
+        };
+        if let Err(e) = m.apply(token) {
+            writeln!(out, "Illegal: {e}")?;
+        }
+    }
+}
+
+/// `agon urgammon replay`: steps through a game or match record. Commands, one
+/// per line: Enter or `n` next, `b` back, a number jumps to that token, `q` quits.
+/// With `all`, prints every step without waiting.
+pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    let m = load_record(record)?;
+    let games: Vec<&Game> = m
+        .finished()
+        .iter()
+        .chain(std::iter::once(m.current()))
+        .collect();
+    for (gi, game) in games.iter().enumerate() {
+        let n = game.tokens().len();
+        writeln!(
+            out,
+            "=== Game {} of {} ({n} tokens) ===",
+            gi + 1,
+            games.len()
+        )?;
+        let mut at = 0usize;
+        let mut line = String::new();
+        loop {
+            let view = game.truncated(at);
+            let last = if at == 0 {
+                "(start)".to_string()
+            } else {
+                game.token_texts()[at - 1].clone()
+            };
+            writeln!(out, "--- token {at}/{n}: {last}\n{}", draw(view.state()))?;
+            if view.is_over() {
+                writeln!(out, "{}", describe_result(view.state()))?;
+            }
+            if all {
+                if at == n {
+                    break;
+                }
+                at += 1;
+                continue;
+            }
+            write!(out, "[Enter/n next, b back, NUMBER jump, q quit]> ")?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                return Ok(());
+            }
+            match line.trim() {
+                "" | "n" => {
+                    if at == n {
+                        break;
+                    }
+                    at += 1;
+                }
+                "b" => at = at.saturating_sub(1),
+                "q" => return Ok(()),
+                t => match t.parse::<usize>() {
+                    Ok(k) if k <= n => at = k,
+                    _ => writeln!(out, "Unknown command '{t}'.")?,
+                },
+            }
+        }
+    }
+    if let Some(r) = m.result() {
+        writeln!(
+            out,
+            "Match over: light {} – dark {}.",
+            r.score.light, r.score.dark
+        )?;
+    }
+    Ok(())
+}
