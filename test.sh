@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, and every test of the workspace.
-# It installs what the tests need itself (see .ci/run, which calls this script).
+# The whole test suite: formatting, lints, every Rust test of the workspace, and
+# the browser tests in headless Chromium. It installs what the tests need itself
+# (Debian's chromium package, the npm packages in e2e/); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -12,3 +13,14 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test --workspace"
 cargo test --workspace
+
+echo "== browser tests (headless Chromium)"
+if ! command -v chromium >/dev/null 2>&1; then
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+# The tests start target/debug/agon, built by `cargo test` above.
+(cd e2e && node --test --test-concurrency=1 ringo.test.mjs urgammon.test.mjs invite.test.mjs)

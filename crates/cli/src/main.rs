@@ -24,6 +24,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the web app: play both games in the browser, stored in SQLite.
+    Serve {
+        /// Data directory (the database is agon.db inside it).
+        #[arg(long, default_value = "agon-data")]
+        data: std::path::PathBuf,
+        /// Port to listen on.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to bind.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Engine computations allowed at once.
+        #[arg(long, default_value_t = 2)]
+        engine_threads: usize,
+        /// Pause before each engine action, in milliseconds.
+        #[arg(long, default_value_t = 400)]
+        engine_delay_ms: u64,
+    },
     /// Ringo: legal moves, perft, the board, terminal play.
     #[command(subcommand)]
     Ringo(RingoCmd),
@@ -167,6 +185,24 @@ fn print_json(value: &serde_json::Value) -> Result<()> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Serve {
+            data,
+            port,
+            bind,
+            engine_threads,
+            engine_delay_ms,
+        } => {
+            let config = agon_server::Config {
+                data,
+                addr: std::net::SocketAddr::new(bind, port),
+                engine_threads,
+                engine_delay: std::time::Duration::from_millis(engine_delay_ms),
+            };
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime
+                .block_on(agon_server::serve(config))
+                .map_err(|e| anyhow::anyhow!("{e}"))
+        }
         Command::Ringo(cmd) => match cmd {
             RingoCmd::Legal {
                 rules,

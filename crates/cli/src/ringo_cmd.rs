@@ -22,19 +22,9 @@ pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<
     Ok(game)
 }
 
-/// The JSON object of `agon ringo legal`.
+/// The JSON object of `agon ringo legal` (with the extra fields the web app uses).
 pub fn legal_json(game: &Game) -> serde_json::Value {
-    let pos = game.position();
-    let rules = game.rules();
-    json!({
-        "rules": rules.to_string(),
-        "position": pos.to_text(rules.rings),
-        "to_move": pos.to_move().name(),
-        "status": game.status_name(),
-        "reason": game.outcome().map(|o| o.reason.name()),
-        "ply": game.ply(),
-        "moves": game.legal_notations(),
-    })
+    agon_server::views::ringo_game_json(game)
 }
 
 /// `agon ringo perft`: leaf nodes at exactly `depth`, with the time taken.

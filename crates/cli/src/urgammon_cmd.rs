@@ -2,7 +2,7 @@
 
 use crate::rng::SplitMix;
 use anyhow::{bail, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::{BufRead, Write};
 use urgammon::{
     Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token, CHANCE_FACES,
@@ -29,75 +29,14 @@ pub fn load_record(text: &str) -> Result<Match> {
     Ok(m)
 }
 
-fn sorted_notation(list: &[urgammon::Move], side: Option<Side>) -> Vec<String> {
-    let Some(side) = side else { return vec![] };
-    let mut v: Vec<String> = list.iter().map(|m| m.notation(side)).collect();
-    v.sort_unstable();
-    v
-}
-
-/// The JSON description of a game state (the `legal` contract).
-pub fn state_json(state: &State) -> Value {
-    let side = state.to_act();
-    let result = state.result().map(|r| {
-        json!({
-            "winner": r.winner.map(Side::name),
-            "points": r.points,
-            "kind": r.kind.name(),
-        })
-    });
-    let army = |s: Side| {
-        let a = state.position().army(s);
-        let board: serde_json::Map<String, Value> = a
-            .on_board()
-            .map(|(p, k)| {
-                (
-                    urgammon::house_at(s, p).to_string(),
-                    json!(k.letter().to_string()),
-                )
-            })
-            .collect();
-        json!({
-            "board": board,
-            "waiting": {"P": a.waiting(Kind::Pawn), "C": a.waiting(Kind::Chariot), "H": a.waiting(Kind::Hero)},
-            "palace": {"P": a.palace(Kind::Pawn), "C": a.palace(Kind::Chariot), "H": a.palace(Kind::Hero)},
-        })
-    };
-    json!({
-        "to_act": side.map(Side::name),
-        "phase": state.phase().name(),
-        "value": state.value(),
-        "chance": state.chance(),
-        "moves": sorted_notation(&state.moves(), side),
-        "promoted_moves": sorted_notation(&state.promoted_moves(), side),
-        "last_turn": state.last_turn(),
-        "starter": state.starter().map(Side::name),
-        "result": result,
-        "light": army(Side::Light),
-        "dark": army(Side::Dark),
-    })
-}
-
 /// `agon urgammon legal`: the state after the record; with a match record, the
 /// match score too.
 pub fn legal_json(m: &Match, is_match: bool) -> Value {
-    let mut v = state_json(m.current().state());
+    let mut v = agon_server::views::urgammon_state_json(m.current().state());
     if is_match {
-        v["match"] = match_json(m);
+        v["match"] = agon_server::views::match_json(m);
     }
     v
-}
-
-fn match_json(m: &Match) -> Value {
-    let r = m.result();
-    json!({
-        "to": m.settings().to,
-        "score": {"light": m.score().light, "dark": m.score().dark},
-        "games": m.finished().len() + 1,
-        "over": r.is_some(),
-        "winner": r.and_then(|r| r.winner).map(Side::name),
-        "payout": r.and_then(|r| r.payout).map(|p| p.to_string()),
-    })
 }
 
 /// Draws the board: the 3 × 8 grid of houses (rosettes in brackets), pieces as

@@ -1,0 +1,127 @@
+//! Urgammon players: they choose moves and whether to roll the verdict die.
+
+use crate::{Level, Rng};
+use urgammon::{house_at, Move, Phase, State, PALACE};
+
+/// A decision in the phases where a player chooses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// Play this move.
+    Move(Move),
+    /// Roll the verdict die.
+    Verdict,
+}
+
+/// A random decision: in phase decide, the verdict die 30% of the time, else a
+/// random move; in phase verdict, the verdict die; in phase move, a random move.
+pub fn random_decision(state: &State, rng: &mut Rng) -> Option<Decision> {
+    match state.phase() {
+        Phase::Verdict => Some(Decision::Verdict),
+        Phase::Decide if rng.below(10) < 3 => Some(Decision::Verdict),
+        Phase::Decide | Phase::Move => {
+            let moves = state.moves();
+            (!moves.is_empty()).then(|| Decision::Move(moves[rng.below(moves.len())]))
+        }
+        _ => None,
+    }
+}
+
+/// The greedy baseline's preference: captures, then rosettes, then the
+/// furthest-advanced piece (a bear-off counts as furthest).
+fn greedy_key(state: &State, m: &Move) -> (bool, bool, u8) {
+    let side = state.to_act().unwrap_or(urgammon::Side::Light);
+    let rosette = m.to < PALACE && house_at(side, m.to).is_rosette();
+    (m.captured.is_some(), rosette, m.from)
+}
+
+/// The greedy decision: never the verdict die unless forced; otherwise the move
+/// with the best [`greedy_key`], ties at random.
+pub fn greedy_decision(state: &State, rng: &mut Rng) -> Option<Decision> {
+    match state.phase() {
+        Phase::Verdict => Some(Decision::Verdict),
+        Phase::Decide | Phase::Move => {
+            let moves = state.moves();
+            let best = moves.iter().map(|m| greedy_key(state, m)).max()?;
+            let ties: Vec<&Move> = moves
+                .iter()
+                .filter(|m| greedy_key(state, m) == best)
+                .collect();
+            Some(Decision::Move(*ties[rng.below(ties.len())]))
+        }
+        _ => None,
+    }
+}
+
+/// The decision a player of this level makes.
+pub fn choose(state: &State, level: Level, rng: &mut Rng) -> Option<Decision> {
+    if level.is_greedy() {
+        greedy_decision(state, rng)
+    } else {
+        random_decision(state, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urgammon::Token;
+
+    fn play_out(level: u8, seed: u64) -> State {
+        let mut rng = Rng::new(seed);
+        let mut state = State::new();
+        while state.phase() != Phase::Over {
+            let face = |rng: &mut Rng| urgammon::CHANCE_FACES[rng.below(6)];
+            let token = match state.phase() {
+                Phase::Opening => Token::Start(face(&mut rng), face(&mut rng)),
+                Phase::Roll => Token::Roll(face(&mut rng)),
+                _ => match choose(&state, Level::new(level), &mut rng).unwrap() {
+                    Decision::Move(m) => Token::Move(m),
+                    Decision::Verdict => Token::Verdict(rng.below(6) < 4),
+                },
+            };
+            state.apply(token).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn players_finish_games() {
+        for seed in 0..20 {
+            assert!(play_out(1, seed).result().is_some());
+            assert!(play_out(7, seed).result().is_some());
+        }
+    }
+
+    #[test]
+    fn greedy_beats_random_more_often_than_not() {
+        // Greedy plays light, random plays dark, over many seeds.
+        let mut greedy_wins = 0;
+        for seed in 0..200 {
+            let mut rng = Rng::new(seed);
+            let mut state = State::new();
+            while state.phase() != Phase::Over {
+                let face = |rng: &mut Rng| urgammon::CHANCE_FACES[rng.below(6)];
+                let token = match state.phase() {
+                    Phase::Opening => Token::Start(face(&mut rng), face(&mut rng)),
+                    Phase::Roll => Token::Roll(face(&mut rng)),
+                    _ => {
+                        let level = if state.to_act() == Some(urgammon::Side::Light) {
+                            7
+                        } else {
+                            1
+                        };
+                        match choose(&state, Level::new(level), &mut rng).unwrap() {
+                            Decision::Move(m) => Token::Move(m),
+                            Decision::Verdict => Token::Verdict(rng.below(6) < 4),
+                        }
+                    }
+                };
+                state.apply(token).unwrap();
+            }
+            if state.result().unwrap().winner == Some(urgammon::Side::Light) {
+                greedy_wins += 1;
+            }
+        }
+        assert!(greedy_wins > 110, "greedy won {greedy_wins} of 200");
+    }
+}

@@ -1,0 +1,181 @@
+//! The crash test: kill `agon serve` in the middle of a game, restart it on the
+//! same data directory, and check that no acknowledged move is lost.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Starts the server and waits for its "running" line; returns the child and port.
+fn start(data: &std::path::Path) -> (Child, u16) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+            "--engine-delay-ms",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("Agon is running"), "{line}");
+    (child, port)
+}
+
+/// A minimal HTTP/1.1 client: returns (status, body).
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> std::io::Result<(u16, String)> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let auth = token
+        .map(|t| format!("x-agon-token: {t}\r\n"))
+        .unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut response = String::new();
+    s.read_to_string(&mut response)?;
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// A long sequence of legal Ringo moves, from a seeded random game.
+fn moves() -> Vec<String> {
+    let rules: ringo::Rules = "classic,repetition=draw".parse().unwrap();
+    let mut game = ringo::Game::new(rules);
+    let mut seed = 7u64;
+    let mut out = vec![];
+    while !game.is_over() && out.len() < 300 {
+        let legal = game.legal_moves();
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = legal[(seed >> 33) as usize % legal.len()];
+        out.push(m.to_notation(&legal));
+        game.play_unchecked(m);
+    }
+    out
+}
+
+#[test]
+fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
+    let data = std::env::temp_dir().join(format!("agon-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let (mut server, port) = start(&data);
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{body}");
+    let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+
+    // Play moves as fast as possible from another thread, recording each one the
+    // server acknowledged; kill the server while it is doing so.
+    let moves = moves();
+    let acked = Arc::new(Mutex::new(Vec::<String>::new()));
+    let player = {
+        let (acked, id, token, moves) = (acked.clone(), id.clone(), token.clone(), moves.clone());
+        std::thread::spawn(move || {
+            for m in moves {
+                let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
+                match http(
+                    port,
+                    "POST",
+                    &format!("/api/games/{id}/action"),
+                    Some(&token),
+                    &body,
+                ) {
+                    Ok((200, _)) => acked.lock().unwrap().push(m),
+                    // No answer, or a cut-off one: the server is gone.
+                    Ok((0, _)) | Err(_) => return,
+                    Ok((status, body)) => panic!("{m}: {status} {body}"),
+                }
+            }
+        })
+    };
+    // Kill once some moves are in, mid-stream.
+    for _ in 0..500 {
+        if acked.lock().unwrap().len() >= 15 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    server.kill().unwrap(); // SIGKILL: no shutdown, no flush
+    server.wait().unwrap();
+    player.join().unwrap();
+    let acked = acked.lock().unwrap().clone();
+    assert!(
+        acked.len() >= 15,
+        "moves were played before the kill: {}",
+        acked.len()
+    );
+
+    // Restart on the same data: every acknowledged move is there, in order (one
+    // more may be there too, if it was stored but its answer was lost).
+    let (mut server, port) = start(&data);
+    let (status, body) = http(port, "GET", &format!("/api/games/{id}"), Some(&token), "").unwrap();
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let history: Vec<String> = v["state"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        history.len() >= acked.len() && history.len() <= acked.len() + 1,
+        "{} vs {}",
+        history.len(),
+        acked.len()
+    );
+    assert_eq!(&history[..acked.len()], &acked[..]);
+    assert_eq!(&history[..], &moves[..history.len()]);
+    // And the game goes on.
+    let next = &moves[history.len()];
+    let (status, body) = http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/action"),
+        Some(&token),
+        &format!(r#"{{"type":"move","move":"{next}"}}"#),
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    std::fs::remove_dir_all(&data).ok();
+}

@@ -1,0 +1,354 @@
+//! API tests: the router driven directly, without a socket.
+
+use agon_server::store::Store;
+use agon_server::{app, AppState};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn state_on(store: Store) -> AppState {
+    AppState::new(store, 2, Duration::ZERO)
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json");
+    if let Some(t) = token {
+        req = req.header("x-agon-token", t);
+    }
+    let req = req
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
+
+async fn create(app: &axum::Router, body: Value) -> Value {
+    let (status, v) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v
+}
+
+async fn action(
+    app: &axum::Router,
+    id: &str,
+    token: Option<&str>,
+    body: Value,
+) -> (StatusCode, Value) {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/action"),
+        token,
+        Some(&body.to_string()),
+    )
+    .await
+}
+
+fn mv(m: &str) -> Value {
+    json!({"type": "move", "move": m})
+}
+
+#[tokio::test]
+async fn friend_game_seats_tokens_and_spectators() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let g = create(
+        &app,
+        json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap();
+    let alice = g["token"].as_str().unwrap();
+    let bob = g["invite_token"].as_str().unwrap();
+    assert_ne!(alice, bob);
+    assert_eq!(g["you"], json!([0]));
+
+    // The invitee's token gives the other seat; no token is a spectator.
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), Some(bob), None).await;
+    assert_eq!(v["you"], json!([1]));
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["you"], json!([]));
+    assert_eq!(v["state"]["to_move"], "attackers");
+
+    // A legal move by the right seat.
+    let (status, v) = action(&app, id, Some(alice), mv("b6-b5")).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["state"]["history"], json!(["b6-b5"]));
+    // Not your turn, an illegal move, a spectator, a wrong token: refused, nothing changes.
+    let (status, v) = action(&app, id, Some(alice), mv("c6-c5")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    let (status, v) = action(&app, id, Some(bob), mv("b1-b3")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        v["error"].as_str().unwrap().contains("cannot go to b3"),
+        "{v}"
+    );
+    let (status, _) = action(&app, id, None, mv("b1-b2")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = action(
+        &app,
+        id,
+        Some("0123456789abcdef0123456789abcdef"),
+        mv("b1-b2"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["state"]["version"], 1);
+    // Undo is only for games against the engine.
+    let (status, _) = action(&app, id, Some(bob), json!({"type": "undo"})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = action(&app, id, Some(bob), mv("b1-b2")).await;
+    assert_eq!(status, StatusCode::OK);
+    // The record.
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v, Value::String("classic b6-b5 b1-b2\n".into()));
+}
+
+#[tokio::test]
+async fn bad_input_gets_clear_errors() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let cases = [
+        ("{not json", "invalid JSON"),
+        (r#"{"game": "chess"}"#, "unknown game 'chess'"),
+        (
+            r#"{"game": "ringo", "rules": "classic,slide=maybe"}"#,
+            "valid values: on, off",
+        ),
+        (
+            r#"{"game": "ringo", "opponent": "robot"}"#,
+            "unknown opponent",
+        ),
+        (r#"{"game": "ringo", "side": "light"}"#, "unknown side"),
+        (r#"{"game": "ringo", "level": 11}"#, "level is 1 to 10"),
+        (r#"{"game": "urgammon", "to": 0}"#, "use 1 to 99"),
+        (r#"{"game": "urgammon", "stake": "lots"}"#, "invalid stake"),
+        (r#"{"game": "ringo", "colour": "red"}"#, "unknown field"),
+    ];
+    for (body, needle) in cases {
+        let (status, v) = call(&app, "POST", "/api/games", None, Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
+    }
+    let (status, _) = call(&app, "GET", "/api/games/nosuchgame", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let big = format!(r#"{{"game": "ringo", "rules": "{}"}}"#, "x".repeat(100_000));
+    let (status, _) = call(&app, "POST", "/api/games", None, Some(&big)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let id = g["id"].as_str().unwrap();
+    let t = g["token"].as_str();
+    for body in [
+        r#"{"type": "dance"}"#,
+        r#"{"type": "move"}"#,
+        "[]",
+        r#"{"type": "roll"}"#,
+    ] {
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            t,
+            Some(body),
+        )
+        .await;
+        assert!(status.is_client_error(), "{body}: {status} {v}");
+        assert!(v["error"].is_string());
+    }
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["state"]["version"], 0, "bad input changed nothing");
+}
+
+#[tokio::test]
+async fn urgammon_dice_are_rolled_by_the_server() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let g = create(
+        &app,
+        json!({"game": "urgammon", "opponent": "local", "to": 1}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap();
+    let t = g["token"].as_str();
+    // The opening roll is made at once; the lower roll must move.
+    let s = &g["state"];
+    assert_eq!(s["phase"], "move");
+    assert!(s["tokens"][0].as_str().unwrap().starts_with("start:"));
+    // A client cannot choose its dice: roll tokens are not accepted as moves.
+    let (status, _) = action(&app, id, t, mv("r4")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let first = s["moves"][0].as_str().unwrap().to_string();
+    let (status, v) = action(&app, id, t, mv(&first)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["state"]["phase"], "roll");
+    let (_, v) = action(&app, id, t, json!({"type": "verdict"})).await;
+    assert!(
+        v["error"].is_string(),
+        "no verdict die before the chance roll"
+    );
+    let (status, v) = action(&app, id, t, json!({"type": "roll"})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let last = v["state"]["tokens"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        ["r1", "r2", "r3", "r4"].contains(&last.as_str()) || v["state"]["phase"] == "roll",
+        "{last}"
+    );
+}
+
+#[tokio::test]
+async fn engine_games_play_and_undo() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let g = create(
+        &app,
+        json!({"game": "ringo", "opponent": "engine", "level": 5, "side": "attackers"}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let t = g["token"].as_str().unwrap().to_string();
+    let (status, _) = action(&app, &id, Some(&t), mv("d6-d5")).await;
+    assert_eq!(status, StatusCode::OK);
+    // The engine answers off the request.
+    let mut version = 0;
+    for _ in 0..200 {
+        let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+        version = v["state"]["version"].as_u64().unwrap();
+        if version == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(version, 2, "the engine replied");
+    // Undo takes back the human move and the reply.
+    let (status, v) = action(&app, &id, Some(&t), json!({"type": "undo"})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["state"]["version"], 0);
+    assert_eq!(v["state"]["to_move"], "attackers");
+    // The engine's seat has no token: nobody can move for it.
+    let (status, _) = action(&app, &id, Some(&t), mv("pass")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn import_and_replay() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/import",
+        None,
+        Some(&json!({"game": "ringo", "record": "globe b6-b5 b1-c1"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap();
+    assert_eq!(v["state"]["history"], json!(["b6-b5", "b1-c1"]));
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}/at/1"), None, None).await;
+    assert_eq!(v["history"], json!(["b6-b5"]));
+    assert_eq!(v["total"], 2);
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/import",
+        None,
+        Some(&json!({"game": "ringo", "record": "classic b6-b4"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("move 0"), "{v}");
+    let rec = "start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 2a-3a";
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/import",
+        None,
+        Some(&json!({"game": "urgammon", "record": rec}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["state"]["to_act"], "dark");
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/import",
+        None,
+        Some(&json!({"game": "urgammon", "record": "start:2-3 P-4a"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, v) = call(&app, "GET", "/api/games", None, None).await;
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_new_app_on_the_same_file_sees_the_same_games() {
+    let dir = std::env::temp_dir().join(format!("agon-api-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (id, token) = {
+        let app = app(state_on(Store::open(&dir).unwrap()));
+        let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let token = g["token"].as_str().unwrap().to_string();
+        for m in ["b6-b5", "b1-c1", "c6-c5"] {
+            let (status, _) = action(&app, &id, Some(&token), mv(m)).await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        (id, token)
+    };
+    let app = app(state_on(Store::open(&dir).unwrap()));
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["state"]["history"], json!(["b6-b5", "b1-c1", "c6-c5"]));
+    assert_eq!(v["you"], json!([0, 1]));
+    let (status, _) = action(&app, &id, Some(&token), mv("d1-d2")).await;
+    assert_eq!(status, StatusCode::OK);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test]
+async fn pages_and_static_files_are_served() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    for path in [
+        "/",
+        "/games",
+        "/rules",
+        "/g/abc",
+        "/static/app.js",
+        "/static/style.css",
+        "/static/i18n.js",
+    ] {
+        let req = Request::builder().uri(path).body(Body::empty()).unwrap();
+        let res = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+    }
+    let req = Request::builder()
+        .uri("/static/secret.txt")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(
+        app.clone().oneshot(req).await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+}

@@ -1,0 +1,89 @@
+// Shared set-up for the browser tests: start a real `agon serve` on a free port
+// with a fresh data directory, and launch Debian's headless Chromium.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const SHOTS = join(root, "target", "e2e-screenshots");
+mkdirSync(SHOTS, { recursive: true });
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export async function startServer() {
+  const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
+  const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
+  const port = await freePort();
+  const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server did not start")), 20000);
+    proc.stdout.on("data", (d) => { if (String(d).includes("Agon is running")) { clearTimeout(timer); resolve(); } });
+    proc.on("exit", (code) => reject(new Error("server exited with " + code)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill("SIGTERM") };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Waits until the page's state satisfies `fn` (evaluated in the page). */
+export async function waitState(page, fn, arg, timeout = 20000) {
+  await page.waitForFunction(fn, arg, { timeout, polling: 50 });
+}
+
+/** The page's current game state and seats. */
+export function state(page) {
+  return page.evaluate(() => ({ s: window.agonState, you: window.agonYou }));
+}
+
+/** Clicks a Ringo cell at its centre, as a person would. */
+export async function clickRingoCell(page, cell) {
+  if (cell === "F") return page.locator('[data-cell="F"]').click({ force: true });
+  const point = await page.evaluate((cell) => {
+    const path = document.querySelector(`[data-cell="${cell}"]`);
+    const svg = path.ownerSVGElement;
+    const p = svg.createSVGPoint();
+    p.x = Number(path.dataset.cx); p.y = Number(path.dataset.cy);
+    const q = p.matrixTransform(svg.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, cell);
+  await page.mouse.click(point.x, point.y);
+}
+
+/** Plays one Ringo move by clicking its piece, then its destination. */
+export async function playRingoMove(page, move) {
+  const before = (await state(page)).s.version;
+  if (move === "pass") {
+    await page.locator("#pass").click();
+  } else {
+    const from = move.slice(0, 2);
+    let to = move.slice(3);
+    const paren = to.indexOf("(");
+    if (paren >= 0) to = to.slice(0, paren);
+    await clickRingoCell(page, from);
+    await clickRingoCell(page, to);
+    if (paren >= 0) await page.locator("#chooser button", { hasText: move }).click();
+  }
+  await waitState(page, (v) => window.agonState.version > v, before);
+}

@@ -1,0 +1,67 @@
+// A whole Urgammon game on one screen: chance rolls, the verdict die, moves.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launch, waitState, state, SHOTS } from "./helpers.mjs";
+
+async function act(page, fn) {
+  const before = (await state(page)).s.version;
+  await fn();
+  await waitState(page, (v) => window.agonState.version > v, before);
+}
+
+test("play an Urgammon game through dice, the verdict die and moves", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(server.url + "/");
+    await page.locator('input[name=game][value=urgammon]').check();
+    await page.locator('input[name=opponent][value=local]').check();
+    await page.locator("#match-to").fill("1");
+    await page.locator("#stake").fill("10");
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    let verdicts = 0, moves = 0, rolls = 0, forced = 0;
+    for (let i = 0; i < 3000; i++) {
+      const { s } = await state(page);
+      if (s.over) break;
+      if (s.phase === "roll") {
+        // The verdict button appears only when rolling it is allowed.
+        assert.equal(await page.locator("#verdict").count(), 0);
+        await act(page, () => page.locator("#roll").click());
+        rolls++;
+      } else if (s.phase === "verdict") {
+        assert.match(await page.locator("#verdict").innerText(), /forced/);
+        await act(page, () => page.locator("#verdict").click());
+        verdicts++; forced++;
+      } else if (s.phase === "decide" && verdicts < 3 && i % 3 === 0) {
+        await act(page, () => page.locator("#verdict").click());
+        verdicts++;
+      } else {
+        const move = s.moves[0];
+        const [, from, , to] = move.match(/^([PCH]|\d+[ab]?)([-x])(\d+[ab]?|off)$/);
+        const side = s.to_act[0];
+        await act(page, async () => {
+          if (/^[PCH]$/.test(from)) await page.locator(`[data-entry="${side}${from}"]`).click({ force: true });
+          else await page.locator(`[data-piece="${from}"]`).click({ force: true });
+          if (to === "off") await page.locator(`[data-off="${side}"]`).click({ force: true });
+          else await page.locator(`[data-house="${to}"]`).click({ force: true });
+        });
+        moves++;
+        if (moves === 40) await page.screenshot({ path: `${SHOTS}/urgammon-game.png` });
+      }
+    }
+    const { s } = await state(page);
+    assert.ok(s.over, "the match ended");
+    assert.ok(verdicts > 0 && moves > 10 && rolls > 10, `verdicts ${verdicts}, moves ${moves}, rolls ${rolls}`);
+    await page.locator("#result").waitFor();
+    const text = await page.locator("#result").innerText();
+    assert.match(text, /wins the match|draw/);
+    if (s.match.winner) assert.match(text, /pays \d+/);
+    await page.screenshot({ path: `${SHOTS}/urgammon-finished.png` });
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
