@@ -64,6 +64,23 @@ fn raw_neutral(i: u8) -> bool {
     i < 48 && i & 7 == 0
 }
 
+/// True when no attacker move can be filtered by the neutral-zone limit: one
+/// more attacker in the NZ still fits even after a capture shrinks the limit,
+/// and the count is not over the limit now.
+#[inline]
+fn neutral_limit_is_slack(pos: &Position, rules: &Rules) -> bool {
+    if rules.neutral_limit == NeutralLimit::None {
+        return true;
+    }
+    let before = pos.attackers_in_neutral();
+    let (attackers, defenders) = (pos.attackers_left(), pos.defenders_left());
+    before
+        < rules
+            .neutral_limit
+            .limit(attackers, defenders.saturating_sub(1))
+        && before <= rules.neutral_limit.limit(attackers, defenders)
+}
+
 /// The attackers' NZ count after an attacker move.
 #[inline]
 fn neutral_after(before: u32, m: Move) -> u32 {
@@ -83,21 +100,10 @@ fn limit_after(pos: &Position, rules: &Rules, m: Move) -> u32 {
 /// above the limit in force after it; and when the count is already over the
 /// limit, the move must strictly lower it if any legal move does.
 fn apply_neutral_limit(pos: &Position, rules: &Rules, out: &mut MoveList) {
-    if rules.neutral_limit == NeutralLimit::None {
+    if neutral_limit_is_slack(pos, rules) {
         return;
     }
     let before = pos.attackers_in_neutral();
-    let (attackers, defenders) = (pos.attackers_left(), pos.defenders_left());
-    // Fast path: no move can break the limit (one more attacker in the NZ still
-    // fits even after a capture shrinks it) and the count is not over it now.
-    if before
-        < rules
-            .neutral_limit
-            .limit(attackers, defenders.saturating_sub(1))
-        && before <= rules.neutral_limit.limit(attackers, defenders)
-    {
-        return;
-    }
     out.retain(|m| {
         let after = neutral_after(before, m);
         after <= before || after <= limit_after(pos, rules, m)

@@ -158,6 +158,16 @@ impl MoveList {
         self.len = (self.len + 1).min(MAX_MOVES);
     }
 
+    /// A writer that keeps the count in a local, for the generator's hot loops;
+    /// [`Sink::finish`] stores it back.
+    #[inline(always)]
+    pub(crate) fn sink(&mut self) -> Sink<'_> {
+        Sink {
+            n: self.len,
+            list: self,
+        }
+    }
+
     /// Appends a move unless it is already among the moves from index `since` on.
     #[inline]
     pub(crate) fn push_unique(&mut self, m: Move, since: usize) {
@@ -209,6 +219,29 @@ impl std::ops::Deref for MoveList {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
         self.as_slice()
+    }
+}
+
+/// Appends to a [`MoveList`] with the count held in a register.
+pub(crate) struct Sink<'a> {
+    list: &'a mut MoveList,
+    n: usize,
+}
+
+impl Sink<'_> {
+    /// Appends a move. The list's capacity exceeds any position's move count;
+    /// the mask keeps even a broken count inside the array.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, m: Move) {
+        self.list.moves[self.n & (MAX_MOVES - 1)] = m;
+        self.n += 1;
+    }
+
+    /// Stores the count back into the list.
+    #[inline(always)]
+    pub(crate) fn finish(self) {
+        debug_assert!(self.n <= MAX_MOVES, "move list overflow");
+        self.list.len = self.n.min(MAX_MOVES);
     }
 }
 

@@ -169,8 +169,9 @@ impl std::error::Error for PositionError {}
 /// Zobrist keys, made at compile time by a fixed SplitMix64 sequence (the rules
 /// crate has no randomness: the keys are the same in every build).
 struct Keys {
-    cells: [[u64; 48]; 2],
-    fortress: [u64; 3],
+    // 64 entries, of which 48 are used, so `index & 63` needs no bounds check.
+    cells: [[u64; 64]; 2],
+    fortress: [u64; 4],
     defenders_to_move: u64,
 }
 
@@ -184,8 +185,8 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 const KEYS: Keys = {
     let mut keys = Keys {
-        cells: [[0; 48]; 2],
-        fortress: [0; 3],
+        cells: [[0; 64]; 2],
+        fortress: [0; 4],
         defenders_to_move: 0,
     };
     let mut state = 0x5249_4e47_4f21_u64; // "RINGO!"
@@ -204,19 +205,19 @@ const KEYS: Keys = {
     let (s, k1) = splitmix(state);
     let (s, k2) = splitmix(s);
     let (_, k3) = splitmix(s);
-    keys.fortress = [0, k1, k2];
+    keys.fortress = [0, k1, k2, 0];
     keys.defenders_to_move = k3;
     keys
 };
 
 #[inline]
 pub(crate) fn cell_key(side: Side, cell: Cell) -> u64 {
-    KEYS.cells[side.index()][cell.index()]
+    KEYS.cells[side.index()][cell.index() & 63]
 }
 
 #[inline]
 pub(crate) fn fortress_key(count: u8) -> u64 {
-    KEYS.fortress[count as usize]
+    KEYS.fortress[count as usize & 3]
 }
 
 #[inline]
@@ -448,22 +449,22 @@ impl Position {
         if from != 255 {
             let enemy = side.other();
             if captured == 48 {
-                self.key ^= KEYS.fortress[self.fortress as usize];
+                self.key ^= KEYS.fortress[self.fortress as usize & 3];
                 self.fortress -= 1;
-                self.key ^= KEYS.fortress[self.fortress as usize];
+                self.key ^= KEYS.fortress[self.fortress as usize & 3];
             } else if captured != 255 {
                 self.pieces[enemy].0 ^= 1 << captured;
-                self.key ^= KEYS.cells[enemy.index()][captured as usize % 48];
+                self.key ^= KEYS.cells[enemy.index()][captured as usize & 63];
             }
             self.pieces[side].0 ^= 1 << from;
-            self.key ^= KEYS.cells[side.index()][from as usize % 48];
+            self.key ^= KEYS.cells[side.index()][from as usize & 63];
             if to == 48 {
-                self.key ^= KEYS.fortress[self.fortress as usize];
+                self.key ^= KEYS.fortress[self.fortress as usize & 3];
                 self.fortress += 1;
-                self.key ^= KEYS.fortress[self.fortress as usize];
+                self.key ^= KEYS.fortress[self.fortress as usize & 3];
             } else {
                 self.pieces[side].0 ^= 1 << to;
-                self.key ^= KEYS.cells[side.index()][to as usize % 48];
+                self.key ^= KEYS.cells[side.index()][to as usize & 63];
             }
         }
         self.to_move = side.other();

@@ -5,7 +5,7 @@
 //! reference).
 
 use crate::board::{Bitboard, Cell, Dir};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, Sink};
 use crate::position::{Position, Side};
 use crate::rules::{AttackerCaptures, Rules};
 
@@ -53,7 +53,7 @@ fn bits(mut x: u64, mut f: impl FnMut(u8)) {
 
 /// Steps into `targets`, each from one cell back against `dir`.
 #[inline(always)]
-fn steps(out: &mut MoveList, targets: u64, dir: Dir) {
+fn steps(out: &mut Sink<'_>, targets: u64, dir: Dir) {
     bits(targets, |t| {
         out.push(Move::raw(back(t, dir), t, NO_CAPTURE))
     });
@@ -63,7 +63,7 @@ fn steps(out: &mut MoveList, targets: u64, dir: Dir) {
 /// cells beyond: captures when `capture`, else NZ jumps.
 #[inline(always)]
 fn jumps(
-    out: &mut MoveList,
+    out: &mut Sink<'_>,
     movers: u64,
     over: u64,
     empty: u64,
@@ -82,7 +82,7 @@ fn jumps(
 
 /// Replacement captures of the pieces in `victims` adjacent to `movers` in `dir`.
 #[inline(always)]
-fn replacements(out: &mut MoveList, movers: u64, victims: u64, dir: Dir, board: u64) {
+fn replacements(out: &mut Sink<'_>, movers: u64, victims: u64, dir: Dir, board: u64) {
     let mid = shift(movers, dir, board) & victims;
     bits(mid, |t| out.push(Move::raw(back(t, dir), t, t)));
 }
@@ -99,7 +99,7 @@ fn adjacent(x: u64, board: u64) -> u64 {
 /// Jump and replacement captures in one direction, as `capture` allows.
 #[inline(always)]
 fn captures(
-    out: &mut MoveList,
+    out: &mut Sink<'_>,
     movers: u64,
     victims: u64,
     empty: u64,
@@ -115,7 +115,14 @@ fn captures(
     }
 }
 
-pub(super) fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
+pub(super) fn attacker_moves(pos: &Position, rules: &Rules, list: &mut MoveList) {
+    let mut out = list.sink();
+    attacker_moves_into(pos, rules, &mut out);
+    out.finish();
+}
+
+#[inline(always)]
+fn attacker_moves_into(pos: &Position, rules: &Rules, out: &mut Sink<'_>) {
     let board = Bitboard::board(rules.rings).0;
     let att = pos.pieces(Side::Attackers).0;
     let def = pos.pieces(Side::Defenders).0;
@@ -183,7 +190,14 @@ pub(super) fn attacker_moves(pos: &Position, rules: &Rules, out: &mut MoveList) 
     }
 }
 
-pub(super) fn defender_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {
+pub(super) fn defender_moves(pos: &Position, rules: &Rules, list: &mut MoveList) {
+    let mut out = list.sink();
+    defender_moves_into(pos, rules, &mut out);
+    out.finish();
+}
+
+#[inline(always)]
+fn defender_moves_into(pos: &Position, rules: &Rules, out: &mut Sink<'_>) {
     let board = Bitboard::board(rules.rings).0;
     let att = pos.pieces(Side::Attackers).0;
     let def = pos.pieces(Side::Defenders).0;
