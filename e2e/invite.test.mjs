@@ -50,6 +50,26 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     await clickRingoCell(bob, "c6");
     assert.equal(await bob.locator(".cell.target").count(), 0);
 
+    // The socket only pushes: a stray message gets an error message, and an
+    // oversized one closes the socket, after which the page reconnects.
+    const reply = await carol.evaluate(() => new Promise((resolve) => {
+      window.agonSocket.addEventListener("message", (e) => resolve(JSON.parse(e.data)), { once: true });
+      window.agonSocket.send("hello");
+    }));
+    assert.equal(reply.type, "error");
+    const closed = await carol.evaluate(() => new Promise((resolve) => {
+      const ws = window.agonSocket;
+      ws.addEventListener("close", () => resolve(true), { once: true });
+      ws.send("x".repeat(10000));
+    }));
+    assert.ok(closed);
+    await waitState(carol, () => window.agonSocket.readyState === 1, undefined, 10000);
+    assert.equal((await state(carol)).s.version, version, "nothing changed");
+    // The games list shows the game in play.
+    await alice.goto(server.url + "/games");
+    await alice.locator("#games").waitFor();
+    assert.match(await alice.locator("#games").innerText(), /in play/);
+
     await alice.screenshot({ path: `${SHOTS}/invite-alice.png` });
     await carol.screenshot({ path: `${SHOTS}/invite-spectator.png` });
   } finally {

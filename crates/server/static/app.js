@@ -553,7 +553,7 @@ function urgammonPanel(view, send) {
         s.verdict_forced ? t("ur.verdict_forced") : t("ur.verdict")));
     }
     out.push(row);
-    if (canAct(view) && s.phase === "decide" && s.promoted_moves.length) out.push(el("div", { class: "muted" }, "YES → " + s.promoted_moves.join(" ")));
+    if (canAct(view) && s.phase === "decide" && s.promoted_moves.length) out.push(el("div", { class: "muted" }, t("ur.verdict_yes") + " → " + s.promoted_moves.join(" ")));
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
   out.push(el("h3", {}, t("game.moves")));
@@ -580,11 +580,19 @@ async function gamesPage() {
   main.append(el("table", { class: "list", id: "games" },
     el("tr", {}, cols.map((c) => el("th", {}, t("games.col." + c))), el("th", {})),
     games.map((g) => el("tr", {},
-      el("td", {}, g.game), el("td", {}, g.settings), el("td", {}, g.mode + (g.level ? " " + g.level : "")),
-      el("td", {}, g.status), el("td", {}, new Date(g.updated_at * 1000).toLocaleString()),
+      el("td", {}, g.game), el("td", {}, g.settings), el("td", {}, t("opp." + g.mode) + (g.level ? " " + g.level : "")),
+      el("td", {}, statusText(g.status)), el("td", {}, new Date(g.updated_at * 1000).toLocaleString()),
       el("td", {}, el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")), " · ",
         el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")), " · ",
         el("a", { href: `/api/games/${g.id}/record` }, t("games.record")))))));
+}
+
+/** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
+function statusText(status) {
+  if (status === "ongoing") return t("games.ongoing");
+  if (status === "draw") return t("game.draw");
+  const side = status.replace(/-wins?$/, "");
+  return t("games.won", { side: t("Side." + side) });
 }
 
 // ---------- replay ----------
