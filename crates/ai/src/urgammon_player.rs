@@ -66,7 +66,8 @@ mod tests {
     use super::*;
     use urgammon::Token;
 
-    fn play_out(level: u8, seed: u64) -> State {
+    /// Plays a game to its end; `level(side)` gives each side's level.
+    fn play_out(seed: u64, level: impl Fn(urgammon::Side) -> u8) -> State {
         let mut rng = Rng::new(seed);
         let mut state = State::new();
         while state.phase() != Phase::Over {
@@ -74,10 +75,13 @@ mod tests {
             let token = match state.phase() {
                 Phase::Opening => Token::Start(face(&mut rng), face(&mut rng)),
                 Phase::Roll => Token::Roll(face(&mut rng)),
-                _ => match choose(&state, Level::new(level), &mut rng).unwrap() {
-                    Decision::Move(m) => Token::Move(m),
-                    Decision::Verdict => Token::Verdict(rng.below(6) < 4),
-                },
+                _ => {
+                    let side = state.to_act().unwrap();
+                    match choose(&state, Level::new(level(side)), &mut rng).unwrap() {
+                        Decision::Move(m) => Token::Move(m),
+                        Decision::Verdict => Token::Verdict(rng.below(6) < 4),
+                    }
+                }
             };
             state.apply(token).unwrap();
         }
@@ -87,41 +91,21 @@ mod tests {
     #[test]
     fn players_finish_games() {
         for seed in 0..20 {
-            assert!(play_out(1, seed).result().is_some());
-            assert!(play_out(7, seed).result().is_some());
+            assert!(play_out(seed, |_| 1).result().is_some());
+            assert!(play_out(seed, |_| 7).result().is_some());
         }
     }
 
     #[test]
     fn greedy_beats_random_more_often_than_not() {
         // Greedy plays light, random plays dark, over many seeds.
-        let mut greedy_wins = 0;
-        for seed in 0..200 {
-            let mut rng = Rng::new(seed);
-            let mut state = State::new();
-            while state.phase() != Phase::Over {
-                let face = |rng: &mut Rng| urgammon::CHANCE_FACES[rng.below(6)];
-                let token = match state.phase() {
-                    Phase::Opening => Token::Start(face(&mut rng), face(&mut rng)),
-                    Phase::Roll => Token::Roll(face(&mut rng)),
-                    _ => {
-                        let level = if state.to_act() == Some(urgammon::Side::Light) {
-                            7
-                        } else {
-                            1
-                        };
-                        match choose(&state, Level::new(level), &mut rng).unwrap() {
-                            Decision::Move(m) => Token::Move(m),
-                            Decision::Verdict => Token::Verdict(rng.below(6) < 4),
-                        }
-                    }
-                };
-                state.apply(token).unwrap();
-            }
-            if state.result().unwrap().winner == Some(urgammon::Side::Light) {
-                greedy_wins += 1;
-            }
-        }
+        let light = urgammon::Side::Light;
+        let greedy_wins = (0..200)
+            .filter(|&seed| {
+                let s = play_out(seed, |side| if side == light { 7 } else { 1 });
+                s.result().unwrap().winner == Some(light)
+            })
+            .count();
         assert!(greedy_wins > 110, "greedy won {greedy_wins} of 200");
     }
 }

@@ -53,31 +53,37 @@ enum Command {
     Bench(BenchCmd),
 }
 
+/// The rules, start position and moves that set up a Ringo game.
+#[derive(clap::Args)]
+struct RingoGameArgs {
+    /// Rules: PRESET[,key=value]... e.g. classic,attackers=6
+    #[arg(long, default_value = "classic")]
+    rules: String,
+    /// Start position (section 8 notation); default: the rules' start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Moves to play first, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+}
+
+impl RingoGameArgs {
+    fn load(&self) -> Result<ringo::Game> {
+        ringo_cmd::load(&self.rules, self.position.as_deref(), self.moves.as_deref())
+    }
+}
+
 #[derive(Subcommand)]
 enum RingoCmd {
     /// Print the position, side to move, status and sorted legal moves as JSON.
     Legal {
-        /// Rules: PRESET[,key=value]... e.g. classic,attackers=6
-        #[arg(long, default_value = "classic")]
-        rules: String,
-        /// Start position (section 8 notation); default: the rules' start.
-        #[arg(long)]
-        position: Option<String>,
-        /// Moves to play first, separated by spaces.
-        #[arg(long)]
-        moves: Option<String>,
+        #[command(flatten)]
+        game: RingoGameArgs,
     },
     /// Count leaf nodes at exactly DEPTH plies.
     Perft {
-        /// Rules: PRESET[,key=value]...
-        #[arg(long, default_value = "classic")]
-        rules: String,
-        /// Start position; default: the rules' start.
-        #[arg(long)]
-        position: Option<String>,
-        /// Moves to play first.
-        #[arg(long)]
-        moves: Option<String>,
+        #[command(flatten)]
+        game: RingoGameArgs,
         /// Depth in plies.
         #[arg(long)]
         depth: u32,
@@ -87,15 +93,8 @@ enum RingoCmd {
     },
     /// Print the board drawing.
     Show {
-        /// Rules: PRESET[,key=value]...
-        #[arg(long, default_value = "classic")]
-        rules: String,
-        /// Start position; default: the rules' start.
-        #[arg(long)]
-        position: Option<String>,
-        /// Moves to play first.
-        #[arg(long)]
-        moves: Option<String>,
+        #[command(flatten)]
+        game: RingoGameArgs,
     },
     /// Two people play at this terminal.
     Play {
@@ -204,31 +203,14 @@ fn run(cli: Cli) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))
         }
         Command::Ringo(cmd) => match cmd {
-            RingoCmd::Legal {
-                rules,
-                position,
-                moves,
-            } => {
-                let game = ringo_cmd::load(&rules, position.as_deref(), moves.as_deref())?;
-                print_json(&ringo_cmd::legal_json(&game))
-            }
+            RingoCmd::Legal { game } => print_json(&ringo_cmd::legal_json(&game.load()?)),
             RingoCmd::Perft {
-                rules,
-                position,
-                moves,
+                game,
                 depth,
                 divide,
-            } => {
-                let game = ringo_cmd::load(&rules, position.as_deref(), moves.as_deref())?;
-                print_json(&ringo_cmd::perft_json(&game, depth, divide))
-            }
-            RingoCmd::Show {
-                rules,
-                position,
-                moves,
-            } => {
-                let game = ringo_cmd::load(&rules, position.as_deref(), moves.as_deref())?;
-                print!("{}", ringo_cmd::draw(&game));
+            } => print_json(&ringo_cmd::perft_json(&game.load()?, depth, divide)),
+            RingoCmd::Show { game } => {
+                print!("{}", ringo_cmd::draw(&game.load()?));
                 Ok(())
             }
             RingoCmd::Play { rules, position } => {
@@ -260,7 +242,7 @@ fn run(cli: Cli) -> Result<()> {
                 );
                 let settings =
                     urgammon::MatchSettings::parse_header(&header).map_err(anyhow::Error::msg)?;
-                let mut rng = seed.map_or_else(rng::SplitMix::from_time, rng::SplitMix::new);
+                let mut rng = rng::SplitMix::new(seed.unwrap_or_else(rng::time_seed));
                 urgammon_cmd::play(
                     settings,
                     &mut rng,

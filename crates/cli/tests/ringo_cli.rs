@@ -175,35 +175,38 @@ fn illegal_moves_exit_2_with_index_text_and_reason() {
 
 #[test]
 fn bad_rules_and_positions_exit_2() {
-    assert_bad_input(
-        &agon(&["ringo", "legal", "--rules", "chess"]),
-        "classic, encyclopedia, globe",
-    );
-    assert_bad_input(
-        &agon(&["ringo", "legal", "--rules", "classic,slide=maybe"]),
-        "valid values: on, off",
-    );
-    assert_bad_input(
-        &agon(&["ringo", "legal", "--rules", "classic,foo=1"]),
-        "valid options",
-    );
-    assert_bad_input(
-        &agon(&["ringo", "legal", "--position", "nonsense"]),
-        "expected 3",
-    );
-    assert_bad_input(
-        &agon(&[
-            "ringo",
-            "legal",
-            "--position",
-            ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a",
-            "--rules",
-            "classic,rings=5",
-        ]),
-        "expected 5 rings",
-    );
-    assert_bad_input(&agon(&["ringo", "perft", "--depth", "x"]), "invalid value");
-    assert_bad_input(&agon(&["ringo", "nonsense"]), "unrecognized subcommand");
+    let start = ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a";
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["ringo", "legal", "--rules", "chess"],
+            "classic, encyclopedia, globe",
+        ),
+        (
+            &["ringo", "legal", "--rules", "classic,slide=maybe"],
+            "valid values: on, off",
+        ),
+        (
+            &["ringo", "legal", "--rules", "classic,foo=1"],
+            "valid options",
+        ),
+        (&["ringo", "legal", "--position", "nonsense"], "expected 3"),
+        (
+            &[
+                "ringo",
+                "legal",
+                "--position",
+                start,
+                "--rules",
+                "classic,rings=5",
+            ],
+            "expected 5 rings",
+        ),
+        (&["ringo", "perft", "--depth", "x"], "invalid value"),
+        (&["ringo", "nonsense"], "unrecognized subcommand"),
+    ];
+    for (args, needle) in cases {
+        assert_bad_input(&agon(args), needle);
+    }
 }
 
 #[test]

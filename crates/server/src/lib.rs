@@ -81,6 +81,16 @@ struct Slot {
     engine_running: AtomicBool,
 }
 
+impl Slot {
+    fn new(live: Live) -> Arc<Slot> {
+        Arc::new(Slot {
+            live: tokio::sync::Mutex::new(live),
+            tx: broadcast::channel(64).0,
+            engine_running: AtomicBool::new(false),
+        })
+    }
+}
+
 /// Dice from the operating system's secure generator.
 pub struct OsDice;
 
@@ -171,13 +181,7 @@ impl AppState {
             let mut games = self.games_lock()?;
             games
                 .entry(id.to_string())
-                .or_insert_with(|| {
-                    Arc::new(Slot {
-                        live: tokio::sync::Mutex::new(live),
-                        tx: broadcast::channel(64).0,
-                        engine_running: AtomicBool::new(false),
-                    })
-                })
+                .or_insert_with(|| Slot::new(live))
                 .clone()
         };
         self.kick_engine(slot.clone());
@@ -509,11 +513,7 @@ impl AppState {
         let all = live.tokens.clone();
         self.with_store(|s| s.create(&row, &all))?;
         let view = live.view();
-        let slot = Arc::new(Slot {
-            live: tokio::sync::Mutex::new(live),
-            tx: broadcast::channel(64).0,
-            engine_running: AtomicBool::new(false),
-        });
+        let slot = Slot::new(live);
         self.games_lock()?.insert(row.id.clone(), slot.clone());
         self.kick_engine(slot);
         let you: Vec<u8> = if mode == "local" {

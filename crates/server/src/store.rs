@@ -64,6 +64,10 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated_at);
 ";
 
+/// The columns `row_from_sql` reads, in its order.
+const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
+    start_position, status, created_at, updated_at";
+
 fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -191,8 +195,7 @@ impl Store {
         let row = self
             .conn
             .query_row(
-                "SELECT id, kind, settings, mode, level, engine_seat, token0, token1,
-                    start_position, status, created_at, updated_at FROM games WHERE id = ?1",
+                &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
                 params![id],
                 row_from_sql,
             )
@@ -212,12 +215,10 @@ impl Store {
     /// # Errors
     /// The read failed.
     pub fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, rusqlite::Error> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, kind, settings, mode, level, engine_seat, token0, token1,
-                start_position, status, created_at, updated_at,
-                (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
-             FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT ?1",
-        )?;
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
+             FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT ?1"
+        ))?;
         let rows = stmt
             .query_map(params![limit as i64], |r| {
                 Ok((row_from_sql(r)?, r.get::<_, i64>(12)? as usize))
