@@ -14,7 +14,10 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod ringo_eval;
 pub mod ringo_player;
+pub mod ringo_search;
+pub mod tournament;
 pub mod urgammon_player;
 
 /// A small seedable generator (SplitMix64) so players stay reproducible.

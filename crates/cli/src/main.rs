@@ -9,6 +9,7 @@
 mod bench;
 mod ringo_cmd;
 mod rng;
+mod tournament;
 mod urgammon_cmd;
 
 use anyhow::Result;
@@ -48,6 +49,9 @@ enum Command {
     /// Urgammon: the state after a record, terminal match play, replays.
     #[command(subcommand)]
     Urgammon(UrgammonCmd),
+    /// Engine-against-engine matches with statistics.
+    #[command(subcommand)]
+    Tournament(TournamentCmd),
     /// Speed benchmarks (median of several runs, one core).
     #[command(subcommand)]
     Bench(BenchCmd),
@@ -96,7 +100,24 @@ enum RingoCmd {
         #[command(flatten)]
         game: RingoGameArgs,
     },
-    /// Two people play at this terminal.
+    /// The engine's best move, score, proof and principal variation, as JSON.
+    Analyze {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Search as this playing level (1-10).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: Option<u8>,
+        /// Search to this depth.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Search about this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
+    /// Two people play at this terminal, or one against the engine (--vs).
     Play {
         /// Rules: PRESET[,key=value]...
         #[arg(long, default_value = "classic")]
@@ -104,6 +125,12 @@ enum RingoCmd {
         /// Start position; default: the rules' start.
         #[arg(long)]
         position: Option<String>,
+        /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
+        #[arg(long)]
+        vs: Option<String>,
+        /// Your side against the engine: attackers or defenders.
+        #[arg(long, default_value = "attackers")]
+        side: String,
     },
 }
 
@@ -142,6 +169,34 @@ enum UrgammonCmd {
 }
 
 #[derive(Subcommand)]
+enum TournamentCmd {
+    /// Ringo: both seats alternately, from varied openings.
+    Ringo {
+        /// Rules: PRESET[,key=value]...
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Player A: level:N, depth:D, nodes:N, random or greedy.
+        #[arg(long)]
+        a: String,
+        /// Player B.
+        #[arg(long)]
+        b: String,
+        /// Games to play (an even number plays every opening from both seats).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Stop early by SPRT between Elo elo0 and elo1, e.g. 0,50.
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Seed for the openings and the players' randomness.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCmd {
     /// Random Ringo games per second and perft nodes per second.
     Ringo {
@@ -161,6 +216,12 @@ enum BenchCmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
+    RingoSearch {
+        /// Search depth.
+        #[arg(long, default_value_t = 9)]
+        depth: u32,
+    },
     /// Random Urgammon games per second.
     Urgammon {
         /// Random games per run.
@@ -173,6 +234,21 @@ enum BenchCmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Parses `engine` or `engine:LEVEL` into a level (default 5).
+fn parse_engine_spec(spec: &str) -> Result<u8> {
+    match spec.strip_prefix("engine") {
+        Some("") => Ok(5),
+        Some(rest) => rest
+            .strip_prefix(':')
+            .and_then(|l| l.parse().ok())
+            .filter(|l| (1..=10).contains(l))
+            .ok_or_else(|| {
+                anyhow::anyhow!("invalid --vs '{spec}': use engine or engine:1 … engine:10")
+            }),
+        None => anyhow::bail!("invalid --vs '{spec}': use engine or engine:LEVEL"),
+    }
 }
 
 fn print_json(value: &serde_json::Value) -> Result<()> {
@@ -213,13 +289,43 @@ fn run(cli: Cli) -> Result<()> {
                 print!("{}", ringo_cmd::draw(&game.load()?));
                 Ok(())
             }
-            RingoCmd::Play { rules, position } => {
+            RingoCmd::Analyze {
+                game,
+                level,
+                depth,
+                nodes,
+                movetime,
+            } => {
+                let limit = ringo_cmd::AnalyzeLimit {
+                    level,
+                    depth,
+                    nodes,
+                    movetime,
+                };
+                print_json(&ringo_cmd::analyze_json(&game.load()?, limit)?)
+            }
+            RingoCmd::Play {
+                rules,
+                position,
+                vs,
+                side,
+            } => {
                 let mut game = ringo_cmd::load(&rules, position.as_deref(), None)?;
-                ringo_cmd::play(
-                    &mut game,
-                    &mut std::io::stdin().lock(),
-                    &mut std::io::stdout(),
-                )
+                let (stdin, stdout) = (&mut std::io::stdin().lock(), &mut std::io::stdout());
+                match vs.as_deref() {
+                    None => ringo_cmd::play(&mut game, stdin, stdout),
+                    Some(spec) => {
+                        let level = parse_engine_spec(spec)?;
+                        let human = match side.as_str() {
+                            "attackers" => ringo::Side::Attackers,
+                            "defenders" => ringo::Side::Defenders,
+                            other => anyhow::bail!(
+                                "invalid --side '{other}': use attackers or defenders"
+                            ),
+                        };
+                        ringo_cmd::play_engine(&mut game, level, human, stdin, stdout)
+                    }
+                }
             }
         },
         Command::Urgammon(cmd) => match cmd {
@@ -261,6 +367,24 @@ fn run(cli: Cli) -> Result<()> {
                 )
             }
         },
+        Command::Tournament(TournamentCmd::Ringo {
+            rules,
+            a,
+            b,
+            games,
+            threads,
+            sprt,
+            seed,
+        }) => print_json(&tournament::ringo(
+            &rules,
+            &a,
+            &b,
+            games,
+            threads,
+            sprt.as_deref(),
+            seed,
+        )?),
+        Command::Bench(BenchCmd::RingoSearch { depth }) => print_json(&bench::ringo_search(depth)?),
         Command::Bench(BenchCmd::Urgammon { games, runs, seed }) => {
             print_json(&bench::urgammon(games, runs.max(1), seed)?)
         }

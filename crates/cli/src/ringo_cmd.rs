@@ -151,3 +151,141 @@ pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         }
     }
 }
+
+/// How long `analyze` may search: a level, or a depth, node or time limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnalyzeLimit {
+    /// A playing level 1–10 (its depth or time).
+    pub level: Option<u8>,
+    /// A fixed depth.
+    pub depth: Option<u32>,
+    /// A node budget.
+    pub nodes: Option<u64>,
+    /// A time budget in milliseconds.
+    pub movetime: Option<u64>,
+}
+
+/// `agon ringo analyze`: the engine's best move, score, proof and principal
+/// variation for the position.
+pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<serde_json::Value> {
+    if game.is_over() {
+        bail!(
+            "the game is over ({}): there is nothing to analyse",
+            game.status_name()
+        );
+    }
+    let mut limits = agon_ai::ringo_search::Limits {
+        depth: limit.depth,
+        nodes: limit.nodes,
+        movetime: limit.movetime.map(std::time::Duration::from_millis),
+        stop: None,
+    };
+    if let Some(level) = limit.level {
+        let spec = agon_ai::ringo_search::level_spec(level);
+        limits.depth = limits.depth.or(spec.depth);
+        limits.movetime = limits.movetime.or(spec.movetime);
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.depth = Some(8);
+    }
+    let mut searcher = agon_ai::ringo_search::Searcher::new(*game.rules());
+    let report = searcher.search_game(game, limits);
+    let legal = game.legal_moves();
+    let mut g = game.clone();
+    let pv: Vec<String> = report
+        .pv
+        .iter()
+        .map(|&m| {
+            let list = g.legal_moves();
+            let text = m.to_notation(&list);
+            g.play_unchecked(m);
+            text
+        })
+        .collect();
+    let secs = report.elapsed.as_secs_f64();
+    Ok(json!({
+        "best": report.best.map(|m| m.to_notation(&legal)),
+        "score": report.score,
+        "proven": report.proven.map(|p| json!({"winner": p.winner.name(), "plies": p.plies})),
+        "pv": pv,
+        "depth": report.depth,
+        "nodes": report.nodes,
+        "nps": if secs > 0.0 { (report.nodes as f64 / secs).round() } else { 0.0 },
+        "ms": (secs * 1000.0).round(),
+        "to_move": game.position().to_move().name(),
+    }))
+}
+
+/// `agon ringo play --vs engine[:LEVEL]`: a person against the engine.
+pub fn play_engine(
+    game: &mut Game,
+    level: u8,
+    human: Side,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut searcher = agon_ai::ringo_search::Searcher::new(*game.rules());
+    writeln!(
+        out,
+        "You play the {} against the engine at level {level}.",
+        human.name()
+    )?;
+    let mut seed = 1u64;
+    loop {
+        if !game.is_over() && game.position().to_move() != human {
+            seed += 1;
+            if let Some(m) =
+                agon_ai::ringo_search::level_move(&mut searcher, game, level, seed, None)
+            {
+                let text = m.to_notation(&game.legal_moves());
+                game.play_unchecked(m);
+                writeln!(out, "The engine plays {text}.")?;
+            }
+            continue;
+        }
+        // The person's turn (or the end): the two-player loop handles one line.
+        if !play_one(game, input, out)? {
+            return Ok(());
+        }
+        // Undo in a game against the engine takes back the engine's reply too.
+    }
+}
+
+/// Shows the board, reads one command and applies it. Returns false to stop.
+fn play_one(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<bool> {
+    writeln!(out, "{}", draw(game))?;
+    if game.is_over() {
+        writeln!(out, "Record: {}", game.record())?;
+        return Ok(false);
+    }
+    let mut line = String::new();
+    loop {
+        write!(out, "{}> ", game.position().to_move().name())?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out, "\nEnd of input.\nRecord: {}", game.record())?;
+            return Ok(false);
+        }
+        match line.trim() {
+            "" => continue,
+            "quit" | "exit" => {
+                writeln!(out, "Record: {}", game.record())?;
+                return Ok(false);
+            }
+            "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
+            "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
+            "record" => writeln!(out, "{}", game.record())?,
+            "undo" => {
+                // Back to the person's previous turn: the engine's reply and the move.
+                let me = game.position().to_move();
+                while game.undo().is_some() && game.position().to_move() != me {}
+                return Ok(true);
+            }
+            text => match game.play_text(text) {
+                Ok(_) => return Ok(true),
+                Err(e) => writeln!(out, "Illegal: {e}")?,
+            },
+        }
+    }
+}

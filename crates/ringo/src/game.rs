@@ -461,8 +461,9 @@ impl Game {
         self.last().mv == Some(Move::PASS)
     }
 
-    /// The keys of the positions a repetition could match, oldest first.
-    pub(crate) fn repetition_keys(&self) -> Vec<u64> {
+    /// The keys of the positions a repetition could match (those since the last
+    /// irreversible move), oldest first, the current one last.
+    pub fn repetition_keys(&self) -> Vec<u64> {
         self.entries[self.last().rep_start..]
             .iter()
             .map(|e| e.pos.key())

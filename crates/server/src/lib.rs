@@ -274,7 +274,20 @@ fn engine_action(live: &Live) -> Option<Action> {
     let mut rng = agon_ai::Rng::new(seed ^ (u64::from(level.get()) << 32));
     match &live.rules {
         live::Rules::Ringo(g) => {
-            let m = agon_ai::ringo_player::choose(g, level, &mut rng)?;
+            // The search engine at the game's level; a 4 MB table per move keeps
+            // many concurrent games cheap.
+            let mut searcher = agon_ai::ringo_search::Searcher::with_weights(
+                *g.rules(),
+                agon_ai::ringo_eval::WEIGHTS,
+                1 << 18,
+            );
+            let m = agon_ai::ringo_search::level_move(
+                &mut searcher,
+                g,
+                level.get(),
+                rng.next_u64(),
+                None,
+            )?;
             Some(Action::Move(m.to_notation(&g.legal_moves())))
         }
         live::Rules::Urgammon(m) => {

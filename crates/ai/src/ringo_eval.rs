@@ -1,0 +1,284 @@
+//! The Ringo evaluation: a weighted sum of features of the position, computed
+//! with bitboard shifts. Every tunable weight is a named field of [`Weights`],
+//! in one place, so tuning can change them and tests can pin them.
+
+use ringo::{Bitboard, Position, Rules, Side};
+
+/// Sector `a`, the neutral zone.
+const NZ: u64 = Bitboard::NEUTRAL_ZONE.0;
+const H_FILE: u64 = NZ << 7;
+
+#[inline]
+fn cw(x: u64) -> u64 {
+    ((x & !H_FILE) << 1) | ((x & H_FILE) >> 7)
+}
+#[inline]
+fn ccw(x: u64) -> u64 {
+    ((x & !NZ) >> 1) | ((x & NZ) << 7)
+}
+
+/// The features, each from the attackers' point of view where it has a sign.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Features {
+    /// Attackers in the fortress (0–2).
+    pub in_fortress: f32,
+    /// Σ over attackers on the board of the rings they have come inward.
+    pub progress: f32,
+    /// Attackers on ring 1: one step from the fortress.
+    pub on_ring_one: f32,
+    /// Attackers left (board and fortress).
+    pub attackers: f32,
+    /// Defenders left.
+    pub defenders: f32,
+    /// Attackers standing (safe) in the neutral zone, up to the limit.
+    pub attackers_in_neutral: f32,
+    /// Defenders guarding ring 1.
+    pub guards: f32,
+    /// Attackers the defenders could capture at once.
+    pub attackers_attacked: f32,
+    /// Defenders the attackers could capture at once.
+    pub defenders_attacked: f32,
+    /// Attacker step moves minus defender step moves.
+    pub mobility: f32,
+    /// +1 when the attackers are to move, −1 otherwise.
+    pub tempo: f32,
+}
+
+impl Features {
+    /// The features as an array, in the order of [`Weights::as_array`].
+    pub fn as_array(&self) -> [f32; 11] {
+        [
+            self.in_fortress,
+            self.progress,
+            self.on_ring_one,
+            self.attackers,
+            self.defenders,
+            self.attackers_in_neutral,
+            self.guards,
+            self.attackers_attacked,
+            self.defenders_attacked,
+            self.mobility,
+            self.tempo,
+        ]
+    }
+}
+
+/// The weights of the features, in centipawn-like units (an attacker ≈ 100).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Per attacker in the fortress.
+    pub in_fortress: f32,
+    /// Per ring of progress.
+    pub progress: f32,
+    /// Per attacker on ring 1.
+    pub on_ring_one: f32,
+    /// Per attacker.
+    pub attackers: f32,
+    /// Per defender (negative: good for the defenders).
+    pub defenders: f32,
+    /// Per attacker safe in the neutral zone.
+    pub attackers_in_neutral: f32,
+    /// Per defender on ring 1 (negative).
+    pub guards: f32,
+    /// Per attacker under attack (negative).
+    pub attackers_attacked: f32,
+    /// Per defender under attack.
+    pub defenders_attacked: f32,
+    /// Per move of mobility difference.
+    pub mobility: f32,
+    /// For having the move.
+    pub tempo: f32,
+}
+
+/// The weights the engine plays with: tuned on self-play positions by
+/// `agon tune ringo` (see docs/engine.md), starting from hand-set values.
+pub const WEIGHTS: Weights = Weights {
+    in_fortress: 420.0,
+    progress: 14.0,
+    on_ring_one: 45.0,
+    attackers: 110.0,
+    defenders: -170.0,
+    attackers_in_neutral: 12.0,
+    guards: -28.0,
+    attackers_attacked: -45.0,
+    defenders_attacked: 35.0,
+    mobility: 2.0,
+    tempo: 8.0,
+};
+
+impl Weights {
+    /// The weights as an array, in the order of [`Features::as_array`].
+    pub fn as_array(&self) -> [f32; 11] {
+        [
+            self.in_fortress,
+            self.progress,
+            self.on_ring_one,
+            self.attackers,
+            self.defenders,
+            self.attackers_in_neutral,
+            self.guards,
+            self.attackers_attacked,
+            self.defenders_attacked,
+            self.mobility,
+            self.tempo,
+        ]
+    }
+
+    /// Weights from an array in the order of [`Weights::as_array`].
+    pub fn from_array(a: [f32; 11]) -> Weights {
+        Weights {
+            in_fortress: a[0],
+            progress: a[1],
+            on_ring_one: a[2],
+            attackers: a[3],
+            defenders: a[4],
+            attackers_in_neutral: a[5],
+            guards: a[6],
+            attackers_attacked: a[7],
+            defenders_attacked: a[8],
+            mobility: a[9],
+            tempo: a[10],
+        }
+    }
+}
+
+type Shift = fn(u64, u64) -> u64;
+
+/// One step in each direction, paired with the step back: inward, outward,
+/// clockwise, counter-clockwise. The second argument is the board mask.
+const DIRS: [(Shift, Shift); 4] = [
+    (|x, _| x >> 8, |x, b| (x << 8) & b),
+    (|x, b| (x << 8) & b, |x, _| x >> 8),
+    (|x, _| cw(x), |x, _| ccw(x)),
+    (|x, _| ccw(x), |x, _| cw(x)),
+];
+
+/// The pieces of `victims` (outside the NZ) that `hunters` could capture at
+/// once by an adjacent jump onto an empty cell, or by replacement where allowed.
+/// `backward` allows the outward direction (always true for defenders).
+fn attacked(
+    hunters: u64,
+    victims: u64,
+    empty: u64,
+    board: u64,
+    rules: &Rules,
+    backward: bool,
+) -> u64 {
+    let victims = victims & !NZ;
+    let mut hit = 0;
+    for (i, (step, back)) in DIRS.iter().enumerate() {
+        if i == 1 && !backward {
+            continue;
+        }
+        let mid = step(hunters, board) & victims;
+        if rules.capture.jumps() {
+            hit |= back(step(mid, board) & empty, board);
+        }
+        if rules.capture.replaces() {
+            hit |= mid;
+        }
+    }
+    hit
+}
+
+/// The features of a position.
+pub fn features(pos: &Position, rules: &Rules) -> Features {
+    let rings = rules.rings;
+    let board = Bitboard::board(rings).0;
+    let att = pos.pieces(Side::Attackers).0;
+    let def = pos.pieces(Side::Defenders).0;
+    let empty = board & !(att | def);
+    let mut progress = 0;
+    for r in 1..=rings {
+        progress += (rings - r) as u32 * (att & Bitboard::ring(r).0).count_ones();
+    }
+    let limit = rules
+        .neutral_limit
+        .limit(pos.attackers_left(), pos.defenders_left())
+        .min(8);
+    let att_steps = ((att >> 8) & empty).count_ones()
+        + (cw(att) & empty).count_ones()
+        + (ccw(att) & empty).count_ones();
+    let def_steps = ((def >> 8) & empty).count_ones()
+        + ((def << 8) & board & empty).count_ones()
+        + (cw(def) & empty).count_ones()
+        + (ccw(def) & empty).count_ones();
+    let attacker_captures = rules.attacker_captures != ringo::AttackerCaptures::None;
+    let backward = rules.attacker_captures == ringo::AttackerCaptures::All;
+    Features {
+        in_fortress: f32::from(pos.fortress()),
+        progress: progress as f32,
+        on_ring_one: (att & Bitboard::RING_1.0).count_ones() as f32,
+        attackers: pos.attackers_left() as f32,
+        defenders: pos.defenders_left() as f32,
+        attackers_in_neutral: (att & NZ).count_ones().min(limit) as f32,
+        guards: (def & Bitboard::RING_1.0).count_ones() as f32,
+        attackers_attacked: attacked(def, att, empty, board, rules, true).count_ones() as f32,
+        defenders_attacked: if attacker_captures {
+            attacked(att, def, empty, board, rules, backward).count_ones() as f32
+        } else {
+            0.0
+        },
+        mobility: att_steps as f32 - def_steps as f32,
+        tempo: if pos.to_move() == Side::Attackers {
+            1.0
+        } else {
+            -1.0
+        },
+    }
+}
+
+/// The evaluation in the attackers' favour (positive: better for the attackers).
+pub fn evaluate_for_attackers(pos: &Position, rules: &Rules, w: &Weights) -> i32 {
+    let f = features(pos, rules).as_array();
+    let w = w.as_array();
+    let sum: f32 = f.iter().zip(w.iter()).map(|(a, b)| a * b).sum();
+    sum.round() as i32
+}
+
+/// The evaluation from the side to move's point of view.
+pub fn evaluate(pos: &Position, rules: &Rules, w: &Weights) -> i32 {
+    let s = evaluate_for_attackers(pos, rules, w);
+    if pos.to_move() == Side::Attackers {
+        s
+    } else {
+        -s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_of_the_start() {
+        let rules = Rules::default();
+        let f = features(&Position::start(&rules), &rules);
+        assert_eq!(f.attackers, 7.0);
+        assert_eq!(f.defenders, 4.0);
+        assert_eq!(f.progress, 0.0);
+        assert_eq!(f.guards, 4.0);
+        assert_eq!(f.attackers_attacked, 0.0);
+        // 7 forward steps + b6-a6 and h6-a6; defenders: 4 out + 8 sideways.
+        assert_eq!(f.mobility, 9.0 - 12.0);
+    }
+
+    #[test]
+    fn attacked_pieces_match_the_capture_moves() {
+        // The attackers under attack are exactly the pieces the defenders' legal
+        // captures take.
+        let rules = Rules::default();
+        let pos = Position::parse(
+            "......../......../......../..DA.A../....D.../......D. 0 d",
+            &rules,
+        )
+        .unwrap();
+        let f = features(&pos, &rules);
+        let mut list = ringo::MoveList::new();
+        ringo::legal_moves(&pos, &rules, &mut list);
+        let mut victims: Vec<_> = list.iter().filter_map(|m| m.captured()).collect();
+        victims.sort();
+        victims.dedup();
+        assert_eq!(f.attackers_attacked, victims.len() as f32);
+    }
+}

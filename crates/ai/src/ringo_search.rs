@@ -1,0 +1,770 @@
+//! The Ringo search: iterative deepening negamax with principal variation
+//! search, a transposition table on the position's Zobrist key, move ordering
+//! (table move, captures, fortress entries, killers, history), late-move
+//! reductions, and a quiescence search over captures and fortress entries.
+//!
+//! Scores are from the side to move's point of view. A real end of game (two in
+//! the fortress, fewer than two attackers, a double pass) scores `±(MATE - ply)`,
+//! so a proven result can be reported with its length. A repetition inside the
+//! search is scored by the `repetition` option, but outside the proven band: the
+//! search sees the first repeat, while the rule ends the game at the third.
+
+use crate::ringo_eval::{evaluate, Weights, WEIGHTS};
+use ringo::{
+    legal_moves, position_is_terminal, Game, Move, MoveList, Position, Repetition, Rules, Side,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Every tunable search constant, in one place.
+pub mod params {
+    /// The score of a won game, less the plies to it.
+    pub const MATE: i32 = 30_000;
+    /// Scores at least this far from zero are proven results.
+    pub const MATE_BAND: i32 = MATE - 1_000;
+    /// A repetition in the search, for the side that wins by it.
+    pub const REPETITION_WIN: i32 = 5_000;
+    /// Larger than any score.
+    pub const INF: i32 = 32_000;
+    /// The deepest line searched.
+    pub const MAX_PLY: usize = 96;
+    /// Transposition table entries (a power of two), 16 bytes each.
+    pub const TT_ENTRIES: usize = 1 << 20;
+    /// Late-move reductions start at this depth …
+    pub const LMR_DEPTH: i32 = 3;
+    /// … for moves after this many.
+    pub const LMR_AFTER: usize = 3;
+    /// How often (in nodes) the clock and the stop flag are read.
+    pub const CHECK_EVERY: u64 = 1024;
+}
+use params::*;
+
+/// When to stop searching. Unset limits do not apply; with none set, the search
+/// goes to [`params::MAX_PLY`] unless stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The deepest iteration.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this long.
+    pub movetime: Option<Duration>,
+    /// Stop when this flag is set (from another thread).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// A proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// Who wins.
+    pub winner: Side,
+    /// In how many plies from the position.
+    pub plies: u32,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The best move (`None` only when the game is already over).
+    pub best: Option<Move>,
+    /// Its score for the side to move (about 100 per attacker).
+    pub score: i32,
+    /// The proven result, if the search proved one.
+    pub proven: Option<Proven>,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// The last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: Option<Move>,
+    score: i16,
+    depth: i8,
+    bound: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// Mixed into the key when the last move was a pass: then a second pass ends the
+/// game, so the same placement is a different search node.
+const PASS_KEY: u64 = 0x9d2c_5680_a7f3_11b5;
+
+/// A searcher: reusable across searches (the table and the history persist, so
+/// a game's later searches start warm).
+pub struct Searcher {
+    rules: Rules,
+    weights: Weights,
+    tt: Vec<Entry>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    path: Vec<u64>,
+    nodes: u64,
+    limits: Limits,
+    start: Instant,
+    aborted: bool,
+}
+
+fn history_index(side: Side, m: Move) -> usize {
+    let from = m.from().map_or(63, |c| c.index());
+    let to = m.to().map_or(63, |c| c.index());
+    (side.index() * 64 + from) * 64 + to
+}
+
+impl Searcher {
+    /// A searcher for these rules with the tuned weights.
+    pub fn new(rules: Rules) -> Searcher {
+        Searcher::with_weights(rules, WEIGHTS, TT_ENTRIES)
+    }
+
+    /// A searcher with given weights and table size (a power of two).
+    pub fn with_weights(rules: Rules, weights: Weights, tt_entries: usize) -> Searcher {
+        Searcher {
+            rules,
+            weights,
+            tt: vec![Entry::default(); tt_entries.next_power_of_two()],
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 64 * 64],
+            path: Vec::with_capacity(512),
+            nodes: 0,
+            limits: Limits::default(),
+            start: Instant::now(),
+            aborted: false,
+        }
+    }
+
+    /// Forgets the table and the history (for deterministic, independent searches).
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = Entry::default());
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if !position_is_terminal(pos) {
+            return None;
+        }
+        let winner = if pos.fortress() >= 2 {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        Some(self.win_for(winner, pos.to_move(), ply))
+    }
+
+    fn win_for(&self, winner: Side, to_move: Side, ply: usize) -> i32 {
+        let s = MATE - ply as i32;
+        if winner == to_move {
+            s
+        } else {
+            -s
+        }
+    }
+
+    fn repetition_score(&self, to_move: Side) -> i32 {
+        match self.rules.repetition {
+            Repetition::Draw => 0,
+            Repetition::Defenders if to_move == Side::Defenders => REPETITION_WIN,
+            Repetition::Defenders => -REPETITION_WIN,
+        }
+    }
+
+    /// True when the key occurred earlier on the path with the same side to move.
+    fn repeated(&self, key: u64) -> bool {
+        let n = self.path.len();
+        // path[n - 1] is this position; compare every second one before it.
+        n >= 3
+            && self.path[..n - 2]
+                .iter()
+                .rev()
+                .step_by(2)
+                .any(|&k| k == key)
+    }
+
+    fn check_limits(&mut self) {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .limits
+                .movetime
+                .is_some_and(|t| self.start.elapsed() >= t)
+            || self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.tt[key as usize & (self.tt.len() - 1)];
+        (e.key == key && e.bound != 0).then_some(e)
+    }
+
+    fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Option<Move>, ply: usize) {
+        // Mate scores are stored relative to this node, so they stay right when
+        // the same position is reached at another ply.
+        let score = if score >= MATE_BAND {
+            score + ply as i32
+        } else if score <= -MATE_BAND {
+            score - ply as i32
+        } else {
+            score
+        };
+        let index = key as usize & (self.tt.len() - 1);
+        let slot = &mut self.tt[index];
+        if slot.key != key || depth as i8 >= slot.depth || bound == EXACT {
+            *slot = Entry {
+                key,
+                mv,
+                score: score.clamp(-INF, INF) as i16,
+                depth: depth.clamp(-1, 100) as i8,
+                bound,
+            };
+        }
+    }
+
+    fn from_tt(score: i32, ply: usize) -> i32 {
+        if score >= MATE_BAND {
+            score - ply as i32
+        } else if score <= -MATE_BAND {
+            score + ply as i32
+        } else {
+            score
+        }
+    }
+
+    /// Orders moves: table move, captures, fortress entries, killers, history.
+    fn order(
+        &self,
+        list: &MoveList,
+        side: Side,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<(i32, Move)> {
+        list.iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    1_000_000
+                } else if m.is_capture() {
+                    500_000
+                        + if m.to().is_some_and(|c| c.is_fortress()) {
+                            1000
+                        } else {
+                            0
+                        }
+                } else if m.to().is_some_and(|c| c.is_fortress()) {
+                    400_000
+                } else if self.killers[ply][0] == Some(m) {
+                    300_000
+                } else if self.killers[ply][1] == Some(m) {
+                    290_000
+                } else {
+                    self.history[history_index(side, m)].min(280_000)
+                };
+                (s, m)
+            })
+            .collect()
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        last_pass: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(s) = self.terminal(pos, ply) {
+            return s;
+        }
+        if ply > 0 && self.repeated(pos.key()) {
+            return self.repetition_score(pos.to_move());
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, last_pass);
+        }
+        let key = pos.key() ^ if last_pass { PASS_KEY } else { 0 };
+        let mut tt_move = None;
+        if let Some(e) = self.probe(key) {
+            tt_move = e.mv;
+            if ply > 0 && i32::from(e.depth) >= depth {
+                let s = Self::from_tt(i32::from(e.score), ply);
+                if e.bound == EXACT
+                    || (e.bound == LOWER && s >= beta)
+                    || (e.bound == UPPER && s <= alpha)
+                {
+                    return s;
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        legal_moves(pos, &self.rules, &mut list);
+        let side = pos.to_move();
+        let mut moves = self.order(&list, side, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: the best remaining move first, lazily.
+            let j = (i..moves.len()).max_by_key(|&k| moves[k].0).unwrap_or(i);
+            moves.swap(i, j);
+            let m = moves[i].1;
+            let score = if m.is_pass() && last_pass {
+                // A second pass in a row: the defenders win at once.
+                self.win_for(Side::Defenders, side, ply + 1)
+            } else {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                self.path.push(child.key());
+                let quiet = !m.is_capture() && !m.to().is_some_and(|c| c.is_fortress());
+                let s = if i == 0 {
+                    -self.search(&child, depth - 1, -beta, -alpha, ply + 1, m.is_pass())
+                } else {
+                    let r = i32::from(depth >= LMR_DEPTH && i > LMR_AFTER && quiet);
+                    let mut s = -self.search(
+                        &child,
+                        depth - 1 - r,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        m.is_pass(),
+                    );
+                    if s > alpha && (r > 0 || s < beta) {
+                        s = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, m.is_pass());
+                    }
+                    s
+                };
+                self.path.pop();
+                s
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !m.is_capture() {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            self.history[history_index(side, m)] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= original_alpha {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.store(key, depth, best, bound, best_move, ply);
+        best
+    }
+
+    /// Quiescence: stand pat on the evaluation, or try captures and fortress
+    /// entries, so the search never stops in the middle of an exchange or one
+    /// step before a win.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        last_pass: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(s) = self.terminal(pos, ply) {
+            return s;
+        }
+        let stand = evaluate(pos, &self.rules, &self.weights);
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut list = MoveList::new();
+        legal_moves(pos, &self.rules, &mut list);
+        let mut best = stand;
+        for &m in list.iter() {
+            if !(m.is_capture() || m.to().is_some_and(|c| c.is_fortress())) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let _ = last_pass;
+        best
+    }
+
+    /// The principal variation from the table, checked move by move.
+    fn pv(&self, game: &Game, first: Move, max: usize) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut g = game.clone();
+        if g.play(first).is_err() {
+            return pv;
+        }
+        while pv.len() < max && !g.is_over() {
+            let key = g.position().key() ^ if g.last_was_pass() { PASS_KEY } else { 0 };
+            // Quiescence stores nothing: where the table has no move, a move that
+            // wins at once still completes a proven line.
+            let mover = g.position().to_move();
+            let winning = || {
+                g.legal_moves().iter().copied().find(|&m| {
+                    let mut c = g.clone();
+                    c.play_unchecked(m);
+                    c.outcome().is_some_and(|o| o.winner == Some(mover))
+                })
+            };
+            let Some(m) = self.probe(key).and_then(|e| e.mv).or_else(winning) else {
+                break;
+            };
+            if g.play(m).is_err() {
+                break;
+            }
+            pv.push(m);
+        }
+        pv
+    }
+
+    /// Searches the game's current position within the limits.
+    pub fn search_game(&mut self, game: &Game, limits: Limits) -> Report {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.aborted = false;
+        self.nodes = 0;
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            return Report {
+                best: None,
+                score: 0,
+                proven: None,
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            };
+        }
+        self.path.clear();
+        self.path.extend(game.repetition_keys());
+        let pos = *game.position();
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+        let mut best = legal[0];
+        let mut score = 0;
+        let mut done = 0;
+        for depth in 1..=max_depth {
+            let s = self.search(&pos, depth as i32, -INF, INF, 0, game.last_was_pass());
+            let key = pos.key() ^ if game.last_was_pass() { PASS_KEY } else { 0 };
+            if self.aborted {
+                // A partial iteration's move is still a good move when the table
+                // has one for the root.
+                if let Some(m) = self
+                    .probe(key)
+                    .and_then(|e| e.mv)
+                    .filter(|m| legal.contains(m))
+                {
+                    best = m;
+                }
+                break;
+            }
+            if let Some(m) = self
+                .probe(key)
+                .and_then(|e| e.mv)
+                .filter(|m| legal.contains(m))
+            {
+                best = m;
+            }
+            score = s;
+            done = depth;
+            if s.abs() >= MATE_BAND {
+                break; // proven: deeper search cannot change it
+            }
+        }
+        let proven = (score.abs() >= MATE_BAND).then(|| Proven {
+            winner: if score > 0 {
+                game.position().to_move()
+            } else {
+                game.position().to_move().other()
+            },
+            plies: (MATE - score.abs()) as u32,
+        });
+        // A proof may come from quiescence, deeper than the iteration: follow it.
+        let pv_len = proven.map_or(done, |p| p.plies.max(done)).max(1) as usize;
+        Report {
+            best: Some(best),
+            score,
+            proven,
+            pv: self.pv(game, best, pv_len),
+            depth: done,
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// Scores every root move by a full-window search to `depth` (for the noisy
+    /// low levels, which pick among near-best moves).
+    pub fn score_root_moves(&mut self, game: &Game, depth: u32) -> Vec<(Move, i32)> {
+        self.start = Instant::now();
+        self.limits = Limits::default();
+        self.aborted = false;
+        self.path.clear();
+        self.path.extend(game.repetition_keys());
+        let legal = game.legal_moves();
+        let pos = *game.position();
+        legal
+            .iter()
+            .map(|&m| {
+                let s = if m.is_pass() && game.last_was_pass() {
+                    self.win_for(Side::Defenders, pos.to_move(), 1)
+                } else {
+                    let mut child = pos;
+                    child.play_unchecked(m);
+                    self.path.push(child.key());
+                    let s = -self.search(&child, depth as i32 - 1, -INF, INF, 1, m.is_pass());
+                    self.path.pop();
+                    s
+                };
+                (m, s)
+            })
+            .collect()
+    }
+
+    /// Nodes searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// A playing level, 1 (beginner) to 10 (full strength under a time limit).
+#[derive(Clone, Copy, Debug)]
+pub struct LevelSpec {
+    /// Search depth (levels 1–8).
+    pub depth: Option<u32>,
+    /// Time per move (levels 9–10).
+    pub movetime: Option<Duration>,
+    /// Random noise added to root scores, in evaluation units.
+    pub noise: i32,
+}
+
+/// The search settings of a level.
+pub fn level_spec(level: u8) -> LevelSpec {
+    let (depth, movetime, noise) = match level.clamp(1, 10) {
+        1 => (Some(1), None, 250),
+        2 => (Some(1), None, 80),
+        3 => (Some(2), None, 50),
+        4 => (Some(2), None, 15),
+        5 => (Some(3), None, 8),
+        6 => (Some(4), None, 0),
+        7 => (Some(5), None, 0),
+        8 => (Some(6), None, 0),
+        9 => (None, Some(Duration::from_millis(300)), 0),
+        _ => (None, Some(Duration::from_millis(1000)), 0),
+    };
+    LevelSpec {
+        depth,
+        movetime,
+        noise,
+    }
+}
+
+/// The move a level plays. Deterministic for a given seed at levels 1–8.
+pub fn level_move(
+    searcher: &mut Searcher,
+    game: &Game,
+    level: u8,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<Move> {
+    let spec = level_spec(level);
+    if spec.noise > 0 {
+        let mut rng = crate::Rng::new(seed);
+        let scored = searcher.score_root_moves(game, spec.depth.unwrap_or(1));
+        return scored
+            .into_iter()
+            .map(|(m, s)| {
+                (
+                    m,
+                    s + rng.below(2 * spec.noise as usize + 1) as i32 - spec.noise,
+                )
+            })
+            .max_by_key(|&(_, s)| s)
+            .map(|(m, _)| m);
+    }
+    let limits = Limits {
+        depth: spec.depth,
+        nodes: None,
+        movetime: spec.movetime,
+        stop,
+    };
+    searcher.search_game(game, limits).best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(rules: &str, pos: &str) -> Game {
+        let rules: Rules = rules.parse().unwrap();
+        Game::from_position(rules, Position::parse(pos, &rules).unwrap())
+    }
+
+    fn search(g: &Game, depth: u32) -> Report {
+        Searcher::with_weights(*g.rules(), WEIGHTS, 1 << 16).search_game(
+            g,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        )
+    }
+
+    #[test]
+    fn finds_a_win_in_one() {
+        let g = game(
+            "classic",
+            "......../......../......../......../......../..A..D.. 1 a",
+        );
+        let r = search(&g, 3);
+        assert_eq!(r.best.unwrap().to_string(), "c1-F");
+        assert_eq!(
+            r.proven,
+            Some(Proven {
+                winner: Side::Attackers,
+                plies: 1
+            })
+        );
+    }
+
+    #[test]
+    fn defenders_capture_the_last_but_one_attacker() {
+        let g = game(
+            "classic",
+            "......../......../......../..DA..../......../........ 1 d",
+        );
+        let r = search(&g, 2);
+        assert!(r.best.unwrap().is_capture());
+        assert_eq!(r.proven.map(|p| p.winner), Some(Side::Defenders));
+    }
+
+    #[test]
+    fn proves_a_win_in_three() {
+        // Attackers on c1 and g1, a lone defender far away on a6: c1-F, any
+        // defender move, g1-F.
+        let g = game(
+            "classic",
+            "D......./......../......../......../......../..A...A. 0 a",
+        );
+        let r = search(&g, 6);
+        assert_eq!(
+            r.proven,
+            Some(Proven {
+                winner: Side::Attackers,
+                plies: 3
+            }),
+            "{r:?}"
+        );
+        assert_eq!(r.pv.len(), 3);
+        // From c2 and g2 it takes four attacker moves: seven plies.
+        let g = game(
+            "classic",
+            "D......./......../......../......../..A...A./........ 0 a",
+        );
+        assert_eq!(
+            search(&g, 8).proven,
+            Some(Proven {
+                winner: Side::Attackers,
+                plies: 7
+            })
+        );
+    }
+
+    #[test]
+    fn deterministic_for_a_depth() {
+        let g = Game::new(Rules::default());
+        let a = search(&g, 5);
+        let b = search(&g, 5);
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    }
+
+    #[test]
+    fn stops_on_request_with_a_move() {
+        let g = Game::new(Rules::default());
+        let stop = Arc::new(AtomicBool::new(true));
+        let r = Searcher::new(Rules::default()).search_game(
+            &g,
+            Limits {
+                stop: Some(stop),
+                ..Limits::default()
+            },
+        );
+        assert!(g.legal_moves().contains(&r.best.unwrap()));
+        let r = Searcher::new(Rules::default()).search_game(
+            &g,
+            Limits {
+                nodes: Some(5000),
+                ..Limits::default()
+            },
+        );
+        assert!(r.nodes < 10_000 && r.best.is_some());
+    }
+
+    #[test]
+    fn every_level_plays_legal_moves_in_every_preset() {
+        for preset in ["classic", "encyclopedia", "globe"] {
+            let mut g = Game::new(preset.parse().unwrap());
+            let mut s = Searcher::with_weights(*g.rules(), WEIGHTS, 1 << 16);
+            for level in [1, 3, 5, 7] {
+                let m = level_move(&mut s, &g, level, 9, None).unwrap();
+                g.play(m).unwrap();
+            }
+        }
+    }
+}

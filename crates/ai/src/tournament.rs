@@ -1,0 +1,379 @@
+//! Engine-against-engine matches for Ringo, with the statistics to read them:
+//! W/D/L, score, an Elo difference with a 95% interval, per-seat results, and an
+//! optional sequential probability ratio test (SPRT).
+
+use crate::ringo_search::{level_move, Limits, Searcher};
+use crate::{ringo_player, Rng};
+use ringo::{Game, Move, Rules, Side};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A player in a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spec {
+    /// A playing level, 1–10.
+    Level(u8),
+    /// The search to a fixed depth.
+    Depth(u32),
+    /// The search with a node budget.
+    Nodes(u64),
+    /// Uniformly random legal moves.
+    Random,
+    /// The one-ply capture-first baseline.
+    Greedy,
+}
+
+impl FromStr for Spec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Spec, String> {
+        let bad = || {
+            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, random or greedy")
+        };
+        match s.split_once(':') {
+            None if s == "random" => Ok(Spec::Random),
+            None if s == "greedy" => Ok(Spec::Greedy),
+            Some(("level", n)) => n
+                .parse()
+                .ok()
+                .filter(|l| (1..=10).contains(l))
+                .map(Spec::Level)
+                .ok_or_else(bad),
+            Some(("depth", n)) => n
+                .parse()
+                .ok()
+                .filter(|d| (1..=40).contains(d))
+                .map(Spec::Depth)
+                .ok_or_else(bad),
+            Some(("nodes", n)) => n
+                .parse()
+                .ok()
+                .filter(|&n| n > 0)
+                .map(Spec::Nodes)
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spec::Level(l) => write!(f, "level:{l}"),
+            Spec::Depth(d) => write!(f, "depth:{d}"),
+            Spec::Nodes(n) => write!(f, "nodes:{n}"),
+            Spec::Random => f.write_str("random"),
+            Spec::Greedy => f.write_str("greedy"),
+        }
+    }
+}
+
+/// Chooses a move for `spec`.
+pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -> Option<Move> {
+    match spec {
+        Spec::Random => ringo_player::random_move(game, rng),
+        Spec::Greedy => ringo_player::greedy_move(game, rng),
+        Spec::Level(l) => level_move(searcher, game, l, rng.next_u64(), None),
+        Spec::Depth(d) => {
+            searcher
+                .search_game(
+                    game,
+                    Limits {
+                        depth: Some(d),
+                        ..Limits::default()
+                    },
+                )
+                .best
+        }
+        Spec::Nodes(n) => {
+            searcher
+                .search_game(
+                    game,
+                    Limits {
+                        nodes: Some(n),
+                        ..Limits::default()
+                    },
+                )
+                .best
+        }
+    }
+}
+
+/// One finished game: who played the attackers, and the outcome.
+#[derive(Clone, Copy, Debug)]
+pub struct GameResult {
+    /// True when player A had the attackers.
+    pub a_attacks: bool,
+    /// The winner (`None` for a draw).
+    pub winner: Option<Side>,
+    /// Moves played.
+    pub plies: usize,
+}
+
+impl GameResult {
+    /// A's score: 1, ½ or 0.
+    pub fn a_score(&self) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) => f64::from(u8::from((w == Side::Attackers) == self.a_attacks)),
+        }
+    }
+}
+
+/// Plays game `index`: openings come in pairs, each played from both seats.
+/// The opening is two random plies from the start, drawn from the pair's seed.
+pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> GameResult {
+    let a_attacks = index % 2 == 0;
+    let mut opening_rng = Rng::new(seed ^ ((index / 2) as u64 * 0x9e37_79b9));
+    let mut rng = Rng::new(seed.wrapping_add(index as u64));
+    let mut game = Game::new(rules);
+    for _ in 0..2 {
+        if let Some(m) = ringo_player::random_move(&game, &mut opening_rng) {
+            game.play_unchecked(m);
+        }
+    }
+    let mut searchers = [
+        Searcher::with_weights(rules, crate::ringo_eval::WEIGHTS, 1 << 18),
+        Searcher::with_weights(rules, crate::ringo_eval::WEIGHTS, 1 << 18),
+    ];
+    // Long games end by repetition or stall; a cap keeps a pathological pair of
+    // players from running forever (scored as a draw).
+    while !game.is_over() && game.ply() < 600 {
+        let attackers_to_move = game.position().to_move() == Side::Attackers;
+        let (spec, s) = if attackers_to_move == a_attacks {
+            (a, 0)
+        } else {
+            (b, 1)
+        };
+        let Some(m) = choose(spec, &mut searchers[s], &game, &mut rng) else {
+            break;
+        };
+        game.play_unchecked(m);
+    }
+    GameResult {
+        a_attacks,
+        winner: game.outcome().and_then(|o| o.winner),
+        plies: game.ply(),
+    }
+}
+
+/// Totals of a tournament so far.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// A's wins, draws, losses.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// A's losses.
+    pub losses: usize,
+    /// A's score as attackers: (points, games).
+    pub a_as_attackers: (f64, usize),
+    /// A's score as defenders.
+    pub a_as_defenders: (f64, usize),
+    /// Attackers' wins (either player).
+    pub attacker_wins: usize,
+    /// Total plies.
+    pub plies: usize,
+}
+
+impl Tally {
+    /// Adds a result.
+    pub fn add(&mut self, r: &GameResult) {
+        let s = r.a_score();
+        match s {
+            x if x > 0.75 => self.wins += 1,
+            x if x < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        let seat = if r.a_attacks {
+            &mut self.a_as_attackers
+        } else {
+            &mut self.a_as_defenders
+        };
+        seat.0 += s;
+        seat.1 += 1;
+        if r.winner == Some(Side::Attackers) {
+            self.attacker_wins += 1;
+        }
+        self.plies += r.plies;
+    }
+
+    /// Games played.
+    pub fn games(&self) -> usize {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score fraction.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            0.5
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
+        }
+    }
+
+    /// The Elo difference (A − B) and its 95% interval, from the score and its
+    /// standard error over games.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games() as f64;
+        let s = self.score();
+        let var = if n > 0.0 {
+            (self.wins as f64 * (1.0 - s).powi(2)
+                + self.draws as f64 * (0.5 - s).powi(2)
+                + self.losses as f64 * s.powi(2))
+                / n
+        } else {
+            0.0
+        };
+        let se = (var / n.max(1.0)).sqrt();
+        (elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se))
+    }
+
+    /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo = `elo0`),
+    /// by the normal approximation to the trinomial.
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let n = self.games() as f64;
+        if n < 2.0 || self.wins == 0 || self.losses == 0 {
+            return 0.0;
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of(elo0), score_of(elo1));
+        (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var / n)
+    }
+}
+
+/// The expected score for an Elo difference.
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference for an expected score (clamped away from 0 and 1).
+pub fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-3, 1.0 - 1e-3);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// SPRT bounds for α = β = 0.05.
+pub const SPRT_BOUNDS: (f64, f64) = (-2.944_438_979, 2.944_438_979);
+
+/// What a tournament plays.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// The rules.
+    pub rules: Rules,
+    /// Player A.
+    pub a: Spec,
+    /// Player B.
+    pub b: Spec,
+    /// Games to play.
+    pub games: usize,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed for openings and players.
+    pub seed: u64,
+    /// Stop early by SPRT between these Elo values.
+    pub sprt: Option<(f64, f64)>,
+}
+
+/// Runs a tournament; `progress` is called after every game with the tally so
+/// far. With `sprt`, stops early once the test decides.
+pub fn run(config: Config, progress: &(dyn Fn(&Tally) + Sync)) -> Tally {
+    let Config {
+        rules,
+        a,
+        b,
+        games,
+        threads,
+        seed,
+        sprt,
+    } = config;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let tally = Mutex::new(Tally::default());
+    let tally = Arc::new(tally);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    return;
+                }
+                let r = play_game(rules, a, b, i, seed);
+                let Ok(mut t) = tally.lock() else { return };
+                t.add(&r);
+                progress(&t);
+                if let Some((e0, e1)) = sprt {
+                    let llr = t.llr(e0, e1);
+                    if llr <= SPRT_BOUNDS.0 || llr >= SPRT_BOUNDS.1 {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let t = tally.lock().map(|t| t.clone()).unwrap_or_default();
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in ["level:5", "depth:4", "nodes:100000", "random", "greedy"] {
+            assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
+        }
+        for bad in ["level:0", "level:11", "depth:x", "nodes:0", "best", ""] {
+            assert!(bad.parse::<Spec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn elo_statistics() {
+        assert!((elo_of(0.5)).abs() < 1e-9);
+        assert!((elo_of(score_of(200.0)) - 200.0).abs() < 1e-6);
+        let mut t = Tally::default();
+        for i in 0..100 {
+            t.add(&GameResult {
+                a_attacks: i % 2 == 0,
+                winner: Some(if i % 4 == 0 {
+                    Side::Defenders
+                } else {
+                    Side::Attackers
+                }),
+                plies: 10,
+            });
+        }
+        let (elo, lo, hi) = t.elo();
+        assert!(lo < elo && elo < hi);
+        assert_eq!(t.games(), 100);
+    }
+
+    #[test]
+    fn a_search_beats_random() {
+        let rules = Rules::default();
+        let config = Config {
+            rules,
+            a: Spec::Depth(2),
+            b: Spec::Random,
+            games: 8,
+            threads: 2,
+            seed: 1,
+            sprt: None,
+        };
+        let t = run(config, &|_| {});
+        assert_eq!(t.games(), 8);
+        assert!(t.score() >= 0.75, "score {}", t.score());
+    }
+}

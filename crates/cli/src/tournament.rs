@@ -1,0 +1,102 @@
+//! `agon tournament …`: engine-against-engine matches with a progress bar.
+
+use agon_ai::tournament::{self, Spec, Tally};
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::io::Write;
+
+/// Draws the progress bar on stderr: games done, W/D/L and the Elo estimate.
+fn bar(t: &Tally, total: usize) {
+    let width = 30;
+    let done = t.games().min(total);
+    let filled = (done * width).checked_div(total).unwrap_or(width);
+    let (elo, _, _) = t.elo();
+    let mut err = std::io::stderr().lock();
+    let _ = write!(
+        err,
+        "\r[{}{}] {done}/{total}  +{} ={} -{}  score {:.3}  Elo {elo:+.0} ",
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score()
+    );
+    let _ = err.flush();
+}
+
+/// `agon tournament ringo`.
+pub fn ringo(
+    rules: &str,
+    a: &str,
+    b: &str,
+    games: usize,
+    threads: usize,
+    sprt: Option<&str>,
+    seed: u64,
+) -> Result<serde_json::Value> {
+    let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
+    let a: Spec = a
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("invalid --a")?;
+    let b: Spec = b
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("invalid --b")?;
+    let sprt = match sprt {
+        None => None,
+        Some(text) => {
+            let (e0, e1) = text
+                .split_once(',')
+                .and_then(|(x, y)| {
+                    Some((x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?))
+                })
+                .filter(|(x, y)| x < y)
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "invalid --sprt '{text}': use elo0,elo1 with elo0 < elo1, e.g. 0,50"
+                    )
+                })?;
+            Some((e0, e1))
+        }
+    };
+    if games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let start = std::time::Instant::now();
+    let config = tournament::Config {
+        rules,
+        a,
+        b,
+        games,
+        threads,
+        seed,
+        sprt,
+    };
+    let t = tournament::run(config, &|t| bar(t, games));
+    eprintln!();
+    let (elo, lo, hi) = t.elo();
+    let seat = |(points, n): (f64, usize)| json!({"games": n, "score": if n > 0 { points / n as f64 } else { 0.0 }});
+    Ok(json!({
+        "rules": rules.to_string(),
+        "a": a.to_string(),
+        "b": b.to_string(),
+        "games": t.games(),
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "score": t.score(),
+        "elo": elo.round(),
+        "elo_95": [lo.round(), hi.round()],
+        "a_as_attackers": seat(t.a_as_attackers),
+        "a_as_defenders": seat(t.a_as_defenders),
+        "attackers_win_rate": if t.games() > 0 { t.attacker_wins as f64 / t.games() as f64 } else { 0.0 },
+        "mean_plies": if t.games() > 0 { t.plies as f64 / t.games() as f64 } else { 0.0 },
+        "sprt": sprt.map(|(e0, e1)| {
+            let llr = t.llr(e0, e1);
+            json!({"elo0": e0, "elo1": e1, "llr": llr, "result": if llr >= tournament::SPRT_BOUNDS.1 { "H1" } else if llr <= tournament::SPRT_BOUNDS.0 { "H0" } else { "undecided" }})
+        }),
+        "seconds": start.elapsed().as_secs_f64().round(),
+    }))
+}
