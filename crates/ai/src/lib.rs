@@ -18,6 +18,7 @@ pub mod ringo_eval;
 pub mod ringo_player;
 pub mod ringo_search;
 pub mod tournament;
+pub mod tune;
 pub mod urgammon_player;
 
 /// A small seedable generator (SplitMix64) so players stay reproducible.

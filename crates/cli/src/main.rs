@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod engine_cmd;
 mod ringo_cmd;
 mod rng;
 mod tournament;
@@ -49,9 +50,14 @@ enum Command {
     /// Urgammon: the state after a record, terminal match play, replays.
     #[command(subcommand)]
     Urgammon(UrgammonCmd),
+    /// The engine protocol on stdin/stdout (see docs/engine-protocol.md).
+    Engine,
     /// Engine-against-engine matches with statistics.
     #[command(subcommand)]
     Tournament(TournamentCmd),
+    /// Tune an evaluation by self-play.
+    #[command(subcommand)]
+    Tune(TuneCmd),
     /// Speed benchmarks (median of several runs, one core).
     #[command(subcommand)]
     Bench(BenchCmd),
@@ -191,6 +197,32 @@ enum TournamentCmd {
         #[arg(long)]
         sprt: Option<String>,
         /// Seed for the openings and the players' randomness.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum TuneCmd {
+    /// Ringo: self-play positions, a Texel-style fit of the evaluation weights,
+    /// and a verification match against the starting weights.
+    Ringo {
+        /// The method: spsa (on match results) or texel (a fit to game outcomes).
+        #[arg(long, default_value = "spsa")]
+        method: String,
+        /// Self-play games (texel), or SPSA iterations.
+        #[arg(long, default_value_t = 400)]
+        games: usize,
+        /// Self-play search depth.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Gradient-descent passes.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Verification games (tuned against starting weights).
+        #[arg(long, default_value_t = 100)]
+        verify: usize,
+        /// Seed for the games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -367,6 +399,9 @@ fn run(cli: Cli) -> Result<()> {
                 )
             }
         },
+        Command::Engine => {
+            engine_cmd::run(&mut std::io::stdin().lock(), Box::new(std::io::stdout()))
+        }
         Command::Tournament(TournamentCmd::Ringo {
             rules,
             a,
@@ -384,6 +419,18 @@ fn run(cli: Cli) -> Result<()> {
             sprt.as_deref(),
             seed,
         )?),
+        Command::Tune(TuneCmd::Ringo {
+            method,
+            games,
+            depth,
+            epochs,
+            verify,
+            seed,
+        }) => match method.as_str() {
+            "texel" => print_json(&tournament::tune_ringo(games, depth, epochs, verify, seed)),
+            "spsa" => print_json(&tournament::spsa_ringo(games, depth, verify, seed)),
+            other => anyhow::bail!("invalid --method '{other}': use spsa or texel"),
+        },
         Command::Bench(BenchCmd::RingoSearch { depth }) => print_json(&bench::ringo_search(depth)?),
         Command::Bench(BenchCmd::Urgammon { games, runs, seed }) => {
             print_json(&bench::urgammon(games, runs.max(1), seed)?)

@@ -100,3 +100,100 @@ pub fn ringo(
         "seconds": start.elapsed().as_secs_f64().round(),
     }))
 }
+
+/// `agon tune ringo`: self-play, fit, verify. Progress goes to stderr; the
+/// result (the weights as JSON and as Rust, the losses, the verification score)
+/// to stdout.
+pub fn tune_ringo(
+    games: usize,
+    depth: u32,
+    epochs: usize,
+    verify: usize,
+    seed: u64,
+) -> serde_json::Value {
+    use agon_ai::{ringo_eval, tune};
+    let start = ringo_eval::HAND_WEIGHTS;
+    let mut rng = agon_ai::Rng::new(seed);
+    let mut samples = vec![];
+    for i in 0..games {
+        samples.extend(tune::self_play_game(depth, start, &mut rng));
+        eprint!(
+            "\rself-play {}/{games}: {} positions ",
+            i + 1,
+            samples.len()
+        );
+    }
+    eprintln!();
+    let before = tune::loss(&samples, &start.as_array());
+    let tuned = tune::fit(&samples, start, epochs, 0.05);
+    let after = tune::loss(&samples, &tuned.as_array());
+    eprintln!("loss {before:.5} -> {after:.5}; verifying over {verify} games…");
+    let score = tune::verify(tuned, start, verify, 3, seed ^ 0xabcd);
+    json!({
+        "games": games,
+        "positions": samples.len(),
+        "depth": depth,
+        "epochs": epochs,
+        "loss_before": before,
+        "loss_after": after,
+        "weights": weights_json(&tuned),
+        "rust": weights_rust(&tuned),
+        "verify_games": verify,
+        "verify_score_tuned_vs_start": score,
+    })
+}
+
+const WEIGHT_NAMES: [&str; 11] = [
+    "in_fortress",
+    "progress",
+    "on_ring_one",
+    "attackers",
+    "defenders",
+    "attackers_in_neutral",
+    "guards",
+    "attackers_attacked",
+    "defenders_attacked",
+    "mobility",
+    "tempo",
+];
+
+fn weights_json(w: &agon_ai::ringo_eval::Weights) -> serde_json::Value {
+    WEIGHT_NAMES
+        .iter()
+        .zip(w.as_array())
+        .map(|(n, w)| ((*n).to_string(), json!((w * 10.0).round() / 10.0)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+fn weights_rust(w: &agon_ai::ringo_eval::Weights) -> String {
+    WEIGHT_NAMES
+        .iter()
+        .zip(w.as_array())
+        .map(|(n, w)| format!("    {n}: {w:.1},"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `agon tune ringo --method spsa`: SPSA on match results at `depth`, then a
+/// verification match against the starting weights one ply deeper.
+pub fn spsa_ringo(iterations: usize, depth: u32, verify: usize, seed: u64) -> serde_json::Value {
+    use agon_ai::{ringo_eval, tune};
+    let start = ringo_eval::HAND_WEIGHTS;
+    let tuned = tune::spsa(start, iterations, 4, depth, seed, &|k, _| {
+        eprint!("\rSPSA iteration {k}/{iterations} ");
+    });
+    eprintln!("\nverifying over {verify} games…");
+    let score = tune::verify(tuned, start, verify, depth + 1, seed ^ 0xabcd);
+    json!({
+        "method": "spsa",
+        "iterations": iterations,
+        "games_per_iteration": 8,
+        "depth": depth,
+        "weights": weights_json(&tuned),
+        "rust": weights_rust(&tuned),
+        "verify_games": verify,
+        "verify_depth": depth + 1,
+        "verify_score_tuned_vs_start": score,
+    })
+}

@@ -1,0 +1,297 @@
+//! `agon engine`: a line-based engine protocol on stdin and stdout, in the
+//! spirit of UCI, so other programs and GUIs can drive the engine. The protocol
+//! is documented in docs/engine-protocol.md.
+//!
+//! Searches run on their own thread, so `stop` and `isready` are answered while
+//! the engine thinks. Every malformed command gets an `error …` line; nothing a
+//! client sends can crash the engine.
+
+use agon_ai::ringo_search::{level_spec, Limits, Searcher};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The game the engine is set up for.
+enum Setup {
+    Ringo(ringo::Game),
+    Urgammon(urgammon::Game),
+}
+
+/// Writes whole lines to the shared output.
+#[derive(Clone)]
+struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    fn line(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+}
+
+struct Engine {
+    setup: Setup,
+    rules: ringo::Rules,
+    out: Out,
+    search: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+}
+
+const HELP: &str = "commands: agon, isready, game ringo|urgammon, rules RULES, \
+position start|POSITION [moves M...], record TOKENS, legal, \
+go [depth D] [nodes N] [movetime MS] [level L] [infinite], stop, quit";
+
+impl Engine {
+    fn finish_search(&mut self) {
+        if let Some((handle, stop)) = self.search.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = handle.join();
+        }
+    }
+
+    fn busy(&mut self) -> bool {
+        match &self.search {
+            Some((h, _)) if !h.is_finished() => true,
+            Some(_) => {
+                self.finish_search();
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Handles one command line. Returns false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        let result = match cmd {
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            "agon" => {
+                self.out
+                    .line(&format!("id name Agon {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("protocol 1");
+                Ok("agonok".to_string())
+            }
+            "isready" => Ok("readyok".to_string()),
+            "help" => Ok(HELP.to_string()),
+            "stop" => {
+                self.finish_search();
+                return true;
+            }
+            "legal" => Ok(self.legal()),
+            "game" | "rules" | "position" | "record" | "go" if self.busy() => {
+                Err(format!("busy thinking: send stop before '{cmd}'"))
+            }
+            "game" => self.game(&rest),
+            "rules" => self.set_rules(&rest),
+            "position" => self.position(&rest),
+            "record" => self.record(&rest),
+            "go" => self.go(&rest),
+            other => Err(format!("unknown command '{other}'; {HELP}")),
+        };
+        match result {
+            Ok(text) if !text.is_empty() => self.out.line(&text),
+            Ok(_) => {}
+            Err(e) => self.out.line(&format!("error {e}")),
+        }
+        true
+    }
+
+    fn game(&mut self, args: &[&str]) -> Result<String, String> {
+        self.setup = match args {
+            ["ringo"] => Setup::Ringo(ringo::Game::new(self.rules)),
+            ["urgammon"] => Setup::Urgammon(urgammon::Game::new()),
+            _ => return Err("usage: game ringo|urgammon".into()),
+        };
+        Ok("ok".into())
+    }
+
+    fn set_rules(&mut self, args: &[&str]) -> Result<String, String> {
+        let [text] = args else {
+            return Err("usage: rules PRESET[,key=value]...".into());
+        };
+        self.rules = text.parse().map_err(|e: ringo::RulesError| e.to_string())?;
+        self.setup = Setup::Ringo(ringo::Game::new(self.rules));
+        Ok("ok".into())
+    }
+
+    fn position(&mut self, args: &[&str]) -> Result<String, String> {
+        let split = args
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(args.len());
+        let (pos, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
+        let position = match pos {
+            ["start"] => None,
+            [a, b, c] => Some(format!("{a} {b} {c}")),
+            _ => return Err("usage: position start|RINGS FORTRESS SIDE [moves M...]".into()),
+        };
+        let game = ringo::Game::from_moves(self.rules, position.as_deref(), moves.iter().copied())
+            .map_err(|e| e.to_string())?;
+        self.setup = Setup::Ringo(game);
+        Ok("ok".into())
+    }
+
+    fn record(&mut self, args: &[&str]) -> Result<String, String> {
+        let game = urgammon::Game::parse(&args.join(" ")).map_err(|e| e.to_string())?;
+        self.setup = Setup::Urgammon(game);
+        Ok("ok".into())
+    }
+
+    fn legal(&self) -> String {
+        match &self.setup {
+            Setup::Ringo(g) => format!("legal {}", g.legal_notations().join(" ")),
+            Setup::Urgammon(g) => {
+                let s = g.state();
+                let side = s.to_act().unwrap_or(urgammon::Side::Light);
+                let mut v: Vec<String> = s.moves().iter().map(|m| m.notation(side)).collect();
+                v.sort();
+                format!("legal phase {} {}", s.phase().name(), v.join(" "))
+            }
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<String, String> {
+        let mut limits = Limits::default();
+        let mut it = args.iter();
+        while let Some(&key) = it.next() {
+            if key == "infinite" {
+                continue;
+            }
+            let value = it.next().ok_or_else(|| format!("'{key}' needs a value"))?;
+            let bad = || format!("invalid value '{value}' for {key}");
+            match key {
+                "depth" => {
+                    limits.depth = Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|d| (1..=60).contains(d))
+                            .ok_or_else(bad)?,
+                    )
+                }
+                "nodes" => limits.nodes = Some(value.parse().map_err(|_| bad())?),
+                "movetime" => {
+                    limits.movetime = Some(std::time::Duration::from_millis(
+                        value.parse().map_err(|_| bad())?,
+                    ))
+                }
+                "level" => {
+                    let l: u8 = value
+                        .parse()
+                        .ok()
+                        .filter(|l| (1..=10).contains(l))
+                        .ok_or_else(bad)?;
+                    let spec = level_spec(l);
+                    limits.depth = limits.depth.or(spec.depth);
+                    limits.movetime = limits.movetime.or(spec.movetime);
+                }
+                other => {
+                    return Err(format!(
+                        "unknown go option '{other}': use depth, nodes, movetime, level, infinite"
+                    ))
+                }
+            }
+        }
+        match &self.setup {
+            Setup::Ringo(game) => {
+                if game.is_over() {
+                    return Err(format!("the game is over ({})", game.status_name()));
+                }
+                let stop = Arc::new(AtomicBool::new(false));
+                limits.stop = Some(stop.clone());
+                let (game, out) = (game.clone(), self.out.clone());
+                let handle = std::thread::spawn(move || {
+                    let mut searcher = Searcher::new(*game.rules());
+                    let r = searcher.search_game(&game, limits);
+                    let legal = game.legal_moves();
+                    let mut g = game.clone();
+                    let pv: Vec<String> =
+                        r.pv.iter()
+                            .map(|&m| {
+                                let t = m.to_notation(&g.legal_moves());
+                                g.play_unchecked(m);
+                                t
+                            })
+                            .collect();
+                    let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)).round();
+                    out.line(&format!(
+                        "info depth {} score {} nodes {} nps {nps} time {} pv {}",
+                        r.depth,
+                        r.score,
+                        r.nodes,
+                        r.elapsed.as_millis(),
+                        pv.join(" ")
+                    ));
+                    if let Some(p) = r.proven {
+                        out.line(&format!("info proven {} {}", p.winner.name(), p.plies));
+                    }
+                    out.line(&format!(
+                        "bestmove {}",
+                        r.best.map_or("none".into(), |m| m.to_notation(&legal))
+                    ));
+                });
+                self.search = Some((handle, stop));
+                Ok(String::new())
+            }
+            Setup::Urgammon(game) => {
+                // Until the Urgammon engine lands, the greedy baseline decides.
+                let state = game.state();
+                let answer = match state.phase() {
+                    urgammon::Phase::Roll | urgammon::Phase::Opening => "bestmove roll".to_string(),
+                    urgammon::Phase::Over => return Err("the game is over".into()),
+                    _ => {
+                        let side = state.to_act().unwrap_or(urgammon::Side::Light);
+                        let mut rng = agon_ai::Rng::new(game.tokens().len() as u64);
+                        match agon_ai::urgammon_player::greedy_decision(state, &mut rng) {
+                            Some(agon_ai::urgammon_player::Decision::Move(m)) => {
+                                format!("bestmove {}", m.notation(side))
+                            }
+                            Some(agon_ai::urgammon_player::Decision::Verdict) => {
+                                "bestmove verdict".into()
+                            }
+                            None => return Err("no decision to make".into()),
+                        }
+                    }
+                };
+                self.out
+                    .line("info string greedy baseline (the Urgammon engine is not yet built)");
+                Ok(answer)
+            }
+        }
+    }
+}
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) -> anyhow::Result<()> {
+    let rules = ringo::Rules::default();
+    let mut engine = Engine {
+        setup: Setup::Ringo(ringo::Game::new(rules)),
+        rules,
+        out: Out(Arc::new(Mutex::new(output))),
+        search: None,
+    };
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            // End of input: let a running search finish and report.
+            if let Some((handle, _)) = engine.search.take() {
+                let _ = handle.join();
+            }
+            return Ok(());
+        }
+        if line.len() > 4096 {
+            engine.out.line("error line too long");
+            continue;
+        }
+        if !engine.command(line.trim()) {
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The engine protocol, driven line by line as a GUI would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdin, Command, Stdio};
+
+struct Session {
+    stdin: ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Session {
+    fn start() -> (Session, std::process::Child) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        (Session { stdin, lines }, child)
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`; returns them all.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = vec![];
+        for line in self.lines.by_ref() {
+            let line = line.unwrap();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+        panic!("no line starting with {prefix}: {seen:?}");
+    }
+}
+
+#[test]
+fn set_up_search_and_stop() {
+    let (mut s, mut child) = Session::start();
+    s.send("agon");
+    assert!(s
+        .until("agonok")
+        .iter()
+        .any(|l| l.starts_with("id name Agon")));
+    s.send("rules globe");
+    s.until("ok");
+    s.send("position start moves b6-b5 b1-c1");
+    s.until("ok");
+    s.send("legal");
+    assert!(s.until("legal")[0].contains("b5-b4"));
+    s.send("go depth 5");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 5 score")),
+        "{out:?}"
+    );
+    // A proven win is reported as such.
+    s.send("rules classic");
+    s.until("ok");
+    s.send("position ......../......../......../......../......../..A..D.. 1 a");
+    s.until("ok");
+    s.send("go depth 3");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter().any(|l| l == "info proven attackers 1"),
+        "{out:?}"
+    );
+    assert_eq!(out.last().unwrap(), "bestmove c1-F");
+    // An infinite search stops on request, with a move.
+    s.send("position start");
+    s.until("ok");
+    s.send("go infinite");
+    s.send("isready");
+    s.until("readyok");
+    s.send("position start");
+    assert!(s.until("error").last().unwrap().contains("busy"));
+    s.send("stop");
+    let out = s.until("bestmove");
+    assert!(!out.last().unwrap().ends_with("none"));
+    s.send("quit");
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn malformed_commands_get_error_lines() {
+    let (mut s, mut child) = Session::start();
+    for bad in [
+        "bogus",
+        "rules chess",
+        "position nonsense",
+        "position start moves b6-b4",
+        "go depth x",
+        "go sideways 3",
+        "game chess",
+        "record r9",
+        "go depth",
+    ] {
+        s.send(bad);
+        let line = s.until("error").pop().unwrap();
+        assert!(line.starts_with("error "), "{bad}: {line}");
+    }
+    s.send(&"x".repeat(10_000));
+    assert!(s.until("error").pop().unwrap().contains("too long"));
+    // Urgammon: the decision in a record.
+    s.send("game urgammon");
+    s.until("ok");
+    s.send("record start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1");
+    s.until("ok");
+    s.send("go");
+    let best = s.until("bestmove").pop().unwrap();
+    assert!(
+        [
+            "bestmove 2a-3a",
+            "bestmove 4a-5",
+            "bestmove P-1a",
+            "bestmove verdict"
+        ]
+        .contains(&best.as_str()),
+        "{best}"
+    );
+    s.send("isready");
+    s.until("readyok");
+    drop(s);
+    assert!(
+        child.wait().unwrap().success(),
+        "end of input ends the engine cleanly"
+    );
+}
