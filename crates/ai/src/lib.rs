@@ -1,16 +1,16 @@
 //! # Computer players
 //!
-//! The baselines every stronger engine is measured against, and the opponents
-//! the web app uses until the search engines land:
+//! - **Ringo**: the search engine ([`ringo_search`]: iterative deepening PVS with
+//!   a transposition table, quiescence and proven results) over a feature
+//!   evaluation ([`ringo_eval`]) tuned by self-play ([`tune`]); levels 1–10; and
+//!   engine-against-engine matches with Elo statistics ([`tournament`]).
+//! - **Baselines** for both games, the yardsticks every engine is measured
+//!   against: **random** (a uniformly random legal choice) and **greedy** (one
+//!   ply of obvious preferences; in Urgammon: capture, then a rosette, then the
+//!   furthest piece, never the verdict die unless forced).
 //!
-//! - **random**: a uniformly random legal choice;
-//! - **greedy**: one ply of obvious preferences. Ringo: win at once, capture,
-//!   advance an attacker, keep pieces safe. Urgammon: capture, then land on a
-//!   rosette, then advance the furthest piece; never roll the verdict die unless
-//!   forced.
-//!
-//! A [`Level`] maps the levels 1–10 shown to players onto these players. The
-//! choice of player is deterministic for a given seed, so games replay.
+//! Until the Urgammon engine lands, a [`Level`] maps Urgammon's levels 1–10 onto
+//! the baselines. Every player is deterministic for a given seed.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -46,10 +46,9 @@ impl Rng {
     }
 }
 
-/// A playing strength, 1 (beginner) to 10.
-///
-/// Until the search engines land, levels 1–3 play at random and levels 4–10 play
-/// the greedy baseline.
+/// A playing strength, 1 (beginner) to 10. For Urgammon, until its engine
+/// lands, levels 1–3 play at random and levels 4–10 play the greedy baseline;
+/// Ringo's levels are [`ringo_search::level_spec`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 

@@ -41,7 +41,8 @@ fn greedy_score(game: &Game, m: Move) -> i32 {
     score
 }
 
-/// The greedy baseline: the best move by [`greedy_score`], ties at random.
+/// The greedy baseline: an immediate win first, then captures, then progress
+/// inward, avoiding moves that allow a capture; ties at random.
 pub fn greedy_move(game: &Game, rng: &mut Rng) -> Option<Move> {
     let legal = game.legal_moves();
     let mut best: Vec<Move> = vec![];

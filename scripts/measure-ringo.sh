@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Measures the Ringo engine's strength targets (issue 4) with `agon tournament`
+# and writes one JSON file per match to docs/engine-results/. The full run is
+# long (hours on 2 cores); SCALE divides every game count for a quicker look,
+# e.g. `SCALE=10 scripts/measure-ringo.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SCALE=${SCALE:-1}
+THREADS=${THREADS:-1}
+PRESETS=${PRESETS:-"classic encyclopedia globe"}
+out=docs/engine-results
+mkdir -p "$out"
+cargo build --release -q -p agon-cli
+agon=target/release/agon
+n() { local g=$(( $1 / SCALE )); [ "$g" -lt 2 ] && g=2; echo $(( g + g % 2 )); }
+match() { # preset a b games
+  local file="$out/$1--$2--$3.json"
+  echo "== $1: $2 vs $3 ($4 games)" >&2
+  "$agon" tournament ringo --rules "$1" --a "$2" --b "$3" --games "$4" --threads "$THREADS" > "$file"
+}
+for p in $PRESETS; do
+  for l in 2 3 4 5 6 7 8 9 10; do match "$p" "level:$l" "level:$((l - 1))" "$(n 200)"; done
+  match "$p" level:10 random "$(n 100)"
+  match "$p" level:10 greedy "$(n 100)"
+  match "$p" level:10 level:10 "$(n 20)"
+done
