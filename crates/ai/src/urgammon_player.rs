@@ -35,7 +35,8 @@ fn greedy_key(state: &State, m: &Move) -> (bool, bool, u8) {
 }
 
 /// The greedy decision: never the verdict die unless forced; otherwise the move
-/// with the best [`greedy_key`], ties at random.
+/// that captures, else lands on a rosette, else moves the furthest piece; ties
+/// at random.
 pub fn greedy_decision(state: &State, rng: &mut Rng) -> Option<Decision> {
     match state.phase() {
         Phase::Verdict => Some(Decision::Verdict),

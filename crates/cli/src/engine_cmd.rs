@@ -35,7 +35,10 @@ struct Engine {
     setup: Setup,
     rules: ringo::Rules,
     out: Out,
-    search: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+    /// The running search: its thread, its stop flag, and a flag it sets just
+    /// before it prints `bestmove`, so a client that has read `bestmove` is never
+    /// told the engine is busy.
+    search: Option<(JoinHandle<()>, Arc<AtomicBool>, Arc<AtomicBool>)>,
 }
 
 const HELP: &str = "commands: agon, isready, game ringo|urgammon, rules RULES, \
@@ -44,7 +47,7 @@ go [depth D] [nodes N] [movetime MS] [level L] [infinite], stop, quit";
 
 impl Engine {
     fn finish_search(&mut self) {
-        if let Some((handle, stop)) = self.search.take() {
+        if let Some((handle, stop, _)) = self.search.take() {
             stop.store(true, Ordering::Relaxed);
             let _ = handle.join();
         }
@@ -52,7 +55,7 @@ impl Engine {
 
     fn busy(&mut self) -> bool {
         match &self.search {
-            Some((h, _)) if !h.is_finished() => true,
+            Some((_, _, reported)) if !reported.load(Ordering::Acquire) => true,
             Some(_) => {
                 self.finish_search();
                 false
@@ -204,8 +207,9 @@ impl Engine {
                     return Err(format!("the game is over ({})", game.status_name()));
                 }
                 let stop = Arc::new(AtomicBool::new(false));
+                let reported = Arc::new(AtomicBool::new(false));
                 limits.stop = Some(stop.clone());
-                let (game, out) = (game.clone(), self.out.clone());
+                let (game, out, done) = (game.clone(), self.out.clone(), reported.clone());
                 let handle = std::thread::spawn(move || {
                     let mut searcher = Searcher::new(*game.rules());
                     let r = searcher.search_game(&game, limits);
@@ -231,12 +235,13 @@ impl Engine {
                     if let Some(p) = r.proven {
                         out.line(&format!("info proven {} {}", p.winner.name(), p.plies));
                     }
+                    done.store(true, Ordering::Release);
                     out.line(&format!(
                         "bestmove {}",
                         r.best.map_or("none".into(), |m| m.to_notation(&legal))
                     ));
                 });
-                self.search = Some((handle, stop));
+                self.search = Some((handle, stop, reported));
                 Ok(String::new())
             }
             Setup::Urgammon(game) => {
@@ -281,7 +286,7 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) -> anyhow::Re
         line.clear();
         if input.read_line(&mut line)? == 0 {
             // End of input: let a running search finish and report.
-            if let Some((handle, _)) = engine.search.take() {
+            if let Some((handle, _, _)) = engine.search.take() {
                 let _ = handle.join();
             }
             return Ok(());
