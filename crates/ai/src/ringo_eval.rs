@@ -45,7 +45,24 @@ pub struct Features {
 }
 
 impl Features {
-    /// The features as an array, in the order of [`Weights::as_array`].
+    /// The values from an array in the order of [`Features::as_array`].
+    pub fn from_array(a: [f32; 11]) -> Features {
+        Features {
+            in_fortress: a[0],
+            progress: a[1],
+            on_ring_one: a[2],
+            attackers: a[3],
+            defenders: a[4],
+            attackers_in_neutral: a[5],
+            guards: a[6],
+            attackers_attacked: a[7],
+            defenders_attacked: a[8],
+            mobility: a[9],
+            tempo: a[10],
+        }
+    }
+
+    /// The values as an array, in a fixed order (the order of the fields).
     pub fn as_array(&self) -> [f32; 11] {
         [
             self.in_fortress,
@@ -63,32 +80,9 @@ impl Features {
     }
 }
 
-/// The weights of the features, in centipawn-like units (an attacker ≈ 100).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
-    /// Per attacker in the fortress.
-    pub in_fortress: f32,
-    /// Per ring of progress.
-    pub progress: f32,
-    /// Per attacker on ring 1.
-    pub on_ring_one: f32,
-    /// Per attacker.
-    pub attackers: f32,
-    /// Per defender (negative: good for the defenders).
-    pub defenders: f32,
-    /// Per attacker safe in the neutral zone.
-    pub attackers_in_neutral: f32,
-    /// Per defender on ring 1 (negative).
-    pub guards: f32,
-    /// Per attacker under attack (negative).
-    pub attackers_attacked: f32,
-    /// Per defender under attack.
-    pub defenders_attacked: f32,
-    /// Per move of mobility difference.
-    pub mobility: f32,
-    /// For having the move.
-    pub tempo: f32,
-}
+/// The weights of the features: one per feature, in the same layout, in
+/// centipawn-like units (an attacker ≈ 100).
+pub type Weights = Features;
 
 /// The hand-set starting point of the tuning.
 pub const HAND_WEIGHTS: Weights = Weights {
@@ -124,42 +118,6 @@ pub const WEIGHTS: Weights = Weights {
     mobility: 7.5,
     tempo: 10.2,
 };
-
-impl Weights {
-    /// The weights as an array, in the order of [`Features::as_array`].
-    pub fn as_array(&self) -> [f32; 11] {
-        [
-            self.in_fortress,
-            self.progress,
-            self.on_ring_one,
-            self.attackers,
-            self.defenders,
-            self.attackers_in_neutral,
-            self.guards,
-            self.attackers_attacked,
-            self.defenders_attacked,
-            self.mobility,
-            self.tempo,
-        ]
-    }
-
-    /// Weights from an array in the order of [`Weights::as_array`].
-    pub fn from_array(a: [f32; 11]) -> Weights {
-        Weights {
-            in_fortress: a[0],
-            progress: a[1],
-            on_ring_one: a[2],
-            attackers: a[3],
-            defenders: a[4],
-            attackers_in_neutral: a[5],
-            guards: a[6],
-            attackers_attacked: a[7],
-            defenders_attacked: a[8],
-            mobility: a[9],
-            tempo: a[10],
-        }
-    }
-}
 
 type Shift = fn(u64, u64) -> u64;
 

@@ -190,6 +190,17 @@ impl Searcher {
                 .any(|&k| k == key)
     }
 
+    /// Counts a node and reads the limits now and then. False once the search
+    /// must stop.
+    #[inline]
+    fn enter_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+        !self.aborted
+    }
+
     fn check_limits(&mut self) {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n)
             || self
@@ -286,11 +297,7 @@ impl Searcher {
         ply: usize,
         last_pass: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
         if let Some(s) = self.terminal(pos, ply) {
@@ -400,11 +407,7 @@ impl Searcher {
         ply: usize,
         last_pass: bool,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
-            self.check_limits();
-        }
-        if self.aborted {
+        if !self.enter_node() {
             return 0;
         }
         if let Some(s) = self.terminal(pos, ply) {

@@ -1,25 +1,13 @@
 //! `agon ringo analyze`, `agon ringo play --vs engine`, `agon tournament` and
 //! `agon tune`, run as real processes.
 
-use serde_json::Value;
+mod common;
+
+use common::agon;
+use common::json;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn agon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(args)
-        .output()
-        .expect("agon runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use std::process::{Command, Stdio};
 
 #[test]
 fn analyze_reports_best_score_proof_and_pv() {

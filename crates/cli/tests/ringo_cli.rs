@@ -1,30 +1,12 @@
 //! The `agon ringo` command-line contract, run as a real process.
 
-use serde_json::Value;
+mod common;
+
+use common::agon;
+use common::json;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-fn agon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(args)
-        .output()
-        .expect("agon runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout.clone()).unwrap();
-    assert_eq!(
-        text.lines().count(),
-        1,
-        "one JSON object on one line: {text}"
-    );
-    serde_json::from_str(&text).unwrap()
-}
 
 #[track_caller]
 fn assert_bad_input(out: &Output, needle: &str) {

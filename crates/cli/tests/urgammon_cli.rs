@@ -1,15 +1,12 @@
 //! The `agon urgammon` command-line contract, run as a real process.
 
+mod common;
+
+use common::agon;
+
 use serde_json::{json, Value};
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn agon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(args)
-        .output()
-        .expect("agon runs")
-}
+use std::process::{Command, Stdio};
 
 fn legal(record: &str) -> Value {
     let out = agon(&["urgammon", "legal", "--record", record]);

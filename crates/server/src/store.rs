@@ -163,10 +163,7 @@ impl Store {
                 params![id, (from + i) as i64, t],
             )?;
         }
-        tx.execute(
-            "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, status, now()],
-        )?;
+        set_status(&tx, id, status)?;
         tx.commit()
     }
 
@@ -180,10 +177,7 @@ impl Store {
             "DELETE FROM tokens WHERE game_id = ?1 AND seq >= ?2",
             params![id, keep as i64],
         )?;
-        tx.execute(
-            "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, status, now()],
-        )?;
+        set_status(&tx, id, status)?;
         tx.commit()
     }
 
@@ -231,6 +225,19 @@ impl Store {
     pub fn now() -> i64 {
         now()
     }
+}
+
+/// Sets a game's status and its last-change time, inside the caller's transaction.
+fn set_status(
+    tx: &rusqlite::Transaction<'_>,
+    id: &str,
+    status: &str,
+) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, status, now()],
+    )?;
+    Ok(())
 }
 
 fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
