@@ -307,7 +307,7 @@ impl Searcher {
             return self.repetition_score(pos.to_move());
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply, last_pass);
+            return self.quiesce(pos, alpha, beta, ply);
         }
         let key = pos.key() ^ if last_pass { PASS_KEY } else { 0 };
         let mut tt_move = None;
@@ -399,14 +399,7 @@ impl Searcher {
     /// Quiescence: stand pat on the evaluation, or try captures and fortress
     /// entries, so the search never stops in the middle of an exchange or one
     /// step before a win.
-    fn quiesce(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        last_pass: bool,
-    ) -> i32 {
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.enter_node() {
             return 0;
         }
@@ -427,7 +420,7 @@ impl Searcher {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            let s = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
+            let s = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
@@ -441,7 +434,6 @@ impl Searcher {
                 }
             }
         }
-        let _ = last_pass;
         best
     }
 
