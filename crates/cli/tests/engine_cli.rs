@@ -3,11 +3,8 @@
 
 mod common;
 
-use common::agon;
 use common::json;
-
-use std::io::Write;
-use std::process::{Command, Stdio};
+use common::{agon, agon_with_input};
 
 #[test]
 fn analyze_reports_best_score_proof_and_pv() {
@@ -66,19 +63,10 @@ fn analyze_reports_best_score_proof_and_pv() {
 
 #[test]
 fn play_against_the_engine() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["ringo", "play", "--vs", "engine:2", "--side", "defenders"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"moves\nquit\n")
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let out = agon_with_input(
+        &["ringo", "play", "--vs", "engine:2", "--side", "defenders"],
+        b"moves\nquit\n",
+    );
     assert!(
         out.contains("You play the defenders against the engine at level 2."),
         "{out}"

@@ -2,11 +2,10 @@
 
 mod common;
 
-use common::agon;
 use common::json;
+use common::{agon, agon_with_input};
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 #[track_caller]
 fn assert_bad_input(out: &Output, needle: &str) {
@@ -236,27 +235,17 @@ fn show_draws_the_board() {
 
 #[test]
 fn play_in_the_terminal() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args([
+    let text = agon_with_input(
+        &[
             "ringo",
             "play",
             "--rules",
             "classic",
             "--position",
             "......../......../......../......../..A...../..D..... 1 a",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"moves\nc2-c0\nc2xF\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+        ],
+        b"moves\nc2-c0\nc2xF\n",
+    );
     assert!(text.contains("c2-b2 c2-d2 c2xF"), "{text}");
     assert!(text.contains("Illegal: 'c2-c0' is not a move"), "{text}");
     assert!(

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::agon;
+use common::{agon, agon_with_input};
 
 use serde_json::{json, Value};
 use std::io::Write;
@@ -124,19 +124,10 @@ fn replay_steps_through_a_record() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.txt");
     std::fs::write(&file, "start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 2a-3a\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["urgammon", "replay", "--record", file.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"n\nn\nn\nb\n9\nq\n")
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let out = agon_with_input(
+        &["urgammon", "replay", "--record", file.to_str().unwrap()],
+        b"n\nn\nn\nb\n9\nq\n",
+    );
     assert!(out.contains("token 3/9: P-2a"), "{out}");
     assert!(out.contains("token 2/9: start:2-3"), "{out}");
     assert!(out.contains("token 9/9: 2a-3a"), "{out}");

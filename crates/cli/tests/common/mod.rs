@@ -27,3 +27,23 @@ pub fn json(out: &Output) -> Value {
     );
     serde_json::from_str(&text).unwrap()
 }
+
+/// Runs `agon` with arguments, writes `input` to its stdin, closes it, and
+/// returns what it printed on stdout.
+pub fn agon_with_input(args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("agon runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input)
+        .expect("agon reads its input");
+    String::from_utf8(child.wait_with_output().expect("agon ends").stdout).expect("UTF-8 output")
+}
