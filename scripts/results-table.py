@@ -1,6 +1,28 @@
 #!/usr/bin/env python3
-"""Prints docs/engine-results/*.json (from `agon tournament`) as markdown tables."""
-import glob, json, os
+"""Prints tournament results as markdown tables.
+
+    scripts/results-table.py            Ringo: docs/engine-results/*.json
+    scripts/results-table.py urgammon   Urgammon: docs/urgammon-results/*.json
+"""
+import glob, json, os, sys
+
+if len(sys.argv) > 1 and sys.argv[1] == "urgammon":
+    print("| A | B | played | A: W–D–L | A won (95%) | A's points per game (95%) | games |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    here = os.path.join(os.path.dirname(__file__), "..", "docs", "urgammon-results", "*.json")
+    for path in sorted(glob.glob(here)):
+        d = json.load(open(path))
+        if "a" not in d:
+            continue
+        played = d.get("games") if d.get("match_to") is None else d.get("matches")
+        what = "games" if d.get("match_to") is None else f"matches to {d['match_to']}"
+        lo, hi = d["win_rate_95"]
+        ppg = d["points_per_game"]
+        ci = d.get("points_per_game_95")
+        ci = f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
+        print(f"| {d['a']} | {d['b']} | {played} {what} | {d['wins']}–{d['draws']}–{d['losses']} "
+              f"| {100 * d['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | {ppg:+.3f}{ci} | {d['games_played']} |")
+    sys.exit(0)
 
 rows = []
 for path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "docs", "engine-results", "*.json"))):

@@ -4,13 +4,17 @@
 //!   a transposition table, quiescence and proven results) over a feature
 //!   evaluation ([`ringo_eval`]) tuned by self-play ([`tune`]); levels 1–10; and
 //!   engine-against-engine matches with Elo statistics ([`tournament`]).
+//! - **Urgammon**: expectimax over the chance and verdict dice
+//!   ([`urgammon_search`]) with a neural-network evaluation of the nine game
+//!   outcomes ([`urgammon_eval`]) trained by TD(λ) self-play
+//!   ([`urgammon_train`]); a match equity table for match play; levels 1–10;
+//!   and engine-against-engine games and matches ([`urgammon_tournament`]).
 //! - **Baselines** for both games, the yardsticks every engine is measured
 //!   against: **random** (a uniformly random legal choice) and **greedy** (one
 //!   ply of obvious preferences; in Urgammon: capture, then a rosette, then the
 //!   furthest piece, never the verdict die unless forced).
 //!
-//! Until the Urgammon engine lands, a [`Level`] maps Urgammon's levels 1–10 onto
-//! the baselines. Every player is deterministic for a given seed.
+//! Every player is deterministic for a given seed.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -19,7 +23,11 @@ pub mod ringo_player;
 pub mod ringo_search;
 pub mod tournament;
 pub mod tune;
+pub mod urgammon_eval;
 pub mod urgammon_player;
+pub mod urgammon_search;
+pub mod urgammon_tournament;
+pub mod urgammon_train;
 
 /// A small seedable generator (SplitMix64) so players stay reproducible.
 #[derive(Clone, Debug)]
@@ -46,9 +54,8 @@ impl Rng {
     }
 }
 
-/// A playing strength, 1 (beginner) to 10. For Urgammon, until its engine
-/// lands, levels 1–3 play at random and levels 4–10 play the greedy baseline;
-/// Ringo's levels are [`ringo_search::level_spec`].
+/// A playing strength, 1 (beginner) to 10: Ringo's levels are
+/// [`ringo_search::level_spec`], Urgammon's [`urgammon_search::level_spec`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 
@@ -61,10 +68,5 @@ impl Level {
     /// The level number.
     pub fn get(self) -> u8 {
         self.0
-    }
-
-    /// True when this level plays the greedy baseline rather than at random.
-    pub fn is_greedy(self) -> bool {
-        self.0 >= 4
     }
 }

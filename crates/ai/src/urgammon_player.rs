@@ -1,6 +1,6 @@
 //! Urgammon players: they choose moves and whether to roll the verdict die.
 
-use crate::{Level, Rng};
+use crate::Rng;
 use urgammon::{house_at, Move, Phase, State, PALACE};
 
 /// A decision in the phases where a player chooses.
@@ -53,15 +53,6 @@ pub fn greedy_decision(state: &State, rng: &mut Rng) -> Option<Decision> {
     }
 }
 
-/// The decision a player of this level makes.
-pub fn choose(state: &State, level: Level, rng: &mut Rng) -> Option<Decision> {
-    if level.is_greedy() {
-        greedy_decision(state, rng)
-    } else {
-        random_decision(state, rng)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,7 +69,12 @@ mod tests {
                 Phase::Roll => Token::Roll(face(&mut rng)),
                 _ => {
                     let side = state.to_act().unwrap();
-                    match choose(&state, Level::new(level(side)), &mut rng).unwrap() {
+                    let player = if level(side) == 1 {
+                        random_decision
+                    } else {
+                        greedy_decision
+                    };
+                    match player(&state, &mut rng).unwrap() {
                         Decision::Move(m) => Token::Move(m),
                         Decision::Verdict => Token::Verdict(rng.below(6) < 4),
                     }

@@ -190,3 +190,88 @@ pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
         "ms": (secs * 1000.0).round(),
     }))
 }
+
+/// Positions from self-play of level 8 (seeded): the roll-phase positions for
+/// evaluation, and the decisions with a real choice for decision timing.
+fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urgammon::State>) {
+    use agon_ai::urgammon_search::{level_spec, Payoff};
+    use agon_ai::urgammon_tournament::next_token;
+    let net = agon_ai::urgammon_eval::Net::trained();
+    let spec = level_spec(8);
+    let (mut rolls, mut decisions) = (vec![], vec![]);
+    for g in 0..games {
+        let mut dice = agon_ai::Rng::new(seed.wrapping_add(g as u64));
+        let mut rng = agon_ai::Rng::new(seed ^ 0x5555);
+        let mut s = urgammon::State::new();
+        while let Some(t) = next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng) {
+            match s.phase() {
+                urgammon::Phase::Roll => rolls.push(s),
+                urgammon::Phase::Decide => decisions.push(s),
+                urgammon::Phase::Move if s.moves().len() > 1 => decisions.push(s),
+                _ => {}
+            }
+            if s.apply(t).is_err() {
+                break;
+            }
+        }
+    }
+    (rolls, decisions)
+}
+
+/// `agon bench urgammon-eval`: network evaluations per second over fixed
+/// self-play positions (the median of `runs` runs), and the time of a level-10
+/// decision (2 plies) over fixed decision positions.
+pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value> {
+    use agon_ai::urgammon_eval::{Evaluator, Net};
+    let net = Net::trained();
+    let (rolls, mut choices) = urgammon_positions(40, 7);
+    let mut rates = vec![];
+    let mut checksum = 0.0f64;
+    for run in 0..runs {
+        let start = Instant::now();
+        let reps = 50;
+        for _ in 0..reps {
+            for s in &rolls {
+                checksum += f64::from(net.evaluate(s).0[0]);
+            }
+        }
+        let rate = (reps * rolls.len()) as f64 / start.elapsed().as_secs_f64();
+        eprintln!("run {}/{runs}: {:.2} M evaluations/s", run + 1, rate / 1e6);
+        rates.push(rate);
+    }
+    // Spread the timed decisions over the whole game.
+    let step = (choices.len() / decisions.max(1)).max(1);
+    choices = choices.into_iter().step_by(step).take(decisions).collect();
+    let mut times = vec![];
+    let mut rng = agon_ai::Rng::new(1);
+    for (i, s) in choices.iter().enumerate() {
+        let start = Instant::now();
+        let d = agon_ai::urgammon_search::decide(
+            s,
+            agon_ai::urgammon_search::level_spec(10),
+            agon_ai::urgammon_search::Payoff::MONEY,
+            &mut rng,
+        );
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        checksum += f64::from(u8::from(d.is_some()));
+        if (i + 1) % 10 == 0 {
+            crate::progress::bar((i + 1) as u64, choices.len() as u64, "level-10 decisions");
+        }
+    }
+    crate::progress::finish();
+    let max = times.iter().copied().fold(0.0, f64::max);
+    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    let ms = |x: f64| (x * 100.0).round() / 100.0;
+    Ok(json!({
+        "benchmark": "urgammon-eval",
+        "positions": rolls.len(),
+        "evaluations_per_second": median(rates.clone()).round(),
+        "evaluations_per_second_best": rates.iter().copied().fold(0.0, f64::max).round(),
+        "level10_decisions": times.len(),
+        "level10_decision_ms_mean": ms(mean),
+        "level10_decision_ms_median": ms(median(times.clone())),
+        "level10_decision_ms_max": ms(max),
+        "runs": runs,
+        "checksum": (checksum * 1000.0).round() / 1000.0,
+    }))
+}

@@ -34,6 +34,8 @@ impl Out {
 struct Engine {
     setup: Setup,
     rules: ringo::Rules,
+    /// The match an Urgammon decision is for, if any.
+    urgammon_match: Option<crate::urgammon_ai::MatchContext>,
     out: Out,
     /// The running search: its thread, its stop flag, and a flag it sets just
     /// before it prints `bestmove`, so a client that has read `bestmove` is never
@@ -42,7 +44,7 @@ struct Engine {
 }
 
 const HELP: &str = "commands: agon, isready, game ringo|urgammon, rules RULES, \
-position start|POSITION [moves M...], record TOKENS, legal, \
+position start|POSITION [moves M...], record TOKENS, match TO L-D [replay|end]|off, legal, \
 go [depth D] [nodes N] [movetime MS] [level L] [infinite], stop, quit";
 
 impl Engine {
@@ -94,6 +96,7 @@ impl Engine {
             "rules" => self.set_rules(&rest),
             "position" => self.position(&rest),
             "record" => self.record(&rest),
+            "match" => self.set_match(&rest),
             "go" => self.go(&rest),
             other => Err(format!("unknown command '{other}'; {HELP}")),
         };
@@ -159,7 +162,97 @@ impl Engine {
         }
     }
 
+    /// `match TO L-D [replay|end]` or `match off`: the match an Urgammon
+    /// decision is for (match-winning chance instead of points).
+    fn set_match(&mut self, args: &[&str]) -> Result<String, String> {
+        let usage = || "usage: match TO L-D [replay|end] | match off".to_string();
+        self.urgammon_match = match args {
+            ["off"] => None,
+            [to, score, rest @ ..] if rest.len() <= 1 => {
+                let to: u32 = to
+                    .parse()
+                    .ok()
+                    .filter(|t| (1..=99).contains(t))
+                    .ok_or_else(usage)?;
+                let (l, d) = score
+                    .split_once('-')
+                    .and_then(|(l, d)| Some((l.parse::<u32>().ok()?, d.parse::<u32>().ok()?)))
+                    .ok_or_else(usage)?;
+                if l >= to || d >= to {
+                    return Err(format!("the score {l}-{d} has already reached {to}"));
+                }
+                let draw = match rest {
+                    [] | ["replay"] => urgammon::DrawRule::Replay,
+                    ["end"] => urgammon::DrawRule::End,
+                    _ => return Err(usage()),
+                };
+                Some(crate::urgammon_ai::MatchContext {
+                    to,
+                    score: (l, d),
+                    draw,
+                })
+            }
+            _ => return Err(usage()),
+        };
+        Ok("ok".into())
+    }
+
+    /// `go [level L]` for Urgammon: the analysis as `info` lines, then the decision.
+    fn go_urgammon(&self, game: &urgammon::Game, args: &[&str]) -> Result<String, String> {
+        let level = match args {
+            [] => 10,
+            ["level", l] => l
+                .parse()
+                .ok()
+                .filter(|l| (1..=10).contains(l))
+                .ok_or_else(|| format!("invalid value '{l}' for level"))?,
+            _ => return Err("usage for Urgammon: go [level L]".into()),
+        };
+        let state = game.state();
+        if state.phase() == urgammon::Phase::Over {
+            return Err("the game is over".into());
+        }
+        let v = crate::urgammon_ai::analysis_json(state, level, self.urgammon_match);
+        let num = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or(0.0);
+        for o in v["options"].as_array().into_iter().flatten() {
+            let mwc = o
+                .get("mwc")
+                .map(|m| format!(" mwc {m}"))
+                .unwrap_or_default();
+            self.out.line(&format!(
+                "info option {} equity {} win {}{mwc}",
+                o["option"].as_str().unwrap_or("?"),
+                num(o, "equity"),
+                num(o, "win"),
+            ));
+        }
+        let outcomes = &v["outcomes"];
+        let dist: Vec<String> = agon_ai::urgammon_eval::OUTCOME_NAMES
+            .iter()
+            .map(|n| format!("{n} {}", num(outcomes, n)))
+            .collect();
+        let mwc = v
+            .get("mwc")
+            .map(|m| format!(" mwc {m}"))
+            .unwrap_or_default();
+        self.out.line(&format!(
+            "info eval {} plies {} equity {} win {}{mwc} {}",
+            v["perspective"].as_str().unwrap_or("light"),
+            v["plies"],
+            num(&v, "equity"),
+            num(&v, "win"),
+            dist.join(" ")
+        ));
+        Ok(match v["best"].as_str() {
+            Some(best) => format!("bestmove {best}"),
+            None => "bestmove roll".into(),
+        })
+    }
+
     fn go(&mut self, args: &[&str]) -> Result<String, String> {
+        if let Setup::Urgammon(game) = &self.setup {
+            return self.go_urgammon(game, args);
+        }
         let mut limits = Limits::default();
         let mut it = args.iter();
         while let Some(&key) = it.next() {
@@ -244,30 +337,8 @@ impl Engine {
                 self.search = Some((handle, stop, reported));
                 Ok(String::new())
             }
-            Setup::Urgammon(game) => {
-                // Until the Urgammon engine lands, the greedy baseline decides.
-                let state = game.state();
-                let answer = match state.phase() {
-                    urgammon::Phase::Roll | urgammon::Phase::Opening => "bestmove roll".to_string(),
-                    urgammon::Phase::Over => return Err("the game is over".into()),
-                    _ => {
-                        let side = state.to_act().unwrap_or(urgammon::Side::Light);
-                        let mut rng = agon_ai::Rng::new(game.tokens().len() as u64);
-                        match agon_ai::urgammon_player::greedy_decision(state, &mut rng) {
-                            Some(agon_ai::urgammon_player::Decision::Move(m)) => {
-                                format!("bestmove {}", m.notation(side))
-                            }
-                            Some(agon_ai::urgammon_player::Decision::Verdict) => {
-                                "bestmove verdict".into()
-                            }
-                            None => return Err("no decision to make".into()),
-                        }
-                    }
-                };
-                self.out
-                    .line("info string greedy baseline (the Urgammon engine is not yet built)");
-                Ok(answer)
-            }
+            // Handled by `go_urgammon` above.
+            Setup::Urgammon(_) => Ok(String::new()),
         }
     }
 }
@@ -278,6 +349,7 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) -> anyhow::Re
     let mut engine = Engine {
         setup: Setup::Ringo(ringo::Game::new(rules)),
         rules,
+        urgammon_match: None,
         out: Out(Arc::new(Mutex::new(output))),
         search: None,
     };

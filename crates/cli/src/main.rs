@@ -8,9 +8,11 @@
 
 mod bench;
 mod engine_cmd;
+mod progress;
 mod ringo_cmd;
 mod rng;
 mod tournament;
+mod urgammon_ai;
 mod urgammon_cmd;
 
 use anyhow::Result;
@@ -162,6 +164,111 @@ enum UrgammonCmd {
         /// Amount per point; the loser pays the point difference times this.
         #[arg(long)]
         stake: Option<String>,
+        /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
+        #[arg(long)]
+        vs: Option<String>,
+        /// Your side against the engine: light or dark.
+        #[arg(long, default_value = "light")]
+        side: String,
+    },
+    /// The engine's analysis of the decision after a record, as one JSON object.
+    Analyze {
+        /// The record: game tokens on one line, or a match record (header line first).
+        #[arg(long, default_value = "")]
+        record: String,
+        /// Analyse as this playing level (1-10; 10 searches 2 plies).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
+        /// Decide for a match to this many points (match-winning chance, not points).
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// The match score before this game: light's points, then dark's, e.g. 3-5.
+        #[arg(long)]
+        score: Option<String>,
+    },
+    /// Play the position out many times: mean points, outcome shares, 95% intervals.
+    Rollout {
+        /// The record: game tokens on one line, or a match record.
+        #[arg(long, default_value = "")]
+        record: String,
+        /// Games to play out.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// The level playing both sides (8: the network at 0 plies, fast and strong).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
+        /// Play the games for a match to this many points.
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// The match score: light's points, then dark's, e.g. 3-5.
+        #[arg(long)]
+        score: Option<String>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Accuracy of the network and the heuristic against rollouts on held-out positions.
+    Calibrate {
+        /// Held-out positions (one from each of this many self-play games).
+        #[arg(long, default_value_t = 500)]
+        positions: usize,
+        /// Rollout games per position.
+        #[arg(long, default_value_t = 400)]
+        rollouts: usize,
+        /// Positions rolled out at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the positions and dice (training never uses these games).
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
+    /// The match equity table: the chance to win a match from each score.
+    Met {
+        /// Match length.
+        #[arg(long, default_value_t = 7)]
+        to: u32,
+        /// What a drawn game does: replay or end.
+        #[arg(long, default_value = "replay")]
+        draw: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train the evaluation network by TD(λ) self-play (checkpoints, resumable).
+    Train {
+        /// Games to have played in all (a resumed run counts its earlier games).
+        #[arg(long)]
+        games: u64,
+        /// The weights file, written at every checkpoint.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Continue training the network in --out.
+        #[arg(long)]
+        resume: bool,
+        /// Seed: game N of a run is seeded by (seed, N), so a resumed run plays the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// λ of TD(λ).
+        #[arg(long, default_value_t = 0.7)]
+        lambda: f32,
+        /// Learning rate at the start.
+        #[arg(long, default_value_t = 0.01)]
+        lr: f32,
+        /// The learning rate halves after this many games (lr / (1 + games / decay)).
+        #[arg(long, default_value_t = 200_000.0)]
+        lr_decay: f32,
+        /// Games between checkpoints.
+        #[arg(long, default_value_t = 5000)]
+        checkpoint_every: u64,
+        /// Games against greedy at each checkpoint, to watch the progress (0: none).
+        #[arg(long, default_value_t = 200)]
+        probe: usize,
+        /// Append a JSON line per checkpoint to this file.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
     },
     /// Step through a saved game or match record.
     Replay {
@@ -197,6 +304,33 @@ enum TournamentCmd {
         #[arg(long)]
         sprt: Option<String>,
         /// Seed for the openings and the players' randomness.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Urgammon: games (or matches) for points, seats swapped in pairs with shared dice.
+    Urgammon {
+        /// Player A: level:N, ply:P, heuristic:P, random or greedy.
+        #[arg(long)]
+        a: String,
+        /// Player B.
+        #[arg(long)]
+        b: String,
+        /// Games (or matches with --match-to) to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Play matches to this many points instead of single games.
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// A network file for A (e.g. a training checkpoint) instead of the trained one.
+        #[arg(long)]
+        net_a: Option<std::path::PathBuf>,
+        /// A network file for B.
+        #[arg(long)]
+        net_b: Option<std::path::PathBuf>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the dice and the players' randomness.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -253,6 +387,15 @@ enum BenchCmd {
         /// Search depth.
         #[arg(long, default_value_t = 9)]
         depth: u32,
+    },
+    /// Urgammon network evaluations per second, and level-10 decision times.
+    UrgammonEval {
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Level-10 decisions to time.
+        #[arg(long, default_value_t = 200)]
+        decisions: usize,
     },
     /// Random Urgammon games per second.
     Urgammon {
@@ -373,7 +516,24 @@ fn run(cli: Cli) -> Result<()> {
                 to,
                 draw,
                 stake,
+                vs,
+                side,
             } => {
+                let engine = match vs.as_deref() {
+                    None => None,
+                    Some(spec) => {
+                        let level = parse_engine_spec(spec)?;
+                        let human = match side.as_str() {
+                            "light" => urgammon::Side::Light,
+                            "dark" => urgammon::Side::Dark,
+                            other => anyhow::bail!("invalid --side '{other}': use light or dark"),
+                        };
+                        Some(urgammon_cmd::EngineSeat {
+                            level,
+                            side: human.other(),
+                        })
+                    }
+                };
                 let header = format!(
                     "urgammon match to={to} draw={draw}{}",
                     stake.map(|s| format!(" stake={s}")).unwrap_or_default()
@@ -383,10 +543,91 @@ fn run(cli: Cli) -> Result<()> {
                 let mut rng = rng::SplitMix::new(seed.unwrap_or_else(rng::time_seed));
                 urgammon_cmd::play(
                     settings,
+                    engine,
                     &mut rng,
                     &mut std::io::stdin().lock(),
                     &mut std::io::stdout(),
                 )
+            }
+            UrgammonCmd::Analyze {
+                record,
+                level,
+                match_to,
+                score,
+            } => {
+                let m = urgammon_cmd::load_record(&record)?;
+                let is_match = record.trim_start().starts_with("urgammon");
+                let ctx = urgammon_ai::match_context(&m, is_match, match_to, score.as_deref())?;
+                print_json(&urgammon_ai::analysis_json(m.current().state(), level, ctx))
+            }
+            UrgammonCmd::Rollout {
+                record,
+                games,
+                level,
+                match_to,
+                score,
+                threads,
+                seed,
+            } => {
+                let m = urgammon_cmd::load_record(&record)?;
+                let is_match = record.trim_start().starts_with("urgammon");
+                let ctx = urgammon_ai::match_context(&m, is_match, match_to, score.as_deref())?;
+                print_json(&urgammon_ai::rollout(
+                    m.current().state(),
+                    games,
+                    level,
+                    ctx,
+                    threads,
+                    seed,
+                )?)
+            }
+            UrgammonCmd::Calibrate {
+                positions,
+                rollouts,
+                threads,
+                seed,
+            } => print_json(&urgammon_ai::calibrate(positions, rollouts, threads, seed)?),
+            UrgammonCmd::Met { to, draw, json } => {
+                let draw = match draw.as_str() {
+                    "replay" => urgammon::DrawRule::Replay,
+                    "end" => urgammon::DrawRule::End,
+                    other => anyhow::bail!("invalid --draw '{other}': use replay or end"),
+                };
+                print!("{}", urgammon_ai::met(to, draw, json)?);
+                if json {
+                    println!();
+                }
+                Ok(())
+            }
+            UrgammonCmd::Train {
+                games,
+                out,
+                resume,
+                seed,
+                lambda,
+                lr,
+                lr_decay,
+                checkpoint_every,
+                probe,
+                log,
+            } => {
+                if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || lr_decay <= 0.0 {
+                    anyhow::bail!("--lambda must be 0 to 1; --lr and --lr-decay positive");
+                }
+                print_json(&urgammon_ai::train(&urgammon_ai::TrainArgs {
+                    games,
+                    out,
+                    resume,
+                    checkpoint_every: checkpoint_every.max(1),
+                    probe,
+                    log,
+                    config: agon_ai::urgammon_train::TrainConfig {
+                        lambda,
+                        lr,
+                        lr_decay,
+                        seed,
+                    },
+                })?)
             }
             UrgammonCmd::Replay { record, all } => {
                 let text = std::fs::read_to_string(&record)
@@ -419,6 +660,25 @@ fn run(cli: Cli) -> Result<()> {
             sprt.as_deref(),
             seed,
         )?),
+        Command::Tournament(TournamentCmd::Urgammon {
+            a,
+            b,
+            games,
+            match_to,
+            net_a,
+            net_b,
+            threads,
+            seed,
+        }) => print_json(&urgammon_ai::tournament(&urgammon_ai::TournamentArgs {
+            a: &a,
+            b: &b,
+            games,
+            match_to,
+            threads,
+            seed,
+            net_a: net_a.as_deref(),
+            net_b: net_b.as_deref(),
+        })?),
         Command::Tune(TuneCmd::Ringo {
             method,
             games,
@@ -432,6 +692,9 @@ fn run(cli: Cli) -> Result<()> {
             other => anyhow::bail!("invalid --method '{other}': use spsa or texel"),
         },
         Command::Bench(BenchCmd::RingoSearch { depth }) => print_json(&bench::ringo_search(depth)?),
+        Command::Bench(BenchCmd::UrgammonEval { runs, decisions }) => {
+            print_json(&bench::urgammon_eval(runs.max(1), decisions)?)
+        }
         Command::Bench(BenchCmd::Urgammon { games, runs, seed }) => {
             print_json(&bench::urgammon(games, runs.max(1), seed)?)
         }

@@ -3,26 +3,21 @@
 use agon_ai::tournament::{self, Spec, Tally};
 use anyhow::{Context, Result};
 use serde_json::json;
-use std::io::Write;
 
 /// Draws the progress bar on stderr: games done, W/D/L and the Elo estimate.
 fn bar(t: &Tally, total: usize) {
-    let width = 30;
-    let done = t.games().min(total);
-    let filled = (done * width).checked_div(total).unwrap_or(width);
     let (elo, _, _) = t.elo();
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total}  +{} ={} -{}  score {:.3}  Elo {elo:+.0} ",
-        "#".repeat(filled),
-        ".".repeat(width - filled),
-        t.wins,
-        t.draws,
-        t.losses,
-        t.score()
+    crate::progress::bar(
+        t.games() as u64,
+        total as u64,
+        &format!(
+            "+{} ={} -{}  score {:.3}  Elo {elo:+.0}",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score()
+        ),
     );
-    let _ = err.flush();
 }
 
 /// `agon tournament ringo`.

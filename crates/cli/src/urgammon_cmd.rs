@@ -1,6 +1,8 @@
 //! `agon urgammon …`: the state after a record, terminal match play, replays.
 
 use crate::rng::SplitMix;
+use agon_ai::urgammon_player::Decision;
+use agon_ai::urgammon_search::{analyze, decide, level_spec, MatchTable, Payoff};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::io::{BufRead, Write};
@@ -140,18 +142,69 @@ pub fn roll_verdict(rng: &mut SplitMix) -> bool {
 }
 
 const PLAY_HELP: &str = "Type a move by number or in notation (P-2a, 2a-3a, Cx6, 13b-off); \
-'v' rolls the verdict die when you may; also: record, help, quit.";
+'v' rolls the verdict die when you may; 'hint' shows the engine's analysis; \
+also: record, help, quit.";
 
-/// `agon urgammon play`: two people play a match at this terminal. The program
-/// rolls every die; the players choose moves and whether to risk the verdict die.
+/// The engine's seat in a terminal match.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineSeat {
+    /// Its level, 1–10.
+    pub level: u8,
+    /// The side it plays.
+    pub side: Side,
+}
+
+/// The payoff in force in a match: match-winning chances at its score.
+fn match_payoff(m: &Match) -> Payoff {
+    let table = MatchTable::trained(m.settings().to, m.settings().draw);
+    Payoff::for_match(&table, (m.score().light, m.score().dark))
+}
+
+/// The engine's hint: its best options with their values for the side to act.
+fn hint(m: &Match) -> String {
+    let state = m.current().state();
+    let side = state.to_act().unwrap_or(Side::Light);
+    let payoff = match_payoff(m);
+    let a = analyze(state, 10, payoff);
+    let mut s = format!("Engine analysis (level 10, {} plies):\n", a.plies);
+    for c in a.options.iter().take(6) {
+        let seen = c.outcomes.seen_by(side);
+        s.push_str(&format!(
+            "  {:<10} match-winning chance {:5.1}%  win {:5.1}%  points {:+.3}\n",
+            match c.decision {
+                Decision::Move(mv) => mv.notation(side),
+                Decision::Verdict => "verdict".into(),
+            },
+            100.0 * payoff.value(&c.outcomes, side),
+            100.0 * seen.win(),
+            seen.equity()
+        ));
+    }
+    s
+}
+
+/// `agon urgammon play`: two people play a match at this terminal, or one
+/// plays the engine (`engine`). The program rolls every die; the players choose
+/// moves and whether to risk the verdict die.
 pub fn play(
     settings: MatchSettings,
+    engine: Option<EngineSeat>,
     rng: &mut SplitMix,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
     let mut m = Match::new(settings);
     writeln!(out, "A match to {} points. {PLAY_HELP}", settings.to)?;
+    if let Some(e) = engine {
+        writeln!(
+            out,
+            "You play {}; the engine (level {}) plays {}.",
+            e.side.other().name(),
+            e.level,
+            e.side.name()
+        )?;
+    }
+    let mut engine_rng = agon_ai::Rng::new(rng.next_u64());
     let mut line = String::new();
     let mut shown_game = usize::MAX;
     loop {
@@ -225,6 +278,29 @@ pub fn play(
                 )?;
                 Token::Verdict(yes)
             }
+            Phase::Decide | Phase::Move
+                if engine.is_some_and(|e| Some(e.side) == state.to_act()) =>
+            {
+                let e = engine.map_or(10, |e| e.level);
+                let side = state.to_act().unwrap_or(Side::Light);
+                let spec = level_spec(e);
+                match decide(&state, spec, match_payoff(&m), &mut engine_rng) {
+                    Some(Decision::Move(mv)) => {
+                        writeln!(out, "{} (engine) plays {}", side.name(), mv.notation(side))?;
+                        Token::Move(mv)
+                    }
+                    _ => {
+                        let yes = roll_verdict(rng);
+                        writeln!(
+                            out,
+                            "{} (engine) rolls the verdict die… {}",
+                            side.name(),
+                            if yes { "YES" } else { "NO: the turn ends" }
+                        )?;
+                        Token::Verdict(yes)
+                    }
+                }
+            }
             Phase::Decide | Phase::Move => {
                 let side = state.to_act().unwrap_or(Side::Light);
                 let moves = state.moves();
@@ -265,6 +341,10 @@ pub fn play(
                     }
                     "record" => {
                         writeln!(out, "{}", m.record())?;
+                        continue;
+                    }
+                    "hint" => {
+                        write!(out, "{}", hint(&m))?;
                         continue;
                     }
                     "v" | "verdict" if state.phase() == Phase::Decide => {

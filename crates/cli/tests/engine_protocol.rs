@@ -114,7 +114,29 @@ fn malformed_commands_get_error_lines() {
     s.send("record start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1");
     s.until("ok");
     s.send("go");
-    let best = s.until("bestmove").pop().unwrap();
+    let lines = s.until("bestmove");
+    let best = lines.last().unwrap().clone();
+    // The analysis comes first: one line per option, then the evaluation.
+    let options: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info option "))
+        .collect();
+    assert_eq!(options.len(), 4, "{lines:?}");
+    assert!(options[0].starts_with(&format!("info option {}", &best["bestmove ".len()..])));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info eval light plies 2 equity ")));
+    s.send("match 7 3-5");
+    s.until("ok");
+    s.send("go level 8");
+    let lines = s.until("bestmove");
+    assert!(lines
+        .iter()
+        .all(|l| !l.starts_with("info option") || l.contains(" mwc ")));
+    s.send("match 7 7-1");
+    assert!(s.until("error").pop().unwrap().contains("already reached"));
+    s.send("match off");
+    s.until("ok");
     assert!(
         [
             "bestmove 2a-3a",

@@ -266,8 +266,7 @@ impl AppState {
     }
 }
 
-/// What the stand-in engine does now: roll when it must roll, else the choice of
-/// the level's player.
+/// What the engine does now: roll when it must roll, else the level's decision.
 fn engine_action(live: &Live) -> Option<Action> {
     let level = agon_ai::Level::new(live.row.level.unwrap_or(5));
     let seed = live.tokens.len() as u64 ^ 0x5eed_a90e;
@@ -296,7 +295,15 @@ fn engine_action(live: &Live) -> Option<Action> {
                 return Some(Action::Roll);
             }
             let side = state.to_act()?;
-            match agon_ai::urgammon_player::choose(state, level, &mut rng)? {
+            // Decisions maximise the chance to win the match at its score.
+            let table =
+                agon_ai::urgammon_search::MatchTable::trained(m.settings().to, m.settings().draw);
+            let payoff = agon_ai::urgammon_search::Payoff::for_match(
+                &table,
+                (m.score().light, m.score().dark),
+            );
+            let spec = agon_ai::urgammon_search::level_spec(level.get());
+            match agon_ai::urgammon_search::decide(state, spec, payoff, &mut rng)? {
                 agon_ai::urgammon_player::Decision::Verdict => Some(Action::Verdict),
                 agon_ai::urgammon_player::Decision::Move(mv) => {
                     Some(Action::Move(mv.notation(side)))

@@ -1,0 +1,739 @@
+//! The Urgammon engine: expectimax over the chance die and the verdict die,
+//! match equity, and the playing levels.
+//!
+//! # Search
+//! A turn is a little tree: the chance die (1, 2, 3, 4 with probabilities
+//! 1/3, 1/3, 1/6, 1/6), then the player's choice between a move and the verdict
+//! die, then the verdict die (YES 4/6, NO 2/6), then a move; a move that ends on
+//! a rosette starts the tree again for the same player. [`Search`] walks it
+//! exactly, choosing at each decision what is best for the player deciding,
+//! and stops after `plies` chance rolls beyond the decision at hand, where the
+//! evaluator ([`Evaluator`]) estimates the outcome probabilities.
+//!
+//! - 0 plies: each option's resulting position is evaluated directly;
+//! - 1 ply: each resulting position is averaged over the next roll, with the
+//!   best reply to each roll (rosette bonus turns included);
+//! - 2 plies: the same, one roll deeper.
+//!
+//! # What "best" means
+//! A [`Payoff`] gives each of the nine outcomes a value: its points for a single
+//! game ("money" play), or the match-winning chance after it when a match is on
+//! ([`MatchTable`]). The verdict die is rolled exactly when its expected payoff
+//! beats the best move's.
+
+use crate::urgammon_eval::{Evaluator, Heuristic, Net, Outcomes, OUTCOMES, POINTS};
+use crate::urgammon_player::{greedy_decision, random_decision, Decision};
+use crate::Rng;
+use std::cell::Cell;
+use std::sync::OnceLock;
+use urgammon::{DrawRule, Phase, Side, State, Token, CHANCE_FACES};
+
+/// The chance values and their probabilities.
+pub const CHANCE: [(u8, f32); 4] = [
+    (1, 1.0 / 3.0),
+    (2, 1.0 / 3.0),
+    (3, 1.0 / 6.0),
+    (4, 1.0 / 6.0),
+];
+
+/// The verdict die's YES probability.
+pub const YES: f32 = 4.0 / 6.0;
+
+/// What each outcome is worth, from light's point of view; dark's value of an
+/// outcome is `total − light's`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payoff {
+    /// Light's value of each outcome (light's point of view: win1…win4,
+    /// loss1…loss4, draw).
+    pub light: [f32; OUTCOMES],
+    /// 0 for points (zero-sum), 1 for match-winning chances.
+    pub total: f32,
+}
+
+impl Payoff {
+    /// Single-game play: an outcome is worth its points.
+    pub const MONEY: Payoff = Payoff {
+        light: POINTS,
+        total: 0.0,
+    };
+
+    /// Match play: an outcome is worth light's chance to win the match after it.
+    /// `score` is (light, dark) points so far in a match to `table.to()`.
+    pub fn for_match(table: &MatchTable, score: (u32, u32)) -> Payoff {
+        let to = table.to() as i32;
+        let a = to - score.0 as i32;
+        let b = to - score.1 as i32;
+        let mut light = [0.0; OUTCOMES];
+        for k in 0..4 {
+            light[k] = table.mwc(a - (k as i32 + 1), b);
+            light[k + 4] = table.mwc(a, b - (k as i32 + 1));
+        }
+        light[8] = match table.draw_rule() {
+            DrawRule::Replay => table.mwc(a, b),
+            DrawRule::End => 0.5,
+        };
+        Payoff { light, total: 1.0 }
+    }
+
+    /// The expected value of outcomes (light's point of view) for `side`.
+    #[inline]
+    pub fn value(&self, o: &Outcomes, side: Side) -> f32 {
+        let v: f32 = o.0.iter().zip(&self.light).map(|(p, u)| p * u).sum();
+        match side {
+            Side::Light => v,
+            Side::Dark => self.total - v,
+        }
+    }
+
+    /// True for match play (values are match-winning chances).
+    pub fn is_match(&self) -> bool {
+        self.total != 0.0
+    }
+}
+
+/// One option at a decision, with its evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The move, or the verdict die.
+    pub decision: Decision,
+    /// Outcome probabilities after it, from light's point of view.
+    pub outcomes: Outcomes,
+    /// Its payoff for the side deciding (points, or match-winning chance).
+    pub value: f32,
+}
+
+/// An expectimax search with an evaluator and a payoff.
+pub struct Search<'a> {
+    eval: &'a dyn Evaluator,
+    payoff: Payoff,
+    evals: Cell<u64>,
+}
+
+/// Applies a token the search knows is legal.
+#[inline]
+fn next(state: &State, token: Token) -> State {
+    let mut s = *state;
+    // The search only applies tokens generated from this very state.
+    let applied = s.apply(token);
+    debug_assert!(applied.is_ok(), "{applied:?}");
+    s
+}
+
+impl<'a> Search<'a> {
+    /// A search with this evaluator and payoff.
+    pub fn new(eval: &'a dyn Evaluator, payoff: Payoff) -> Search<'a> {
+        Search {
+            eval,
+            payoff,
+            evals: Cell::new(0),
+        }
+    }
+
+    /// Evaluator calls so far.
+    pub fn evals(&self) -> u64 {
+        self.evals.get()
+    }
+
+    /// The payoff in use.
+    pub fn payoff(&self) -> &Payoff {
+        &self.payoff
+    }
+
+    /// The value of a position where a side is about to roll (or of any
+    /// state): exact when the game is over, else the evaluator at 0 plies, else
+    /// the average over the chance die of the best play.
+    pub fn value_roll(&self, s: &State, plies: u32) -> Outcomes {
+        match s.phase() {
+            Phase::Over => s.result().map(Outcomes::of_result).unwrap_or_default(),
+            Phase::Roll if plies == 0 => {
+                self.evals.set(self.evals.get() + 1);
+                self.eval.evaluate(s)
+            }
+            Phase::Roll => {
+                let mut total = Outcomes::default();
+                for (c, p) in CHANCE {
+                    total.add_scaled(&self.value_turn(&next(s, Token::Roll(c)), plies - 1), p);
+                }
+                total
+            }
+            Phase::Opening => self.value_opening(plies),
+            _ => self.value_turn(s, plies),
+        }
+    }
+
+    /// The value before the opening roll: the average over the opening rolls
+    /// (ties are rolled again, so they drop out).
+    fn value_opening(&self, plies: u32) -> Outcomes {
+        let mut total = Outcomes::default();
+        let mut weight = 0.0;
+        for (l, pl) in CHANCE {
+            for (d, pd) in CHANCE {
+                if l != d {
+                    let s = next(&State::new(), Token::Start(l, d));
+                    total.add_scaled(&self.value_turn(&s, plies), pl * pd);
+                    weight += pl * pd;
+                }
+            }
+        }
+        let mut o = Outcomes::default();
+        o.add_scaled(&total, 1.0 / weight);
+        o
+    }
+
+    /// The value of a state inside a turn, with the best play for the side
+    /// acting.
+    pub fn value_turn(&self, s: &State, plies: u32) -> Outcomes {
+        match s.phase() {
+            Phase::Decide | Phase::Move | Phase::Verdict => {
+                let side = s.to_act().unwrap_or(Side::Light);
+                let mut best: Option<(f32, Outcomes)> = None;
+                self.for_each_option(s, plies, |_, o| {
+                    let v = self.payoff.value(&o, side);
+                    if best.is_none_or(|(bv, _)| v > bv) {
+                        best = Some((v, o));
+                    }
+                });
+                best.map(|(_, o)| o).unwrap_or_default()
+            }
+            _ => self.value_roll(s, plies),
+        }
+    }
+
+    /// Calls `f` with each option at a decision and its value.
+    fn for_each_option(&self, s: &State, plies: u32, mut f: impl FnMut(Decision, Outcomes)) {
+        if matches!(s.phase(), Phase::Decide | Phase::Move) {
+            for &m in s.moves().iter() {
+                f(
+                    Decision::Move(m),
+                    self.value_roll(&next(s, Token::Move(m)), plies),
+                );
+            }
+        }
+        if matches!(s.phase(), Phase::Decide | Phase::Verdict) {
+            f(Decision::Verdict, self.value_verdict(s, plies));
+        }
+    }
+
+    /// The value of rolling the verdict die: YES, then the best promoted move;
+    /// NO, and the turn ends.
+    fn value_verdict(&self, s: &State, plies: u32) -> Outcomes {
+        let mut o = self.value_turn(&next(s, Token::Verdict(true)), plies);
+        let mut total = Outcomes::default();
+        total.add_scaled(&o, YES);
+        o = self.value_roll(&next(s, Token::Verdict(false)), plies);
+        total.add_scaled(&o, 1.0 - YES);
+        total
+    }
+
+    /// Every option at a decision (phases decide, verdict and move), best
+    /// first, for the side acting.
+    pub fn options(&self, s: &State, plies: u32) -> Vec<Choice> {
+        let side = s.to_act().unwrap_or(Side::Light);
+        let mut out = Vec::new();
+        self.for_each_option(s, plies, |decision, outcomes| {
+            out.push(Choice {
+                decision,
+                outcomes,
+                value: self.payoff.value(&outcomes, side),
+            });
+        });
+        out.sort_by(|a, b| b.value.total_cmp(&a.value));
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Match equity
+
+/// The match equity table: the chance to win a match for a player needing `a`
+/// more points against one needing `b`, from the per-game outcome rates, by
+/// dynamic programming over the scores.
+#[derive(Clone, Debug)]
+pub struct MatchTable {
+    to: u32,
+    draw_rule: DrawRule,
+    /// Per game: the chance that a given player wins by 1, 2, 3, 4 points.
+    rates: [f32; 4],
+    /// The chance that a game is drawn.
+    draw: f32,
+    /// `table[a][b]` for a, b in 0..=to (0 = already won).
+    table: Vec<Vec<f32>>,
+}
+
+impl MatchTable {
+    /// Builds the table for matches to `to` points from per-game rates: `rates[k]`
+    /// is the chance that one given player wins by k + 1 points, `draw` the chance
+    /// of a draw (so `2 · Σ rates + draw = 1`).
+    pub fn new(to: u32, draw_rule: DrawRule, rates: [f32; 4], draw: f32) -> MatchTable {
+        let n = to as usize;
+        let mut table = vec![vec![0.0f32; n + 1]; n + 1];
+        let at = |t: &Vec<Vec<f32>>, a: i64, b: i64| -> f32 {
+            if a <= 0 {
+                1.0
+            } else if b <= 0 {
+                0.0
+            } else {
+                t[a as usize][b as usize]
+            }
+        };
+        // Fill by increasing a + b: each entry needs only smaller scores.
+        for sum in 2..=2 * n {
+            for a in 1..=n {
+                let Some(b) = sum.checked_sub(a).filter(|b| (1..=n).contains(b)) else {
+                    continue;
+                };
+                let (ai, bi) = (a as i64, b as i64);
+                let mut e = 0.0;
+                for (k, q) in rates.iter().enumerate() {
+                    let k = k as i64 + 1;
+                    e += q * at(&table, ai - k, bi) + q * at(&table, ai, bi - k);
+                }
+                let e = match draw_rule {
+                    // A drawn game is replayed: the same score comes back.
+                    DrawRule::Replay => e / (1.0 - draw).max(1e-6),
+                    // A drawn game ends the match as a draw: half a win.
+                    DrawRule::End => e + 0.5 * draw,
+                };
+                table[a][b] = e;
+            }
+        }
+        MatchTable {
+            to,
+            draw_rule,
+            rates,
+            draw,
+            table,
+        }
+    }
+
+    /// The table for the trained network's own per-game outcome rates.
+    pub fn trained(to: u32, draw_rule: DrawRule) -> MatchTable {
+        let (rates, draw) = trained_game_rates();
+        MatchTable::new(to, draw_rule, rates, draw)
+    }
+
+    /// The match length.
+    pub fn to(&self) -> u32 {
+        self.to
+    }
+
+    /// What a drawn game does.
+    pub fn draw_rule(&self) -> DrawRule {
+        self.draw_rule
+    }
+
+    /// The per-game rates the table was built from.
+    pub fn rates(&self) -> ([f32; 4], f32) {
+        (self.rates, self.draw)
+    }
+
+    /// The chance to win the match needing `a` more points against `b`
+    /// (0 or less: already won or lost).
+    pub fn mwc(&self, a: i32, b: i32) -> f32 {
+        if a <= 0 && b <= 0 {
+            0.5
+        } else if a <= 0 {
+            1.0
+        } else if b <= 0 {
+            0.0
+        } else {
+            let n = self.to as i32;
+            self.table[a.min(n) as usize][b.min(n) as usize]
+        }
+    }
+}
+
+/// The per-game outcome rates of the trained network's own play, from its
+/// evaluation before the opening roll (symmetrised, since either side may start).
+pub fn game_rates(eval: &dyn Evaluator) -> ([f32; 4], f32) {
+    let search = Search::new(eval, Payoff::MONEY);
+    let o = search.value_roll(&State::new(), 0).0;
+    let mut rates = [0.0; 4];
+    for k in 0..4 {
+        rates[k] = (o[k] + o[k + 4]) / 2.0;
+    }
+    (rates, o[8])
+}
+
+fn trained_game_rates() -> ([f32; 4], f32) {
+    static RATES: OnceLock<([f32; 4], f32)> = OnceLock::new();
+    *RATES.get_or_init(|| game_rates(Net::trained()))
+}
+
+// ---------------------------------------------------------------------------
+// Levels
+
+/// What a level thinks with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Brain {
+    /// Uniformly random choices (the verdict die 30% of the time).
+    Random,
+    /// The greedy baseline.
+    Greedy,
+    /// Expectimax over the hand-written heuristic.
+    Heuristic,
+    /// Expectimax over the trained network.
+    Net,
+}
+
+/// How a level plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelSpec {
+    /// The evaluator.
+    pub brain: Brain,
+    /// Search depth in chance rolls (0–2).
+    pub plies: u32,
+    /// Random noise added to each option's value (in points; a tenth of it
+    /// in match-winning chance), so lower levels err like people do.
+    pub noise: f32,
+    /// Chance of a random choice instead of the chosen one.
+    pub blunder: f32,
+}
+
+/// The levels. Each level scores above the one below it over 1000 games
+/// (docs/urgammon-engine.md has the table); noise is in points.
+///
+/// | level | plays |
+/// | --- | --- |
+/// | 1 | greedy, with a random choice three times in four |
+/// | 2 | greedy: capture, rosette, furthest piece; verdict die only when forced |
+/// | 3 | the network, 0 plies, noise 0.2 |
+/// | 4 | the hand-written heuristic, 0 plies |
+/// | 5 | the network, 0 plies, noise 0.08 |
+/// | 6 | the network, 0 plies, noise 0.04 |
+/// | 7 | the network, 0 plies, noise 0.02 |
+/// | 8 | the network, 0 plies |
+/// | 9 | the network, 1 ply |
+/// | 10 | the network, 2 plies |
+pub fn level_spec(level: u8) -> LevelSpec {
+    let spec = |brain, plies, noise, blunder| LevelSpec {
+        brain,
+        plies,
+        noise,
+        blunder,
+    };
+    match level.clamp(1, 10) {
+        1 => spec(Brain::Greedy, 0, 0.0, 0.75),
+        2 => spec(Brain::Greedy, 0, 0.0, 0.0),
+        3 => spec(Brain::Net, 0, 0.2, 0.0),
+        4 => spec(Brain::Heuristic, 0, 0.0, 0.0),
+        5 => spec(Brain::Net, 0, 0.08, 0.0),
+        6 => spec(Brain::Net, 0, 0.04, 0.0),
+        7 => spec(Brain::Net, 0, 0.02, 0.0),
+        8 => spec(Brain::Net, 0, 0.0, 0.0),
+        9 => spec(Brain::Net, 1, 0.0, 0.0),
+        _ => spec(Brain::Net, 2, 0.0, 0.0),
+    }
+}
+
+/// A standard normal sample (Box–Muller), for level noise.
+fn gaussian(rng: &mut Rng) -> f32 {
+    let u1 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
+}
+
+/// The decision a level makes at `state` under `payoff`, or `None` when the
+/// state asks for no decision (a roll is due, or the game is over).
+pub fn decide(state: &State, spec: LevelSpec, payoff: Payoff, rng: &mut Rng) -> Option<Decision> {
+    decide_with(state, spec, Net::trained(), payoff, rng)
+}
+
+/// [`decide`] with another network (a checkpoint being trained or compared).
+pub fn decide_with(
+    state: &State,
+    spec: LevelSpec,
+    net: &Net,
+    payoff: Payoff,
+    rng: &mut Rng,
+) -> Option<Decision> {
+    if !matches!(state.phase(), Phase::Decide | Phase::Move | Phase::Verdict) {
+        return None;
+    }
+    if state.phase() == Phase::Verdict {
+        return Some(Decision::Verdict);
+    }
+    if spec.blunder > 0.0 && (rng.below(1000) as f32) < spec.blunder * 1000.0 {
+        return random_decision(state, rng);
+    }
+    let eval: &dyn Evaluator = match spec.brain {
+        Brain::Random => return random_decision(state, rng),
+        Brain::Greedy => return greedy_decision(state, rng),
+        Brain::Heuristic => &Heuristic,
+        Brain::Net => net,
+    };
+    // A single legal option needs no thought.
+    if state.phase() == Phase::Move && state.moves().len() == 1 {
+        return Some(Decision::Move(state.moves()[0]));
+    }
+    let search = Search::new(eval, payoff);
+    let mut options = search.options(state, spec.plies);
+    if spec.noise > 0.0 {
+        let scale = if payoff.is_match() { 0.1 } else { 1.0 };
+        for o in &mut options {
+            o.value += spec.noise * scale * gaussian(rng);
+        }
+        options.sort_by(|a, b| b.value.total_cmp(&a.value));
+    }
+    options.first().map(|c| c.decision)
+}
+
+/// An analysis: every option with its evaluation, or the evaluation of the
+/// position when no decision is due.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The evaluator used.
+    pub brain: Brain,
+    /// The depth searched, in chance rolls.
+    pub plies: u32,
+    /// The options, best first (empty when no decision is due).
+    pub options: Vec<Choice>,
+    /// The position's outcome probabilities from light's point of view: with
+    /// the best option taken at a decision, exact once the game is over.
+    pub position: Outcomes,
+}
+
+/// Analyses `state` as level `level` would, without its noise: levels 1–3 use
+/// the hand-written heuristic (the baselines have no evaluation of their own),
+/// levels 4–10 the network at their depth.
+pub fn analyze(state: &State, level: u8, payoff: Payoff) -> Analysis {
+    let mut spec = level_spec(level);
+    spec.noise = 0.0;
+    let eval: &dyn Evaluator = match spec.brain {
+        Brain::Net => Net::trained(),
+        _ => {
+            spec.brain = Brain::Heuristic;
+            &Heuristic
+        }
+    };
+    let search = Search::new(eval, payoff);
+    match state.phase() {
+        Phase::Decide | Phase::Move | Phase::Verdict => {
+            let options = search.options(state, spec.plies);
+            let position = options.first().map(|c| c.outcomes).unwrap_or_default();
+            Analysis {
+                brain: spec.brain,
+                plies: spec.plies,
+                options,
+                position,
+            }
+        }
+        _ => Analysis {
+            brain: spec.brain,
+            plies: spec.plies,
+            options: vec![],
+            position: search.value_roll(state, spec.plies),
+        },
+    }
+}
+
+/// Rolls the chance die with `rng`.
+pub fn roll_chance(rng: &mut Rng) -> u8 {
+    CHANCE_FACES[rng.below(6)]
+}
+
+/// Rolls the verdict die with `rng`: YES on 4 faces of 6.
+pub fn roll_verdict(rng: &mut Rng) -> bool {
+    rng.below(6) < 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urgammon::Game;
+
+    #[test]
+    fn match_table_is_symmetric_and_monotone() {
+        let t = MatchTable::new(7, DrawRule::Replay, [0.2, 0.1, 0.1, 0.08], 0.04);
+        for a in 1..=7 {
+            assert!((t.mwc(a, a) - 0.5).abs() < 1e-4, "{a}");
+            for b in 1..=7 {
+                assert!((t.mwc(a, b) + t.mwc(b, a) - 1.0).abs() < 1e-4);
+                if a < 7 {
+                    assert!(t.mwc(a, b) >= t.mwc(a + 1, b) - 1e-6);
+                }
+            }
+        }
+        assert_eq!(t.mwc(0, 3), 1.0);
+        assert_eq!(t.mwc(3, -1), 0.0);
+        // With 1 point needed each, the next non-drawn game decides.
+        assert!((t.mwc(1, 1) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn draw_end_counts_half() {
+        let t = MatchTable::new(1, DrawRule::End, [0.3, 0.1, 0.05, 0.05], 0.0);
+        assert!((t.mwc(1, 1) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_payoff_of_a_match_is_the_match_winning_chance() {
+        let t = MatchTable::new(7, DrawRule::Replay, [0.2, 0.1, 0.1, 0.08], 0.04);
+        let p = Payoff::for_match(&t, (6, 0));
+        // Light needs 1: any light win wins the match.
+        for k in 0..4 {
+            assert_eq!(p.light[k], 1.0);
+        }
+        let o = Outcomes([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert!((p.value(&o, Side::Light) + p.value(&o, Side::Dark) - 1.0).abs() < 1e-6);
+    }
+
+    /// The verdict die must be rolled when no plain move exists: the search's
+    /// only option in phase verdict is the die, and a level takes it.
+    #[test]
+    fn forced_verdict_is_the_only_option() {
+        // Light on 1a..3a? Find a roll where M(c) is empty and P(c) is not by play.
+        let mut rng = Rng::new(5);
+        let mut found = false;
+        for _ in 0..200 {
+            let mut g = Game::new();
+            while !g.is_over() {
+                let s = *g.state();
+                if s.phase() == Phase::Verdict {
+                    let search = Search::new(&Heuristic, Payoff::MONEY);
+                    let opts = search.options(&s, 0);
+                    assert_eq!(opts.len(), 1);
+                    assert_eq!(opts[0].decision, Decision::Verdict);
+                    found = true;
+                    break;
+                }
+                let t = match s.phase() {
+                    Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
+                    Phase::Roll => Token::Roll(roll_chance(&mut rng)),
+                    _ => match decide(&s, level_spec(1), Payoff::MONEY, &mut rng).unwrap() {
+                        Decision::Move(m) => Token::Move(m),
+                        Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
+                    },
+                };
+                g.apply(t).unwrap();
+            }
+            if found {
+                break;
+            }
+        }
+        assert!(found);
+    }
+
+    /// Deeper search and the evaluation agree on a finished game: exact.
+    #[test]
+    fn values_are_distributions_at_every_depth() {
+        let mut g = Game::new();
+        g.apply_all("start:1-2 P-1a r2", 0).unwrap();
+        let s = *g.state();
+        for plies in 0..=2 {
+            let search = Search::new(&Heuristic, Payoff::MONEY);
+            for c in search.options(&s, plies) {
+                let total: f32 = c.outcomes.0.iter().sum();
+                assert!((total - 1.0).abs() < 1e-4, "plies {plies}: {total}");
+            }
+        }
+    }
+
+    /// "The first side to bear off all 7 pieces has finished … If the
+    /// non-starting player finishes first, it wins at once": every level that
+    /// thinks takes the winning bear-off.
+    #[test]
+    fn every_thinking_level_takes_the_winning_bear_off() {
+        use urgammon::{House, Kind, Position};
+        // Light (not the starter) has 6 pieces home and a chariot on 12b
+        // (progress 16); dark has a pawn on 1b. Light rolls 1: 12b-off wins.
+        let pos = Position::setup(
+            &[
+                (Side::Light, House::parse("12b").unwrap(), Kind::Chariot),
+                (Side::Dark, House::parse("1b").unwrap(), Kind::Pawn),
+            ],
+            &[
+                (Side::Light, Kind::Pawn, 3),
+                (Side::Light, Kind::Chariot, 2),
+                (Side::Light, Kind::Hero, 1),
+            ],
+        )
+        .unwrap();
+        let mut s = State::from_position(pos, Side::Light, Side::Dark);
+        s.apply(Token::Roll(1)).unwrap();
+        assert!(matches!(s.phase(), Phase::Move | Phase::Decide));
+        for level in 3..=10 {
+            let d = decide(&s, level_spec(level), Payoff::MONEY, &mut Rng::new(1));
+            match d {
+                Some(Decision::Move(m)) => assert_eq!(m.to, urgammon::PALACE, "level {level}"),
+                other => panic!("level {level}: {other:?}"),
+            }
+        }
+    }
+
+    /// "Decisions maximise match-winning chance, not points": when both sides
+    /// need one point, every win is worth the same, so an option's value is its
+    /// win chance plus half its draw chance (a drawn game is replayed at 1–1).
+    #[test]
+    fn at_double_match_point_only_winning_counts() {
+        let t = MatchTable::trained(7, DrawRule::Replay);
+        let payoff = Payoff::for_match(&t, (6, 6));
+        let mut g = Game::new();
+        g.apply_all("start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1", 0)
+            .unwrap();
+        let s = *g.state();
+        let search = Search::new(Net::trained(), payoff);
+        for c in search.options(&s, 1) {
+            let o = c.outcomes.seen_by(Side::Light);
+            assert!((c.value - (o.win() + 0.5 * o.0[8])).abs() < 1e-4);
+        }
+        // At 0–0 the same options are valued by the table, not by wins alone.
+        let money = Search::new(Net::trained(), Payoff::MONEY).options(&s, 1);
+        assert!(money.iter().all(|c| c.value.abs() < 4.0));
+    }
+
+    /// Every level makes legal decisions through whole games, for points and
+    /// for a match.
+    #[test]
+    fn every_level_plays_legal_games() {
+        let t = MatchTable::trained(5, DrawRule::Replay);
+        for level in 1..=10u8 {
+            let mut rng = Rng::new(u64::from(level));
+            let mut s = State::new();
+            let payoff = if level % 2 == 0 {
+                Payoff::MONEY
+            } else {
+                Payoff::for_match(&t, (2, 3))
+            };
+            while s.phase() != Phase::Over {
+                let token = match s.phase() {
+                    Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
+                    Phase::Roll => Token::Roll(roll_chance(&mut rng)),
+                    _ => match decide(&s, level_spec(level), payoff, &mut rng).unwrap() {
+                        Decision::Move(m) => Token::Move(m),
+                        Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
+                    },
+                };
+                s.apply(token).unwrap();
+            }
+        }
+    }
+
+    /// "If the move ended on a rosette, the same player rolls again": the
+    /// search values such a move by the same side's next roll, not the enemy's.
+    #[test]
+    fn rosette_bonus_turns_are_in_the_tree() {
+        let mut g = Game::new();
+        // Dark rolls 4 and enters on the 4b rosette: dark rolls again.
+        g.apply_all("start:1-2 P-1a r4", 0).unwrap();
+        let s = *g.state();
+        let after = next(&s, Token::Move(s.moves()[0]));
+        assert_eq!(
+            (after.to_act(), after.phase()),
+            (Some(Side::Dark), Phase::Roll)
+        );
+        // At 1 ply the value is dark's best play over its bonus roll.
+        let search = Search::new(&Heuristic, Payoff::MONEY);
+        let mut by_hand = Outcomes::default();
+        for (c, p) in CHANCE {
+            let s2 = next(&after, Token::Roll(c));
+            by_hand.add_scaled(&search.value_turn(&s2, 0), p);
+        }
+        let searched = search.value_roll(&after, 1);
+        for (a, b) in by_hand.0.iter().zip(searched.0) {
+            assert!((a - b).abs() < 1e-6);
+        }
+        // Dark's value there is at least what its worst bonus roll gives.
+        assert!(search.value_roll(&after, 1).0.iter().sum::<f32>() > 0.99);
+    }
+}

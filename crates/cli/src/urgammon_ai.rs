@@ -1,0 +1,724 @@
+//! `agon urgammon train|analyze|rollout|met` and `agon tournament urgammon`:
+//! the Urgammon engine's commands.
+
+use crate::progress;
+use agon_ai::urgammon_eval::{Net, Outcomes, OUTCOME_NAMES};
+use agon_ai::urgammon_player::Decision;
+use agon_ai::urgammon_search::{analyze, Brain, MatchTable, Payoff};
+use agon_ai::urgammon_tournament::{self as tour, Spec, Tally};
+use agon_ai::urgammon_train::{self, TrainConfig};
+use agon_ai::Rng;
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::PathBuf;
+use urgammon::{DrawRule, Match, Side, State};
+
+/// The arguments of `agon urgammon train`.
+pub struct TrainArgs {
+    /// Games to have played in all (a resumed run counts its earlier games).
+    pub games: u64,
+    /// The weights file: written at every checkpoint, read by `--resume`.
+    pub out: PathBuf,
+    /// Continue from `out`.
+    pub resume: bool,
+    /// Games between checkpoints.
+    pub checkpoint_every: u64,
+    /// Games against greedy at each checkpoint (0: none).
+    pub probe: usize,
+    /// A JSON-lines log of the checkpoints (appended).
+    pub log: Option<PathBuf>,
+    /// The training settings.
+    pub config: TrainConfig,
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so a crash
+/// mid-write never leaves a truncated checkpoint.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Mixes `x` into a moving average.
+fn ema(avg: &mut f64, x: f64, n: u64) {
+    let k = (1.0 / n.max(1) as f64).max(0.002);
+    *avg += k * (x - *avg);
+}
+
+/// `agon urgammon train`: TD(λ) self-play with a progress bar, checkpoints, a
+/// log, and a probe match against greedy at each checkpoint.
+pub fn train(args: &TrainArgs) -> Result<Value> {
+    let mut net = if args.resume {
+        let bytes = std::fs::read(&args.out)
+            .with_context(|| format!("cannot resume from {}", args.out.display()))?;
+        Net::from_bytes(&bytes)
+            .with_context(|| format!("cannot resume from {}", args.out.display()))?
+    } else {
+        if args.out.exists() {
+            bail!(
+                "{} exists: use --resume to continue it, or another --out",
+                args.out.display()
+            );
+        }
+        Net::random(args.config.seed)
+    };
+    if args.games <= net.games {
+        bail!(
+            "the network has already played {} games; ask for more with --games",
+            net.games
+        );
+    }
+    let first = net.games;
+    let start = std::time::Instant::now();
+    let mut loss_avg = 0.0f64;
+    let mut log = match &args.log {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("cannot open {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut checkpoints = vec![];
+    while net.games < args.games {
+        let until = (net.games / args.checkpoint_every + 1) * args.checkpoint_every;
+        let until = until.min(args.games);
+        urgammon_train::train(&mut net, until, &args.config, &mut |net, loss| {
+            ema(&mut loss_avg, f64::from(loss), net.games - first);
+            if net.games % 20 == 0 || net.games == until {
+                let rate = (net.games - first) as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                progress::bar(
+                    net.games,
+                    args.games,
+                    &format!("{rate:.0} games/s  loss {loss_avg:.4}"),
+                );
+            }
+            true
+        });
+        write_atomic(&args.out, &net.to_bytes())?;
+        let probe = |b: Spec| {
+            (args.probe > 0).then(|| {
+                let config = tour::Config {
+                    a: Spec::Ply(0),
+                    b,
+                    games: args.probe,
+                    match_to: None,
+                    threads: 1,
+                    seed: 12345,
+                };
+                tour::run(config, [&net, &net], &|_| {}).win_rate().0
+            })
+        };
+        let entry = json!({
+            "games": net.games,
+            "loss": loss_avg,
+            "vs_greedy": probe(Spec::Greedy),
+            "vs_heuristic": probe(Spec::Heuristic(0)),
+            "seconds": start.elapsed().as_secs_f64().round(),
+            "lr": urgammon_train::learning_rate(&args.config, net.games),
+        });
+        if let Some(f) = log.as_mut() {
+            writeln!(f, "{entry}")?;
+        }
+        checkpoints.push(entry);
+    }
+    progress::finish();
+    Ok(json!({
+        "out": args.out.display().to_string(),
+        "games": net.games,
+        "seconds": start.elapsed().as_secs_f64().round(),
+        "lambda": args.config.lambda,
+        "lr": args.config.lr,
+        "lr_decay": args.config.lr_decay,
+        "seed": args.config.seed,
+        "checkpoints": checkpoints,
+    }))
+}
+
+/// Outcome probabilities as JSON: `win`, `loss`, `draw`, `equity`, and each of
+/// the nine outcomes.
+pub fn outcomes_json(o: &Outcomes) -> Value {
+    let mut v = serde_json::Map::new();
+    let r = |x: f32| (f64::from(x) * 10_000.0).round() / 10_000.0;
+    v.insert("equity".into(), json!(r(o.equity())));
+    v.insert("win".into(), json!(r(o.win())));
+    v.insert("loss".into(), json!(r(o.loss())));
+    for (name, p) in OUTCOME_NAMES.iter().zip(o.0) {
+        v.insert((*name).into(), json!(r(p)));
+    }
+    Value::Object(v)
+}
+
+/// Draws the tournament bar.
+fn tournament_bar(t: &Tally, total: usize) {
+    let (p, _, _) = t.win_rate();
+    let (pts, _, _) = t.mean_points();
+    progress::bar(
+        t.played as u64,
+        total as u64,
+        &format!(
+            "+{} ={} -{}  won {:.1}%  points/game {pts:+.3}",
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * p
+        ),
+    );
+}
+
+/// `agon tournament urgammon`.
+/// Reads a network file for `--net-a`/`--net-b`, or the trained network.
+fn load_net(path: Option<&std::path::Path>) -> Result<Net> {
+    match path {
+        None => Ok(Net::trained().clone()),
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            Net::from_bytes(&bytes).with_context(|| format!("cannot load {}", p.display()))
+        }
+    }
+}
+
+/// What `agon tournament urgammon` plays.
+pub struct TournamentArgs<'a> {
+    /// Player A.
+    pub a: &'a str,
+    /// Player B.
+    pub b: &'a str,
+    /// Games, or matches with `match_to`.
+    pub games: usize,
+    /// Match length.
+    pub match_to: Option<u32>,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Another network for A (a checkpoint), instead of the trained one.
+    pub net_a: Option<&'a std::path::Path>,
+    /// Another network for B.
+    pub net_b: Option<&'a std::path::Path>,
+}
+
+/// `agon tournament urgammon`.
+pub fn tournament(args: &TournamentArgs) -> Result<Value> {
+    let TournamentArgs {
+        a,
+        b,
+        games,
+        match_to,
+        threads,
+        seed,
+        net_a,
+        net_b,
+    } = *args;
+    let a: Spec = a
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("invalid --a")?;
+    let b: Spec = b
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("invalid --b")?;
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if match_to.is_some_and(|n| !(1..=99).contains(&n)) {
+        bail!("--match-to must be 1 to 99");
+    }
+    let start = std::time::Instant::now();
+    let config = tour::Config {
+        a,
+        b,
+        games,
+        match_to,
+        threads,
+        seed,
+    };
+    let nets = [load_net(net_a)?, load_net(net_b)?];
+    let t = tour::run(config, [&nets[0], &nets[1]], &|t| tournament_bar(t, games));
+    progress::finish();
+    let (p, lo, hi) = t.win_rate();
+    let (pts, plo, phi) = t.mean_points();
+    let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    let unit = if match_to.is_some() {
+        "matches"
+    } else {
+        "games"
+    };
+    Ok(json!({
+        "a": a.to_string(),
+        "b": b.to_string(),
+        "net_a": net_a.map(|p| p.display().to_string()),
+        "net_b": net_b.map(|p| p.display().to_string()),
+        "match_to": match_to,
+        unit: t.played,
+        "games_played": t.games,
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "win_rate": r4(p),
+        "win_rate_95": [r4(lo), r4(hi)],
+        "points_per_game": r4(if match_to.is_some() { t.points as f64 / t.games.max(1) as f64 } else { pts }),
+        "points_per_game_95": if match_to.is_some() { Value::Null } else { json!([r4(plo), r4(phi)]) },
+        "a_as_light": {"played": t.a_light.1, "wins": t.a_light.0},
+        "seconds": start.elapsed().as_secs_f64().round(),
+    }))
+}
+
+/// The match an analysis or rollout is about: the target, the score so far and
+/// the draw rule.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchContext {
+    /// Points to win the match.
+    pub to: u32,
+    /// Light's and dark's points so far.
+    pub score: (u32, u32),
+    /// What a drawn game does.
+    pub draw: DrawRule,
+}
+
+impl MatchContext {
+    /// The payoff: match-winning chances from the trained match equity table.
+    pub fn payoff(&self) -> Payoff {
+        Payoff::for_match(&MatchTable::trained(self.to, self.draw), self.score)
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "to": self.to,
+            "score": {"light": self.score.0, "dark": self.score.1},
+            "draw": match self.draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
+        })
+    }
+}
+
+/// The match context from a match record, or from `--match-to` and `--score`
+/// (which win over the record's).
+///
+/// # Errors
+/// A malformed score, a score at or past the target, or `--score` alone.
+pub fn match_context(
+    m: &Match,
+    is_match_record: bool,
+    match_to: Option<u32>,
+    score: Option<&str>,
+) -> Result<Option<MatchContext>> {
+    let from_record = is_match_record.then(|| MatchContext {
+        to: m.settings().to,
+        score: (m.score().light, m.score().dark),
+        draw: m.settings().draw,
+    });
+    let score = match score {
+        None => None,
+        Some(text) => Some(
+            text.split_once('-')
+                .and_then(|(l, d)| {
+                    Some((l.trim().parse::<u32>().ok()?, d.trim().parse::<u32>().ok()?))
+                })
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "invalid --score '{text}': use L-D, e.g. 3-5 (light's points, then dark's)"
+                    )
+                })?,
+        ),
+    };
+    let ctx = match (match_to, score, from_record) {
+        (None, None, ctx) => ctx,
+        (None, Some(_), None) => bail!("--score needs --match-to"),
+        (to, score, ctx) => {
+            let to = to.or(ctx.map(|c| c.to)).unwrap_or(7);
+            if !(1..=99).contains(&to) {
+                bail!("--match-to must be 1 to 99");
+            }
+            Some(MatchContext {
+                to,
+                score: score.or(ctx.map(|c| c.score)).unwrap_or((0, 0)),
+                draw: ctx.map_or(DrawRule::Replay, |c| c.draw),
+            })
+        }
+    };
+    if let Some(c) = ctx {
+        if c.score.0 >= c.to || c.score.1 >= c.to {
+            bail!(
+                "the score {}-{} has already reached the match target {}",
+                c.score.0,
+                c.score.1,
+                c.to
+            );
+        }
+    }
+    Ok(ctx)
+}
+
+fn r4(x: f32) -> f64 {
+    (f64::from(x) * 10_000.0).round() / 10_000.0
+}
+
+/// `agon urgammon analyze`: one JSON object for the decision at `state` (or
+/// the position's evaluation when no decision is due), from the side to act.
+pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Value {
+    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
+    let a = analyze(state, level, payoff);
+    let side = state.to_act().unwrap_or(Side::Light);
+    let option_json = |c: &agon_ai::urgammon_search::Choice| {
+        let seen = c.outcomes.seen_by(side);
+        let mut v = json!({
+            "option": match c.decision {
+                Decision::Move(m) => m.notation(side),
+                Decision::Verdict => "verdict".into(),
+            },
+            "equity": r4(seen.equity()),
+            "win": r4(seen.win()),
+            "outcomes": outcomes_json(&seen),
+        });
+        if ctx.is_some() {
+            v["mwc"] = json!(r4(payoff.value(&c.outcomes, side)));
+        }
+        v
+    };
+    let seen = a.position.seen_by(side);
+    let mut v = json!({
+        "phase": state.phase().name(),
+        "to_act": state.to_act().map(Side::name),
+        "perspective": side.name(),
+        "chance": state.chance(),
+        "value": state.value(),
+        "level": level,
+        "evaluator": match a.brain { Brain::Net => "network", _ => "heuristic" },
+        "plies": a.plies,
+        "objective": if ctx.is_some() { "match" } else { "points" },
+        "match": ctx.map(|c| c.json()),
+        "best": a.options.first().map(|c| option_json(c)["option"].clone()),
+        "options": a.options.iter().map(option_json).collect::<Vec<_>>(),
+        "equity": r4(seen.equity()),
+        "win": r4(seen.win()),
+        "outcomes": outcomes_json(&seen),
+    });
+    if ctx.is_some() {
+        v["mwc"] = json!(r4(payoff.value(&a.position, side)));
+    }
+    if let Some(r) = state.result() {
+        v["result"] = json!({
+            "winner": r.winner.map(Side::name),
+            "points": r.points,
+            "kind": r.kind.name(),
+        });
+    }
+    v
+}
+
+/// `agon urgammon rollout`: plays the position out `games` times with level
+/// `level` on both sides and reports, from the side to act, the mean points,
+/// the win rate and every outcome's share, with 95% intervals.
+pub fn rollout(
+    state: &State,
+    games: usize,
+    level: u8,
+    ctx: Option<MatchContext>,
+    threads: usize,
+    seed: u64,
+) -> Result<Value> {
+    if state.phase() == urgammon::Phase::Over {
+        bail!("the game is over: nothing to roll out");
+    }
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
+    let side = state.to_act().unwrap_or(Side::Light);
+    let spec = agon_ai::urgammon_search::level_spec(level);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let counts = std::sync::Mutex::new(([0u64; 9], 0usize));
+    let start = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= games {
+                    return;
+                }
+                let mut dice = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                let mut rng = Rng::new(seed.wrapping_add(i as u64));
+                let mut s = *state;
+                while let Some(t) =
+                    tour::next_token(&s, [(spec, Net::trained()); 2], payoff, &mut dice, &mut rng)
+                {
+                    if s.apply(t).is_err() {
+                        break;
+                    }
+                }
+                let o = s
+                    .result()
+                    .map(Outcomes::of_result)
+                    .unwrap_or_default()
+                    .seen_by(side);
+                let k = o.0.iter().position(|&p| p > 0.5).unwrap_or(8);
+                let Ok(mut c) = counts.lock() else { return };
+                c.0[k] += 1;
+                c.1 += 1;
+                let done = c.1;
+                drop(c);
+                if done % 10 == 0 || done == games {
+                    progress::bar(done as u64, games as u64, "games played out");
+                }
+            });
+        }
+    });
+    progress::finish();
+    let (counts, n) = counts.into_inner().unwrap_or_default();
+    let n_f = n.max(1) as f64;
+    let points = agon_ai::urgammon_eval::POINTS;
+    let mean = counts
+        .iter()
+        .zip(points)
+        .map(|(&c, p)| c as f64 * f64::from(p))
+        .sum::<f64>()
+        / n_f;
+    let sq = counts
+        .iter()
+        .zip(points)
+        .map(|(&c, p)| c as f64 * f64::from(p * p))
+        .sum::<f64>()
+        / n_f;
+    let half = 1.96 * ((sq - mean * mean).max(0.0) / n_f).sqrt();
+    let wins: u64 = counts[..4].iter().sum();
+    let p = wins as f64 / n_f;
+    let whalf = 1.96 * (p * (1.0 - p) / n_f).sqrt();
+    let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    let mut dist = serde_json::Map::new();
+    for (name, c) in OUTCOME_NAMES.iter().zip(counts) {
+        dist.insert((*name).into(), json!(r(c as f64 / n_f)));
+    }
+    Ok(json!({
+        "phase": state.phase().name(),
+        "perspective": side.name(),
+        "games": n,
+        "level": level,
+        "match": ctx.map(|c| c.json()),
+        "mean_points": r(mean),
+        "mean_points_95": [r(mean - half), r(mean + half)],
+        "win": r(p),
+        "win_95": [r((p - whalf).max(0.0)), r((p + whalf).min(1.0))],
+        "outcomes": dist,
+        "seconds": (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+    }))
+}
+
+/// `agon urgammon met`: the match equity table for matches to `to` points,
+/// as text (rows: points the player needs; columns: points the opponent needs)
+/// or JSON.
+pub fn met(to: u32, draw: DrawRule, as_json: bool) -> Result<String> {
+    if !(1..=99).contains(&to) {
+        bail!("--to must be 1 to 99");
+    }
+    let t = MatchTable::trained(to, draw);
+    let (rates, d) = t.rates();
+    if as_json {
+        let table: Vec<Vec<f64>> = (1..=to as i32)
+            .map(|a| (1..=to as i32).map(|b| r4(t.mwc(a, b))).collect())
+            .collect();
+        return Ok(json!({
+            "to": to,
+            "draw": match draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
+            "game_rates": {
+                "win1": r4(rates[0]), "win2": r4(rates[1]), "win3": r4(rates[2]), "win4": r4(rates[3]),
+                "draw": r4(d),
+            },
+            "table": table,
+            "note": "table[a-1][b-1]: the chance to win the match needing a points against an opponent needing b",
+        })
+        .to_string());
+    }
+    let mut s = format!(
+        "Match equity table, match to {to} (draw={}): the chance to win the match.\n\
+         Rows: points you need; columns: points your opponent needs.\n\
+         Per game, from the network's own play: a given player wins by 1/2/3/4 points \
+         with {:.1}%/{:.1}%/{:.1}%/{:.1}%; draws {:.1}%.\n\n     ",
+        match draw {
+            DrawRule::Replay => "replay",
+            DrawRule::End => "end",
+        },
+        100.0 * rates[0],
+        100.0 * rates[1],
+        100.0 * rates[2],
+        100.0 * rates[3],
+        100.0 * d
+    );
+    for b in 1..=to {
+        s.push_str(&format!("{b:>7}"));
+    }
+    s.push('\n');
+    for a in 1..=to as i32 {
+        s.push_str(&format!("{a:>4} "));
+        for b in 1..=to as i32 {
+            s.push_str(&format!("{:>6.1}%", 100.0 * t.mwc(a, b)));
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+/// One calibration bin: predictions in `[lo, hi)`, their mean, and the mean
+/// rollout result of the same positions.
+fn calibration_bins(pairs: &[(f64, f64)], bins: usize) -> Vec<Value> {
+    (0..bins)
+        .filter_map(|b| {
+            let lo = b as f64 / bins as f64;
+            let hi = (b + 1) as f64 / bins as f64;
+            let inside: Vec<&(f64, f64)> = pairs
+                .iter()
+                .filter(|(p, _)| *p >= lo && (*p < hi || (b + 1 == bins && *p <= hi)))
+                .collect();
+            if inside.is_empty() {
+                return None;
+            }
+            let n = inside.len() as f64;
+            let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
+            Some(json!({
+                "lo": lo,
+                "hi": hi,
+                "positions": inside.len(),
+                "predicted": r(inside.iter().map(|p| p.0).sum::<f64>() / n),
+                "observed": r(inside.iter().map(|p| p.1).sum::<f64>() / n),
+            }))
+        })
+        .collect()
+}
+
+/// Accuracy against rollouts: mean absolute error of the win estimate and of
+/// the equity, the mean signed error, and the calibration bins.
+fn accuracy(pairs_win: &[(f64, f64)], pairs_eq: &[(f64, f64)]) -> Value {
+    let n = pairs_win.len().max(1) as f64;
+    let mae = |v: &[(f64, f64)]| v.iter().map(|(p, o)| (p - o).abs()).sum::<f64>() / n;
+    let bias = pairs_win.iter().map(|(p, o)| p - o).sum::<f64>() / n;
+    let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    json!({
+        "win_mae": r(mae(pairs_win)),
+        "win_bias": r(bias),
+        "equity_mae": r(mae(pairs_eq)),
+        "calibration": calibration_bins(pairs_win, 10),
+    })
+}
+
+/// One held-out position: (win share, mean points) of its rollouts, and the
+/// (win chance, equity) the network and the heuristic predicted.
+struct Sample {
+    rollout: (f64, f64),
+    net: (f64, f64),
+    heuristic: (f64, f64),
+}
+
+/// `agon urgammon calibrate`: how well the network and the hand-written
+/// heuristic predict rollouts, on positions from self-play games that training
+/// never saw (their own seed). Each position is rolled out `rollouts` times by
+/// level 8 on both sides; a progress bar counts the positions.
+pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -> Result<Value> {
+    use agon_ai::urgammon_eval::{Evaluator, Heuristic};
+    use agon_ai::urgammon_search::level_spec;
+    if positions == 0 || rollouts == 0 {
+        bail!("--positions and --rollouts must be at least 1");
+    }
+    let net = Net::trained();
+    let spec = level_spec(8);
+    // Held-out positions: one game per position, a position drawn at a
+    // random point of it, so the set covers openings, middles and endings.
+    let mut picked = vec![];
+    let mut g = 0u64;
+    while picked.len() < positions {
+        let mut dice = Rng::new(seed ^ 0xca11_b4a7_e000_0000 ^ g);
+        let mut rng = Rng::new(seed.wrapping_add(g));
+        g += 1;
+        let mut rolls = vec![];
+        let mut s = State::new();
+        while let Some(t) =
+            tour::next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
+        {
+            if s.phase() == urgammon::Phase::Roll {
+                rolls.push(s);
+            }
+            if s.apply(t).is_err() {
+                break;
+            }
+        }
+        if !rolls.is_empty() {
+            picked.push(rolls[rng.below(rolls.len())]);
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![]);
+    let start = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(state) = picked.get(i) else { return };
+                let side = state.to_act().unwrap_or(Side::Light);
+                let (mut wins, mut points) = (0u32, 0i64);
+                for k in 0..rollouts {
+                    let mut dice = Rng::new(
+                        seed ^ ((i * rollouts + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    );
+                    let mut rng = Rng::new(k as u64);
+                    let mut s = *state;
+                    while let Some(t) =
+                        tour::next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
+                    {
+                        if s.apply(t).is_err() {
+                            break;
+                        }
+                    }
+                    if let Some(r) = s.result() {
+                        match r.winner {
+                            Some(w) if w == side => {
+                                wins += 1;
+                                points += i64::from(r.points);
+                            }
+                            Some(_) => points -= i64::from(r.points),
+                            None => {}
+                        }
+                    }
+                }
+                let n = rollouts as f64;
+                let net_o = net.evaluate(state).seen_by(side);
+                let heu_o = Heuristic.evaluate(state).seen_by(side);
+                let row = Sample {
+                    rollout: (f64::from(wins) / n, points as f64 / n),
+                    net: (f64::from(net_o.win()), f64::from(net_o.equity())),
+                    heuristic: (f64::from(heu_o.win()), f64::from(heu_o.equity())),
+                };
+                let Ok(mut r) = results.lock() else { return };
+                r.push(row);
+                let done = r.len();
+                drop(r);
+                progress::bar(done as u64, picked.len() as u64, "positions rolled out");
+            });
+        }
+    });
+    progress::finish();
+    let rows = results.into_inner().unwrap_or_default();
+    let pairs = |f: fn(&Sample) -> (f64, f64)| rows.iter().map(f).collect::<Vec<_>>();
+    let noise = rows
+        .iter()
+        .map(|r| {
+            (2.0 / std::f64::consts::PI).sqrt()
+                * (r.rollout.0 * (1.0 - r.rollout.0) / rollouts as f64).sqrt()
+        })
+        .sum::<f64>()
+        / rows.len().max(1) as f64;
+    Ok(json!({
+        "positions": rows.len(),
+        "rollouts_per_position": rollouts,
+        "rollout_player": "level 8 (the network, 0 plies) on both sides",
+        "seed": seed,
+        "network": accuracy(&pairs(|r| (r.net.0, r.rollout.0)), &pairs(|r| (r.net.1, r.rollout.1))),
+        "heuristic": accuracy(
+            &pairs(|r| (r.heuristic.0, r.rollout.0)),
+            &pairs(|r| (r.heuristic.1, r.rollout.1)),
+        ),
+        "rollout_noise_win_mae": (noise * 10_000.0).round() / 10_000.0,
+        "seconds": start.elapsed().as_secs_f64().round(),
+    }))
+}
