@@ -4,14 +4,17 @@
     scripts/results-table.py            Ringo: docs/engine-results/*.json
     scripts/results-table.py urgammon   Urgammon: docs/urgammon-results/*.json
 """
-import glob, json, os, sys
+import glob, json, os, re, sys
 
 if len(sys.argv) > 1 and sys.argv[1] == "urgammon":
     print("| A | B | played | A: W–D–L | A won (95%) | A's points per game (95%) | games |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     here = os.path.join(os.path.dirname(__file__), "..", "docs", "urgammon-results", "*.json")
-    for path in sorted(glob.glob(here)):
-        d = json.load(open(path))
+    for path in sorted(glob.glob(here), key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p)]):
+        try:
+            d = json.load(open(path))
+        except ValueError:
+            continue  # a match still being played
         if "a" not in d:
             continue
         played = d.get("games") if d.get("match_to") is None else d.get("matches")

@@ -20,7 +20,7 @@ def esc(s):
     return str(s).replace("&", "&amp;").replace("<", "&lt;")
 
 
-def chart(title, xlabel, ylabel, series, xr, yr, diagonal=False, points=False):
+def chart(title, xlabel, ylabel, series, xr, yr, diagonal=False, points=False, legend_bottom=False):
     """One chart: series is [(name, colour, [(x, y)...])]."""
     (x0, x1), (y0, y1) = xr, yr
     pw, ph = W - PAD_L - PAD_R, H - PAD_T - PAD_B
@@ -58,7 +58,7 @@ def chart(title, xlabel, ylabel, series, xr, yr, diagonal=False, points=False):
         if points:
             for x, y in pts:
                 out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{colour}"/>')
-        ly = PAD_T + 16 + 16 * k
+        ly = (PAD_T + ph - 12 - 16 * (len(series) - 1 - k)) if legend_bottom else (PAD_T + 16 + 16 * k)
         out.append(f'<line x1="{PAD_L + 12}" y1="{ly - 4}" x2="{PAD_L + 32}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"/>')
         out.append(f'<text x="{PAD_L + 38}" y="{ly}" font-size="12">{esc(name)}</text>')
     return out
@@ -98,6 +98,7 @@ def training(results):
         probes,
         xr,
         (0.5, 1.0),
+        legend_bottom=True,
     )
     bottom = [f'<g transform="translate(0 {H})">'] + bottom + ["</g>"]
     (results / "training.svg").write_text(svg(top + bottom, 2 * H))
@@ -116,7 +117,7 @@ def calibration(results):
         f"Calibration: predicted win chance vs rollouts "
         f"({data['positions']} held-out positions × {data['rollouts_per_position']} games)"
     )
-    parts = chart(title, "predicted win chance (bin mean)", "rollout win share", series, (0, 1), (0, 1), diagonal=True, points=True)
+    parts = chart(title, "predicted win chance (bin mean)", "rollout win share", series, (0, 1), (0, 1), diagonal=True, points=True, legend_bottom=False)
     (results / "calibration.svg").write_text(svg(parts, H + 40))
 
 

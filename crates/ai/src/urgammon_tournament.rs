@@ -29,6 +29,8 @@ pub enum Spec {
     /// The network at 0 plies with noise of this many thousandths of a point
     /// added to each option (`noise:0.1` is 100).
     Noise(u16),
+    /// The network at 1 or 2 plies, valued by the mean with the depth below.
+    Blend(u32),
     /// Uniformly random choices.
     Random,
     /// The greedy baseline: capture, rosette, furthest piece; the verdict die
@@ -56,6 +58,7 @@ impl FromStr for Spec {
                 .ok_or_else(bad),
             Some(("ply", n)) => ply(n).map(Spec::Ply).ok_or_else(bad),
             Some(("heuristic", n)) => ply(n).map(Spec::Heuristic).ok_or_else(bad),
+            Some(("blend", n)) => ply(n).filter(|p| *p > 0).map(Spec::Blend).ok_or_else(bad),
             Some(("noise", x)) => x
                 .parse::<f32>()
                 .ok()
@@ -73,6 +76,7 @@ impl std::fmt::Display for Spec {
             Spec::Level(l) => write!(f, "level:{l}"),
             Spec::Ply(p) => write!(f, "ply:{p}"),
             Spec::Heuristic(p) => write!(f, "heuristic:{p}"),
+            Spec::Blend(p) => write!(f, "blend:{p}"),
             Spec::Noise(x) => write!(f, "noise:{}", f32::from(*x) / 1000.0),
             Spec::Random => f.write_str("random"),
             Spec::Greedy => f.write_str("greedy"),
@@ -88,11 +92,16 @@ impl Spec {
             plies,
             noise: 0.0,
             blunder: 0.0,
+            blend: false,
         };
         match self {
             Spec::Level(l) => level_spec(l),
             Spec::Ply(p) => plain(Brain::Net, p),
             Spec::Heuristic(p) => plain(Brain::Heuristic, p),
+            Spec::Blend(p) => LevelSpec {
+                blend: true,
+                ..plain(Brain::Net, p)
+            },
             Spec::Noise(x) => LevelSpec {
                 noise: f32::from(x) / 1000.0,
                 ..plain(Brain::Net, 0)

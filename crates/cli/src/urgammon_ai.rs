@@ -389,6 +389,7 @@ pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Val
         "level": level,
         "evaluator": match a.brain { Brain::Net => "network", _ => "heuristic" },
         "plies": a.plies,
+        "blended": a.blended,
         "objective": if ctx.is_some() { "match" } else { "points" },
         "match": ctx.map(|c| c.json()),
         "best": a.options.first().map(|c| option_json(c)["option"].clone()),
