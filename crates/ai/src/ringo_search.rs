@@ -522,6 +522,15 @@ impl Searcher {
             if s.abs() >= MATE_BAND {
                 break; // proven: deeper search cannot change it
             }
+            // Under a time limit, an iteration that starts after half the time
+            // has gone would almost surely be cut off (each takes a few times
+            // the last), so its time is better saved; and a forced move needs
+            // no thought beyond the first iteration's score.
+            if let Some(t) = self.limits.movetime {
+                if legal.len() == 1 || self.start.elapsed() * 2 > t {
+                    break;
+                }
+            }
         }
         let proven = (score.abs() >= MATE_BAND).then(|| Proven {
             winner: if score > 0 {

@@ -555,8 +555,10 @@ impl Evaluator for Net {
 // The hand-written heuristic
 
 /// A hand-written race estimate: the win chance is a logistic function of the
-/// pip difference (with a bonus for being on roll), and a win is scored by how
-/// far the loser is behind (waiting pieces, pieces in the streets).
+/// pip difference, each side's exposure to being hit counting as pips lost, and
+/// a win is scored by how far the loser is behind (waiting pieces, pieces in
+/// the streets). Its slope was fitted by hand to rollouts (docs/urgammon-engine.md,
+/// section 8), so the comparison with the network is fair.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heuristic;
 
