@@ -309,7 +309,7 @@ enum TournamentCmd {
     },
     /// Urgammon: games (or matches) for points, seats swapped in pairs with shared dice.
     Urgammon {
-        /// Player A: level:N, ply:P, heuristic:P, random or greedy.
+        /// Player A: level:N, ply:P, blend:P, heuristic:P, noise:X, random or greedy.
         #[arg(long)]
         a: String,
         /// Player B.
@@ -555,9 +555,7 @@ fn run(cli: Cli) -> Result<()> {
                 match_to,
                 score,
             } => {
-                let m = urgammon_cmd::load_record(&record)?;
-                let is_match = record.trim_start().starts_with("urgammon");
-                let ctx = urgammon_ai::match_context(&m, is_match, match_to, score.as_deref())?;
+                let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
                 print_json(&urgammon_ai::analysis_json(m.current().state(), level, ctx))
             }
             UrgammonCmd::Rollout {
@@ -569,9 +567,7 @@ fn run(cli: Cli) -> Result<()> {
                 threads,
                 seed,
             } => {
-                let m = urgammon_cmd::load_record(&record)?;
-                let is_match = record.trim_start().starts_with("urgammon");
-                let ctx = urgammon_ai::match_context(&m, is_match, match_to, score.as_deref())?;
+                let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
                 print_json(&urgammon_ai::rollout(
                     m.current().state(),
                     games,

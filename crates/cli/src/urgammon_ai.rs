@@ -353,6 +353,22 @@ pub fn match_context(
     Ok(ctx)
 }
 
+/// Reads a game or match record and the match it is played in (from the
+/// record's header, or `--match-to`/`--score`), for `analyze` and `rollout`.
+///
+/// # Errors
+/// A bad record, or a bad match context ([`match_context`]).
+pub fn load_in_context(
+    record: &str,
+    match_to: Option<u32>,
+    score: Option<&str>,
+) -> Result<(Match, Option<MatchContext>)> {
+    let m = crate::urgammon_cmd::load_record(record)?;
+    let is_match = record.trim_start().starts_with("urgammon");
+    let ctx = match_context(&m, is_match, match_to, score)?;
+    Ok((m, ctx))
+}
+
 fn r4(x: f32) -> f64 {
     (f64::from(x) * 10_000.0).round() / 10_000.0
 }
