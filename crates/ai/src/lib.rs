@@ -69,4 +69,9 @@ impl Level {
     pub fn get(self) -> u8 {
         self.0
     }
+
+    /// Reads a level number 1–10 (the `N` of a `level:N` player spec).
+    pub fn parse_number(text: &str) -> Option<u8> {
+        text.parse().ok().filter(|l| (1..=10).contains(l))
+    }
 }

@@ -33,10 +33,7 @@ impl FromStr for Spec {
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
-            Some(("level", n)) => n
-                .parse()
-                .ok()
-                .filter(|l| (1..=10).contains(l))
+            Some(("level", n)) => crate::Level::parse_number(n)
                 .map(Spec::Level)
                 .ok_or_else(bad),
             Some(("depth", n)) => n

@@ -43,17 +43,14 @@ impl FromStr for Spec {
     fn from_str(s: &str) -> Result<Spec, String> {
         let bad = || {
             format!(
-                "invalid player '{s}': use level:N (1-10), ply:P or heuristic:P (0-2), noise:X, random or greedy"
+                "invalid player '{s}': use level:N (1-10), ply:P or heuristic:P (0-2), blend:P (1-2), noise:X, random or greedy"
             )
         };
         let ply = |n: &str| n.parse().ok().filter(|p| *p <= 2);
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
-            Some(("level", n)) => n
-                .parse()
-                .ok()
-                .filter(|l| (1..=10).contains(l))
+            Some(("level", n)) => crate::Level::parse_number(n)
                 .map(Spec::Level)
                 .ok_or_else(bad),
             Some(("ply", n)) => ply(n).map(Spec::Ply).ok_or_else(bad),

@@ -20,6 +20,13 @@ fn bar(t: &Tally, total: usize) {
     );
 }
 
+/// Reads a player spec (either game's), naming the flag it came from.
+pub fn parse_player<T: std::str::FromStr<Err = String>>(text: &str, flag: &str) -> Result<T> {
+    text.parse()
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("invalid {flag}"))
+}
+
 /// `agon tournament ringo`.
 pub fn ringo(
     rules: &str,
@@ -31,14 +38,8 @@ pub fn ringo(
     seed: u64,
 ) -> Result<serde_json::Value> {
     let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
-    let a: Spec = a
-        .parse()
-        .map_err(anyhow::Error::msg)
-        .context("invalid --a")?;
-    let b: Spec = b
-        .parse()
-        .map_err(anyhow::Error::msg)
-        .context("invalid --b")?;
+    let a: Spec = parse_player(a, "--a")?;
+    let b: Spec = parse_player(b, "--b")?;
     let sprt = match sprt {
         None => None,
         Some(text) => {

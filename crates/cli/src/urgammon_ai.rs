@@ -214,14 +214,8 @@ pub fn tournament(args: &TournamentArgs) -> Result<Value> {
         net_a,
         net_b,
     } = *args;
-    let a: Spec = a
-        .parse()
-        .map_err(anyhow::Error::msg)
-        .context("invalid --a")?;
-    let b: Spec = b
-        .parse()
-        .map_err(anyhow::Error::msg)
-        .context("invalid --b")?;
+    let a: Spec = crate::tournament::parse_player(a, "--a")?;
+    let b: Spec = crate::tournament::parse_player(b, "--b")?;
     if games == 0 {
         bail!("--games must be at least 1");
     }
