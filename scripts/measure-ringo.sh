@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Measures the Ringo engine's strength targets (issue 4) with `agon tournament`
-# and writes one JSON file per match to docs/engine-results/. The full run is
-# long (hours on 2 cores); SCALE divides every game count for a quicker look,
-# e.g. `SCALE=10 scripts/measure-ringo.sh`.
+# and writes one JSON file per match to docs/engine-results/. Levels 1-9 search
+# to a fixed depth and their matches take seconds to minutes; every match with
+# level 10 (1 s a move) takes about 20-40 s a game, so the full run takes hours
+# on 2 cores. SCALE divides every game count for a quicker look, e.g.
+# `SCALE=10 scripts/measure-ringo.sh`. `classic,attackers=5` is the balanced
+# variant on which the level ladder can show (docs/engine-results/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCALE=${SCALE:-1}
 THREADS=${THREADS:-1}
-PRESETS=${PRESETS:-"classic encyclopedia globe"}
+PRESETS=${PRESETS:-"classic encyclopedia globe classic,attackers=5"}
 out=docs/engine-results
 mkdir -p "$out"
 cargo build --release -q -p agon-cli

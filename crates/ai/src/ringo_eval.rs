@@ -131,8 +131,11 @@ const DIRS: [(Shift, Shift); 4] = [
 ];
 
 /// The pieces of `victims` (outside the NZ) that `hunters` could capture at
-/// once by an adjacent jump onto an empty cell, or by replacement where allowed.
+/// once by a jump onto an empty cell, or by replacement where allowed.
 /// `backward` allows the outward direction (always true for defenders).
+/// `ranged` is true for the defenders under `slide=on`: along a ring they reach
+/// their victim across empty non-NZ cells, as the move generator does. Without
+/// it the evaluation would miss the globe preset's main threat at every leaf.
 fn attacked(
     hunters: u64,
     victims: u64,
@@ -140,19 +143,40 @@ fn attacked(
     board: u64,
     rules: &Rules,
     backward: bool,
+    ranged: bool,
 ) -> u64 {
+    // "With `off`, no capture may start on an NZ cell."
+    let hunters = if rules.capture_from_neutral {
+        hunters
+    } else {
+        hunters & !NZ
+    };
     let victims = victims & !NZ;
+    // Empty cells a long-range capture may cross.
+    let lane = if ranged { empty & !NZ } else { 0 };
     let mut hit = 0;
     for (i, (step, back)) in DIRS.iter().enumerate() {
         if i == 1 && !backward {
             continue;
         }
-        let mid = step(hunters, board) & victims;
+        // Radial captures are always adjacent; ring captures walk the lane.
+        let mut front = step(hunters, board);
+        let mut reached = front & victims;
+        if i >= 2 {
+            // At most 6 empty cells lie between two cells of one ring.
+            for _ in 0..6 {
+                front = step(front & lane, board);
+                if front == 0 {
+                    break;
+                }
+                reached |= front & victims;
+            }
+        }
         if rules.capture.jumps() {
-            hit |= back(step(mid, board) & empty, board);
+            hit |= back(step(reached, board) & empty, board);
         }
         if rules.capture.replaces() {
-            hit |= mid;
+            hit |= reached;
         }
     }
     hit
@@ -190,9 +214,10 @@ pub fn features(pos: &Position, rules: &Rules) -> Features {
         defenders: pos.defenders_left() as f32,
         attackers_in_neutral: (att & NZ).count_ones().min(limit) as f32,
         guards: (def & Bitboard::RING_1.0).count_ones() as f32,
-        attackers_attacked: attacked(def, att, empty, board, rules, true).count_ones() as f32,
+        attackers_attacked: attacked(def, att, empty, board, rules, true, rules.slide).count_ones()
+            as f32,
         defenders_attacked: if attacker_captures {
-            attacked(att, def, empty, board, rules, backward).count_ones() as f32
+            attacked(att, def, empty, board, rules, backward, false).count_ones() as f32
         } else {
             0.0
         },
@@ -240,6 +265,17 @@ mod tests {
         assert_eq!(f.mobility, 9.0 - 12.0);
     }
 
+    /// The defenders' legal captures, as the bitboard of their victims on the
+    /// rings (the fortress capture is not a threat to a piece on the board).
+    fn capture_victims(pos: &Position, rules: &Rules) -> u64 {
+        let mut list = ringo::MoveList::new();
+        ringo::legal_moves(pos, rules, &mut list);
+        list.iter()
+            .filter_map(|m| m.captured())
+            .filter(|c| !c.is_fortress())
+            .fold(0, |bb, c| bb | c.bb().0)
+    }
+
     #[test]
     fn attacked_pieces_match_the_capture_moves() {
         // The attackers under attack are exactly the pieces the defenders' legal
@@ -251,11 +287,59 @@ mod tests {
         )
         .unwrap();
         let f = features(&pos, &rules);
-        let mut list = ringo::MoveList::new();
-        ringo::legal_moves(&pos, &rules, &mut list);
-        let mut victims: Vec<_> = list.iter().filter_map(|m| m.captured()).collect();
-        victims.sort();
-        victims.dedup();
-        assert_eq!(f.attackers_attacked, victims.len() as f32);
+        assert_eq!(
+            f.attackers_attacked,
+            capture_victims(&pos, &rules).count_ones() as f32
+        );
+        // Under globe (`slide=on`) a defender captures along the ring across
+        // empty cells: d3 takes g3 from afar (jump to h3, or replacement); the
+        // attacker on a6 is safe in the neutral zone.
+        let globe: Rules = "globe".parse().unwrap();
+        let pos = Position::parse(
+            "A......./......../......../...D..A./......../........ 0 d",
+            &globe,
+        )
+        .unwrap();
+        assert_eq!(capture_victims(&pos, &globe).count_ones(), 1);
+        assert_eq!(features(&pos, &globe).attackers_attacked, 1.0);
+    }
+
+    #[test]
+    fn attacked_pieces_match_the_capture_moves_in_random_games() {
+        // Property: over random games under random rule sets, with the defenders
+        // to move, the evaluation's threatened attackers are the victims of the
+        // legal captures. Positions where `must-leave-neutral` restricts the
+        // defenders' moves are skipped: there, legality depends on more than
+        // the threat.
+        let mut rng = crate::Rng::new(7);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let rules = crate::tune::random_rules(&mut rng);
+            let mut game = ringo::Game::new(rules);
+            while let Some(m) = crate::ringo_player::random_move(&game, &mut rng) {
+                game.play(m).unwrap();
+                let pos = game.position();
+                let def = pos.pieces(Side::Defenders).0;
+                if game.is_over()
+                    || pos.to_move() != Side::Defenders
+                    || (rules.must_leave_neutral && def & NZ != 0)
+                {
+                    continue;
+                }
+                let board = Bitboard::board(rules.rings).0;
+                let att = pos.pieces(Side::Attackers).0;
+                let empty = board & !(att | def);
+                let threat = attacked(def, att, empty, board, &rules, true, rules.slide);
+                assert_eq!(
+                    threat,
+                    capture_victims(pos, &rules),
+                    "{} under {}",
+                    pos.to_text(rules.rings),
+                    rules
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "only {checked} positions checked");
     }
 }

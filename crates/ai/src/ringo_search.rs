@@ -590,9 +590,9 @@ impl Searcher {
 /// A playing level, 1 (beginner) to 10 (full strength under a time limit).
 #[derive(Clone, Copy, Debug)]
 pub struct LevelSpec {
-    /// Search depth (levels 1–8).
+    /// Search depth (levels 1–9).
     pub depth: Option<u32>,
-    /// Time per move (levels 9–10).
+    /// Time per move (level 10).
     pub movetime: Option<Duration>,
     /// Random noise added to root scores, in evaluation units.
     pub noise: i32,
@@ -601,15 +601,15 @@ pub struct LevelSpec {
 /// The search settings of a level.
 pub fn level_spec(level: u8) -> LevelSpec {
     let (depth, movetime, noise) = match level.clamp(1, 10) {
-        1 => (Some(1), None, 250),
-        2 => (Some(1), None, 80),
-        3 => (Some(2), None, 50),
-        4 => (Some(2), None, 15),
-        5 => (Some(3), None, 8),
-        6 => (Some(4), None, 0),
-        7 => (Some(5), None, 0),
-        8 => (Some(6), None, 0),
-        9 => (None, Some(Duration::from_millis(300)), 0),
+        1 => (Some(1), None, 1500),
+        2 => (Some(1), None, 600),
+        3 => (Some(1), None, 250),
+        4 => (Some(1), None, 80),
+        5 => (Some(2), None, 50),
+        6 => (Some(3), None, 20),
+        7 => (Some(4), None, 0),
+        8 => (Some(5), None, 0),
+        9 => (Some(7), None, 0),
         _ => (None, Some(Duration::from_millis(1000)), 0),
     };
     LevelSpec {
@@ -619,7 +619,7 @@ pub fn level_spec(level: u8) -> LevelSpec {
     }
 }
 
-/// The move a level plays. Deterministic for a given seed at levels 1–8.
+/// The move a level plays. Deterministic for a given seed at levels 1–9.
 pub fn level_move(
     searcher: &mut Searcher,
     game: &Game,
@@ -758,6 +758,22 @@ mod tests {
             },
         );
         assert!(r.nodes < 10_000 && r.best.is_some());
+    }
+
+    #[test]
+    fn each_level_searches_deeper_or_with_less_noise() {
+        // Levels 1–9 are fixed depths (reproducible matches); only 10 is timed.
+        for level in 1..=9 {
+            let spec = level_spec(level);
+            assert!(spec.depth.is_some() && spec.movetime.is_none(), "{level}");
+        }
+        assert!(level_spec(10).movetime.is_some() && level_spec(10).noise == 0);
+        for level in 2..=9 {
+            let (lower, upper) = (level_spec(level - 1), level_spec(level));
+            let stronger = upper.depth > lower.depth
+                || (upper.depth == lower.depth && upper.noise < lower.noise);
+            assert!(stronger && upper.noise <= lower.noise, "level {level}");
+        }
     }
 
     #[test]

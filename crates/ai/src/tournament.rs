@@ -97,14 +97,18 @@ pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -
 }
 
 /// One finished game: who played the attackers, and the outcome.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GameResult {
+    /// The game's number in the tournament, from 0.
+    pub index: usize,
     /// True when player A had the attackers.
     pub a_attacks: bool,
     /// The winner (`None` for a draw).
     pub winner: Option<Side>,
     /// Moves played.
     pub plies: usize,
+    /// The game record (rules and moves, opening included), to replay it.
+    pub record: String,
 }
 
 impl GameResult {
@@ -148,9 +152,11 @@ pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> Gam
         game.play_unchecked(m);
     }
     GameResult {
+        index,
         a_attacks,
         winner: game.outcome().and_then(|o| o.winner),
         plies: game.ply(),
+        record: game.record(),
     }
 }
 
@@ -280,8 +286,9 @@ pub struct Config {
 }
 
 /// Runs a tournament; `progress` is called after every game with the tally so
-/// far. With `sprt`, stops early once the test decides.
-pub fn run(config: Config, progress: &(dyn Fn(&Tally) + Sync)) -> Tally {
+/// far and the game (one call at a time, in the order games finish). With
+/// `sprt`, stops early once the test decides.
+pub fn run(config: Config, progress: &(dyn Fn(&Tally, &GameResult) + Sync)) -> Tally {
     let Config {
         rules,
         a,
@@ -308,7 +315,7 @@ pub fn run(config: Config, progress: &(dyn Fn(&Tally) + Sync)) -> Tally {
                 let r = play_game(rules, a, b, i, seed);
                 let Ok(mut t) = tally.lock() else { return };
                 t.add(&r);
-                progress(&t);
+                progress(&t, &r);
                 if let Some((e0, e1)) = sprt {
                     let llr = t.llr(e0, e1);
                     if llr <= SPRT_BOUNDS.0 || llr >= SPRT_BOUNDS.1 {
@@ -343,6 +350,8 @@ mod tests {
         let mut t = Tally::default();
         for i in 0..100 {
             t.add(&GameResult {
+                index: i,
+                record: String::new(),
                 a_attacks: i % 2 == 0,
                 winner: Some(if i % 4 == 0 {
                     Side::Defenders
@@ -369,8 +378,22 @@ mod tests {
             seed: 1,
             sprt: None,
         };
-        let t = run(config, &|_| {});
+        let games = Mutex::new(vec![]);
+        let t = run(config, &|_, g| games.lock().unwrap().push(g.clone()));
         assert_eq!(t.games(), 8);
+        // Every game's record replays to the reported end.
+        let mut games = games.into_inner().unwrap();
+        games.sort_by_key(|g| g.index);
+        assert_eq!(
+            games.iter().map(|g| g.index).collect::<Vec<_>>(),
+            (0..8).collect::<Vec<_>>()
+        );
+        for g in &games {
+            let replay = Game::parse_record(&g.record).unwrap();
+            assert_eq!(replay.ply(), g.plies);
+            assert_eq!(replay.outcome().and_then(|o| o.winner), g.winner);
+            assert_eq!(g.a_attacks, g.index % 2 == 0);
+        }
         assert!(t.score() >= 0.75, "score {}", t.score());
     }
 }

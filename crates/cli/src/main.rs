@@ -284,29 +284,7 @@ enum UrgammonCmd {
 #[derive(Subcommand)]
 enum TournamentCmd {
     /// Ringo: both seats alternately, from varied openings.
-    Ringo {
-        /// Rules: PRESET[,key=value]...
-        #[arg(long, default_value = "classic")]
-        rules: String,
-        /// Player A: level:N, depth:D, nodes:N, random or greedy.
-        #[arg(long)]
-        a: String,
-        /// Player B.
-        #[arg(long)]
-        b: String,
-        /// Games to play (an even number plays every opening from both seats).
-        #[arg(long, default_value_t = 100)]
-        games: usize,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Stop early by SPRT between Elo elo0 and elo1, e.g. 0,50.
-        #[arg(long)]
-        sprt: Option<String>,
-        /// Seed for the openings and the players' randomness.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Ringo(tournament::RingoArgs),
     /// Urgammon: games (or matches) for points, seats swapped in pairs with shared dice.
     Urgammon {
         /// Player A: level:N, ply:P, blend:P, heuristic:P, noise:X, random or greedy.
@@ -639,23 +617,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Engine => {
             engine_cmd::run(&mut std::io::stdin().lock(), Box::new(std::io::stdout()))
         }
-        Command::Tournament(TournamentCmd::Ringo {
-            rules,
-            a,
-            b,
-            games,
-            threads,
-            sprt,
-            seed,
-        }) => print_json(&tournament::ringo(
-            &rules,
-            &a,
-            &b,
-            games,
-            threads,
-            sprt.as_deref(),
-            seed,
-        )?),
+        Command::Tournament(TournamentCmd::Ringo(args)) => print_json(&tournament::ringo(&args)?),
         Command::Tournament(TournamentCmd::Urgammon {
             a,
             b,

@@ -27,20 +27,44 @@ pub fn parse_player<T: std::str::FromStr<Err = String>>(text: &str, flag: &str) 
         .with_context(|| format!("invalid {flag}"))
 }
 
-/// `agon tournament ringo`.
-pub fn ringo(
-    rules: &str,
-    a: &str,
-    b: &str,
+/// What `agon tournament ringo` plays: its command-line arguments.
+#[derive(clap::Args)]
+pub struct RingoArgs {
+    /// Rules: PRESET[,key=value]...
+    #[arg(long, default_value = "classic")]
+    rules: String,
+    /// Player A: level:N, depth:D, nodes:N, random or greedy.
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Games to play (an even number plays every opening from both seats).
+    #[arg(long, default_value_t = 100)]
     games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
     threads: usize,
-    sprt: Option<&str>,
+    /// Stop early by SPRT between Elo elo0 and elo1, e.g. 0,50.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Seed for the openings and the players' randomness.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-) -> Result<serde_json::Value> {
-    let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
+    /// Write every game to this file as it ends, one JSON object a line:
+    /// game, a_attacks, winner, plies and the record (replay it with
+    /// `agon ringo show --rules … --moves …`).
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+}
+
+/// `agon tournament ringo`.
+pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
+    let (a, b, games, threads, seed) = (&args.a, &args.b, args.games, args.threads, args.seed);
+    let rules: ringo::Rules = args.rules.parse().context("invalid --rules")?;
     let a: Spec = parse_player(a, "--a")?;
     let b: Spec = parse_player(b, "--b")?;
-    let sprt = match sprt {
+    let sprt = match args.sprt.as_deref() {
         None => None,
         Some(text) => {
             let (e0, e1) = text
@@ -70,8 +94,35 @@ pub fn ringo(
         seed,
         sprt,
     };
-    let t = tournament::run(config, &|t| bar(t, games));
+    // Opened before the first game, so a bad path fails at once; each game is
+    // written (and flushed) as it ends, so an interrupted run keeps its games.
+    let records = match args.records.as_deref() {
+        None => None,
+        Some(path) => Some(std::sync::Mutex::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create --records {}", path.display()))?,
+        ))),
+    };
+    let write_failed = std::sync::atomic::AtomicBool::new(false);
+    let t = tournament::run(config, &|t, g| {
+        if let Some(Ok(mut out)) = records.as_ref().map(|r| r.lock()) {
+            use std::io::Write;
+            let winner = g.winner.map(|w| match w {
+                ringo::Side::Attackers => "attackers",
+                ringo::Side::Defenders => "defenders",
+            });
+            let line = json!({"game": g.index, "a_attacks": g.a_attacks, "winner": winner, "plies": g.plies, "record": g.record});
+            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                write_failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        bar(t, games);
+    });
     eprintln!();
+    if write_failed.into_inner() {
+        // The match result is still worth printing; the records are not whole.
+        eprintln!("warning: some game records could not be written to --records");
+    }
     let (elo, lo, hi) = t.elo();
     let seat = |(points, n): (f64, usize)| json!({"games": n, "score": if n > 0 { points / n as f64 } else { 0.0 }});
     Ok(json!({

@@ -35,7 +35,8 @@ fn analyze_reports_best_score_proof_and_pv() {
         "ringo", "analyze", "--rules", "globe", "--moves", "b6-b5", "--nodes", "20000",
     ]));
     assert!(v["nodes"].as_u64().unwrap() < 40_000);
-    let v = json(&agon(&["ringo", "analyze", "--level", "3"]));
+    // Level 5 searches to depth 2 (docs/engine.md).
+    let v = json(&agon(&["ringo", "analyze", "--level", "5"]));
     assert_eq!(v["depth"], 2);
     for (args, needle) in [
         (vec!["ringo", "analyze", "--level", "11"], "11"),
@@ -83,11 +84,16 @@ fn play_against_the_engine() {
     );
 }
 
+/// Runs `agon tournament ringo` with these arguments.
+fn tournament_ringo(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["tournament", "ringo"];
+    all.extend_from_slice(args);
+    agon(&all)
+}
+
 #[test]
 fn a_small_tournament_reports_statistics() {
-    let out = agon(&[
-        "tournament",
-        "ringo",
+    let out = tournament_ringo(&[
         "--a",
         "depth:2",
         "--b",
@@ -105,44 +111,70 @@ fn a_small_tournament_reports_statistics() {
         String::from_utf8_lossy(&out.stderr).contains("4/4"),
         "the progress bar reaches the end"
     );
-    let v = json(&agon(&[
-        "tournament",
-        "ringo",
+    // --records writes every game as one JSON line that replays to its end.
+    let dir = std::env::temp_dir().join(format!("agon-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.jsonl");
+    let v = json(&tournament_ringo(&[
+        "--rules",
+        "globe",
         "--a",
         "greedy",
         "--b",
         "random",
         "--games",
-        "6",
-        "--sprt",
-        "0,200",
+        "4",
+        "--records",
+        file.to_str().unwrap(),
+    ]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    let mut a_wins = 0;
+    for g in &games {
+        let record = g["record"].as_str().unwrap();
+        assert!(record.starts_with("globe "), "{record}");
+        let moves = record.split_once(' ').unwrap().1;
+        let shown = agon(&["ringo", "legal", "--rules", "globe", "--moves", moves]);
+        let state = json(&shown);
+        assert_eq!(state["ply"], g["plies"]);
+        // A game cut off by the tournament's ply cap has no winner.
+        if let Some(winner) = g["winner"].as_str() {
+            assert_eq!(state["status"], format!("{winner}-win"));
+        }
+        let a_attacks = g["a_attacks"].as_bool().unwrap();
+        a_wins += usize::from((g["winner"] == "attackers") == a_attacks);
+    }
+    assert_eq!(v["wins"], a_wins);
+    // A file that cannot be created is refused before any game is played.
+    let bad = dir.join("missing-dir").join("games.jsonl");
+    let out = tournament_ringo(&[
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--records",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--records"));
+    std::fs::remove_dir_all(&dir).ok();
+    let v = json(&tournament_ringo(&[
+        "--a", "greedy", "--b", "random", "--games", "6", "--sprt", "0,200",
     ]));
     assert!(v["sprt"]["llr"].is_number());
     for args in [
-        vec!["tournament", "ringo", "--a", "level:0", "--b", "random"],
-        vec!["tournament", "ringo", "--a", "random", "--b", "best"],
-        vec![
-            "tournament",
-            "ringo",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--sprt",
-            "50,0",
-        ],
-        vec![
-            "tournament",
-            "ringo",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            "0",
-        ],
+        vec!["--a", "level:0", "--b", "random"],
+        vec!["--a", "random", "--b", "best"],
+        vec!["--a", "random", "--b", "random", "--sprt", "50,0"],
+        vec!["--a", "random", "--b", "random", "--games", "0"],
     ] {
-        assert_eq!(agon(&args).status.code(), Some(2), "{args:?}");
+        assert_eq!(tournament_ringo(&args).status.code(), Some(2), "{args:?}");
     }
 }
 
