@@ -107,10 +107,7 @@ pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
     let t = tournament::run(config, &|t, g| {
         if let Some(Ok(mut out)) = records.as_ref().map(|r| r.lock()) {
             use std::io::Write;
-            let winner = g.winner.map(|w| match w {
-                ringo::Side::Attackers => "attackers",
-                ringo::Side::Defenders => "defenders",
-            });
+            let winner = g.winner.map(ringo::Side::name);
             let line = json!({"game": g.index, "a_attacks": g.a_attacks, "winner": winner, "plies": g.plies, "record": g.record});
             if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
                 write_failed.store(true, std::sync::atomic::Ordering::Relaxed);
