@@ -25,5 +25,6 @@ for p in $PRESETS; do
   for l in 2 3 4 5 6 7 8 9 10; do match "$p" "level:$l" "level:$((l - 1))" "$(n 200)"; done
   match "$p" level:10 random "$(n 100)"
   match "$p" level:10 greedy "$(n 100)"
+  match "$p" level:10 cautious "$(n 100)"
   match "$p" level:10 level:10 "$(n 20)"
 done

@@ -34,10 +34,19 @@ for path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "docs
         continue
     rows.append(d)
 
-def line(d):
+def elo(d):
     lo, hi = d["elo_95"]
+    # A clean sweep has no finite Elo (the tool clamps it at ±1200); only the
+    # lower (or upper) bound of its interval says anything.
+    if d["score"] == 1.0:
+        return f"≥ {lo:+.0f}"
+    if d["score"] == 0.0:
+        return f"≤ {hi:+.0f}"
+    return f"{d['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}]"
+
+def line(d):
     return (f"| `{d['rules']}` | {d['a']} | {d['b']} | {d['games']} | {d['wins']}–{d['draws']}–{d['losses']} "
-            f"| {d['score']:.3f} | {d['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}] | {d['a_as_attackers']['score']:.2f} "
+            f"| {d['score']:.3f} | {elo(d)} | {d['a_as_attackers']['score']:.2f} "
             f"| {d['a_as_defenders']['score']:.2f} | {d['attackers_win_rate']:.2f} | {d['mean_plies']:.0f} |")
 
 print("| rules | A | B | games | A: W–D–L | A's score | Elo (95%) | A as attackers | A as defenders | attackers' wins | plies |")

@@ -12,7 +12,9 @@
 //! - **Baselines** for both games, the yardsticks every engine is measured
 //!   against: **random** (a uniformly random legal choice) and **greedy** (one
 //!   ply of obvious preferences; in Urgammon: capture, then a rosette, then the
-//!   furthest piece, never the verdict die unless forced).
+//!   furthest piece, never the verdict die unless forced). Ringo also has
+//!   **cautious**: greedy that also avoids moves after which the opponent can
+//!   capture, a two-ply and harder yardstick.
 //!
 //! Every player is deterministic for a given seed.
 #![forbid(unsafe_code)]

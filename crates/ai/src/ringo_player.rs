@@ -9,10 +9,11 @@ pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Move> {
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
 }
 
-/// Scores a move one ply deep: an immediate win first, then captures, then an
-/// attacker's progress inward, then not leaving a piece where it can be
-/// captured at once. Ties are broken at random by the caller.
-fn greedy_score(game: &Game, m: Move) -> i32 {
+/// Scores a move: an immediate win first, then captures, then an attacker's
+/// progress inward. With `cautious`, also not leaving a piece where it can be
+/// captured at once, which looks at the opponent's replies (a second ply).
+/// Ties are broken at random by the caller.
+fn greedy_score(game: &Game, m: Move, cautious: bool) -> i32 {
     let side = game.position().to_move();
     let mut child = game.clone();
     child.play_unchecked(m);
@@ -34,21 +35,33 @@ fn greedy_score(game: &Game, m: Move) -> i32 {
         }
     }
     // Penalise moves after which the opponent can capture.
-    let replies = child.legal_moves();
-    if replies.iter().any(|r| r.is_capture()) {
+    if cautious && child.legal_moves().iter().any(|r| r.is_capture()) {
         score -= 500;
     }
     score
 }
 
-/// The greedy baseline: an immediate win first, then captures, then progress
-/// inward, avoiding moves that allow a capture; ties at random.
+/// The greedy baseline, one ply deep as the engine issue defines it ("a 1-ply
+/// capture-first baseline"): an immediate win first, then a capture, then
+/// progress inward; ties at random. It never looks at the opponent's replies.
 pub fn greedy_move(game: &Game, rng: &mut Rng) -> Option<Move> {
+    best_scored(game, rng, false)
+}
+
+/// The cautious baseline: [`greedy_move`] that also avoids moves after which
+/// the opponent can capture at once. It reads the opponent's replies, so it is
+/// a two-ply player and a harder opponent than `greedy`.
+pub fn cautious_move(game: &Game, rng: &mut Rng) -> Option<Move> {
+    best_scored(game, rng, true)
+}
+
+/// A best-scoring move by [`greedy_score`], ties at random.
+fn best_scored(game: &Game, rng: &mut Rng, cautious: bool) -> Option<Move> {
     let legal = game.legal_moves();
     let mut best: Vec<Move> = vec![];
     let mut best_score = i32::MIN;
     for &m in legal.iter() {
-        let s = greedy_score(game, m);
+        let s = greedy_score(game, m, cautious);
         if s > best_score {
             best_score = s;
             best.clear();
@@ -64,10 +77,16 @@ pub fn greedy_move(game: &Game, rng: &mut Rng) -> Option<Move> {
 mod tests {
     use super::*;
 
+    /// A game from a position under the classic rules.
+    fn classic_game(position: &str) -> Game {
+        let rules = ringo::Rules::default();
+        Game::from_position(rules, ringo::Position::parse(position, &rules).unwrap())
+    }
+
     #[test]
     fn players_finish_games_with_legal_moves() {
         let mut rng = Rng::new(1);
-        for player in [random_move, greedy_move] {
+        for player in [random_move, greedy_move, cautious_move] {
             let mut game = Game::new(ringo::Rules::default());
             while let Some(m) = player(&game, &mut rng) {
                 game.play(m).unwrap();
@@ -78,14 +97,8 @@ mod tests {
 
     #[test]
     fn greedy_takes_an_immediate_win_and_captures() {
-        let rules = ringo::Rules::default();
         // c1-F puts the second attacker in the fortress.
-        let pos = ringo::Position::parse(
-            "......../......../......../......../......../..A..D.. 1 a",
-            &rules,
-        )
-        .unwrap();
-        let game = Game::from_position(rules, pos);
+        let game = classic_game("......../......../......../......../......../..A..D.. 1 a");
         for seed in 0..10 {
             assert_eq!(
                 greedy_move(&game, &mut Rng::new(seed)).unwrap().to_string(),
@@ -93,16 +106,29 @@ mod tests {
             );
         }
         // Defenders to move: the only capture, c3 over d3, is chosen.
-        let pos = ringo::Position::parse(
-            "......../......../......../..DA..../......../........ 1 d",
-            &rules,
-        )
-        .unwrap();
-        let game = Game::from_position(rules, pos);
+        let game = classic_game("......../......../......../..DA..../......../........ 1 d");
         for seed in 0..10 {
             assert!(greedy_move(&game, &mut Rng::new(seed))
                 .unwrap()
                 .is_capture());
+        }
+    }
+
+    #[test]
+    fn greedy_looks_one_ply_and_cautious_two() {
+        // "greedy (a 1-ply capture-first baseline)": both inward steps, c3-c2
+        // and g6-g5, are progress; only c3-c2 lets the defender on c1 jump
+        // back over it. Greedy does not look at replies, so it plays either;
+        // cautious never steps into the capture.
+        let game = classic_game("......A./......../......../..A...../......../..D..... 0 a");
+        let pick = |f: fn(&Game, &mut Rng) -> Option<Move>, seed| {
+            f(&game, &mut Rng::new(seed)).unwrap().to_string()
+        };
+        let greedy: Vec<String> = (0..20).map(|s| pick(greedy_move, s)).collect();
+        assert!(greedy.iter().all(|m| m == "c3-c2" || m == "g6-g5"));
+        assert!(greedy.iter().any(|m| m == "c3-c2"), "{greedy:?}");
+        for seed in 0..20 {
+            assert_eq!(pick(cautious_move, seed), "g6-g5");
         }
     }
 }

@@ -22,17 +22,20 @@ pub enum Spec {
     Random,
     /// The one-ply capture-first baseline.
     Greedy,
+    /// The greedy baseline that also avoids allowing a capture (two plies).
+    Cautious,
 }
 
 impl FromStr for Spec {
     type Err = String;
     fn from_str(s: &str) -> Result<Spec, String> {
         let bad = || {
-            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, random or greedy")
+            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, random, greedy or cautious")
         };
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
+            None if s == "cautious" => Ok(Spec::Cautious),
             Some(("level", n)) => crate::Level::parse_number(n)
                 .map(Spec::Level)
                 .ok_or_else(bad),
@@ -61,6 +64,7 @@ impl std::fmt::Display for Spec {
             Spec::Nodes(n) => write!(f, "nodes:{n}"),
             Spec::Random => f.write_str("random"),
             Spec::Greedy => f.write_str("greedy"),
+            Spec::Cautious => f.write_str("cautious"),
         }
     }
 }
@@ -70,6 +74,7 @@ pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -
     match spec {
         Spec::Random => ringo_player::random_move(game, rng),
         Spec::Greedy => ringo_player::greedy_move(game, rng),
+        Spec::Cautious => ringo_player::cautious_move(game, rng),
         Spec::Level(l) => level_move(searcher, game, l, rng.next_u64(), None),
         Spec::Depth(d) => {
             searcher
@@ -217,7 +222,14 @@ impl Tally {
 
     /// The Elo difference (A − B) and its 95% interval, from the score and its
     /// standard error over games.
+    ///
+    /// When every game had the same result the standard error is zero and the
+    /// normal interval would collapse onto the clamped point (a 100–0 match
+    /// would claim "+1200, certainly"). Then the interval is Wilson's instead,
+    /// which for n straight wins runs from a score of n / (n + 1.96²) up to 1:
+    /// 100 wins of 100 prove about +566 Elo, not more.
     pub fn elo(&self) -> (f64, f64, f64) {
+        const Z: f64 = 1.96;
         let n = self.games() as f64;
         let s = self.score();
         let var = if n > 0.0 {
@@ -228,8 +240,14 @@ impl Tally {
         } else {
             0.0
         };
+        if n > 0.0 && var == 0.0 {
+            let denom = 1.0 + Z * Z / n;
+            let centre = (s + Z * Z / (2.0 * n)) / denom;
+            let half = Z * (s * (1.0 - s) / n + Z * Z / (4.0 * n * n)).sqrt() / denom;
+            return (elo_of(s), elo_of(centre - half), elo_of(centre + half));
+        }
         let se = (var / n.max(1.0)).sqrt();
-        (elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se))
+        (elo_of(s), elo_of(s - Z * se), elo_of(s + Z * se))
     }
 
     /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo = `elo0`),
@@ -335,7 +353,14 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print() {
-        for s in ["level:5", "depth:4", "nodes:100000", "random", "greedy"] {
+        for s in [
+            "level:5",
+            "depth:4",
+            "nodes:100000",
+            "random",
+            "greedy",
+            "cautious",
+        ] {
             assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
         }
         for bad in ["level:0", "level:11", "depth:x", "nodes:0", "best", ""] {
@@ -364,6 +389,24 @@ mod tests {
         let (elo, lo, hi) = t.elo();
         assert!(lo < elo && elo < hi);
         assert_eq!(t.games(), 100);
+
+        // A clean sweep is not proof of infinite strength: the lower bound
+        // is Wilson's, 100 / (100 + 1.96²) as a score, about +566 Elo.
+        let sweep = Tally {
+            wins: 100,
+            ..Tally::default()
+        };
+        let (elo, lo, hi) = sweep.elo();
+        assert!((lo - elo_of(100.0 / (100.0 + 1.96 * 1.96))).abs() < 1e-6);
+        assert!((lo - 566.0).abs() < 1.0, "{lo}");
+        assert_eq!((elo, hi), (elo_of(1.0), elo_of(1.0)));
+        let (elo, lo, hi) = Tally {
+            losses: 100,
+            ..Tally::default()
+        }
+        .elo();
+        assert!((hi + 566.0).abs() < 1.0, "{hi}");
+        assert_eq!((elo, lo), (elo_of(0.0), elo_of(0.0)));
     }
 
     #[test]
