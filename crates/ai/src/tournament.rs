@@ -225,11 +225,9 @@ impl Tally {
     ///
     /// When every game had the same result the standard error is zero and the
     /// normal interval would collapse onto the clamped point (a 100–0 match
-    /// would claim "+1200, certainly"). Then the interval is Wilson's instead,
-    /// which for n straight wins runs from a score of n / (n + 1.96²) up to 1:
-    /// 100 wins of 100 prove about +566 Elo, not more.
+    /// would claim "+1200, certainly"); then the interval is Wilson's
+    /// ([`crate::share_95`]): 100 wins of 100 prove about +566 Elo, not more.
     pub fn elo(&self) -> (f64, f64, f64) {
-        const Z: f64 = 1.96;
         let n = self.games() as f64;
         let s = self.score();
         let var = if n > 0.0 {
@@ -240,14 +238,13 @@ impl Tally {
         } else {
             0.0
         };
-        if n > 0.0 && var == 0.0 {
-            let denom = 1.0 + Z * Z / n;
-            let centre = (s + Z * Z / (2.0 * n)) / denom;
-            let half = Z * (s * (1.0 - s) / n + Z * Z / (4.0 * n * n)).sqrt() / denom;
-            return (elo_of(s), elo_of(centre - half), elo_of(centre + half));
-        }
-        let se = (var / n.max(1.0)).sqrt();
-        (elo_of(s), elo_of(s - Z * se), elo_of(s + Z * se))
+        let (lo, hi) = if n > 0.0 && var == 0.0 {
+            crate::share_95(s, n)
+        } else {
+            let se = (var / n.max(1.0)).sqrt();
+            (s - 1.96 * se, s + 1.96 * se)
+        };
+        (elo_of(s), elo_of(lo), elo_of(hi))
     }
 
     /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo = `elo0`),

@@ -276,8 +276,8 @@ impl Tally {
     pub fn win_rate(&self) -> (f64, f64, f64) {
         let n = self.played.max(1) as f64;
         let p = (self.wins as f64 + 0.5 * self.draws as f64) / n;
-        let half = 1.96 * (p * (1.0 - p) / n).sqrt();
-        (p, (p - half).max(0.0), (p + half).min(1.0))
+        let (lo, hi) = crate::share_95(p, n);
+        (p, lo, hi)
     }
 
     /// A's mean point difference per game (or match) and its 95% interval.

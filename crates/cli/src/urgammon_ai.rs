@@ -497,7 +497,7 @@ pub fn rollout(
     let half = 1.96 * ((sq - mean * mean).max(0.0) / n_f).sqrt();
     let wins: u64 = counts[..4].iter().sum();
     let p = wins as f64 / n_f;
-    let whalf = 1.96 * (p * (1.0 - p) / n_f).sqrt();
+    let (wlo, whi) = agon_ai::share_95(p, n_f);
     let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
     let mut dist = serde_json::Map::new();
     for (name, c) in OUTCOME_NAMES.iter().zip(counts) {
@@ -512,7 +512,7 @@ pub fn rollout(
         "mean_points": r(mean),
         "mean_points_95": [r(mean - half), r(mean + half)],
         "win": r(p),
-        "win_95": [r((p - whalf).max(0.0)), r((p + whalf).min(1.0))],
+        "win_95": [r(wlo), r(whi)],
         "outcomes": dist,
         "seconds": (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     }))
