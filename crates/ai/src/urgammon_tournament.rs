@@ -202,7 +202,7 @@ pub fn play(
     while m.result().is_none() {
         let score = m.score();
         let payoff = Payoff::for_match(&table, (score.light, score.dark));
-        let state = *m.current().state();
+        let state = m.next_state();
         let Some(token) = next_token(&state, players, payoff, &mut dice, &mut rng) else {
             break;
         };

@@ -228,11 +228,14 @@ pub fn play(
             writeln!(out, "Record:\n{}", m.record())?;
             return Ok(());
         }
-        if m.finished().len() != shown_game {
-            if let Some(last) = m.finished().last() {
-                writeln!(out, "{}", describe_result(last.state()))?;
+        // A finished game stays current until the next one starts: announce its
+        // result and the next game once.
+        let next_game = m.finished().len() + usize::from(m.between_games());
+        if next_game != shown_game {
+            if m.between_games() {
+                writeln!(out, "{}", describe_result(m.current().state()))?;
             }
-            shown_game = m.finished().len();
+            shown_game = next_game;
             writeln!(
                 out,
                 "\n=== Game {} — score light {} : dark {} (to {}) ===",
@@ -242,7 +245,7 @@ pub fn play(
                 settings.to
             )?;
         }
-        let state = *m.current().state();
+        let state = m.next_state();
         let token = match state.phase() {
             Phase::Opening => {
                 let (l, d) = (roll_chance(rng), roll_chance(rng));

@@ -1,9 +1,13 @@
 //! The API's error type: every failure becomes a status code and a JSON body
-//! `{"error": "..."}` that says what was wrong.
+//! `{"error": "..."}` that says what was wrong. The game logic and the store
+//! have their own error types; they become an [`ApiError`] here, in one place.
 
+use crate::session::SessionError;
+use crate::store::StoreError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -17,15 +21,50 @@ pub enum ApiError {
     /// The token is missing, wrong, or not for the seat to act.
     #[error("{0}")]
     Forbidden(String),
-    /// Well-formed but not allowed now: an illegal move, not your turn.
+    /// Well-formed but not allowed now: an illegal move, not your turn, a
+    /// stale revision, an invite already used.
     #[error("{0}")]
     Conflict(String),
+    /// The server cannot do it right now (the secure generator failed).
+    #[error("{0}")]
+    Unavailable(String),
     /// The store failed; nothing was changed.
     #[error("storage error: {0}")]
     Storage(#[from] rusqlite::Error),
     /// Something that should not happen.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// The body of every error answer.
+#[derive(Serialize)]
+pub struct ErrorBody {
+    /// What was wrong, for a person.
+    pub error: String,
+}
+
+impl From<SessionError> for ApiError {
+    fn from(e: SessionError) -> ApiError {
+        match e {
+            SessionError::BadRequest(m) => ApiError::BadRequest(m),
+            SessionError::Conflict(m) => ApiError::Conflict(m),
+            SessionError::Forbidden(m) => ApiError::Forbidden(m),
+            SessionError::Corrupt(m) => ApiError::Internal(m),
+            SessionError::Dice(e) => {
+                eprintln!("agon: {e}");
+                ApiError::Unavailable(format!("{e}; try again"))
+            }
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Sql(e) => ApiError::Storage(e),
+            e @ StoreError::Stale(_) => ApiError::Conflict(e.to_string()),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -35,11 +74,14 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         (
             status,
-            Json(serde_json::json!({ "error": self.to_string() })),
+            Json(ErrorBody {
+                error: self.to_string(),
+            }),
         )
             .into_response()
     }

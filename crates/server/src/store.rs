@@ -1,8 +1,12 @@
 //! The SQLite store. A game is a row of settings plus its record tokens, one row
-//! per token. Every accepted action is written in one transaction before anyone
-//! is told about it; the database runs in WAL mode with `synchronous=FULL`, so an
-//! acknowledged token survives a crash or a kill.
+//! per token, its dice ledger and its invite codes. Every accepted change is
+//! written in one transaction before anyone is told about it; the database runs
+//! in WAL mode with `synchronous=FULL`, so an acknowledged token survives a
+//! crash or a kill. A change names the revision it was made from, and is
+//! refused when the stored game has moved on, so two writers can never both
+//! append to one game.
 
+use crate::dice::{Die, Drawn};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 
@@ -33,6 +37,53 @@ pub struct GameRow {
     pub created_at: i64,
     /// Last change, seconds since the epoch.
     pub updated_at: i64,
+    /// Rises with every change of the game, Undo included.
+    pub revision: i64,
+    /// Why a finished game ended, when the record alone does not say it
+    /// (`resignation`).
+    pub reason: Option<String>,
+    /// The id of the rematch, once one was created.
+    pub rematch: Option<String>,
+}
+
+/// One accepted change of a game, written in one transaction.
+#[derive(Clone, Debug, Default)]
+pub struct Commit {
+    /// The revision the change was made from; the write is refused if the
+    /// stored game is at another one.
+    pub from_revision: i64,
+    /// How many of the stored tokens stay (all of them, except after an Undo).
+    pub keep: usize,
+    /// The tokens added after those.
+    pub append: Vec<String>,
+    /// Dice drawn for the first time.
+    pub dice: Vec<Drawn>,
+    /// The new status for lists.
+    pub status: String,
+    /// The new end reason, if any.
+    pub reason: Option<String>,
+}
+
+/// A store failure, or a change made from an old revision.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed; nothing was changed.
+    #[error("storage error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// The game changed since the revision the change was made from.
+    #[error("the game has changed meanwhile (now at revision {0}); reload and try again")]
+    Stale(i64),
+}
+
+/// A game as stored: its row, its record tokens and its dice ledger.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The row.
+    pub row: GameRow,
+    /// The record tokens, in order.
+    pub tokens: Vec<String>,
+    /// Every die drawn for the game.
+    pub dice: Vec<Drawn>,
 }
 
 /// The store: one connection, used under the server's lock.
@@ -62,11 +113,33 @@ CREATE TABLE IF NOT EXISTS tokens (
     PRIMARY KEY (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated_at);
+CREATE TABLE IF NOT EXISTS dice (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    die TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (game_id, die, seq)
+);
+CREATE TABLE IF NOT EXISTS invites (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, code)
+);
 ";
+
+/// Columns added after the first release, with their definitions: a database
+/// made before them gets them on open.
+const ADDED_COLUMNS: [(&str, &str); 3] = [
+    ("revision", "INTEGER NOT NULL DEFAULT 0"),
+    ("reason", "TEXT"),
+    ("rematch", "TEXT"),
+];
 
 /// The columns `row_from_sql` reads, in its order.
 const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
-    start_position, status, created_at, updated_at";
+    start_position, status, created_at, updated_at, revision, reason, rematch";
 
 fn now() -> i64 {
     std::time::SystemTime::now()
@@ -107,6 +180,15 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let existing: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('games')")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for (name, def) in ADDED_COLUMNS {
+            if !existing.iter().any(|c| c == name) {
+                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {def}"))?;
+            }
+        }
         Ok(Store { conn })
     }
 
@@ -114,12 +196,18 @@ impl Store {
     ///
     /// # Errors
     /// The write failed; nothing was stored.
-    pub fn create(&mut self, row: &GameRow, tokens: &[String]) -> Result<(), rusqlite::Error> {
+    pub fn create(
+        &mut self,
+        row: &GameRow,
+        tokens: &[String],
+        dice: &[Drawn],
+        invite: Option<(&str, u8)>,
+    ) -> Result<(), rusqlite::Error> {
         let tx = self.conn.transaction()?;
         tx.execute(
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
-                start_position, status, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                start_position, status, created_at, updated_at, revision, reason, rematch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             params![
                 row.id,
                 row.kind,
@@ -132,60 +220,158 @@ impl Store {
                 row.start_position,
                 row.status,
                 row.created_at,
-                row.updated_at
+                row.updated_at,
+                row.revision,
+                row.reason,
+                row.rematch
             ],
         )?;
-        for (seq, t) in tokens.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO tokens (game_id, seq, token) VALUES (?1, ?2, ?3)",
-                params![row.id, seq as i64, t],
-            )?;
+        insert_tokens(&tx, &row.id, 0, tokens)?;
+        insert_dice(&tx, &row.id, dice)?;
+        if let Some((code, seat)) = invite {
+            insert_invite(&tx, &row.id, code, seat)?;
         }
         tx.commit()
     }
 
-    /// Appends tokens from sequence number `from` and sets the status, in one
-    /// transaction.
+    /// Writes one accepted change: drops the tokens after `keep` (Undo), adds
+    /// the new ones and any new dice, sets the status and the next revision.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
+    /// otherwise the write failed. Either way nothing was changed.
+    pub fn commit(&mut self, id: &str, c: &Commit) -> Result<i64, StoreError> {
+        let tx = self.conn.transaction()?;
+        let next = c.from_revision + 1;
+        let changed = tx.execute(
+            "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5
+             WHERE id = ?1 AND revision = ?6",
+            params![id, c.status, c.reason, next, now(), c.from_revision],
+        )?;
+        if changed == 0 {
+            let at: i64 = tx
+                .query_row(
+                    "SELECT revision FROM games WHERE id = ?1",
+                    params![id],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .unwrap_or(-1);
+            return Err(StoreError::Stale(at));
+        }
+        tx.execute(
+            "DELETE FROM tokens WHERE game_id = ?1 AND seq >= ?2",
+            params![id, c.keep as i64],
+        )?;
+        insert_tokens(&tx, id, c.keep, &c.append)?;
+        insert_dice(&tx, id, &c.dice)?;
+        tx.commit()?;
+        Ok(next)
+    }
+
+    /// Adds dice found in a game's record but missing from its ledger (a game
+    /// stored before the ledger existed).
     ///
     /// # Errors
     /// The write failed; nothing was stored.
-    pub fn append(
-        &mut self,
-        id: &str,
-        from: usize,
-        tokens: &[String],
-        status: &str,
-    ) -> Result<(), rusqlite::Error> {
+    pub fn add_dice(&mut self, id: &str, dice: &[Drawn]) -> Result<(), rusqlite::Error> {
         let tx = self.conn.transaction()?;
-        for (i, t) in tokens.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO tokens (game_id, seq, token) VALUES (?1, ?2, ?3)",
-                params![id, (from + i) as i64, t],
-            )?;
-        }
-        set_status(&tx, id, status)?;
+        insert_dice(&tx, id, dice)?;
         tx.commit()
     }
 
-    /// Drops every token from sequence number `keep` on (undo), in one transaction.
+    /// Adds a one-time code that hands `seat` (2: both seats) to whoever
+    /// presents it.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub fn add_invite(&mut self, id: &str, code: &str, seat: u8) -> Result<(), rusqlite::Error> {
+        let tx = self.conn.transaction()?;
+        insert_invite(&tx, id, code, seat)?;
+        tx.commit()
+    }
+
+    /// Uses a one-time code: marks it used and gives its seat (or both) the new
+    /// `token`, so an older token of that seat stops working. Returns the seat
+    /// code (0, 1, or 2 for both), or `None` when the code is unknown or used.
     ///
     /// # Errors
     /// The write failed; nothing was changed.
-    pub fn truncate(&mut self, id: &str, keep: usize, status: &str) -> Result<(), rusqlite::Error> {
+    pub fn claim_invite(
+        &mut self,
+        id: &str,
+        code: &str,
+        token: &str,
+    ) -> Result<Option<u8>, rusqlite::Error> {
         let tx = self.conn.transaction()?;
+        let seat: Option<u8> = tx
+            .query_row(
+                "SELECT seat FROM invites WHERE game_id = ?1 AND code = ?2 AND used = 0",
+                params![id, code],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(seat) = seat else { return Ok(None) };
         tx.execute(
-            "DELETE FROM tokens WHERE game_id = ?1 AND seq >= ?2",
-            params![id, keep as i64],
+            "UPDATE invites SET used = 1 WHERE game_id = ?1 AND code = ?2",
+            params![id, code],
         )?;
-        set_status(&tx, id, status)?;
-        tx.commit()
+        if seat == 0 || seat == 2 {
+            tx.execute(
+                "UPDATE games SET token0 = ?2 WHERE id = ?1",
+                params![id, token],
+            )?;
+        }
+        if seat == 1 || seat == 2 {
+            tx.execute(
+                "UPDATE games SET token1 = ?2 WHERE id = ?1",
+                params![id, token],
+            )?;
+        }
+        tx.commit()?;
+        Ok(Some(seat))
     }
 
-    /// Loads a game's row and tokens.
+    /// Whether a game has an unused invite code for a seat (the seat is free).
     ///
     /// # Errors
     /// The read failed.
-    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, rusqlite::Error> {
+    pub fn open_invites(&self, id: &str) -> Result<Vec<u8>, rusqlite::Error> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seat FROM invites WHERE game_id = ?1 AND used = 0")?;
+        let seats = stmt
+            .query_map(params![id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(seats)
+    }
+
+    /// Links a finished game to its rematch, as one more change of the game.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`.
+    pub fn set_rematch(
+        &mut self,
+        id: &str,
+        from_revision: i64,
+        rematch: &str,
+    ) -> Result<i64, StoreError> {
+        let next = from_revision + 1;
+        let changed = self.conn.execute(
+            "UPDATE games SET rematch = ?2, revision = ?3 WHERE id = ?1 AND revision = ?4",
+            params![id, rematch, next, from_revision],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::Stale(from_revision));
+        }
+        Ok(next)
+    }
+
+    /// Loads a game's row, tokens and dice ledger.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub fn load(&self, id: &str) -> Result<Option<Loaded>, rusqlite::Error> {
         let row = self
             .conn
             .query_row(
@@ -201,7 +387,28 @@ impl Store {
         let tokens = stmt
             .query_map(params![id], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some((row, tokens)))
+        let mut stmt = self
+            .conn
+            .prepare("SELECT die, seq, value FROM dice WHERE game_id = ?1")?;
+        let dice = stmt
+            .query_map(params![id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, u8>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .filter_map(|(die, seq, value)| {
+                Some(Drawn {
+                    die: Die::from_name(&die)?,
+                    seq: usize::try_from(seq).ok()?,
+                    value,
+                })
+            })
+            .collect();
+        Ok(Some(Loaded { row, tokens, dice }))
     }
 
     /// The most recently changed games, newest first, with their token counts.
@@ -215,7 +422,7 @@ impl Store {
         ))?;
         let rows = stmt
             .query_map(params![limit as i64], |r| {
-                Ok((row_from_sql(r)?, r.get::<_, i64>(12)? as usize))
+                Ok((row_from_sql(r)?, r.get::<_, i64>(15)? as usize))
             })?
             .collect();
         rows
@@ -227,15 +434,43 @@ impl Store {
     }
 }
 
-/// Sets a game's status and its last-change time, inside the caller's transaction.
-fn set_status(
+fn insert_tokens(
     tx: &rusqlite::Transaction<'_>,
     id: &str,
-    status: &str,
+    from: usize,
+    tokens: &[String],
+) -> Result<(), rusqlite::Error> {
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO tokens (game_id, seq, token) VALUES (?1, ?2, ?3)")?;
+    for (i, t) in tokens.iter().enumerate() {
+        stmt.execute(params![id, (from + i) as i64, t])?;
+    }
+    Ok(())
+}
+
+fn insert_dice(
+    tx: &rusqlite::Transaction<'_>,
+    id: &str,
+    dice: &[Drawn],
+) -> Result<(), rusqlite::Error> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT OR IGNORE INTO dice (game_id, die, seq, value) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for d in dice {
+        stmt.execute(params![id, d.die.name(), d.seq as i64, d.value])?;
+    }
+    Ok(())
+}
+
+fn insert_invite(
+    tx: &rusqlite::Transaction<'_>,
+    id: &str,
+    code: &str,
+    seat: u8,
 ) -> Result<(), rusqlite::Error> {
     tx.execute(
-        "UPDATE games SET status = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, status, now()],
+        "INSERT INTO invites (game_id, code, seat) VALUES (?1, ?2, ?3)",
+        params![id, code, seat],
     )?;
     Ok(())
 }
@@ -254,5 +489,8 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
         status: r.get(9)?,
         created_at: r.get(10)?,
         updated_at: r.get(11)?,
+        revision: r.get(12)?,
+        reason: r.get(13)?,
+        rematch: r.get(14)?,
     })
 }

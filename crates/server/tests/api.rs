@@ -75,9 +75,24 @@ async fn friend_game_seats_tokens_and_spectators() {
     .await;
     let id = g["id"].as_str().unwrap();
     let alice = g["token"].as_str().unwrap();
-    let bob = g["invite_token"].as_str().unwrap();
-    assert_ne!(alice, bob);
+    let invite = g["invite"].as_str().unwrap();
+    assert_ne!(alice, invite);
     assert_eq!(g["you"], json!([0]));
+    assert_eq!(g["invite_url"], format!("/g/{id}?invite={invite}"));
+    // The invite code is not a seat token: it must be exchanged once.
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), Some(invite), None).await;
+    assert_eq!(v["you"], json!([]));
+    let (status, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite }).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    assert_eq!(joined["you"], json!([1]));
+    let bob = joined["token"].as_str().unwrap();
 
     // The invitee's token gives the other seat; no token is a spectator.
     let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), Some(bob), None).await;
@@ -192,7 +207,7 @@ async fn urgammon_dice_are_rolled_by_the_server() {
     assert!(s["tokens"][0].as_str().unwrap().starts_with("start:"));
     // A client cannot choose its dice: roll tokens are not accepted as moves.
     let (status, _) = action(&app, id, t, mv("r4")).await;
-    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     let first = s["moves"][0].as_str().unwrap().to_string();
     let (status, v) = action(&app, id, t, mv(&first)).await;
     assert_eq!(status, StatusCode::OK, "{v}");

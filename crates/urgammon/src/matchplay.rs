@@ -3,6 +3,7 @@
 use crate::board::{BySide, Side};
 use crate::game::Game;
 use crate::notation::RecordError;
+use crate::state::State;
 use std::fmt;
 use std::str::FromStr;
 
@@ -155,12 +156,30 @@ impl Match {
         &self.settings
     }
 
-    /// The game in play (the last game once the match is over).
+    /// The game in play. A game that has just ended stays current, with its
+    /// final position and result, until the next game's first token (see
+    /// [`Match::between_games`]); once the match is over it is the last game.
     pub fn current(&self) -> &Game {
         &self.current
     }
 
-    /// The finished games before the current one.
+    /// True when the current game has ended and the match goes on: the next
+    /// token (an opening roll, `start:L-D`) starts the next game.
+    pub fn between_games(&self) -> bool {
+        self.result.is_none() && self.current.is_over()
+    }
+
+    /// The state the next token applies to: the current game's, or a new
+    /// game's opening between games. Players and loops that feed tokens use it.
+    pub fn next_state(&self) -> State {
+        if self.between_games() {
+            State::default()
+        } else {
+            *self.current.state()
+        }
+    }
+
+    /// The games before the current one, all finished.
     pub fn finished(&self) -> &[Game] {
         &self.finished
     }
@@ -175,18 +194,14 @@ impl Match {
         self.result
     }
 
-    /// Applies one token to the current game; when that game ends, scores it and
-    /// starts the next game, unless the match is over.
+    /// Applies one token. A game that ends is scored and stays current; the
+    /// next token (the next game's opening roll) starts a new game, unless the
+    /// match is over.
     ///
     /// # Errors
     /// Why the token does not fit; nothing changes.
     pub fn apply_text(&mut self, text: &str) -> Result<(), String> {
-        if self.result.is_some() {
-            return Err("the match is over".into());
-        }
-        self.current.apply_text(text)?;
-        self.after_token();
-        Ok(())
+        self.apply_with(|game| game.apply_text(text).map(|_| ()))
     }
 
     /// Applies one token (already parsed).
@@ -194,14 +209,33 @@ impl Match {
     /// # Errors
     /// As [`Match::apply_text`].
     pub fn apply(&mut self, token: crate::Token) -> Result<(), String> {
+        self.apply_with(|game| game.apply(token).map_err(|e| e.0))
+    }
+
+    /// Applies a token to the game it belongs to: a new game between games,
+    /// kept only when the token is accepted, so a bad token leaves the finished
+    /// game in view. [`Game`]'s own apply changes nothing on error.
+    fn apply_with(
+        &mut self,
+        apply: impl FnOnce(&mut Game) -> Result<(), String>,
+    ) -> Result<(), String> {
         if self.result.is_some() {
             return Err("the match is over".into());
         }
-        self.current.apply(token).map_err(|e| e.0)?;
+        if self.between_games() {
+            let mut next = Game::new();
+            apply(&mut next)?;
+            let done = std::mem::replace(&mut self.current, next);
+            self.finished.push(done);
+        } else {
+            apply(&mut self.current)?;
+        }
         self.after_token();
         Ok(())
     }
 
+    /// Scores the current game if it has just ended, and ends the match when
+    /// a side reaches the target (or a drawn game ends it under `draw=end`).
     fn after_token(&mut self) {
         let Some(r) = self.current.state().result() else {
             return;
@@ -229,8 +263,6 @@ impl Match {
                 return;
             }
         }
-        let done = std::mem::take(&mut self.current);
-        self.finished.push(done);
     }
 
     /// Reads a match record: the header line, then one line per game.

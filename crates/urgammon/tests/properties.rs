@@ -95,7 +95,7 @@ fn random_games_keep_every_invariant() {
 fn random_match(settings: MatchSettings, rng: &mut Rng) -> Match {
     let mut m = Match::new(settings);
     while m.result().is_none() {
-        let token = random_token(m.current().state(), rng);
+        let token = random_token(&m.next_state(), rng);
         m.apply(token).unwrap();
     }
     m

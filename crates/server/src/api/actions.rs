@@ -1,0 +1,188 @@
+//! `POST /api/games/{id}/action`: a player's typed action. Moves are only
+//! moves of the game; the server alone draws dice.
+
+use super::games::{new_row, open_game, NewGame};
+use super::{parse_json, token_from};
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::secrets;
+use crate::session::{Action, Mode};
+use crate::ws::WsMessage;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The kinds of action.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionKind {
+    /// Play `move`.
+    Move,
+    /// Urgammon: roll the chance die.
+    Roll,
+    /// Urgammon: roll the verdict die.
+    Verdict,
+    /// Take back your last decision.
+    Undo,
+    /// Give up the game (Ringo) or match (Urgammon).
+    Resign,
+    /// Urgammon: start the next game after a game has ended.
+    Next,
+    /// After the end: a new game with the same settings and the seats swapped.
+    Rematch,
+}
+
+/// The request body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    #[serde(rename = "type")]
+    kind: ActionKind,
+    #[serde(default)]
+    r#move: Option<String>,
+    /// Refuse the action (409) unless the game is at this revision.
+    #[serde(default)]
+    expect_revision: Option<i64>,
+}
+
+/// The answer.
+#[derive(Serialize)]
+pub struct ActionAnswer {
+    /// The game's state after the action.
+    pub state: Value,
+    /// The seats the token holds.
+    pub you: Vec<u8>,
+    /// For `rematch`: the new game's id (your token works there too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
+    /// For `rematch` of a friend game whose other seat was never taken: that
+    /// seat's invite code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+}
+
+/// `POST /api/games/{id}/action`.
+pub async fn act(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<ActionAnswer>, ApiError> {
+    let req: ActionRequest = parse_json(&body)?;
+    let action = match req.kind {
+        ActionKind::Move => Action::Move(
+            req.r#move
+                .filter(|m| !m.is_empty() && m.len() <= 32)
+                .ok_or_else(|| {
+                    ApiError::BadRequest("a move action needs a \"move\" in notation".into())
+                })?,
+        ),
+        ActionKind::Roll => Action::Roll,
+        ActionKind::Verdict => Action::Verdict,
+        ActionKind::Undo => Action::Undo,
+        ActionKind::Resign => Action::Resign,
+        ActionKind::Next => Action::Next,
+        ActionKind::Rematch => {
+            return rematch(&app, &id, &headers, &query, req.expect_revision).await
+        }
+    };
+    let slot = app.slot(&id)?;
+    let seats = slot
+        .session
+        .lock()
+        .await
+        .seats_for(token_from(&headers, &query).as_deref());
+    let (state, you) = app
+        .apply(&slot, Some(&seats), &action, req.expect_revision)
+        .await?;
+    Ok(Json(ActionAnswer {
+        state,
+        you,
+        rematch: None,
+        invite: None,
+    }))
+}
+
+/// A new game with the same settings and the seats swapped; each player's
+/// token holds her new seat, so both land in it without a new secret. Asked
+/// twice, it gives the same game.
+async fn rematch(
+    app: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    query: &HashMap<String, String>,
+    expect_revision: Option<i64>,
+) -> Result<Json<ActionAnswer>, ApiError> {
+    let slot = app.slot(id)?;
+    let mut session = slot.session.lock().await;
+    let you = session.seats_for(token_from(headers, query).as_deref());
+    if you.is_empty() {
+        return Err(ApiError::Forbidden(
+            "only the players can ask for a rematch".into(),
+        ));
+    }
+    if let Some(r) = expect_revision.filter(|r| *r != session.revision()) {
+        return Err(ApiError::Conflict(format!(
+            "the game has changed: you sent revision {r}, it is at {}",
+            session.revision()
+        )));
+    }
+    if let Some(existing) = session.row.rematch.clone() {
+        return Ok(Json(ActionAnswer {
+            state: session.view(),
+            you,
+            rematch: Some(existing),
+            invite: None,
+        }));
+    }
+    if !session.is_over() {
+        return Err(ApiError::Conflict(
+            "a rematch comes after the end: finish or resign this game first".into(),
+        ));
+    }
+    let g = NewGame {
+        kind: session.kind(),
+        settings: session.row.settings.clone(),
+        start: session.row.start_position.clone(),
+        mode: session.mode(),
+        level: session.row.level,
+        my_seat: 0,
+        tokens: vec![],
+    };
+    let mut row = new_row(
+        &g,
+        session.row.token1.clone(),
+        session.row.token0.clone(),
+        session.row.engine_seat.map(|s| 1 - s),
+    )?;
+    row.level = session.row.level;
+    // A friend seat that was never taken gets a fresh invite code.
+    let free = match (session.mode(), &row.token0, &row.token1) {
+        (Mode::Friend, None, _) => Some(0),
+        (Mode::Friend, _, None) => Some(1),
+        _ => None,
+    };
+    let invite = free.map(|_| secrets::secret()).transpose()?;
+    let new_id = row.id.clone();
+    open_game(app, row, vec![], invite.as_deref().zip(free))?;
+    let old_id = session.row.id.clone();
+    let revision = app.with_store(|s| s.set_rematch(&old_id, session.revision(), &new_id))?;
+    session.row.rematch = Some(new_id.clone());
+    session.row.revision = revision;
+    let state = session.view();
+    drop(session);
+    slot.broadcast(&WsMessage::State {
+        state: state.clone(),
+    });
+    Ok(Json(ActionAnswer {
+        state,
+        you,
+        rematch: Some(new_id),
+        invite,
+    }))
+}

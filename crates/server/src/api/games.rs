@@ -1,0 +1,458 @@
+//! Games: create (from typed, validated settings), import, list, read, the
+//! record, and the state at any ply for replays.
+
+use super::{parse_json, token_from};
+use crate::app::AppState;
+use crate::dice::{Ledger, OsDice};
+use crate::error::ApiError;
+use crate::secrets;
+use crate::session::{split_resignation, Kind, Mode, Session};
+use crate::store::{GameRow, Store};
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// `POST /api/games`: what a new game is to be. Numbers may come as JSON
+/// numbers or as strings of digits (form fields); anything else is refused
+/// with a message that names the field.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    game: String,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    opponent: Option<String>,
+    #[serde(default)]
+    level: Option<Value>,
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    to: Option<Value>,
+    #[serde(default)]
+    draw: Option<String>,
+    #[serde(default)]
+    stake: Option<Value>,
+}
+
+/// The answer to creating (or importing) a game.
+#[derive(Serialize)]
+pub struct Created {
+    /// The game's id.
+    pub id: String,
+    /// The creator's seat token: send it as `x-agon-token` to act.
+    pub token: String,
+    /// Friend games: the one-time invite code for the other seat (the same
+    /// value as `invite`; kept for older clients).
+    pub invite_token: Option<String>,
+    /// Friend games: the one-time invite code, for `POST /api/games/{id}/join`.
+    pub invite: Option<String>,
+    /// Friend games: the invite link's path, `/g/{id}?invite=CODE`.
+    pub invite_url: Option<String>,
+    /// The creator's seats.
+    pub you: Vec<u8>,
+    /// The game's state.
+    pub state: Value,
+}
+
+/// `GET /api/games/{id}`.
+#[derive(Serialize)]
+pub struct GameAnswer {
+    /// The game's state.
+    pub state: Value,
+    /// The seats the request's token holds (none for a spectator).
+    pub you: Vec<u8>,
+    /// Which seats have a player connected over the WebSocket.
+    pub presence: [bool; 2],
+}
+
+/// One game of `GET /api/games`.
+#[derive(Serialize)]
+pub struct ListEntry {
+    id: String,
+    game: String,
+    settings: String,
+    mode: String,
+    level: Option<u8>,
+    status: String,
+    reason: Option<String>,
+    created_at: i64,
+    updated_at: i64,
+    tokens: usize,
+    revision: i64,
+}
+
+/// `GET /api/games`.
+#[derive(Serialize)]
+pub struct List {
+    games: Vec<ListEntry>,
+}
+
+/// A whole number from JSON: a number, or a string of digits.
+fn whole(v: &Value, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<u32, ApiError> {
+    let n = match v {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s)
+            if !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            s.trim().parse().ok()
+        }
+        _ => None,
+    };
+    n.and_then(|n| u32::try_from(n).ok())
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "invalid {what} {v}: {what} is a whole number; use {} to {}",
+                range.start(),
+                range.end()
+            ))
+        })
+}
+
+/// Urgammon's match settings from the request's fields, built directly.
+fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiError> {
+    let to = match &req.to {
+        None | Some(Value::Null) => 7,
+        Some(v) => whole(v, "target", 1..=99).map_err(|_| {
+            ApiError::BadRequest(format!(
+                "invalid target {v}: the match target is a whole number of points; use 1 to 99"
+            ))
+        })?,
+    };
+    let draw = match req.draw.as_deref() {
+        None | Some("replay") => urgammon::DrawRule::Replay,
+        Some("end") => urgammon::DrawRule::End,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "invalid draw '{other}': use replay or end"
+            )))
+        }
+    };
+    let stake = match &req.stake {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.trim().is_empty() => None,
+        Some(Value::String(s)) => Some(s.trim().parse().map_err(ApiError::BadRequest)?),
+        Some(Value::Number(n)) => Some(n.to_string().parse().map_err(ApiError::BadRequest)?),
+        Some(v) => {
+            return Err(ApiError::BadRequest(format!(
+                "invalid stake {v}: use a number such as 10 or 2.50"
+            )))
+        }
+    };
+    Ok(urgammon::MatchSettings { to, draw, stake })
+}
+
+/// What a new game is, checked.
+pub(crate) struct NewGame {
+    pub kind: Kind,
+    pub settings: String,
+    pub start: Option<String>,
+    pub mode: Mode,
+    pub level: Option<u8>,
+    pub my_seat: u8,
+    pub tokens: Vec<String>,
+}
+
+impl NewGame {
+    fn from_request(req: &CreateRequest) -> Result<NewGame, ApiError> {
+        let kind: Kind = req.game.parse()?;
+        let settings = match kind {
+            Kind::Ringo => {
+                let rules: ringo::Rules = req
+                    .rules
+                    .as_deref()
+                    .unwrap_or("classic")
+                    .parse()
+                    .map_err(|e: ringo::RulesError| ApiError::BadRequest(e.to_string()))?;
+                rules.to_string()
+            }
+            Kind::Urgammon => match_settings(req)?.header(),
+        };
+        let mode: Mode = req.opponent.as_deref().unwrap_or("engine").parse()?;
+        let names = kind.seat_names();
+        let my_seat = match req.side.as_deref().unwrap_or("random") {
+            "random" => secrets::coin()?,
+            s => kind.seat_of(s).ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "unknown side '{s}'; use {}, {} or random",
+                    names[0], names[1]
+                ))
+            })?,
+        };
+        let level = match &req.level {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(whole(v, "level", 1..=10).map_err(|_| {
+                ApiError::BadRequest(format!("invalid level {v}: the engine level is 1 to 10"))
+            })? as u8),
+        };
+        Ok(NewGame {
+            kind,
+            settings,
+            start: None,
+            mode,
+            level,
+            my_seat,
+            tokens: vec![],
+        })
+    }
+}
+
+/// Builds, stores and opens a game. `seat_tokens` gives each seat's token
+/// (`None`: the engine's seat, or a seat waiting for its invite).
+pub(crate) fn open_game(
+    app: &AppState,
+    row: GameRow,
+    tokens: Vec<String>,
+    invite: Option<(&str, u8)>,
+) -> Result<Session, ApiError> {
+    let mut session = Session::build(row, tokens, Ledger::default())
+        .map_err(|e| ApiError::BadRequest(format!("invalid record: {e}")))?;
+    let drawn = session.start(&mut OsDice)?;
+    session.row.status = session.status();
+    session.row.reason = session.reason();
+    let (row, all) = (session.row.clone(), session.tokens.clone());
+    app.with_store(|s| s.create(&row, &all, &drawn, invite))?;
+    app.insert(session.clone())?;
+    Ok(session)
+}
+
+/// A new row for a game with these seat tokens.
+pub(crate) fn new_row(
+    g: &NewGame,
+    token0: Option<String>,
+    token1: Option<String>,
+    engine_seat: Option<u8>,
+) -> Result<GameRow, ApiError> {
+    let now = Store::now();
+    Ok(GameRow {
+        id: secrets::game_id()?,
+        kind: g.kind.name().into(),
+        settings: g.settings.clone(),
+        mode: g.mode.name().into(),
+        level: (g.mode == Mode::Engine).then(|| g.level.unwrap_or(3)),
+        engine_seat,
+        token0,
+        token1,
+        start_position: g.start.clone(),
+        status: "ongoing".into(),
+        created_at: now,
+        updated_at: now,
+        revision: 0,
+        reason: None,
+        rematch: None,
+    })
+}
+
+/// Creates a game and returns the creator's secrets.
+fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
+    let mine = secrets::secret()?;
+    let other = 1 - g.my_seat;
+    let seat_token = |seat: u8, t: Option<String>| {
+        if seat == g.my_seat {
+            Some(mine.clone())
+        } else {
+            t
+        }
+    };
+    let (token0, token1, engine_seat, invite) = match g.mode {
+        Mode::Engine => (seat_token(0, None), seat_token(1, None), Some(other), None),
+        Mode::Friend => (
+            seat_token(0, None),
+            seat_token(1, None),
+            None,
+            Some(secrets::secret()?),
+        ),
+        Mode::Local => (Some(mine.clone()), Some(mine.clone()), None, None),
+    };
+    let row = new_row(&g, token0, token1, engine_seat)?;
+    let id = row.id.clone();
+    let session = open_game(app, row, g.tokens, invite.as_deref().map(|c| (c, other)))?;
+    let you = if g.mode == Mode::Local {
+        vec![0, 1]
+    } else {
+        vec![g.my_seat]
+    };
+    Ok(Created {
+        invite_url: invite.as_ref().map(|c| format!("/g/{id}?invite={c}")),
+        invite_token: invite.clone(),
+        invite,
+        id,
+        token: mine,
+        you,
+        state: session.view(),
+    })
+}
+
+/// `POST /api/games`.
+pub async fn create(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let req: CreateRequest = parse_json(&body)?;
+    let g = NewGame::from_request(&req)?;
+    Ok((StatusCode::CREATED, Json(create_game(&app, g)?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportRequest {
+    game: String,
+    record: String,
+}
+
+/// `POST /api/import`: a record as a new same-screen game: a Ringo game
+/// record, or an Urgammon game or match record, either possibly ending with
+/// `resign:SIDE`.
+pub async fn import(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let req: ImportRequest = parse_json(&body)?;
+    let kind: Kind = req.game.parse()?;
+    let bad = |e: String| ApiError::BadRequest(format!("invalid record: {e}"));
+    let words: Vec<String> = req.record.split_whitespace().map(str::to_string).collect();
+    let resign = match words.last() {
+        Some(w) if w.starts_with("resign:") => Some(w.clone()),
+        _ => None,
+    };
+    let text = match &resign {
+        Some(r) => req
+            .record
+            .trim_end()
+            .strip_suffix(r.as_str())
+            .unwrap_or(&req.record),
+        None => &req.record,
+    };
+    let (settings, start, mut tokens) = match kind {
+        Kind::Ringo => {
+            let game = ringo::Game::parse_record(text).map_err(|e| bad(e.to_string()))?;
+            let rules = *game.rules();
+            let start = (*game.start_position() != ringo::Position::start(&rules))
+                .then(|| game.start_position().to_text(rules.rings));
+            (rules.to_string(), start, game.move_notations())
+        }
+        Kind::Urgammon => {
+            let text = text.trim();
+            let m = if text.starts_with("urgammon") {
+                urgammon::Match::parse(text).map_err(|e| bad(e.to_string()))?
+            } else {
+                let mut m = urgammon::Match::new(urgammon::MatchSettings::default());
+                for (i, t) in text.split_whitespace().enumerate() {
+                    m.apply_text(t)
+                        .map_err(|e| bad(format!("token {i} ('{t}'): {e}")))?;
+                }
+                m
+            };
+            let tokens: Vec<String> = m
+                .finished()
+                .iter()
+                .chain(std::iter::once(m.current()))
+                .flat_map(|g| g.token_texts().to_vec())
+                .collect();
+            (m.settings().header(), None, tokens)
+        }
+    };
+    tokens.extend(resign);
+    split_resignation(kind, &tokens).map_err(bad)?;
+    let g = NewGame {
+        kind,
+        settings,
+        start,
+        mode: Mode::Local,
+        level: None,
+        my_seat: 0,
+        tokens,
+    };
+    Ok((StatusCode::CREATED, Json(create_game(&app, g)?)))
+}
+
+/// `GET /api/games`: the 100 most recently changed games.
+pub async fn list(State(app): State<AppState>) -> Result<Json<List>, ApiError> {
+    let rows = app.with_store(|s| s.list(100))?;
+    let games = rows
+        .into_iter()
+        .map(|(r, n)| ListEntry {
+            id: r.id,
+            game: r.kind,
+            settings: r.settings,
+            mode: r.mode,
+            level: r.level,
+            status: r.status,
+            reason: r.reason,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            tokens: n,
+            revision: r.revision,
+        })
+        .collect();
+    Ok(Json(List { games }))
+}
+
+/// `GET /api/games/{id}`.
+pub async fn get(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Json<GameAnswer>, ApiError> {
+    let slot = app.slot(&id)?;
+    let session = slot.session.lock().await;
+    let you = session.seats_for(token_from(&headers, &query).as_deref());
+    Ok(Json(GameAnswer {
+        state: session.view(),
+        you,
+        presence: slot.presence(),
+    }))
+}
+
+/// `GET /api/games/{id}/record`: the record as a text download.
+pub async fn record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id)?;
+    let session = slot.session.lock().await;
+    let name = format!(
+        "attachment; filename=\"agon-{}-{}.txt\"",
+        session.kind().name(),
+        session.row.id
+    );
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, name),
+        ],
+        session.record() + "\n",
+    )
+        .into_response())
+}
+
+/// `GET /api/games/{id}/at/{ply}`: the game as it was after its first `ply`
+/// tokens, for the replay viewer, with `total` and `tokens_all`.
+pub async fn at_ply(
+    State(app): State<AppState>,
+    Path((id, ply)): Path<(String, usize)>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.slot(&id)?;
+    let session = slot.session.lock().await;
+    let n = ply.min(session.tokens.len());
+    let past = Session::build(
+        session.row.clone(),
+        session.tokens[..n].to_vec(),
+        session.ledger.clone(),
+    )
+    .map_err(ApiError::Internal)?;
+    let mut view = past.view();
+    view["total"] = Value::from(session.tokens.len());
+    view["tokens_all"] = serde_json::json!(session.tokens);
+    Ok(Json(view))
+}

@@ -1,0 +1,97 @@
+//! The HTTP API: games (create, list, read, record, replay, import), actions,
+//! seats (invites and seat links), and the rules' metadata. Every request is
+//! parsed into domain types here, at the edge; every answer is a typed struct.
+
+pub mod actions;
+pub mod games;
+pub mod seats;
+
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::collections::HashMap;
+
+/// The header that carries a seat token.
+pub const TOKEN_HEADER: &str = "x-agon-token";
+
+/// The seat token of a request: the `x-agon-token` header, or (for old
+/// links) the `token` query parameter.
+pub(crate) fn token_from(headers: &HeaderMap, query: &HashMap<String, String>) -> Option<String> {
+    headers
+        .get(TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| query.get("token").cloned())
+}
+
+/// Reads a JSON body into a request type, with a message a person can act on.
+pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("invalid JSON: {e}")))
+}
+
+/// One Ringo preset with its option values.
+#[derive(Serialize)]
+pub struct PresetMeta {
+    /// The preset's name.
+    pub name: &'static str,
+    /// Every option's value under it.
+    pub options: BTreeMap<&'static str, String>,
+}
+
+/// One Ringo option with its values.
+#[derive(Serialize)]
+pub struct OptionMeta {
+    /// The key.
+    pub key: &'static str,
+    /// The values it takes.
+    pub values: &'static [&'static str],
+}
+
+/// Ringo's presets and options.
+#[derive(Serialize)]
+pub struct RingoMeta {
+    /// The presets.
+    pub presets: Vec<PresetMeta>,
+    /// The options.
+    pub options: Vec<OptionMeta>,
+}
+
+/// Urgammon's match settings.
+#[derive(Serialize)]
+pub struct UrgammonMeta {
+    /// The values of `draw`.
+    pub draw: [&'static str; 2],
+}
+
+/// `GET /api/meta`.
+#[derive(Serialize)]
+pub struct Meta {
+    /// Ringo.
+    pub ringo: RingoMeta,
+    /// Urgammon.
+    pub urgammon: UrgammonMeta,
+}
+
+/// Options and presets of both games, for the home page and the rules page.
+pub async fn meta() -> Json<Meta> {
+    let presets = ringo::Preset::ALL
+        .iter()
+        .map(|p| PresetMeta {
+            name: p.name(),
+            options: p.rules().options().into_iter().collect(),
+        })
+        .collect();
+    let options = ringo::OPTIONS
+        .iter()
+        .map(|(k, v)| OptionMeta { key: k, values: v })
+        .collect();
+    Json(Meta {
+        ringo: RingoMeta { presets, options },
+        urgammon: UrgammonMeta {
+            draw: ["replay", "end"],
+        },
+    })
+}

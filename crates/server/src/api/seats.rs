@@ -1,0 +1,106 @@
+//! Seats: joining a friend game with its one-time invite code, and seat
+//! links that move a player's seat to another device.
+
+use super::{parse_json, token_from};
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::secrets;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    invite: String,
+}
+
+/// The answer to a join: the new seat token.
+#[derive(Serialize)]
+pub struct Joined {
+    /// The seat token: send it as `x-agon-token`.
+    pub token: String,
+    /// The seats it holds.
+    pub you: Vec<u8>,
+    /// The first seat it holds.
+    pub seat: u8,
+}
+
+/// `POST /api/games/{id}/join` with `{"invite": CODE}`: the first request
+/// with a code gets its seat and a fresh token (a seat link's code hands the
+/// seat over: the old token stops working); every later one gets 409.
+pub async fn join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Joined>, ApiError> {
+    let req: JoinRequest = parse_json(&body)?;
+    let slot = app.slot(&id)?;
+    let token = secrets::secret()?;
+    let mut session = slot.session.lock().await;
+    let code = req.invite.trim();
+    let seat = app
+        .with_store(|s| s.claim_invite(&id, code, &token))?
+        .ok_or_else(|| {
+            ApiError::Conflict("this invite has already been used (or is not for this game): you can watch the game".into())
+        })?;
+    if seat == 0 || seat == 2 {
+        session.row.token0 = Some(token.clone());
+    }
+    if seat == 1 || seat == 2 {
+        session.row.token1 = Some(token.clone());
+    }
+    let you = if seat == 2 { vec![0, 1] } else { vec![seat] };
+    let state = session.view();
+    drop(session);
+    slot.broadcast(&crate::ws::WsMessage::State { state });
+    Ok(Json(Joined {
+        token,
+        seat: you[0],
+        you,
+    }))
+}
+
+/// The answer to a seat-link request.
+#[derive(Serialize)]
+pub struct SeatLink {
+    /// The one-time code.
+    pub code: String,
+    /// The link's path: `/g/{id}?invite=CODE`.
+    pub url: String,
+}
+
+/// `POST /api/games/{id}/seat-link` (with the seat's token): a one-time code
+/// that moves this token's seat(s) to whoever opens it; when it is used, this
+/// token stops working.
+pub async fn seat_link(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Json<SeatLink>, ApiError> {
+    let slot = app.slot(&id)?;
+    let seats = slot
+        .session
+        .lock()
+        .await
+        .seats_for(token_from(&headers, &query).as_deref());
+    let seat = match seats.as_slice() {
+        [] => {
+            return Err(ApiError::Forbidden(
+                "only a player can move her seat".into(),
+            ))
+        }
+        [s] => *s,
+        _ => 2,
+    };
+    let code = secrets::secret()?;
+    app.with_store(|s| s.add_invite(&id, &code, seat))?;
+    Ok(Json(SeatLink {
+        url: format!("/g/{id}?invite={code}"),
+        code,
+    }))
+}

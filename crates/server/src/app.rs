@@ -1,0 +1,244 @@
+//! The app's shared state: the store, the games in memory with their broadcast
+//! channels and presence, the engine pool; and the router.
+
+use crate::api;
+use crate::assets;
+use crate::dice::OsDice;
+use crate::error::ApiError;
+use crate::session::{Action, Session};
+use crate::store::{Commit, Store};
+use crate::ws::WsMessage;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, Semaphore};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The data directory; the database is `agon.db` inside it.
+    pub data: PathBuf,
+    /// The address to listen on.
+    pub addr: SocketAddr,
+    /// How many engine computations may run at once.
+    pub engine_threads: usize,
+    /// A pause before each engine action, so people can follow the game.
+    pub engine_delay: Duration,
+}
+
+/// The shared state of the app.
+#[derive(Clone)]
+pub struct AppState {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    store: Mutex<Store>,
+    games: Mutex<HashMap<String, Arc<Slot>>>,
+    pub(crate) engine: Arc<Semaphore>,
+    pub(crate) engine_delay: Duration,
+}
+
+/// One game's place in memory: the session, its broadcast channel, who is
+/// connected, and the engine's work for it.
+pub(crate) struct Slot {
+    pub(crate) session: tokio::sync::Mutex<Session>,
+    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    /// Whether an engine task is running for this game.
+    pub(crate) engine_running: AtomicBool,
+    /// The stop flag of the engine search in flight, raised when the game
+    /// changes under it (an Undo) so the search ends at once.
+    pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
+    /// Open sockets per seat.
+    pub(crate) presence: [AtomicUsize; 2],
+}
+
+impl Slot {
+    fn new(session: Session) -> Arc<Slot> {
+        Arc::new(Slot {
+            session: tokio::sync::Mutex::new(session),
+            tx: broadcast::channel(64).0,
+            engine_running: AtomicBool::new(false),
+            engine_stop: Mutex::new(None),
+            presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
+        })
+    }
+
+    /// Which seats have a socket open now.
+    pub(crate) fn presence(&self) -> [bool; 2] {
+        [0, 1].map(|i| self.presence[i].load(Ordering::SeqCst) > 0)
+    }
+
+    /// Sends a message to every socket of the game.
+    pub(crate) fn broadcast(&self, msg: &WsMessage) {
+        let _ = self.tx.send(Arc::from(msg.to_json()));
+    }
+
+    /// Stops the engine search in flight, if any.
+    pub(crate) fn stop_engine(&self) {
+        if let Ok(stop) = self.engine_stop.lock() {
+            if let Some(flag) = stop.as_ref() {
+                flag.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+impl AppState {
+    /// A state over a store.
+    pub fn new(store: Store, engine_threads: usize, engine_delay: Duration) -> AppState {
+        AppState {
+            inner: Arc::new(Inner {
+                store: Mutex::new(store),
+                games: Mutex::new(HashMap::new()),
+                engine: Arc::new(Semaphore::new(engine_threads.max(1))),
+                engine_delay,
+            }),
+        }
+    }
+
+    /// Runs `f` on the store under its lock.
+    pub(crate) fn with_store<T, E>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, E>,
+    ) -> Result<T, ApiError>
+    where
+        ApiError: From<E>,
+    {
+        let mut store = self
+            .inner
+            .store
+            .lock()
+            .map_err(|_| ApiError::Internal("store lock poisoned".into()))?;
+        Ok(f(&mut store)?)
+    }
+
+    /// The slot of a game, loading it from the store when needed. A game loaded
+    /// after a restart whose turn is the engine's starts the engine again.
+    pub(crate) fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(slot) = self.games_lock()?.get(id) {
+            return Ok(slot.clone());
+        }
+        let loaded = self
+            .with_store(|s| s.load(id))?
+            .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+        let mut session = Session::from_stored(loaded)?;
+        // A game stored before dice had a ledger: its record's dice become the
+        // ledger, so Undo reads them back as for any other game.
+        let missing = session
+            .ledger
+            .extend_from_tokens(session.tokens.iter().map(String::as_str));
+        if !missing.is_empty() {
+            self.with_store(|s| s.add_dice(id, &missing))?;
+        }
+        let slot = {
+            let mut games = self.games_lock()?;
+            games
+                .entry(id.to_string())
+                .or_insert_with(|| Slot::new(session))
+                .clone()
+        };
+        self.kick_engine(slot.clone());
+        Ok(slot)
+    }
+
+    /// Puts a newly created game in memory and starts the engine if it moves first.
+    pub(crate) fn insert(&self, session: Session) -> Result<(), ApiError> {
+        let id = session.row.id.clone();
+        let slot = Slot::new(session);
+        self.games_lock()?.insert(id, slot.clone());
+        self.kick_engine(slot);
+        Ok(())
+    }
+
+    fn games_lock(
+        &self,
+    ) -> Result<std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>>, ApiError> {
+        self.inner
+            .games
+            .lock()
+            .map_err(|_| ApiError::Internal("games lock poisoned".into()))
+    }
+
+    /// Applies an action to a game for the seats a token holds, if the game is
+    /// still at `expect_revision` (when given): stores it, then tells every
+    /// socket and wakes the engine. Returns the new session's view.
+    pub(crate) async fn apply(
+        &self,
+        slot: &Arc<Slot>,
+        seats: Option<&[u8]>,
+        action: &Action,
+        expect_revision: Option<i64>,
+    ) -> Result<(serde_json::Value, Vec<u8>), ApiError> {
+        let mut session = slot.session.lock().await;
+        if let Some(r) = expect_revision {
+            if r != session.revision() {
+                return Err(ApiError::Conflict(format!(
+                    "the game has changed: you sent revision {r}, it is at {}; reload and try again",
+                    session.revision()
+                )));
+            }
+        }
+        let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
+        let (next, commit) = session.act(&seats, action, &mut OsDice)?;
+        self.commit(&mut session, next, &commit)?;
+        let view = session.view();
+        drop(session);
+        if matches!(action, Action::Undo) {
+            slot.stop_engine();
+        }
+        slot.broadcast(&WsMessage::State {
+            state: view.clone(),
+        });
+        self.kick_engine(slot.clone());
+        Ok((view, seats))
+    }
+
+    /// Stores a change and makes it the game's session: durable before anyone
+    /// is told.
+    pub(crate) fn commit(
+        &self,
+        session: &mut Session,
+        next: Session,
+        commit: &Commit,
+    ) -> Result<(), ApiError> {
+        let id = session.row.id.clone();
+        self.with_store(|s| s.commit(&id, commit))?;
+        *session = next;
+        Ok(())
+    }
+}
+
+/// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(assets::page))
+        .route("/new", get(assets::page))
+        .route("/games", get(assets::page))
+        .route("/rules", get(assets::page))
+        .route("/g/{id}", get(assets::page))
+        .route("/replay/{id}", get(assets::page))
+        .route("/static/{file}", get(assets::static_file))
+        .route("/api/meta", get(api::meta))
+        .route("/api/games", post(api::games::create).get(api::games::list))
+        .route("/api/games/{id}", get(api::games::get))
+        .route("/api/games/{id}/action", post(api::actions::act))
+        .route("/api/games/{id}/join", post(api::seats::join))
+        .route("/api/games/{id}/seat-link", post(api::seats::seat_link))
+        .route("/api/games/{id}/record", get(api::games::record))
+        .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
+        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/import", post(api::games::import))
+        .fallback(assets::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}

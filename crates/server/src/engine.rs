@@ -1,0 +1,143 @@
+//! The computer's seat. One task per game thinks when it is the engine's turn:
+//! it waits the delay, takes a permit of the engine pool, computes in
+//! `spawn_blocking`, and submits its action through the same path as a player.
+//! Every job is tied to the revision it was computed for: a reply to an older
+//! revision (the game moved on, or an Undo took it back) is dropped and the
+//! engine is asked again, so it never plays a stale reply and never stalls.
+
+use crate::app::{AppState, Slot};
+use crate::dice::OsDice;
+use crate::error::ApiError;
+use crate::session::{Action, Rules, Session};
+use crate::ws::WsMessage;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+impl AppState {
+    /// Starts the engine task for a game if it is not running. The task acts
+    /// while it is the engine's turn; before it ends it looks once more, so a
+    /// change that arrived as it was finishing is never missed.
+    pub(crate) fn kick_engine(&self, slot: Arc<Slot>) {
+        if slot.engine_running.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let app = self.clone();
+        tokio::spawn(async move {
+            loop {
+                loop {
+                    match app.engine_step(&slot).await {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            eprintln!("agon: engine: {e}");
+                            break;
+                        }
+                    }
+                }
+                slot.engine_running.store(false, Ordering::SeqCst);
+                let again = slot.session.lock().await.engine_to_act();
+                if !again || slot.engine_running.swap(true, Ordering::SeqCst) {
+                    break;
+                }
+            }
+        });
+    }
+
+    /// One engine action, if it is the engine's turn. Returns true when the
+    /// task should look again (it acted, or its reply was stale).
+    async fn engine_step(&self, slot: &Arc<Slot>) -> Result<bool, ApiError> {
+        let (snapshot, revision) = {
+            let session = slot.session.lock().await;
+            if !session.engine_to_act() {
+                return Ok(false);
+            }
+            (session.clone(), session.revision())
+        };
+        tokio::time::sleep(self.inner.engine_delay).await;
+        let permit = self
+            .inner
+            .engine
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
+        if slot.session.lock().await.revision() != revision {
+            return Ok(true); // the game moved on while we waited
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Ok(mut s) = slot.engine_stop.lock() {
+            *s = Some(stop.clone());
+        }
+        let action = tokio::task::spawn_blocking(move || engine_action(&snapshot, stop))
+            .await
+            .map_err(|e| ApiError::Internal(format!("engine task: {e}")))?;
+        drop(permit);
+        if let Ok(mut s) = slot.engine_stop.lock() {
+            *s = None;
+        }
+        let Some(action) = action else {
+            return Ok(false);
+        };
+        let mut session = slot.session.lock().await;
+        if session.revision() != revision {
+            return Ok(true); // computed for an older revision: ask again
+        }
+        let Some(seat) = session.row.engine_seat else {
+            return Ok(false);
+        };
+        let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
+        self.commit(&mut session, next, &commit)?;
+        let view = session.view();
+        drop(session);
+        slot.broadcast(&WsMessage::State { state: view });
+        Ok(true)
+    }
+}
+
+/// What the engine does now: roll when it must roll, else the level's
+/// decision. A raised `stop` ends a Ringo search early.
+fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
+    let level = agon_ai::Level::new(session.row.level.unwrap_or(5));
+    let seed = session.tokens.len() as u64 ^ 0x5eed_a90e;
+    let mut rng = agon_ai::Rng::new(seed ^ (u64::from(level.get()) << 32));
+    match &session.rules {
+        Rules::Ringo(g) => {
+            // The search engine at the game's level; a 4 MB table per move keeps
+            // many concurrent games cheap.
+            let mut searcher = agon_ai::ringo_search::Searcher::with_weights(
+                *g.rules(),
+                agon_ai::ringo_eval::WEIGHTS,
+                1 << 18,
+            );
+            let m = agon_ai::ringo_search::level_move(
+                &mut searcher,
+                g,
+                level.get(),
+                rng.next_u64(),
+                Some(stop),
+            )?;
+            Some(Action::Move(m.to_notation(&g.legal_moves())))
+        }
+        Rules::Urgammon(m) => {
+            let state = m.current().state();
+            if state.phase() == urgammon::Phase::Roll {
+                return Some(Action::Roll);
+            }
+            let side = state.to_act()?;
+            // Decisions maximise the chance to win the match at its score.
+            let table =
+                agon_ai::urgammon_search::MatchTable::trained(m.settings().to, m.settings().draw);
+            let payoff = agon_ai::urgammon_search::Payoff::for_match(
+                &table,
+                (m.score().light, m.score().dark),
+            );
+            let spec = agon_ai::urgammon_search::level_spec(level.get());
+            match agon_ai::urgammon_search::decide(state, spec, payoff, &mut rng)? {
+                agon_ai::urgammon_player::Decision::Verdict => Some(Action::Verdict),
+                agon_ai::urgammon_player::Decision::Move(mv) => {
+                    Some(Action::Move(mv.notation(side)))
+                }
+            }
+        }
+    }
+}

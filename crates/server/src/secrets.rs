@@ -1,0 +1,50 @@
+//! Secrets and ids from the operating system's secure generator. When the
+//! generator fails there is no weaker fallback: the request fails with 503.
+
+use crate::error::ApiError;
+
+fn fill(buf: &mut [u8]) -> Result<(), ApiError> {
+    getrandom::fill(buf).map_err(|e| {
+        eprintln!("agon: the OS random generator failed: {e}");
+        ApiError::Unavailable("the server cannot make a secret right now; try again".into())
+    })
+}
+
+/// A fresh secret (a seat token or an invite code): 128 random bits in hex.
+///
+/// # Errors
+/// The generator failed.
+pub fn secret() -> Result<String, ApiError> {
+    let mut b = [0u8; 16];
+    fill(&mut b)?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// A short public game id: 10 characters of base 32 (50 bits).
+///
+/// # Errors
+/// The generator failed.
+pub fn game_id() -> Result<String, ApiError> {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut b = [0u8; 10];
+    fill(&mut b)?;
+    Ok(b.iter()
+        .map(|x| ALPHABET[(*x % 32) as usize] as char)
+        .collect())
+}
+
+/// A fair coin, for "random side".
+///
+/// # Errors
+/// The generator failed.
+pub fn coin() -> Result<u8, ApiError> {
+    let mut b = [0u8; 1];
+    fill(&mut b)?;
+    Ok(b[0] & 1)
+}
+
+/// Compares two secrets in time that does not depend on where they differ.
+pub fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

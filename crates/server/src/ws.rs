@@ -1,0 +1,184 @@
+//! The WebSocket of a game: it pushes the state now and after every change,
+//! and who is connected. A client may say who it is with `hello` and its seat
+//! token (never in the URL), which marks its seat present while the socket is
+//! open; it may send `ping`. Actions go to the HTTP API, not here.
+
+use crate::app::{AppState, Slot};
+use crate::error::ApiError;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+/// The largest WebSocket message accepted from a client, in bytes.
+pub const MAX_WS_MESSAGE: usize = 4 * 1024;
+
+/// A message the server sends on a game's socket.
+#[derive(Serialize, Debug, Clone)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum WsMessage {
+    /// The game's state (after every change, and when the socket opens).
+    State {
+        /// The same object as `GET /api/games/{id}`'s `state`.
+        state: serde_json::Value,
+    },
+    /// Which seats have a player connected.
+    Presence {
+        /// Seat 0 and seat 1.
+        seats: [bool; 2],
+    },
+    /// The answer to `hello`: the seats the token holds (none for a spectator).
+    Hello {
+        /// The seats.
+        you: Vec<u8>,
+    },
+    /// The answer to `ping`.
+    Pong,
+    /// A message the socket does not take.
+    Error {
+        /// Why.
+        error: String,
+    },
+}
+
+impl WsMessage {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{\"type\":\"error\"}".into())
+    }
+}
+
+/// A message a client may send.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum ClientMessage {
+    Hello { token: String },
+    Ping,
+}
+
+/// `GET /api/games/{id}/ws`.
+pub async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id)?;
+    Ok(upgrade
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_upgrade(move |socket| push_updates(socket, slot)))
+}
+
+/// Counts a socket as present for its seats until it is dropped.
+struct Presence {
+    slot: Arc<Slot>,
+    seats: Vec<u8>,
+}
+
+impl Presence {
+    fn set(&mut self, seats: Vec<u8>) {
+        self.release();
+        for &s in &seats {
+            self.slot.presence[s as usize].fetch_add(1, Ordering::SeqCst);
+        }
+        self.seats = seats;
+        self.slot.broadcast(&WsMessage::Presence {
+            seats: self.slot.presence(),
+        });
+    }
+
+    fn release(&mut self) {
+        for s in self.seats.drain(..) {
+            self.slot.presence[s as usize].fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        if !self.seats.is_empty() {
+            self.release();
+            self.slot.broadcast(&WsMessage::Presence {
+                seats: self.slot.presence(),
+            });
+        }
+    }
+}
+
+async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
+    socket
+        .send(Message::Text(msg.to_json().into()))
+        .await
+        .is_ok()
+}
+
+/// Sends the state now and after every change. A client that reconnects gets
+/// the current state at once, so it catches up.
+async fn push_updates(mut socket: WebSocket, slot: Arc<Slot>) {
+    let mut rx = slot.tx.subscribe();
+    let first = slot.session.lock().await.view();
+    if !send(&mut socket, &WsMessage::State { state: first }).await
+        || !send(
+            &mut socket,
+            &WsMessage::Presence {
+                seats: slot.presence(),
+            },
+        )
+        .await
+    {
+        return;
+    }
+    let mut presence = Presence {
+        slot: slot.clone(),
+        seats: vec![],
+    };
+    loop {
+        tokio::select! {
+            update = rx.recv() => {
+                let text: Arc<str> = match update {
+                    Ok(text) => text,
+                    // Missed updates: send the current state instead.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let now = slot.session.lock().await.view();
+                        Arc::from(WsMessage::State { state: now }.to_json())
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                };
+                if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                    return;
+                }
+            }
+            msg = socket.recv() => {
+                let reply = match msg {
+                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => WsMessage::Pong,
+                    Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
+                        Ok(ClientMessage::Ping) => WsMessage::Pong,
+                        Ok(ClientMessage::Hello { token }) => {
+                            let you = slot.session.lock().await.seats_for(Some(&token));
+                            presence.set(you.clone());
+                            WsMessage::Hello { you }
+                        }
+                        Err(_) => WsMessage::Error {
+                            error: "this socket takes only {\"type\":\"hello\",\"token\":…} and ping; send actions to POST /api/games/{id}/action".into(),
+                        },
+                    },
+                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Binary(_))) => WsMessage::Error {
+                        error: "this socket takes text messages only".into(),
+                    },
+                    Some(Err(e)) => {
+                        let _ = send(&mut socket, &WsMessage::Error { error: e.to_string() }).await;
+                        return;
+                    }
+                };
+                if !send(&mut socket, &reply).await {
+                    return;
+                }
+            }
+        }
+    }
+}
