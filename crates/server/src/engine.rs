@@ -94,29 +94,39 @@ impl AppState {
     }
 }
 
+/// The seeded generator of the engine's decision after `tokens` record
+/// tokens at `level`: the same game and level always give the same decision
+/// (levels 1–9), so replies can be checked.
+fn decision_rng(tokens: usize, level: agon_ai::Level) -> agon_ai::Rng {
+    agon_ai::Rng::new(tokens as u64 ^ 0x5eed_a90e ^ (u64::from(level.get()) << 32))
+}
+
+/// The engine's Ringo reply at `level` in `game`, whose record has `tokens`
+/// moves, in notation. A raised `stop` ends the search early.
+pub fn ringo_reply(
+    game: &ringo::Game,
+    level: agon_ai::Level,
+    tokens: usize,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<String> {
+    // A 4 MB table per move keeps many concurrent games cheap.
+    let mut searcher = agon_ai::ringo_search::Searcher::with_weights(
+        *game.rules(),
+        agon_ai::ringo_eval::WEIGHTS,
+        1 << 18,
+    );
+    let seed = decision_rng(tokens, level).next_u64();
+    let m = agon_ai::ringo_search::level_move(&mut searcher, game, level.get(), seed, stop)?;
+    Some(m.to_notation(&game.legal_moves()))
+}
+
 /// What the engine does now: roll when it must roll, else the level's
 /// decision. A raised `stop` ends a Ringo search early.
 fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
     let level = agon_ai::Level::new(session.row.level.unwrap_or(5));
-    let seed = session.tokens.len() as u64 ^ 0x5eed_a90e;
-    let mut rng = agon_ai::Rng::new(seed ^ (u64::from(level.get()) << 32));
     match &session.rules {
         Rules::Ringo(g) => {
-            // The search engine at the game's level; a 4 MB table per move keeps
-            // many concurrent games cheap.
-            let mut searcher = agon_ai::ringo_search::Searcher::with_weights(
-                *g.rules(),
-                agon_ai::ringo_eval::WEIGHTS,
-                1 << 18,
-            );
-            let m = agon_ai::ringo_search::level_move(
-                &mut searcher,
-                g,
-                level.get(),
-                rng.next_u64(),
-                Some(stop),
-            )?;
-            Some(Action::Move(m.to_notation(&g.legal_moves())))
+            ringo_reply(g, level, session.tokens.len(), Some(stop)).map(Action::Move)
         }
         Rules::Urgammon(m) => {
             let state = m.current().state();
@@ -132,6 +142,7 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
                 (m.score().light, m.score().dark),
             );
             let spec = agon_ai::urgammon_search::level_spec(level.get());
+            let mut rng = decision_rng(session.tokens.len(), level);
             match agon_ai::urgammon_search::decide(state, spec, payoff, &mut rng)? {
                 agon_ai::urgammon_player::Decision::Verdict => Some(Action::Verdict),
                 agon_ai::urgammon_player::Decision::Move(mv) => {

@@ -24,7 +24,7 @@ pub mod api;
 mod app;
 mod assets;
 pub mod dice;
-mod engine;
+pub mod engine;
 pub mod error;
 pub mod secrets;
 pub mod session;

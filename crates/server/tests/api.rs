@@ -1,69 +1,15 @@
 //! API tests: the router driven directly, without a socket.
 
+mod common;
+
+use agon_server::app;
 use agon_server::store::Store;
-use agon_server::{app, AppState};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use common::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tower::ServiceExt;
-
-fn state_on(store: Store) -> AppState {
-    AppState::new(store, 2, Duration::ZERO)
-}
-
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<&str>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json");
-    if let Some(t) = token {
-        req = req.header("x-agon-token", t);
-    }
-    let req = req
-        .body(Body::from(body.unwrap_or("").to_string()))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-    (status, value)
-}
-
-async fn create(app: &axum::Router, body: Value) -> Value {
-    let (status, v) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    v
-}
-
-async fn action(
-    app: &axum::Router,
-    id: &str,
-    token: Option<&str>,
-    body: Value,
-) -> (StatusCode, Value) {
-    call(
-        app,
-        "POST",
-        &format!("/api/games/{id}/action"),
-        token,
-        Some(&body.to_string()),
-    )
-    .await
-}
-
-fn mv(m: &str) -> Value {
-    json!({"type": "move", "move": m})
-}
 
 #[tokio::test]
 async fn friend_game_seats_tokens_and_spectators() {
