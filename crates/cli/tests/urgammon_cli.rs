@@ -183,3 +183,59 @@ fn play_a_match_at_the_terminal() {
     let bad = agon(&["urgammon", "play", "--draw", "maybe"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A whole game played by a fixed rule (the first legal move, cycling dice,
+/// the verdict die only when forced), as a record.
+fn finished_game() -> Vec<String> {
+    let mut game = urgammon::Game::new();
+    let faces = [1, 2, 3, 4, 2, 1, 3];
+    let mut i = 0;
+    while !game.is_over() {
+        let state = *game.state();
+        let token = match state.phase() {
+            urgammon::Phase::Opening => urgammon::Token::Start(1, 2),
+            urgammon::Phase::Roll => {
+                i += 1;
+                urgammon::Token::Roll(faces[i % faces.len()])
+            }
+            urgammon::Phase::Verdict => {
+                i += 1;
+                urgammon::Token::Verdict(i % 2 == 0)
+            }
+            _ => urgammon::Token::Move(state.moves()[0]),
+        };
+        game.apply(token).unwrap();
+    }
+    game.token_texts().to_vec()
+}
+
+#[test]
+fn the_last_token_of_a_game_shows_its_end() {
+    let tokens = finished_game();
+    let record = tokens.join(" ");
+    // Rules page, section 5: the game is over when a side has borne off all
+    // seven pieces (or the compensation turn is played); `legal` shows that
+    // end, not the next game's opening.
+    let v = legal(&record);
+    assert_eq!(v["phase"], "over", "{v}");
+    assert_eq!(v["to_act"], Value::Null);
+    assert_eq!(v["moves"], json!([]));
+    assert!(v["result"]["points"].as_u64().unwrap() >= 1, "{v}");
+    assert!(v["result"]["kind"].is_string(), "{v}");
+    let before = legal(&tokens[..tokens.len() - 1].join(" "));
+    assert_ne!(before["phase"], "over");
+    assert_eq!(before["result"], Value::Null);
+    // In a match: that game's end, with the score, until the next game's first token.
+    let v = legal(&format!("urgammon match to=99 draw=replay\n{record}"));
+    assert_eq!(v["phase"], "over");
+    assert_eq!(v["match"]["games"], 1);
+    let points = v["result"]["points"].as_u64().unwrap();
+    let winner = v["result"]["winner"].as_str().unwrap_or("light").to_string();
+    assert_eq!(v["match"]["score"][&winner], points);
+    let v = legal(&format!("urgammon match to=99 draw=replay\n{record}\nstart:2-1"));
+    assert_eq!(v["phase"], "move");
+    assert_eq!(v["match"]["games"], 2);
+    assert_eq!(v["to_act"], "dark");
+    // A token after the end that is not an opening roll is refused.
+    assert_bad(&format!("{record} r1"), "token");
+}
