@@ -73,7 +73,7 @@ export async function clickRingoCell(page, cell) {
 
 /** Plays one Ringo move by clicking its piece, then its destination. */
 export async function playRingoMove(page, move) {
-  const before = (await state(page)).s.version;
+  const before = (await state(page)).s.revision;
   if (move === "pass") {
     await page.locator("#pass").click();
   } else {
@@ -85,5 +85,36 @@ export async function playRingoMove(page, move) {
     await clickRingoCell(page, to);
     if (paren >= 0) await page.locator("#chooser button", { hasText: move }).click();
   }
-  await waitState(page, (v) => window.agonState.version > v, before);
+  await waitState(page, (v) => window.agonState.revision > v, before);
+}
+
+/** Calls the HTTP API from the test, as another program would. */
+export async function apiCall(url, method, path, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers["x-agon-token"] = token;
+  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.error}`);
+  return data;
+}
+
+/** The Ringo pieces the board shows, as "cell:piece" strings, sorted. */
+export function ringoPieces(page) {
+  return page.evaluate(() => [...document.querySelectorAll("circle.piece")]
+    .map((c) => c.dataset.piece + ":" + (c.classList.contains("att") ? "A" : "D")).sort());
+}
+
+/** The Urgammon pieces on the board's houses, as "house:side" strings, sorted. */
+export function urgammonPieces(page) {
+  return page.evaluate(() => [...document.querySelectorAll("[data-piece]")]
+    .map((p) => p.dataset.piece + ":" + (p.classList.contains("l") ? "l" : "d")).sort());
+}
+
+/** Clicks an Urgammon move: its piece (or waiting tray), then its destination. */
+export async function clickUrgammonMove(page, move, side) {
+  const [, from, , to] = move.match(/^([PCH]|\d+[ab]?)([-x])(\d+[ab]?|off)$/);
+  if (/^[PCH]$/.test(from)) await page.locator(`[data-entry="${side}${from}"]`).click({ force: true });
+  else await page.locator(`[data-piece="${from}"]`).first().click({ force: true });
+  if (to === "off") await page.locator(`[data-off="${side}"]`).click({ force: true });
+  else await page.locator(`[data-house="${to}"]`).click({ force: true });
 }

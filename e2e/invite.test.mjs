@@ -1,7 +1,7 @@
 // Two browsers through an invite link, with a spectator watching live.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, ringoPieces, SHOTS } from "./helpers.mjs";
 
 test("a two-browser game through an invite link, seen live by a spectator", async () => {
   const server = await startServer();
@@ -18,15 +18,28 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     await alice.waitForURL(/\/g\/[a-z0-9]+$/);
     const invite = await alice.locator("#invite-link").inputValue();
     const watch = await alice.locator("#watch-link").inputValue();
-    assert.match(invite, /\?t=[0-9a-f]{32}$/);
+    assert.match(invite, /\?invite=[0-9a-f]{32}$/);
+    // Before Bob comes, Alice sees his seat free.
+    assert.match(await alice.locator("#presence").innerText(), /Defenders — seat free/);
 
     await bob.goto(invite);
     await waitState(bob, () => window.agonState && window.agonYou.length === 1);
     assert.deepEqual((await state(bob)).you, [1], "the invite gives the defenders' seat");
-    assert.doesNotMatch(bob.url(), /\?t=/, "the secret leaves the address bar");
+    assert.doesNotMatch(bob.url(), /\?invite=/, "the secret leaves the address bar");
+    // The invite works once: Carol, opening the same link, is told so and watches.
+    await carol.goto(invite);
+    await waitState(carol, () => window.agonState && window.agonYou.length === 0);
+    assert.match(await carol.locator("#toast").innerText(), /already been used/);
+    assert.match(await carol.locator("#role").innerText(), /watching/);
+    assert.equal(await carol.locator("#resign").count(), 0, "a spectator has no player buttons");
+    // Each player sees the other connected; the invite box is gone once used.
+    await waitState(alice, () => window.agonPresence[0] && window.agonPresence[1]);
+    await alice.locator('#presence [data-seat="1"][data-present="yes"]').waitFor();
+    assert.match(await alice.locator("#presence").innerText(), /Defenders — connected/);
+    assert.equal(await alice.locator("#invite-link").count(), 0);
+    // A plain watch link is a spectator too.
     await carol.goto(watch);
     await waitState(carol, () => window.agonState && window.agonYou.length === 0);
-    assert.match(await carol.locator("#role").innerText(), /watching/);
 
     // Alice moves; Bob and Carol see it at once.
     await waitState(alice, () => window.agonYou.includes(window.agonState.seat_to_act));
@@ -65,13 +78,59 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     assert.ok(closed);
     await waitState(carol, () => window.agonSocket.readyState === 1, undefined, 10000);
     assert.equal((await state(carol)).s.version, version, "nothing changed");
-    // The games list shows the game in play.
-    await alice.goto(server.url + "/games");
-    await alice.locator("#games").waitFor();
-    assert.match(await alice.locator("#games").innerText(), /in play/);
-
     await alice.screenshot({ path: `${SHOTS}/invite-alice.png` });
     await carol.screenshot({ path: `${SHOTS}/invite-spectator.png` });
+
+    // Bob moves his seat to his phone: the seat link takes it there, and his
+    // old page can no longer move.
+    const phone = await (await browser.newContext()).newPage();
+    await bob.locator("#seat-link-btn").click();
+    const seatLink = await bob.locator("#seat-link").inputValue();
+    await phone.goto(seatLink);
+    await waitState(phone, () => window.agonState && window.agonYou.length === 1);
+    assert.deepEqual((await state(phone)).you, [1]);
+    await waitState(alice, () => window.agonYou.includes(window.agonState.seat_to_act));
+    await playRingoMove(alice, "c6-c5");
+    await waitState(bob, () => window.agonState.history.includes("c6-c5"));
+    const boardBefore = await ringoPieces(bob);
+    const bobMove = (await state(bob)).s.moves.find((m) => /^[a-h]\d-[a-h]\d$/.test(m));
+    await clickRingoCell(bob, bobMove.slice(0, 2));
+    await clickRingoCell(bob, bobMove.slice(3));
+    await bob.locator("#toast.show").waitFor();
+    assert.match(await bob.locator("#toast").innerText(), /watching|only the players/);
+    assert.deepEqual(await ringoPieces(bob), boardBefore, "the old device moved nothing");
+
+    // The phone resigns (two clicks: Resign, then confirm); everyone sees it.
+    await phone.locator("#resign").click();
+    assert.match(await phone.locator("#resign").innerText(), /confirm/);
+    await phone.locator("#resign").click();
+    for (const p of [alice, phone, carol]) {
+      await waitState(p, () => window.agonState.over);
+      await p.locator("#result").waitFor();
+      assert.match(await p.locator("#result").innerText(), /attackers win — The defenders resigned/);
+    }
+    // Alice asks for a rematch: she and the phone land in the new game with
+    // the sides swapped; the spectator is offered to watch it.
+    const oldUrl = alice.url();
+    await alice.locator("#rematch").click();
+    await alice.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
+    await phone.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
+    assert.equal(alice.url(), phone.url());
+    await waitState(alice, () => window.agonState && window.agonState.history.length === 0 && window.agonYou.length === 1);
+    await waitState(phone, () => window.agonState && window.agonState.history.length === 0 && window.agonYou.length === 1);
+    assert.deepEqual((await state(alice)).you, [1], "Alice defends in the rematch");
+    assert.deepEqual((await state(phone)).you, [0], "Bob attacks in the rematch");
+    assert.match(await alice.locator("#role").innerText(), /defenders/);
+    await carol.locator("#rematch-link").waitFor();
+    await playRingoMove(phone, "b6-b5");
+    await waitState(alice, () => window.agonState.history.includes("b6-b5"));
+
+    // The games list shows the resigned game and the rematch in play.
+    await alice.goto(server.url + "/games");
+    await alice.locator("#games").waitFor();
+    const list = await alice.locator("#games").innerText();
+    assert.match(list, /in play/);
+    assert.match(list, /resigned/);
   } finally {
     await browser.close();
     server.stop();

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { startServer, launch, waitState, state, SHOTS } from "./helpers.mjs";
 
 async function act(page, fn) {
-  const before = (await state(page)).s.version;
+  const before = (await state(page)).s.revision;
   await fn();
-  await waitState(page, (v) => window.agonState.version > v, before);
+  await waitState(page, (v) => window.agonState.revision > v, before);
 }
 
 test("play an Urgammon game through dice, the verdict die and moves", async () => {
@@ -26,7 +26,11 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     for (let i = 0; i < 3000; i++) {
       const { s } = await state(page);
       if (s.over) break;
-      if (s.phase === "roll") {
+      if (s.between_games) {
+        // A drawn game: its result stays until Next game starts the decider.
+        await page.locator("#game-result").waitFor();
+        await act(page, () => page.locator("#next").click());
+      } else if (s.phase === "roll") {
         // The verdict button appears only when rolling it is allowed.
         assert.equal(await page.locator("#verdict").count(), 0);
         await act(page, () => page.locator("#roll").click());

@@ -230,9 +230,14 @@ fn the_last_token_of_a_game_shows_its_end() {
     assert_eq!(v["phase"], "over");
     assert_eq!(v["match"]["games"], 1);
     let points = v["result"]["points"].as_u64().unwrap();
-    let winner = v["result"]["winner"].as_str().unwrap_or("light").to_string();
+    let winner = v["result"]["winner"]
+        .as_str()
+        .unwrap_or("light")
+        .to_string();
     assert_eq!(v["match"]["score"][&winner], points);
-    let v = legal(&format!("urgammon match to=99 draw=replay\n{record}\nstart:2-1"));
+    let v = legal(&format!(
+        "urgammon match to=99 draw=replay\n{record}\nstart:2-1"
+    ));
     assert_eq!(v["phase"], "move");
     assert_eq!(v["match"]["games"], 2);
     assert_eq!(v["to_act"], "dark");

@@ -189,7 +189,7 @@ async function homePage() {
     try {
       const r = await api("POST", "/api/games", body);
       localStorage.setItem(tokenKey(r.id), r.token);
-      if (r.invite_token) localStorage.setItem(inviteKey(r.id), r.invite_token);
+      if (r.invite) localStorage.setItem(inviteKey(r.id), r.invite);
       navigate("/g/" + r.id);
     } catch (e) { toast(e.message); }
   }
@@ -198,47 +198,88 @@ async function homePage() {
 
 // ---------- the game page ----------
 
-function gamePage(id) {
+/** Exchanges a one-time invite (or seat-link) code for a seat token. */
+async function claimInvite(id, code) {
+  try {
+    const r = await api("POST", `/api/games/${id}/join`, { invite: code });
+    localStorage.setItem(tokenKey(id), r.token);
+    toast(t("game.joined"));
+  } catch (e) {
+    toast(t("game.invite_used"));
+  }
+}
+
+async function gamePage(id) {
   const params = new URLSearchParams(location.search);
-  if (params.get("t")) {
-    // An invite link: keep its secret, and drop it from the address bar.
-    localStorage.setItem(tokenKey(id), params.get("t"));
+  if (params.get("invite") || params.get("t")) {
+    // An invite or seat link: drop its secret from the address bar first.
     history.replaceState({}, "", "/g/" + id);
+    if (params.get("t")) localStorage.setItem(tokenKey(id), params.get("t"));
+    else await claimInvite(id, params.get("invite"));
   }
   const token = localStorage.getItem(tokenKey(id));
-  const view = { id, token, you: [], state: null, selected: null, socket: null, closed: false, lastVersion: -1 };
+  const view = { id, token, you: [], state: null, selected: null, socket: null, closed: false, presence: [false, false] };
   const boardWrap = el("div", { class: "boardwrap" });
   const side = el("aside", { class: "side" });
   const conn = el("div", { class: "conn off" }, t("game.reconnecting"));
   main.append(el("div", { class: "game" }, boardWrap, side));
+  view.rerender = () => render();
 
   const render = () => {
     const s = view.state;
     if (!s) return;
     window.agonState = s;
     window.agonYou = view.you;
+    window.agonPresence = view.presence;
     boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, send) : urgammonBoard(view, send));
     side.replaceChildren(...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
   };
 
+  // Every action names the revision the player saw, so a click on a board
+  // that has changed meanwhile is refused rather than applied elsewhere.
   async function send(action) {
     try {
-      const r = await api("POST", `/api/games/${id}/action`, action, token);
+      const body = { ...action, expect_revision: view.state ? view.state.revision : undefined };
+      const r = await api("POST", `/api/games/${id}/action`, body, token);
       view.selected = null;
+      if (r.rematch) return goToRematch(r.rematch, r.invite);
       accept(r.state);
-    } catch (e) { toast(e.message); }
+    } catch (e) {
+      toast(e.message);
+      view.selected = null;
+      refresh();
+    }
+  }
+  view.send = send;
+
+  function goToRematch(next, invite) {
+    if (view.closed) return;
+    if (token) localStorage.setItem(tokenKey(next), token);
+    if (invite) localStorage.setItem(inviteKey(next), invite);
+    navigate("/g/" + next);
   }
 
+  // Any state with a higher revision replaces the one shown, whatever its
+  // length: an Undo has fewer tokens and a higher revision.
   function accept(state) {
-    if (state.version < view.lastVersion) return;
-    view.lastVersion = state.version;
-    view.prev = view.state;
+    if (view.state && state.revision < view.state.revision) return;
+    const before = view.state;
+    view.prev = before;
     view.state = state;
     render();
+    // The other player asked for a rematch while we watched: go there too.
+    if (state.rematch && before && !before.rematch && view.you.length) goToRematch(state.rematch);
   }
 
-  api("GET", `/api/games/${id}`, undefined, token).then((r) => { view.you = r.you; accept(r.state); })
-    .catch((e) => { main.replaceChildren(el("p", {}, e.message)); });
+  function refresh() {
+    return api("GET", `/api/games/${id}`, undefined, token).then((r) => {
+      view.you = r.you;
+      window.agonYou = r.you;
+      view.presence = r.presence || view.presence;
+      accept(r.state);
+    });
+  }
+  refresh().catch((e) => { main.replaceChildren(el("p", {}, e.message)); });
 
   let retry = 500;
   function connect() {
@@ -247,10 +288,15 @@ function gamePage(id) {
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws`);
     view.socket = ws;
     window.agonSocket = ws; // lets tests drop the connection and watch it catch up
-    ws.onopen = () => { retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn"; };
+    ws.onopen = () => {
+      retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn";
+      // Say who we are (never in the URL), so our seat shows as connected.
+      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "state") accept(msg.state);
+      else if (msg.type === "presence") { view.presence = msg.seats; window.agonPresence = msg.seats; render(); }
     };
     ws.onclose = () => {
       conn.textContent = t("game.reconnecting"); conn.className = "conn off";
@@ -269,23 +315,71 @@ function canAct(view) {
 
 function sideName(s, seat) { return t("Side." + s.seat_names[seat]); }
 
+/** Undo, only when one of your seats has a decision to take back. */
+function canUndo(view) {
+  const s = view.state;
+  return !!s.undoable && view.you.some((seat) => s.undoable[seat]);
+}
+
+/** Who sits where, and whether they are connected. */
+function presenceBlock(view) {
+  const s = view.state;
+  return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + ": "),
+    [0, 1].map((seat) => {
+      const name = t("Side." + s.seat_names[seat]);
+      let status, on = false;
+      if (s.engine_seat === seat) status = t("game.computer");
+      else if (s.seated && !s.seated[seat]) status = t("game.seat_free");
+      else { on = !!view.presence[seat]; status = on ? t("game.present") : t("game.absent"); }
+      return el("span", { class: "seat " + (on ? "on" : "off"), "data-seat": seat, "data-present": on ? "yes" : "no" },
+        (on ? "● " : "○ ") + name + " — " + status + " ");
+    }));
+}
+
 function commonLinks(view, send) {
   const s = view.state;
   const out = [];
   const row = el("div", { class: "row" });
-  if (s.mode === "engine" && view.you.length && !s.over) row.append(el("button", { id: "undo", onclick: () => send({ type: "undo" }) }, t("game.undo")));
+  if (canUndo(view)) row.append(el("button", { id: "undo", onclick: () => send({ type: "undo" }) }, t("game.undo")));
+  if (view.you.length && !s.over) {
+    const resign = el("button", { id: "resign", onclick: () => {
+      if (resign.dataset.armed) return send({ type: "resign" });
+      resign.dataset.armed = "1"; resign.textContent = t("game.resign_confirm"); resign.classList.add("danger");
+    } }, t("game.resign"));
+    row.append(resign);
+  }
+  if (view.you.length && s.over) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
+  if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true }, t("game.rematch_watch")));
   row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),
     el("a", { class: "button", href: `/replay/${s.id}`, "data-nav": true }, t("game.replay")));
   out.push(row);
+  out.push(presenceBlock(view));
   const invite = localStorage.getItem(inviteKey(s.id));
-  if (s.mode === "friend" && invite) {
-    const link = `${location.origin}/g/${s.id}?t=${invite}`;
+  const free = s.seated ? s.seated.indexOf(false) : -1;
+  if (s.mode === "friend" && invite && free >= 0 && view.you.length) {
+    const link = `${location.origin}/g/${s.id}?invite=${invite}`;
     out.push(el("div", { class: "invite" }, el("h3", {}, t("game.invite")),
       el("input", { id: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
       el("p", { class: "muted" }, t("game.invite_help"))));
   }
   out.push(el("div", { class: "invite" }, el("small", { class: "muted" }, t("game.watch_link") + ": "),
     el("input", { id: "watch-link", readonly: true, value: `${location.origin}/g/${s.id}`, onclick: (e) => e.target.select() })));
+  if (view.you.length && !s.over) {
+    const box = el("div", { class: "invite", id: "seat-link-box" });
+    if (view.seatLink) {
+      box.append(el("input", { id: "seat-link", readonly: true, value: location.origin + view.seatLink, onclick: (e) => e.target.select() }),
+        el("p", { class: "muted" }, t("game.seat_link_help")));
+    } else {
+      box.append(el("button", { id: "seat-link-btn", onclick: async () => {
+        try {
+          const r = await api("POST", `/api/games/${s.id}/seat-link`, {}, view.token);
+          view.seatLink = r.url;
+          view.rerender();
+        } catch (e) { toast(e.message); }
+      } }, t("game.seat_link")));
+    }
+    out.push(box);
+  }
   return out;
 }
 
@@ -403,7 +497,8 @@ function ringoPanel(view, send) {
   if (s.status !== "ongoing") {
     const winner = s.status === "attackers-win" ? "attackers" : s.status === "defenders-win" ? "defenders" : null;
     out.push(el("div", { class: "result", id: "result" },
-      el("b", {}, winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")), " — ", t("reason." + s.reason)));
+      el("b", {}, winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")), " — ",
+      s.resigned ? t("game.resigned", { side: t("side." + s.resigned) }) : t("reason." + s.reason)));
   } else {
     const turn = canAct(view) ? t("game.your_turn", { side: t("side." + s.to_move) }) : t("game.to_move", { side: t("Side." + s.to_move) });
     out.push(el("div", { class: "status", id: "turn" }, turn));
@@ -537,11 +632,16 @@ function urgammonPanel(view, send) {
     const winner = mt.winner;
     out.push(el("div", { class: "result", id: "result" },
       el("b", {}, winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
+      mt.resigned ? el("div", {}, t("ur.match_resigned", { side: t("Side." + mt.resigned) })) : null,
       winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: mt.payout })) : null,
-      gameResultLine(s.result)));
+      mt.resigned ? null : gameResultLine(s.result)));
+  } else if (s.between_games) {
+    // A game of the match has ended: its final position stays on the board
+    // with its result until a player starts the next game.
+    out.push(el("div", { class: "result", id: "game-result" },
+      el("b", {}, t("ur.game_over", { n: mt.games })), gameResultLine(s.result)));
+    if (view.you.length) out.push(el("div", { class: "row" }, el("button", { class: "primary", id: "next", onclick: () => send({ type: "next" }) }, t("ur.next_game"))));
   } else {
-    const lastResult = mt.results.length ? mt.results[mt.results.length - 1] : null;
-    if (lastResult && s.tokens.length <= 1) out.push(el("div", { class: "result" }, gameResultLine(lastResult)));
     out.push(el("div", {}, t("ur.game_n", { n: mt.games })));
     const side = s.to_act ? t("Side." + s.to_act) : "";
     out.push(el("div", { class: "status", id: "turn" }, t("ur.phase." + s.phase, { side, v: s.value ? valueName(s.value) : "" })));
@@ -581,7 +681,7 @@ async function gamesPage() {
     el("tr", {}, cols.map((c) => el("th", {}, t("games.col." + c))), el("th", {})),
     games.map((g) => el("tr", {},
       el("td", {}, g.game), el("td", {}, g.settings), el("td", {}, t("opp." + g.mode) + (g.level ? " " + g.level : "")),
-      el("td", {}, statusText(g.status)), el("td", {}, new Date(g.updated_at * 1000).toLocaleString()),
+      el("td", {}, statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")), el("td", {}, new Date(g.updated_at * 1000).toLocaleString()),
       el("td", {}, el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")), " · ",
         el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")), " · ",
         el("a", { href: `/api/games/${g.id}/record` }, t("games.record")))))));
