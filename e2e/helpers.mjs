@@ -118,3 +118,15 @@ export async function clickUrgammonMove(page, move, side) {
   if (to === "off") await page.locator(`[data-off="${side}"]`).click({ force: true });
   else await page.locator(`[data-house="${to}"]`).click({ force: true });
 }
+
+/** Starts a game from the home page as a person does: the game, the opponent
+ *  (and level), the side, then Start; waits for the game page. */
+export async function newGame(page, url, { game, opponent = "engine", level, side }) {
+  await page.goto(url + "/");
+  await page.locator(`input[name=game][value=${game}]`).check();
+  await page.locator(`input[name=opponent][value=${opponent}]`).check();
+  if (level !== undefined) await page.locator("#level").fill(String(level));
+  if (side) await page.locator(`input[name=side][value=${side}]`).check();
+  await page.locator("#start").click();
+  await page.waitForURL(/\/g\/[a-z0-9]+$/);
+}

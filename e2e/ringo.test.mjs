@@ -1,19 +1,14 @@
 // A whole Ringo game against the engine, played by clicking in the browser.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, newGame, SHOTS } from "./helpers.mjs";
 
 test("play a whole Ringo game against the engine by clicking", async () => {
   const server = await startServer();
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/");
-    await page.locator('input[name=game][value=ringo]').check();
-    await page.locator("#level").fill("1");
-    await page.locator('input[name=side][value=attackers]').check();
-    await page.locator("#start").click();
-    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await newGame(page, server.url, { game: "ringo", level: 1, side: "attackers" });
     await waitState(page, () => window.agonState && window.agonYou.length === 1);
     let moves = 0;
     for (; moves < 400; moves++) {

@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import {
-  startServer, launch, waitState, state, playRingoMove, apiCall, ringoPieces, urgammonPieces, clickUrgammonMove, SHOTS,
+  startServer, launch, waitState, state, playRingoMove, apiCall, ringoPieces, urgammonPieces, clickUrgammonMove, newGame, SHOTS,
 } from "./helpers.mjs";
 
 /** Waits until the human (not the engine) is to act, or the game is over. */
@@ -18,12 +18,7 @@ test("Ringo against the computer as defenders: Undo appears only with something 
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/");
-    await page.locator('input[name=game][value=ringo]').check();
-    await page.locator("#level").fill("1");
-    await page.locator('input[name=side][value=defenders]').check();
-    await page.locator("#start").click();
-    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await newGame(page, server.url, { game: "ringo", level: 1, side: "defenders" });
     // The attackers (the computer) open; our turn comes with nothing to undo.
     await waitState(page, () => window.agonState && window.agonState.history.length === 1);
     await myTurn(page);
@@ -58,12 +53,7 @@ test("Urgammon against the computer: Undo takes the move back and keeps the dice
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/");
-    await page.locator('input[name=game][value=urgammon]').check();
-    await page.locator("#level").fill("1");
-    await page.locator('input[name=side][value=light]').check();
-    await page.locator("#start").click();
-    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await newGame(page, server.url, { game: "urgammon", level: 1, side: "light" });
     await waitState(page, () => window.agonState && window.agonYou.length === 1);
     let undone = false;
     for (let i = 0; i < 200 && !undone; i++) {

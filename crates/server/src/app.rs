@@ -151,6 +151,17 @@ impl AppState {
         Ok(slot)
     }
 
+    /// A game's slot and the seats the request's token holds in it.
+    pub(crate) async fn slot_and_seats(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<Slot>, Vec<u8>), ApiError> {
+        let slot = self.slot(id)?;
+        let seats = slot.session.lock().await.seats_for(token);
+        Ok((slot, seats))
+    }
+
     /// Puts a newly created game in memory and starts the engine if it moves first.
     pub(crate) fn insert(&self, session: Session) -> Result<(), ApiError> {
         let id = session.row.id.clone();

@@ -215,49 +215,21 @@ async fn engine_games_play_and_undo() {
 #[tokio::test]
 async fn import_and_replay() {
     let app = app(state_on(Store::in_memory().unwrap()));
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/import",
-        None,
-        Some(&json!({"game": "ringo", "record": "globe b6-b5 b1-c1"}).to_string()),
-    )
-    .await;
+    let (status, v) = import(&app, "ringo", "globe b6-b5 b1-c1").await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let id = v["id"].as_str().unwrap();
     assert_eq!(v["state"]["history"], json!(["b6-b5", "b1-c1"]));
     let (_, v) = call(&app, "GET", &format!("/api/games/{id}/at/1"), None, None).await;
     assert_eq!(v["history"], json!(["b6-b5"]));
     assert_eq!(v["total"], 2);
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/import",
-        None,
-        Some(&json!({"game": "ringo", "record": "classic b6-b4"}).to_string()),
-    )
-    .await;
+    let (status, v) = import(&app, "ringo", "classic b6-b4").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("move 0"), "{v}");
     let rec = "start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 2a-3a";
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/import",
-        None,
-        Some(&json!({"game": "urgammon", "record": rec}).to_string()),
-    )
-    .await;
+    let (status, v) = import(&app, "urgammon", rec).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     assert_eq!(v["state"]["to_act"], "dark");
-    let (status, _) = call(
-        &app,
-        "POST",
-        "/api/import",
-        None,
-        Some(&json!({"game": "urgammon", "record": "start:2-3 P-4a"}).to_string()),
-    )
-    .await;
+    let (status, _) = import(&app, "urgammon", "start:2-3 P-4a").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (_, v) = call(&app, "GET", "/api/games", None, None).await;
     assert_eq!(v["games"].as_array().unwrap().len(), 2);

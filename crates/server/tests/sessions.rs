@@ -62,13 +62,12 @@ fn dice_of(tokens: &[Value]) -> [Vec<String>; 3] {
 #[tokio::test]
 async fn dice_tokens_are_never_moves_in_any_phase() {
     let app = fresh();
-    let g = create(
+    let (_, id, t) = start(
         &app,
         json!({"game": "urgammon", "opponent": "local", "to": 1}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng(5);
     let mut phases = std::collections::HashSet::new();
     for _ in 0..400 {
@@ -232,13 +231,12 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
     // Ringo level 1 thinks for a few milliseconds; the budget is its time plus
     // the delay, with room for a loaded test machine.
     let budget = Duration::from_secs(3);
-    let g = create(
+    let (_, id, t) = start(
         &app,
         json!({"game": "ringo", "opponent": "engine", "level": 1, "side": "attackers"}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng(9);
     let mut slowest = Duration::ZERO;
     for round in 0..100 {
@@ -310,13 +308,12 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
 async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over() {
     let app = fresh();
     // Defenders against the engine: nothing to take back before the first move.
-    let g = create(
+    let (g, id, t) = start(
         &app,
         json!({"game": "ringo", "opponent": "engine", "level": 1, "side": "defenders"}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     assert_eq!(g["state"]["undoable"], json!([false, false]));
     let (status, v) = action(&app, id, t, json!({"type": "undo"})).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
@@ -327,13 +324,12 @@ async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over(
     );
 
     // A same-screen game played to its end: no Undo after it.
-    let g = create(
+    let (g, id, t) = start(
         &app,
         json!({"game": "ringo", "opponent": "local", "rules": "classic"}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng(1);
     let mut s = g["state"].clone();
     for _ in 0..3000 {
@@ -353,13 +349,12 @@ async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over(
     assert!(v["error"].as_str().unwrap().contains("over"), "{v}");
 
     // Resigned: no Undo, no move.
-    let g = create(
+    let (_, id, t) = start(
         &app,
         json!({"game": "urgammon", "opponent": "engine", "level": 1, "side": "light"}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let (status, v) = action(&app, id, t, json!({"type": "resign"})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["state"]["over"], true);
@@ -378,13 +373,12 @@ async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over(
 #[tokio::test]
 async fn an_urgammon_game_end_stays_in_view_until_next() {
     let app = fresh();
-    let g = create(
+    let (g, id, t) = start(
         &app,
         json!({"game": "urgammon", "opponent": "local", "to": 7}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng(3);
     let mut s = g["state"].clone();
     for _ in 0..2000 {
@@ -458,13 +452,12 @@ async fn an_urgammon_game_end_stays_in_view_until_next() {
 #[tokio::test]
 async fn revisions_rise_with_every_change_and_stale_actions_are_refused() {
     let app = fresh();
-    let g = create(
+    let (g, id, t) = start(
         &app,
         json!({"game": "ringo", "opponent": "engine", "level": 1, "side": "attackers"}),
     )
     .await;
-    let id = g["id"].as_str().unwrap();
-    let t = g["token"].as_str();
+    let (id, t) = (id.as_str(), Some(t.as_str()));
     let r0 = g["state"]["revision"].as_i64().unwrap();
     let (status, v) = action(
         &app,
@@ -640,25 +633,11 @@ async fn resign_ends_the_game_and_rematch_swaps_the_seats() {
     assert_eq!(entry["status"], "attackers-win");
     assert_eq!(entry["reason"], "resignation");
     // The record imports back, resignation included.
-    let (status, imported) = call(
-        &app,
-        "POST",
-        "/api/import",
-        None,
-        Some(&json!({"game": "ringo", "record": "globe b6-b5 resign:defenders"}).to_string()),
-    )
-    .await;
+    let (status, imported) = import(&app, "ringo", "globe b6-b5 resign:defenders").await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
     assert_eq!(imported["state"]["reason"], "resignation");
     for bad in ["globe resign:defenders b6-b5", "globe b6-b5 resign:light"] {
-        let (status, v) = call(
-            &app,
-            "POST",
-            "/api/import",
-            None,
-            Some(&json!({"game": "ringo", "record": bad}).to_string()),
-        )
-        .await;
+        let (status, v) = import(&app, "ringo", bad).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
     }
     // Rematch: a spectator cannot; a player can, twice gives the same game.

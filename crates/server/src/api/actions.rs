@@ -91,12 +91,9 @@ pub async fn act(
             return rematch(&app, &id, &headers, &query, req.expect_revision).await
         }
     };
-    let slot = app.slot(&id)?;
-    let seats = slot
-        .session
-        .lock()
-        .await
-        .seats_for(token_from(&headers, &query).as_deref());
+    let (slot, seats) = app
+        .slot_and_seats(&id, token_from(&headers, &query).as_deref())
+        .await?;
     let (state, you) = app
         .apply(&slot, Some(&seats), &action, req.expect_revision)
         .await?;

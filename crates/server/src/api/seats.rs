@@ -82,12 +82,9 @@ pub async fn seat_link(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, ApiError> {
-    let slot = app.slot(&id)?;
-    let seats = slot
-        .session
-        .lock()
-        .await
-        .seats_for(token_from(&headers, &query).as_deref());
+    let (_, seats) = app
+        .slot_and_seats(&id, token_from(&headers, &query).as_deref())
+        .await?;
     let seat = match seats.as_slice() {
         [] => {
             return Err(ApiError::Forbidden(

@@ -65,3 +65,17 @@ pub async fn action(
 pub fn mv(m: &str) -> Value {
     json!({"type": "move", "move": m})
 }
+
+/// Imports a record as a new game.
+pub async fn import(app: &axum::Router, game: &str, record: &str) -> (StatusCode, Value) {
+    let body = json!({ "game": game, "record": record }).to_string();
+    call(app, "POST", "/api/import", None, Some(&body)).await
+}
+
+/// Creates a game; returns the answer, the id and the creator's token.
+pub async fn start(app: &axum::Router, body: Value) -> (Value, String, String) {
+    let g = create(app, body).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let token = g["token"].as_str().unwrap().to_string();
+    (g, id, token)
+}
