@@ -145,6 +145,16 @@ test("an Urgammon game ends on the board with its result and a Next game button"
     assert.equal(await page.locator("#game-result").count(), 0);
     assert.match(await page.locator("aside").innerText(), /Game 2/);
     assert.ok((await state(page)).s.tokens[0].startsWith("start:"), "the next game opened with its roll");
+    // The replay shows the end too: at the game's last token, the result.
+    const gameId = page.url().split("/").pop();
+    await page.goto(`${server.url}/replay/${gameId}`);
+    await page.locator("#replay-ply").waitFor();
+    const total = (await state(page)).s.total;
+    const endPly = total - (await state(page)).s.tokens.length;
+    for (let i = 0; i < total - endPly; i++) await page.locator("#replay-back").click();
+    await waitState(page, (n) => window.agonState.tokens_all && document.getElementById("replay-ply").textContent.startsWith(n + " /"), endPly);
+    assert.equal((await state(page)).s.phase, "over");
+    assert.match(await page.locator("#replay-result").innerText(), winner ? /wins \d point/ : /drawn/);
   } finally {
     await browser.close();
     server.stop();

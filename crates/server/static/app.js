@@ -717,11 +717,27 @@ async function replayPage(id) {
         el("button", { id: "replay-forward", onclick: () => show(ply + 1) }, t("replay.forward")),
         el("button", { id: "replay-end", onclick: () => show(s.total) }, t("replay.end"))),
       el("div", { id: "replay-ply" }, `${ply} / ${s.total}`),
+      replayResult(s),
       el("input", { type: "range", min: 0, max: s.total, value: ply, style: "width:100%", onchange: (e) => show(Number(e.target.value)) }),
       el("div", { class: "moves" }, tokens.map((tk, i) => el("span", { style: i < ply ? "" : "color:#aaa", onclick: () => show(i + 1) }, tk + " "))),
       el("div", { class: "row" }, el("a", { href: "/g/" + id, "data-nav": true }, t("games.open"))));
   }
   show(ply).catch((e) => main.append(el("p", {}, e.message)));
+}
+
+/** The result at a replayed ply: a game's end (Urgammon), or the game's or
+ *  match's end with how it ended. */
+function replayResult(s) {
+  let text = null;
+  if (s.game === "urgammon") {
+    if (s.resigned) text = t("ur.match_resigned", { side: t("Side." + s.resigned) });
+    else if (s.phase === "over") return el("div", { class: "result", id: "replay-result" }, gameResultLine(s.result));
+  } else if (s.status !== "ongoing") {
+    const winner = s.status === "attackers-win" ? "attackers" : s.status === "defenders-win" ? "defenders" : null;
+    text = (winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")) + " — "
+      + (s.resigned ? t("game.resigned", { side: t("side." + s.resigned) }) : t("reason." + s.reason));
+  }
+  return text ? el("div", { class: "result", id: "replay-result" }, text) : null;
 }
 
 // ---------- rules ----------
