@@ -353,20 +353,24 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) -> anyhow::Re
         out: Out(Arc::new(Mutex::new(output))),
         search: None,
     };
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            // End of input: let a running search finish and report.
-            if let Some((handle, _, _)) = engine.search.take() {
-                let _ = handle.join();
-            }
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            // End of input: nobody can send `stop` any more, so stop a running
+            // search now (it still reports its best move) and exit.
+            engine.finish_search();
             return Ok(());
         }
-        if line.len() > 4096 {
+        if bytes.len() > 4096 {
             engine.out.line("error line too long");
             continue;
         }
+        // A line that is not UTF-8 is answered like any other bad line.
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            engine.out.line("error line is not UTF-8");
+            continue;
+        };
         if !engine.command(line.trim()) {
             return Ok(());
         }

@@ -45,6 +45,10 @@ enum Command {
         /// Pause before each engine action, in milliseconds.
         #[arg(long, default_value_t = 400)]
         engine_delay_ms: u64,
+        /// Another origin allowed to change state (CSRF check), e.g.
+        /// https://agon.example.org; repeat for more.
+        #[arg(long = "allow-origin")]
+        allow_origin: Vec<String>,
     },
     /// Ringo: legal moves, perft, the board, terminal play.
     #[command(subcommand)]
@@ -419,12 +423,17 @@ fn run(cli: Cli) -> Result<()> {
             bind,
             engine_threads,
             engine_delay_ms,
+            allow_origin,
         } => {
             let config = agon_server::Config {
                 data,
                 addr: std::net::SocketAddr::new(bind, port),
                 engine_threads,
                 engine_delay: std::time::Duration::from_millis(engine_delay_ms),
+                options: agon_server::Options {
+                    allowed_origins: allow_origin,
+                    ..agon_server::Options::default()
+                },
             };
             let runtime = tokio::runtime::Runtime::new()?;
             runtime

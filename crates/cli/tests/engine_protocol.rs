@@ -1,5 +1,7 @@
 //! The engine protocol, driven line by line as a GUI would.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command, Stdio};
 
@@ -153,5 +155,32 @@ fn malformed_commands_get_error_lines() {
     assert!(
         child.wait().unwrap().success(),
         "end of input ends the engine cleanly"
+    );
+}
+
+#[test]
+fn end_of_input_stops_an_unbounded_search_at_once() {
+    // `go` with no limit searches until stopped; closing stdin must stop it.
+    let start = std::time::Instant::now();
+    let out = common::agon_with_input(&["engine"], b"go\n");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "the engine exited {:?} after its input ended",
+        start.elapsed()
+    );
+    assert!(
+        out.contains("bestmove"),
+        "the stopped search reports: {out}"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_and_the_session_goes_on() {
+    let out = common::agon_with_input(&["engine"], b"isready\n\xff\xfe go\nisready\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        ["readyok", "error line is not UTF-8", "readyok"],
+        "{out}"
     );
 }

@@ -19,8 +19,39 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, Semaphore};
 
-/// The largest request body accepted, in bytes.
+/// The largest request body accepted, in bytes (imports excepted).
 pub const MAX_BODY: usize = 64 * 1024;
+
+/// The longest record a game may have, in tokens: an action that would pass
+/// it is refused, so every record the server exports stays importable.
+pub const MAX_TOKENS: usize = 20_000;
+
+/// The largest import body: the longest record the server can export
+/// ([`MAX_TOKENS`] tokens of at most 9 bytes, each with its separator, plus a
+/// match header and a resignation line), with room for JSON escaping of every
+/// separator. A test imports a body of the longest export's size.
+pub const MAX_IMPORT: usize = 2 * (MAX_TOKENS * 10 + 256) + 1024;
+
+/// The server's limits and switches, each a flag of `agon serve`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How many engine computations may run at once.
+    pub engine_threads: usize,
+    /// A pause before each engine action, so people can follow the game.
+    pub engine_delay: Duration,
+    /// Origins besides the server's own that may change state (CSRF check).
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            engine_threads: 2,
+            engine_delay: Duration::from_millis(400),
+            allowed_origins: vec![],
+        }
+    }
+}
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -33,6 +64,8 @@ pub struct Config {
     pub engine_threads: usize,
     /// A pause before each engine action, so people can follow the game.
     pub engine_delay: Duration,
+    /// The other limits and switches.
+    pub options: Options,
 }
 
 /// The shared state of the app.
@@ -46,6 +79,7 @@ pub(crate) struct Inner {
     games: Mutex<HashMap<String, Arc<Slot>>>,
     pub(crate) engine: Arc<Semaphore>,
     pub(crate) engine_delay: Duration,
+    pub(crate) options: Options,
 }
 
 /// One game's place in memory: the session, its broadcast channel, who is
@@ -94,15 +128,37 @@ impl Slot {
 }
 
 impl AppState {
-    /// A state over a store.
+    /// A state over a store, with default limits.
     pub fn new(store: Store, engine_threads: usize, engine_delay: Duration) -> AppState {
+        AppState::with_options(
+            store,
+            Options {
+                engine_threads,
+                engine_delay,
+                ..Options::default()
+            },
+        )
+    }
+
+    /// A state over a store, with these limits.
+    pub fn with_options(store: Store, options: Options) -> AppState {
         AppState {
             inner: Arc::new(Inner {
                 store: Mutex::new(store),
                 games: Mutex::new(HashMap::new()),
-                engine: Arc::new(Semaphore::new(engine_threads.max(1))),
-                engine_delay,
+                engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
+                engine_delay: options.engine_delay,
+                options,
             }),
+        }
+    }
+
+    /// The body limit of a path.
+    pub(crate) fn body_limit(&self, path: &str) -> usize {
+        if path == "/api/import" {
+            MAX_IMPORT
+        } else {
+            MAX_BODY
         }
     }
 
@@ -248,8 +304,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(api::games::record))
         .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
-        .route("/api/import", post(api::games::import))
+        .route(
+            "/api/import",
+            post(api::games::import).layer(DefaultBodyLimit::max(MAX_IMPORT)),
+        )
         .fallback(assets::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::edge::edge,
+        ))
         .with_state(state)
 }

@@ -1,9 +1,8 @@
 //! The browser front end, embedded in the binary: one HTML page for every
 //! route of the app, and its script, translations and style.
 
-use crate::error::ApiError;
 use axum::extract::Path;
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../static/index.html");
@@ -34,7 +33,8 @@ pub async fn static_file(Path(file): Path<String>) -> Response {
         .into_response()
 }
 
-/// Any unknown path.
-pub async fn not_found() -> ApiError {
-    ApiError::NotFound("that page".into())
+/// Any unknown path: the edge makes it a JSON error under `/api/` and an
+/// HTML page elsewhere.
+pub async fn not_found() -> StatusCode {
+    StatusCode::NOT_FOUND
 }

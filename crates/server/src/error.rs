@@ -86,3 +86,17 @@ impl IntoResponse for ApiError {
             .into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::DiceUnavailable;
+
+    #[test]
+    fn a_failing_generator_is_a_503_with_a_json_error() {
+        let res = ApiError::from(SessionError::Dice(DiceUnavailable)).into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let stale = ApiError::from(StoreError::Stale(3)).into_response();
+        assert_eq!(stale.status(), StatusCode::CONFLICT);
+    }
+}

@@ -24,6 +24,7 @@ pub mod api;
 mod app;
 mod assets;
 pub mod dice;
+mod edge;
 pub mod engine;
 pub mod error;
 pub mod secrets;
@@ -32,7 +33,7 @@ pub mod store;
 pub mod views;
 pub mod ws;
 
-pub use app::{app, AppState, Config, MAX_BODY};
+pub use app::{app, AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
 pub use ws::MAX_WS_MESSAGE;
 
 use store::Store;
@@ -43,7 +44,14 @@ use store::Store;
 /// The data directory or the address cannot be used.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::open(&config.data)?;
-    let state = AppState::new(store, config.engine_threads, config.engine_delay);
+    let state = AppState::with_options(
+        store,
+        Options {
+            engine_threads: config.engine_threads,
+            engine_delay: config.engine_delay,
+            ..config.options.clone()
+        },
+    );
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;

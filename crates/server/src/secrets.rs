@@ -1,5 +1,7 @@
 //! Secrets and ids from the operating system's secure generator. When the
 //! generator fails there is no weaker fallback: the request fails with 503.
+//! Secrets are stored only as their SHA-256 hash, so a copy of the database
+//! cannot act for anyone.
 
 use crate::error::ApiError;
 
@@ -47,4 +49,21 @@ pub fn coin() -> Result<u8, ApiError> {
 pub fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The stored form of a secret: its SHA-256 in hex. Seat tokens and invite
+/// codes carry 128 random bits, so a plain hash is enough (no salt or
+/// stretching is needed against guessing).
+pub fn hash(secret: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether a stored value is a hash (64 hex digits) rather than a secret in
+/// clear (32 hex digits, from databases made before hashing).
+pub fn is_hash(stored: &str) -> bool {
+    stored.len() == 64 && stored.bytes().all(|b| b.is_ascii_hexdigit())
 }

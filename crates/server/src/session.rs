@@ -537,6 +537,14 @@ impl Session {
                 next.tokens.push(token);
             }
         }
+        if next.tokens.len() > crate::app::MAX_TOKENS
+            && !matches!(action, Action::Undo | Action::Resign)
+        {
+            return Err(SessionError::Conflict(format!(
+                "this game has reached the longest record the server keeps ({} tokens): resign or start a new game",
+                crate::app::MAX_TOKENS
+            )));
+        }
         let commit = Commit {
             from_revision: self.row.revision,
             keep,
@@ -698,8 +706,10 @@ impl Session {
         let Some(token) = token.filter(|t| !t.is_empty()) else {
             return vec![];
         };
+        // The row holds each seat token's hash; compare hashes in constant time.
+        let hash = crate::secrets::hash(token);
         let held =
-            |t: &Option<String>| t.as_deref().is_some_and(|t| crate::secrets::same(t, token));
+            |t: &Option<String>| t.as_deref().is_some_and(|t| crate::secrets::same(t, &hash));
         let mut seats = vec![];
         if held(&self.row.token0) {
             seats.push(0);

@@ -25,9 +25,10 @@ pub struct GameRow {
     pub level: Option<u8>,
     /// The engine's seat (0 or 1), in engine games.
     pub engine_seat: Option<u8>,
-    /// The secret of seat 0 (attackers / light); `None` for the engine's seat.
+    /// The SHA-256 of seat 0's token (attackers / light); `None` for the
+    /// engine's seat or a seat waiting for its invite.
     pub token0: Option<String>,
-    /// The secret of seat 1 (defenders / dark).
+    /// The SHA-256 of seat 1's token (defenders / dark).
     pub token1: Option<String>,
     /// A Ringo start position, when not the standard one.
     pub start_position: Option<String>,
@@ -162,8 +163,18 @@ impl Store {
                 )),
             )
         })?;
-        let conn = Connection::open(dir.join("agon.db"))?;
-        Store::init(conn)
+        let file = dir.join("agon.db");
+        private(dir, &file).map_err(|e| {
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                Some(format!("cannot make {} private: {e}", dir.display())),
+            )
+        })?;
+        let conn = Connection::open(&file)?;
+        let store = Store::init(conn)?;
+        // The journal files appear with the first write; keep them private too.
+        let _ = private(dir, &file);
+        Ok(store)
     }
 
     /// An in-memory store, for tests.
@@ -189,6 +200,7 @@ impl Store {
                 conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {def}"))?;
             }
         }
+        hash_clear_tokens(&conn)?;
         Ok(Store { conn })
     }
 
@@ -432,6 +444,62 @@ impl Store {
     pub fn now() -> i64 {
         now()
     }
+}
+
+/// Makes the data directory readable by its owner only (0700), and the
+/// database and its journal files too (0600), creating the file so that it
+/// never exists with wider rights.
+#[cfg(unix)]
+fn private(dir: &Path, file: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(file)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = file.as_os_str().to_owned();
+        name.push(suffix);
+        let path = std::path::PathBuf::from(name);
+        if path.exists() {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private(_dir: &Path, _file: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Replaces seat tokens stored in clear (databases made before hashing) by
+/// their hashes; the players' links keep working, since a token is compared
+/// by its hash.
+fn hash_clear_tokens(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let clear: Vec<(String, Option<String>, Option<String>)> = conn
+        .prepare(
+            "SELECT id, token0, token1 FROM games WHERE length(token0) = 32 OR length(token1) = 32",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    let fix = |t: Option<String>| {
+        t.map(|t| {
+            if crate::secrets::is_hash(&t) {
+                t
+            } else {
+                crate::secrets::hash(&t)
+            }
+        })
+    };
+    for (id, t0, t1) in clear {
+        conn.execute(
+            "UPDATE games SET token0 = ?2, token1 = ?3 WHERE id = ?1",
+            params![id, fix(t0), fix(t1)],
+        )?;
+    }
+    Ok(())
 }
 
 fn insert_tokens(

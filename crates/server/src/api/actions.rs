@@ -9,12 +9,11 @@ use crate::secrets;
 use crate::session::{Action, Mode};
 use crate::ws::WsMessage;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The kinds of action.
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,7 +68,6 @@ pub struct ActionAnswer {
 pub async fn act(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<ActionAnswer>, ApiError> {
@@ -87,12 +85,10 @@ pub async fn act(
         ActionKind::Undo => Action::Undo,
         ActionKind::Resign => Action::Resign,
         ActionKind::Next => Action::Next,
-        ActionKind::Rematch => {
-            return rematch(&app, &id, &headers, &query, req.expect_revision).await
-        }
+        ActionKind::Rematch => return rematch(&app, &id, &headers, req.expect_revision).await,
     };
     let (slot, seats) = app
-        .slot_and_seats(&id, token_from(&headers, &query).as_deref())
+        .slot_and_seats(&id, token_from(&headers).as_deref())
         .await?;
     let (state, you) = app
         .apply(&slot, Some(&seats), &action, req.expect_revision)
@@ -112,12 +108,11 @@ async fn rematch(
     app: &AppState,
     id: &str,
     headers: &HeaderMap,
-    query: &HashMap<String, String>,
     expect_revision: Option<i64>,
 ) -> Result<Json<ActionAnswer>, ApiError> {
     let slot = app.slot(id)?;
     let mut session = slot.session.lock().await;
-    let you = session.seats_for(token_from(headers, query).as_deref());
+    let you = session.seats_for(token_from(headers).as_deref());
     if you.is_empty() {
         return Err(ApiError::Forbidden(
             "only the players can ask for a rematch".into(),
@@ -166,7 +161,8 @@ async fn rematch(
     };
     let invite = free.map(|_| secrets::secret()).transpose()?;
     let new_id = row.id.clone();
-    open_game(app, row, vec![], invite.as_deref().zip(free))?;
+    let invite_hash = invite.as_deref().map(secrets::hash);
+    open_game(app, row, vec![], invite_hash.as_deref().zip(free))?;
     let old_id = session.row.id.clone();
     let revision = app.with_store(|s| s.set_rematch(&old_id, session.revision(), &new_id))?;
     session.row.rematch = Some(new_id.clone());

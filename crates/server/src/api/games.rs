@@ -9,13 +9,12 @@ use crate::secrets;
 use crate::session::{split_resignation, Kind, Mode, Session};
 use crate::store::{GameRow, Store};
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// `POST /api/games`: what a new game is to be. Numbers may come as JSON
 /// numbers or as strings of digits (form fields); anything else is refused
@@ -203,8 +202,8 @@ impl NewGame {
     }
 }
 
-/// Builds, stores and opens a game. `seat_tokens` gives each seat's token
-/// (`None`: the engine's seat, or a seat waiting for its invite).
+/// Builds, stores and opens a game, with the hash of an invite code for a
+/// seat when there is one.
 pub(crate) fn open_game(
     app: &AppState,
     row: GameRow,
@@ -214,6 +213,12 @@ pub(crate) fn open_game(
     let mut session = Session::build(row, tokens, Ledger::default())
         .map_err(|e| ApiError::BadRequest(format!("invalid record: {e}")))?;
     let drawn = session.start(&mut OsDice)?;
+    if session.tokens.len() > crate::app::MAX_TOKENS + usize::from(session.resigned.is_some()) {
+        return Err(ApiError::BadRequest(format!(
+            "invalid record: the server keeps records of at most {} tokens",
+            crate::app::MAX_TOKENS
+        )));
+    }
     session.row.status = session.status();
     session.row.reason = session.reason();
     let (row, all) = (session.row.clone(), session.tokens.clone());
@@ -222,7 +227,8 @@ pub(crate) fn open_game(
     Ok(session)
 }
 
-/// A new row for a game with these seat tokens.
+/// A new row for a game with these seat token hashes (`None`: the engine's
+/// seat, or a seat waiting for its invite).
 pub(crate) fn new_row(
     g: &NewGame,
     token0: Option<String>,
@@ -253,26 +259,28 @@ pub(crate) fn new_row(
 fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
     let mine = secrets::secret()?;
     let other = 1 - g.my_seat;
-    let seat_token = |seat: u8, t: Option<String>| {
-        if seat == g.my_seat {
-            Some(mine.clone())
-        } else {
-            t
+    // The row keeps only the hash of each secret.
+    let mine_hash = secrets::hash(&mine);
+    let mut seats = [None, None];
+    seats[g.my_seat as usize] = Some(mine_hash.clone());
+    let (engine_seat, invite) = match g.mode {
+        Mode::Engine => (Some(other), None),
+        Mode::Friend => (None, Some(secrets::secret()?)),
+        Mode::Local => {
+            seats = [Some(mine_hash.clone()), Some(mine_hash)];
+            (None, None)
         }
     };
-    let (token0, token1, engine_seat, invite) = match g.mode {
-        Mode::Engine => (seat_token(0, None), seat_token(1, None), Some(other), None),
-        Mode::Friend => (
-            seat_token(0, None),
-            seat_token(1, None),
-            None,
-            Some(secrets::secret()?),
-        ),
-        Mode::Local => (Some(mine.clone()), Some(mine.clone()), None, None),
-    };
+    let [token0, token1] = seats;
     let row = new_row(&g, token0, token1, engine_seat)?;
     let id = row.id.clone();
-    let session = open_game(app, row, g.tokens, invite.as_deref().map(|c| (c, other)))?;
+    let invite_hash = invite.as_deref().map(secrets::hash);
+    let session = open_game(
+        app,
+        row,
+        g.tokens,
+        invite_hash.as_deref().map(|c| (c, other)),
+    )?;
     let you = if g.mode == Mode::Local {
         vec![0, 1]
     } else {
@@ -359,7 +367,15 @@ pub async fn import(
         }
     };
     tokens.extend(resign);
-    split_resignation(kind, &tokens).map_err(bad)?;
+    // The limit counts the game's tokens; a resignation may come on top.
+    let (played, _) = split_resignation(kind, &tokens).map_err(bad)?;
+    if played.len() > crate::app::MAX_TOKENS {
+        return Err(bad(format!(
+            "{} tokens: the server keeps records of at most {} tokens",
+            played.len(),
+            crate::app::MAX_TOKENS
+        )));
+    }
     let g = NewGame {
         kind,
         settings,
@@ -398,12 +414,11 @@ pub async fn list(State(app): State<AppState>) -> Result<Json<List>, ApiError> {
 pub async fn get(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Json<GameAnswer>, ApiError> {
     let slot = app.slot(&id)?;
     let session = slot.session.lock().await;
-    let you = session.seats_for(token_from(&headers, &query).as_deref());
+    let you = session.seats_for(token_from(&headers).as_deref());
     Ok(Json(GameAnswer {
         state: session.view(),
         you,

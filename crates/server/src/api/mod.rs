@@ -12,19 +12,17 @@ use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::collections::HashMap;
 
 /// The header that carries a seat token.
 pub const TOKEN_HEADER: &str = "x-agon-token";
 
-/// The seat token of a request: the `x-agon-token` header, or (for old
-/// links) the `token` query parameter.
-pub(crate) fn token_from(headers: &HeaderMap, query: &HashMap<String, String>) -> Option<String> {
+/// The seat token of a request: only ever the `x-agon-token` header, never
+/// the URL (URLs end up in logs, histories and referrers).
+pub(crate) fn token_from(headers: &HeaderMap) -> Option<String> {
     headers
         .get(TOKEN_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
-        .or_else(|| query.get("token").cloned())
 }
 
 /// Reads a JSON body into a request type, with a message a person can act on.

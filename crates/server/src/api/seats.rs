@@ -6,11 +6,10 @@ use crate::app::AppState;
 use crate::error::ApiError;
 use crate::secrets;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,17 +40,18 @@ pub async fn join(
     let slot = app.slot(&id)?;
     let token = secrets::secret()?;
     let mut session = slot.session.lock().await;
-    let code = req.invite.trim();
+    let code = secrets::hash(req.invite.trim());
+    let token_hash = secrets::hash(&token);
     let seat = app
-        .with_store(|s| s.claim_invite(&id, code, &token))?
+        .with_store(|s| s.claim_invite(&id, &code, &token_hash))?
         .ok_or_else(|| {
             ApiError::Conflict("this invite has already been used (or is not for this game): you can watch the game".into())
         })?;
     if seat == 0 || seat == 2 {
-        session.row.token0 = Some(token.clone());
+        session.row.token0 = Some(token_hash.clone());
     }
     if seat == 1 || seat == 2 {
-        session.row.token1 = Some(token.clone());
+        session.row.token1 = Some(token_hash.clone());
     }
     let you = if seat == 2 { vec![0, 1] } else { vec![seat] };
     let state = session.view();
@@ -79,11 +79,10 @@ pub struct SeatLink {
 pub async fn seat_link(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, ApiError> {
     let (_, seats) = app
-        .slot_and_seats(&id, token_from(&headers, &query).as_deref())
+        .slot_and_seats(&id, token_from(&headers).as_deref())
         .await?;
     let seat = match seats.as_slice() {
         [] => {
@@ -95,7 +94,7 @@ pub async fn seat_link(
         _ => 2,
     };
     let code = secrets::secret()?;
-    app.with_store(|s| s.add_invite(&id, &code, seat))?;
+    app.with_store(|s| s.add_invite(&id, &secrets::hash(&code), seat))?;
     Ok(Json(SeatLink {
         url: format!("/g/{id}?invite={code}"),
         code,

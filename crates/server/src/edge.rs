@@ -1,0 +1,131 @@
+//! The edge of the app, around every request:
+//!
+//! - **CSRF**: the API takes only `application/json` bodies (415 otherwise),
+//!   and a request that changes state, or a WebSocket upgrade, from another
+//!   origin is refused (403) unless that origin is allowed by a flag.
+//! - **One error shape**: every 4xx and 5xx of the API, axum's own rejections
+//!   included (413, 405, a bad path, a failed WebSocket upgrade), is
+//!   `{"error": …}`; an unknown page outside the API is an HTML 404 page.
+//! - **Headers**: a content security policy without inline script, no
+//!   framing, no sniffing, no referrer.
+
+use crate::app::AppState;
+use crate::error::ErrorBody;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+
+/// The policy for every page: scripts, styles and connections only from this
+/// server. Styles allow inline attributes (the boards set positions with
+/// them); scripts never run inline.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const NOT_FOUND_PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Not found — Agon</title>\
+<link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main id=\"main\">\
+<h1>Page not found</h1><p>There is no page at this address.</p>\
+<p><a href=\"/\">Start a game</a> · <a href=\"/games\">Games</a> · <a href=\"/rules\">Rules</a></p>\
+</main></body></html>";
+
+/// Whether a request's `Origin` (if any) may change state here: the same
+/// host as the request, or one of the allowed origins. Requests without an
+/// `Origin` (programs, not browsers) pass.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    if allowed.iter().any(|a| a.trim_end_matches('/') == origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, h)| h);
+    matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+}
+
+fn json_error(status: StatusCode, message: String) -> Response {
+    (status, Json(ErrorBody { error: message })).into_response()
+}
+
+/// The middleware: checks on the way in, one error shape and the headers on
+/// the way out.
+pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    let api = path.starts_with("/api/") || path == "/api";
+    let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let upgrade = req.headers().contains_key(header::UPGRADE);
+    let mut res = if api
+        && (changes_state || upgrade)
+        && !origin_allowed(req.headers(), &app.inner.options.allowed_origins)
+    {
+        json_error(
+            StatusCode::FORBIDDEN,
+            "this request comes from another site; the API only takes requests from its own pages (or origins allowed with --allow-origin)".into(),
+        )
+    } else if api && req.method() == Method::POST && !is_json(req.headers()) {
+        json_error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send JSON: the API takes bodies with content-type application/json only".into(),
+        )
+    } else {
+        next.run(req).await
+    };
+    let status = res.status();
+    if (status.is_client_error() || status.is_server_error()) && !is_json(res.headers()) {
+        res = if api {
+            let text = axum::body::to_bytes(std::mem::replace(res.body_mut(), Body::empty()), 4096)
+                .await
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+                .filter(|t| !t.is_empty());
+            let reason = status.canonical_reason().unwrap_or("error").to_lowercase();
+            let message = match (status, text) {
+                (StatusCode::PAYLOAD_TOO_LARGE, _) => format!(
+                    "the body is too large: at most {} bytes",
+                    app.body_limit(&path)
+                ),
+                (StatusCode::METHOD_NOT_ALLOWED, _) => {
+                    format!("{reason}: see docs/api.md for this route's methods")
+                }
+                (StatusCode::NOT_FOUND, None) => format!("no such route {path}: see docs/api.md"),
+                (_, Some(t)) => format!("{reason}: {t}"),
+                (_, None) => reason,
+            };
+            let mut fresh = json_error(status, message);
+            if let Some(allow) = res.headers().get(header::ALLOW) {
+                fresh.headers_mut().insert(header::ALLOW, allow.clone());
+            }
+            fresh
+        } else if status == StatusCode::NOT_FOUND {
+            (StatusCode::NOT_FOUND, Html(NOT_FOUND_PAGE)).into_response()
+        } else {
+            res
+        };
+    }
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    res
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}

@@ -1,0 +1,439 @@
+//! The server against hostile or careless clients: CSRF, one error shape,
+//! headers, secrets at rest, the import limit.
+
+mod common;
+
+use agon_server::store::Store;
+use agon_server::{app, AppState, Options, MAX_IMPORT, MAX_TOKENS};
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use common::*;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn fresh() -> axum::Router {
+    app(state_on(Store::in_memory().unwrap()))
+}
+
+/// Sends a request built by hand; returns the status, the headers and the body.
+async fn raw(
+    app: &axum::Router,
+    req: Request<Body>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 22)
+        .await
+        .unwrap();
+    (status, headers, String::from_utf8_lossy(&bytes).into())
+}
+
+fn post(uri: &str, content_type: Option<&str>, body: &str) -> axum::http::request::Builder {
+    let mut b = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header(header::HOST, "agon.test");
+    if let Some(ct) = content_type {
+        b = b.header(header::CONTENT_TYPE, ct);
+    }
+    let _ = body;
+    b
+}
+
+#[tokio::test]
+async fn the_api_takes_json_bodies_only() {
+    let app = fresh();
+    let body = r#"{"game": "ringo", "opponent": "local"}"#;
+    for ct in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+        None,
+    ] {
+        let req = post("/api/games", ct, body).body(Body::from(body)).unwrap();
+        let (status, _, text) = raw(&app, req).await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{ct:?}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            v["error"].as_str().unwrap().contains("application/json"),
+            "{v}"
+        );
+    }
+    let req = post("/api/games", Some("application/json; charset=utf-8"), body)
+        .body(Body::from(body))
+        .unwrap();
+    assert_eq!(raw(&app, req).await.0, StatusCode::CREATED);
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await;
+    assert_eq!(
+        list["games"].as_array().unwrap().len(),
+        1,
+        "only the JSON request created a game"
+    );
+}
+
+#[tokio::test]
+async fn other_sites_cannot_change_state_or_open_sockets() {
+    let app = fresh();
+    let body = r#"{"game": "ringo", "opponent": "local"}"#;
+    let from = |origin: &str| {
+        post("/api/games", Some("application/json"), body)
+            .header(header::ORIGIN, origin)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let (status, _, text) = raw(&app, from("http://evil.example")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{text}");
+    assert!(text.contains("another site"), "{text}");
+    assert_eq!(
+        raw(&app, from("http://agon.test")).await.0,
+        StatusCode::CREATED,
+        "same origin"
+    );
+    let (g, id, _) = start(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let _ = g;
+    let upgrade = |origin: &str| {
+        Request::builder()
+            .uri(format!("/api/games/{id}/ws"))
+            .header(header::HOST, "agon.test")
+            .header(header::ORIGIN, origin)
+            .header(header::CONNECTION, "upgrade")
+            .header(header::UPGRADE, "websocket")
+            .header(header::SEC_WEBSOCKET_VERSION, "13")
+            .header(header::SEC_WEBSOCKET_KEY, "dGhlIHNhbXBsZSBub25jZQ==")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, _, text) = raw(&app, upgrade("https://evil.example")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{text}");
+    // An origin allowed by a flag may.
+    let allowed = app_with_origin("https://play.example");
+    let req = post("/api/games", Some("application/json"), body)
+        .header(header::ORIGIN, "https://play.example")
+        .body(Body::from(body))
+        .unwrap();
+    assert_eq!(raw(&allowed, req).await.0, StatusCode::CREATED);
+}
+
+fn app_with_origin(origin: &str) -> axum::Router {
+    app(AppState::with_options(
+        Store::in_memory().unwrap(),
+        Options {
+            allowed_origins: vec![origin.to_string()],
+            ..Options::default()
+        },
+    ))
+}
+
+#[tokio::test]
+async fn pages_and_answers_carry_the_security_headers() {
+    let app = fresh();
+    for uri in [
+        "/",
+        "/g/abc",
+        "/static/app.js",
+        "/api/games",
+        "/api/nothing",
+        "/nothing",
+    ] {
+        let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let (_, h, _) = raw(&app, req).await;
+        let csp = h[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'"), "{uri}: {csp}");
+        assert!(
+            !csp.split(';')
+                .find(|d| d.contains("script-src"))
+                .unwrap()
+                .contains("unsafe-inline"),
+            "{uri}: no inline script"
+        );
+        assert!(csp.contains("frame-ancestors 'none'"), "{uri}: {csp}");
+        assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{uri}");
+        assert_eq!(h[header::X_FRAME_OPTIONS], "DENY", "{uri}");
+        assert_eq!(h[header::REFERRER_POLICY], "no-referrer", "{uri}");
+    }
+    // The page has no inline script for the policy to block.
+    let req = Request::builder().uri("/").body(Body::empty()).unwrap();
+    let (_, _, html) = raw(&app, req).await;
+    for tag in html.split("<script").skip(1) {
+        assert!(
+            tag.trim_start().starts_with("src=") || tag.contains(" src="),
+            "inline script: {tag}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_api_error_is_json_and_unknown_pages_are_html() {
+    let app = fresh();
+    let (_, id, t) = start(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let big = format!(r#"{{"game": "ringo", "rules": "{}"}}"#, "x".repeat(100_000));
+    let cases: Vec<(Request<Body>, StatusCode)> = vec![
+        (
+            post("/api/games", Some("application/json"), "")
+                .body(Body::from(big))
+                .unwrap(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (
+            Request::builder()
+                .method("DELETE")
+                .uri("/api/games")
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            Request::builder()
+                .method("PUT")
+                .uri(format!("/api/games/{id}"))
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from("{}"))
+                .unwrap(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            Request::builder()
+                .uri(format!("/api/games/{id}/at/notanumber"))
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Request::builder()
+                .uri(format!("/api/games/{id}/at/99999999999999999999999"))
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Request::builder()
+                .uri("/api/no/such/route")
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Request::builder()
+                .uri(format!("/api/games/{id}/ws"))
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Request::builder()
+                .uri("/api/games/nosuchgame/ws")
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post(
+                &format!("/api/games/{id}/action"),
+                Some("application/json"),
+                "",
+            )
+            .header("x-agon-token", &t)
+            .body(Body::from("{\"type\":"))
+            .unwrap(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post(&format!("/api/games/{id}/action"), Some("text/plain"), "")
+                .body(Body::from("hello"))
+                .unwrap(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ),
+        (
+            post("/api/import", Some("application/json"), "")
+                .body(Body::from(vec![b'x'; MAX_IMPORT + 10]))
+                .unwrap(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+    ];
+    for (req, want) in cases {
+        let what = format!("{} {}", req.method(), req.uri());
+        let (status, h, text) = raw(&app, req).await;
+        assert!(
+            status == want || (want == StatusCode::BAD_REQUEST && status.is_client_error()),
+            "{what}: {status} {text}"
+        );
+        assert!(
+            h[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{what}: {h:?}"
+        );
+        let v: Value =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("{what}: not JSON: {text}"));
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{what}: {v}"
+        );
+    }
+    for uri in ["/nothing", "/g/abc/def", "/static/secret.txt"] {
+        let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let (status, h, text) = raw(&app, req).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(
+            h[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{uri}"
+        );
+        assert!(
+            text.contains("Page not found") && text.contains("href=\"/\""),
+            "{uri}: {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn seat_tokens_are_stored_hashed_in_private_files_and_never_read_from_urls() {
+    let dir = std::env::temp_dir().join(format!("agon-secrets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (id, token, invite) = {
+        let app = app(state_on(Store::open(&dir).unwrap()));
+        let (g, id, token) = start(
+            &app,
+            json!({"game": "ringo", "opponent": "friend", "side": "attackers"}),
+        )
+        .await;
+        let (status, v) = call(
+            &app,
+            "GET",
+            &format!("/api/games/{id}?token={token}"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(v["you"], json!([]), "a token in the URL is not a token");
+        (id, token, g["invite"].as_str().unwrap().to_string())
+    };
+    let db = std::fs::read(dir.join("agon.db")).unwrap();
+    let wal = std::fs::read(dir.join("agon.db-wal")).unwrap_or_default();
+    for secret in [&token, &invite] {
+        let found = |bytes: &[u8]| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        assert!(!found(&db) && !found(&wal), "a secret is stored in clear");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700, "the data directory is private");
+        for f in ["agon.db", "agon.db-wal", "agon.db-shm"] {
+            let p = dir.join(f);
+            if p.exists() {
+                assert_eq!(mode(&p), 0o600, "{f} is private");
+            }
+        }
+    }
+    // A database from before hashing (tokens in clear) is migrated on open,
+    // and its players' tokens keep working.
+    {
+        let conn = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+        conn.execute(
+            "UPDATE games SET token0 = ?1 WHERE id = ?2",
+            rusqlite::params!["0123456789abcdef0123456789abcdef", id],
+        )
+        .unwrap();
+    }
+    let app = app(state_on(Store::open(&dir).unwrap()));
+    let (_, v) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}"),
+        Some("0123456789abcdef0123456789abcdef"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        v["you"],
+        json!([0]),
+        "an old clear token still works after migration"
+    );
+    let conn = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    let stored: String = conn
+        .query_row("SELECT token0 FROM games WHERE id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(stored.len(), 64, "now stored as a hash");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test]
+async fn import_takes_the_longest_record_export_gives() {
+    let app = fresh();
+    // The longest record: MAX_TOKENS tokens. Opening ties (`start:4-4`, 9
+    // bytes, the longest token) are legal one after another, then the tie is
+    // broken; the game is then at the length limit.
+    let mut tokens = vec!["start:4-4"; MAX_TOKENS - 1];
+    tokens.push("start:1-2");
+    let record = format!(
+        "urgammon match to=99 draw=replay stake=999999999999.99\n{}",
+        tokens.join(" ")
+    );
+    let (status, v) = import(&app, "urgammon", &record).await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        v.to_string().chars().take(300).collect::<String>()
+    );
+    let id = v["id"].as_str().unwrap().to_string();
+    let t = v["token"].as_str().unwrap().to_string();
+    assert_eq!(v["state"]["version"], MAX_TOKENS);
+    // It is at the limit: a move is refused, a resignation is not.
+    let m = v["state"]["moves"][0].as_str().unwrap().to_string();
+    let (status, e) = action(&app, &id, Some(&t), mv(&m)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("longest record"),
+        "{e}"
+    );
+    let (status, _) = action(&app, &id, Some(&t), json!({"type": "resign"})).await;
+    assert_eq!(status, StatusCode::OK);
+    // Export, and import the export: the same record.
+    let (status, exported) =
+        call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let exported = exported.as_str().unwrap().to_string();
+    let body = json!({"game": "urgammon", "record": exported}).to_string();
+    assert!(
+        body.len() <= MAX_IMPORT,
+        "the longest export fits the import limit"
+    );
+    let (status, again) = import(&app, "urgammon", &exported).await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        again.to_string().chars().take(300).collect::<String>()
+    );
+    let (_, rec) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{}/record", again["id"].as_str().unwrap()),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(rec.as_str().unwrap(), exported);
+    // One token more than the limit is refused with a reason.
+    let longer = format!(
+        "{}\nstart:4-4 {}",
+        "urgammon match to=99 draw=replay",
+        tokens.join(" ")
+    );
+    let (status, e) = import(&app, "urgammon", &longer).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        e.to_string().chars().take(300).collect::<String>()
+    );
+}
