@@ -85,96 +85,118 @@ fn moves() -> Vec<String> {
     out
 }
 
+/// How many games are played at once, so the server's writer commits their
+/// moves in shared batches (group commit) when it is killed.
+const GAMES: usize = 8;
+
 #[test]
 fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
     let data = std::env::temp_dir().join(format!("agon-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let (mut server, port) = start(&data);
-    let (status, body) = http(
-        port,
-        "POST",
-        "/api/games",
-        None,
-        r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
-    )
-    .unwrap();
-    assert_eq!(status, 201, "{body}");
-    let created: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let id = created["id"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
+    let mut games = vec![];
+    for _ in 0..GAMES {
+        let (status, body) = http(
+            port,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
+        )
+        .unwrap();
+        assert_eq!(status, 201, "{body}");
+        let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+        games.push((
+            created["id"].as_str().unwrap().to_string(),
+            created["token"].as_str().unwrap().to_string(),
+        ));
+    }
 
-    // Play moves as fast as possible from another thread, recording each one the
-    // server acknowledged; kill the server while it is doing so.
+    // Play moves as fast as possible in every game at once, recording each one
+    // the server acknowledged; kill the server while it is doing so.
     let moves = moves();
-    let acked = Arc::new(Mutex::new(Vec::<String>::new()));
-    let player = {
-        let (acked, id, token, moves) = (acked.clone(), id.clone(), token.clone(), moves.clone());
-        std::thread::spawn(move || {
-            for m in moves {
-                let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
-                match http(
-                    port,
-                    "POST",
-                    &format!("/api/games/{id}/action"),
-                    Some(&token),
-                    &body,
-                ) {
-                    Ok((200, _)) => acked.lock().unwrap().push(m),
-                    // No answer, or a cut-off one: the server is gone.
-                    Ok((0, _)) | Err(_) => return,
-                    Ok((status, body)) => panic!("{m}: {status} {body}"),
+    let acked: Vec<Arc<Mutex<Vec<String>>>> =
+        (0..GAMES).map(|_| Arc::new(Mutex::new(vec![]))).collect();
+    let players: Vec<_> = games
+        .iter()
+        .zip(&acked)
+        .map(|((id, token), acked)| {
+            let (acked, id, token, moves) =
+                (acked.clone(), id.clone(), token.clone(), moves.clone());
+            std::thread::spawn(move || {
+                for m in moves {
+                    let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
+                    match http(
+                        port,
+                        "POST",
+                        &format!("/api/games/{id}/action"),
+                        Some(&token),
+                        &body,
+                    ) {
+                        Ok((200, _)) => acked.lock().unwrap().push(m),
+                        // No answer, or a cut-off one: the server is gone.
+                        Ok((0, _)) | Err(_) => return,
+                        Ok((status, body)) => panic!("{m}: {status} {body}"),
+                    }
                 }
-            }
+            })
         })
-    };
+        .collect();
     // Kill once some moves are in, mid-stream.
-    for _ in 0..500 {
-        if acked.lock().unwrap().len() >= 15 {
+    let total = || acked.iter().map(|a| a.lock().unwrap().len()).sum::<usize>();
+    for _ in 0..1000 {
+        if total() >= 15 * GAMES {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
     server.kill().unwrap(); // SIGKILL: no shutdown, no flush
     server.wait().unwrap();
-    player.join().unwrap();
-    let acked = acked.lock().unwrap().clone();
+    for p in players {
+        p.join().unwrap();
+    }
     assert!(
-        acked.len() >= 15,
+        total() >= 15 * GAMES,
         "moves were played before the kill: {}",
-        acked.len()
+        total()
     );
 
-    // Restart on the same data: every acknowledged move is there, in order (one
-    // more may be there too, if it was stored but its answer was lost).
+    // Restart on the same data: in every game, every acknowledged move is there,
+    // in order (one more may be there too, if it was stored but its answer was
+    // lost).
     let (mut server, port) = start(&data);
-    let (status, body) = http(port, "GET", &format!("/api/games/{id}"), Some(&token), "").unwrap();
-    assert_eq!(status, 200, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let history: Vec<String> = v["state"]["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
-    assert!(
-        history.len() >= acked.len() && history.len() <= acked.len() + 1,
-        "{} vs {}",
-        history.len(),
-        acked.len()
-    );
-    assert_eq!(&history[..acked.len()], &acked[..]);
-    assert_eq!(&history[..], &moves[..history.len()]);
-    // And the game goes on.
-    let next = &moves[history.len()];
-    let (status, body) = http(
-        port,
-        "POST",
-        &format!("/api/games/{id}/action"),
-        Some(&token),
-        &format!(r#"{{"type":"move","move":"{next}"}}"#),
-    )
-    .unwrap();
-    assert_eq!(status, 200, "{body}");
+    for ((id, token), acked) in games.iter().zip(&acked) {
+        let acked = acked.lock().unwrap().clone();
+        let (status, body) =
+            http(port, "GET", &format!("/api/games/{id}"), Some(token), "").unwrap();
+        assert_eq!(status, 200, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let history: Vec<String> = v["state"]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert!(
+            history.len() >= acked.len() && history.len() <= acked.len() + 1,
+            "{} vs {}",
+            history.len(),
+            acked.len()
+        );
+        assert_eq!(&history[..acked.len()], &acked[..]);
+        assert_eq!(&history[..], &moves[..history.len()]);
+        // And the game goes on.
+        let next = &moves[history.len()];
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            Some(token),
+            &format!(r#"{{"type":"move","move":"{next}"}}"#),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
     server.kill().unwrap();
     server.wait().unwrap();
     std::fs::remove_dir_all(&data).ok();

@@ -75,7 +75,7 @@ pub struct AppState {
 }
 
 pub(crate) struct Inner {
-    store: Mutex<Store>,
+    store: Store,
     games: Mutex<HashMap<String, Arc<Slot>>>,
     pub(crate) engine: Arc<Semaphore>,
     pub(crate) engine_delay: Duration,
@@ -144,7 +144,7 @@ impl AppState {
     pub fn with_options(store: Store, options: Options) -> AppState {
         AppState {
             inner: Arc::new(Inner {
-                store: Mutex::new(store),
+                store,
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
                 engine_delay: options.engine_delay,
@@ -162,30 +162,21 @@ impl AppState {
         }
     }
 
-    /// Runs `f` on the store under its lock.
-    pub(crate) fn with_store<T, E>(
-        &self,
-        f: impl FnOnce(&mut Store) -> Result<T, E>,
-    ) -> Result<T, ApiError>
-    where
-        ApiError: From<E>,
-    {
-        let mut store = self
-            .inner
-            .store
-            .lock()
-            .map_err(|_| ApiError::Internal("store lock poisoned".into()))?;
-        Ok(f(&mut store)?)
+    /// The store.
+    pub(crate) fn store(&self) -> &Store {
+        &self.inner.store
     }
 
     /// The slot of a game, loading it from the store when needed. A game loaded
     /// after a restart whose turn is the engine's starts the engine again.
-    pub(crate) fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+    pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(slot) = self.games_lock()?.get(id) {
             return Ok(slot.clone());
         }
         let loaded = self
-            .with_store(|s| s.load(id))?
+            .store()
+            .load(id)
+            .await?
             .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
         let mut session = Session::from_stored(loaded)?;
         // A game stored before dice had a ledger: its record's dice become the
@@ -194,7 +185,7 @@ impl AppState {
             .ledger
             .extend_from_tokens(session.tokens.iter().map(String::as_str));
         if !missing.is_empty() {
-            self.with_store(|s| s.add_dice(id, &missing))?;
+            self.store().add_dice(id, missing).await?;
         }
         let slot = {
             let mut games = self.games_lock()?;
@@ -213,7 +204,7 @@ impl AppState {
         id: &str,
         token: Option<&str>,
     ) -> Result<(Arc<Slot>, Vec<u8>), ApiError> {
-        let slot = self.slot(id)?;
+        let slot = self.slot(id).await?;
         let seats = slot.session.lock().await.seats_for(token);
         Ok((slot, seats))
     }
@@ -257,7 +248,7 @@ impl AppState {
         }
         let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
         let (next, commit) = session.act(&seats, action, &mut OsDice)?;
-        self.commit(&mut session, next, &commit)?;
+        self.commit(&mut session, next, commit).await?;
         let view = session.view();
         drop(session);
         if matches!(action, Action::Undo) {
@@ -272,14 +263,13 @@ impl AppState {
 
     /// Stores a change and makes it the game's session: durable before anyone
     /// is told.
-    pub(crate) fn commit(
+    pub(crate) async fn commit(
         &self,
         session: &mut Session,
         next: Session,
-        commit: &Commit,
+        commit: Commit,
     ) -> Result<(), ApiError> {
-        let id = session.row.id.clone();
-        self.with_store(|s| s.commit(&id, commit))?;
+        self.store().commit(&session.row.id, commit).await?;
         *session = next;
         Ok(())
     }

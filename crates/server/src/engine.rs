@@ -86,7 +86,7 @@ impl AppState {
             return Ok(false);
         };
         let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
-        self.commit(&mut session, next, &commit)?;
+        self.commit(&mut session, next, commit).await?;
         let view = session.view();
         drop(session);
         slot.broadcast(&WsMessage::State { state: view });

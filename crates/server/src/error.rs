@@ -63,6 +63,7 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::Sql(e) => ApiError::Storage(e),
             e @ StoreError::Stale(_) => ApiError::Conflict(e.to_string()),
+            e @ (StoreError::Commit(_) | StoreError::Closed) => ApiError::Internal(e.to_string()),
         }
     }
 }

@@ -65,7 +65,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     Ok(upgrade
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)

@@ -110,7 +110,7 @@ async fn rematch(
     headers: &HeaderMap,
     expect_revision: Option<i64>,
 ) -> Result<Json<ActionAnswer>, ApiError> {
-    let slot = app.slot(id)?;
+    let slot = app.slot(id).await?;
     let mut session = slot.session.lock().await;
     let you = session.seats_for(token_from(headers).as_deref());
     if you.is_empty() {
@@ -162,9 +162,12 @@ async fn rematch(
     let invite = free.map(|_| secrets::secret()).transpose()?;
     let new_id = row.id.clone();
     let invite_hash = invite.as_deref().map(secrets::hash);
-    open_game(app, row, vec![], invite_hash.as_deref().zip(free))?;
+    open_game(app, row, vec![], invite_hash.as_deref().zip(free)).await?;
     let old_id = session.row.id.clone();
-    let revision = app.with_store(|s| s.set_rematch(&old_id, session.revision(), &new_id))?;
+    let revision = app
+        .store()
+        .set_rematch(&old_id, session.revision(), new_id.clone())
+        .await?;
     session.row.rematch = Some(new_id.clone());
     session.row.revision = revision;
     let state = session.view();

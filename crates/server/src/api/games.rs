@@ -204,7 +204,7 @@ impl NewGame {
 
 /// Builds, stores and opens a game, with the hash of an invite code for a
 /// seat when there is one.
-pub(crate) fn open_game(
+pub(crate) async fn open_game(
     app: &AppState,
     row: GameRow,
     tokens: Vec<String>,
@@ -222,7 +222,9 @@ pub(crate) fn open_game(
     session.row.status = session.status();
     session.row.reason = session.reason();
     let (row, all) = (session.row.clone(), session.tokens.clone());
-    app.with_store(|s| s.create(&row, &all, &drawn, invite))?;
+    app.store()
+        .create(row, all, drawn, invite.map(|(c, s)| (c.to_string(), s)))
+        .await?;
     app.insert(session.clone())?;
     Ok(session)
 }
@@ -256,7 +258,7 @@ pub(crate) fn new_row(
 }
 
 /// Creates a game and returns the creator's secrets.
-fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
+async fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
     let mine = secrets::secret()?;
     let other = 1 - g.my_seat;
     // The row keeps only the hash of each secret.
@@ -280,7 +282,8 @@ fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
         row,
         g.tokens,
         invite_hash.as_deref().map(|c| (c, other)),
-    )?;
+    )
+    .await?;
     let you = if g.mode == Mode::Local {
         vec![0, 1]
     } else {
@@ -304,7 +307,7 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: CreateRequest = parse_json(&body)?;
     let g = NewGame::from_request(&req)?;
-    Ok((StatusCode::CREATED, Json(create_game(&app, g)?)))
+    Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
 }
 
 #[derive(Deserialize)]
@@ -385,12 +388,12 @@ pub async fn import(
         my_seat: 0,
         tokens,
     };
-    Ok((StatusCode::CREATED, Json(create_game(&app, g)?)))
+    Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
 }
 
 /// `GET /api/games`: the 100 most recently changed games.
 pub async fn list(State(app): State<AppState>) -> Result<Json<List>, ApiError> {
-    let rows = app.with_store(|s| s.list(100))?;
+    let rows = app.store().list(100).await?;
     let games = rows
         .into_iter()
         .map(|(r, n)| ListEntry {
@@ -416,7 +419,7 @@ pub async fn get(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameAnswer>, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
     let you = session.seats_for(token_from(&headers).as_deref());
     Ok(Json(GameAnswer {
@@ -431,7 +434,7 @@ pub async fn record(
     State(app): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
     let name = format!(
         "attachment; filename=\"agon-{}-{}.txt\"",
@@ -457,7 +460,7 @@ pub async fn at_ply(
     State(app): State<AppState>,
     Path((id, ply)): Path<(String, usize)>,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
     let n = ply.min(session.tokens.len());
     let past = Session::build(

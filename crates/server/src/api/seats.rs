@@ -37,13 +37,15 @@ pub async fn join(
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     let req: JoinRequest = parse_json(&body)?;
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let token = secrets::secret()?;
     let mut session = slot.session.lock().await;
     let code = secrets::hash(req.invite.trim());
     let token_hash = secrets::hash(&token);
     let seat = app
-        .with_store(|s| s.claim_invite(&id, &code, &token_hash))?
+        .store()
+        .claim_invite(&id, code, token_hash.clone())
+        .await?
         .ok_or_else(|| {
             ApiError::Conflict("this invite has already been used (or is not for this game): you can watch the game".into())
         })?;
@@ -94,7 +96,9 @@ pub async fn seat_link(
         _ => 2,
     };
     let code = secrets::secret()?;
-    app.with_store(|s| s.add_invite(&id, &secrets::hash(&code), seat))?;
+    app.store()
+        .add_invite(&id, secrets::hash(&code), seat)
+        .await?;
     Ok(Json(SeatLink {
         url: format!("/g/{id}?invite={code}"),
         code,

@@ -1,0 +1,409 @@
+//! The SQL of the store: the schema, its migrations, and one function per
+//! read or write. Writes run inside the writer's transaction (each in a
+//! savepoint), so none of them opens a transaction of its own.
+
+use super::{Commit, GameRow, Loaded, StoreError};
+use crate::dice::{Die, Drawn};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::path::Path;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    level INTEGER,
+    engine_seat INTEGER,
+    token0 TEXT,
+    token1 TEXT,
+    start_position TEXT,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated_at);
+CREATE TABLE IF NOT EXISTS dice (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    die TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (game_id, die, seq)
+);
+CREATE TABLE IF NOT EXISTS invites (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, code)
+);
+";
+
+/// Columns added after the first release, with their definitions: a database
+/// made before them gets them on open.
+const ADDED_COLUMNS: [(&str, &str); 3] = [
+    ("revision", "INTEGER NOT NULL DEFAULT 0"),
+    ("reason", "TEXT"),
+    ("rematch", "TEXT"),
+];
+
+/// The columns `row_from_sql` reads, in its order.
+const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
+    start_position, status, created_at, updated_at, revision, reason, rematch";
+
+pub(super) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+pub(super) fn init(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.execute_batch(SCHEMA)?;
+    let existing: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('games')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for (name, def) in ADDED_COLUMNS {
+        if !existing.iter().any(|c| c == name) {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {def}"))?;
+        }
+    }
+    hash_clear_tokens(conn)?;
+    Ok(())
+}
+
+/// Creates a game with its first tokens, dice and invite.
+///
+/// # Errors
+/// The write failed; nothing was stored.
+pub(super) fn create(
+    conn: &Connection,
+    row: &GameRow,
+    tokens: &[String],
+    dice: &[Drawn],
+    invite: Option<(&str, u8)>,
+) -> Result<(), rusqlite::Error> {
+    conn.execute(
+        "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
+            start_position, status, created_at, updated_at, revision, reason, rematch)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            row.id,
+            row.kind,
+            row.settings,
+            row.mode,
+            row.level,
+            row.engine_seat,
+            row.token0,
+            row.token1,
+            row.start_position,
+            row.status,
+            row.created_at,
+            row.updated_at,
+            row.revision,
+            row.reason,
+            row.rematch
+        ],
+    )?;
+    insert_tokens(conn, &row.id, 0, tokens)?;
+    insert_dice(conn, &row.id, dice)?;
+    if let Some((code, seat)) = invite {
+        insert_invite(conn, &row.id, code, seat)?;
+    }
+    Ok(())
+}
+
+/// Writes one accepted change: drops the tokens after `keep` (Undo), adds
+/// the new ones and any new dice, sets the status and the next revision.
+///
+/// # Errors
+/// [`StoreError::Stale`] when the game is no longer at `from_revision`;
+/// otherwise the write failed. Either way nothing was changed.
+pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, StoreError> {
+    let next = c.from_revision + 1;
+    let changed = conn.execute(
+        "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5
+         WHERE id = ?1 AND revision = ?6",
+        params![id, c.status, c.reason, next, now(), c.from_revision],
+    )?;
+    if changed == 0 {
+        let at: i64 = conn
+            .query_row(
+                "SELECT revision FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(-1);
+        return Err(StoreError::Stale(at));
+    }
+    conn.execute(
+        "DELETE FROM tokens WHERE game_id = ?1 AND seq >= ?2",
+        params![id, c.keep as i64],
+    )?;
+    insert_tokens(conn, id, c.keep, &c.append)?;
+    insert_dice(conn, id, &c.dice)?;
+    Ok(next)
+}
+
+/// Adds dice found in a game's record but missing from its ledger (a game
+/// stored before the ledger existed).
+///
+/// # Errors
+/// The write failed; nothing was stored.
+pub(super) fn add_dice(conn: &Connection, id: &str, dice: &[Drawn]) -> Result<(), rusqlite::Error> {
+    insert_dice(conn, id, dice)?;
+    Ok(())
+}
+
+/// Adds a one-time code that hands `seat` (2: both seats) to whoever
+/// presents it.
+///
+/// # Errors
+/// The write failed.
+pub(super) fn add_invite(
+    conn: &Connection,
+    id: &str,
+    code: &str,
+    seat: u8,
+) -> Result<(), rusqlite::Error> {
+    insert_invite(conn, id, code, seat)?;
+    Ok(())
+}
+
+/// Uses a one-time code: marks it used and gives its seat (or both) the new
+/// `token`, so an older token of that seat stops working. Returns the seat
+/// code (0, 1, or 2 for both), or `None` when the code is unknown or used.
+///
+/// # Errors
+/// The write failed; nothing was changed.
+pub(super) fn claim_invite(
+    conn: &Connection,
+    id: &str,
+    code: &str,
+    token: &str,
+) -> Result<Option<u8>, rusqlite::Error> {
+    let seat: Option<u8> = conn
+        .query_row(
+            "SELECT seat FROM invites WHERE game_id = ?1 AND code = ?2 AND used = 0",
+            params![id, code],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(seat) = seat else { return Ok(None) };
+    conn.execute(
+        "UPDATE invites SET used = 1 WHERE game_id = ?1 AND code = ?2",
+        params![id, code],
+    )?;
+    if seat == 0 || seat == 2 {
+        conn.execute(
+            "UPDATE games SET token0 = ?2 WHERE id = ?1",
+            params![id, token],
+        )?;
+    }
+    if seat == 1 || seat == 2 {
+        conn.execute(
+            "UPDATE games SET token1 = ?2 WHERE id = ?1",
+            params![id, token],
+        )?;
+    }
+    Ok(Some(seat))
+}
+
+/// Links a finished game to its rematch, as one more change of the game.
+///
+/// # Errors
+/// [`StoreError::Stale`] when the game is no longer at `from_revision`.
+pub(super) fn set_rematch(
+    conn: &Connection,
+    id: &str,
+    from_revision: i64,
+    rematch: &str,
+) -> Result<i64, StoreError> {
+    let next = from_revision + 1;
+    let changed = conn.execute(
+        "UPDATE games SET rematch = ?2, revision = ?3 WHERE id = ?1 AND revision = ?4",
+        params![id, rematch, next, from_revision],
+    )?;
+    if changed == 0 {
+        return Err(StoreError::Stale(from_revision));
+    }
+    Ok(next)
+}
+
+/// Loads a game's row, tokens and dice ledger.
+///
+/// # Errors
+/// The read failed.
+pub(super) fn load(conn: &Connection, id: &str) -> Result<Option<Loaded>, rusqlite::Error> {
+    let row = conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
+            params![id],
+            row_from_sql,
+        )
+        .optional()?;
+    let Some(row) = row else { return Ok(None) };
+    let mut stmt = conn.prepare("SELECT token FROM tokens WHERE game_id = ?1 ORDER BY seq")?;
+    let tokens = stmt
+        .query_map(params![id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut stmt = conn.prepare("SELECT die, seq, value FROM dice WHERE game_id = ?1")?;
+    let dice = stmt
+        .query_map(params![id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, u8>(2)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter_map(|(die, seq, value)| {
+            Some(Drawn {
+                die: Die::from_name(&die)?,
+                seq: usize::try_from(seq).ok()?,
+                value,
+            })
+        })
+        .collect();
+    Ok(Some(Loaded { row, tokens, dice }))
+}
+
+/// The most recently changed games, newest first, with their token counts.
+///
+/// # Errors
+/// The read failed.
+pub(super) fn list(
+    conn: &Connection,
+    limit: usize,
+) -> Result<Vec<(GameRow, usize)>, rusqlite::Error> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
+         FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT ?1"
+    ))?;
+    let rows = stmt
+        .query_map(params![limit as i64], |r| {
+            Ok((row_from_sql(r)?, r.get::<_, i64>(15)? as usize))
+        })?
+        .collect();
+    rows
+}
+
+/// Makes the data directory readable by its owner only (0700), and the
+/// database and its journal files too (0600), creating the file so that it
+/// never exists with wider rights.
+#[cfg(unix)]
+pub(super) fn private(dir: &Path, file: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(file)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = file.as_os_str().to_owned();
+        name.push(suffix);
+        let path = std::path::PathBuf::from(name);
+        if path.exists() {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(super) fn private(_dir: &Path, _file: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Replaces seat tokens stored in clear (databases made before hashing) by
+/// their hashes; the players' links keep working, since a token is compared
+/// by its hash.
+fn hash_clear_tokens(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let clear: Vec<(String, Option<String>, Option<String>)> = conn
+        .prepare(
+            "SELECT id, token0, token1 FROM games WHERE length(token0) = 32 OR length(token1) = 32",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    let fix = |t: Option<String>| {
+        t.map(|t| {
+            if crate::secrets::is_hash(&t) {
+                t
+            } else {
+                crate::secrets::hash(&t)
+            }
+        })
+    };
+    for (id, t0, t1) in clear {
+        conn.execute(
+            "UPDATE games SET token0 = ?2, token1 = ?3 WHERE id = ?1",
+            params![id, fix(t0), fix(t1)],
+        )?;
+    }
+    Ok(())
+}
+
+fn insert_tokens(
+    conn: &Connection,
+    id: &str,
+    from: usize,
+    tokens: &[String],
+) -> Result<(), rusqlite::Error> {
+    let mut stmt =
+        conn.prepare_cached("INSERT INTO tokens (game_id, seq, token) VALUES (?1, ?2, ?3)")?;
+    for (i, t) in tokens.iter().enumerate() {
+        stmt.execute(params![id, (from + i) as i64, t])?;
+    }
+    Ok(())
+}
+
+fn insert_dice(conn: &Connection, id: &str, dice: &[Drawn]) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT OR IGNORE INTO dice (game_id, die, seq, value) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for d in dice {
+        stmt.execute(params![id, d.die.name(), d.seq as i64, d.value])?;
+    }
+    Ok(())
+}
+
+fn insert_invite(conn: &Connection, id: &str, code: &str, seat: u8) -> Result<(), rusqlite::Error> {
+    conn.execute(
+        "INSERT INTO invites (game_id, code, seat) VALUES (?1, ?2, ?3)",
+        params![id, code, seat],
+    )?;
+    Ok(())
+}
+
+fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        settings: r.get(2)?,
+        mode: r.get(3)?,
+        level: r.get(4)?,
+        engine_seat: r.get(5)?,
+        token0: r.get(6)?,
+        token1: r.get(7)?,
+        start_position: r.get(8)?,
+        status: r.get(9)?,
+        created_at: r.get(10)?,
+        updated_at: r.get(11)?,
+        revision: r.get(12)?,
+        reason: r.get(13)?,
+        rematch: r.get(14)?,
+    })
+}
