@@ -27,7 +27,10 @@ export async function startServer() {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
-  const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", "0"], {
+  // The tests click faster than a person: no per-client rate limits here
+  // (their own API tests cover them).
+  const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", "0",
+    "--rate-limit", "0", "--create-limit", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod bench_serve;
 mod engine_cmd;
 mod progress;
 mod ringo_cmd;
@@ -29,27 +30,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the web app: play both games in the browser, stored in SQLite.
-    Serve {
-        /// Data directory (the database is agon.db inside it).
-        #[arg(long, default_value = "agon-data")]
-        data: std::path::PathBuf,
-        /// Port to listen on.
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// Address to bind.
-        #[arg(long, default_value = "127.0.0.1")]
-        bind: std::net::IpAddr,
-        /// Engine computations allowed at once.
-        #[arg(long, default_value_t = 2)]
-        engine_threads: usize,
-        /// Pause before each engine action, in milliseconds.
-        #[arg(long, default_value_t = 400)]
-        engine_delay_ms: u64,
-        /// Another origin allowed to change state (CSRF check), e.g.
-        /// https://agon.example.org; repeat for more.
-        #[arg(long = "allow-origin")]
-        allow_origin: Vec<String>,
-    },
+    Serve(ServeArgs),
     /// Ringo: legal moves, perft, the board, terminal play.
     #[command(subcommand)]
     Ringo(RingoCmd),
@@ -67,6 +48,79 @@ enum Command {
     /// Speed benchmarks (median of several runs, one core).
     #[command(subcommand)]
     Bench(BenchCmd),
+}
+
+/// `agon serve`: where to listen, and every limit of the web app.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// Data directory (the database is agon.db inside it).
+    #[arg(long, default_value = "agon-data")]
+    data: std::path::PathBuf,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: std::net::IpAddr,
+    /// Engine computations allowed at once.
+    #[arg(long, default_value_t = 2)]
+    engine_threads: usize,
+    /// Pause before each engine action, in milliseconds.
+    #[arg(long, default_value_t = 400)]
+    engine_delay_ms: u64,
+    /// Another origin allowed to change state (CSRF check), e.g.
+    /// https://agon.example.org; repeat for more.
+    #[arg(long = "allow-origin")]
+    allow_origin: Vec<String>,
+    /// Actions (moves, joins, seat links) per second per client address,
+    /// bursts of twice that; 0 turns the limit off.
+    #[arg(long, default_value_t = 20)]
+    rate_limit: u32,
+    /// Games created or imported per minute per client address; 0 turns the
+    /// limit off.
+    #[arg(long, default_value_t = 30)]
+    create_limit: u32,
+    /// Open connections at most; more wait to be accepted.
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Seconds a connection may take to send a request's headers, or stay
+    /// idle between requests.
+    #[arg(long, default_value_t = 10)]
+    header_timeout_secs: u64,
+    /// WebSockets open at most, in all.
+    #[arg(long, default_value_t = 20_000)]
+    max_sockets: usize,
+    /// WebSockets open at most on one game.
+    #[arg(long, default_value_t = 5_000)]
+    max_sockets_per_game: usize,
+    /// Seconds after which an unused game (no socket, no engine work) leaves
+    /// memory; it is reloaded from the store when asked for.
+    #[arg(long, default_value_t = 600)]
+    evict_after_secs: u64,
+}
+
+impl ServeArgs {
+    fn config(self) -> agon_server::Config {
+        use std::time::Duration;
+        agon_server::Config {
+            data: self.data,
+            addr: std::net::SocketAddr::new(self.bind, self.port),
+            engine_threads: self.engine_threads,
+            engine_delay: Duration::from_millis(self.engine_delay_ms),
+            options: agon_server::Options {
+                engine_threads: self.engine_threads,
+                engine_delay: Duration::from_millis(self.engine_delay_ms),
+                allowed_origins: self.allow_origin,
+                rate_limit: self.rate_limit,
+                create_limit: self.create_limit,
+                max_connections: self.max_connections,
+                header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+                max_sockets: self.max_sockets,
+                max_sockets_per_game: self.max_sockets_per_game,
+                evict_after: Duration::from_secs(self.evict_after_secs),
+            },
+        }
+    }
 }
 
 /// The rules, start position and moves that set up a Ringo game.
@@ -364,6 +418,25 @@ enum BenchCmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// The web app under load: N games over the real HTTP API at R moves a
+    /// second each, K WebSocket spectators; acknowledgement and push latency.
+    Serve {
+        /// Games played at once.
+        #[arg(long, default_value_t = 50)]
+        games: usize,
+        /// Moves per second in each game (0: as fast as acknowledged).
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Seconds of play.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// WebSocket spectators, spread over the games.
+        #[arg(long, default_value_t = 0)]
+        spectators: usize,
+        /// A running server to target (started here when absent).
+        #[arg(long)]
+        url: Option<String>,
+    },
     /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
     RingoSearch {
         /// Search depth.
@@ -417,24 +490,8 @@ fn print_json(value: &serde_json::Value) -> Result<()> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Serve {
-            data,
-            port,
-            bind,
-            engine_threads,
-            engine_delay_ms,
-            allow_origin,
-        } => {
-            let config = agon_server::Config {
-                data,
-                addr: std::net::SocketAddr::new(bind, port),
-                engine_threads,
-                engine_delay: std::time::Duration::from_millis(engine_delay_ms),
-                options: agon_server::Options {
-                    allowed_origins: allow_origin,
-                    ..agon_server::Options::default()
-                },
-            };
+        Command::Serve(args) => {
+            let config = args.config();
             let runtime = tokio::runtime::Runtime::new()?;
             runtime
                 .block_on(agon_server::serve(config))
@@ -659,6 +716,19 @@ fn run(cli: Cli) -> Result<()> {
             other => anyhow::bail!("invalid --method '{other}': use spsa or texel"),
         },
         Command::Bench(BenchCmd::RingoSearch { depth }) => print_json(&bench::ringo_search(depth)?),
+        Command::Bench(BenchCmd::Serve {
+            games,
+            rate,
+            seconds,
+            spectators,
+            url,
+        }) => print_json(&bench_serve::run(&bench_serve::ServeBench {
+            games: games.max(1),
+            rate,
+            seconds,
+            spectators,
+            url,
+        })?),
         Command::Bench(BenchCmd::UrgammonEval { runs, decisions }) => {
             print_json(&bench::urgammon_eval(runs.max(1), decisions)?)
         }

@@ -23,6 +23,9 @@ fn start(data: &std::path::Path) -> (Child, u16) {
             &port.to_string(),
             "--engine-delay-ms",
             "0",
+            // Eight games played flat out from one address: no rate limit.
+            "--rate-limit",
+            "0",
         ])
         .stdout(Stdio::piped())
         .spawn()

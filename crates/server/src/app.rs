@@ -41,14 +41,41 @@ pub struct Options {
     pub engine_delay: Duration,
     /// Origins besides the server's own that may change state (CSRF check).
     pub allowed_origins: Vec<String>,
+    /// Actions (moves, joins, seat links) per second per client address,
+    /// with bursts of twice that; 0 for no limit.
+    pub rate_limit: u32,
+    /// Games created (or imported) per minute per client address; 0 for no
+    /// limit.
+    pub create_limit: u32,
+    /// Open connections at most; more wait to be accepted.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's headers, and stay
+    /// idle between requests.
+    pub header_timeout: Duration,
+    /// WebSockets open at most, in all.
+    pub max_sockets: usize,
+    /// WebSockets open at most on one game.
+    pub max_sockets_per_game: usize,
+    /// A game nobody has used for this long, with no socket open and no
+    /// engine work, leaves memory (it is reloaded from the store on demand).
+    pub evict_after: Duration,
 }
 
 impl Default for Options {
+    /// The library's defaults: no rate limits (tests and embedded use);
+    /// `agon serve` sets its own from its flags.
     fn default() -> Options {
         Options {
             engine_threads: 2,
             engine_delay: Duration::from_millis(400),
             allowed_origins: vec![],
+            rate_limit: 0,
+            create_limit: 0,
+            max_connections: 10_000,
+            header_timeout: Duration::from_secs(10),
+            max_sockets: 20_000,
+            max_sockets_per_game: 5_000,
+            evict_after: Duration::from_secs(600),
         }
     }
 }
@@ -80,6 +107,12 @@ pub(crate) struct Inner {
     pub(crate) engine: Arc<Semaphore>,
     pub(crate) engine_delay: Duration,
     pub(crate) options: Options,
+    /// WebSockets open now, in all.
+    pub(crate) sockets: AtomicUsize,
+    /// The rate limiters, to forget old clients now and then.
+    limiters: Mutex<Vec<crate::limits::Limiter>>,
+    /// When the app started: slots note their last use as seconds since.
+    started: std::time::Instant,
 }
 
 /// One game's place in memory: the session, its broadcast channel, who is
@@ -94,6 +127,10 @@ pub(crate) struct Slot {
     pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
     /// Open sockets per seat.
     pub(crate) presence: [AtomicUsize; 2],
+    /// Open sockets on this game, players and spectators.
+    pub(crate) sockets: AtomicUsize,
+    /// When the game was last used, in seconds since the app started.
+    last_used: std::sync::atomic::AtomicU64,
 }
 
 impl Slot {
@@ -104,6 +141,8 @@ impl Slot {
             engine_running: AtomicBool::new(false),
             engine_stop: Mutex::new(None),
             presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            sockets: AtomicUsize::new(0),
+            last_used: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -149,6 +188,9 @@ impl AppState {
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
                 engine_delay: options.engine_delay,
                 options,
+                sockets: AtomicUsize::new(0),
+                limiters: Mutex::new(vec![]),
+                started: std::time::Instant::now(),
             }),
         }
     }
@@ -170,6 +212,13 @@ impl AppState {
     /// The slot of a game, loading it from the store when needed. A game loaded
     /// after a restart whose turn is the engine's starts the engine again.
     pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let slot = self.loaded_slot(id).await?;
+        slot.last_used
+            .store(self.inner.started.elapsed().as_secs(), Ordering::Relaxed);
+        Ok(slot)
+    }
+
+    async fn loaded_slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(slot) = self.games_lock()?.get(id) {
             return Ok(slot.clone());
         }
@@ -207,6 +256,62 @@ impl AppState {
         let slot = self.slot(id).await?;
         let seats = slot.session.lock().await.seats_for(token);
         Ok((slot, seats))
+    }
+
+    /// Drops from memory every game unused for `idle` that nothing holds: no
+    /// request or engine task, no socket. It is reloaded from the store when
+    /// next asked for. Returns how many games left memory.
+    pub fn evict_idle(&self, idle: Duration) -> usize {
+        let now = self.inner.started.elapsed().as_secs();
+        let Ok(mut games) = self.games_lock() else {
+            return 0;
+        };
+        let before = games.len();
+        games.retain(|_, slot| {
+            let unused =
+                now.saturating_sub(slot.last_used.load(Ordering::Relaxed)) >= idle.as_secs();
+            let held = Arc::strong_count(slot) > 1
+                || slot.tx.receiver_count() > 0
+                || slot.engine_running.load(Ordering::SeqCst);
+            held || !unused
+        });
+        before - games.len()
+    }
+
+    fn set_limiters(
+        &self,
+        creating: &Option<crate::limits::Limiter>,
+        acting: &Option<crate::limits::Limiter>,
+    ) {
+        if let Ok(mut l) = self.inner.limiters.lock() {
+            *l = creating.iter().chain(acting).cloned().collect();
+        }
+    }
+
+    /// Housekeeping, run now and then by [`crate::serve`]: idle games leave
+    /// memory, and the rate limiters forget clients not seen lately.
+    pub fn sweep(&self) -> usize {
+        if let Ok(l) = self.inner.limiters.lock() {
+            for limiter in l.iter() {
+                limiter.limiter().retain_recent();
+            }
+        }
+        self.evict_idle(self.inner.options.evict_after)
+    }
+
+    /// How many WebSockets are open now.
+    pub fn sockets(&self) -> usize {
+        self.inner.sockets.load(Ordering::Relaxed)
+    }
+
+    /// How many games are in memory now.
+    pub fn games_in_memory(&self) -> usize {
+        self.games_lock().map_or(0, |g| g.len())
+    }
+
+    /// The options the app runs with.
+    pub fn options(&self) -> &Options {
+        &self.inner.options
     }
 
     /// Puts a newly created game in memory and starts the engine if it moves first.
@@ -277,6 +382,15 @@ impl AppState {
 
 /// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
 pub fn app(state: AppState) -> Router {
+    let o = &state.inner.options;
+    let creating = crate::limits::limiter(o.create_limit, Duration::from_secs(60), o.create_limit);
+    let acting = crate::limits::limiter(
+        o.rate_limit,
+        Duration::from_secs(1),
+        o.rate_limit.saturating_mul(2),
+    );
+    state.set_limiters(&creating, &acting);
+    let limited = crate::limits::limited;
     Router::new()
         .route("/", get(assets::page))
         .route("/new", get(assets::page))
@@ -286,17 +400,30 @@ pub fn app(state: AppState) -> Router {
         .route("/replay/{id}", get(assets::page))
         .route("/static/{file}", get(assets::static_file))
         .route("/api/meta", get(api::meta))
-        .route("/api/games", post(api::games::create).get(api::games::list))
+        .route("/api/health", get(api::health))
+        .route(
+            "/api/games",
+            limited(post(api::games::create), &creating).get(api::games::list),
+        )
         .route("/api/games/{id}", get(api::games::get))
-        .route("/api/games/{id}/action", post(api::actions::act))
-        .route("/api/games/{id}/join", post(api::seats::join))
-        .route("/api/games/{id}/seat-link", post(api::seats::seat_link))
+        .route(
+            "/api/games/{id}/action",
+            limited(post(api::actions::act), &acting),
+        )
+        .route(
+            "/api/games/{id}/join",
+            limited(post(api::seats::join), &acting),
+        )
+        .route(
+            "/api/games/{id}/seat-link",
+            limited(post(api::seats::seat_link), &acting),
+        )
         .route("/api/games/{id}/record", get(api::games::record))
         .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route(
             "/api/import",
-            post(api::games::import).layer(DefaultBodyLimit::max(MAX_IMPORT)),
+            limited(post(api::games::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
         )
         .fallback(assets::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -27,6 +27,8 @@ pub mod dice;
 mod edge;
 pub mod engine;
 pub mod error;
+mod limits;
+mod listen;
 pub mod secrets;
 pub mod session;
 pub mod store;
@@ -38,11 +40,13 @@ pub use ws::MAX_WS_MESSAGE;
 
 use store::Store;
 
-/// Runs the app until Ctrl-C.
+/// Runs the app until Ctrl-C or SIGTERM.
 ///
 /// # Errors
 /// The data directory or the address cannot be used.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Many sockets need more than the usual 1024 open files.
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
     let store = Store::open(&config.data)?;
     let state = AppState::with_options(
         store,
@@ -60,10 +64,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         listener.local_addr()?,
         config.data.join("agon.db").display()
     );
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    // Housekeeping: idle games leave memory, limiters forget old clients.
+    let sweeper = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(30));
+        loop {
+            tick.tick().await;
+            sweeper.sweep();
+        }
+    });
+    listen::run(listener, app(state.clone()), &state).await?;
     Ok(())
 }

@@ -66,10 +66,48 @@ pub async fn upgrade(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
+    // Count the socket now, so a flood of upgrades cannot pass the caps
+    // before the first of them is counted.
+    let count = SocketCount::take(&app, &slot)?;
     Ok(upgrade
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| push_updates(socket, slot)))
+        .on_upgrade(move |socket| async move {
+            push_updates(socket, slot).await;
+            drop(count);
+        }))
+}
+
+/// One open socket, counted in all and on its game until dropped.
+struct SocketCount {
+    app: AppState,
+    slot: Arc<Slot>,
+}
+
+impl SocketCount {
+    fn take(app: &AppState, slot: &Arc<Slot>) -> Result<SocketCount, ApiError> {
+        let o = app.options();
+        let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
+        let here = slot.sockets.fetch_add(1, Ordering::SeqCst);
+        let count = SocketCount {
+            app: app.clone(),
+            slot: slot.clone(),
+        };
+        if total >= o.max_sockets || here >= o.max_sockets_per_game {
+            return Err(ApiError::Unavailable(format!(
+                "too many live connections (at most {} in all and {} per game): try again later",
+                o.max_sockets, o.max_sockets_per_game
+            )));
+        }
+        Ok(count)
+    }
+}
+
+impl Drop for SocketCount {
+    fn drop(&mut self) {
+        self.app.inner.sockets.fetch_sub(1, Ordering::SeqCst);
+        self.slot.sockets.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Counts a socket as present for its seats until it is dropped.

@@ -437,3 +437,111 @@ async fn import_takes_the_longest_record_export_gives() {
         e.to_string().chars().take(300).collect::<String>()
     );
 }
+
+fn limited_app(rate_limit: u32, create_limit: u32) -> (AppState, axum::Router) {
+    let state = AppState::with_options(
+        Store::in_memory().unwrap(),
+        Options {
+            rate_limit,
+            create_limit,
+            ..Options::default()
+        },
+    );
+    (state.clone(), app(state))
+}
+
+#[tokio::test]
+async fn clients_are_rate_limited_with_a_json_429() {
+    let (_, app) = limited_app(2, 3);
+    let mut statuses = vec![];
+    for _ in 0..5 {
+        let (status, v) = call(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(r#"{"game": "ringo", "opponent": "local"}"#),
+        )
+        .await;
+        assert!(
+            v["error"].is_string() || status == StatusCode::CREATED,
+            "{v}"
+        );
+        statuses.push(status);
+    }
+    assert_eq!(
+        &statuses[..3],
+        [StatusCode::CREATED; 3],
+        "a burst of three creations passes"
+    );
+    assert_eq!(
+        statuses[4],
+        StatusCode::TOO_MANY_REQUESTS,
+        "then creation waits"
+    );
+    // Actions: two a second, bursts of four.
+    let (_, app) = limited_app(2, 0);
+    let (_, id, t) = start(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let mut limited = 0;
+    for m in [
+        "b6-b5", "b1-c1", "c6-c5", "c1-b1", "d6-d5", "b1-c1", "e6-e5",
+    ] {
+        let (status, v) = action(&app, &id, Some(&t), mv(m)).await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            limited += 1;
+            assert!(
+                v["error"]
+                    .as_str()
+                    .unwrap()
+                    .to_lowercase()
+                    .contains("too many"),
+                "{v}"
+            );
+        }
+    }
+    assert!(
+        limited >= 2,
+        "actions past the burst are refused: {limited}"
+    );
+    // Reading is never limited.
+    for _ in 0..20 {
+        let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn idle_games_leave_memory_and_come_back_from_the_store() {
+    let state = state_on(Store::in_memory().unwrap());
+    let app = app(state.clone());
+    let (_, id, t) = start(&app, json!({"game": "urgammon", "opponent": "local"})).await;
+    let first = action(&app, &id, Some(&t), mv("P-1a")).await;
+    let before = call(&app, "GET", &format!("/api/games/{id}"), Some(&t), None)
+        .await
+        .1;
+    assert_eq!(state.games_in_memory(), 1);
+    assert_eq!(
+        state.evict_idle(std::time::Duration::from_secs(3600)),
+        0,
+        "recently used games stay"
+    );
+    // Let the engine check that each load starts finish (it holds the game).
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    assert_eq!(state.evict_idle(std::time::Duration::ZERO), 1);
+    assert_eq!(state.games_in_memory(), 0);
+    let after = call(&app, "GET", &format!("/api/games/{id}"), Some(&t), None)
+        .await
+        .1;
+    assert_eq!(after, before, "reloaded as it was, with the player's seat");
+    assert_eq!(state.games_in_memory(), 1);
+    let _ = first;
+    // And play goes on after the reload.
+    let s = &after["state"];
+    let a = if s["phase"] == "roll" {
+        json!({"type": "roll"})
+    } else {
+        mv(s["moves"][0].as_str().unwrap())
+    };
+    let (status, v) = action(&app, &id, Some(&t), a).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}

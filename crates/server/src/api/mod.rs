@@ -73,6 +73,43 @@ pub struct Meta {
     pub urgammon: UrgammonMeta,
 }
 
+/// `GET /api/health`.
+#[derive(Serialize)]
+pub struct Health {
+    /// `ok` while the store answers.
+    pub status: &'static str,
+    /// Games held in memory now.
+    pub games_in_memory: usize,
+    /// WebSockets open now.
+    pub sockets: usize,
+    /// The store's writer: changes committed and commits made (each one
+    /// fsync); their ratio is how many changes shared one.
+    pub store: StoreHealth,
+}
+
+/// The store's part of the health report.
+#[derive(Serialize)]
+pub struct StoreHealth {
+    /// Changes committed.
+    pub changes: usize,
+    /// Commits (fsyncs) made for them.
+    pub commits: usize,
+}
+
+/// `GET /api/health`: the store answers a read, and the counts above.
+pub async fn health(
+    axum::extract::State(app): axum::extract::State<crate::AppState>,
+) -> Result<Json<Health>, ApiError> {
+    app.store().list(1).await?;
+    let (changes, commits) = app.store().commit_stats();
+    Ok(Json(Health {
+        status: "ok",
+        games_in_memory: app.games_in_memory(),
+        sockets: app.sockets(),
+        store: StoreHealth { changes, commits },
+    }))
+}
+
 /// Options and presets of both games, for the home page and the rules page.
 pub async fn meta() -> Json<Meta> {
     let presets = ringo::Preset::ALL

@@ -1,0 +1,359 @@
+//! `agon bench serve`: a load generator for the web app. It starts a server
+//! (or targets one at `--url`), drives N same-screen Ringo games over the real
+//! HTTP API at a fixed rate of moves per game, watches them with K WebSocket
+//! spectators, and reports acknowledgement latency, push latency, errors and
+//! the server's memory.
+
+use anyhow::{bail, Context, Result};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::io::BufRead;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct ServeBench {
+    /// Games played at once.
+    pub games: usize,
+    /// Moves per second in each game; 0 plays each game as fast as its
+    /// moves are acknowledged (a throughput test).
+    pub rate: f64,
+    /// How long to play.
+    pub seconds: f64,
+    /// WebSocket spectators, spread over the games.
+    pub spectators: usize,
+    /// A running server to target; without it, one is started.
+    pub url: Option<String>,
+}
+
+/// When each game's recent moves were sent, by the revision they create, so a
+/// spectator can time the push that carries them.
+type Sent = Vec<Mutex<VecDeque<(i64, Instant)>>>;
+
+/// A server started for the run: killed when dropped.
+struct Started {
+    child: std::process::Child,
+    data: std::path::PathBuf,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+/// Starts `agon serve` on a free port with a fresh data directory, with the
+/// per-client rate limits off (every game of the run comes from this one
+/// client).
+fn start_server() -> Result<(Started, String)> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let data = std::env::temp_dir().join(format!("agon-bench-serve-{}-{port}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut child = std::process::Command::new(std::env::current_exe()?)
+        .args(["serve", "--data"])
+        .arg(&data)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--engine-delay-ms",
+            "0",
+            "--rate-limit",
+            "0",
+            "--create-limit",
+            "0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("starting agon serve")?;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().context("server output")?).read_line(&mut line)?;
+    if !line.contains("Agon is running") {
+        let _ = child.kill();
+        bail!("the server did not start: {line}");
+    }
+    Ok((Started { child, data }, format!("http://127.0.0.1:{port}")))
+}
+
+/// The resident memory of a process, in MiB (Linux).
+fn rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+/// p50, p90, p99, max and mean of a sample, in milliseconds.
+fn summary(mut ms: Vec<f64>) -> Value {
+    if ms.is_empty() {
+        return json!({"samples": 0});
+    }
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() as f64 * q).ceil() as usize).clamp(1, ms.len()) - 1];
+    let round = |x: f64| (x * 100.0).round() / 100.0;
+    json!({
+        "samples": ms.len(),
+        "p50": round(at(0.50)),
+        "p90": round(at(0.90)),
+        "p99": round(at(0.99)),
+        "max": round(ms[ms.len() - 1]),
+        "mean": round(ms.iter().sum::<f64>() / ms.len() as f64),
+    })
+}
+
+async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Result<(u16, Value)> {
+    let mut req = client
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(t) = token {
+        req = req.header("x-agon-token", t);
+    }
+    let res = req.send().await?;
+    let status = res.status().as_u16();
+    let bytes = res.bytes().await?;
+    Ok((
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    ))
+}
+
+/// A game being played: its id, token, legal moves and revision.
+struct Game {
+    id: String,
+    token: String,
+    moves: Vec<String>,
+    revision: i64,
+}
+
+async fn new_game(client: &reqwest::Client, base: &str) -> Result<Game> {
+    let body = json!({"game": "ringo", "rules": "classic,repetition=draw", "opponent": "local"});
+    let (status, v) = post(client, &format!("{base}/api/games"), None, &body).await?;
+    if status != 201 {
+        bail!("creating a game: {status} {v}");
+    }
+    Ok(Game {
+        id: v["id"].as_str().unwrap_or_default().to_string(),
+        token: v["token"].as_str().unwrap_or_default().to_string(),
+        moves: moves_of(&v["state"]),
+        revision: v["state"]["revision"].as_i64().unwrap_or(0),
+    })
+}
+
+fn moves_of(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs the benchmark and returns its figures as JSON.
+///
+/// # Errors
+/// The server cannot be started or reached, or the games cannot be created.
+pub fn run(b: &ServeBench) -> Result<Value> {
+    // Thousands of sockets need more than the usual 1024 open files.
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let (server, base) = match &b.url {
+        Some(url) => (None, url.trim_end_matches('/').to_string()),
+        None => {
+            let (s, url) = start_server()?;
+            (Some(s), url)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut report = runtime.block_on(drive(b, &base))?;
+    if let Some(s) = &server {
+        report["server_rss_mib"] = rss_mib(s.child.id()).map_or(Value::Null, Value::from);
+    }
+    report["server"] = Value::from(if server.is_some() { "started" } else { "given" });
+    Ok(report)
+}
+
+async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(4096)
+        .tcp_nodelay(true)
+        .timeout(Duration::from_secs(30))
+        .build()?;
+    let mut games = Vec::with_capacity(b.games);
+    for _ in 0..b.games {
+        games.push(new_game(&client, base).await?);
+    }
+    let sent: Arc<Sent> = Arc::new((0..b.games).map(|_| Mutex::new(VecDeque::new())).collect());
+    let errors = Arc::new(AtomicUsize::new(0));
+    let ws_base = base.replacen("http", "ws", 1);
+    // Spectators connect first, then play starts.
+    let mut watchers = vec![];
+    let connected = Arc::new(AtomicUsize::new(0));
+    let duration = Duration::from_secs_f64(b.seconds.max(0.1));
+    for s in 0..b.spectators {
+        let g = s % b.games.max(1);
+        let url = format!("{ws_base}/api/games/{}/ws", games[g].id);
+        let (sent, errors, connected) = (sent.clone(), errors.clone(), connected.clone());
+        watchers.push(tokio::spawn(async move {
+            let mut pushes = vec![];
+            let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&url).await else {
+                errors.fetch_add(1, Ordering::Relaxed);
+                return pushes;
+            };
+            connected.fetch_add(1, Ordering::Relaxed);
+            let end = Instant::now() + duration + Duration::from_secs(2);
+            while let Ok(Some(Ok(msg))) = tokio::time::timeout_at(end.into(), ws.next()).await {
+                let Ok(text) = msg.into_text() else { continue };
+                let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else {
+                    continue;
+                };
+                if v["type"] != "state" {
+                    continue;
+                }
+                let revision = v["state"]["revision"].as_i64().unwrap_or(-1);
+                let at = sent[g]
+                    .lock()
+                    .ok()
+                    .and_then(|q| q.iter().find(|(r, _)| *r == revision).map(|(_, t)| *t));
+                if let Some(t) = at {
+                    pushes.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+            }
+            pushes
+        }));
+    }
+    while connected.load(Ordering::Relaxed) + errors.load(Ordering::Relaxed) < b.spectators {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut players = vec![];
+    for (g, mut game) in games.into_iter().enumerate() {
+        let (client, base, sent, errors) = (
+            client.clone(),
+            base.to_string(),
+            sent.clone(),
+            errors.clone(),
+        );
+        let rate = b.rate;
+        players.push(tokio::spawn(async move {
+            let mut latencies = vec![];
+            let mut seed =
+                0x9e37_79b9_7f4a_7c15u64 ^ (g as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            let mut next_rand = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let interval = (rate > 0.0).then(|| Duration::from_secs_f64(1.0 / rate));
+            // Spread the games' moves evenly over the interval.
+            let mut next =
+                interval.map(|i| start + i.mul_f64((next_rand() % 1000) as f64 / 1000.0));
+            loop {
+                if let Some(at) = next {
+                    if at >= deadline {
+                        break;
+                    }
+                    tokio::time::sleep_until(at.into()).await;
+                    next = Some(at + interval.unwrap_or_default());
+                } else if Instant::now() >= deadline {
+                    break;
+                }
+                if game.moves.is_empty() {
+                    match new_game(&client, &base).await {
+                        Ok(fresh) => game = fresh,
+                        Err(_) => {
+                            errors.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        }
+                    }
+                }
+                let m = game.moves[(next_rand() % game.moves.len() as u64) as usize].clone();
+                let t0 = Instant::now();
+                if let Ok(mut q) = sent[g].lock() {
+                    q.push_back((game.revision + 1, t0));
+                    if q.len() > 8 {
+                        q.pop_front();
+                    }
+                }
+                let url = format!("{base}/api/games/{}/action", game.id);
+                match post(
+                    &client,
+                    &url,
+                    Some(&game.token),
+                    &json!({"type": "move", "move": m}),
+                )
+                .await
+                {
+                    Ok((200, v)) => {
+                        latencies.push(t0.elapsed().as_secs_f64() * 1000.0);
+                        game.moves = if v["state"]["over"] == true {
+                            vec![]
+                        } else {
+                            moves_of(&v["state"])
+                        };
+                        game.revision =
+                            v["state"]["revision"].as_i64().unwrap_or(game.revision + 1);
+                    }
+                    _ => {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            latencies
+        }));
+    }
+    let mut latencies = vec![];
+    for p in players {
+        latencies.extend(p.await.unwrap_or_default());
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut pushes = vec![];
+    for w in watchers {
+        pushes.extend(w.await.unwrap_or_default());
+    }
+    // The server's own count of changes and commits: how many moves shared
+    // one fsync.
+    let store = match client.get(format!("{base}/api/health")).send().await {
+        Ok(r) => r
+            .bytes()
+            .await
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .map_or(Value::Null, |v| v["store"].clone()),
+        Err(_) => Value::Null,
+    };
+    let acked = latencies.len();
+    Ok(json!({
+        "games": b.games,
+        "rate": b.rate,
+        "seconds": (elapsed * 100.0).round() / 100.0,
+        "spectators": b.spectators,
+        "acked": acked,
+        "acked_per_s": ((acked as f64 / elapsed) * 10.0).round() / 10.0,
+        "errors": errors.load(Ordering::Relaxed),
+        "latency_ms": summary(latencies),
+        "push_ms": summary(pushes),
+        "store": store,
+    }))
+}

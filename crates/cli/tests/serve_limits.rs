@@ -1,0 +1,192 @@
+//! `agon serve` against slow and greedy clients, over real sockets: header
+//! and idle timeouts, the connection cap, the WebSocket caps.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    port: u16,
+    data: std::path::PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+fn start(extra: &[&str]) -> Server {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let data = std::env::temp_dir().join(format!("agon-limits-{}-{port}", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("Agon is running"), "{line}");
+    Server { child, port, data }
+}
+
+/// A whole GET on a fresh connection: the status, or None if it failed.
+fn get(port: u16, path: &str) -> Option<u16> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    text.split(' ').nth(1)?.parse().ok()
+}
+
+/// Whether the server closed this connection within `within`.
+fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    s.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 512];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue, // a 408 or the like, then the close
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_and_cannot_starve_others() {
+    let server = start(&["--header-timeout-secs", "1", "--max-connections", "64"]);
+    // Partial headers, never finished: closed after the header timeout.
+    let mut slow = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: loc")
+        .unwrap();
+    let t = Instant::now();
+    assert!(
+        closed_within(&mut slow, Duration::from_secs(5)),
+        "a slow client is cut off"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(4),
+        "after about the timeout: {:?}",
+        t.elapsed()
+    );
+    // A kept-alive connection that stays idle is closed too.
+    let mut idle = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    idle.write_all(b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let mut first = [0u8; 64];
+    idle.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    assert!(
+        idle.read(&mut first).unwrap() > 0,
+        "the request is answered"
+    );
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(5)),
+        "then the idle connection is closed"
+    );
+    // Fill every connection slot with half-open connections: a normal request
+    // waits, but is served once the timeout frees them.
+    let hogs: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+            let _ = s.write_all(b"GET / HTTP/1.1\r\n");
+            s
+        })
+        .collect();
+    let t = Instant::now();
+    assert_eq!(
+        get(server.port, "/api/meta"),
+        Some(200),
+        "served after the hogs time out"
+    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    drop(hogs);
+    assert_eq!(get(server.port, "/api/meta"), Some(200));
+}
+
+#[test]
+fn websockets_are_capped_per_game_and_in_all() {
+    let server = start(&["--max-sockets-per-game", "2", "--max-sockets", "3"]);
+    let port = server.port;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let client = reqwest::Client::new();
+        let mut ids = vec![];
+        for _ in 0..2 {
+            let v: serde_json::Value = serde_json::from_slice(
+                &client
+                    .post(format!("http://127.0.0.1:{port}/api/games"))
+                    .header("content-type", "application/json")
+                    .body(r#"{"game":"ringo","opponent":"local"}"#)
+                    .send()
+                    .await
+                    .unwrap()
+                    .bytes()
+                    .await
+                    .unwrap(),
+            )
+            .unwrap();
+            ids.push(v["id"].as_str().unwrap().to_string());
+        }
+        let url = |id: &str| format!("ws://127.0.0.1:{port}/api/games/{id}/ws");
+        let a1 = tokio_tungstenite::connect_async(url(&ids[0]))
+            .await
+            .unwrap();
+        let a2 = tokio_tungstenite::connect_async(url(&ids[0]))
+            .await
+            .unwrap();
+        // A third on the same game is refused, with a JSON 503.
+        match tokio_tungstenite::connect_async(url(&ids[0])).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+                assert_eq!(res.status().as_u16(), 503);
+                let body =
+                    String::from_utf8_lossy(res.body().as_deref().unwrap_or_default()).to_string();
+                assert!(body.contains("too many live connections"), "{body}");
+            }
+            other => panic!(
+                "the third socket on a game was accepted: {:?}",
+                other.map(|_| ())
+            ),
+        }
+        let b1 = tokio_tungstenite::connect_async(url(&ids[1]))
+            .await
+            .unwrap();
+        assert!(
+            tokio_tungstenite::connect_async(url(&ids[1]))
+                .await
+                .is_err(),
+            "at most three in all"
+        );
+        // Closing one frees its place.
+        drop(a1);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let again = tokio_tungstenite::connect_async(url(&ids[1])).await;
+        assert!(again.is_ok(), "a freed place can be used");
+        drop((a2, b1, again));
+    });
+}
