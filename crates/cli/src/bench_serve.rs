@@ -27,6 +27,11 @@ pub struct ServeBench {
     pub spectators: usize,
     /// A running server to target; without it, one is started.
     pub url: Option<String>,
+    /// Games created first and never played (stored; they leave memory
+    /// after the server's idle time).
+    pub stored: usize,
+    /// For a server started here: `--evict-after-secs`.
+    pub evict_after_secs: u64,
 }
 
 /// When each game's recent moves were sent, by the revision they create, so a
@@ -50,7 +55,7 @@ impl Drop for Started {
 /// Starts `agon serve` on a free port with a fresh data directory, with the
 /// per-client rate limits off (every game of the run comes from this one
 /// client).
-fn start_server() -> Result<(Started, String)> {
+fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port();
@@ -68,6 +73,8 @@ fn start_server() -> Result<(Started, String)> {
             "0",
             "--create-limit",
             "0",
+            "--evict-after-secs",
+            &evict_after_secs.to_string(),
         ])
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -152,8 +159,16 @@ async fn new_game(client: &reqwest::Client, base: &str) -> Result<Game> {
         id: v["id"].as_str().unwrap_or_default().to_string(),
         token: v["token"].as_str().unwrap_or_default().to_string(),
         moves: moves_of(&v["state"]),
-        revision: v["state"]["revision"].as_i64().unwrap_or(0),
+        revision: revision_of(&v["state"]).unwrap_or(0),
     })
+}
+
+/// A state's revision; a server from before revisions has only `version`,
+/// which rises the same way in games without Undo.
+fn revision_of(state: &Value) -> Option<i64> {
+    state["revision"]
+        .as_i64()
+        .or_else(|| state["version"].as_i64())
 }
 
 fn moves_of(state: &Value) -> Vec<String> {
@@ -177,7 +192,7 @@ pub fn run(b: &ServeBench) -> Result<Value> {
     let (server, base) = match &b.url {
         Some(url) => (None, url.trim_end_matches('/').to_string()),
         None => {
-            let (s, url) = start_server()?;
+            let (s, url) = start_server(b.evict_after_secs)?;
             (Some(s), url)
         }
     };
@@ -198,6 +213,9 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
         .tcp_nodelay(true)
         .timeout(Duration::from_secs(30))
         .build()?;
+    for _ in 0..b.stored {
+        new_game(&client, base).await?;
+    }
     let mut games = Vec::with_capacity(b.games);
     for _ in 0..b.games {
         games.push(new_game(&client, base).await?);
@@ -229,7 +247,7 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
                 if v["type"] != "state" {
                     continue;
                 }
-                let revision = v["state"]["revision"].as_i64().unwrap_or(-1);
+                let revision = revision_of(&v["state"]).unwrap_or(-1);
                 let at = sent[g]
                     .lock()
                     .ok()
@@ -312,8 +330,7 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
                         } else {
                             moves_of(&v["state"])
                         };
-                        game.revision =
-                            v["state"]["revision"].as_i64().unwrap_or(game.revision + 1);
+                        game.revision = revision_of(&v["state"]).unwrap_or(game.revision + 1);
                     }
                     _ => {
                         errors.fetch_add(1, Ordering::Relaxed);
@@ -340,7 +357,7 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
             .await
             .ok()
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-            .map_or(Value::Null, |v| v["store"].clone()),
+            .unwrap_or(Value::Null),
         Err(_) => Value::Null,
     };
     let acked = latencies.len();
@@ -354,6 +371,8 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
         "errors": errors.load(Ordering::Relaxed),
         "latency_ms": summary(latencies),
         "push_ms": summary(pushes),
-        "store": store,
+        "stored": b.stored,
+        "games_in_memory": store["games_in_memory"].clone(),
+        "store": store["store"].clone(),
     }))
 }

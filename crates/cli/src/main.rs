@@ -436,6 +436,14 @@ enum BenchCmd {
         /// A running server to target (started here when absent).
         #[arg(long)]
         url: Option<String>,
+        /// Games created first and never played, to measure memory with
+        /// many stored games.
+        #[arg(long, default_value_t = 0)]
+        stored: usize,
+        /// For the server started here: seconds before an unused game leaves
+        /// memory.
+        #[arg(long, default_value_t = 600)]
+        evict_after_secs: u64,
     },
     /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
     RingoSearch {
@@ -722,12 +730,16 @@ fn run(cli: Cli) -> Result<()> {
             seconds,
             spectators,
             url,
+            stored,
+            evict_after_secs,
         }) => print_json(&bench_serve::run(&bench_serve::ServeBench {
             games: games.max(1),
             rate,
             seconds,
             spectators,
             url,
+            stored,
+            evict_after_secs,
         })?),
         Command::Bench(BenchCmd::UrgammonEval { runs, decisions }) => {
             print_json(&bench::urgammon_eval(runs.max(1), decisions)?)

@@ -67,7 +67,12 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Housekeeping: idle games leave memory, limiters forget old clients.
     let sweeper = state.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(30));
+        // Often enough that a game leaves memory soon after its idle time.
+        let every = (sweeper.options().evict_after / 2).clamp(
+            std::time::Duration::from_secs(1),
+            std::time::Duration::from_secs(30),
+        );
+        let mut tick = tokio::time::interval(every);
         loop {
             tick.tick().await;
             sweeper.sweep();
