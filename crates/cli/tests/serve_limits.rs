@@ -194,23 +194,55 @@ fn websockets_are_capped_per_game_and_in_all() {
 #[test]
 fn bench_serve_drives_games_and_reports_latency() {
     let out = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["bench", "serve", "--games", "4", "--rate", "5", "--seconds", "1.5", "--spectators", "4", "--stored", "3"])
+        .args([
+            "bench",
+            "serve",
+            "--games",
+            "4",
+            "--rate",
+            "5",
+            "--seconds",
+            "1.5",
+            "--spectators",
+            "4",
+            "--stored",
+            "3",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["errors"], 0, "{v}");
-    assert!(v["acked"].as_u64().unwrap() >= 12, "4 games × 5 moves/s × 1.5 s: {v}");
+    assert!(
+        v["acked"].as_u64().unwrap() >= 12,
+        "4 games × 5 moves/s × 1.5 s: {v}"
+    );
     for key in ["p50", "p90", "p99", "max"] {
         assert!(v["latency_ms"][key].as_f64().unwrap() > 0.0, "{key}: {v}");
     }
-    assert!(v["push_ms"]["samples"].as_u64().unwrap() > 0, "spectators timed the pushes: {v}");
+    assert!(
+        v["push_ms"]["samples"].as_u64().unwrap() > 0,
+        "spectators timed the pushes: {v}"
+    );
     assert!(v["server_rss_mib"].as_f64().unwrap() > 1.0, "{v}");
     assert_eq!(v["games_in_memory"], 7, "stored and played games: {v}");
     assert!(v["store"]["commits"].as_u64().unwrap() <= v["store"]["changes"].as_u64().unwrap());
     // A server that is not there: a clear error, exit 1 or 2, no panic.
     let out = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["bench", "serve", "--games", "1", "--seconds", "1", "--url", "http://127.0.0.1:9"])
+        .args([
+            "bench",
+            "serve",
+            "--games",
+            "1",
+            "--seconds",
+            "1",
+            "--url",
+            "http://127.0.0.1:9",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());
