@@ -4,159 +4,13 @@
 //! action returns the next session and the change to store, and leaves this
 //! one as it was, so a refused action or a failed write changes nothing.
 
-use crate::dice::{self, Dice, DiceUnavailable, Die, Drawn, Ledger};
+mod kinds;
+mod view;
+
+pub use kinds::{Action, Kind, Mode, Rules, SessionError};
+
+use crate::dice::{self, Dice, Die, Drawn, Ledger};
 use crate::store::{Commit, GameRow, Loaded};
-use crate::views;
-use serde::Deserialize;
-use serde_json::Value;
-use std::fmt;
-use std::str::FromStr;
-
-/// Why an action or a stored game was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SessionError {
-    /// The request is malformed: a die token sent as a move, an action that
-    /// does not exist in this game.
-    #[error("{0}")]
-    BadRequest(String),
-    /// Well-formed but not allowed now: an illegal move, not your turn,
-    /// nothing to take back, the game is over.
-    #[error("{0}")]
-    Conflict(String),
-    /// The seat asking is not a player of this game.
-    #[error("{0}")]
-    Forbidden(String),
-    /// The stored record does not replay (it never should).
-    #[error("stored game is damaged: {0}")]
-    Corrupt(String),
-    /// No die could be drawn.
-    #[error(transparent)]
-    Dice(#[from] DiceUnavailable),
-}
-
-/// The two games.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// Ringo.
-    Ringo,
-    /// Urgammon.
-    Urgammon,
-}
-
-impl Kind {
-    /// The name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kind::Ringo => "ringo",
-            Kind::Urgammon => "urgammon",
-        }
-    }
-
-    /// The seat names: attackers/defenders, light/dark.
-    pub const fn seat_names(self) -> [&'static str; 2] {
-        match self {
-            Kind::Ringo => ["attackers", "defenders"],
-            Kind::Urgammon => ["light", "dark"],
-        }
-    }
-
-    /// The seat a side name stands for.
-    pub fn seat_of(self, name: &str) -> Option<u8> {
-        self.seat_names()
-            .iter()
-            .position(|n| *n == name)
-            .map(|i| i as u8)
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Kind {
-    type Err = SessionError;
-    fn from_str(s: &str) -> Result<Kind, SessionError> {
-        match s {
-            "ringo" => Ok(Kind::Ringo),
-            "urgammon" => Ok(Kind::Urgammon),
-            other => Err(SessionError::BadRequest(format!(
-                "unknown game '{other}'; the games are ringo and urgammon"
-            ))),
-        }
-    }
-}
-
-/// Who plays the other seat.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// The computer.
-    Engine,
-    /// A friend, who joins with an invite code.
-    Friend,
-    /// Both seats on one screen.
-    Local,
-}
-
-impl Mode {
-    /// The name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Engine => "engine",
-            Mode::Friend => "friend",
-            Mode::Local => "local",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = SessionError;
-    fn from_str(s: &str) -> Result<Mode, SessionError> {
-        match s {
-            "engine" => Ok(Mode::Engine),
-            "friend" => Ok(Mode::Friend),
-            "local" => Ok(Mode::Local),
-            other => Err(SessionError::BadRequest(format!(
-                "unknown opponent '{other}'; use engine, friend or local"
-            ))),
-        }
-    }
-}
-
-/// The rules state.
-#[derive(Clone, Debug)]
-pub enum Rules {
-    /// A Ringo game.
-    Ringo(ringo::Game),
-    /// An Urgammon match.
-    Urgammon(urgammon::Match),
-}
-
-/// What a player asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Play a move in notation (Ringo: also `pass`). Never a die.
-    Move(String),
-    /// Urgammon: roll the chance die.
-    Roll,
-    /// Urgammon: roll the verdict die.
-    Verdict,
-    /// Take back the asking seat's last decision.
-    Undo,
-    /// Give up the game (Ringo) or the match (Urgammon).
-    Resign,
-    /// Urgammon: start the next game of the match after a game has ended.
-    Next,
-}
 
 /// The record token that says a side resigned: `resign:defenders`.
 const RESIGN: &str = "resign:";
@@ -416,7 +270,8 @@ impl Session {
         }
         let mut next = self.clone();
         let mut drawn = vec![];
-        let keep;
+        // How many of the stored tokens stay: all, except after an Undo.
+        let mut keep = self.tokens.len();
         match action {
             Action::Undo => {
                 keep = self
@@ -438,7 +293,6 @@ impl Session {
                     Some(s) if seats.contains(&s) => s,
                     _ => seats[0],
                 };
-                keep = self.tokens.len();
                 next.tokens
                     .push(format!("{RESIGN}{}", self.kind.seat_names()[seat as usize]));
                 next.resigned = Some(seat);
@@ -451,89 +305,16 @@ impl Session {
                         Kind::Urgammon => "the game is still in play".into(),
                     }));
                 }
-                keep = self.tokens.len();
                 next.opening(&mut drawn, dice)?;
             }
             Action::Move(text) => {
                 let seat = self.acting_seat(seats)?;
-                keep = self.tokens.len();
-                let token = match &mut next.rules {
-                    Rules::Ringo(g) => {
-                        let legal = g.legal_moves();
-                        let m = g
-                            .play_text(text)
-                            .map_err(|e| SessionError::Conflict(e.to_string()))?;
-                        m.to_notation(&legal)
-                    }
-                    Rules::Urgammon(m) => {
-                        match urgammon::TokenText::parse(text) {
-                            Ok(urgammon::TokenText::Move { .. }) => {}
-                            Ok(_) => {
-                                return Err(SessionError::BadRequest(format!(
-                                    "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
-                                )))
-                            }
-                            Err(e) => return Err(SessionError::BadRequest(format!("'{text}' is not a move: {e}"))),
-                        }
-                        let phase = m.current().state().phase();
-                        if !matches!(phase, urgammon::Phase::Decide | urgammon::Phase::Move) {
-                            return Err(SessionError::Conflict(match phase {
-                                urgammon::Phase::Roll => "roll the chance die first".into(),
-                                urgammon::Phase::Verdict => {
-                                    "no move with this roll: the verdict die must be rolled".into()
-                                }
-                                _ => "that does not fit this moment of the turn".into(),
-                            }));
-                        }
-                        let side = urgammon::Side::ALL[seat as usize];
-                        m.apply_text(text).map_err(SessionError::Conflict)?;
-                        let last = m.current().tokens().last().copied();
-                        match last {
-                            Some(urgammon::Token::Move(mv)) => mv.notation(side),
-                            _ => text.clone(),
-                        }
-                    }
-                };
+                let token = next.play_move(seat, text)?;
                 next.tokens.push(token);
             }
             Action::Roll | Action::Verdict => {
                 self.acting_seat(seats)?;
-                keep = self.tokens.len();
-                let Rules::Urgammon(m) = &mut next.rules else {
-                    return Err(SessionError::BadRequest(
-                        "Ringo has no dice: send a move".into(),
-                    ));
-                };
-                let phase = m.current().state().phase();
-                let die = match (phase, action) {
-                    (urgammon::Phase::Roll, Action::Roll) => Die::Chance,
-                    (urgammon::Phase::Decide | urgammon::Phase::Verdict, Action::Verdict) => {
-                        Die::Verdict
-                    }
-                    (urgammon::Phase::Roll, _) => {
-                        return Err(SessionError::Conflict("roll the chance die first".into()))
-                    }
-                    (urgammon::Phase::Verdict, _) => {
-                        return Err(SessionError::Conflict(
-                            "no move with this roll: the verdict die must be rolled".into(),
-                        ))
-                    }
-                    (urgammon::Phase::Move, Action::Verdict) => {
-                        return Err(SessionError::Conflict(
-                            "the verdict die may not be rolled now".into(),
-                        ))
-                    }
-                    _ => {
-                        return Err(SessionError::Conflict(
-                            "the chance die is already rolled: play a move".into(),
-                        ))
-                    }
-                };
-                let n = dice::used(&self.tokens)[die as usize];
-                let value = next.ledger.nth(die, n, dice, &mut drawn)?;
-                let token = dice::token(die, value);
-                m.apply_text(&token)
-                    .map_err(|e| SessionError::Corrupt(format!("die {token}: {e}")))?;
+                let token = next.roll(action, dice, &mut drawn)?;
                 next.tokens.push(token);
             }
         }
@@ -557,6 +338,82 @@ impl Session {
         next.row.status = commit.status.clone();
         next.row.reason = commit.reason.clone();
         Ok((next, commit))
+    }
+
+    /// Plays a move for `seat` on this session's rules state; returns its
+    /// token as recorded. A die is never a move.
+    fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError> {
+        match &mut self.rules {
+            Rules::Ringo(g) => {
+                let legal = g.legal_moves();
+                let m = g
+                    .play_text(text)
+                    .map_err(|e| SessionError::Conflict(e.to_string()))?;
+                Ok(m.to_notation(&legal))
+            }
+            Rules::Urgammon(m) => {
+                match urgammon::TokenText::parse(text) {
+                    Ok(urgammon::TokenText::Move { .. }) => {}
+                    Ok(_) => {
+                        return Err(SessionError::BadRequest(format!(
+                            "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
+                        )))
+                    }
+                    Err(e) => {
+                        return Err(SessionError::BadRequest(format!(
+                            "'{text}' is not a move: {e}"
+                        )))
+                    }
+                }
+                let phase = m.current().state().phase();
+                if !matches!(phase, urgammon::Phase::Decide | urgammon::Phase::Move) {
+                    return Err(wrong_moment(phase));
+                }
+                m.apply_text(text).map_err(SessionError::Conflict)?;
+                let side = urgammon::Side::ALL[seat as usize];
+                Ok(match m.current().tokens().last() {
+                    Some(urgammon::Token::Move(mv)) => mv.notation(side),
+                    _ => text.to_string(),
+                })
+            }
+        }
+    }
+
+    /// Rolls the chance die or the verdict die from the ledger; returns the
+    /// token.
+    fn roll(
+        &mut self,
+        action: &Action,
+        dice: &mut dyn Dice,
+        drawn: &mut Vec<Drawn>,
+    ) -> Result<String, SessionError> {
+        let used = dice::used(&self.tokens);
+        let Rules::Urgammon(m) = &mut self.rules else {
+            return Err(SessionError::BadRequest(
+                "Ringo has no dice: send a move".into(),
+            ));
+        };
+        let phase = m.current().state().phase();
+        let die = match (phase, action) {
+            (urgammon::Phase::Roll, Action::Roll) => Die::Chance,
+            (urgammon::Phase::Decide | urgammon::Phase::Verdict, Action::Verdict) => Die::Verdict,
+            (urgammon::Phase::Move, Action::Verdict) => {
+                return Err(SessionError::Conflict(
+                    "the verdict die may not be rolled now".into(),
+                ))
+            }
+            (urgammon::Phase::Decide | urgammon::Phase::Move, _) => {
+                return Err(SessionError::Conflict(
+                    "the chance die is already rolled: play a move".into(),
+                ))
+            }
+            (phase, _) => return Err(wrong_moment(phase)),
+        };
+        let value = self.ledger.nth(die, used[die as usize], dice, drawn)?;
+        let token = dice::token(die, value);
+        m.apply_text(&token)
+            .map_err(|e| SessionError::Corrupt(format!("die {token}: {e}")))?;
+        Ok(token)
     }
 
     /// Why Undo is refused now, in words.
@@ -616,72 +473,6 @@ impl Session {
         [0u8, 1].map(|s| self.undo_point(&[s]).is_some())
     }
 
-    /// The public state as JSON (the same for every viewer; no secrets).
-    pub fn view(&self) -> Value {
-        let mut v = match &self.rules {
-            Rules::Ringo(g) => views::ringo_game_json(g),
-            Rules::Urgammon(m) => views::urgammon_match_view(m),
-        };
-        let names = self.kind.seat_names();
-        let resigned = self.resigned.map(|s| names[s as usize]);
-        if let Some(seat) = self.resigned {
-            let winner = names[1 - seat as usize];
-            match &self.rules {
-                Rules::Ringo(_) => {
-                    v["status"] = Value::from(self.status());
-                    v["reason"] = Value::from(RESIGNATION);
-                    v["moves"] = serde_json::json!([]);
-                }
-                Rules::Urgammon(m) => {
-                    // The match is forfeited as if the winner had reached the
-                    // target: the loser pays for the points still missing.
-                    let loser_points = m.score()[urgammon::Side::ALL[seat as usize]];
-                    let to = m.settings().to;
-                    v["match"]["over"] = Value::from(true);
-                    v["match"]["winner"] = Value::from(winner);
-                    v["match"]["resigned"] = Value::from(names[seat as usize]);
-                    v["match"]["payout"] = m
-                        .settings()
-                        .stake
-                        .map(|s| {
-                            urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points)))
-                                .to_string()
-                        })
-                        .map_or(Value::Null, Value::from);
-                    v["moves"] = serde_json::json!([]);
-                    v["promoted_moves"] = serde_json::json!([]);
-                    v["to_act"] = Value::Null;
-                    v["verdict_allowed"] = Value::from(false);
-                    v["verdict_forced"] = Value::from(false);
-                }
-            }
-        }
-        v["id"] = Value::from(self.row.id.clone());
-        v["game"] = Value::from(self.kind.name());
-        v["mode"] = Value::from(self.mode.name());
-        v["level"] = self.row.level.map_or(Value::Null, Value::from);
-        v["engine_seat"] = self.row.engine_seat.map_or(Value::Null, Value::from);
-        v["version"] = Value::from(self.tokens.len());
-        v["revision"] = Value::from(self.row.revision);
-        v["seat_to_act"] = self.seat_to_act().map_or(Value::Null, Value::from);
-        v["seat_names"] = serde_json::json!(names);
-        v["over"] = Value::from(self.is_over());
-        v["between_games"] = Value::from(self.between_games());
-        v["undoable"] = serde_json::json!(self.undoable());
-        v["resigned"] = resigned.map_or(Value::Null, Value::from);
-        v["winner"] = self
-            .winner()
-            .filter(|_| self.is_over())
-            .map(|w| names[w as usize])
-            .map_or(Value::Null, Value::from);
-        v["rematch"] = self.row.rematch.clone().map_or(Value::Null, Value::from);
-        v["seated"] = serde_json::json!([
-            self.row.token0.is_some() || self.row.engine_seat == Some(0),
-            self.row.token1.is_some() || self.row.engine_seat == Some(1)
-        ]);
-        v
-    }
-
     /// The record: Ringo's game record, or Urgammon's match record, ending
     /// with `resign:SIDE` when a side resigned.
     pub fn record(&self) -> String {
@@ -719,4 +510,16 @@ impl Session {
         }
         seats
     }
+}
+
+/// Why an Urgammon turn does not take a move or a die in this phase.
+fn wrong_moment(phase: urgammon::Phase) -> SessionError {
+    SessionError::Conflict(
+        match phase {
+            urgammon::Phase::Roll => "roll the chance die first",
+            urgammon::Phase::Verdict => "no move with this roll: the verdict die must be rolled",
+            _ => "that does not fit this moment of the turn",
+        }
+        .into(),
+    )
 }
