@@ -13,24 +13,32 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What to run.
-#[derive(Clone, Debug)]
+/// What to run (the flags of `agon bench serve`).
+#[derive(Clone, Debug, clap::Args)]
 pub struct ServeBench {
     /// Games played at once.
-    pub games: usize,
-    /// Moves per second in each game; 0 plays each game as fast as its
-    /// moves are acknowledged (a throughput test).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Moves per second in each game (0: as fast as acknowledged, a
+    /// throughput test).
+    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
-    /// How long to play.
+    /// Seconds of play.
+    #[arg(long, default_value_t = 20.0)]
     pub seconds: f64,
     /// WebSocket spectators, spread over the games.
+    #[arg(long, default_value_t = 0)]
     pub spectators: usize,
-    /// A running server to target; without it, one is started.
+    /// A running server to target (started here when absent).
+    #[arg(long)]
     pub url: Option<String>,
-    /// Games created first and never played (stored; they leave memory
-    /// after the server's idle time).
+    /// Games created first and never played, to measure memory with many
+    /// stored games.
+    #[arg(long, default_value_t = 0)]
     pub stored: usize,
-    /// For a server started here: `--evict-after-secs`.
+    /// For the server started here: seconds before an unused game leaves
+    /// memory.
+    #[arg(long, default_value_t = 600)]
     pub evict_after_secs: u64,
 }
 
@@ -216,11 +224,15 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
     for _ in 0..b.stored {
         new_game(&client, base).await?;
     }
-    let mut games = Vec::with_capacity(b.games);
+    let mut games = Vec::with_capacity(b.games as usize);
     for _ in 0..b.games {
         games.push(new_game(&client, base).await?);
     }
-    let sent: Arc<Sent> = Arc::new((0..b.games).map(|_| Mutex::new(VecDeque::new())).collect());
+    let sent: Arc<Sent> = Arc::new(
+        (0..b.games as usize)
+            .map(|_| Mutex::new(VecDeque::new()))
+            .collect(),
+    );
     let errors = Arc::new(AtomicUsize::new(0));
     let ws_base = base.replacen("http", "ws", 1);
     // Spectators connect first, then play starts.
@@ -228,7 +240,7 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
     let connected = Arc::new(AtomicUsize::new(0));
     let duration = Duration::from_secs_f64(b.seconds.max(0.1));
     for s in 0..b.spectators {
-        let g = s % b.games.max(1);
+        let g = s % b.games as usize;
         let url = format!("{ws_base}/api/games/{}/ws", games[g].id);
         let (sent, errors, connected) = (sent.clone(), errors.clone(), connected.clone());
         watchers.push(tokio::spawn(async move {

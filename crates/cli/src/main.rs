@@ -420,31 +420,7 @@ enum BenchCmd {
     },
     /// The web app under load: N games over the real HTTP API at R moves a
     /// second each, K WebSocket spectators; acknowledgement and push latency.
-    Serve {
-        /// Games played at once.
-        #[arg(long, default_value_t = 50)]
-        games: usize,
-        /// Moves per second in each game (0: as fast as acknowledged).
-        #[arg(long, default_value_t = 1.0)]
-        rate: f64,
-        /// Seconds of play.
-        #[arg(long, default_value_t = 20.0)]
-        seconds: f64,
-        /// WebSocket spectators, spread over the games.
-        #[arg(long, default_value_t = 0)]
-        spectators: usize,
-        /// A running server to target (started here when absent).
-        #[arg(long)]
-        url: Option<String>,
-        /// Games created first and never played, to measure memory with
-        /// many stored games.
-        #[arg(long, default_value_t = 0)]
-        stored: usize,
-        /// For the server started here: seconds before an unused game leaves
-        /// memory.
-        #[arg(long, default_value_t = 600)]
-        evict_after_secs: u64,
-    },
+    Serve(bench_serve::ServeBench),
     /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
     RingoSearch {
         /// Search depth.
@@ -724,23 +700,7 @@ fn run(cli: Cli) -> Result<()> {
             other => anyhow::bail!("invalid --method '{other}': use spsa or texel"),
         },
         Command::Bench(BenchCmd::RingoSearch { depth }) => print_json(&bench::ringo_search(depth)?),
-        Command::Bench(BenchCmd::Serve {
-            games,
-            rate,
-            seconds,
-            spectators,
-            url,
-            stored,
-            evict_after_secs,
-        }) => print_json(&bench_serve::run(&bench_serve::ServeBench {
-            games: games.max(1),
-            rate,
-            seconds,
-            spectators,
-            url,
-            stored,
-            evict_after_secs,
-        })?),
+        Command::Bench(BenchCmd::Serve(b)) => print_json(&bench_serve::run(&b)?),
         Command::Bench(BenchCmd::UrgammonEval { runs, decisions }) => {
             print_json(&bench::urgammon_eval(runs.max(1), decisions)?)
         }

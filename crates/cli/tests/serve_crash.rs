@@ -1,41 +1,18 @@
 //! The crash test: kill `agon serve` in the middle of a game, restart it on the
 //! same data directory, and check that no acknowledged move is lost.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Starts the server and waits for its "running" line; returns the child and port.
+/// Starts the server with no engine delay and no rate limit (eight games are
+/// played flat out from one address).
 fn start(data: &std::path::Path) -> (Child, u16) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args([
-            "serve",
-            "--data",
-            data.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-            "--engine-delay-ms",
-            "0",
-            // Eight games played flat out from one address: no rate limit.
-            "--rate-limit",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.contains("Agon is running"), "{line}");
-    (child, port)
+    common::start_serve(data, &["--engine-delay-ms", "0", "--rate-limit", "0"])
 }
 
 /// A minimal HTTP/1.1 client: returns (status, body).

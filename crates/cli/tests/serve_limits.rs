@@ -1,9 +1,11 @@
 //! `agon serve` against slow and greedy clients, over real sockets: header
 //! and idle timeouts, the connection cap, the WebSocket caps.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 struct Server {
@@ -21,31 +23,17 @@ impl Drop for Server {
 }
 
 fn start(extra: &[&str]) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let data = std::env::temp_dir().join(format!("agon-limits-{}-{port}", std::process::id()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args([
-            "serve",
-            "--data",
-            data.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-        ])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.contains("Agon is running"), "{line}");
+    let data = std::env::temp_dir().join(format!(
+        "agon-limits-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let (child, port) = common::start_serve(&data, extra);
     Server { child, port, data }
 }
+
+/// Tells the data directories of tests running at once apart.
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// A whole GET on a fresh connection: the status, or None if it failed.
 fn get(port: u16, path: &str) -> Option<u16> {

@@ -47,3 +47,32 @@ pub fn agon_with_input(args: &[&str], input: &[u8]) -> String {
         .expect("agon reads its input");
     String::from_utf8(child.wait_with_output().expect("agon ends").stdout).expect("UTF-8 output")
 }
+
+/// Starts `agon serve` on a free port with `data` as its data directory and
+/// the extra flags, and waits for its "running" line; returns it and its port.
+pub fn start_serve(data: &std::path::Path, extra: &[&str]) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+        ])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("agon serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut line)
+        .expect("agon serve prints its address");
+    assert!(line.contains("Agon is running"), "{line}");
+    (child, port)
+}
