@@ -1,14 +1,17 @@
 //! # Computer players
 //!
-//! - **Ringo**: the search engine ([`ringo_search`]: iterative deepening PVS with
-//!   a transposition table, quiescence and proven results) over a feature
-//!   evaluation ([`ringo_eval`]) tuned by self-play ([`tune`]); levels 1–10; and
-//!   engine-against-engine matches with Elo statistics ([`tournament`]).
-//! - **Urgammon**: expectimax over the chance and verdict dice
-//!   ([`urgammon_search`]) with a neural-network evaluation of the nine game
-//!   outcomes ([`urgammon_eval`]) trained by TD(λ) self-play
-//!   ([`urgammon_train`]); a match equity table for match play; levels 1–10;
-//!   and engine-against-engine games and matches ([`urgammon_tournament`]).
+//! One module per game, each with the main names re-exported at its root:
+//!
+//! - **Ringo** ([`ringo`]): the search engine ([`ringo::search`]: iterative
+//!   deepening PVS with a transposition table, quiescence and proven results)
+//!   over a feature evaluation ([`ringo::eval`]) tuned by self-play
+//!   ([`ringo::tune`]); levels 1–10; and engine-against-engine matches with Elo
+//!   statistics ([`ringo::tournament`]).
+//! - **Urgammon** ([`urgammon`]): expectimax over the chance and verdict dice
+//!   ([`urgammon::search`]) with a neural-network evaluation of the nine game
+//!   outcomes ([`urgammon::eval`]) trained by TD(λ) self-play
+//!   ([`urgammon::train`]); a match equity table for match play; levels 1–10;
+//!   and engine-against-engine games and matches ([`urgammon::tournament`]).
 //! - **Baselines** for both games, the yardsticks every engine is measured
 //!   against: **random** (a uniformly random legal choice) and **greedy** (one
 //!   ply of obvious preferences; in Urgammon: capture, then a rosette, then the
@@ -20,16 +23,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod ringo_eval;
-pub mod ringo_player;
-pub mod ringo_search;
-pub mod tournament;
-pub mod tune;
-pub mod urgammon_eval;
-pub mod urgammon_player;
-pub mod urgammon_search;
-pub mod urgammon_tournament;
-pub mod urgammon_train;
+pub mod ringo;
+pub mod urgammon;
 
 /// A small seedable generator (SplitMix64) so players stay reproducible.
 #[derive(Clone, Debug)]
@@ -57,7 +52,7 @@ impl Rng {
 }
 
 /// A playing strength, 1 (beginner) to 10: Ringo's levels are
-/// [`ringo_search::level_spec`], Urgammon's [`urgammon_search::level_spec`].
+/// [`ringo::search::level_spec`], Urgammon's [`urgammon::search::level_spec`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 

@@ -166,8 +166,8 @@ pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
             None => ringo::Position::start(&rules),
         };
         let game = ringo::Game::from_position(rules, pos);
-        let mut searcher = agon_ai::ringo_search::Searcher::new(rules);
-        let limits = agon_ai::ringo_search::Limits {
+        let mut searcher = agon_ai::ringo::search::Searcher::new(rules);
+        let limits = agon_ai::ringo::search::Limits {
             depth: Some(depth),
             ..Default::default()
         };
@@ -194,9 +194,9 @@ pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
 /// Positions from self-play of level 8 (seeded): the roll-phase positions for
 /// evaluation, and the decisions with a real choice for decision timing.
 fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urgammon::State>) {
-    use agon_ai::urgammon_search::{level_spec, Payoff};
-    use agon_ai::urgammon_tournament::next_token;
-    let net = agon_ai::urgammon_eval::Net::trained();
+    use agon_ai::urgammon::search::{level_spec, Payoff};
+    use agon_ai::urgammon::tournament::next_token;
+    let net = agon_ai::urgammon::eval::Net::trained();
     let spec = level_spec(8);
     let (mut rolls, mut decisions) = (vec![], vec![]);
     for g in 0..games {
@@ -222,7 +222,7 @@ fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urg
 /// self-play positions (the median of `runs` runs), and the time of a level-10
 /// decision (2 plies) over fixed decision positions.
 pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value> {
-    use agon_ai::urgammon_eval::{Evaluator, Net};
+    use agon_ai::urgammon::eval::{Evaluator, Net};
     let net = Net::trained();
     let (rolls, mut choices) = urgammon_positions(40, 7);
     let mut rates = vec![];
@@ -246,10 +246,10 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value>
     let mut rng = agon_ai::Rng::new(1);
     for (i, s) in choices.iter().enumerate() {
         let start = Instant::now();
-        let d = agon_ai::urgammon_search::decide(
+        let d = agon_ai::urgammon::search::decide(
             s,
-            agon_ai::urgammon_search::level_spec(10),
-            agon_ai::urgammon_search::Payoff::MONEY,
+            agon_ai::urgammon::search::level_spec(10),
+            agon_ai::urgammon::search::Payoff::MONEY,
             &mut rng,
         );
         times.push(start.elapsed().as_secs_f64() * 1000.0);

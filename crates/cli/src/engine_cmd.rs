@@ -6,7 +6,7 @@
 //! the engine thinks. Every malformed command gets an `error …` line; nothing a
 //! client sends can crash the engine.
 
-use agon_ai::ringo_search::{level_spec, Limits, Searcher};
+use agon_ai::ringo::search::{level_spec, Limits, Searcher};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -227,7 +227,7 @@ impl Engine {
             ));
         }
         let outcomes = &v["outcomes"];
-        let dist: Vec<String> = agon_ai::urgammon_eval::OUTCOME_NAMES
+        let dist: Vec<String> = agon_ai::urgammon::eval::OUTCOME_NAMES
             .iter()
             .map(|n| format!("{n} {}", num(outcomes, n)))
             .collect();

@@ -645,7 +645,7 @@ fn run(cli: Cli) -> Result<()> {
                     checkpoint_every: checkpoint_every.max(1),
                     probe,
                     log,
-                    config: agon_ai::urgammon_train::TrainConfig {
+                    config: agon_ai::urgammon::train::TrainConfig {
                         lambda,
                         lr,
                         lr_decay,

@@ -174,21 +174,21 @@ pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<serde_json::Valu
             game.status_name()
         );
     }
-    let mut limits = agon_ai::ringo_search::Limits {
+    let mut limits = agon_ai::ringo::search::Limits {
         depth: limit.depth,
         nodes: limit.nodes,
         movetime: limit.movetime.map(std::time::Duration::from_millis),
         stop: None,
     };
     if let Some(level) = limit.level {
-        let spec = agon_ai::ringo_search::level_spec(level);
+        let spec = agon_ai::ringo::search::level_spec(level);
         limits.depth = limits.depth.or(spec.depth);
         limits.movetime = limits.movetime.or(spec.movetime);
     }
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.depth = Some(8);
     }
-    let mut searcher = agon_ai::ringo_search::Searcher::new(*game.rules());
+    let mut searcher = agon_ai::ringo::search::Searcher::new(*game.rules());
     let report = searcher.search_game(game, limits);
     let legal = game.legal_moves();
     let mut g = game.clone();
@@ -224,7 +224,7 @@ pub fn play_engine(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let mut searcher = agon_ai::ringo_search::Searcher::new(*game.rules());
+    let mut searcher = agon_ai::ringo::search::Searcher::new(*game.rules());
     writeln!(
         out,
         "You play the {} against the engine at level {level}.",
@@ -235,7 +235,7 @@ pub fn play_engine(
         if !game.is_over() && game.position().to_move() != human {
             seed += 1;
             if let Some(m) =
-                agon_ai::ringo_search::level_move(&mut searcher, game, level, seed, None)
+                agon_ai::ringo::search::level_move(&mut searcher, game, level, seed, None)
             {
                 let text = m.to_notation(&game.legal_moves());
                 game.play_unchecked(m);

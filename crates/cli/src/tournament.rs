@@ -1,6 +1,6 @@
 //! `agon tournament …`: engine-against-engine matches with a progress bar.
 
-use agon_ai::tournament::{self, Spec, Tally};
+use agon_ai::ringo::tournament::{self, Spec, Tally};
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -155,7 +155,7 @@ pub fn tune_ringo(
     verify: usize,
     seed: u64,
 ) -> serde_json::Value {
-    use agon_ai::{ringo_eval, tune};
+    use agon_ai::ringo::{eval as ringo_eval, tune};
     let start = ringo_eval::HAND_WEIGHTS;
     let mut rng = agon_ai::Rng::new(seed);
     let mut samples = vec![];
@@ -201,7 +201,7 @@ const WEIGHT_NAMES: [&str; 11] = [
     "tempo",
 ];
 
-fn weights_json(w: &agon_ai::ringo_eval::Weights) -> serde_json::Value {
+fn weights_json(w: &agon_ai::ringo::eval::Weights) -> serde_json::Value {
     WEIGHT_NAMES
         .iter()
         .zip(w.as_array())
@@ -210,7 +210,7 @@ fn weights_json(w: &agon_ai::ringo_eval::Weights) -> serde_json::Value {
         .into()
 }
 
-fn weights_rust(w: &agon_ai::ringo_eval::Weights) -> String {
+fn weights_rust(w: &agon_ai::ringo::eval::Weights) -> String {
     WEIGHT_NAMES
         .iter()
         .zip(w.as_array())
@@ -222,7 +222,7 @@ fn weights_rust(w: &agon_ai::ringo_eval::Weights) -> String {
 /// `agon tune ringo --method spsa`: SPSA on match results at `depth`, then a
 /// verification match against the starting weights one ply deeper.
 pub fn spsa_ringo(iterations: usize, depth: u32, verify: usize, seed: u64) -> serde_json::Value {
-    use agon_ai::{ringo_eval, tune};
+    use agon_ai::ringo::{eval as ringo_eval, tune};
     let start = ringo_eval::HAND_WEIGHTS;
     let tuned = tune::spsa(start, iterations, 4, depth, seed, &|k, _| {
         eprint!("\rSPSA iteration {k}/{iterations} ");

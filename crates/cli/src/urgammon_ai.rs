@@ -2,11 +2,11 @@
 //! the Urgammon engine's commands.
 
 use crate::progress;
-use agon_ai::urgammon_eval::{Net, Outcomes, OUTCOME_NAMES};
-use agon_ai::urgammon_player::Decision;
-use agon_ai::urgammon_search::{analyze, Brain, MatchTable, Payoff};
-use agon_ai::urgammon_tournament::{self as tour, Spec, Tally};
-use agon_ai::urgammon_train::{self, TrainConfig};
+use agon_ai::urgammon::eval::{Net, Outcomes, OUTCOME_NAMES};
+use agon_ai::urgammon::player::Decision;
+use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
+use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
+use agon_ai::urgammon::train::{self as urgammon_train, TrainConfig};
 use agon_ai::Rng;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -373,7 +373,7 @@ pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Val
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let a = analyze(state, level, payoff);
     let side = state.to_act().unwrap_or(Side::Light);
-    let option_json = |c: &agon_ai::urgammon_search::Choice| {
+    let option_json = |c: &agon_ai::urgammon::search::Choice| {
         let seen = c.outcomes.seen_by(side);
         let mut v = json!({
             "option": match c.decision {
@@ -440,7 +440,7 @@ pub fn rollout(
     }
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let side = state.to_act().unwrap_or(Side::Light);
-    let spec = agon_ai::urgammon_search::level_spec(level);
+    let spec = agon_ai::urgammon::search::level_spec(level);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let counts = std::sync::Mutex::new(([0u64; 9], 0usize));
     let start = std::time::Instant::now();
@@ -481,7 +481,7 @@ pub fn rollout(
     progress::finish();
     let (counts, n) = counts.into_inner().unwrap_or_default();
     let n_f = n.max(1) as f64;
-    let points = agon_ai::urgammon_eval::POINTS;
+    let points = agon_ai::urgammon::eval::POINTS;
     let mean = counts
         .iter()
         .zip(points)
@@ -627,8 +627,8 @@ struct Sample {
 /// never saw (their own seed). Each position is rolled out `rollouts` times by
 /// level 8 on both sides; a progress bar counts the positions.
 pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -> Result<Value> {
-    use agon_ai::urgammon_eval::{Evaluator, Heuristic};
-    use agon_ai::urgammon_search::level_spec;
+    use agon_ai::urgammon::eval::{Evaluator, Heuristic};
+    use agon_ai::urgammon::search::level_spec;
     if positions == 0 || rollouts == 0 {
         bail!("--positions and --rollouts must be at least 1");
     }

@@ -1,8 +1,8 @@
 //! `agon urgammon …`: the state after a record, terminal match play, replays.
 
 use crate::rng::SplitMix;
-use agon_ai::urgammon_player::Decision;
-use agon_ai::urgammon_search::{analyze, decide, level_spec, MatchTable, Payoff};
+use agon_ai::urgammon::player::Decision;
+use agon_ai::urgammon::search::{analyze, decide, level_spec, MatchTable, Payoff};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::io::{BufRead, Write};

@@ -110,13 +110,13 @@ pub fn ringo_reply(
     stop: Option<Arc<AtomicBool>>,
 ) -> Option<String> {
     // A 4 MB table per move keeps many concurrent games cheap.
-    let mut searcher = agon_ai::ringo_search::Searcher::with_weights(
+    let mut searcher = agon_ai::ringo::search::Searcher::with_weights(
         *game.rules(),
-        agon_ai::ringo_eval::WEIGHTS,
+        agon_ai::ringo::eval::WEIGHTS,
         1 << 18,
     );
     let seed = decision_rng(tokens, level).next_u64();
-    let m = agon_ai::ringo_search::level_move(&mut searcher, game, level.get(), seed, stop)?;
+    let m = agon_ai::ringo::search::level_move(&mut searcher, game, level.get(), seed, stop)?;
     Some(m.to_notation(&game.legal_moves()))
 }
 
@@ -136,16 +136,16 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
             let side = state.to_act()?;
             // Decisions maximise the chance to win the match at its score.
             let table =
-                agon_ai::urgammon_search::MatchTable::trained(m.settings().to, m.settings().draw);
-            let payoff = agon_ai::urgammon_search::Payoff::for_match(
+                agon_ai::urgammon::search::MatchTable::trained(m.settings().to, m.settings().draw);
+            let payoff = agon_ai::urgammon::search::Payoff::for_match(
                 &table,
                 (m.score().light, m.score().dark),
             );
-            let spec = agon_ai::urgammon_search::level_spec(level.get());
+            let spec = agon_ai::urgammon::search::level_spec(level.get());
             let mut rng = decision_rng(session.tokens.len(), level);
-            match agon_ai::urgammon_search::decide(state, spec, payoff, &mut rng)? {
-                agon_ai::urgammon_player::Decision::Verdict => Some(Action::Verdict),
-                agon_ai::urgammon_player::Decision::Move(mv) => {
+            match agon_ai::urgammon::search::decide(state, spec, payoff, &mut rng)? {
+                agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),
+                agon_ai::urgammon::player::Decision::Move(mv) => {
                     Some(Action::Move(mv.notation(side)))
                 }
             }

@@ -314,9 +314,9 @@ mod tests {
         let mut rng = crate::Rng::new(7);
         let mut checked = 0;
         for _ in 0..300 {
-            let rules = crate::tune::random_rules(&mut rng);
+            let rules = crate::ringo::tune::random_rules(&mut rng);
             let mut game = ringo::Game::new(rules);
-            while let Some(m) = crate::ringo_player::random_move(&game, &mut rng) {
+            while let Some(m) = crate::ringo::player::random_move(&game, &mut rng) {
                 game.play(m).unwrap();
                 let pos = game.position();
                 let def = pos.pieces(Side::Defenders).0;

@@ -9,7 +9,7 @@
 //! search is scored by the `repetition` option, but outside the proven band: the
 //! search sees the first repeat, while the rule ends the game at the third.
 
-use crate::ringo_eval::{evaluate, Weights, WEIGHTS};
+use crate::ringo::eval::{evaluate, Weights, WEIGHTS};
 use ringo::{
     legal_moves, position_is_terminal, Game, Move, MoveList, Position, Repetition, Rules, Side,
 };

@@ -6,9 +6,9 @@
 //! seats, so luck of the dice cancels out as far as it can (the dice drift
 //! apart once the players choose differently about the verdict die).
 
-use crate::urgammon_eval::Net;
-use crate::urgammon_player::Decision;
-use crate::urgammon_search::{
+use crate::urgammon::eval::Net;
+use crate::urgammon::player::Decision;
+use crate::urgammon::search::{
     decide_with, level_spec, roll_chance, roll_verdict, Brain, LevelSpec, MatchTable, Payoff,
 };
 use crate::Rng;

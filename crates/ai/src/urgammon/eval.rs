@@ -4,7 +4,7 @@
 //! Two evaluators share one interface ([`Evaluator`]):
 //! - [`Net`], a small neural network (sparse inputs → ReLU hidden layer → a
 //!   softmax over the nine outcomes) with a pure-Rust forward pass, trained by
-//!   TD(λ) self-play ([`crate::urgammon_train`]); its trained weights are
+//!   TD(λ) self-play ([`crate::urgammon::train`]); its trained weights are
 //!   committed in `crates/ai/data/urgammon-net.bin` and embedded in the binary;
 //! - [`Heuristic`], a hand-written race estimate, kept as the yardstick the
 //!   network must beat (docs/urgammon-engine.md compares both with rollouts).
@@ -538,7 +538,7 @@ impl Net {
         NET.get_or_init(|| {
             // The file is part of the source tree and checked by a unit test,
             // so a failure here is a build defect, not bad user input.
-            Net::from_bytes(include_bytes!("../data/urgammon-net.bin"))
+            Net::from_bytes(include_bytes!("../../data/urgammon-net.bin"))
                 .unwrap_or_else(|e| panic!("committed network is broken: {e}"))
         })
     }

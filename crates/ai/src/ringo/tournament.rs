@@ -2,8 +2,9 @@
 //! W/D/L, score, an Elo difference with a 95% interval, per-seat results, and an
 //! optional sequential probability ratio test (SPRT).
 
-use crate::ringo_search::{level_move, Limits, Searcher};
-use crate::{ringo_player, Rng};
+use crate::ringo::player as ringo_player;
+use crate::ringo::search::{level_move, Limits, Searcher};
+use crate::Rng;
 use ringo::{Game, Move, Rules, Side};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -139,8 +140,8 @@ pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> Gam
         }
     }
     let mut searchers = [
-        Searcher::with_weights(rules, crate::ringo_eval::WEIGHTS, 1 << 18),
-        Searcher::with_weights(rules, crate::ringo_eval::WEIGHTS, 1 << 18),
+        Searcher::with_weights(rules, crate::ringo::eval::WEIGHTS, 1 << 18),
+        Searcher::with_weights(rules, crate::ringo::eval::WEIGHTS, 1 << 18),
     ];
     // Long games end by repetition or stall; a cap keeps a pathological pair of
     // players from running forever (scored as a draw).

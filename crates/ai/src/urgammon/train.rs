@@ -13,9 +13,9 @@
 //! Games are seeded by (seed, game number), so a run stopped at a checkpoint
 //! and resumed plays exactly the games it would have played.
 
-use crate::urgammon_eval::{inputs, Inputs, Net, Outcomes, OUTCOMES};
-use crate::urgammon_player::Decision;
-use crate::urgammon_search::{roll_chance, roll_verdict, Payoff, Search};
+use crate::urgammon::eval::{inputs, Inputs, Net, Outcomes, OUTCOMES};
+use crate::urgammon::player::Decision;
+use crate::urgammon::search::{roll_chance, roll_verdict, Payoff, Search};
 use crate::Rng;
 use urgammon::{Phase, Side, State, Token};
 

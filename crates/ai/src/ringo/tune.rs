@@ -9,9 +9,10 @@
 //!    linear in the features, so the gradient is exact and cheap.
 //! 3. A verification match plays the tuned weights against the starting ones.
 
-use crate::ringo_eval::{features, Weights};
-use crate::ringo_search::{Limits, Searcher};
-use crate::{ringo_player, Rng};
+use crate::ringo::eval::{features, Weights};
+use crate::ringo::player as ringo_player;
+use crate::ringo::search::{Limits, Searcher};
+use crate::Rng;
 use ringo::{Game, Rules, Side, OPTIONS};
 
 /// Evaluation units per logistic unit: an evaluation of +400 is a ~73% win.
@@ -218,10 +219,10 @@ mod tests {
     fn fitting_lowers_the_loss() {
         let mut rng = Rng::new(5);
         let samples: Vec<Sample> = (0..6)
-            .flat_map(|_| self_play_game(1, crate::ringo_eval::WEIGHTS, &mut rng))
+            .flat_map(|_| self_play_game(1, crate::ringo::eval::WEIGHTS, &mut rng))
             .collect();
         assert!(!samples.is_empty());
-        let start = crate::ringo_eval::WEIGHTS;
+        let start = crate::ringo::eval::WEIGHTS;
         let before = loss(&samples, &start.as_array());
         let after = loss(&samples, &fit(&samples, start, 50, 0.05).as_array());
         assert!(after <= before, "{after} > {before}");

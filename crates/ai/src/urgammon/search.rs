@@ -21,8 +21,8 @@
 //! ([`MatchTable`]). The verdict die is rolled exactly when its expected payoff
 //! beats the best move's.
 
-use crate::urgammon_eval::{Evaluator, Heuristic, Net, Outcomes, OUTCOMES, POINTS};
-use crate::urgammon_player::{greedy_decision, random_decision, Decision};
+use crate::urgammon::eval::{Evaluator, Heuristic, Net, Outcomes, OUTCOMES, POINTS};
+use crate::urgammon::player::{greedy_decision, random_decision, Decision};
 use crate::Rng;
 use std::cell::Cell;
 use std::sync::OnceLock;
