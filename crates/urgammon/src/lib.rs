@@ -24,7 +24,10 @@
 pub mod board;
 mod game;
 mod matchplay;
+mod moves;
 mod notation;
+mod position;
+mod result;
 mod state;
 
 pub use board::{
@@ -33,8 +36,8 @@ pub use board::{
 };
 pub use game::Game;
 pub use matchplay::{DrawRule, Match, MatchResult, MatchSettings, Stake};
+pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{RecordError, TokenText};
-pub use state::{
-    Army, GameResult, Move, MoveList, Phase, Position, ResultKind, State, Token, TokenError,
-    MAX_MOVES,
-};
+pub use position::{Army, Position};
+pub use result::{GameResult, ResultKind};
+pub use state::{Phase, State, Token, TokenError};
