@@ -1,0 +1,450 @@
+//! The clap types of the `agon` command: every subcommand, flag and default.
+
+use crate::{bench_serve, ringo_cmd, tournament};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "agon", version, about = "Play and study Ringo and Urgammon")]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Run the web app: play both games in the browser, stored in SQLite.
+    Serve(ServeArgs),
+    /// Ringo: legal moves, perft, the board, terminal play.
+    #[command(subcommand)]
+    Ringo(RingoCmd),
+    /// Urgammon: the state after a record, terminal match play, replays.
+    #[command(subcommand)]
+    Urgammon(UrgammonCmd),
+    /// The engine protocol on stdin/stdout (see docs/engine-protocol.md).
+    Engine,
+    /// Engine-against-engine matches with statistics.
+    #[command(subcommand)]
+    Tournament(TournamentCmd),
+    /// Tune an evaluation by self-play.
+    #[command(subcommand)]
+    Tune(TuneCmd),
+    /// Speed benchmarks (median of several runs, one core).
+    #[command(subcommand)]
+    Bench(BenchCmd),
+}
+
+/// `agon serve`: where to listen, and every limit of the web app.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// Data directory (the database is agon.db inside it).
+    #[arg(long, default_value = "agon-data")]
+    pub(crate) data: std::path::PathBuf,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    pub(crate) port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub(crate) bind: std::net::IpAddr,
+    /// Engine computations allowed at once.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) engine_threads: usize,
+    /// Pause before each engine action, in milliseconds.
+    #[arg(long, default_value_t = 400)]
+    pub(crate) engine_delay_ms: u64,
+    /// Another origin allowed to change state (CSRF check), e.g.
+    /// https://agon.example.org; repeat for more.
+    #[arg(long = "allow-origin")]
+    pub(crate) allow_origin: Vec<String>,
+    /// Actions (moves, joins, seat links) per second per client address,
+    /// bursts of twice that; 0 turns the limit off.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) rate_limit: u32,
+    /// Games created or imported per minute per client address; 0 turns the
+    /// limit off.
+    #[arg(long, default_value_t = 30)]
+    pub(crate) create_limit: u32,
+    /// Open connections at most; more wait to be accepted.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) max_connections: usize,
+    /// Seconds a connection may take to send a request's headers, or stay
+    /// idle between requests.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) header_timeout_secs: u64,
+    /// WebSockets open at most, in all.
+    #[arg(long, default_value_t = 20_000)]
+    pub(crate) max_sockets: usize,
+    /// WebSockets open at most on one game.
+    #[arg(long, default_value_t = 5_000)]
+    pub(crate) max_sockets_per_game: usize,
+    /// Seconds after which an unused game (no socket, no engine work) leaves
+    /// memory; it is reloaded from the store when asked for.
+    #[arg(long, default_value_t = 600)]
+    pub(crate) evict_after_secs: u64,
+}
+
+impl ServeArgs {
+    pub(crate) fn config(self) -> agon_server::Config {
+        use std::time::Duration;
+        agon_server::Config {
+            data: self.data,
+            addr: std::net::SocketAddr::new(self.bind, self.port),
+            engine_threads: self.engine_threads,
+            engine_delay: Duration::from_millis(self.engine_delay_ms),
+            options: agon_server::Options {
+                engine_threads: self.engine_threads,
+                engine_delay: Duration::from_millis(self.engine_delay_ms),
+                allowed_origins: self.allow_origin,
+                rate_limit: self.rate_limit,
+                create_limit: self.create_limit,
+                max_connections: self.max_connections,
+                header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+                max_sockets: self.max_sockets,
+                max_sockets_per_game: self.max_sockets_per_game,
+                evict_after: Duration::from_secs(self.evict_after_secs),
+            },
+        }
+    }
+}
+
+/// The rules, start position and moves that set up a Ringo game.
+#[derive(clap::Args)]
+pub(crate) struct RingoGameArgs {
+    /// Rules: PRESET[,key=value]... e.g. classic,attackers=6
+    #[arg(long, default_value = "classic")]
+    pub(crate) rules: String,
+    /// Start position (section 8 notation); default: the rules' start.
+    #[arg(long)]
+    pub(crate) position: Option<String>,
+    /// Moves to play first, separated by spaces.
+    #[arg(long)]
+    pub(crate) moves: Option<String>,
+}
+
+impl RingoGameArgs {
+    pub(crate) fn load(&self) -> Result<ringo::Game> {
+        ringo_cmd::load(&self.rules, self.position.as_deref(), self.moves.as_deref())
+    }
+}
+
+#[derive(Subcommand)]
+pub(crate) enum RingoCmd {
+    /// Print the position, side to move, status and sorted legal moves as JSON.
+    Legal {
+        #[command(flatten)]
+        game: RingoGameArgs,
+    },
+    /// Count leaf nodes at exactly DEPTH plies.
+    Perft {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Depth in plies.
+        #[arg(long)]
+        depth: u32,
+        /// Also print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Print the board drawing.
+    Show {
+        #[command(flatten)]
+        game: RingoGameArgs,
+    },
+    /// The engine's best move, score, proof and principal variation, as JSON.
+    Analyze {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Search as this playing level (1-10).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: Option<u8>,
+        /// Search to this depth.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Search about this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
+    /// Two people play at this terminal, or one against the engine (--vs).
+    Play {
+        /// Rules: PRESET[,key=value]...
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Start position; default: the rules' start.
+        #[arg(long)]
+        position: Option<String>,
+        /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
+        #[arg(long)]
+        vs: Option<String>,
+        /// Your side against the engine: attackers or defenders.
+        #[arg(long, default_value = "attackers")]
+        side: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum UrgammonCmd {
+    /// Print the phase, side to act, legal moves and result after a record, as JSON.
+    Legal {
+        /// The record: game tokens on one line, or a match record (header line first).
+        #[arg(long, default_value = "")]
+        record: String,
+    },
+    /// Two people play a match at this terminal; the program rolls the dice.
+    Play {
+        /// RNG seed for the dice, to reproduce a match.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Points to win the match.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=99))]
+        to: u32,
+        /// What a drawn game does: replay (play on) or end (the match is drawn).
+        #[arg(long, default_value = "replay")]
+        draw: String,
+        /// Amount per point; the loser pays the point difference times this.
+        #[arg(long)]
+        stake: Option<String>,
+        /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
+        #[arg(long)]
+        vs: Option<String>,
+        /// Your side against the engine: light or dark.
+        #[arg(long, default_value = "light")]
+        side: String,
+    },
+    /// The engine's analysis of the decision after a record, as one JSON object.
+    Analyze {
+        /// The record: game tokens on one line, or a match record (header line first).
+        #[arg(long, default_value = "")]
+        record: String,
+        /// Analyse as this playing level (1-10; 10 searches 2 plies).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
+        /// Decide for a match to this many points (match-winning chance, not points).
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// The match score before this game: light's points, then dark's, e.g. 3-5.
+        #[arg(long)]
+        score: Option<String>,
+    },
+    /// Play the position out many times: mean points, outcome shares, 95% intervals.
+    Rollout {
+        /// The record: game tokens on one line, or a match record.
+        #[arg(long, default_value = "")]
+        record: String,
+        /// Games to play out.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// The level playing both sides (8: the network at 0 plies, fast and strong).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
+        /// Play the games for a match to this many points.
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// The match score: light's points, then dark's, e.g. 3-5.
+        #[arg(long)]
+        score: Option<String>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Accuracy of the network and the heuristic against rollouts on held-out positions.
+    Calibrate {
+        /// Held-out positions (one from each of this many self-play games).
+        #[arg(long, default_value_t = 500)]
+        positions: usize,
+        /// Rollout games per position.
+        #[arg(long, default_value_t = 400)]
+        rollouts: usize,
+        /// Positions rolled out at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the positions and dice (training never uses these games).
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
+    /// The match equity table: the chance to win a match from each score.
+    Met {
+        /// Match length.
+        #[arg(long, default_value_t = 7)]
+        to: u32,
+        /// What a drawn game does: replay or end.
+        #[arg(long, default_value = "replay")]
+        draw: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train the evaluation network by TD(λ) self-play (checkpoints, resumable).
+    Train {
+        /// Games to have played in all (a resumed run counts its earlier games).
+        #[arg(long)]
+        games: u64,
+        /// The weights file, written at every checkpoint.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Continue training the network in --out.
+        #[arg(long)]
+        resume: bool,
+        /// Seed: game N of a run is seeded by (seed, N), so a resumed run plays the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// λ of TD(λ).
+        #[arg(long, default_value_t = 0.7)]
+        lambda: f32,
+        /// Learning rate at the start.
+        #[arg(long, default_value_t = 0.01)]
+        lr: f32,
+        /// The learning rate halves after this many games (lr / (1 + games / decay)).
+        #[arg(long, default_value_t = 200_000.0)]
+        lr_decay: f32,
+        /// Games between checkpoints.
+        #[arg(long, default_value_t = 5000)]
+        checkpoint_every: u64,
+        /// Games against greedy at each checkpoint, to watch the progress (0: none).
+        #[arg(long, default_value_t = 200)]
+        probe: usize,
+        /// Append a JSON line per checkpoint to this file.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
+    },
+    /// Step through a saved game or match record.
+    Replay {
+        /// The record file.
+        #[arg(long)]
+        record: std::path::PathBuf,
+        /// Print every step without waiting for commands.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum TournamentCmd {
+    /// Ringo: both seats alternately, from varied openings.
+    Ringo(tournament::RingoArgs),
+    /// Urgammon: games (or matches) for points, seats swapped in pairs with shared dice.
+    Urgammon {
+        /// Player A: level:N, ply:P, blend:P, heuristic:P, noise:X, random or greedy.
+        #[arg(long)]
+        a: String,
+        /// Player B.
+        #[arg(long)]
+        b: String,
+        /// Games (or matches with --match-to) to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Play matches to this many points instead of single games.
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// A network file for A (e.g. a training checkpoint) instead of the trained one.
+        #[arg(long)]
+        net_a: Option<std::path::PathBuf>,
+        /// A network file for B.
+        #[arg(long)]
+        net_b: Option<std::path::PathBuf>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for the dice and the players' randomness.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum TuneCmd {
+    /// Ringo: self-play positions, a Texel-style fit of the evaluation weights,
+    /// and a verification match against the starting weights.
+    Ringo {
+        /// The method: spsa (on match results) or texel (a fit to game outcomes).
+        #[arg(long, default_value = "spsa")]
+        method: String,
+        /// Self-play games (texel), or SPSA iterations.
+        #[arg(long, default_value_t = 400)]
+        games: usize,
+        /// Self-play search depth.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Gradient-descent passes.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Verification games (tuned against starting weights).
+        #[arg(long, default_value_t = 100)]
+        verify: usize,
+        /// Seed for the games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum BenchCmd {
+    /// Random Ringo games per second and perft nodes per second.
+    Ringo {
+        /// Rules to play.
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Random games per run.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Perft depth.
+        #[arg(long, default_value_t = 7)]
+        depth: u32,
+        /// RNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The web app under load: N games over the real HTTP API at R moves a
+    /// second each, K WebSocket spectators; acknowledgement and push latency.
+    Serve(bench_serve::ServeBench),
+    /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
+    RingoSearch {
+        /// Search depth.
+        #[arg(long, default_value_t = 9)]
+        depth: u32,
+    },
+    /// Urgammon network evaluations per second, and level-10 decision times.
+    UrgammonEval {
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Level-10 decisions to time.
+        #[arg(long, default_value_t = 200)]
+        decisions: usize,
+    },
+    /// Random Urgammon games per second.
+    Urgammon {
+        /// Random games per run.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// RNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Parses `engine` or `engine:LEVEL` into a level (default 5).
+pub(crate) fn parse_engine_spec(spec: &str) -> Result<u8> {
+    match spec.strip_prefix("engine") {
+        Some("") => Ok(5),
+        Some(rest) => rest
+            .strip_prefix(':')
+            .and_then(|l| l.parse().ok())
+            .filter(|l| (1..=10).contains(l))
+            .ok_or_else(|| {
+                anyhow::anyhow!("invalid --vs '{spec}': use engine or engine:1 … engine:10")
+            }),
+        None => anyhow::bail!("invalid --vs '{spec}': use engine or engine:LEVEL"),
+    }
+}

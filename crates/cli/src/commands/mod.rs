@@ -1,0 +1,35 @@
+//! What each subcommand does: one file per group, over the crates' own
+//! functions (the CLI stays thin).
+
+mod bench;
+mod engine;
+mod ringo;
+mod serve;
+mod tournament;
+mod tune;
+mod urgammon;
+
+use crate::cli::{Cli, Command};
+use anyhow::Result;
+use std::io::Write;
+
+/// Prints one JSON object on one line.
+pub(crate) fn print_json(value: &serde_json::Value) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Runs a parsed command line.
+pub(crate) fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Ringo(cmd) => ringo::run(cmd),
+        Command::Urgammon(cmd) => urgammon::run(cmd),
+        Command::Engine => engine::run(),
+        Command::Tournament(cmd) => tournament::run(cmd),
+        Command::Tune(cmd) => tune::run(cmd),
+        Command::Bench(cmd) => bench::run(cmd),
+    }
+}

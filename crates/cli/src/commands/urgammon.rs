@@ -1,0 +1,143 @@
+//! `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
+
+use super::print_json;
+use crate::cli::*;
+use crate::{rng, urgammon_ai, urgammon_cmd};
+use anyhow::Result;
+
+/// `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
+pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
+    match cmd {
+        UrgammonCmd::Legal { record } => {
+            let m = urgammon_cmd::load_record(&record)?;
+            print_json(&urgammon_cmd::legal_json(
+                &m,
+                record.trim_start().starts_with("urgammon"),
+            ))
+        }
+        UrgammonCmd::Play {
+            seed,
+            to,
+            draw,
+            stake,
+            vs,
+            side,
+        } => {
+            let engine = match vs.as_deref() {
+                None => None,
+                Some(spec) => {
+                    let level = parse_engine_spec(spec)?;
+                    let human = match side.as_str() {
+                        "light" => urgammon::Side::Light,
+                        "dark" => urgammon::Side::Dark,
+                        other => anyhow::bail!("invalid --side '{other}': use light or dark"),
+                    };
+                    Some(urgammon_cmd::EngineSeat {
+                        level,
+                        side: human.other(),
+                    })
+                }
+            };
+            let header = format!(
+                "urgammon match to={to} draw={draw}{}",
+                stake.map(|s| format!(" stake={s}")).unwrap_or_default()
+            );
+            let settings =
+                urgammon::MatchSettings::parse_header(&header).map_err(anyhow::Error::msg)?;
+            let mut rng = rng::SplitMix::new(seed.unwrap_or_else(rng::time_seed));
+            urgammon_cmd::play(
+                settings,
+                engine,
+                &mut rng,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout(),
+            )
+        }
+        UrgammonCmd::Analyze {
+            record,
+            level,
+            match_to,
+            score,
+        } => {
+            let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
+            print_json(&urgammon_ai::analysis_json(m.current().state(), level, ctx))
+        }
+        UrgammonCmd::Rollout {
+            record,
+            games,
+            level,
+            match_to,
+            score,
+            threads,
+            seed,
+        } => {
+            let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
+            print_json(&urgammon_ai::rollout(
+                m.current().state(),
+                games,
+                level,
+                ctx,
+                threads,
+                seed,
+            )?)
+        }
+        UrgammonCmd::Calibrate {
+            positions,
+            rollouts,
+            threads,
+            seed,
+        } => print_json(&urgammon_ai::calibrate(positions, rollouts, threads, seed)?),
+        UrgammonCmd::Met { to, draw, json } => {
+            let draw = match draw.as_str() {
+                "replay" => urgammon::DrawRule::Replay,
+                "end" => urgammon::DrawRule::End,
+                other => anyhow::bail!("invalid --draw '{other}': use replay or end"),
+            };
+            print!("{}", urgammon_ai::met(to, draw, json)?);
+            if json {
+                println!();
+            }
+            Ok(())
+        }
+        UrgammonCmd::Train {
+            games,
+            out,
+            resume,
+            seed,
+            lambda,
+            lr,
+            lr_decay,
+            checkpoint_every,
+            probe,
+            log,
+        } => {
+            if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || lr_decay <= 0.0 {
+                anyhow::bail!("--lambda must be 0 to 1; --lr and --lr-decay positive");
+            }
+            print_json(&urgammon_ai::train(&urgammon_ai::TrainArgs {
+                games,
+                out,
+                resume,
+                checkpoint_every: checkpoint_every.max(1),
+                probe,
+                log,
+                config: agon_ai::urgammon::train::TrainConfig {
+                    lambda,
+                    lr,
+                    lr_decay,
+                    seed,
+                },
+            })?)
+        }
+        UrgammonCmd::Replay { record, all } => {
+            let text = std::fs::read_to_string(&record)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", record.display()))?;
+            urgammon_cmd::replay(
+                &text,
+                all,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout(),
+            )
+        }
+    }
+}
