@@ -7,6 +7,7 @@ use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 use agon_ai::urgammon::train::{self as urgammon_train, TrainConfig};
+pub use agon_ai::urgammon::MatchContext;
 use agon_ai::Rng;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -262,31 +263,13 @@ pub fn tournament(args: &TournamentArgs) -> Result<Value> {
     }))
 }
 
-/// The match an analysis or rollout is about: the target, the score so far and
-/// the draw rule.
-#[derive(Clone, Copy, Debug)]
-pub struct MatchContext {
-    /// Points to win the match.
-    pub to: u32,
-    /// Light's and dark's points so far.
-    pub score: (u32, u32),
-    /// What a drawn game does.
-    pub draw: DrawRule,
-}
-
-impl MatchContext {
-    /// The payoff: match-winning chances from the trained match equity table.
-    pub fn payoff(&self) -> Payoff {
-        Payoff::for_match(&MatchTable::trained(self.to, self.draw), self.score)
-    }
-
-    fn json(&self) -> Value {
-        json!({
-            "to": self.to,
-            "score": {"light": self.score.0, "dark": self.score.1},
-            "draw": match self.draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
-        })
-    }
+/// A match context as JSON: `to`, `score` and `draw`.
+fn context_json(c: &MatchContext) -> Value {
+    json!({
+        "to": c.to,
+        "score": {"light": c.score.0, "dark": c.score.1},
+        "draw": match c.draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
+    })
 }
 
 /// The match context from a match record, or from `--match-to` and `--score`
@@ -300,11 +283,7 @@ pub fn match_context(
     match_to: Option<u32>,
     score: Option<&str>,
 ) -> Result<Option<MatchContext>> {
-    let from_record = is_match_record.then(|| MatchContext {
-        to: m.settings().to,
-        score: (m.score().light, m.score().dark),
-        draw: m.settings().draw,
-    });
+    let from_record = is_match_record.then(|| MatchContext::of(m));
     let score = match score {
         None => None,
         Some(text) => Some(
@@ -401,7 +380,7 @@ pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Val
         "plies": a.plies,
         "blended": a.blended,
         "objective": if ctx.is_some() { "match" } else { "points" },
-        "match": ctx.map(|c| c.json()),
+        "match": ctx.as_ref().map(context_json),
         "best": a.options.first().map(|c| option_json(c)["option"].clone()),
         "options": a.options.iter().map(option_json).collect::<Vec<_>>(),
         "equity": r4(seen.equity()),
@@ -441,45 +420,22 @@ pub fn rollout(
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let side = state.to_act().unwrap_or(Side::Light);
     let spec = agon_ai::urgammon::search::level_spec(level);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let counts = std::sync::Mutex::new(([0u64; 9], 0usize));
     let start = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= games {
-                    return;
-                }
-                let mut dice = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                let mut rng = Rng::new(seed.wrapping_add(i as u64));
-                let mut s = *state;
-                while let Some(t) =
-                    tour::next_token(&s, [(spec, Net::trained()); 2], payoff, &mut dice, &mut rng)
-                {
-                    if s.apply(t).is_err() {
-                        break;
-                    }
-                }
-                let o = s
-                    .result()
-                    .map(Outcomes::of_result)
-                    .unwrap_or_default()
-                    .seen_by(side);
-                let k = o.0.iter().position(|&p| p > 0.5).unwrap_or(8);
-                let Ok(mut c) = counts.lock() else { return };
-                c.0[k] += 1;
-                c.1 += 1;
-                let done = c.1;
-                drop(c);
-                if done % 10 == 0 || done == games {
-                    progress::bar(done as u64, games as u64, "games played out");
-                }
-            });
-        }
-    });
+    let counts = agon_ai::urgammon::rollout(
+        state,
+        games,
+        (spec, Net::trained()),
+        payoff,
+        threads,
+        seed,
+        &|done| {
+            if done % 10 == 0 || done == games {
+                progress::bar(done as u64, games as u64, "games played out");
+            }
+        },
+    );
     progress::finish();
-    let (counts, n) = counts.into_inner().unwrap_or_default();
+    let n = counts.iter().sum::<u64>() as usize;
     let n_f = n.max(1) as f64;
     let points = agon_ai::urgammon::eval::POINTS;
     let mean = counts
@@ -508,7 +464,7 @@ pub fn rollout(
         "perspective": side.name(),
         "games": n,
         "level": level,
-        "match": ctx.map(|c| c.json()),
+        "match": ctx.as_ref().map(context_json),
         "mean_points": r(mean),
         "mean_points_95": [r(mean - half), r(mean + half)],
         "win": r(p),

@@ -2,7 +2,7 @@
 
 use crate::rng::SplitMix;
 use agon_ai::urgammon::player::Decision;
-use agon_ai::urgammon::search::{analyze, decide, level_spec, MatchTable, Payoff};
+use agon_ai::urgammon::search::{analyze, decide, level_spec, Payoff};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::io::{BufRead, Write};
@@ -156,8 +156,7 @@ pub struct EngineSeat {
 
 /// The payoff in force in a match: match-winning chances at its score.
 fn match_payoff(m: &Match) -> Payoff {
-    let table = MatchTable::trained(m.settings().to, m.settings().draw);
-    Payoff::for_match(&table, (m.score().light, m.score().dark))
+    agon_ai::urgammon::MatchContext::of(m).payoff()
 }
 
 /// The engine's hint: its best options with their values for the side to act.

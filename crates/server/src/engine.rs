@@ -135,12 +135,7 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
             }
             let side = state.to_act()?;
             // Decisions maximise the chance to win the match at its score.
-            let table =
-                agon_ai::urgammon::search::MatchTable::trained(m.settings().to, m.settings().draw);
-            let payoff = agon_ai::urgammon::search::Payoff::for_match(
-                &table,
-                (m.score().light, m.score().dark),
-            );
+            let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
             let spec = agon_ai::urgammon::search::level_spec(level.get());
             let mut rng = decision_rng(session.tokens.len(), level);
             match agon_ai::urgammon::search::decide(state, spec, payoff, &mut rng)? {

@@ -7,8 +7,6 @@ use crate::ringo::search::{level_move, Limits, Searcher};
 use crate::Rng;
 use ringo::{Game, Move, Rules, Side};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// A player in a tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -314,34 +312,21 @@ pub fn run(config: Config, progress: &(dyn Fn(&Tally, &GameResult) + Sync)) -> T
         seed,
         sprt,
     } = config;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let tally = Mutex::new(Tally::default());
-    let tally = Arc::new(tally);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
-                    return;
-                }
-                let r = play_game(rules, a, b, i, seed);
-                let Ok(mut t) = tally.lock() else { return };
-                t.add(&r);
-                progress(&t, &r);
-                if let Some((e0, e1)) = sprt {
-                    let llr = t.llr(e0, e1);
-                    if llr <= SPRT_BOUNDS.0 || llr >= SPRT_BOUNDS.1 {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            });
-        }
-    });
-    let t = tally.lock().map(|t| t.clone()).unwrap_or_default();
+    let mut t = Tally::default();
+    crate::par::run(
+        games,
+        threads,
+        |i| play_game(rules, a, b, i, seed),
+        |r| {
+            t.add(&r);
+            progress(&t, &r);
+            // With SPRT, stop once the test decides.
+            sprt.is_none_or(|(e0, e1)| {
+                let llr = t.llr(e0, e1);
+                SPRT_BOUNDS.0 < llr && llr < SPRT_BOUNDS.1
+            })
+        },
+    );
     t
 }
 
@@ -419,7 +404,7 @@ mod tests {
             seed: 1,
             sprt: None,
         };
-        let games = Mutex::new(vec![]);
+        let games = std::sync::Mutex::new(vec![]);
         let t = run(config, &|_, g| games.lock().unwrap().push(g.clone()));
         assert_eq!(t.games(), 8);
         // Every game's record replays to the reported end.

@@ -6,12 +6,14 @@
 
 pub mod eval;
 pub mod player;
+pub mod rollout;
 pub mod search;
 pub mod tournament;
 pub mod train;
 
 pub use eval::{Evaluator, Heuristic, Net, Outcomes};
 pub use player::{greedy_decision, random_decision, Decision};
+pub use rollout::{rollout, MatchContext};
 pub use search::{analyze, decide, level_spec, Analysis, MatchTable, Payoff};
 pub use tournament::{Spec, Tally};
 pub use train::TrainConfig;

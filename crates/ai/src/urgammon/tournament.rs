@@ -13,8 +13,6 @@ use crate::urgammon::search::{
 };
 use crate::Rng;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use urgammon::{DrawRule, Match, MatchSettings, Phase, Side, State, Token};
 
 /// A player in a tournament.
@@ -311,29 +309,26 @@ pub struct Config {
 /// checkpoints to compare); `progress` sees the tally after every game (or
 /// match).
 pub fn run(config: Config, nets: [&Net; 2], progress: &(dyn Fn(&Tally) + Sync)) -> Tally {
-    let next = AtomicUsize::new(0);
-    let tally = Mutex::new(Tally::default());
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= config.games {
-                    return;
-                }
-                let o = play(
-                    (config.a.level_spec(), nets[0]),
-                    (config.b.level_spec(), nets[1]),
-                    config.match_to,
-                    i,
-                    config.seed,
-                );
-                let Ok(mut t) = tally.lock() else { return };
-                t.add(&o);
-                progress(&t);
-            });
-        }
-    });
-    tally.into_inner().unwrap_or_default()
+    let mut t = Tally::default();
+    crate::par::run(
+        config.games,
+        config.threads,
+        |i| {
+            play(
+                (config.a.level_spec(), nets[0]),
+                (config.b.level_spec(), nets[1]),
+                config.match_to,
+                i,
+                config.seed,
+            )
+        },
+        |o| {
+            t.add(&o);
+            progress(&t);
+            true
+        },
+    );
+    t
 }
 
 #[cfg(test)]
