@@ -8,7 +8,6 @@ use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 use agon_ai::urgammon::train::{self as urgammon_train, TrainConfig};
 pub use agon_ai::urgammon::MatchContext;
-use agon_ai::Rng;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -570,102 +569,24 @@ fn accuracy(pairs_win: &[(f64, f64)], pairs_eq: &[(f64, f64)]) -> Value {
     })
 }
 
-/// One held-out position: (win share, mean points) of its rollouts, and the
-/// (win chance, equity) the network and the heuristic predicted.
-struct Sample {
-    rollout: (f64, f64),
-    net: (f64, f64),
-    heuristic: (f64, f64),
-}
-
 /// `agon urgammon calibrate`: how well the network and the hand-written
 /// heuristic predict rollouts, on positions from self-play games that training
 /// never saw (their own seed). Each position is rolled out `rollouts` times by
 /// level 8 on both sides; a progress bar counts the positions.
 pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -> Result<Value> {
-    use agon_ai::urgammon::eval::{Evaluator, Heuristic};
+    use agon_ai::urgammon::calibrate::{self, Sample};
     use agon_ai::urgammon::search::level_spec;
     if positions == 0 || rollouts == 0 {
         bail!("--positions and --rollouts must be at least 1");
     }
     let net = Net::trained();
     let spec = level_spec(8);
-    // Held-out positions: one game per position, a position drawn at a
-    // random point of it, so the set covers openings, middles and endings.
-    let mut picked = vec![];
-    let mut g = 0u64;
-    while picked.len() < positions {
-        let mut dice = Rng::new(seed ^ 0xca11_b4a7_e000_0000 ^ g);
-        let mut rng = Rng::new(seed.wrapping_add(g));
-        g += 1;
-        let mut rolls = vec![];
-        let mut s = State::new();
-        while let Some(t) =
-            tour::next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
-        {
-            if s.phase() == urgammon::Phase::Roll {
-                rolls.push(s);
-            }
-            if s.apply(t).is_err() {
-                break;
-            }
-        }
-        if !rolls.is_empty() {
-            picked.push(rolls[rng.below(rolls.len())]);
-        }
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![]);
+    let picked = calibrate::held_out_positions(positions, (spec, net), seed);
     let start = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(state) = picked.get(i) else { return };
-                let side = state.to_act().unwrap_or(Side::Light);
-                let (mut wins, mut points) = (0u32, 0i64);
-                for k in 0..rollouts {
-                    let mut dice = Rng::new(
-                        seed ^ ((i * rollouts + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    );
-                    let mut rng = Rng::new(k as u64);
-                    let mut s = *state;
-                    while let Some(t) =
-                        tour::next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
-                    {
-                        if s.apply(t).is_err() {
-                            break;
-                        }
-                    }
-                    if let Some(r) = s.result() {
-                        match r.winner {
-                            Some(w) if w == side => {
-                                wins += 1;
-                                points += i64::from(r.points);
-                            }
-                            Some(_) => points -= i64::from(r.points),
-                            None => {}
-                        }
-                    }
-                }
-                let n = rollouts as f64;
-                let net_o = net.evaluate(state).seen_by(side);
-                let heu_o = Heuristic.evaluate(state).seen_by(side);
-                let row = Sample {
-                    rollout: (f64::from(wins) / n, points as f64 / n),
-                    net: (f64::from(net_o.win()), f64::from(net_o.equity())),
-                    heuristic: (f64::from(heu_o.win()), f64::from(heu_o.equity())),
-                };
-                let Ok(mut r) = results.lock() else { return };
-                r.push(row);
-                let done = r.len();
-                drop(r);
-                progress::bar(done as u64, picked.len() as u64, "positions rolled out");
-            });
-        }
+    let rows = calibrate::calibrate(&picked, rollouts, (spec, net), threads, seed, &|done| {
+        progress::bar(done as u64, picked.len() as u64, "positions rolled out");
     });
     progress::finish();
-    let rows = results.into_inner().unwrap_or_default();
     let pairs = |f: fn(&Sample) -> (f64, f64)| rows.iter().map(f).collect::<Vec<_>>();
     let noise = rows
         .iter()

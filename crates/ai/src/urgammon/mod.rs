@@ -4,6 +4,7 @@
 //! baselines ([`player`]), and engine-against-engine games and matches
 //! ([`tournament`]). The main names are re-exported here.
 
+pub mod calibrate;
 pub mod eval;
 pub mod player;
 pub mod rollout;
