@@ -24,7 +24,7 @@ pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<
 
 /// The JSON object of `agon ringo legal` (with the extra fields the web app uses).
 pub fn legal_json(game: &Game) -> serde_json::Value {
-    agon_server::views::ringo_game_json(game)
+    serde_json::to_value(agon_views::RingoGame::of(game)).unwrap_or_default()
 }
 
 /// `agon ringo perft`: leaf nodes at exactly `depth`, with the time taken.

@@ -34,9 +34,10 @@ pub fn load_record(text: &str) -> Result<Match> {
 /// `agon urgammon legal`: the state after the record; with a match record, the
 /// match score too.
 pub fn legal_json(m: &Match, is_match: bool) -> Value {
-    let mut v = agon_server::views::urgammon_state_json(m.current().state());
+    let mut v = serde_json::to_value(agon_views::UrgammonState::of(m.current().state()))
+        .unwrap_or_default();
     if is_match {
-        v["match"] = agon_server::views::match_json(m);
+        v["match"] = serde_json::to_value(agon_views::MatchView::of(m)).unwrap_or_default();
     }
     v
 }

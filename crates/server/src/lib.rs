@@ -32,7 +32,6 @@ mod listen;
 pub mod secrets;
 pub mod session;
 pub mod store;
-pub mod views;
 pub mod ws;
 
 pub use app::{app, AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};

@@ -3,16 +3,17 @@
 //! every viewer: it never holds a token or an invite code.
 
 use super::{Rules, Session, RESIGNATION};
-use crate::views;
 use serde_json::Value;
 
 impl Session {
     /// The public state as JSON (the same for every viewer; no secrets).
     pub fn view(&self) -> Value {
         let mut v = match &self.rules {
-            Rules::Ringo(g) => views::ringo_game_json(g),
-            Rules::Urgammon(m) => views::urgammon_match_view(m),
-        };
+            Rules::Ringo(g) => serde_json::to_value(agon_views::RingoGame::of(g)),
+            Rules::Urgammon(m) => serde_json::to_value(agon_views::UrgammonMatch::of(m)),
+        }
+        // The views are plain data: serializing them cannot fail.
+        .unwrap_or_default();
         let names = self.kind.seat_names();
         let resigned = self.resigned.map(|s| names[s as usize]);
         if let Some(seat) = self.resigned {
