@@ -178,9 +178,9 @@ pub(crate) enum RingoCmd {
         /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
         #[arg(long)]
         vs: Option<String>,
-        /// Your side against the engine: attackers or defenders.
-        #[arg(long, default_value = "attackers")]
-        side: String,
+        /// Your side against the engine.
+        #[arg(long, value_enum, default_value_t = RingoSide::Attackers)]
+        side: RingoSide,
     },
 }
 
@@ -201,17 +201,17 @@ pub(crate) enum UrgammonCmd {
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=99))]
         to: u32,
         /// What a drawn game does: replay (play on) or end (the match is drawn).
-        #[arg(long, default_value = "replay")]
-        draw: String,
+        #[arg(long, value_enum, default_value_t = Draw::Replay)]
+        draw: Draw,
         /// Amount per point; the loser pays the point difference times this.
         #[arg(long)]
         stake: Option<String>,
         /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
         #[arg(long)]
         vs: Option<String>,
-        /// Your side against the engine: light or dark.
-        #[arg(long, default_value = "light")]
-        side: String,
+        /// Your side against the engine.
+        #[arg(long, value_enum, default_value_t = UrgammonSide::Light)]
+        side: UrgammonSide,
     },
     /// The engine's analysis of the decision after a record, as one JSON object.
     Analyze {
@@ -272,9 +272,9 @@ pub(crate) enum UrgammonCmd {
         /// Match length.
         #[arg(long, default_value_t = 7)]
         to: u32,
-        /// What a drawn game does: replay or end.
-        #[arg(long, default_value = "replay")]
-        draw: String,
+        /// What a drawn game does.
+        #[arg(long, value_enum, default_value_t = Draw::Replay)]
+        draw: Draw,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -362,8 +362,8 @@ pub(crate) enum TuneCmd {
     /// and a verification match against the starting weights.
     Ringo {
         /// The method: spsa (on match results) or texel (a fit to game outcomes).
-        #[arg(long, default_value = "spsa")]
-        method: String,
+        #[arg(long, value_enum, default_value_t = TuneMethod::Spsa)]
+        method: TuneMethod,
         /// Self-play games (texel), or SPSA iterations.
         #[arg(long, default_value_t = 400)]
         games: usize,
@@ -447,4 +447,67 @@ pub(crate) fn parse_engine_spec(spec: &str) -> Result<u8> {
             }),
         None => anyhow::bail!("invalid --vs '{spec}': use engine or engine:LEVEL"),
     }
+}
+
+/// A Ringo side, as a flag value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum RingoSide {
+    /// The attackers.
+    Attackers,
+    /// The defenders.
+    Defenders,
+}
+
+impl From<RingoSide> for ringo::Side {
+    fn from(s: RingoSide) -> ringo::Side {
+        match s {
+            RingoSide::Attackers => ringo::Side::Attackers,
+            RingoSide::Defenders => ringo::Side::Defenders,
+        }
+    }
+}
+
+/// An Urgammon side, as a flag value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum UrgammonSide {
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl From<UrgammonSide> for urgammon::Side {
+    fn from(s: UrgammonSide) -> urgammon::Side {
+        match s {
+            UrgammonSide::Light => urgammon::Side::Light,
+            UrgammonSide::Dark => urgammon::Side::Dark,
+        }
+    }
+}
+
+/// What a drawn Urgammon game does, as a flag value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Draw {
+    /// Play a deciding game.
+    Replay,
+    /// The match ends drawn.
+    End,
+}
+
+impl From<Draw> for urgammon::DrawRule {
+    fn from(d: Draw) -> urgammon::DrawRule {
+        match d {
+            Draw::Replay => urgammon::DrawRule::Replay,
+            Draw::End => urgammon::DrawRule::End,
+        }
+    }
+}
+
+/// How `agon tune ringo` tunes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TuneMethod {
+    /// SPSA on match results.
+    Spsa,
+    /// A Texel-style fit to game outcomes.
+    Texel,
 }

@@ -267,7 +267,7 @@ fn context_json(c: &MatchContext) -> Value {
     json!({
         "to": c.to,
         "score": {"light": c.score.0, "dark": c.score.1},
-        "draw": match c.draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
+        "draw": c.draw.name(),
     })
 }
 
@@ -488,7 +488,7 @@ pub fn met(to: u32, draw: DrawRule, as_json: bool) -> Result<String> {
             .collect();
         return Ok(json!({
             "to": to,
-            "draw": match draw { DrawRule::Replay => "replay", DrawRule::End => "end" },
+            "draw": draw.name(),
             "game_rates": {
                 "win1": r4(rates[0]), "win2": r4(rates[1]), "win3": r4(rates[2]), "win4": r4(rates[3]),
                 "draw": r4(d),
@@ -503,10 +503,7 @@ pub fn met(to: u32, draw: DrawRule, as_json: bool) -> Result<String> {
          Rows: points you need; columns: points your opponent needs.\n\
          Per game, from the network's own play: a given player wins by 1/2/3/4 points \
          with {:.1}%/{:.1}%/{:.1}%/{:.1}%; draws {:.1}%.\n\n     ",
-        match draw {
-            DrawRule::Replay => "replay",
-            DrawRule::End => "end",
-        },
+        draw,
         100.0 * rates[0],
         100.0 * rates[1],
         100.0 * rates[2],

@@ -16,6 +16,36 @@ pub enum DrawRule {
     End,
 }
 
+impl DrawRule {
+    /// Both rules.
+    pub const ALL: [DrawRule; 2] = [DrawRule::Replay, DrawRule::End];
+
+    /// The name in records and settings: `replay` or `end`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DrawRule::Replay => "replay",
+            DrawRule::End => "end",
+        }
+    }
+}
+
+impl fmt::Display for DrawRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for DrawRule {
+    type Err = String;
+    /// Parses `replay` or `end`.
+    fn from_str(s: &str) -> Result<DrawRule, String> {
+        DrawRule::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| format!("invalid draw '{s}': use replay or end"))
+    }
+}
+
 /// An amount of money per point, kept exactly in hundredths.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Stake(pub u64);
@@ -72,11 +102,7 @@ impl Default for MatchSettings {
 impl MatchSettings {
     /// The header line: `urgammon match to=7 draw=replay` (with `stake=` if set).
     pub fn header(&self) -> String {
-        let draw = match self.draw {
-            DrawRule::Replay => "replay",
-            DrawRule::End => "end",
-        };
-        let mut s = format!("urgammon match to={} draw={draw}", self.to);
+        let mut s = format!("urgammon match to={} draw={}", self.to, self.draw);
         if let Some(stake) = self.stake {
             s.push_str(&format!(" stake={stake}"));
         }
@@ -102,9 +128,7 @@ impl MatchSettings {
                         .filter(|n| (1..=99).contains(n))
                         .ok_or_else(|| format!("invalid target '{v}': use 1 to 99"))?
                 }
-                Some(("draw", "replay")) => settings.draw = DrawRule::Replay,
-                Some(("draw", "end")) => settings.draw = DrawRule::End,
-                Some(("draw", v)) => return Err(format!("invalid draw '{v}': use replay or end")),
+                Some(("draw", v)) => settings.draw = v.parse()?,
                 Some(("stake", v)) => settings.stake = Some(v.parse()?),
                 _ => {
                     return Err(format!(

@@ -254,10 +254,7 @@ impl MatchView {
         let r = m.result();
         MatchView {
             to: m.settings().to,
-            draw: match m.settings().draw {
-                urgammon::DrawRule::Replay => "replay",
-                urgammon::DrawRule::End => "end",
-            },
+            draw: m.settings().draw.name(),
             stake: m.settings().stake.map(|s| s.to_string()),
             score: Score {
                 light: m.score().light,

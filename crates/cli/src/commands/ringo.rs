@@ -45,13 +45,7 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
                 None => ringo_cmd::play(&mut game, stdin, stdout),
                 Some(spec) => {
                     let level = parse_engine_spec(spec)?;
-                    let human = match side.as_str() {
-                        "attackers" => ringo::Side::Attackers,
-                        "defenders" => ringo::Side::Defenders,
-                        other => {
-                            anyhow::bail!("invalid --side '{other}': use attackers or defenders")
-                        }
-                    };
+                    let human = ringo::Side::from(side);
                     ringo_cmd::play_engine(&mut game, level, human, stdin, stdout)
                 }
             }

@@ -15,10 +15,11 @@ pub(crate) fn run(cmd: TuneCmd) -> Result<()> {
             epochs,
             verify,
             seed,
-        } => match method.as_str() {
-            "texel" => print_json(&tournament::tune_ringo(games, depth, epochs, verify, seed)),
-            "spsa" => print_json(&tournament::spsa_ringo(games, depth, verify, seed)),
-            other => anyhow::bail!("invalid --method '{other}': use spsa or texel"),
+        } => match method {
+            TuneMethod::Texel => {
+                print_json(&tournament::tune_ringo(games, depth, epochs, verify, seed))
+            }
+            TuneMethod::Spsa => print_json(&tournament::spsa_ringo(games, depth, verify, seed)),
         },
     }
 }

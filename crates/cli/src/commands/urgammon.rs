@@ -27,23 +27,21 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                 None => None,
                 Some(spec) => {
                     let level = parse_engine_spec(spec)?;
-                    let human = match side.as_str() {
-                        "light" => urgammon::Side::Light,
-                        "dark" => urgammon::Side::Dark,
-                        other => anyhow::bail!("invalid --side '{other}': use light or dark"),
-                    };
+                    let human = urgammon::Side::from(side);
                     Some(urgammon_cmd::EngineSeat {
                         level,
                         side: human.other(),
                     })
                 }
             };
-            let header = format!(
-                "urgammon match to={to} draw={draw}{}",
-                stake.map(|s| format!(" stake={s}")).unwrap_or_default()
-            );
-            let settings =
-                urgammon::MatchSettings::parse_header(&header).map_err(anyhow::Error::msg)?;
+            let settings = urgammon::MatchSettings {
+                to,
+                draw: draw.into(),
+                stake: stake
+                    .map(|s| s.parse())
+                    .transpose()
+                    .map_err(anyhow::Error::msg)?,
+            };
             let mut rng = rng::SplitMix::new(seed.unwrap_or_else(rng::time_seed));
             urgammon_cmd::play(
                 settings,
@@ -88,12 +86,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             seed,
         } => print_json(&urgammon_ai::calibrate(positions, rollouts, threads, seed)?),
         UrgammonCmd::Met { to, draw, json } => {
-            let draw = match draw.as_str() {
-                "replay" => urgammon::DrawRule::Replay,
-                "end" => urgammon::DrawRule::End,
-                other => anyhow::bail!("invalid --draw '{other}': use replay or end"),
-            };
-            print!("{}", urgammon_ai::met(to, draw, json)?);
+            print!("{}", urgammon_ai::met(to, draw.into(), json)?);
             if json {
                 println!();
             }

@@ -125,13 +125,8 @@ fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiErr
         })?,
     };
     let draw = match req.draw.as_deref() {
-        None | Some("replay") => urgammon::DrawRule::Replay,
-        Some("end") => urgammon::DrawRule::End,
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "invalid draw '{other}': use replay or end"
-            )))
-        }
+        None => urgammon::DrawRule::Replay,
+        Some(text) => text.parse().map_err(ApiError::BadRequest)?,
     };
     let stake = match &req.stake {
         None | Some(Value::Null) => None,

@@ -126,7 +126,7 @@ pub async fn meta() -> Json<Meta> {
     Json(Meta {
         ringo: RingoMeta { presets, options },
         urgammon: UrgammonMeta {
-            draw: ["replay", "end"],
+            draw: urgammon::DrawRule::ALL.map(urgammon::DrawRule::name),
         },
     })
 }
