@@ -197,7 +197,7 @@ fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urg
     use agon_ai::urgammon::search::{level_spec, Payoff};
     use agon_ai::urgammon::tournament::next_token;
     let net = agon_ai::urgammon::eval::Net::trained();
-    let spec = level_spec(8);
+    let spec = level_spec(agon_ai::Level::new(8));
     let (mut rolls, mut decisions) = (vec![], vec![]);
     for g in 0..games {
         let mut dice = agon_ai::Rng::new(seed.wrapping_add(g as u64));
@@ -248,7 +248,7 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value>
         let start = Instant::now();
         let d = agon_ai::urgammon::search::decide(
             s,
-            agon_ai::urgammon::search::level_spec(10),
+            agon_ai::urgammon::search::level_spec(agon_ai::Level::MAX),
             agon_ai::urgammon::search::Payoff::MONEY,
             &mut rng,
         );

@@ -1,6 +1,7 @@
 //! The clap types of the `agon` command: every subcommand, flag and default.
 
 use crate::{bench_serve, ringo_cmd, tournament};
+use agon_ai::Level;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -155,8 +156,8 @@ pub(crate) enum RingoCmd {
         #[command(flatten)]
         game: RingoGameArgs,
         /// Search as this playing level (1-10).
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
-        level: Option<u8>,
+        #[arg(long)]
+        level: Option<Level>,
         /// Search to this depth.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: Option<u32>,
@@ -219,8 +220,8 @@ pub(crate) enum UrgammonCmd {
         #[arg(long, default_value = "")]
         record: String,
         /// Analyse as this playing level (1-10; 10 searches 2 plies).
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
-        level: u8,
+        #[arg(long, default_value_t = Level::MAX)]
+        level: Level,
         /// Decide for a match to this many points (match-winning chance, not points).
         #[arg(long)]
         match_to: Option<u32>,
@@ -237,8 +238,8 @@ pub(crate) enum UrgammonCmd {
         #[arg(long, default_value_t = 1000)]
         games: usize,
         /// The level playing both sides (8: the network at 0 plies, fast and strong).
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=10))]
-        level: u8,
+        #[arg(long, default_value_t = Level::new(8))]
+        level: Level,
         /// Play the games for a match to this many points.
         #[arg(long)]
         match_to: Option<u32>,
@@ -435,13 +436,12 @@ pub(crate) enum BenchCmd {
 }
 
 /// Parses `engine` or `engine:LEVEL` into a level (default 5).
-pub(crate) fn parse_engine_spec(spec: &str) -> Result<u8> {
+pub(crate) fn parse_engine_spec(spec: &str) -> Result<Level> {
     match spec.strip_prefix("engine") {
-        Some("") => Ok(5),
+        Some("") => Ok(Level::new(5)),
         Some(rest) => rest
             .strip_prefix(':')
             .and_then(|l| l.parse().ok())
-            .filter(|l| (1..=10).contains(l))
             .ok_or_else(|| {
                 anyhow::anyhow!("invalid --vs '{spec}': use engine or engine:1 … engine:10")
             }),

@@ -200,12 +200,10 @@ impl Engine {
     /// `go [level L]` for Urgammon: the analysis as `info` lines, then the decision.
     fn go_urgammon(&self, game: &urgammon::Game, args: &[&str]) -> Result<String, String> {
         let level = match args {
-            [] => 10,
+            [] => agon_ai::Level::MAX,
             ["level", l] => l
-                .parse()
-                .ok()
-                .filter(|l| (1..=10).contains(l))
-                .ok_or_else(|| format!("invalid value '{l}' for level"))?,
+                .parse::<agon_ai::Level>()
+                .map_err(|_| format!("invalid value '{l}' for level"))?,
             _ => return Err("usage for Urgammon: go [level L]".into()),
         };
         let state = game.state();
@@ -278,11 +276,7 @@ impl Engine {
                     ))
                 }
                 "level" => {
-                    let l: u8 = value
-                        .parse()
-                        .ok()
-                        .filter(|l| (1..=10).contains(l))
-                        .ok_or_else(bad)?;
+                    let l: agon_ai::Level = value.parse().map_err(|_| bad())?;
                     let spec = level_spec(l);
                     limits.depth = limits.depth.or(spec.depth);
                     limits.movetime = limits.movetime.or(spec.movetime);

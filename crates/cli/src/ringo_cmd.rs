@@ -156,7 +156,7 @@ pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AnalyzeLimit {
     /// A playing level 1–10 (its depth or time).
-    pub level: Option<u8>,
+    pub level: Option<agon_ai::Level>,
     /// A fixed depth.
     pub depth: Option<u32>,
     /// A node budget.
@@ -219,7 +219,7 @@ pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<serde_json::Valu
 /// `agon ringo play --vs engine[:LEVEL]`: a person against the engine.
 pub fn play_engine(
     game: &mut Game,
-    level: u8,
+    level: agon_ai::Level,
     human: Side,
     input: &mut dyn BufRead,
     out: &mut dyn Write,

@@ -347,7 +347,7 @@ fn r4(x: f32) -> f64 {
 
 /// `agon urgammon analyze`: one JSON object for the decision at `state` (or
 /// the position's evaluation when no decision is due), from the side to act.
-pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Value {
+pub fn analysis_json(state: &State, level: agon_ai::Level, ctx: Option<MatchContext>) -> Value {
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let a = analyze(state, level, payoff);
     let side = state.to_act().unwrap_or(Side::Light);
@@ -374,7 +374,7 @@ pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Val
         "perspective": side.name(),
         "chance": state.chance(),
         "value": state.value(),
-        "level": level,
+        "level": level.get(),
         "evaluator": match a.brain { Brain::Net => "network", _ => "heuristic" },
         "plies": a.plies,
         "blended": a.blended,
@@ -405,7 +405,7 @@ pub fn analysis_json(state: &State, level: u8, ctx: Option<MatchContext>) -> Val
 pub fn rollout(
     state: &State,
     games: usize,
-    level: u8,
+    level: agon_ai::Level,
     ctx: Option<MatchContext>,
     threads: usize,
     seed: u64,
@@ -462,7 +462,7 @@ pub fn rollout(
         "phase": state.phase().name(),
         "perspective": side.name(),
         "games": n,
-        "level": level,
+        "level": level.get(),
         "match": ctx.as_ref().map(context_json),
         "mean_points": r(mean),
         "mean_points_95": [r(mean - half), r(mean + half)],
@@ -577,7 +577,7 @@ pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -
         bail!("--positions and --rollouts must be at least 1");
     }
     let net = Net::trained();
-    let spec = level_spec(8);
+    let spec = level_spec(agon_ai::Level::new(8));
     let picked = calibrate::held_out_positions(positions, (spec, net), seed);
     let start = std::time::Instant::now();
     let rows = calibrate::calibrate(&picked, rollouts, (spec, net), threads, seed, &|done| {

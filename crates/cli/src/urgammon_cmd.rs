@@ -150,7 +150,7 @@ also: record, help, quit.";
 #[derive(Clone, Copy, Debug)]
 pub struct EngineSeat {
     /// Its level, 1–10.
-    pub level: u8,
+    pub level: agon_ai::Level,
     /// The side it plays.
     pub side: Side,
 }
@@ -165,7 +165,7 @@ fn hint(m: &Match) -> String {
     let state = m.current().state();
     let side = state.to_act().unwrap_or(Side::Light);
     let payoff = match_payoff(m);
-    let a = analyze(state, 10, payoff);
+    let a = analyze(state, agon_ai::Level::MAX, payoff);
     let mut s = format!("Engine analysis (level 10, {} plies):\n", a.plies);
     for c in a.options.iter().take(6) {
         let seen = c.outcomes.seen_by(side);
@@ -284,7 +284,7 @@ pub fn play(
             Phase::Decide | Phase::Move
                 if engine.is_some_and(|e| Some(e.side) == state.to_act()) =>
             {
-                let e = engine.map_or(10, |e| e.level);
+                let e = engine.map_or(agon_ai::Level::MAX, |e| e.level);
                 let side = state.to_act().unwrap_or(Side::Light);
                 let spec = level_spec(e);
                 match decide(&state, spec, match_payoff(&m), &mut engine_rng) {

@@ -116,7 +116,7 @@ pub fn ringo_reply(
         1 << 18,
     );
     let seed = decision_rng(tokens, level).next_u64();
-    let m = agon_ai::ringo::search::level_move(&mut searcher, game, level.get(), seed, stop)?;
+    let m = agon_ai::ringo::search::level_move(&mut searcher, game, level, seed, stop)?;
     Some(m.to_notation(&game.legal_moves()))
 }
 
@@ -136,7 +136,7 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
             let side = state.to_act()?;
             // Decisions maximise the chance to win the match at its score.
             let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
-            let spec = agon_ai::urgammon::search::level_spec(level.get());
+            let spec = agon_ai::urgammon::search::level_spec(level);
             let mut rng = decision_rng(session.tokens.len(), level);
             match agon_ai::urgammon::search::decide(state, spec, payoff, &mut rng)? {
                 agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),

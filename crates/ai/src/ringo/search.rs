@@ -599,8 +599,8 @@ pub struct LevelSpec {
 }
 
 /// The search settings of a level.
-pub fn level_spec(level: u8) -> LevelSpec {
-    let (depth, movetime, noise) = match level.clamp(1, 10) {
+pub fn level_spec(level: crate::Level) -> LevelSpec {
+    let (depth, movetime, noise) = match level.get() {
         1 => (Some(1), None, 1500),
         2 => (Some(1), None, 600),
         3 => (Some(1), None, 250),
@@ -623,7 +623,7 @@ pub fn level_spec(level: u8) -> LevelSpec {
 pub fn level_move(
     searcher: &mut Searcher,
     game: &Game,
-    level: u8,
+    level: crate::Level,
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Option<Move> {
@@ -764,12 +764,18 @@ mod tests {
     fn each_level_searches_deeper_or_with_less_noise() {
         // Levels 1–9 are fixed depths (reproducible matches); only 10 is timed.
         for level in 1..=9 {
-            let spec = level_spec(level);
+            let spec = level_spec(crate::Level::new(level));
             assert!(spec.depth.is_some() && spec.movetime.is_none(), "{level}");
         }
-        assert!(level_spec(10).movetime.is_some() && level_spec(10).noise == 0);
+        assert!(
+            level_spec(crate::Level::MAX).movetime.is_some()
+                && level_spec(crate::Level::MAX).noise == 0
+        );
         for level in 2..=9 {
-            let (lower, upper) = (level_spec(level - 1), level_spec(level));
+            let (lower, upper) = (
+                level_spec(crate::Level::new(level - 1)),
+                level_spec(crate::Level::new(level)),
+            );
             let stronger = upper.depth > lower.depth
                 || (upper.depth == lower.depth && upper.noise < lower.noise);
             assert!(stronger && upper.noise <= lower.noise, "level {level}");
@@ -782,7 +788,7 @@ mod tests {
             let mut g = Game::new(preset.parse().unwrap());
             let mut s = Searcher::with_weights(*g.rules(), WEIGHTS, 1 << 16);
             for level in [1, 3, 5, 7] {
-                let m = level_move(&mut s, &g, level, 9, None).unwrap();
+                let m = level_move(&mut s, &g, crate::Level::new(level), 9, None).unwrap();
                 g.play(m).unwrap();
             }
         }

@@ -12,7 +12,7 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spec {
     /// A playing level, 1–10.
-    Level(u8),
+    Level(crate::Level),
     /// The search to a fixed depth.
     Depth(u32),
     /// The search with a node budget.
@@ -35,7 +35,9 @@ impl FromStr for Spec {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
             None if s == "cautious" => Ok(Spec::Cautious),
-            Some(("level", n)) => crate::Level::parse_number(n)
+            Some(("level", n)) => n
+                .parse::<crate::Level>()
+                .ok()
                 .map(Spec::Level)
                 .ok_or_else(bad),
             Some(("depth", n)) => n

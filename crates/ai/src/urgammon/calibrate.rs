@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn calibration_samples_every_position_once() {
-        let spec = super::super::search::level_spec(1);
+        let spec = super::super::search::level_spec(crate::Level::MIN);
         let positions = held_out_positions(3, (spec, Net::trained()), 5);
         assert_eq!(positions.len(), 3);
         assert!(positions.iter().all(|p| p.phase() == Phase::Roll));

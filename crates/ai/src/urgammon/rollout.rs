@@ -90,7 +90,7 @@ mod tests {
     fn a_rollout_is_reproducible_and_counts_every_game() {
         let mut g = urgammon::Game::new();
         g.apply_text("start:1-2").unwrap();
-        let spec = super::super::search::level_spec(1);
+        let spec = super::super::search::level_spec(crate::Level::MIN);
         let a = rollout(
             g.state(),
             40,

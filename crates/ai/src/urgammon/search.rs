@@ -432,7 +432,7 @@ pub struct LevelSpec {
 /// | 8 | the network, 0 plies |
 /// | 9 | the network, 1 ply |
 /// | 10 | the network, the mean of 2 plies and 1 ply ([`Search::blended_options`]) |
-pub fn level_spec(level: u8) -> LevelSpec {
+pub fn level_spec(level: crate::Level) -> LevelSpec {
     let spec = |brain, plies, noise, blunder| LevelSpec {
         brain,
         plies,
@@ -440,7 +440,7 @@ pub fn level_spec(level: u8) -> LevelSpec {
         blunder,
         blend: false,
     };
-    match level.clamp(1, 10) {
+    match level.get() {
         1 => spec(Brain::Greedy, 0, 0.0, 0.75),
         2 => spec(Brain::Greedy, 0, 0.0, 0.0),
         3 => spec(Brain::Net, 0, 0.2, 0.0),
@@ -535,7 +535,7 @@ pub struct Analysis {
 /// Analyses `state` as level `level` would, without its noise: levels 1–3 use
 /// the hand-written heuristic (the baselines have no evaluation of their own),
 /// levels 4–10 the network at their depth.
-pub fn analyze(state: &State, level: u8, payoff: Payoff) -> Analysis {
+pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
     let mut spec = level_spec(level);
     spec.noise = 0.0;
     let eval: &dyn Evaluator = match spec.brain {
@@ -655,7 +655,9 @@ mod tests {
                 let t = match s.phase() {
                     Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
                     Phase::Roll => Token::Roll(roll_chance(&mut rng)),
-                    _ => match decide(&s, level_spec(1), Payoff::MONEY, &mut rng).unwrap() {
+                    _ => match decide(&s, level_spec(crate::Level::MIN), Payoff::MONEY, &mut rng)
+                        .unwrap()
+                    {
                         Decision::Move(m) => Token::Move(m),
                         Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
                     },
@@ -708,7 +710,12 @@ mod tests {
         s.apply(Token::Roll(1)).unwrap();
         assert!(matches!(s.phase(), Phase::Move | Phase::Decide));
         for level in 3..=10 {
-            let d = decide(&s, level_spec(level), Payoff::MONEY, &mut Rng::new(1));
+            let d = decide(
+                &s,
+                level_spec(crate::Level::new(level)),
+                Payoff::MONEY,
+                &mut Rng::new(1),
+            );
             match d {
                 Some(Decision::Move(m)) => assert_eq!(m.to, urgammon::PALACE, "level {level}"),
                 other => panic!("level {level}: {other:?}"),
@@ -754,7 +761,9 @@ mod tests {
                 let token = match s.phase() {
                     Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
                     Phase::Roll => Token::Roll(roll_chance(&mut rng)),
-                    _ => match decide(&s, level_spec(level), payoff, &mut rng).unwrap() {
+                    _ => match decide(&s, level_spec(crate::Level::new(level)), payoff, &mut rng)
+                        .unwrap()
+                    {
                         Decision::Move(m) => Token::Move(m),
                         Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
                     },

@@ -19,7 +19,7 @@ use urgammon::{DrawRule, Match, MatchSettings, Phase, Side, State, Token};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spec {
     /// A playing level, 1–10.
-    Level(u8),
+    Level(crate::Level),
     /// The trained network at a search depth of 0, 1 or 2 plies.
     Ply(u32),
     /// The hand-written heuristic at a search depth of 0, 1 or 2 plies.
@@ -48,7 +48,9 @@ impl FromStr for Spec {
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
-            Some(("level", n)) => crate::Level::parse_number(n)
+            Some(("level", n)) => n
+                .parse::<crate::Level>()
+                .ok()
                 .map(Spec::Level)
                 .ok_or_else(bad),
             Some(("ply", n)) => ply(n).map(Spec::Ply).ok_or_else(bad),
@@ -370,7 +372,7 @@ mod tests {
     #[test]
     fn matches_end_with_a_winner() {
         let config = Config {
-            a: Spec::Level(7),
+            a: Spec::Level(crate::Level::new(7)),
             b: Spec::Greedy,
             games: 4,
             match_to: Some(3),
