@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod dice;
 pub mod par;
 pub mod ringo;
 pub mod urgammon;

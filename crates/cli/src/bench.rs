@@ -84,15 +84,10 @@ pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
     loop {
         let token = match state.phase() {
             Phase::Over => return tokens,
-            Phase::Opening => Token::Start(
-                crate::urgammon_cmd::roll_chance(rng),
-                crate::urgammon_cmd::roll_chance(rng),
-            ),
-            Phase::Roll => Token::Roll(crate::urgammon_cmd::roll_chance(rng)),
-            Phase::Verdict => Token::Verdict(crate::urgammon_cmd::roll_verdict(rng)),
-            Phase::Decide if rng.below(10) < 3 => {
-                Token::Verdict(crate::urgammon_cmd::roll_verdict(rng))
-            }
+            Phase::Opening => Token::Start(rng.chance(), rng.chance()),
+            Phase::Roll => Token::Roll(rng.chance()),
+            Phase::Verdict => Token::Verdict(rng.verdict()),
+            Phase::Decide if rng.below(10) < 3 => Token::Verdict(rng.verdict()),
             Phase::Decide | Phase::Move => {
                 let moves = state.moves();
                 Token::Move(moves[rng.below(moves.len())])

@@ -6,10 +6,7 @@ use agon_ai::urgammon::search::{analyze, decide, level_spec, Payoff};
 use anyhow::{bail, Result};
 use serde_json::Value;
 use std::io::{BufRead, Write};
-use urgammon::{
-    Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token, CHANCE_FACES,
-    VERDICT_YES_FACES,
-};
+use urgammon::{Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token};
 
 /// A record is a game (tokens on one line) or a match (a header line, then a
 /// line per game). Either way, parse it into a match so one code path serves.
@@ -132,16 +129,6 @@ fn describe_result(state: &State) -> String {
     }
 }
 
-/// Rolls the chance die: faces 1, 1, 2, 2, 3, 4.
-pub fn roll_chance(rng: &mut SplitMix) -> u8 {
-    CHANCE_FACES[rng.below(6)]
-}
-
-/// Rolls the verdict die: YES on 4 faces of 6.
-pub fn roll_verdict(rng: &mut SplitMix) -> bool {
-    rng.below(6) < usize::from(VERDICT_YES_FACES)
-}
-
 const PLAY_HELP: &str = "Type a move by number or in notation (P-2a, 2a-3a, Cx6, 13b-off); \
 'v' rolls the verdict die when you may; 'hint' shows the engine's analysis; \
 also: record, help, quit.";
@@ -248,7 +235,7 @@ pub fn play(
         let state = m.next_state();
         let token = match state.phase() {
             Phase::Opening => {
-                let (l, d) = (roll_chance(rng), roll_chance(rng));
+                let (l, d) = (rng.chance(), rng.chance());
                 writeln!(
                     out,
                     "Opening roll: light {l}, dark {d}{}",
@@ -257,7 +244,7 @@ pub fn play(
                 Token::Start(l, d)
             }
             Phase::Roll => {
-                let c = roll_chance(rng);
+                let c = rng.chance();
                 let side = state.to_act().map_or("", Side::name);
                 writeln!(
                     out,
@@ -272,7 +259,7 @@ pub fn play(
                 Token::Roll(c)
             }
             Phase::Verdict => {
-                let yes = roll_verdict(rng);
+                let yes = rng.verdict();
                 writeln!(
                     out,
                     "No move with {}: the verdict die must be rolled… {}",
@@ -293,7 +280,7 @@ pub fn play(
                         Token::Move(mv)
                     }
                     _ => {
-                        let yes = roll_verdict(rng);
+                        let yes = rng.verdict();
                         writeln!(
                             out,
                             "{} (engine) rolls the verdict die… {}",
@@ -351,7 +338,7 @@ pub fn play(
                         continue;
                     }
                     "v" | "verdict" if state.phase() == Phase::Decide => {
-                        let yes = roll_verdict(rng);
+                        let yes = rng.verdict();
                         writeln!(
                             out,
                             "The verdict die says {}",

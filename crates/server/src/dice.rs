@@ -1,57 +1,13 @@
-//! Dice: the one place the server draws them, and each game's ledger of what
-//! was drawn.
+//! Each game's ledger of the dice it has drawn. The dice themselves come from
+//! the project's one source of dice, [`agon_ai::dice`] (the server draws with
+//! its [`OsDice`]).
 //!
 //! A die that has been drawn stays drawn: the n-th opening roll, the n-th
 //! chance roll and the n-th verdict roll of a game are read from its ledger
 //! whenever the game reaches them again (after an Undo), so taking a move back
 //! can never buy a new roll.
 
-use thiserror::Error;
-
-/// The operating system's random generator failed; no die was drawn.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("the server's random generator is unavailable")]
-pub struct DiceUnavailable;
-
-/// A source of fresh dice: the server passes [`OsDice`], tests a fixed one.
-pub trait Dice {
-    /// A chance die: 1, 1, 2, 2, 3, 4.
-    ///
-    /// # Errors
-    /// The generator failed.
-    fn chance(&mut self) -> Result<u8, DiceUnavailable>;
-    /// The verdict die: true for YES (4 faces of 6).
-    ///
-    /// # Errors
-    /// The generator failed.
-    fn verdict(&mut self) -> Result<bool, DiceUnavailable>;
-}
-
-/// Dice from the operating system's secure generator.
-pub struct OsDice;
-
-impl OsDice {
-    fn below6() -> Result<u8, DiceUnavailable> {
-        // Rejection sampling over bytes: 252 = 42 × 6, so every face is equally
-        // likely. A failing generator is an error, never a weaker fallback.
-        loop {
-            let mut b = [0u8; 1];
-            getrandom::fill(&mut b).map_err(|_| DiceUnavailable)?;
-            if b[0] < 252 {
-                return Ok(b[0] % 6);
-            }
-        }
-    }
-}
-
-impl Dice for OsDice {
-    fn chance(&mut self) -> Result<u8, DiceUnavailable> {
-        Ok(urgammon::CHANCE_FACES[OsDice::below6()? as usize])
-    }
-    fn verdict(&mut self) -> Result<bool, DiceUnavailable> {
-        Ok(OsDice::below6()? < urgammon::VERDICT_YES_FACES)
-    }
-}
+pub use agon_ai::dice::{Dice, DiceUnavailable, OsDice};
 
 /// The three dice a game draws from, each with its own sequence.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -63,7 +63,7 @@ mod tests {
         let mut rng = Rng::new(seed);
         let mut state = State::new();
         while state.phase() != Phase::Over {
-            let face = |rng: &mut Rng| urgammon::CHANCE_FACES[rng.below(6)];
+            let face = |rng: &mut Rng| rng.chance();
             let token = match state.phase() {
                 Phase::Opening => Token::Start(face(&mut rng), face(&mut rng)),
                 Phase::Roll => Token::Roll(face(&mut rng)),

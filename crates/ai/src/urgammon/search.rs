@@ -26,7 +26,7 @@ use crate::urgammon::player::{greedy_decision, random_decision, Decision};
 use crate::Rng;
 use std::cell::Cell;
 use std::sync::OnceLock;
-use urgammon::{DrawRule, Phase, Side, State, Token, CHANCE_FACES};
+use urgammon::{DrawRule, Phase, Side, State, Token};
 
 /// The chance values and their probabilities.
 pub const CHANCE: [(u8, f32); 4] = [
@@ -582,16 +582,6 @@ pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
     }
 }
 
-/// Rolls the chance die with `rng`.
-pub fn roll_chance(rng: &mut Rng) -> u8 {
-    CHANCE_FACES[rng.below(6)]
-}
-
-/// Rolls the verdict die with `rng`: YES on 4 faces of 6.
-pub fn roll_verdict(rng: &mut Rng) -> bool {
-    rng.below(6) < 4
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -653,13 +643,13 @@ mod tests {
                     break;
                 }
                 let t = match s.phase() {
-                    Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
-                    Phase::Roll => Token::Roll(roll_chance(&mut rng)),
+                    Phase::Opening => Token::Start(rng.chance(), rng.chance()),
+                    Phase::Roll => Token::Roll(rng.chance()),
                     _ => match decide(&s, level_spec(crate::Level::MIN), Payoff::MONEY, &mut rng)
                         .unwrap()
                     {
                         Decision::Move(m) => Token::Move(m),
-                        Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
+                        Decision::Verdict => Token::Verdict(rng.verdict()),
                     },
                 };
                 g.apply(t).unwrap();
@@ -759,13 +749,13 @@ mod tests {
             };
             while s.phase() != Phase::Over {
                 let token = match s.phase() {
-                    Phase::Opening => Token::Start(roll_chance(&mut rng), roll_chance(&mut rng)),
-                    Phase::Roll => Token::Roll(roll_chance(&mut rng)),
+                    Phase::Opening => Token::Start(rng.chance(), rng.chance()),
+                    Phase::Roll => Token::Roll(rng.chance()),
                     _ => match decide(&s, level_spec(crate::Level::new(level)), payoff, &mut rng)
                         .unwrap()
                     {
                         Decision::Move(m) => Token::Move(m),
-                        Decision::Verdict => Token::Verdict(roll_verdict(&mut rng)),
+                        Decision::Verdict => Token::Verdict(rng.verdict()),
                     },
                 };
                 s.apply(token).unwrap();

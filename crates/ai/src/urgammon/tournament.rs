@@ -8,9 +8,7 @@
 
 use crate::urgammon::eval::Net;
 use crate::urgammon::player::Decision;
-use crate::urgammon::search::{
-    decide_with, level_spec, roll_chance, roll_verdict, Brain, LevelSpec, MatchTable, Payoff,
-};
+use crate::urgammon::search::{decide_with, level_spec, Brain, LevelSpec, MatchTable, Payoff};
 use crate::Rng;
 use std::str::FromStr;
 use urgammon::{DrawRule, Match, MatchSettings, Phase, Side, State, Token};
@@ -123,14 +121,14 @@ pub fn next_token(
 ) -> Option<Token> {
     Some(match state.phase() {
         Phase::Over => return None,
-        Phase::Opening => Token::Start(roll_chance(dice), roll_chance(dice)),
-        Phase::Roll => Token::Roll(roll_chance(dice)),
+        Phase::Opening => Token::Start(dice.chance(), dice.chance()),
+        Phase::Roll => Token::Roll(dice.chance()),
         _ => {
             let side = state.to_act().unwrap_or(Side::Light);
             let (spec, net) = players[side.index()];
             match decide_with(state, spec, net, payoff, rng)? {
                 Decision::Move(m) => Token::Move(m),
-                Decision::Verdict => Token::Verdict(roll_verdict(dice)),
+                Decision::Verdict => Token::Verdict(dice.verdict()),
             }
         }
     })

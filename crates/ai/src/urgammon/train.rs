@@ -15,7 +15,7 @@
 
 use crate::urgammon::eval::{inputs, Inputs, Net, Outcomes, OUTCOMES};
 use crate::urgammon::player::Decision;
-use crate::urgammon::search::{roll_chance, roll_verdict, Payoff, Search};
+use crate::urgammon::search::{Payoff, Search};
 use crate::Rng;
 use urgammon::{Phase, Side, State, Token};
 
@@ -59,14 +59,14 @@ pub fn self_play(net: &Net, rng: &mut Rng) -> SelfPlayGame {
     loop {
         let token = match state.phase() {
             Phase::Over => break,
-            Phase::Opening => Token::Start(roll_chance(rng), roll_chance(rng)),
+            Phase::Opening => Token::Start(rng.chance(), rng.chance()),
             Phase::Roll => {
                 positions.push((inputs(&state), state.to_act().unwrap_or(Side::Light)));
-                Token::Roll(roll_chance(rng))
+                Token::Roll(rng.chance())
             }
             _ => match search.options(&state, 0).first().map(|c| c.decision) {
                 Some(Decision::Move(m)) => Token::Move(m),
-                Some(Decision::Verdict) => Token::Verdict(roll_verdict(rng)),
+                Some(Decision::Verdict) => Token::Verdict(rng.verdict()),
                 None => break,
             },
         };
