@@ -13,46 +13,18 @@ use crate::ringo::eval::{evaluate, Weights, WEIGHTS};
 use ringo::{
     legal_moves, position_is_terminal, Game, Move, MoveList, Position, Repetition, Rules, Side,
 };
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Every tunable search constant, in one place.
-pub mod params {
-    /// The score of a won game, less the plies to it.
-    pub const MATE: i32 = 30_000;
-    /// Scores at least this far from zero are proven results.
-    pub const MATE_BAND: i32 = MATE - 1_000;
-    /// A repetition in the search, for the side that wins by it.
-    pub const REPETITION_WIN: i32 = 5_000;
-    /// Larger than any score.
-    pub const INF: i32 = 32_000;
-    /// The deepest line searched.
-    pub const MAX_PLY: usize = 96;
-    /// Transposition table entries (a power of two), 16 bytes each.
-    pub const TT_ENTRIES: usize = 1 << 20;
-    /// Late-move reductions start at this depth …
-    pub const LMR_DEPTH: i32 = 3;
-    /// … for moves after this many.
-    pub const LMR_AFTER: usize = 3;
-    /// How often (in nodes) the clock and the stop flag are read.
-    pub const CHECK_EVERY: u64 = 1024;
-}
-use params::*;
+mod levels;
+mod ordering;
+pub mod params;
+mod time;
+mod tt;
 
-/// When to stop searching. Unset limits do not apply; with none set, the search
-/// goes to [`params::MAX_PLY`] unless stopped.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// The deepest iteration.
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop after this long.
-    pub movetime: Option<Duration>,
-    /// Stop when this flag is set (from another thread).
-    pub stop: Option<Arc<AtomicBool>>,
-}
+pub use levels::{level_move, level_spec, LevelSpec};
+use params::*;
+pub use time::Limits;
+use tt::{EXACT, LOWER, UPPER};
 
 /// A proven result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,19 +54,6 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    mv: Option<Move>,
-    score: i16,
-    depth: i8,
-    bound: u8,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
 /// Mixed into the key when the last move was a pass: then a second pass ends the
 /// game, so the same placement is a different search node.
 const PASS_KEY: u64 = 0x9d2c_5680_a7f3_11b5;
@@ -104,20 +63,13 @@ const PASS_KEY: u64 = 0x9d2c_5680_a7f3_11b5;
 pub struct Searcher {
     rules: Rules,
     weights: Weights,
-    tt: Vec<Entry>,
-    killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
+    tt: tt::Table,
+    history: ordering::History,
     path: Vec<u64>,
     nodes: u64,
     limits: Limits,
     start: Instant,
     aborted: bool,
-}
-
-fn history_index(side: Side, m: Move) -> usize {
-    let from = m.from().map_or(63, |c| c.index());
-    let to = m.to().map_or(63, |c| c.index());
-    (side.index() * 64 + from) * 64 + to
 }
 
 impl Searcher {
@@ -131,9 +83,8 @@ impl Searcher {
         Searcher {
             rules,
             weights,
-            tt: vec![Entry::default(); tt_entries.next_power_of_two()],
-            killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 64 * 64],
+            tt: tt::Table::new(tt_entries),
+            history: ordering::History::new(),
             path: Vec::with_capacity(512),
             nodes: 0,
             limits: Limits::default(),
@@ -144,9 +95,8 @@ impl Searcher {
 
     /// Forgets the table and the history (for deterministic, independent searches).
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = Entry::default());
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.tt.clear();
+        self.history.clear();
     }
 
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
@@ -202,90 +152,9 @@ impl Searcher {
     }
 
     fn check_limits(&mut self) {
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || self
-                .limits
-                .movetime
-                .is_some_and(|t| self.start.elapsed() >= t)
-            || self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
+        if self.limits.reached(self.nodes, self.start) {
             self.aborted = true;
         }
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.tt[key as usize & (self.tt.len() - 1)];
-        (e.key == key && e.bound != 0).then_some(e)
-    }
-
-    fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Option<Move>, ply: usize) {
-        // Mate scores are stored relative to this node, so they stay right when
-        // the same position is reached at another ply.
-        let score = if score >= MATE_BAND {
-            score + ply as i32
-        } else if score <= -MATE_BAND {
-            score - ply as i32
-        } else {
-            score
-        };
-        let index = key as usize & (self.tt.len() - 1);
-        let slot = &mut self.tt[index];
-        if slot.key != key || depth as i8 >= slot.depth || bound == EXACT {
-            *slot = Entry {
-                key,
-                mv,
-                score: score.clamp(-INF, INF) as i16,
-                depth: depth.clamp(-1, 100) as i8,
-                bound,
-            };
-        }
-    }
-
-    fn from_tt(score: i32, ply: usize) -> i32 {
-        if score >= MATE_BAND {
-            score - ply as i32
-        } else if score <= -MATE_BAND {
-            score + ply as i32
-        } else {
-            score
-        }
-    }
-
-    /// Orders moves: table move, captures, fortress entries, killers, history.
-    fn order(
-        &self,
-        list: &MoveList,
-        side: Side,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> Vec<(i32, Move)> {
-        list.iter()
-            .map(|&m| {
-                let s = if Some(m) == tt_move {
-                    1_000_000
-                } else if m.is_capture() {
-                    500_000
-                        + if m.to().is_some_and(|c| c.is_fortress()) {
-                            1000
-                        } else {
-                            0
-                        }
-                } else if m.to().is_some_and(|c| c.is_fortress()) {
-                    400_000
-                } else if self.killers[ply][0] == Some(m) {
-                    300_000
-                } else if self.killers[ply][1] == Some(m) {
-                    290_000
-                } else {
-                    self.history[history_index(side, m)].min(280_000)
-                };
-                (s, m)
-            })
-            .collect()
     }
 
     fn search(
@@ -311,10 +180,10 @@ impl Searcher {
         }
         let key = pos.key() ^ if last_pass { PASS_KEY } else { 0 };
         let mut tt_move = None;
-        if let Some(e) = self.probe(key) {
+        if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             if ply > 0 && i32::from(e.depth) >= depth {
-                let s = Self::from_tt(i32::from(e.score), ply);
+                let s = tt::score_at(i32::from(e.score), ply);
                 if e.bound == EXACT
                     || (e.bound == LOWER && s >= beta)
                     || (e.bound == UPPER && s <= alpha)
@@ -326,7 +195,8 @@ impl Searcher {
         let mut list = MoveList::new();
         legal_moves(pos, &self.rules, &mut list);
         let side = pos.to_move();
-        let mut moves = self.order(&list, side, tt_move, ply);
+        let mut ordered = self.history.order(&list, side, tt_move, ply);
+        let moves = ordered.as_mut_slice();
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -373,12 +243,7 @@ impl Searcher {
                     alpha = score;
                     if alpha >= beta {
                         if !m.is_capture() {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            self.history[history_index(side, m)] += depth * depth;
+                            self.history.reward(side, m, ply, depth);
                         }
                         break;
                     }
@@ -392,7 +257,7 @@ impl Searcher {
         } else {
             EXACT
         };
-        self.store(key, depth, best, bound, best_move, ply);
+        self.tt.store(key, depth, best, bound, best_move, ply);
         best
     }
 
@@ -456,7 +321,7 @@ impl Searcher {
                     c.outcome().is_some_and(|o| o.winner == Some(mover))
                 })
             };
-            let Some(m) = self.probe(key).and_then(|e| e.mv).or_else(winning) else {
+            let Some(m) = self.tt.probe(key).and_then(|e| e.mv).or_else(winning) else {
                 break;
             };
             if g.play(m).is_err() {
@@ -502,6 +367,7 @@ impl Searcher {
                 // A partial iteration's move is still a good move when the table
                 // has one for the root.
                 if let Some(m) = self
+                    .tt
                     .probe(key)
                     .and_then(|e| e.mv)
                     .filter(|m| legal.contains(m))
@@ -511,6 +377,7 @@ impl Searcher {
                 break;
             }
             if let Some(m) = self
+                .tt
                 .probe(key)
                 .and_then(|e| e.mv)
                 .filter(|m| legal.contains(m))
@@ -587,73 +454,11 @@ impl Searcher {
     }
 }
 
-/// A playing level, 1 (beginner) to 10 (full strength under a time limit).
-#[derive(Clone, Copy, Debug)]
-pub struct LevelSpec {
-    /// Search depth (levels 1–9).
-    pub depth: Option<u32>,
-    /// Time per move (level 10).
-    pub movetime: Option<Duration>,
-    /// Random noise added to root scores, in evaluation units.
-    pub noise: i32,
-}
-
-/// The search settings of a level.
-pub fn level_spec(level: crate::Level) -> LevelSpec {
-    let (depth, movetime, noise) = match level.get() {
-        1 => (Some(1), None, 1500),
-        2 => (Some(1), None, 600),
-        3 => (Some(1), None, 250),
-        4 => (Some(1), None, 80),
-        5 => (Some(2), None, 50),
-        6 => (Some(3), None, 20),
-        7 => (Some(4), None, 0),
-        8 => (Some(5), None, 0),
-        9 => (Some(7), None, 0),
-        _ => (None, Some(Duration::from_millis(1000)), 0),
-    };
-    LevelSpec {
-        depth,
-        movetime,
-        noise,
-    }
-}
-
-/// The move a level plays. Deterministic for a given seed at levels 1–9.
-pub fn level_move(
-    searcher: &mut Searcher,
-    game: &Game,
-    level: crate::Level,
-    seed: u64,
-    stop: Option<Arc<AtomicBool>>,
-) -> Option<Move> {
-    let spec = level_spec(level);
-    if spec.noise > 0 {
-        let mut rng = crate::Rng::new(seed);
-        let scored = searcher.score_root_moves(game, spec.depth.unwrap_or(1));
-        return scored
-            .into_iter()
-            .map(|(m, s)| {
-                (
-                    m,
-                    s + rng.below(2 * spec.noise as usize + 1) as i32 - spec.noise,
-                )
-            })
-            .max_by_key(|&(_, s)| s)
-            .map(|(m, _)| m);
-    }
-    let limits = Limits {
-        depth: spec.depth,
-        nodes: None,
-        movetime: spec.movetime,
-        stop,
-    };
-    searcher.search_game(game, limits).best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
 
     fn game(rules: &str, pos: &str) -> Game {
         let rules: Rules = rules.parse().unwrap();
