@@ -123,62 +123,22 @@ pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<serde_json::Valu
     }))
 }
 
-/// The fixed positions of `agon bench ringo-search`: each preset's start and the
-/// mid-game positions pinned in the perft data.
-const SEARCH_POSITIONS: [(&str, Option<&str>); 7] = [
-    ("classic", None),
-    ("encyclopedia", None),
-    ("globe", None),
-    (
-        "classic",
-        Some("AAA.AA../....A.../.....A../.....D../D......./..D..D.. 0 d"),
-    ),
-    (
-        "classic",
-        Some("AA..A.A./..A...A./......../.A....../.D...D../D..D.... 0 a"),
-    ),
-    (
-        "encyclopedia",
-        Some("....A..A/AA...A../.D..AA../....D.../......D./.......D 0 d"),
-    ),
-    (
-        "globe",
-        Some("....AAA./A..A...A/......../.A..D.../..D.D..D/........ 0 d"),
-    ),
-];
-
-/// `agon bench ringo-search`: searches the fixed positions to a fixed depth with
-/// fresh tables; the node total is deterministic, so a change in it shows a
-/// functional change to the search.
+/// `agon bench ringo-search`: the engine's fixed positions searched to a
+/// fixed depth with fresh tables ([`agon_ai::ringo::bench`]); the node total
+/// is deterministic, so a change in it shows a functional change to the search.
 pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
-    let mut nodes = 0u64;
-    // Only the searches are timed, not the allocation of the tables.
-    let mut searching = std::time::Duration::ZERO;
-    for (rules, pos) in SEARCH_POSITIONS {
-        let rules: ringo::Rules = rules.parse()?;
-        let pos = match pos {
-            Some(p) => ringo::Position::parse(p, &rules).map_err(|e| anyhow::anyhow!("{e}"))?,
-            None => ringo::Position::start(&rules),
-        };
-        let game = ringo::Game::from_position(rules, pos);
-        let mut searcher = agon_ai::ringo::search::Searcher::new(rules);
-        let limits = agon_ai::ringo::search::Limits {
-            depth: Some(depth),
-            ..Default::default()
-        };
-        let r = searcher.search_game(&game, limits);
+    let runs = agon_ai::ringo::bench::run(depth).map_err(anyhow::Error::msg)?;
+    for r in &runs {
         eprintln!(
-            "{rules}: depth {depth}, {} nodes, best {:?}",
-            r.nodes,
-            r.best.map(|m| m.to_string())
+            "{}: depth {depth}, {} nodes, best {:?}",
+            r.rules, r.nodes, r.best
         );
-        nodes += r.nodes;
-        searching += r.elapsed;
     }
-    let secs = searching.as_secs_f64();
+    let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
+    let secs: f64 = runs.iter().map(|r| r.elapsed.as_secs_f64()).sum();
     Ok(json!({
         "benchmark": "ringo-search",
-        "positions": SEARCH_POSITIONS.len(),
+        "positions": runs.len(),
         "depth": depth,
         "nodes": nodes,
         "nodes_per_second": (nodes as f64 / secs).round(),
