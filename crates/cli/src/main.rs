@@ -17,6 +17,7 @@ mod rng;
 mod tournament;
 mod urgammon_ai;
 mod urgammon_cmd;
+mod urgammon_train_cmd;
 
 use clap::Parser;
 

@@ -81,6 +81,9 @@ mod tests {
         // At depth 5 (quick in a test); `agon bench ringo-search` pins depth 9
         // at 709,500 nodes.
         let total: u64 = super::run(5).unwrap().iter().map(|r| r.nodes).sum();
-        assert_eq!(total, 19_615, "a functional change to the search: explain it in the commit");
+        assert_eq!(
+            total, 19_615,
+            "a functional change to the search: explain it in the commit"
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use super::print_json;
 use crate::cli::*;
-use crate::{rng, urgammon_ai, urgammon_cmd};
+use crate::{rng, urgammon_ai, urgammon_cmd, urgammon_train_cmd};
 use anyhow::Result;
 
 /// `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
@@ -107,20 +107,22 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || lr_decay <= 0.0 {
                 anyhow::bail!("--lambda must be 0 to 1; --lr and --lr-decay positive");
             }
-            print_json(&urgammon_ai::train(&urgammon_ai::TrainArgs {
-                games,
-                out,
-                resume,
-                checkpoint_every: checkpoint_every.max(1),
-                probe,
-                log,
-                config: agon_ai::urgammon::train::TrainConfig {
-                    lambda,
-                    lr,
-                    lr_decay,
-                    seed,
+            print_json(&urgammon_train_cmd::train(
+                &urgammon_train_cmd::TrainArgs {
+                    games,
+                    out,
+                    resume,
+                    checkpoint_every: checkpoint_every.max(1),
+                    probe,
+                    log,
+                    config: agon_ai::urgammon::train::TrainConfig {
+                        lambda,
+                        lr,
+                        lr_decay,
+                        seed,
+                    },
                 },
-            })?)
+            )?)
         }
         UrgammonCmd::Replay { record, all } => {
             let text = std::fs::read_to_string(&record)
