@@ -263,6 +263,10 @@ async function gamePage(id) {
   // length: an Undo has fewer tokens and a higher revision.
   function accept(state) {
     if (view.state && state.revision < view.state.revision) return;
+    // The same state again (the page's read and the socket's first message):
+    // nothing to redraw, and redrawing could swallow a click in progress.
+    if (view.state && state.revision === view.state.revision
+      && JSON.stringify(state) === JSON.stringify(view.state)) return;
     const before = view.state;
     view.prev = before;
     view.state = state;
@@ -271,12 +275,15 @@ async function gamePage(id) {
     if (state.rematch && before && !before.rematch && view.you.length) goToRematch(state.rematch);
   }
 
+  // A fresh read also brings the seats and presence, which may have changed
+  // with the same state: it always redraws.
   function refresh() {
     return api("GET", `/api/games/${id}`, undefined, token).then((r) => {
       view.you = r.you;
       window.agonYou = r.you;
       view.presence = r.presence || view.presence;
-      accept(r.state);
+      if (view.state && r.state.revision <= view.state.revision) render();
+      else accept(r.state);
     });
   }
   refresh().catch((e) => { main.replaceChildren(el("p", {}, e.message)); });
@@ -296,7 +303,14 @@ async function gamePage(id) {
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "state") accept(msg.state);
-      else if (msg.type === "presence") { view.presence = msg.seats; window.agonPresence = msg.seats; render(); }
+      else if (msg.type === "presence") {
+        // Only the presence line changes: redrawing the board here could
+        // swallow a click in progress.
+        view.presence = msg.seats;
+        window.agonPresence = msg.seats;
+        const line = document.getElementById("presence");
+        if (line && view.state) line.replaceWith(presenceBlock(view));
+      }
     };
     ws.onclose = () => {
       conn.textContent = t("game.reconnecting"); conn.className = "conn off";
