@@ -363,19 +363,8 @@ impl Searcher {
         for depth in 1..=max_depth {
             let s = self.search(&pos, depth as i32, -INF, INF, 0, game.last_was_pass());
             let key = pos.key() ^ if game.last_was_pass() { PASS_KEY } else { 0 };
-            if self.aborted {
-                // A partial iteration's move is still a good move when the table
-                // has one for the root.
-                if let Some(m) = self
-                    .tt
-                    .probe(key)
-                    .and_then(|e| e.mv)
-                    .filter(|m| legal.contains(m))
-                {
-                    best = m;
-                }
-                break;
-            }
+            // The table's move for the root is the best so far, even from a
+            // partial (aborted) iteration.
             if let Some(m) = self
                 .tt
                 .probe(key)
@@ -383,6 +372,9 @@ impl Searcher {
                 .filter(|m| legal.contains(m))
             {
                 best = m;
+            }
+            if self.aborted {
+                break;
             }
             score = s;
             done = depth;
