@@ -1,7 +1,8 @@
 //! A game with its record: the state plus the tokens that led to it, so it can
 //! be written out, replayed and taken back.
 
-use crate::notation::{RecordError, TokenText};
+use crate::error::TokenError;
+use crate::notation::{RecordError, RecordReason, TokenText};
 use crate::state::{State, Token};
 
 /// One game of Urgammon with its record.
@@ -41,10 +42,10 @@ impl Game {
     /// As [`Game::parse`].
     pub fn apply_all(&mut self, text: &str, offset: usize) -> Result<(), RecordError> {
         for (i, token) in text.split_whitespace().enumerate() {
-            self.apply_text(token).map_err(|reason| RecordError {
+            self.apply_text(token).map_err(|e| RecordError {
                 index: offset + i,
                 token: token.to_string(),
-                reason,
+                reason: RecordReason::Token(e),
             })?;
         }
         Ok(())
@@ -54,9 +55,9 @@ impl Game {
     ///
     /// # Errors
     /// Why the token is malformed or does not fit here; nothing changes.
-    pub fn apply_text(&mut self, text: &str) -> Result<Token, String> {
+    pub fn apply_text(&mut self, text: &str) -> Result<Token, TokenError> {
         let token = TokenText::parse(text)?.resolve(&self.state)?;
-        self.apply(token).map_err(|e| e.0)?;
+        self.apply(token)?;
         Ok(token)
     }
 
@@ -64,7 +65,7 @@ impl Game {
     ///
     /// # Errors
     /// Why it does not fit here; nothing changes.
-    pub fn apply(&mut self, token: Token) -> Result<(), crate::TokenError> {
+    pub fn apply(&mut self, token: Token) -> Result<(), TokenError> {
         let side = self.state.to_act();
         self.state.apply(token)?;
         self.texts

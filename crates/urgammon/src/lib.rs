@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+mod error;
 mod game;
 mod matchplay;
 mod moves;
@@ -34,10 +35,11 @@ pub use board::{
     house_at, progress_of, promote, BySide, House, Kind, Side, CHANCE_FACES, PALACE,
     VERDICT_YES_FACES,
 };
+pub use error::{SettingsError, TokenError};
 pub use game::Game;
 pub use matchplay::{DrawRule, Match, MatchResult, MatchSettings, Stake};
 pub use moves::{Move, MoveList, MAX_MOVES};
-pub use notation::{RecordError, TokenText};
+pub use notation::{RecordError, RecordReason, TokenText};
 pub use position::{Army, Position};
 pub use result::{GameResult, ResultKind};
-pub use state::{Phase, State, Token, TokenError};
+pub use state::{Phase, State, Token};

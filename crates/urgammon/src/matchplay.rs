@@ -1,8 +1,9 @@
 //! Matches: games to a target score, the `draw` setting, and stakes (section 6).
 
 use crate::board::{BySide, Side};
+use crate::error::{SettingsError, TokenError};
 use crate::game::Game;
-use crate::notation::RecordError;
+use crate::notation::{RecordError, RecordReason};
 use crate::state::State;
 use std::fmt;
 use std::str::FromStr;
@@ -36,13 +37,13 @@ impl fmt::Display for DrawRule {
 }
 
 impl FromStr for DrawRule {
-    type Err = String;
+    type Err = SettingsError;
     /// Parses `replay` or `end`.
-    fn from_str(s: &str) -> Result<DrawRule, String> {
+    fn from_str(s: &str) -> Result<DrawRule, SettingsError> {
         DrawRule::ALL
             .into_iter()
             .find(|d| d.name() == s)
-            .ok_or_else(|| format!("invalid draw '{s}': use replay or end"))
+            .ok_or_else(|| SettingsError::Draw(s.to_string()))
     }
 }
 
@@ -51,10 +52,10 @@ impl FromStr for DrawRule {
 pub struct Stake(pub u64);
 
 impl FromStr for Stake {
-    type Err = String;
+    type Err = SettingsError;
     /// Parses `10`, `12.5` or `0.25` (at most two decimals, at most 10^12).
-    fn from_str(s: &str) -> Result<Stake, String> {
-        let bad = || format!("invalid stake '{s}': use a number such as 10 or 2.50");
+    fn from_str(s: &str) -> Result<Stake, SettingsError> {
+        let bad = || SettingsError::Stake(s.to_string());
         let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
         if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 12 {
             return Err(bad());
@@ -113,10 +114,10 @@ impl MatchSettings {
     ///
     /// # Errors
     /// What is wrong with it.
-    pub fn parse_header(line: &str) -> Result<MatchSettings, String> {
+    pub fn parse_header(line: &str) -> Result<MatchSettings, SettingsError> {
         let mut words = line.split_whitespace();
         if words.next() != Some("urgammon") || words.next() != Some("match") {
-            return Err("a match record starts with 'urgammon match to=7 draw=replay'".into());
+            return Err(SettingsError::NotAHeader);
         }
         let mut settings = MatchSettings::default();
         for word in words {
@@ -126,15 +127,11 @@ impl MatchSettings {
                         .parse()
                         .ok()
                         .filter(|n| (1..=99).contains(n))
-                        .ok_or_else(|| format!("invalid target '{v}': use 1 to 99"))?
+                        .ok_or_else(|| SettingsError::Target(v.to_string()))?
                 }
                 Some(("draw", v)) => settings.draw = v.parse()?,
                 Some(("stake", v)) => settings.stake = Some(v.parse()?),
-                _ => {
-                    return Err(format!(
-                        "unknown match setting '{word}': use to=, draw=, stake="
-                    ))
-                }
+                _ => return Err(SettingsError::Unknown(word.to_string())),
             }
         }
         Ok(settings)
@@ -224,7 +221,7 @@ impl Match {
     ///
     /// # Errors
     /// Why the token does not fit; nothing changes.
-    pub fn apply_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn apply_text(&mut self, text: &str) -> Result<(), TokenError> {
         self.apply_with(|game| game.apply_text(text).map(|_| ()))
     }
 
@@ -232,8 +229,8 @@ impl Match {
     ///
     /// # Errors
     /// As [`Match::apply_text`].
-    pub fn apply(&mut self, token: crate::Token) -> Result<(), String> {
-        self.apply_with(|game| game.apply(token).map_err(|e| e.0))
+    pub fn apply(&mut self, token: crate::Token) -> Result<(), TokenError> {
+        self.apply_with(|game| game.apply(token))
     }
 
     /// Applies a token to the game it belongs to: a new game between games,
@@ -241,10 +238,10 @@ impl Match {
     /// game in view. [`Game`]'s own apply changes nothing on error.
     fn apply_with(
         &mut self,
-        apply: impl FnOnce(&mut Game) -> Result<(), String>,
-    ) -> Result<(), String> {
+        apply: impl FnOnce(&mut Game) -> Result<(), TokenError>,
+    ) -> Result<(), TokenError> {
         if self.result.is_some() {
-            return Err("the match is over".into());
+            return Err(TokenError::MatchOver);
         }
         if self.between_games() {
             let mut next = Game::new();
@@ -296,10 +293,10 @@ impl Match {
     pub fn parse(record: &str) -> Result<Match, RecordError> {
         let mut lines = record.lines().map(str::trim).filter(|l| !l.is_empty());
         let header = lines.next().unwrap_or("");
-        let settings = MatchSettings::parse_header(header).map_err(|reason| RecordError {
+        let settings = MatchSettings::parse_header(header).map_err(|e| RecordError {
             index: 0,
             token: header.to_string(),
-            reason,
+            reason: RecordReason::Settings(e),
         })?;
         let mut m = Match::new(settings);
         let mut index = 0;
@@ -308,14 +305,14 @@ impl Match {
                 return Err(RecordError {
                     index,
                     token: line.split_whitespace().next().unwrap_or("").to_string(),
-                    reason: "the previous game is not finished".into(),
+                    reason: RecordReason::Unfinished,
                 });
             }
             for token in line.split_whitespace() {
-                m.apply_text(token).map_err(|reason| RecordError {
+                m.apply_text(token).map_err(|e| RecordError {
                     index,
                     token: token.to_string(),
-                    reason,
+                    reason: RecordReason::Token(e),
                 })?;
                 index += 1;
             }

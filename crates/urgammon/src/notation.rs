@@ -2,6 +2,7 @@
 //! and moves such as `P-2a`, `Cx6`, `2a-3a`, `5x9` and `13b-off`.
 
 use crate::board::{progress_of, House, Kind, Side, PALACE};
+use crate::error::{SettingsError, TokenError};
 use crate::state::{State, Token};
 use std::fmt;
 
@@ -13,7 +14,28 @@ pub struct RecordError {
     /// The token's text.
     pub token: String,
     /// Why it was rejected.
-    pub reason: String,
+    pub reason: RecordReason,
+}
+
+/// Why a part of a record was rejected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RecordReason {
+    /// A token that cannot be read or does not fit.
+    Token(TokenError),
+    /// A bad match header.
+    Settings(SettingsError),
+    /// A game line that starts before the previous game has finished.
+    Unfinished,
+}
+
+impl fmt::Display for RecordReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordReason::Token(e) => e.fmt(f),
+            RecordReason::Settings(e) => e.fmt(f),
+            RecordReason::Unfinished => f.write_str("the previous game is not finished"),
+        }
+    }
 }
 
 impl fmt::Display for RecordError {
@@ -66,14 +88,12 @@ impl TokenText {
     ///
     /// # Errors
     /// The reason, in words.
-    pub fn parse(text: &str) -> Result<TokenText, String> {
+    pub fn parse(text: &str) -> Result<TokenText, TokenError> {
         if let Some(rest) = text.strip_prefix("start:") {
-            let (l, d) = rest
-                .split_once('-')
-                .ok_or_else(|| "expected start:L-D, e.g. start:2-3".to_string())?;
+            let (l, d) = rest.split_once('-').ok_or(TokenError::OpeningForm)?;
             return match (die(l), die(d)) {
                 (Some(l), Some(d)) => Ok(TokenText::Start(l, d)),
-                _ => Err("opening rolls are 1 to 4, e.g. start:2-3".into()),
+                _ => Err(TokenError::OpeningFaces),
             };
         }
         match text {
@@ -82,36 +102,32 @@ impl TokenText {
             _ => {}
         }
         if let Some(n) = text.strip_prefix('r') {
-            return die(n)
-                .map(TokenText::Roll)
-                .ok_or_else(|| "a chance roll is r1, r2, r3 or r4".into());
+            return die(n).map(TokenText::Roll).ok_or(TokenError::ChanceForm);
         }
         let (from, to, capture) = if let Some((a, b)) = text.split_once('x') {
             (a, b, true)
         } else if let Some((a, b)) = text.split_once('-') {
             (a, b, false)
         } else {
-            return Err(
-                "expected start:L-D, r1-r4, v+, v- or a move such as P-2a, 2a-3a, Cx6, 13b-off"
-                    .into(),
-            );
+            return Err(TokenError::Unreadable);
         };
         let to = match to {
             "off" => None,
-            h => Some(House::parse(h).ok_or_else(|| format!("'{h}' is not a house"))?),
+            h => Some(House::parse(h).ok_or_else(|| TokenError::NotAHouse(h.to_string()))?),
         };
         let mut chars = from.chars();
         let (entry, from) = match (chars.next().and_then(Kind::from_letter), chars.next()) {
             (Some(kind), None) => (Some(kind), None),
             _ => (
                 None,
-                Some(House::parse(from).ok_or_else(|| {
-                    format!("'{from}' is not a house or a piece letter (P, C, H)")
-                })?),
+                Some(
+                    House::parse(from)
+                        .ok_or_else(|| TokenError::NotAHouseOrPiece(from.to_string()))?,
+                ),
             ),
         };
         if entry.is_some() && to.is_none() {
-            return Err("a piece cannot enter straight into the palace".into());
+            return Err(TokenError::EnterPalace);
         }
         Ok(TokenText::Move {
             entry,
@@ -125,7 +141,7 @@ impl TokenText {
     ///
     /// # Errors
     /// The reason, in words.
-    pub fn resolve(self, state: &State) -> Result<Token, String> {
+    pub fn resolve(self, state: &State) -> Result<Token, TokenError> {
         Ok(match self {
             TokenText::Start(l, d) => Token::Start(l, d),
             TokenText::Roll(c) => Token::Roll(c),
@@ -138,8 +154,8 @@ impl TokenText {
             } => {
                 let Some(side) = state.to_act() else {
                     return Err(match state.phase() {
-                        crate::Phase::Over => "the game is over".into(),
-                        _ => "the game starts with the opening roll, start:L-D".into(),
+                        crate::Phase::Over => TokenError::GameOver,
+                        _ => TokenError::OpeningFirst,
                     });
                 };
                 let from_p = match (entry, from) {
@@ -160,18 +176,12 @@ impl TokenText {
                 match found {
                     Some(m) if m.captured.is_some() == capture => Token::Move(*m),
                     Some(m) => {
-                        return Err(format!(
-                            "{} {}; write {}",
-                            m.notation(side),
-                            if m.captured.is_some() {
-                                "captures"
-                            } else {
-                                "captures nothing"
-                            },
-                            m.notation(side)
-                        ))
+                        return Err(TokenError::WrongCapture {
+                            notation: m.notation(side),
+                            captures: m.captured.is_some(),
+                        })
                     }
-                    None => return Err(illegal_reason(state, side)),
+                    None => return Err(TokenError::NoSuchMove(illegal_reason(state, side))),
                 }
             }
         })

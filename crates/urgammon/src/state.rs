@@ -6,10 +6,10 @@
 //! `r1`…`r4`, `v+`/`v-`, moves), so the same tokens always give the same game.
 
 use crate::board::{promote, Side};
+use crate::error::TokenError;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::result::{GameResult, ResultKind};
-use std::fmt;
 
 /// Where the turn stands: what the next token must be.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -54,18 +54,6 @@ pub enum Token {
     /// A move.
     Move(Move),
 }
-
-/// Why a token cannot be applied.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct TokenError(pub String);
-
-impl fmt::Display for TokenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TokenError {}
 
 /// The whole state of one game: the position and where the turn stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -262,12 +250,11 @@ impl State {
     /// A [`TokenError`] saying why the token does not fit here; the state is
     /// unchanged.
     pub fn apply(&mut self, token: Token) -> Result<(), TokenError> {
-        let err = |s: String| Err(TokenError(s));
         match (self.phase, token) {
-            (Phase::Over, _) => err("the game is over".into()),
+            (Phase::Over, _) => Err(TokenError::GameOver),
             (Phase::Opening, Token::Start(l, d)) => {
                 if !(1..=4).contains(&l) || !(1..=4).contains(&d) {
-                    return err("opening rolls are 1 to 4".into());
+                    return Err(TokenError::OpeningRange);
                 }
                 if l != d {
                     // The lower roll starts and plays that value.
@@ -282,16 +269,13 @@ impl State {
                 }
                 Ok(())
             }
-            (Phase::Opening, _) => err("the game starts with the opening roll, start:L-D".into()),
+            (Phase::Opening, _) => Err(TokenError::OpeningFirst),
             (Phase::Roll, Token::Roll(c)) if (1..=4).contains(&c) => {
                 self.after_chance(c);
                 Ok(())
             }
-            (Phase::Roll, Token::Roll(c)) => err(format!("the chance die shows 1 to 4, not {c}")),
-            (Phase::Roll, _) => err(format!(
-                "{} must roll the chance die (r1-r4)",
-                self.side.name()
-            )),
+            (Phase::Roll, Token::Roll(c)) => Err(TokenError::ChanceRange(c)),
+            (Phase::Roll, _) => Err(TokenError::MustRoll(self.side)),
             (Phase::Decide | Phase::Verdict, Token::Verdict(yes)) => {
                 if yes {
                     self.promoted = true;
@@ -301,30 +285,24 @@ impl State {
                 }
                 Ok(())
             }
-            (Phase::Verdict, _) => err(format!(
-                "no move with {}; {} must roll the verdict die (v+ or v-)",
-                self.chance,
-                self.side.name()
-            )),
+            (Phase::Verdict, _) => Err(TokenError::MustRollVerdict {
+                chance: self.chance,
+                side: self.side,
+            }),
             (Phase::Decide | Phase::Move, Token::Move(m)) => {
                 if self.moves().contains(&m) {
                     self.after_move(m);
                     Ok(())
                 } else {
-                    err(format!(
-                        "{} is not a legal move here",
-                        m.notation(self.side)
-                    ))
+                    Err(TokenError::Illegal(m.notation(self.side)))
                 }
             }
-            (Phase::Move, Token::Verdict(_)) => err(if self.promoted {
-                "the verdict die was already rolled this turn".into()
+            (Phase::Move, Token::Verdict(_)) => Err(if self.promoted {
+                TokenError::VerdictAlreadyRolled
             } else {
-                "the verdict die may not be rolled: no promoted move exists".into()
+                TokenError::VerdictNotAllowed
             }),
-            (Phase::Decide | Phase::Move, _) => {
-                err(format!("{} must play a move", self.side.name()))
-            }
+            (Phase::Decide | Phase::Move, _) => Err(TokenError::MustMove(self.side)),
         }
     }
 }

@@ -126,13 +126,23 @@ fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiErr
     };
     let draw = match req.draw.as_deref() {
         None => urgammon::DrawRule::Replay,
-        Some(text) => text.parse().map_err(ApiError::BadRequest)?,
+        Some(text) => text
+            .parse()
+            .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
     };
     let stake = match &req.stake {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.trim().is_empty() => None,
-        Some(Value::String(s)) => Some(s.trim().parse().map_err(ApiError::BadRequest)?),
-        Some(Value::Number(n)) => Some(n.to_string().parse().map_err(ApiError::BadRequest)?),
+        Some(Value::String(s)) => Some(
+            s.trim()
+                .parse()
+                .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
+        ),
+        Some(Value::Number(n)) => Some(
+            n.to_string()
+                .parse()
+                .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
+        ),
         Some(v) => {
             return Err(ApiError::BadRequest(format!(
                 "invalid stake {v}: use a number such as 10 or 2.50"

@@ -369,7 +369,8 @@ impl Session {
                 if !matches!(phase, urgammon::Phase::Decide | urgammon::Phase::Move) {
                     return Err(wrong_moment(phase));
                 }
-                m.apply_text(text).map_err(SessionError::Conflict)?;
+                m.apply_text(text)
+                    .map_err(|e| SessionError::Conflict(e.to_string()))?;
                 let side = urgammon::Side::ALL[seat as usize];
                 Ok(match m.current().tokens().last() {
                     Some(urgammon::Token::Move(mv)) => mv.notation(side),
