@@ -79,11 +79,10 @@ pub fn ringo(
 /// die taken 30% of the time when it is optional. Returns the tokens played.
 pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
     use urgammon::{Phase, State, Token};
-    let mut state = State::new();
-    let mut tokens = 0;
-    loop {
-        let token = match state.phase() {
-            Phase::Over => return tokens,
+    // Tokens chosen from the legal ones always apply.
+    urgammon::playout(&State::new(), |state| {
+        Some(match state.phase() {
+            Phase::Over => return None,
             Phase::Opening => Token::Start(rng.chance(), rng.chance()),
             Phase::Roll => Token::Roll(rng.chance()),
             Phase::Verdict => Token::Verdict(rng.verdict()),
@@ -92,11 +91,9 @@ pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
                 let moves = state.moves();
                 Token::Move(moves[rng.below(moves.len())])
             }
-        };
-        // Tokens chosen from the legal ones always apply.
-        let _ = state.apply(token);
-        tokens += 1;
-    }
+        })
+    })
+    .1
 }
 
 /// `agon bench urgammon`: random games per second, the median of `runs` runs.
@@ -157,18 +154,18 @@ fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urg
     for g in 0..games {
         let mut dice = agon_ai::Rng::new(seed.wrapping_add(g as u64));
         let mut rng = agon_ai::Rng::new(seed ^ 0x5555);
-        let mut s = urgammon::State::new();
-        while let Some(t) = next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng) {
-            match s.phase() {
-                urgammon::Phase::Roll => rolls.push(s),
-                urgammon::Phase::Decide => decisions.push(s),
-                urgammon::Phase::Move if s.moves().len() > 1 => decisions.push(s),
-                _ => {}
+        urgammon::playout(&urgammon::State::new(), |s| {
+            let t = next_token(s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng);
+            if t.is_some() {
+                match s.phase() {
+                    urgammon::Phase::Roll => rolls.push(*s),
+                    urgammon::Phase::Decide => decisions.push(*s),
+                    urgammon::Phase::Move if s.moves().len() > 1 => decisions.push(*s),
+                    _ => {}
+                }
             }
-            if s.apply(t).is_err() {
-                break;
-            }
-        }
+            t
+        });
     }
     (rolls, decisions)
 }

@@ -31,15 +31,13 @@ pub fn held_out_positions(count: usize, (spec, net): (LevelSpec, &Net), seed: u6
         let mut rng = Rng::new(seed.wrapping_add(g));
         g += 1;
         let mut rolls = vec![];
-        let mut s = State::new();
-        while let Some(t) = next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng) {
-            if s.phase() == Phase::Roll {
-                rolls.push(s);
+        urgammon::playout(&State::new(), |s| {
+            let t = next_token(s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng);
+            if t.is_some() && s.phase() == Phase::Roll {
+                rolls.push(*s);
             }
-            if s.apply(t).is_err() {
-                break;
-            }
-        }
+            t
+        });
         if !rolls.is_empty() {
             picked.push(rolls[rng.below(rolls.len())]);
         }
@@ -72,14 +70,9 @@ pub fn calibrate(
                     seed ^ ((i * rollouts + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 );
                 let mut rng = Rng::new(k as u64);
-                let mut s = *state;
-                while let Some(t) =
-                    next_token(&s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
-                {
-                    if s.apply(t).is_err() {
-                        break;
-                    }
-                }
+                let (s, _) = urgammon::playout(state, |s| {
+                    next_token(s, [(spec, net); 2], Payoff::MONEY, &mut dice, &mut rng)
+                });
                 if let Some(r) = s.result() {
                     match r.winner {
                         Some(w) if w == side => {

@@ -59,12 +59,9 @@ pub fn rollout(
         |i| {
             let mut dice = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let mut rng = Rng::new(seed.wrapping_add(i as u64));
-            let mut s = *state;
-            while let Some(t) = next_token(&s, [(spec, net); 2], payoff, &mut dice, &mut rng) {
-                if s.apply(t).is_err() {
-                    break;
-                }
-            }
+            let (s, _) = urgammon::playout(state, |s| {
+                next_token(s, [(spec, net); 2], payoff, &mut dice, &mut rng)
+            });
             let o = s
                 .result()
                 .map(Outcomes::of_result)

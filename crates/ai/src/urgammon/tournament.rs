@@ -137,13 +137,10 @@ pub fn next_token(
 /// Plays one game for points from the start to its end; `players[side]`
 /// decides for each side.
 pub fn play_game(players: [Player<'_>; 2], dice: &mut Rng, rng: &mut Rng) -> State {
-    let mut state = State::new();
-    while let Some(token) = next_token(&state, players, Payoff::MONEY, dice, rng) {
-        if state.apply(token).is_err() {
-            break;
-        }
-    }
-    state
+    urgammon::playout(&State::new(), |s| {
+        next_token(s, players, Payoff::MONEY, dice, rng)
+    })
+    .0
 }
 
 /// What one tournament game (or match) gave.
