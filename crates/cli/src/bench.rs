@@ -196,6 +196,7 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value>
     choices = choices.into_iter().step_by(step).take(decisions).collect();
     let mut times = vec![];
     let mut rng = agon_ai::Rng::new(1);
+    let progress = crate::progress::Progress::new(choices.len() as u64, "level-10 decisions");
     for (i, s) in choices.iter().enumerate() {
         let start = Instant::now();
         let d = agon_ai::urgammon::search::decide(
@@ -206,11 +207,9 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value>
         );
         times.push(start.elapsed().as_secs_f64() * 1000.0);
         checksum += f64::from(u8::from(d.is_some()));
-        if (i + 1) % 10 == 0 {
-            crate::progress::bar((i + 1) as u64, choices.len() as u64, "level-10 decisions");
-        }
+        progress.set((i + 1) as u64, "");
     }
-    crate::progress::finish();
+    progress.finish();
     let max = times.iter().copied().fold(0.0, f64::max);
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let ms = |x: f64| (x * 100.0).round() / 100.0;

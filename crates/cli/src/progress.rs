@@ -1,23 +1,69 @@
-//! A one-line progress bar on stderr, shared by every long command.
+//! The progress bar every long command draws on stderr (`indicatif`): the bar,
+//! `done/total`, the rate and the time left, then the command's own line
+//! (W/D/L, loss, …). It is hidden when stderr is not a terminal: a log or a
+//! pipe gets one summary line at the end instead of hundreds of redraws.
 
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 
-/// Redraws the bar: `[####....] done/total  text`.
-pub fn bar(done: u64, total: u64, text: &str) {
-    let width = 30u64;
-    let done = done.min(total);
-    let filled = (done * width).checked_div(total).unwrap_or(width);
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total}  {text} ",
-        "#".repeat(filled as usize),
-        ".".repeat((width - filled) as usize),
-    );
-    let _ = err.flush();
+/// One bar. Cloning shares it, so worker threads' callbacks can move it on.
+#[derive(Clone)]
+pub struct Progress(ProgressBar, &'static str);
+
+impl Progress {
+    /// A bar for `total` steps of `unit` (e.g. "games").
+    pub fn new(total: u64, unit: &'static str) -> Progress {
+        let bar = ProgressBar::new(total);
+        let template =
+            format!("[{{bar:30}}] {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}  {{msg}}");
+        bar.set_style(
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("#>."),
+        );
+        Progress(bar, unit)
+    }
+
+    /// Moves the bar to `done` steps, with `text` after the figures.
+    pub fn set(&self, done: u64, text: impl Into<String>) {
+        self.0.set_position(done);
+        self.0.set_message(text.into());
+    }
+
+    /// Leaves the finished bar on screen; without a terminal, writes the
+    /// summary line: `done/total unit in 1.2s  text`.
+    pub fn finish(&self) {
+        self.0.finish();
+        if !std::io::stderr().is_terminal() {
+            eprintln!("{}", self.summary());
+        }
+    }
+
+    /// The line a log gets at the end.
+    fn summary(&self) -> String {
+        let (bar, unit) = (&self.0, self.1);
+        let done = bar.position();
+        let total = bar.length().unwrap_or(done);
+        let secs = bar.elapsed().as_secs_f64();
+        format!("{done}/{total} {unit} in {secs:.1}s  {}", bar.message())
+            .trim_end()
+            .to_string()
+    }
 }
 
-/// Ends the bar's line.
-pub fn finish() {
-    eprintln!();
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn a_bar_counts_steps_and_keeps_its_text() {
+        let p = Progress::new(10, "games");
+        p.set(4, "+3 =0 -1");
+        assert_eq!(p.0.position(), 4);
+        assert_eq!(p.0.message(), "+3 =0 -1");
+        assert!(p.summary().starts_with("4/10 games in "), "{}", p.summary());
+        assert!(p.summary().ends_with("s  +3 =0 -1"), "{}", p.summary());
+        p.finish();
+        assert!(p.0.is_finished());
+    }
 }

@@ -4,13 +4,12 @@ use agon_ai::ringo::tournament::{self, Spec, Tally};
 use anyhow::{Context, Result};
 use serde_json::json;
 
-/// Draws the progress bar on stderr: games done, W/D/L and the Elo estimate.
-fn bar(t: &Tally, total: usize) {
+/// Moves the progress bar on: games done, W/D/L and the Elo estimate.
+fn bar(t: &Tally, progress: &crate::progress::Progress) {
     let (elo, _, _) = t.elo();
-    crate::progress::bar(
+    progress.set(
         t.games() as u64,
-        total as u64,
-        &format!(
+        format!(
             "+{} ={} -{}  score {:.3}  Elo {elo:+.0}",
             t.wins,
             t.draws,
@@ -104,6 +103,7 @@ pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
         ))),
     };
     let write_failed = std::sync::atomic::AtomicBool::new(false);
+    let progress = crate::progress::Progress::new(games as u64, "games");
     let t = tournament::run(config, &|t, g| {
         if let Some(Ok(mut out)) = records.as_ref().map(|r| r.lock()) {
             use std::io::Write;
@@ -113,9 +113,9 @@ pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
                 write_failed.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         }
-        bar(t, games);
+        bar(t, &progress);
     });
-    eprintln!();
+    progress.finish();
     if write_failed.into_inner() {
         // The match result is still worth printing; the records are not whole.
         eprintln!("warning: some game records could not be written to --records");

@@ -2,7 +2,7 @@
 //! urgammon`: the Urgammon engine's commands (training is in
 //! `urgammon_train_cmd`).
 
-use crate::progress;
+use crate::progress::Progress;
 use agon_ai::urgammon::eval::{Net, Outcomes, OUTCOME_NAMES};
 use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
@@ -26,14 +26,13 @@ pub fn outcomes_json(o: &Outcomes) -> Value {
     Value::Object(v)
 }
 
-/// Draws the tournament bar.
-fn tournament_bar(t: &Tally, total: usize) {
+/// Moves the tournament bar on.
+fn tournament_bar(t: &Tally, progress: &Progress) {
     let (p, _, _) = t.win_rate();
     let (pts, _, _) = t.mean_points();
-    progress::bar(
+    progress.set(
         t.played as u64,
-        total as u64,
-        &format!(
+        format!(
             "+{} ={} -{}  won {:.1}%  points/game {pts:+.3}",
             t.wins,
             t.draws,
@@ -105,8 +104,11 @@ pub fn tournament(args: &TournamentArgs) -> Result<Value> {
         seed,
     };
     let nets = [load_net(net_a)?, load_net(net_b)?];
-    let t = tour::run(config, [&nets[0], &nets[1]], &|t| tournament_bar(t, games));
-    progress::finish();
+    let progress = Progress::new(games as u64, "games");
+    let t = tour::run(config, [&nets[0], &nets[1]], &|t| {
+        tournament_bar(t, &progress)
+    });
+    progress.finish();
     let (p, lo, hi) = t.win_rate();
     let (pts, plo, phi) = t.mean_points();
     let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
@@ -293,6 +295,7 @@ pub fn rollout(
     let side = state.to_act().unwrap_or(Side::Light);
     let spec = agon_ai::urgammon::search::level_spec(level);
     let start = std::time::Instant::now();
+    let progress = Progress::new(games as u64, "games played out");
     let counts = agon_ai::urgammon::rollout(
         state,
         games,
@@ -300,13 +303,9 @@ pub fn rollout(
         payoff,
         threads,
         seed,
-        &|done| {
-            if done % 10 == 0 || done == games {
-                progress::bar(done as u64, games as u64, "games played out");
-            }
-        },
+        &|done| progress.set(done as u64, ""),
     );
-    progress::finish();
+    progress.finish();
     let n = counts.iter().sum::<u64>() as usize;
     let n_f = n.max(1) as f64;
     let points = agon_ai::urgammon::eval::POINTS;
@@ -453,10 +452,11 @@ pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -
     let spec = level_spec(agon_ai::Level::new(8));
     let picked = calibrate::held_out_positions(positions, (spec, net), seed);
     let start = std::time::Instant::now();
+    let progress = Progress::new(picked.len() as u64, "positions rolled out");
     let rows = calibrate::calibrate(&picked, rollouts, (spec, net), threads, seed, &|done| {
-        progress::bar(done as u64, picked.len() as u64, "positions rolled out");
+        progress.set(done as u64, "")
     });
-    progress::finish();
+    progress.finish();
     let pairs = |f: fn(&Sample) -> (f64, f64)| rows.iter().map(f).collect::<Vec<_>>();
     let noise = rows
         .iter()

@@ -1,12 +1,12 @@
 //! `agon urgammon train`: TD(λ) self-play with a progress bar, checkpoints
 //! written atomically, a JSON-lines log, and a probe match at each
-//! checkpoint. The learning itself is `agon_ai::urgammon::train`; this file
-//! holds the files and the progress around it.
+//! checkpoint. The learning and its stages are
+//! `agon_ai::urgammon::train::train_with_checkpoints`; this file holds the
+//! files and the progress bar around it.
 
-use crate::progress;
+use crate::progress::Progress;
 use agon_ai::urgammon::eval::Net;
-use agon_ai::urgammon::tournament::{self as tour, Spec};
-use agon_ai::urgammon::train::{self as urgammon_train, TrainConfig};
+use agon_ai::urgammon::train::{train_with_checkpoints, Checkpoint, Plan, TrainConfig};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -39,10 +39,16 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Mixes `x` into a moving average.
-fn ema(avg: &mut f64, x: f64, n: u64) {
-    let k = (1.0 / n.max(1) as f64).max(0.002);
-    *avg += k * (x - *avg);
+/// One checkpoint as a line of the log and an entry of the result.
+fn checkpoint_json(c: &Checkpoint) -> Value {
+    json!({
+        "games": c.games,
+        "loss": c.loss,
+        "vs_greedy": c.vs_greedy,
+        "vs_heuristic": c.vs_heuristic,
+        "seconds": c.seconds,
+        "lr": c.lr,
+    })
 }
 
 /// `agon urgammon train`: TD(λ) self-play with a progress bar, checkpoints, a
@@ -68,9 +74,6 @@ pub fn train(args: &TrainArgs) -> Result<Value> {
             net.games
         );
     }
-    let first = net.games;
-    let start = std::time::Instant::now();
-    let mut loss_avg = 0.0f64;
     let mut log = match &args.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()
@@ -81,50 +84,29 @@ pub fn train(args: &TrainArgs) -> Result<Value> {
         ),
         None => None,
     };
-    let mut checkpoints = vec![];
-    while net.games < args.games {
-        let until = (net.games / args.checkpoint_every + 1) * args.checkpoint_every;
-        let until = until.min(args.games);
-        urgammon_train::train(&mut net, until, &args.config, &mut |net, loss| {
-            ema(&mut loss_avg, f64::from(loss), net.games - first);
-            if net.games % 20 == 0 || net.games == until {
-                let rate = (net.games - first) as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                progress::bar(
-                    net.games,
-                    args.games,
-                    &format!("{rate:.0} games/s  loss {loss_avg:.4}"),
-                );
+    let start = std::time::Instant::now();
+    let progress = Progress::new(args.games, "games");
+    progress.set(net.games, "");
+    let plan = Plan {
+        games: args.games,
+        checkpoint_every: args.checkpoint_every,
+        probe: args.probe,
+    };
+    let checkpoints = train_with_checkpoints(
+        &mut net,
+        plan,
+        &args.config,
+        &mut |games, loss| progress.set(games, format!("loss {loss:.4}")),
+        &mut |net, report| {
+            write_atomic(&args.out, &net.to_bytes())?;
+            let entry = checkpoint_json(report);
+            if let Some(f) = log.as_mut() {
+                writeln!(f, "{entry}")?;
             }
-            true
-        });
-        write_atomic(&args.out, &net.to_bytes())?;
-        let probe = |b: Spec| {
-            (args.probe > 0).then(|| {
-                let config = tour::Config {
-                    a: Spec::Ply(0),
-                    b,
-                    games: args.probe,
-                    match_to: None,
-                    threads: 1,
-                    seed: 12345,
-                };
-                tour::run(config, [&net, &net], &|_| {}).win_rate().0
-            })
-        };
-        let entry = json!({
-            "games": net.games,
-            "loss": loss_avg,
-            "vs_greedy": probe(Spec::Greedy),
-            "vs_heuristic": probe(Spec::Heuristic(0)),
-            "seconds": start.elapsed().as_secs_f64().round(),
-            "lr": urgammon_train::learning_rate(&args.config, net.games),
-        });
-        if let Some(f) = log.as_mut() {
-            writeln!(f, "{entry}")?;
-        }
-        checkpoints.push(entry);
-    }
-    progress::finish();
+            anyhow::Ok(())
+        },
+    )?;
+    progress.finish();
     Ok(json!({
         "out": args.out.display().to_string(),
         "games": net.games,
@@ -133,6 +115,6 @@ pub fn train(args: &TrainArgs) -> Result<Value> {
         "lr": args.config.lr,
         "lr_decay": args.config.lr_decay,
         "seed": args.config.seed,
-        "checkpoints": checkpoints,
+        "checkpoints": checkpoints.iter().map(checkpoint_json).collect::<Vec<_>>(),
     }))
 }

@@ -29,6 +29,7 @@ pub mod engine;
 pub mod error;
 mod limits;
 mod listen;
+pub mod model;
 pub mod secrets;
 pub mod session;
 pub mod store;

@@ -16,6 +16,7 @@
 use crate::urgammon::eval::{inputs, Inputs, Net, Outcomes, OUTCOMES};
 use crate::urgammon::player::Decision;
 use crate::urgammon::search::{Payoff, Search};
+use crate::urgammon::tournament::{self, Spec};
 use crate::Rng;
 use urgammon::{Phase, Side, State, Token};
 
@@ -145,6 +146,97 @@ pub fn train(
     }
 }
 
+/// How a training run is cut into stages: after each stage the caller gets
+/// a [`Checkpoint`] (to save the weights and log it).
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Games to have played in all (a resumed network counts its earlier games).
+    pub games: u64,
+    /// Games between checkpoints.
+    pub checkpoint_every: u64,
+    /// Games of the probe matches against greedy and the heuristic player at
+    /// each checkpoint (0: none).
+    pub probe: usize,
+}
+
+/// What a checkpoint reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Games the network has played in all.
+    pub games: u64,
+    /// The moving average of the per-game loss.
+    pub loss: f64,
+    /// The share of probe games won against greedy, if probed.
+    pub vs_greedy: Option<f64>,
+    /// The share of probe games won against the heuristic player, if probed.
+    pub vs_heuristic: Option<f64>,
+    /// Seconds since the run began.
+    pub seconds: f64,
+    /// The learning rate at this point.
+    pub lr: f32,
+}
+
+/// Mixes `x` into a moving average of `n` values so far: a plain mean at
+/// first, then an exponential average over about the last 500 games.
+fn moving_average(avg: &mut f64, x: f64, n: u64) {
+    let k = (1.0 / n.max(1) as f64).max(0.002);
+    *avg += k * (x - *avg);
+}
+
+/// Trains `net` up to `plan.games` in stages of `plan.checkpoint_every`
+/// games. `progress(games, mean loss)` is called every 20 games;
+/// `checkpoint(net, report)` after each stage, and an error it returns (a
+/// file that cannot be written) stops the run. Returns every checkpoint.
+pub fn train_with_checkpoints<E>(
+    net: &mut Net,
+    plan: Plan,
+    config: &TrainConfig,
+    progress: &mut dyn FnMut(u64, f64),
+    checkpoint: &mut dyn FnMut(&Net, &Checkpoint) -> Result<(), E>,
+) -> Result<Vec<Checkpoint>, E> {
+    let first = net.games;
+    let start = std::time::Instant::now();
+    let every = plan.checkpoint_every.max(1);
+    let mut loss_avg = 0.0f64;
+    let mut reports = vec![];
+    while net.games < plan.games {
+        let until = ((net.games / every + 1) * every).min(plan.games);
+        train(net, until, config, &mut |net, loss| {
+            moving_average(&mut loss_avg, f64::from(loss), net.games - first);
+            if net.games % 20 == 0 || net.games == until {
+                progress(net.games, loss_avg);
+            }
+            true
+        });
+        let probe = |b: Spec| {
+            (plan.probe > 0).then(|| {
+                let config = tournament::Config {
+                    a: Spec::Ply(0),
+                    b,
+                    games: plan.probe,
+                    match_to: None,
+                    threads: 1,
+                    seed: 12345,
+                };
+                tournament::run(config, [&*net, &*net], &|_| {})
+                    .win_rate()
+                    .0
+            })
+        };
+        let report = Checkpoint {
+            games: net.games,
+            loss: loss_avg,
+            vs_greedy: probe(Spec::Greedy),
+            vs_heuristic: probe(Spec::Heuristic(0)),
+            seconds: start.elapsed().as_secs_f64().round(),
+            lr: learning_rate(config, net.games),
+        };
+        checkpoint(net, &report)?;
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +260,36 @@ mod tests {
         train(&mut resumed, 6, &config, &mut |_, _| true);
         assert_eq!(resumed.games, 6);
         assert_eq!(resumed.to_bytes(), straight.to_bytes());
+    }
+
+    #[test]
+    fn a_run_stops_at_each_checkpoint_and_on_a_failed_save() {
+        let config = TrainConfig::default();
+        let plan = Plan {
+            games: 5,
+            checkpoint_every: 2,
+            probe: 2,
+        };
+        let mut net = Net::random(3);
+        let mut saved = vec![];
+        let reports =
+            train_with_checkpoints::<()>(&mut net, plan, &config, &mut |_, _| {}, &mut |n, r| {
+                saved.push((n.games, r.games));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(saved, [(2, 2), (4, 4), (5, 5)]);
+        assert_eq!(reports.len(), 3);
+        assert!(reports
+            .iter()
+            .all(|r| r.vs_greedy.is_some() && r.loss.is_finite()));
+        // A save that fails ends the run there.
+        let mut net = Net::random(3);
+        let failed =
+            train_with_checkpoints(&mut net, plan, &config, &mut |_, _| {}, &mut |_, _| {
+                Err("disk full")
+            });
+        assert_eq!(failed, Err("disk full"));
+        assert_eq!(net.games, 2);
     }
 }

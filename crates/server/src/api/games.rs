@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::dice::{Ledger, OsDice};
 use crate::error::ApiError;
 use crate::secrets;
-use crate::session::{split_resignation, Kind, Mode, Session};
+use crate::session::{split_resignation, Kind, Mode, Session, Status};
 use crate::store::{GameRow, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -74,11 +74,11 @@ pub struct GameAnswer {
 #[derive(Serialize)]
 pub struct ListEntry {
     id: String,
-    game: String,
+    game: Kind,
     settings: String,
-    mode: String,
+    mode: Mode,
     level: Option<u8>,
-    status: String,
+    status: Status,
     reason: Option<String>,
     created_at: i64,
     updated_at: i64,
@@ -245,15 +245,15 @@ pub(crate) fn new_row(
     let now = Store::now();
     Ok(GameRow {
         id: secrets::game_id()?,
-        kind: g.kind.name().into(),
+        kind: g.kind,
         settings: g.settings.clone(),
-        mode: g.mode.name().into(),
+        mode: g.mode,
         level: (g.mode == Mode::Engine).then(|| g.level.unwrap_or(3)),
         engine_seat,
         token0,
         token1,
         start_position: g.start.clone(),
-        status: "ongoing".into(),
+        status: Status::Ongoing,
         created_at: now,
         updated_at: now,
         revision: 0,

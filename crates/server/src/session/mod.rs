@@ -7,7 +7,8 @@
 mod kinds;
 mod view;
 
-pub use kinds::{Action, Kind, Mode, Rules, SessionError};
+pub use crate::model::{Kind, Mode, Status};
+pub use kinds::{Action, Rules, SessionError};
 
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
 use crate::store::{Commit, GameRow, Loaded};
@@ -74,8 +75,7 @@ impl Session {
     /// # Errors
     /// The settings, a token, or a resignation does not fit.
     pub fn build(row: GameRow, tokens: Vec<String>, ledger: Ledger) -> Result<Session, String> {
-        let kind: Kind = row.kind.parse().map_err(|e: SessionError| e.to_string())?;
-        let mode: Mode = row.mode.parse().map_err(|e: SessionError| e.to_string())?;
+        let (kind, mode) = (row.kind, row.mode);
         let (moves, resigned) = split_resignation(kind, &tokens)?;
         let rules = match kind {
             Kind::Ringo => {
@@ -181,14 +181,11 @@ impl Session {
 
     /// The short status stored for game lists: `ongoing`, `attackers-win`,
     /// `defenders-win`, `light-wins`, `dark-wins` or `draw`.
-    pub fn status(&self) -> String {
-        if !self.is_over() {
-            return "ongoing".into();
-        }
-        match (self.kind, self.winner()) {
-            (_, None) => "draw".into(),
-            (Kind::Ringo, Some(w)) => format!("{}-win", self.kind.seat_names()[w as usize]),
-            (Kind::Urgammon, Some(w)) => format!("{}-wins", self.kind.seat_names()[w as usize]),
+    pub fn status(&self) -> Status {
+        match (self.is_over(), self.winner()) {
+            (false, _) => Status::Ongoing,
+            (true, None) => Status::Draw,
+            (true, Some(w)) => Status::won(self.kind, w),
         }
     }
 
@@ -335,7 +332,7 @@ impl Session {
             reason: next.reason(),
         };
         next.row.revision += 1;
-        next.row.status = commit.status.clone();
+        next.row.status = commit.status;
         next.row.reason = commit.reason.clone();
         Ok((next, commit))
     }

@@ -20,7 +20,7 @@ impl Session {
             let winner = names[1 - seat as usize];
             match &self.rules {
                 Rules::Ringo(_) => {
-                    v["status"] = Value::from(self.status());
+                    v["status"] = Value::from(self.status().name());
                     v["reason"] = Value::from(RESIGNATION);
                     v["moves"] = serde_json::json!([]);
                 }

@@ -18,6 +18,7 @@
 mod sql;
 
 use crate::dice::Drawn;
+use crate::model::{Kind, Mode, Status};
 use rusqlite::Connection;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,12 +29,12 @@ use std::sync::{mpsc, Arc, Mutex};
 pub struct GameRow {
     /// The game's public id.
     pub id: String,
-    /// `ringo` or `urgammon`.
-    pub kind: String,
+    /// Ringo or Urgammon.
+    pub kind: Kind,
     /// The rules string (Ringo) or the match header (Urgammon).
     pub settings: String,
-    /// `engine`, `friend` or `local`.
-    pub mode: String,
+    /// Who plays the other seat.
+    pub mode: Mode,
     /// The engine's level, in engine games.
     pub level: Option<u8>,
     /// The engine's seat (0 or 1), in engine games.
@@ -45,8 +46,8 @@ pub struct GameRow {
     pub token1: Option<String>,
     /// A Ringo start position, when not the standard one.
     pub start_position: Option<String>,
-    /// A short status for lists: `ongoing` or the result.
-    pub status: String,
+    /// A short status for lists: ongoing or the result.
+    pub status: Status,
     /// Creation time, seconds since the epoch.
     pub created_at: i64,
     /// Last change, seconds since the epoch.
@@ -61,7 +62,7 @@ pub struct GameRow {
 }
 
 /// One accepted change of a game, written in one transaction.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Commit {
     /// The revision the change was made from; the write is refused if the
     /// stored game is at another one.
@@ -73,7 +74,7 @@ pub struct Commit {
     /// Dice drawn for the first time.
     pub dice: Vec<Drawn>,
     /// The new status for lists.
-    pub status: String,
+    pub status: Status,
     /// The new end reason, if any.
     pub reason: Option<String>,
 }

@@ -99,15 +99,15 @@ pub(super) fn create(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             row.id,
-            row.kind,
+            row.kind.name(),
             row.settings,
-            row.mode,
+            row.mode.name(),
             row.level,
             row.engine_seat,
             row.token0,
             row.token1,
             row.start_position,
-            row.status,
+            row.status.name(),
             row.created_at,
             row.updated_at,
             row.revision,
@@ -134,7 +134,7 @@ pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, Sto
     let changed = conn.execute(
         "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5
          WHERE id = ?1 AND revision = ?6",
-        params![id, c.status, c.reason, next, now(), c.from_revision],
+        params![id, c.status.name(), c.reason, next, now(), c.from_revision],
     )?;
     if changed == 0 {
         let at: i64 = conn
@@ -388,18 +388,31 @@ fn insert_invite(conn: &Connection, id: &str, code: &str, seat: u8) -> Result<()
     Ok(())
 }
 
+/// A text column read as one of the model's enums; a word it does not know
+/// is a conversion error (the row is damaged), not a panic.
+fn parsed<T>(r: &rusqlite::Row<'_>, column: usize) -> Result<T, rusqlite::Error>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    let text: String = r.get(column)?;
+    text.parse().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
     Ok(GameRow {
         id: r.get(0)?,
-        kind: r.get(1)?,
+        kind: parsed(r, 1)?,
         settings: r.get(2)?,
-        mode: r.get(3)?,
+        mode: parsed(r, 3)?,
         level: r.get(4)?,
         engine_seat: r.get(5)?,
         token0: r.get(6)?,
         token1: r.get(7)?,
         start_position: r.get(8)?,
-        status: r.get(9)?,
+        status: parsed(r, 9)?,
         created_at: r.get(10)?,
         updated_at: r.get(11)?,
         revision: r.get(12)?,

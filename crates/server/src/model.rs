@@ -1,0 +1,204 @@
+//! The three words every stored game carries, as types: which game
+//! ([`Kind`]), who plays the other seat ([`Mode`]), and how it stands
+//! ([`Status`]). The store reads and writes them as text; everything else
+//! compares them as enums.
+
+use crate::session::SessionError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The two games.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Ringo.
+    Ringo,
+    /// Urgammon.
+    Urgammon,
+}
+
+impl Kind {
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Ringo => "ringo",
+            Kind::Urgammon => "urgammon",
+        }
+    }
+
+    /// The seat names: attackers/defenders, light/dark.
+    pub const fn seat_names(self) -> [&'static str; 2] {
+        match self {
+            Kind::Ringo => ["attackers", "defenders"],
+            Kind::Urgammon => ["light", "dark"],
+        }
+    }
+
+    /// The seat a side name stands for.
+    pub fn seat_of(self, name: &str) -> Option<u8> {
+        self.seat_names()
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| i as u8)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = SessionError;
+    fn from_str(s: &str) -> Result<Kind, SessionError> {
+        match s {
+            "ringo" => Ok(Kind::Ringo),
+            "urgammon" => Ok(Kind::Urgammon),
+            other => Err(SessionError::BadRequest(format!(
+                "unknown game '{other}'; the games are ringo and urgammon"
+            ))),
+        }
+    }
+}
+
+/// Who plays the other seat.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The computer.
+    Engine,
+    /// A friend, who joins with an invite code.
+    Friend,
+    /// Both seats on one screen.
+    Local,
+}
+
+impl Mode {
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Friend => "friend",
+            Mode::Local => "local",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = SessionError;
+    fn from_str(s: &str) -> Result<Mode, SessionError> {
+        match s {
+            "engine" => Ok(Mode::Engine),
+            "friend" => Ok(Mode::Friend),
+            "local" => Ok(Mode::Local),
+            other => Err(SessionError::BadRequest(format!(
+                "unknown opponent '{other}'; use engine, friend or local"
+            ))),
+        }
+    }
+}
+
+/// How a game stands, as the games list shows it. The words are part of the
+/// API (`ongoing`, `draw`, `attackers-win`, `defenders-win`, `light-wins`,
+/// `dark-wins`): the Ringo ones are as the first release wrote them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Status {
+    /// Still being played.
+    #[serde(rename = "ongoing")]
+    Ongoing,
+    /// Ended without a winner.
+    #[serde(rename = "draw")]
+    Draw,
+    /// Ringo: the attackers won.
+    #[serde(rename = "attackers-win")]
+    AttackersWin,
+    /// Ringo: the defenders won.
+    #[serde(rename = "defenders-win")]
+    DefendersWin,
+    /// Urgammon: light won the match.
+    #[serde(rename = "light-wins")]
+    LightWins,
+    /// Urgammon: dark won the match.
+    #[serde(rename = "dark-wins")]
+    DarkWins,
+}
+
+impl Status {
+    /// Every status.
+    pub const ALL: [Status; 6] = [
+        Status::Ongoing,
+        Status::Draw,
+        Status::AttackersWin,
+        Status::DefendersWin,
+        Status::LightWins,
+        Status::DarkWins,
+    ];
+
+    /// A win for `seat` (0 or 1) in a game of `kind`.
+    pub const fn won(kind: Kind, seat: u8) -> Status {
+        match (kind, seat) {
+            (Kind::Ringo, 0) => Status::AttackersWin,
+            (Kind::Ringo, _) => Status::DefendersWin,
+            (Kind::Urgammon, 0) => Status::LightWins,
+            (Kind::Urgammon, _) => Status::DarkWins,
+        }
+    }
+
+    /// The word.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Draw => "draw",
+            Status::AttackersWin => "attackers-win",
+            Status::DefendersWin => "defenders-win",
+            Status::LightWins => "light-wins",
+            Status::DarkWins => "dark-wins",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Status {
+    type Err = SessionError;
+    fn from_str(s: &str) -> Result<Status, SessionError> {
+        Status::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| SessionError::Corrupt(format!("unknown status '{s}'")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_round_trip_through_text_and_json() {
+        for st in Status::ALL {
+            assert_eq!(st.to_string().parse::<Status>(), Ok(st));
+            assert_eq!(serde_json::to_value(st).unwrap(), st.name());
+        }
+        for k in [Kind::Ringo, Kind::Urgammon] {
+            assert_eq!(k.to_string().parse::<Kind>(), Ok(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+        for m in [Mode::Engine, Mode::Friend, Mode::Local] {
+            assert_eq!(m.to_string().parse::<Mode>(), Ok(m));
+        }
+        assert!("won".parse::<Status>().is_err());
+        assert_eq!(Status::won(Kind::Urgammon, 1), Status::DarkWins);
+    }
+}
