@@ -10,6 +10,53 @@ use clap::{Parser, Subcommand};
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
+    /// Which log lines to write on stderr: a level (error, warn, info, debug,
+    /// trace) or per-crate directives such as `info,agon_server=debug`.
+    #[arg(long, global = true, default_value = "info", value_parser = parse_log_filter)]
+    pub(crate) log_level: tracing_subscriber::EnvFilter,
+    /// How log lines are written: text for people, json (one object per
+    /// line) for log collectors.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub(crate) log_format: LogFormat,
+}
+
+/// The log line format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    /// One readable line per event.
+    Text,
+    /// One JSON object per event.
+    Json,
+}
+
+/// A `--log-level` filter, refused with tracing's own explanation. A single
+/// word must be a level: tracing would read `loud` as "everything from a
+/// crate called loud" and log nothing, silently.
+fn parse_log_filter(text: &str) -> Result<tracing_subscriber::EnvFilter, String> {
+    if !text.contains(['=', ',', ':', '[']) {
+        text.parse::<tracing_subscriber::filter::LevelFilter>()
+            .map_err(|_| {
+                format!("'{text}' is not a level: use off, error, warn, info, debug or trace")
+            })?;
+    }
+    tracing_subscriber::EnvFilter::builder()
+        .parse(text)
+        .map_err(|e| e.to_string())
+}
+
+impl Cli {
+    /// Sends the log (the server's requests and errors, the engines' thinking
+    /// at trace level) to stderr, in the chosen format.
+    pub(crate) fn init_logging(&self) {
+        let builder = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_env_filter(self.log_level.clone());
+        // Another subscriber already set (in tests) is not an error.
+        let _ = match self.log_format {
+            LogFormat::Text => builder.try_init(),
+            LogFormat::Json => builder.json().try_init(),
+        };
+    }
 }
 
 #[derive(Subcommand)]

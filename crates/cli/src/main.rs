@@ -23,6 +23,7 @@ use clap::Parser;
 
 fn main() {
     let cli = cli::Cli::parse();
+    cli.init_logging();
     if let Err(e) = commands::run(cli) {
         eprintln!("error: {e:#}");
         std::process::exit(2);

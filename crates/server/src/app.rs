@@ -427,6 +427,17 @@ pub fn app(state: AppState) -> Router {
         )
         .fallback(assets::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // One span per request; the answer is logged at debug level (a busy
+        // site would drown its info log), a 5xx at error level.
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(
+                    tower_http::trace::DefaultMakeSpan::new().level(tracing::Level::DEBUG),
+                )
+                .on_response(
+                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
+                ),
+        )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::edge::edge,

@@ -29,7 +29,7 @@ impl AppState {
                         Ok(true) => {}
                         Ok(false) => break,
                         Err(e) => {
-                            eprintln!("agon: engine: {e}");
+                            tracing::error!(error = %e, "engine move failed");
                             break;
                         }
                     }
@@ -68,9 +68,19 @@ impl AppState {
         if let Ok(mut s) = slot.engine_stop.lock() {
             *s = Some(stop.clone());
         }
+        let (game, level) = (snapshot.row.id.clone(), snapshot.row.level);
+        let started = std::time::Instant::now();
         let action = tokio::task::spawn_blocking(move || engine_action(&snapshot, stop))
             .await
             .map_err(|e| ApiError::Internal(format!("engine task: {e}")))?;
+        tracing::debug!(
+            %game,
+            revision,
+            level,
+            ms = started.elapsed().as_millis() as u64,
+            action = ?action,
+            "engine decided"
+        );
         drop(permit);
         if let Ok(mut s) = slot.engine_stop.lock() {
             *s = None;
@@ -80,7 +90,9 @@ impl AppState {
         };
         let mut session = slot.session.lock().await;
         if session.revision() != revision {
-            return Ok(true); // computed for an older revision: ask again
+            // Computed for an older revision (an Undo came in): ask again.
+            tracing::debug!(%game, revision, now = session.revision(), "stale engine reply dropped");
+            return Ok(true);
         }
         let Some(seat) = session.row.engine_seat else {
             return Ok(false);

@@ -51,7 +51,7 @@ impl From<SessionError> for ApiError {
             SessionError::Forbidden(m) => ApiError::Forbidden(m),
             SessionError::Corrupt(m) => ApiError::Internal(m),
             SessionError::Dice(e) => {
-                eprintln!("agon: {e}");
+                tracing::error!(error = %e, "no die could be drawn");
                 ApiError::Unavailable(format!("{e}; try again"))
             }
         }
@@ -70,6 +70,9 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if matches!(self, ApiError::Storage(_) | ApiError::Internal(_)) {
+            tracing::error!(error = %self, "request failed");
+        }
         let status = match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,

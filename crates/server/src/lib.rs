@@ -59,11 +59,14 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let (addr, db) = (listener.local_addr()?, config.data.join("agon.db"));
+    // The line people (and the browser tests) wait for stays on stdout; the
+    // log gets the same facts as fields.
     println!(
-        "Agon is running at http://{} (data in {})",
-        listener.local_addr()?,
-        config.data.join("agon.db").display()
+        "Agon is running at http://{addr} (data in {})",
+        db.display()
     );
+    tracing::info!(%addr, db = %db.display(), "listening");
     // Housekeeping: idle games leave memory, limiters forget old clients.
     let sweeper = state.clone();
     tokio::spawn(async move {

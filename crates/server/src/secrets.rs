@@ -7,7 +7,7 @@ use crate::error::ApiError;
 
 fn fill(buf: &mut [u8]) -> Result<(), ApiError> {
     getrandom::fill(buf).map_err(|e| {
-        eprintln!("agon: the OS random generator failed: {e}");
+        tracing::error!(error = %e, "the OS random generator failed");
         ApiError::Unavailable("the server cannot make a secret right now; try again".into())
     })
 }

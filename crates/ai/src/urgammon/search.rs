@@ -512,6 +512,9 @@ pub fn decide_with(
         }
         options.sort_by(|a, b| b.value.total_cmp(&a.value));
     }
+    if let Some(best) = options.first() {
+        tracing::trace!(decision = ?best.decision, value = best.value, options = options.len(), "decided");
+    }
     options.first().map(|c| c.decision)
 }
 

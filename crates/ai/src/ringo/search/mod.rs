@@ -378,6 +378,8 @@ impl Searcher {
             }
             score = s;
             done = depth;
+            // Once per iteration, so a subscriber costs nothing in the tree.
+            tracing::trace!(depth, score, nodes = self.nodes, best = ?best, "iteration");
             if s.abs() >= MATE_BAND {
                 break; // proven: deeper search cannot change it
             }

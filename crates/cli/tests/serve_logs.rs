@@ -1,0 +1,94 @@
+//! `agon serve`'s log: JSON lines with `--log-format json`, the requests at
+//! debug level, and a clear refusal of a bad `--log-level`.
+
+use std::io::{BufRead, Read, Write};
+use std::process::{Command, Stdio};
+
+#[test]
+fn json_logs_carry_the_start_and_each_request() {
+    let data = std::env::temp_dir().join(format!("agon-logs-{}", std::process::id()));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "--log-format",
+            "json",
+            "--log-level",
+            "info,tower_http=debug",
+        ])
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("Agon is running"), "{line}");
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.kill().unwrap();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&data);
+    let events: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not JSON: {l}")))
+        .collect();
+    let listening = events
+        .iter()
+        .find(|e| e["fields"]["message"] == "listening")
+        .unwrap_or_else(|| panic!("no start event in {log}"));
+    assert_eq!(listening["level"], "INFO");
+    assert_eq!(listening["fields"]["addr"], format!("127.0.0.1:{port}"));
+    let request = events
+        .iter()
+        .find(|e| {
+            e["span"]["uri"] == "/api/health"
+                && e["fields"]["message"] == "finished processing request"
+        })
+        .unwrap_or_else(|| panic!("no request event in {log}"));
+    assert_eq!(request["level"], "DEBUG");
+    assert_eq!(request["fields"]["status"], 200);
+}
+
+#[test]
+fn a_bad_log_level_is_refused_before_anything_runs() {
+    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--log-level", "loud", "ringo", "legal"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--log-level"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--log-format", "xml", "ringo", "legal"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: text, json"));
+}
