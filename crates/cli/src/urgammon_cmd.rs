@@ -200,7 +200,8 @@ pub fn play(
             writeln!(
                 out,
                 "Match over: light {} – dark {}.",
-                r.score.light, r.score.dark
+                r.score[Side::Light],
+                r.score[Side::Dark]
             )?;
             match (r.winner, r.payout) {
                 (Some(w), Some(p)) => writeln!(
@@ -227,8 +228,8 @@ pub fn play(
                 out,
                 "\n=== Game {} — score light {} : dark {} (to {}) ===",
                 shown_game + 1,
-                m.score().light,
-                m.score().dark,
+                m.score()[Side::Light],
+                m.score()[Side::Dark],
                 settings.to
             )?;
         }
@@ -447,7 +448,8 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
         writeln!(
             out,
             "Match over: light {} – dark {}.",
-            r.score.light, r.score.dark
+            r.score[Side::Light],
+            r.score[Side::Dark]
         )?;
     }
     Ok(())

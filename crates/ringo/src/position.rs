@@ -4,7 +4,6 @@
 use crate::board::{Bitboard, Cell, SECTORS};
 use crate::rules::Rules;
 use std::fmt;
-use std::ops::{Index, IndexMut};
 
 /// One of the two sides.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -42,35 +41,15 @@ impl Side {
     }
 }
 
-/// Per-side data, indexed by [`Side`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct BySide<T> {
-    /// The attackers' value.
-    pub attackers: T,
-    /// The defenders' value.
-    pub defenders: T,
-}
-
-impl<T> Index<Side> for BySide<T> {
-    type Output = T;
+impl agon_sides::Two for Side {
     #[inline]
-    fn index(&self, side: Side) -> &T {
-        match side {
-            Side::Attackers => &self.attackers,
-            Side::Defenders => &self.defenders,
-        }
+    fn index(self) -> usize {
+        self as usize
     }
 }
 
-impl<T> IndexMut<Side> for BySide<T> {
-    #[inline]
-    fn index_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Attackers => &mut self.attackers,
-            Side::Defenders => &mut self.defenders,
-        }
-    }
-}
+/// Per-side data, indexed by [`Side`]: `[Side::Attackers]`, `[Side::Defenders]`.
+pub type BySide<T> = agon_sides::BySide<Side, T>;
 
 /// A placement of the pieces with the side to move.
 ///
@@ -265,10 +244,7 @@ impl Position {
             key ^= side_key();
         }
         Position {
-            pieces: BySide {
-                attackers,
-                defenders,
-            },
+            pieces: BySide::new(attackers, defenders),
             fortress,
             to_move,
             key,
@@ -359,7 +335,7 @@ impl Position {
     /// All occupied ring cells.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.pieces.attackers.or(self.pieces.defenders)
+        self.pieces[Side::Attackers].or(self.pieces[Side::Defenders])
     }
 
     /// Attackers in the fortress (0, 1 or 2).
@@ -371,19 +347,21 @@ impl Position {
     /// Attackers left: on the board plus in the fortress.
     #[inline]
     pub fn attackers_left(&self) -> u32 {
-        self.pieces.attackers.count() + self.fortress as u32
+        self.pieces[Side::Attackers].count() + self.fortress as u32
     }
 
     /// Defenders left on the board.
     #[inline]
     pub fn defenders_left(&self) -> u32 {
-        self.pieces.defenders.count()
+        self.pieces[Side::Defenders].count()
     }
 
     /// Attackers standing in the neutral zone.
     #[inline]
     pub fn attackers_in_neutral(&self) -> u32 {
-        self.pieces.attackers.and(Bitboard::NEUTRAL_ZONE).count()
+        self.pieces[Side::Attackers]
+            .and(Bitboard::NEUTRAL_ZONE)
+            .count()
     }
 
     /// The piece on a ring cell, if any. The fortress is read with [`Position::fortress`].
@@ -429,8 +407,8 @@ impl Position {
     /// incremental one.
     pub fn recompute_key(&self) -> u64 {
         Position::from_parts(
-            self.pieces.attackers,
-            self.pieces.defenders,
+            self.pieces[Side::Attackers],
+            self.pieces[Side::Defenders],
             self.fortress,
             self.to_move,
         )
@@ -470,7 +448,9 @@ impl Position {
         self.to_move = side.other();
         self.key ^= side_key();
         debug_assert_eq!(self.key, self.recompute_key());
-        debug_assert!(self.pieces.attackers.and(self.pieces.defenders).is_empty());
+        debug_assert!(self.pieces[Side::Attackers]
+            .and(self.pieces[Side::Defenders])
+            .is_empty());
     }
 }
 

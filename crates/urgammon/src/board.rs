@@ -10,7 +10,6 @@
 //! 1 for its side's `1x`, up to 16 for its gate, and 17 for the palace.
 
 use std::fmt;
-use std::ops::{Index, IndexMut};
 
 /// One of the two players.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -49,35 +48,15 @@ impl Side {
     }
 }
 
-/// Per-side data, indexed by [`Side`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct BySide<T> {
-    /// Light's value.
-    pub light: T,
-    /// Dark's value.
-    pub dark: T,
-}
-
-impl<T> Index<Side> for BySide<T> {
-    type Output = T;
+impl agon_sides::Two for Side {
     #[inline]
-    fn index(&self, side: Side) -> &T {
-        match side {
-            Side::Light => &self.light,
-            Side::Dark => &self.dark,
-        }
+    fn index(self) -> usize {
+        self as usize
     }
 }
 
-impl<T> IndexMut<Side> for BySide<T> {
-    #[inline]
-    fn index_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::Light => &mut self.light,
-            Side::Dark => &mut self.dark,
-        }
-    }
-}
+/// Per-side data, indexed by [`Side`]: `[Side::Light]`, `[Side::Dark]`.
+pub type BySide<T> = agon_sides::BySide<Side, T>;
 
 /// A kind of piece, weakest first: the order is the capture strength.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

@@ -89,10 +89,7 @@ impl Default for Position {
 impl Position {
     /// Every piece waiting.
     pub const START: Position = Position {
-        armies: BySide {
-            light: Army::START,
-            dark: Army::START,
-        },
+        armies: BySide::new(Army::START, Army::START),
     };
 
     /// Builds a position from the pieces on the board and in the palace; every

@@ -196,7 +196,7 @@ fn a_drawn_game_ends_the_match_under_draw_end() {
             let r = m.result().unwrap();
             assert_eq!(r.winner, None);
             assert_eq!(r.payout, None);
-            assert!(r.score.light < 7 && r.score.dark < 7);
+            assert!(r.score[Side::Light] < 7 && r.score[Side::Dark] < 7);
         }
         // Under replay a drawn game scores nothing and play goes on; under end it
         // stops the match: either way no finished game before the last is drawn.

@@ -257,8 +257,8 @@ impl MatchView {
             draw: m.settings().draw.name(),
             stake: m.settings().stake.map(|s| s.to_string()),
             score: Score {
-                light: m.score().light,
-                dark: m.score().dark,
+                light: m.score()[Side::Light],
+                dark: m.score()[Side::Dark],
             },
             games: m.finished().len() + 1,
             over: r.is_some(),

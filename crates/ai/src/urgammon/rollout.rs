@@ -24,7 +24,7 @@ impl MatchContext {
     pub fn of(m: &Match) -> MatchContext {
         MatchContext {
             to: m.settings().to,
-            score: (m.score().light, m.score().dark),
+            score: (m.score()[Side::Light], m.score()[Side::Dark]),
             draw: m.settings().draw,
         }
     }

@@ -196,7 +196,7 @@ pub fn play(
     let mut m = Match::new(settings);
     while m.result().is_none() {
         let score = m.score();
-        let payoff = Payoff::for_match(&table, (score.light, score.dark));
+        let payoff = Payoff::for_match(&table, (score[Side::Light], score[Side::Dark]));
         let state = m.next_state();
         let Some(token) = next_token(&state, players, payoff, &mut dice, &mut rng) else {
             break;
@@ -207,9 +207,9 @@ pub fn play(
     }
     let score = m.score();
     let (mine, theirs) = if a_light {
-        (score.light, score.dark)
+        (score[Side::Light], score[Side::Dark])
     } else {
-        (score.dark, score.light)
+        (score[Side::Dark], score[Side::Light])
     };
     let a_score = match m.result().and_then(|r| r.winner) {
         Some(w) if w == a_side => 1.0,
