@@ -1,17 +1,15 @@
 //! `agon serve`'s log: JSON lines with `--log-format json`, the requests at
 //! debug level, and a clear refusal of a bad `--log-level`.
 
+mod common;
+
 use std::io::{BufRead, Read, Write};
 use std::process::{Command, Stdio};
 
 #[test]
 fn json_logs_carry_the_start_and_each_request() {
     let data = std::env::temp_dir().join(format!("agon-logs-{}", std::process::id()));
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = common::free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
         .args([
             "--log-format",

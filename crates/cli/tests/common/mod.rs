@@ -48,15 +48,20 @@ pub fn agon_with_input(args: &[&str], input: &[u8]) -> String {
     String::from_utf8(child.wait_with_output().expect("agon ends").stdout).expect("UTF-8 output")
 }
 
+/// A TCP port nobody listens on now (the OS picks it; the listener is
+/// dropped before the server binds it).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free local port")
+        .port()
+}
+
 /// Starts `agon serve` on a free port with `data` as its data directory and
 /// the extra flags, and waits for its "running" line; returns it and its port.
 pub fn start_serve(data: &std::path::Path, extra: &[&str]) -> (std::process::Child, u16) {
     use std::io::BufRead;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
         .args([
             "serve",
