@@ -3,8 +3,94 @@
 
 use crate::rng::SplitMix;
 use anyhow::Result;
-use serde_json::json;
+use serde::Serialize;
 use std::time::Instant;
+
+/// `agon bench ringo`'s report.
+#[derive(Serialize)]
+pub struct RingoBench {
+    /// Always `ringo`.
+    pub benchmark: &'static str,
+    /// The rules.
+    pub rules: String,
+    /// Random games per second (the median run).
+    pub random_games_per_second: f64,
+    /// And the best run.
+    pub random_games_per_second_best: f64,
+    /// Mean game length.
+    pub mean_plies_per_game: f64,
+    /// The perft depth.
+    pub perft_depth: u32,
+    /// Its leaf count.
+    pub perft_nodes: u64,
+    /// Perft leaves per second (the median run).
+    pub perft_nodes_per_second: f64,
+    /// And the best run.
+    pub perft_nodes_per_second_best: f64,
+    /// Runs.
+    pub runs: usize,
+    /// Random games in each run.
+    pub games_per_run: usize,
+}
+
+/// `agon bench urgammon`'s report.
+#[derive(Serialize)]
+pub struct UrgammonBench {
+    /// Always `urgammon`.
+    pub benchmark: &'static str,
+    /// Random games per second (the median run).
+    pub random_games_per_second: f64,
+    /// And the best run.
+    pub random_games_per_second_best: f64,
+    /// Mean record length in tokens.
+    pub mean_tokens_per_game: f64,
+    /// Runs.
+    pub runs: usize,
+    /// Random games in each run.
+    pub games_per_run: usize,
+}
+
+/// `agon bench ringo-search`'s report.
+#[derive(Serialize)]
+pub struct RingoSearchBench {
+    /// Always `ringo-search`.
+    pub benchmark: &'static str,
+    /// Positions searched.
+    pub positions: usize,
+    /// The depth.
+    pub depth: u32,
+    /// Nodes in all (deterministic).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nodes_per_second: f64,
+    /// Milliseconds in all.
+    pub ms: f64,
+}
+
+/// `agon bench urgammon-eval`'s report.
+#[derive(Serialize)]
+pub struct UrgammonEvalBench {
+    /// Always `urgammon-eval`.
+    pub benchmark: &'static str,
+    /// Positions evaluated in each run.
+    pub positions: usize,
+    /// Network evaluations per second (the median run).
+    pub evaluations_per_second: f64,
+    /// And the best run.
+    pub evaluations_per_second_best: f64,
+    /// Level-10 decisions timed.
+    pub level10_decisions: usize,
+    /// Their mean time.
+    pub level10_decision_ms_mean: f64,
+    /// Their median time.
+    pub level10_decision_ms_median: f64,
+    /// The slowest.
+    pub level10_decision_ms_max: f64,
+    /// Runs.
+    pub runs: usize,
+    /// A sum of the results, so the work cannot be optimised away.
+    pub checksum: f64,
+}
 
 /// Median of a list of rates.
 fn median(mut v: Vec<f64>) -> f64 {
@@ -19,6 +105,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// The best of a list of rates, rounded.
+fn best(rates: &[f64]) -> f64 {
+    rates.iter().copied().fold(0.0, f64::max).round()
+}
+
 /// Plays one random Ringo game to its end; returns its length in plies.
 pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
     ringo::playout(&ringo::Position::start(&rules), &rules, |n| rng.below(n)).plies
@@ -26,13 +117,7 @@ pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
 
 /// `agon bench ringo`: random games per second from the start, and perft leaf
 /// nodes per second, each the median of `runs` runs.
-pub fn ringo(
-    rules: &str,
-    games: usize,
-    runs: usize,
-    depth: u32,
-    seed: u64,
-) -> Result<serde_json::Value> {
+pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> Result<RingoBench> {
     let rules: ringo::Rules = rules.parse()?;
     let mut rng = SplitMix::new(seed);
     let mut game_rates = vec![];
@@ -60,19 +145,19 @@ pub fn ringo(
         );
         perft_rates.push(rate);
     }
-    Ok(json!({
-        "benchmark": "ringo",
-        "rules": rules.to_string(),
-        "random_games_per_second": median(game_rates.clone()).round(),
-        "random_games_per_second_best": game_rates.iter().copied().fold(0.0, f64::max).round(),
-        "mean_plies_per_game": plies as f64 / (games * runs) as f64,
-        "perft_depth": depth,
-        "perft_nodes": nodes,
-        "perft_nodes_per_second": median(perft_rates.clone()).round(),
-        "perft_nodes_per_second_best": perft_rates.iter().copied().fold(0.0, f64::max).round(),
-        "runs": runs,
-        "games_per_run": games,
-    }))
+    Ok(RingoBench {
+        benchmark: "ringo",
+        rules: rules.to_string(),
+        random_games_per_second: median(game_rates.clone()).round(),
+        random_games_per_second_best: best(&game_rates),
+        mean_plies_per_game: plies as f64 / (games * runs) as f64,
+        perft_depth: depth,
+        perft_nodes: nodes,
+        perft_nodes_per_second: median(perft_rates.clone()).round(),
+        perft_nodes_per_second_best: best(&perft_rates),
+        runs,
+        games_per_run: games,
+    })
 }
 
 /// Plays one random Urgammon game: fair dice, random legal moves, and the verdict
@@ -97,7 +182,7 @@ pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
 }
 
 /// `agon bench urgammon`: random games per second, the median of `runs` runs.
-pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<serde_json::Value> {
+pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<UrgammonBench> {
     let mut rng = SplitMix::new(seed);
     let mut rates = vec![];
     let mut tokens = 0usize;
@@ -110,20 +195,20 @@ pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<serde_json::Valu
         eprintln!("run {}/{runs}: {rate:.0} random games/s", run + 1);
         rates.push(rate);
     }
-    Ok(json!({
-        "benchmark": "urgammon",
-        "random_games_per_second": median(rates.clone()).round(),
-        "random_games_per_second_best": rates.iter().copied().fold(0.0, f64::max).round(),
-        "mean_tokens_per_game": tokens as f64 / (games * runs) as f64,
-        "runs": runs,
-        "games_per_run": games,
-    }))
+    Ok(UrgammonBench {
+        benchmark: "urgammon",
+        random_games_per_second: median(rates.clone()).round(),
+        random_games_per_second_best: best(&rates),
+        mean_tokens_per_game: tokens as f64 / (games * runs) as f64,
+        runs,
+        games_per_run: games,
+    })
 }
 
 /// `agon bench ringo-search`: the engine's fixed positions searched to a
 /// fixed depth with fresh tables ([`agon_ai::ringo::bench`]); the node total
 /// is deterministic, so a change in it shows a functional change to the search.
-pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
+pub fn ringo_search(depth: u32) -> Result<RingoSearchBench> {
     let runs = agon_ai::ringo::bench::run(depth).map_err(anyhow::Error::msg)?;
     for r in &runs {
         eprintln!(
@@ -133,14 +218,14 @@ pub fn ringo_search(depth: u32) -> Result<serde_json::Value> {
     }
     let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
     let secs: f64 = runs.iter().map(|r| r.elapsed.as_secs_f64()).sum();
-    Ok(json!({
-        "benchmark": "ringo-search",
-        "positions": runs.len(),
-        "depth": depth,
-        "nodes": nodes,
-        "nodes_per_second": (nodes as f64 / secs).round(),
-        "ms": (secs * 1000.0).round(),
-    }))
+    Ok(RingoSearchBench {
+        benchmark: "ringo-search",
+        positions: runs.len(),
+        depth,
+        nodes,
+        nodes_per_second: (nodes as f64 / secs).round(),
+        ms: (secs * 1000.0).round(),
+    })
 }
 
 /// Positions from self-play of level 8 (seeded): the roll-phase positions for
@@ -173,7 +258,7 @@ fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urg
 /// `agon bench urgammon-eval`: network evaluations per second over fixed
 /// self-play positions (the median of `runs` runs), and the time of a level-10
 /// decision (2 plies) over fixed decision positions.
-pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value> {
+pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<UrgammonEvalBench> {
     use agon_ai::urgammon::eval::{Evaluator, Net};
     let net = Net::trained();
     let (rolls, mut choices) = urgammon_positions(40, 7);
@@ -213,16 +298,16 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<serde_json::Value>
     let max = times.iter().copied().fold(0.0, f64::max);
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let ms = |x: f64| (x * 100.0).round() / 100.0;
-    Ok(json!({
-        "benchmark": "urgammon-eval",
-        "positions": rolls.len(),
-        "evaluations_per_second": median(rates.clone()).round(),
-        "evaluations_per_second_best": rates.iter().copied().fold(0.0, f64::max).round(),
-        "level10_decisions": times.len(),
-        "level10_decision_ms_mean": ms(mean),
-        "level10_decision_ms_median": ms(median(times.clone())),
-        "level10_decision_ms_max": ms(max),
-        "runs": runs,
-        "checksum": (checksum * 1000.0).round() / 1000.0,
-    }))
+    Ok(UrgammonEvalBench {
+        benchmark: "urgammon-eval",
+        positions: rolls.len(),
+        evaluations_per_second: median(rates.clone()).round(),
+        evaluations_per_second_best: best(&rates),
+        level10_decisions: times.len(),
+        level10_decision_ms_mean: ms(mean),
+        level10_decision_ms_median: ms(median(times.clone())),
+        level10_decision_ms_max: ms(max),
+        runs,
+        checksum: (checksum * 1000.0).round() / 1000.0,
+    })
 }

@@ -6,7 +6,8 @@
 
 use anyhow::{bail, Context, Result};
 use futures_util::StreamExt;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -110,33 +111,107 @@ fn rss_mib(pid: u32) -> Option<f64> {
 }
 
 /// p50, p90, p99, max and mean of a sample, in milliseconds.
-fn summary(mut ms: Vec<f64>) -> Value {
+fn summary(mut ms: Vec<f64>) -> Latency {
     if ms.is_empty() {
-        return json!({"samples": 0});
+        return Latency::default();
     }
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms[((ms.len() as f64 * q).ceil() as usize).clamp(1, ms.len()) - 1];
-    let round = |x: f64| (x * 100.0).round() / 100.0;
-    json!({
-        "samples": ms.len(),
-        "p50": round(at(0.50)),
-        "p90": round(at(0.90)),
-        "p99": round(at(0.99)),
-        "max": round(ms[ms.len() - 1]),
-        "mean": round(ms.iter().sum::<f64>() / ms.len() as f64),
-    })
+    let round = |x: f64| Some((x * 100.0).round() / 100.0);
+    Latency {
+        samples: ms.len(),
+        p50: round(at(0.50)),
+        p90: round(at(0.90)),
+        p99: round(at(0.99)),
+        max: round(ms[ms.len() - 1]),
+        mean: round(ms.iter().sum::<f64>() / ms.len() as f64),
+    }
+}
+
+/// Latencies in milliseconds: quantiles, the worst and the mean (only
+/// `samples` when there were none).
+#[derive(Serialize, Default)]
+pub struct Latency {
+    /// How many were measured.
+    pub samples: usize,
+    /// The median.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p50: Option<f64>,
+    /// The 90th percentile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p90: Option<f64>,
+    /// The 99th percentile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p99: Option<f64>,
+    /// The slowest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    /// The mean.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
+}
+
+/// `agon bench serve`'s report.
+#[derive(Serialize)]
+pub struct ServeReport {
+    /// Games played at once.
+    pub games: u32,
+    /// Moves per second in each.
+    pub rate: f64,
+    /// Seconds of play.
+    pub seconds: f64,
+    /// WebSocket spectators.
+    pub spectators: usize,
+    /// Moves acknowledged.
+    pub acked: usize,
+    /// Of those, per second.
+    pub acked_per_s: f64,
+    /// Moves refused or failed.
+    pub errors: usize,
+    /// Acknowledgement latency.
+    pub latency_ms: Latency,
+    /// Push latency to the spectators.
+    pub push_ms: Latency,
+    /// Games created before the run and left stored.
+    pub stored: usize,
+    /// The server's games in memory (from `/api/health`).
+    pub games_in_memory: Value,
+    /// The server's store counters (from `/api/health`).
+    pub store: Value,
+    /// The started server's resident memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_rss_mib: Option<f64>,
+    /// `started` (by the bench) or `given` (`--url`).
+    pub server: &'static str,
+}
+
+/// A request body of `POST /api/games`.
+#[derive(Serialize)]
+struct NewGame<'a> {
+    game: &'a str,
+    rules: &'a str,
+    opponent: &'a str,
+}
+
+/// A request body of `POST /api/games/{id}/actions`: one move.
+#[derive(Serialize)]
+struct MoveAction<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(rename = "move")]
+    mv: &'a str,
 }
 
 async fn post(
     client: &reqwest::Client,
     url: &str,
     token: Option<&str>,
-    body: &Value,
+    body: &impl Serialize,
 ) -> Result<(u16, Value)> {
     let mut req = client
         .post(url)
         .header("content-type", "application/json")
-        .body(body.to_string());
+        .body(serde_json::to_string(body)?);
     if let Some(t) = token {
         req = req.header("x-agon-token", t);
     }
@@ -158,7 +233,11 @@ struct Game {
 }
 
 async fn new_game(client: &reqwest::Client, base: &str) -> Result<Game> {
-    let body = json!({"game": "ringo", "rules": "classic,repetition=draw", "opponent": "local"});
+    let body = NewGame {
+        game: "ringo",
+        rules: "classic,repetition=draw",
+        opponent: "local",
+    };
     let (status, v) = post(client, &format!("{base}/api/games"), None, &body).await?;
     if status != 201 {
         bail!("creating a game: {status} {v}");
@@ -194,7 +273,7 @@ fn moves_of(state: &Value) -> Vec<String> {
 ///
 /// # Errors
 /// The server cannot be started or reached, or the games cannot be created.
-pub fn run(b: &ServeBench) -> Result<Value> {
+pub fn run(b: &ServeBench) -> Result<ServeReport> {
     // Thousands of sockets need more than the usual 1024 open files.
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let (server, base) = match &b.url {
@@ -208,14 +287,12 @@ pub fn run(b: &ServeBench) -> Result<Value> {
         .enable_all()
         .build()?;
     let mut report = runtime.block_on(drive(b, &base))?;
-    if let Some(s) = &server {
-        report["server_rss_mib"] = rss_mib(s.child.id()).map_or(Value::Null, Value::from);
-    }
-    report["server"] = Value::from(if server.is_some() { "started" } else { "given" });
+    report.server_rss_mib = server.as_ref().and_then(|s| rss_mib(s.child.id()));
+    report.server = if server.is_some() { "started" } else { "given" };
     Ok(report)
 }
 
-async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
+async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(4096)
         .tcp_nodelay(true)
@@ -331,7 +408,10 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
                     &client,
                     &url,
                     Some(&game.token),
-                    &json!({"type": "move", "move": m}),
+                    &MoveAction {
+                        kind: "move",
+                        mv: &m,
+                    },
                 )
                 .await
                 {
@@ -373,18 +453,20 @@ async fn drive(b: &ServeBench, base: &str) -> Result<Value> {
         Err(_) => Value::Null,
     };
     let acked = latencies.len();
-    Ok(json!({
-        "games": b.games,
-        "rate": b.rate,
-        "seconds": (elapsed * 100.0).round() / 100.0,
-        "spectators": b.spectators,
-        "acked": acked,
-        "acked_per_s": ((acked as f64 / elapsed) * 10.0).round() / 10.0,
-        "errors": errors.load(Ordering::Relaxed),
-        "latency_ms": summary(latencies),
-        "push_ms": summary(pushes),
-        "stored": b.stored,
-        "games_in_memory": store["games_in_memory"].clone(),
-        "store": store["store"].clone(),
-    }))
+    Ok(ServeReport {
+        games: b.games,
+        rate: b.rate,
+        seconds: (elapsed * 100.0).round() / 100.0,
+        spectators: b.spectators,
+        acked,
+        acked_per_s: ((acked as f64 / elapsed) * 10.0).round() / 10.0,
+        errors: errors.load(Ordering::Relaxed),
+        latency_ms: summary(latencies),
+        push_ms: summary(pushes),
+        stored: b.stored,
+        games_in_memory: store["games_in_memory"].clone(),
+        store: store["store"].clone(),
+        server_rss_mib: None,
+        server: "given",
+    })
 }

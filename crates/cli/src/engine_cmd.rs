@@ -211,37 +211,30 @@ impl Engine {
             return Err("the game is over".into());
         }
         let v = crate::urgammon_ai::analysis_json(state, level, self.urgammon_match);
-        let num = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or(0.0);
-        for o in v["options"].as_array().into_iter().flatten() {
-            let mwc = o
-                .get("mwc")
-                .map(|m| format!(" mwc {m}"))
-                .unwrap_or_default();
+        let mwc = |m: Option<f64>| m.map(|m| format!(" mwc {m}")).unwrap_or_default();
+        for o in &v.options {
             self.out.line(&format!(
-                "info option {} equity {} win {}{mwc}",
-                o["option"].as_str().unwrap_or("?"),
-                num(o, "equity"),
-                num(o, "win"),
+                "info option {} equity {} win {}{}",
+                o.option,
+                o.equity,
+                o.win,
+                mwc(o.mwc),
             ));
         }
-        let outcomes = &v["outcomes"];
         let dist: Vec<String> = agon_ai::urgammon::eval::OUTCOME_NAMES
             .iter()
-            .map(|n| format!("{n} {}", num(outcomes, n)))
+            .map(|n| format!("{n} {}", v.outcomes.outcomes.get(n).copied().unwrap_or(0.0)))
             .collect();
-        let mwc = v
-            .get("mwc")
-            .map(|m| format!(" mwc {m}"))
-            .unwrap_or_default();
         self.out.line(&format!(
-            "info eval {} plies {} equity {} win {}{mwc} {}",
-            v["perspective"].as_str().unwrap_or("light"),
-            v["plies"],
-            num(&v, "equity"),
-            num(&v, "win"),
+            "info eval {} plies {} equity {} win {}{} {}",
+            v.perspective,
+            v.plies,
+            v.equity,
+            v.win,
+            mwc(v.mwc),
             dist.join(" ")
         ));
-        Ok(match v["best"].as_str() {
+        Ok(match v.best {
             Some(best) => format!("bestmove {best}"),
             None => "bestmove roll".into(),
         })

@@ -2,7 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use ringo::{Cell, Game, Position, Rules, Side};
-use serde_json::json;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
 /// Builds a game from the common `--rules`, `--position` and `--moves` options.
@@ -23,31 +24,48 @@ pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<
 }
 
 /// The JSON object of `agon ringo legal` (with the extra fields the web app uses).
-pub fn legal_json(game: &Game) -> serde_json::Value {
-    serde_json::to_value(agon_views::RingoGame::of(game)).unwrap_or_default()
+pub fn legal_json(game: &Game) -> agon_views::RingoGame {
+    agon_views::RingoGame::of(game)
+}
+
+/// `agon ringo perft`'s report.
+#[derive(Serialize)]
+pub struct PerftJson {
+    /// The rules.
+    pub rules: String,
+    /// The position.
+    pub position: String,
+    /// The depth.
+    pub depth: u32,
+    /// Leaf nodes at that depth.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub ms: f64,
+    /// Nodes per second.
+    pub nps: f64,
+    /// With `--divide`: the leaves under each first move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divide: Option<BTreeMap<String, u64>>,
 }
 
 /// `agon ringo perft`: leaf nodes at exactly `depth`, with the time taken.
-pub fn perft_json(game: &Game, depth: u32, divide: bool) -> serde_json::Value {
+pub fn perft_json(game: &Game, depth: u32, divide: bool) -> PerftJson {
     let start = std::time::Instant::now();
     let nodes = ringo::perft(game, depth);
     let secs = start.elapsed().as_secs_f64();
-    let mut out = json!({
-        "rules": game.rules().to_string(),
-        "position": game.position().to_text(game.rules().rings),
-        "depth": depth,
-        "nodes": nodes,
-        "ms": (secs * 1000.0).round(),
-        "nps": if secs > 0.0 { (nodes as f64 / secs).round() } else { 0.0 },
-    });
-    if divide {
-        let split: serde_json::Map<String, serde_json::Value> = ringo::divide(game, depth)
-            .into_iter()
-            .map(|(m, n)| (m, json!(n)))
-            .collect();
-        out["divide"] = serde_json::Value::Object(split);
+    PerftJson {
+        rules: game.rules().to_string(),
+        position: game.position().to_text(game.rules().rings),
+        depth,
+        nodes,
+        ms: (secs * 1000.0).round(),
+        nps: if secs > 0.0 {
+            (nodes as f64 / secs).round()
+        } else {
+            0.0
+        },
+        divide: divide.then(|| ringo::divide(game, depth).into_iter().collect()),
     }
-    out
 }
 
 /// Draws the board as rings × sectors: ring 6 at the top, the neutral zone (sector
@@ -167,7 +185,40 @@ pub struct AnalyzeLimit {
 
 /// `agon ringo analyze`: the engine's best move, score, proof and principal
 /// variation for the position.
-pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<serde_json::Value> {
+/// A result the search proved: who wins, in how many plies.
+#[derive(Serialize)]
+pub struct ProvenJson {
+    /// `attackers` or `defenders`.
+    pub winner: &'static str,
+    /// Plies from the position.
+    pub plies: u32,
+}
+
+/// `agon ringo analyze`'s report.
+#[derive(Serialize)]
+pub struct AnalysisJson {
+    /// The best move.
+    pub best: Option<String>,
+    /// Its score for the side to move (centipawn-like; ±30000 near a proven result).
+    pub score: i32,
+    /// A proven result, if the search found one.
+    pub proven: Option<ProvenJson>,
+    /// The principal variation.
+    pub pv: Vec<String>,
+    /// The depth reached.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Milliseconds taken.
+    pub ms: f64,
+    /// The side to move.
+    pub to_move: &'static str,
+}
+
+/// `agon ringo analyze`: the engine's best move, score and line.
+pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<AnalysisJson> {
     if game.is_over() {
         bail!(
             "the game is over ({}): there is nothing to analyse",
@@ -203,17 +254,24 @@ pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<serde_json::Valu
         })
         .collect();
     let secs = report.elapsed.as_secs_f64();
-    Ok(json!({
-        "best": report.best.map(|m| m.to_notation(&legal)),
-        "score": report.score,
-        "proven": report.proven.map(|p| json!({"winner": p.winner.name(), "plies": p.plies})),
-        "pv": pv,
-        "depth": report.depth,
-        "nodes": report.nodes,
-        "nps": if secs > 0.0 { (report.nodes as f64 / secs).round() } else { 0.0 },
-        "ms": (secs * 1000.0).round(),
-        "to_move": game.position().to_move().name(),
-    }))
+    Ok(AnalysisJson {
+        best: report.best.map(|m| m.to_notation(&legal)),
+        score: report.score,
+        proven: report.proven.map(|p| ProvenJson {
+            winner: p.winner.name(),
+            plies: p.plies,
+        }),
+        pv,
+        depth: report.depth,
+        nodes: report.nodes,
+        nps: if secs > 0.0 {
+            (report.nodes as f64 / secs).round()
+        } else {
+            0.0
+        },
+        ms: (secs * 1000.0).round(),
+        to_move: game.position().to_move().name(),
+    })
 }
 
 /// `agon ringo play --vs engine[:LEVEL]`: a person against the engine.

@@ -2,7 +2,77 @@
 
 use agon_ai::ringo::tournament::{self, Spec, Tally};
 use anyhow::{Context, Result};
-use serde_json::json;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One finished game, as a line of `--records`.
+#[derive(Serialize)]
+struct RecordLine<'a> {
+    game: usize,
+    a_attacks: bool,
+    winner: Option<&'static str>,
+    plies: usize,
+    record: &'a str,
+}
+
+/// A's result in one seat.
+#[derive(Serialize)]
+pub struct SeatScore {
+    /// Games A played in that seat.
+    pub games: usize,
+    /// A's mean score there (1 a win, ½ a draw).
+    pub score: f64,
+}
+
+/// The sequential test's verdict.
+#[derive(Serialize)]
+pub struct SprtReport {
+    /// The null hypothesis's Elo.
+    pub elo0: f64,
+    /// The alternative's Elo.
+    pub elo1: f64,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// `H0`, `H1` or `undecided`.
+    pub result: &'static str,
+}
+
+/// `agon tournament ringo`'s report, from A's side.
+#[derive(Serialize)]
+pub struct RingoReport {
+    /// The rules.
+    pub rules: String,
+    /// Player A.
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// Games played.
+    pub games: usize,
+    /// A's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// A's losses.
+    pub losses: usize,
+    /// A's mean score.
+    pub score: f64,
+    /// A's Elo over B.
+    pub elo: f64,
+    /// Its 95% interval.
+    pub elo_95: [f64; 2],
+    /// A as the attackers.
+    pub a_as_attackers: SeatScore,
+    /// A as the defenders.
+    pub a_as_defenders: SeatScore,
+    /// The attackers' share of wins, whoever attacked.
+    pub attackers_win_rate: f64,
+    /// Mean game length in plies.
+    pub mean_plies: f64,
+    /// The sequential test, when asked for.
+    pub sprt: Option<SprtReport>,
+    /// Wall time.
+    pub seconds: f64,
+}
 
 /// Moves the progress bar on: games done, W/D/L and the Elo estimate.
 fn bar(t: &Tally, progress: &crate::progress::Progress) {
@@ -58,7 +128,7 @@ pub struct RingoArgs {
 }
 
 /// `agon tournament ringo`.
-pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
+pub fn ringo(args: &RingoArgs) -> Result<RingoReport> {
     let (a, b, games, threads, seed) = (&args.a, &args.b, args.games, args.threads, args.seed);
     let rules: ringo::Rules = args.rules.parse().context("invalid --rules")?;
     let a: Spec = parse_player(a, "--a")?;
@@ -108,8 +178,18 @@ pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
         if let Some(Ok(mut out)) = records.as_ref().map(|r| r.lock()) {
             use std::io::Write;
             let winner = g.winner.map(ringo::Side::name);
-            let line = json!({"game": g.index, "a_attacks": g.a_attacks, "winner": winner, "plies": g.plies, "record": g.record});
-            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            let line = RecordLine {
+                game: g.index,
+                a_attacks: g.a_attacks,
+                winner,
+                plies: g.plies,
+                record: &g.record,
+            };
+            let written = serde_json::to_writer(&mut *out, &line)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            if written.is_err() {
                 write_failed.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         }
@@ -121,70 +201,126 @@ pub fn ringo(args: &RingoArgs) -> Result<serde_json::Value> {
         eprintln!("warning: some game records could not be written to --records");
     }
     let (elo, lo, hi) = t.elo();
-    let seat = |(points, n): (f64, usize)| json!({"games": n, "score": if n > 0 { points / n as f64 } else { 0.0 }});
-    Ok(json!({
-        "rules": rules.to_string(),
-        "a": a.to_string(),
-        "b": b.to_string(),
-        "games": t.games(),
-        "wins": t.wins,
-        "draws": t.draws,
-        "losses": t.losses,
-        "score": t.score(),
-        "elo": elo.round(),
-        "elo_95": [lo.round(), hi.round()],
-        "a_as_attackers": seat(t.a_as_attackers),
-        "a_as_defenders": seat(t.a_as_defenders),
-        "attackers_win_rate": if t.games() > 0 { t.attacker_wins as f64 / t.games() as f64 } else { 0.0 },
-        "mean_plies": if t.games() > 0 { t.plies as f64 / t.games() as f64 } else { 0.0 },
-        "sprt": sprt.map(|(e0, e1)| {
-            let llr = t.llr(e0, e1);
-            json!({"elo0": e0, "elo1": e1, "llr": llr, "result": if llr >= tournament::SPRT_BOUNDS.1 { "H1" } else if llr <= tournament::SPRT_BOUNDS.0 { "H0" } else { "undecided" }})
+    let per_game = |x: f64| {
+        if t.games() > 0 {
+            x / t.games() as f64
+        } else {
+            0.0
+        }
+    };
+    let seat = |(points, n): (f64, usize)| SeatScore {
+        games: n,
+        score: if n > 0 { points / n as f64 } else { 0.0 },
+    };
+    Ok(RingoReport {
+        rules: rules.to_string(),
+        a: a.to_string(),
+        b: b.to_string(),
+        games: t.games(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score(),
+        elo: elo.round(),
+        elo_95: [lo.round(), hi.round()],
+        a_as_attackers: seat(t.a_as_attackers),
+        a_as_defenders: seat(t.a_as_defenders),
+        attackers_win_rate: per_game(t.attacker_wins as f64),
+        mean_plies: per_game(t.plies as f64),
+        sprt: sprt.map(|(elo0, elo1)| {
+            let llr = t.llr(elo0, elo1);
+            SprtReport {
+                elo0,
+                elo1,
+                llr,
+                result: if llr >= tournament::SPRT_BOUNDS.1 {
+                    "H1"
+                } else if llr <= tournament::SPRT_BOUNDS.0 {
+                    "H0"
+                } else {
+                    "undecided"
+                },
+            }
         }),
-        "seconds": start.elapsed().as_secs_f64().round(),
-    }))
+        seconds: start.elapsed().as_secs_f64().round(),
+    })
+}
+
+/// `agon tune ringo`'s report.
+#[derive(Serialize)]
+pub struct TuneReport {
+    /// `fit` (self-play and a logistic fit) or `spsa`.
+    pub method: &'static str,
+    /// Self-play games (fit) or iterations (SPSA).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<usize>,
+    /// SPSA iterations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<usize>,
+    /// Games per SPSA iteration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_per_iteration: Option<usize>,
+    /// Positions the fit saw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub positions: Option<usize>,
+    /// Search depth of the games.
+    pub depth: u32,
+    /// Fitting epochs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub epochs: Option<usize>,
+    /// The fit's loss before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_before: Option<f32>,
+    /// And after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_after: Option<f32>,
+    /// The tuned weights by name.
+    pub weights: BTreeMap<&'static str, f32>,
+    /// The same, as Rust to paste into the evaluation.
+    pub rust: String,
+    /// Verification games, tuned against the start.
+    pub verify_games: usize,
+    /// Their depth.
+    pub verify_depth: u32,
+    /// The tuned weights' score in them.
+    pub verify_score_tuned_vs_start: f64,
 }
 
 /// `agon tune ringo`: self-play, fit, verify. Progress goes to stderr; the
 /// result (the weights as JSON and as Rust, the losses, the verification score)
 /// to stdout.
-pub fn tune_ringo(
-    games: usize,
-    depth: u32,
-    epochs: usize,
-    verify: usize,
-    seed: u64,
-) -> serde_json::Value {
+pub fn tune_ringo(games: usize, depth: u32, epochs: usize, verify: usize, seed: u64) -> TuneReport {
     use agon_ai::ringo::{eval as ringo_eval, tune};
     let start = ringo_eval::HAND_WEIGHTS;
     let mut rng = agon_ai::Rng::new(seed);
     let mut samples = vec![];
+    let progress = crate::progress::Progress::new(games as u64, "self-play games");
     for i in 0..games {
         samples.extend(tune::self_play_game(depth, start, &mut rng));
-        eprint!(
-            "\rself-play {}/{games}: {} positions ",
-            i + 1,
-            samples.len()
-        );
+        progress.set(i as u64 + 1, format!("{} positions", samples.len()));
     }
-    eprintln!();
+    progress.finish();
     let before = tune::loss(&samples, &start.as_array());
     let tuned = tune::fit(&samples, start, epochs, 0.05);
     let after = tune::loss(&samples, &tuned.as_array());
     eprintln!("loss {before:.5} -> {after:.5}; verifying over {verify} games…");
     let score = tune::verify(tuned, start, verify, 3, seed ^ 0xabcd);
-    json!({
-        "games": games,
-        "positions": samples.len(),
-        "depth": depth,
-        "epochs": epochs,
-        "loss_before": before,
-        "loss_after": after,
-        "weights": weights_json(&tuned),
-        "rust": weights_rust(&tuned),
-        "verify_games": verify,
-        "verify_score_tuned_vs_start": score,
-    })
+    TuneReport {
+        method: "fit",
+        games: Some(games),
+        iterations: None,
+        games_per_iteration: None,
+        positions: Some(samples.len()),
+        depth,
+        epochs: Some(epochs),
+        loss_before: Some(before),
+        loss_after: Some(after),
+        weights: weights_json(&tuned),
+        rust: weights_rust(&tuned),
+        verify_games: verify,
+        verify_depth: 3,
+        verify_score_tuned_vs_start: score,
+    }
 }
 
 const WEIGHT_NAMES: [&str; 11] = [
@@ -201,13 +337,12 @@ const WEIGHT_NAMES: [&str; 11] = [
     "tempo",
 ];
 
-fn weights_json(w: &agon_ai::ringo::eval::Weights) -> serde_json::Value {
+fn weights_json(w: &agon_ai::ringo::eval::Weights) -> BTreeMap<&'static str, f32> {
     WEIGHT_NAMES
         .iter()
-        .zip(w.as_array())
-        .map(|(n, w)| ((*n).to_string(), json!((w * 10.0).round() / 10.0)))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
+        .copied()
+        .zip(w.as_array().map(|w| (w * 10.0).round() / 10.0))
+        .collect()
 }
 
 fn weights_rust(w: &agon_ai::ringo::eval::Weights) -> String {
@@ -221,23 +356,30 @@ fn weights_rust(w: &agon_ai::ringo::eval::Weights) -> String {
 
 /// `agon tune ringo --method spsa`: SPSA on match results at `depth`, then a
 /// verification match against the starting weights one ply deeper.
-pub fn spsa_ringo(iterations: usize, depth: u32, verify: usize, seed: u64) -> serde_json::Value {
+pub fn spsa_ringo(iterations: usize, depth: u32, verify: usize, seed: u64) -> TuneReport {
     use agon_ai::ringo::{eval as ringo_eval, tune};
     let start = ringo_eval::HAND_WEIGHTS;
+    let progress = crate::progress::Progress::new(iterations as u64, "SPSA iterations");
     let tuned = tune::spsa(start, iterations, 4, depth, seed, &|k, _| {
-        eprint!("\rSPSA iteration {k}/{iterations} ");
+        progress.set(k as u64, "")
     });
-    eprintln!("\nverifying over {verify} games…");
+    progress.finish();
+    eprintln!("verifying over {verify} games…");
     let score = tune::verify(tuned, start, verify, depth + 1, seed ^ 0xabcd);
-    json!({
-        "method": "spsa",
-        "iterations": iterations,
-        "games_per_iteration": 8,
-        "depth": depth,
-        "weights": weights_json(&tuned),
-        "rust": weights_rust(&tuned),
-        "verify_games": verify,
-        "verify_depth": depth + 1,
-        "verify_score_tuned_vs_start": score,
-    })
+    TuneReport {
+        method: "spsa",
+        games: None,
+        iterations: Some(iterations),
+        games_per_iteration: Some(8),
+        positions: None,
+        depth,
+        epochs: None,
+        loss_before: None,
+        loss_after: None,
+        weights: weights_json(&tuned),
+        rust: weights_rust(&tuned),
+        verify_games: verify,
+        verify_depth: depth + 1,
+        verify_score_tuned_vs_start: score,
+    }
 }

@@ -3,27 +3,47 @@
 //! `urgammon_train_cmd`).
 
 use crate::progress::Progress;
+use agon_ai::stats::round4;
 use agon_ai::urgammon::eval::{Net, Outcomes, OUTCOME_NAMES};
 use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 pub use agon_ai::urgammon::MatchContext;
 use anyhow::{bail, Context, Result};
-use serde_json::{json, Value};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use urgammon::{DrawRule, Match, Side, State};
 
-/// Outcome probabilities as JSON: `win`, `loss`, `draw`, `equity`, and each of
-/// the nine outcomes.
-pub fn outcomes_json(o: &Outcomes) -> Value {
-    let mut v = serde_json::Map::new();
-    let r = |x: f32| (f64::from(x) * 10_000.0).round() / 10_000.0;
-    v.insert("equity".into(), json!(r(o.equity())));
-    v.insert("win".into(), json!(r(o.win())));
-    v.insert("loss".into(), json!(r(o.loss())));
-    for (name, p) in OUTCOME_NAMES.iter().zip(o.0) {
-        v.insert((*name).into(), json!(r(p)));
+/// `x` (a probability or an equity) to four decimals.
+fn r4(x: f32) -> f64 {
+    round4(f64::from(x))
+}
+
+/// Outcome probabilities: `win`, `loss`, `equity`, and each of the nine
+/// outcomes by name.
+#[derive(Serialize)]
+pub struct OutcomesJson {
+    /// The expected points.
+    pub equity: f64,
+    /// The chance to win.
+    pub win: f64,
+    /// The chance to lose.
+    pub loss: f64,
+    /// Each outcome's chance, by name.
+    #[serde(flatten)]
+    pub outcomes: BTreeMap<&'static str, f64>,
+}
+
+impl OutcomesJson {
+    /// The report of outcome probabilities.
+    pub fn of(o: &Outcomes) -> OutcomesJson {
+        OutcomesJson {
+            equity: r4(o.equity()),
+            win: r4(o.win()),
+            loss: r4(o.loss()),
+            outcomes: OUTCOME_NAMES.iter().copied().zip(o.0.map(r4)).collect(),
+        }
     }
-    Value::Object(v)
 }
 
 /// Moves the tournament bar on.
@@ -74,8 +94,58 @@ pub struct TournamentArgs<'a> {
     pub net_b: Option<&'a std::path::Path>,
 }
 
+/// A wins / games record: `{"played", "wins"}`.
+#[derive(Serialize)]
+pub struct Played {
+    /// Games (or matches) played.
+    pub played: usize,
+    /// Of those, won.
+    pub wins: usize,
+}
+
+/// `agon tournament urgammon`'s report, from A's side.
+#[derive(Serialize)]
+pub struct TournamentReport {
+    /// Player A.
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// A's network file, when not the trained one.
+    pub net_a: Option<String>,
+    /// B's network file.
+    pub net_b: Option<String>,
+    /// The match length, when matches were played.
+    pub match_to: Option<u32>,
+    /// Matches played (`matches`), or games (`games`): one of the two.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<usize>,
+    /// Games played, when no matches were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<usize>,
+    /// Games played (within the matches too).
+    pub games_played: u64,
+    /// A's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// A's losses.
+    pub losses: usize,
+    /// A's share of wins.
+    pub win_rate: f64,
+    /// Its 95% interval.
+    pub win_rate_95: [f64; 2],
+    /// A's mean points per game.
+    pub points_per_game: f64,
+    /// Its 95% interval (games only).
+    pub points_per_game_95: Option<[f64; 2]>,
+    /// A's record as light.
+    pub a_as_light: Played,
+    /// Wall time.
+    pub seconds: f64,
+}
+
 /// `agon tournament urgammon`.
-pub fn tournament(args: &TournamentArgs) -> Result<Value> {
+pub fn tournament(args: &TournamentArgs) -> Result<TournamentReport> {
     let TournamentArgs {
         a,
         b,
@@ -111,39 +181,58 @@ pub fn tournament(args: &TournamentArgs) -> Result<Value> {
     progress.finish();
     let (p, lo, hi) = t.win_rate();
     let (pts, plo, phi) = t.mean_points();
-    let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
-    let unit = if match_to.is_some() {
-        "matches"
-    } else {
-        "games"
-    };
-    Ok(json!({
-        "a": a.to_string(),
-        "b": b.to_string(),
-        "net_a": net_a.map(|p| p.display().to_string()),
-        "net_b": net_b.map(|p| p.display().to_string()),
-        "match_to": match_to,
-        unit: t.played,
-        "games_played": t.games,
-        "wins": t.wins,
-        "draws": t.draws,
-        "losses": t.losses,
-        "win_rate": r4(p),
-        "win_rate_95": [r4(lo), r4(hi)],
-        "points_per_game": r4(if match_to.is_some() { t.points as f64 / t.games.max(1) as f64 } else { pts }),
-        "points_per_game_95": if match_to.is_some() { Value::Null } else { json!([r4(plo), r4(phi)]) },
-        "a_as_light": {"played": t.a_light.1, "wins": t.a_light.0},
-        "seconds": start.elapsed().as_secs_f64().round(),
-    }))
+    let matches = match_to.is_some();
+    Ok(TournamentReport {
+        a: a.to_string(),
+        b: b.to_string(),
+        net_a: net_a.map(|p| p.display().to_string()),
+        net_b: net_b.map(|p| p.display().to_string()),
+        match_to,
+        matches: matches.then_some(t.played),
+        games: (!matches).then_some(t.played),
+        games_played: t.games,
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        win_rate: round4(p),
+        win_rate_95: [round4(lo), round4(hi)],
+        points_per_game: round4(if matches {
+            t.points as f64 / t.games.max(1) as f64
+        } else {
+            pts
+        }),
+        points_per_game_95: (!matches).then_some([round4(plo), round4(phi)]),
+        a_as_light: Played {
+            played: t.a_light.1,
+            wins: t.a_light.0,
+        },
+        seconds: start.elapsed().as_secs_f64().round(),
+    })
 }
 
-/// A match context as JSON: `to`, `score` and `draw`.
-fn context_json(c: &MatchContext) -> Value {
-    json!({
-        "to": c.to,
-        "score": {"light": c.score.0, "dark": c.score.1},
-        "draw": c.draw.name(),
-    })
+/// A match context: `to`, `score` and `draw`.
+#[derive(Serialize)]
+pub struct ContextJson {
+    /// Points to win the match.
+    pub to: u32,
+    /// The score.
+    pub score: agon_views::Score,
+    /// What a drawn game does.
+    pub draw: &'static str,
+}
+
+impl ContextJson {
+    /// The report of a match context.
+    fn of(c: &MatchContext) -> ContextJson {
+        ContextJson {
+            to: c.to,
+            score: agon_views::Score {
+                light: c.score.0,
+                dark: c.score.1,
+            },
+            draw: c.draw.name(),
+        }
+    }
 }
 
 /// The match context from a match record, or from `--match-to` and `--score`
@@ -216,62 +305,118 @@ pub fn load_in_context(
     Ok((m, ctx))
 }
 
-fn r4(x: f32) -> f64 {
-    (f64::from(x) * 10_000.0).round() / 10_000.0
+/// One option of a decision, from the side to act.
+#[derive(Serialize)]
+pub struct OptionJson {
+    /// The move's notation, or `verdict`.
+    pub option: String,
+    /// Its expected points.
+    pub equity: f64,
+    /// Its chance to win the game.
+    pub win: f64,
+    /// Its outcome probabilities.
+    pub outcomes: OutcomesJson,
+    /// Its chance to win the match (in a match only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mwc: Option<f64>,
 }
 
-/// `agon urgammon analyze`: one JSON object for the decision at `state` (or
-/// the position's evaluation when no decision is due), from the side to act.
-pub fn analysis_json(state: &State, level: agon_ai::Level, ctx: Option<MatchContext>) -> Value {
+/// `agon urgammon analyze`'s report.
+#[derive(Serialize)]
+pub struct AnalysisJson {
+    /// The turn's phase.
+    pub phase: &'static str,
+    /// The side to act, if any.
+    pub to_act: Option<&'static str>,
+    /// The side every number is seen from.
+    pub perspective: &'static str,
+    /// The chance roll, if rolled.
+    pub chance: Option<u8>,
+    /// The move's value, if known.
+    pub value: Option<u8>,
+    /// The engine's level.
+    pub level: u8,
+    /// `network` or `heuristic`.
+    pub evaluator: &'static str,
+    /// Search depth in plies.
+    pub plies: u32,
+    /// Whether the evaluation blends network and heuristic.
+    pub blended: bool,
+    /// `match` (match-winning chance) or `points`.
+    pub objective: &'static str,
+    /// The match context, if any.
+    #[serde(rename = "match")]
+    pub match_: Option<ContextJson>,
+    /// The best option's name.
+    pub best: Option<String>,
+    /// Every option, best first.
+    pub options: Vec<OptionJson>,
+    /// The position's expected points.
+    pub equity: f64,
+    /// Its chance to win the game.
+    pub win: f64,
+    /// Its outcome probabilities.
+    pub outcomes: OutcomesJson,
+    /// Its chance to win the match (in a match only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mwc: Option<f64>,
+    /// The game's result, once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<agon_views::ResultView>,
+}
+
+/// `agon urgammon analyze`: the decision at `state` (or the position's
+/// evaluation when no decision is due), from the side to act.
+pub fn analysis_json(
+    state: &State,
+    level: agon_ai::Level,
+    ctx: Option<MatchContext>,
+) -> AnalysisJson {
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let a = analyze(state, level, payoff);
     let side = state.to_act().unwrap_or(Side::Light);
     let option_json = |c: &agon_ai::urgammon::search::Choice| {
         let seen = c.outcomes.seen_by(side);
-        let mut v = json!({
-            "option": match c.decision {
+        OptionJson {
+            option: match c.decision {
                 Decision::Move(m) => m.notation(side),
                 Decision::Verdict => "verdict".into(),
             },
-            "equity": r4(seen.equity()),
-            "win": r4(seen.win()),
-            "outcomes": outcomes_json(&seen),
-        });
-        if ctx.is_some() {
-            v["mwc"] = json!(r4(payoff.value(&c.outcomes, side)));
+            equity: r4(seen.equity()),
+            win: r4(seen.win()),
+            outcomes: OutcomesJson::of(&seen),
+            mwc: ctx.map(|_| r4(payoff.value(&c.outcomes, side))),
         }
-        v
     };
     let seen = a.position.seen_by(side);
-    let mut v = json!({
-        "phase": state.phase().name(),
-        "to_act": state.to_act().map(Side::name),
-        "perspective": side.name(),
-        "chance": state.chance(),
-        "value": state.value(),
-        "level": level.get(),
-        "evaluator": match a.brain { Brain::Net => "network", _ => "heuristic" },
-        "plies": a.plies,
-        "blended": a.blended,
-        "objective": if ctx.is_some() { "match" } else { "points" },
-        "match": ctx.as_ref().map(context_json),
-        "best": a.options.first().map(|c| option_json(c)["option"].clone()),
-        "options": a.options.iter().map(option_json).collect::<Vec<_>>(),
-        "equity": r4(seen.equity()),
-        "win": r4(seen.win()),
-        "outcomes": outcomes_json(&seen),
-    });
-    if ctx.is_some() {
-        v["mwc"] = json!(r4(payoff.value(&a.position, side)));
+    let options: Vec<OptionJson> = a.options.iter().map(option_json).collect();
+    AnalysisJson {
+        phase: state.phase().name(),
+        to_act: state.to_act().map(Side::name),
+        perspective: side.name(),
+        chance: state.chance(),
+        value: state.value(),
+        level: level.get(),
+        evaluator: match a.brain {
+            Brain::Net => "network",
+            _ => "heuristic",
+        },
+        plies: a.plies,
+        blended: a.blended,
+        objective: if ctx.is_some() { "match" } else { "points" },
+        match_: ctx.as_ref().map(ContextJson::of),
+        best: options.first().map(|o| o.option.clone()),
+        options,
+        equity: r4(seen.equity()),
+        win: r4(seen.win()),
+        outcomes: OutcomesJson::of(&seen),
+        mwc: ctx.map(|_| r4(payoff.value(&a.position, side))),
+        result: state.result().map(|r| agon_views::ResultView {
+            winner: r.winner.map(Side::name),
+            points: r.points,
+            kind: r.kind.name(),
+        }),
     }
-    if let Some(r) = state.result() {
-        v["result"] = json!({
-            "winner": r.winner.map(Side::name),
-            "points": r.points,
-            "kind": r.kind.name(),
-        });
-    }
-    v
 }
 
 /// `agon urgammon rollout`: plays the position out `games` times with level
@@ -284,7 +429,7 @@ pub fn rollout(
     ctx: Option<MatchContext>,
     threads: usize,
     seed: u64,
-) -> Result<Value> {
+) -> Result<RolloutJson> {
     if state.phase() == urgammon::Phase::Over {
         bail!("the game is over: nothing to roll out");
     }
@@ -325,24 +470,82 @@ pub fn rollout(
     let wins: u64 = counts[..4].iter().sum();
     let p = wins as f64 / n_f;
     let (wlo, whi) = agon_ai::share_95(p, n_f);
-    let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
-    let mut dist = serde_json::Map::new();
-    for (name, c) in OUTCOME_NAMES.iter().zip(counts) {
-        dist.insert((*name).into(), json!(r(c as f64 / n_f)));
-    }
-    Ok(json!({
-        "phase": state.phase().name(),
-        "perspective": side.name(),
-        "games": n,
-        "level": level.get(),
-        "match": ctx.as_ref().map(context_json),
-        "mean_points": r(mean),
-        "mean_points_95": [r(mean - half), r(mean + half)],
-        "win": r(p),
-        "win_95": [r(wlo), r(whi)],
-        "outcomes": dist,
-        "seconds": (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-    }))
+    Ok(RolloutJson {
+        phase: state.phase().name(),
+        perspective: side.name(),
+        games: n,
+        level: level.get(),
+        match_: ctx.as_ref().map(ContextJson::of),
+        mean_points: round4(mean),
+        mean_points_95: [round4(mean - half), round4(mean + half)],
+        win: round4(p),
+        win_95: [round4(wlo), round4(whi)],
+        outcomes: OUTCOME_NAMES
+            .iter()
+            .copied()
+            .zip(counts.map(|c| round4(c as f64 / n_f)))
+            .collect(),
+        seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+    })
+}
+
+/// `agon urgammon rollout`'s report, from the side to act.
+#[derive(Serialize)]
+pub struct RolloutJson {
+    /// The turn's phase.
+    pub phase: &'static str,
+    /// The side every number is seen from.
+    pub perspective: &'static str,
+    /// Games played out.
+    pub games: usize,
+    /// The level on both sides.
+    pub level: u8,
+    /// The match context, if any.
+    #[serde(rename = "match")]
+    pub match_: Option<ContextJson>,
+    /// The mean points.
+    pub mean_points: f64,
+    /// Its 95% interval.
+    pub mean_points_95: [f64; 2],
+    /// The share of wins.
+    pub win: f64,
+    /// Its 95% interval.
+    pub win_95: [f64; 2],
+    /// Each outcome's share, by name.
+    pub outcomes: BTreeMap<&'static str, f64>,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// Per game, a given player's chance to win by 1, 2, 3 or 4 points, and of a
+/// draw.
+#[derive(Serialize)]
+pub struct GameRates {
+    /// Wins by 1 point.
+    pub win1: f64,
+    /// Wins by 2.
+    pub win2: f64,
+    /// Wins by 3.
+    pub win3: f64,
+    /// Wins by 4.
+    pub win4: f64,
+    /// Draws.
+    pub draw: f64,
+}
+
+/// `agon urgammon met --json`.
+#[derive(Serialize)]
+pub struct MetJson {
+    /// The match length.
+    pub to: u32,
+    /// What a drawn game does.
+    pub draw: &'static str,
+    /// The per-game rates the table comes from.
+    pub game_rates: GameRates,
+    /// `table[a-1][b-1]`: the chance to win needing a against b.
+    pub table: Vec<Vec<f64>>,
+    /// How to read the table.
+    pub note: &'static str,
 }
 
 /// `agon urgammon met`: the match equity table for matches to `to` points,
@@ -358,17 +561,19 @@ pub fn met(to: u32, draw: DrawRule, as_json: bool) -> Result<String> {
         let table: Vec<Vec<f64>> = (1..=to as i32)
             .map(|a| (1..=to as i32).map(|b| r4(t.mwc(a, b))).collect())
             .collect();
-        return Ok(json!({
-            "to": to,
-            "draw": draw.name(),
-            "game_rates": {
-                "win1": r4(rates[0]), "win2": r4(rates[1]), "win3": r4(rates[2]), "win4": r4(rates[3]),
-                "draw": r4(d),
+        return Ok(serde_json::to_string(&MetJson {
+            to,
+            draw: draw.name(),
+            game_rates: GameRates {
+                win1: r4(rates[0]),
+                win2: r4(rates[1]),
+                win3: r4(rates[2]),
+                win4: r4(rates[3]),
+                draw: r4(d),
             },
-            "table": table,
-            "note": "table[a-1][b-1]: the chance to win the match needing a points against an opponent needing b",
-        })
-        .to_string());
+            table,
+            note: "table[a-1][b-1]: the chance to win the match needing a points against an opponent needing b",
+        })?);
     }
     let mut s = format!(
         "Match equity table, match to {to} (draw={}): the chance to win the match.\n\
@@ -398,7 +603,22 @@ pub fn met(to: u32, draw: DrawRule, as_json: bool) -> Result<String> {
 
 /// One calibration bin: predictions in `[lo, hi)`, their mean, and the mean
 /// rollout result of the same positions.
-fn calibration_bins(pairs: &[(f64, f64)], bins: usize) -> Vec<Value> {
+#[derive(Serialize)]
+pub struct Bin {
+    /// The bin's lower edge.
+    pub lo: f64,
+    /// Its upper edge.
+    pub hi: f64,
+    /// Positions inside.
+    pub positions: usize,
+    /// Their mean prediction.
+    pub predicted: f64,
+    /// Their mean rollout result.
+    pub observed: f64,
+}
+
+/// The calibration bins of (prediction, observation) pairs.
+fn calibration_bins(pairs: &[(f64, f64)], bins: usize) -> Vec<Bin> {
     (0..bins)
         .filter_map(|b| {
             let lo = b as f64 / bins as f64;
@@ -411,38 +631,75 @@ fn calibration_bins(pairs: &[(f64, f64)], bins: usize) -> Vec<Value> {
                 return None;
             }
             let n = inside.len() as f64;
-            let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
-            Some(json!({
-                "lo": lo,
-                "hi": hi,
-                "positions": inside.len(),
-                "predicted": r(inside.iter().map(|p| p.0).sum::<f64>() / n),
-                "observed": r(inside.iter().map(|p| p.1).sum::<f64>() / n),
-            }))
+            Some(Bin {
+                lo,
+                hi,
+                positions: inside.len(),
+                predicted: round4(inside.iter().map(|p| p.0).sum::<f64>() / n),
+                observed: round4(inside.iter().map(|p| p.1).sum::<f64>() / n),
+            })
         })
         .collect()
 }
 
 /// Accuracy against rollouts: mean absolute error of the win estimate and of
 /// the equity, the mean signed error, and the calibration bins.
-fn accuracy(pairs_win: &[(f64, f64)], pairs_eq: &[(f64, f64)]) -> Value {
+#[derive(Serialize)]
+pub struct Accuracy {
+    /// Mean absolute error of the win estimate.
+    pub win_mae: f64,
+    /// Mean signed error of the win estimate.
+    pub win_bias: f64,
+    /// Mean absolute error of the equity.
+    pub equity_mae: f64,
+    /// The calibration bins.
+    pub calibration: Vec<Bin>,
+}
+
+/// The accuracy of (prediction, rollout) pairs.
+fn accuracy(pairs_win: &[(f64, f64)], pairs_eq: &[(f64, f64)]) -> Accuracy {
     let n = pairs_win.len().max(1) as f64;
     let mae = |v: &[(f64, f64)]| v.iter().map(|(p, o)| (p - o).abs()).sum::<f64>() / n;
     let bias = pairs_win.iter().map(|(p, o)| p - o).sum::<f64>() / n;
-    let r = |x: f64| (x * 10_000.0).round() / 10_000.0;
-    json!({
-        "win_mae": r(mae(pairs_win)),
-        "win_bias": r(bias),
-        "equity_mae": r(mae(pairs_eq)),
-        "calibration": calibration_bins(pairs_win, 10),
-    })
+    Accuracy {
+        win_mae: round4(mae(pairs_win)),
+        win_bias: round4(bias),
+        equity_mae: round4(mae(pairs_eq)),
+        calibration: calibration_bins(pairs_win, 10),
+    }
+}
+
+/// `agon urgammon calibrate`'s report.
+#[derive(Serialize)]
+pub struct CalibrationJson {
+    /// Positions rolled out.
+    pub positions: usize,
+    /// Rollouts of each.
+    pub rollouts_per_position: usize,
+    /// Who played the rollouts.
+    pub rollout_player: &'static str,
+    /// The seed.
+    pub seed: u64,
+    /// The network's accuracy.
+    pub network: Accuracy,
+    /// The heuristic's accuracy.
+    pub heuristic: Accuracy,
+    /// The rollouts' own expected error of the win share.
+    pub rollout_noise_win_mae: f64,
+    /// Wall time.
+    pub seconds: f64,
 }
 
 /// `agon urgammon calibrate`: how well the network and the hand-written
 /// heuristic predict rollouts, on positions from self-play games that training
 /// never saw (their own seed). Each position is rolled out `rollouts` times by
 /// level 8 on both sides; a progress bar counts the positions.
-pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -> Result<Value> {
+pub fn calibrate(
+    positions: usize,
+    rollouts: usize,
+    threads: usize,
+    seed: u64,
+) -> Result<CalibrationJson> {
     use agon_ai::urgammon::calibrate::{self, Sample};
     use agon_ai::urgammon::search::level_spec;
     if positions == 0 || rollouts == 0 {
@@ -466,17 +723,20 @@ pub fn calibrate(positions: usize, rollouts: usize, threads: usize, seed: u64) -
         })
         .sum::<f64>()
         / rows.len().max(1) as f64;
-    Ok(json!({
-        "positions": rows.len(),
-        "rollouts_per_position": rollouts,
-        "rollout_player": "level 8 (the network, 0 plies) on both sides",
-        "seed": seed,
-        "network": accuracy(&pairs(|r| (r.net.0, r.rollout.0)), &pairs(|r| (r.net.1, r.rollout.1))),
-        "heuristic": accuracy(
+    Ok(CalibrationJson {
+        positions: rows.len(),
+        rollouts_per_position: rollouts,
+        rollout_player: "level 8 (the network, 0 plies) on both sides",
+        seed,
+        network: accuracy(
+            &pairs(|r| (r.net.0, r.rollout.0)),
+            &pairs(|r| (r.net.1, r.rollout.1)),
+        ),
+        heuristic: accuracy(
             &pairs(|r| (r.heuristic.0, r.rollout.0)),
             &pairs(|r| (r.heuristic.1, r.rollout.1)),
         ),
-        "rollout_noise_win_mae": (noise * 10_000.0).round() / 10_000.0,
-        "seconds": start.elapsed().as_secs_f64().round(),
-    }))
+        rollout_noise_win_mae: round4(noise),
+        seconds: start.elapsed().as_secs_f64().round(),
+    })
 }

@@ -4,7 +4,6 @@ use crate::rng::SplitMix;
 use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::search::{analyze, decide, level_spec, Payoff};
 use anyhow::{bail, Result};
-use serde_json::Value;
 use std::io::{BufRead, Write};
 use urgammon::{Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token};
 
@@ -30,13 +29,22 @@ pub fn load_record(text: &str) -> Result<Match> {
 
 /// `agon urgammon legal`: the state after the record; with a match record, the
 /// match score too.
-pub fn legal_json(m: &Match, is_match: bool) -> Value {
-    let mut v = serde_json::to_value(agon_views::UrgammonState::of(m.current().state()))
-        .unwrap_or_default();
-    if is_match {
-        v["match"] = serde_json::to_value(agon_views::MatchView::of(m)).unwrap_or_default();
+pub fn legal_json(m: &Match, is_match: bool) -> LegalJson {
+    LegalJson {
+        state: agon_views::UrgammonState::of(m.current().state()),
+        match_: is_match.then(|| agon_views::MatchView::of(m)),
     }
-    v
+}
+
+/// `agon urgammon legal`'s report: the state, and the match for a match record.
+#[derive(serde::Serialize)]
+pub struct LegalJson {
+    /// The current game's state.
+    #[serde(flatten)]
+    pub state: agon_views::UrgammonState,
+    /// The match, for a match record.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_: Option<agon_views::MatchView>,
 }
 
 /// Draws the board: the 3 × 8 grid of houses (rosettes in brackets), pieces as

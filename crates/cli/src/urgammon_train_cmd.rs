@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use agon_ai::urgammon::eval::Net;
 use agon_ai::urgammon::train::{train_with_checkpoints, Checkpoint, Plan, TrainConfig};
 use anyhow::{bail, Context, Result};
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -39,21 +39,30 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// One checkpoint as a line of the log and an entry of the result.
-fn checkpoint_json(c: &Checkpoint) -> Value {
-    json!({
-        "games": c.games,
-        "loss": c.loss,
-        "vs_greedy": c.vs_greedy,
-        "vs_heuristic": c.vs_heuristic,
-        "seconds": c.seconds,
-        "lr": c.lr,
-    })
+/// `agon urgammon train`'s report.
+#[derive(Serialize)]
+pub struct TrainReport {
+    /// The network file.
+    pub out: String,
+    /// Games the network has played in all.
+    pub games: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// TD(λ)'s λ.
+    pub lambda: f32,
+    /// The learning rate.
+    pub lr: f32,
+    /// Its decay.
+    pub lr_decay: f32,
+    /// The seed.
+    pub seed: u64,
+    /// Every checkpoint of this run.
+    pub checkpoints: Vec<Checkpoint>,
 }
 
 /// `agon urgammon train`: TD(λ) self-play with a progress bar, checkpoints, a
 /// log, and a probe match against greedy at each checkpoint.
-pub fn train(args: &TrainArgs) -> Result<Value> {
+pub fn train(args: &TrainArgs) -> Result<TrainReport> {
     let mut net = if args.resume {
         let bytes = std::fs::read(&args.out)
             .with_context(|| format!("cannot resume from {}", args.out.display()))?;
@@ -99,22 +108,21 @@ pub fn train(args: &TrainArgs) -> Result<Value> {
         &mut |games, loss| progress.set(games, format!("loss {loss:.4}")),
         &mut |net, report| {
             write_atomic(&args.out, &net.to_bytes())?;
-            let entry = checkpoint_json(report);
             if let Some(f) = log.as_mut() {
-                writeln!(f, "{entry}")?;
+                writeln!(f, "{}", serde_json::to_string(report)?)?;
             }
             anyhow::Ok(())
         },
     )?;
     progress.finish();
-    Ok(json!({
-        "out": args.out.display().to_string(),
-        "games": net.games,
-        "seconds": start.elapsed().as_secs_f64().round(),
-        "lambda": args.config.lambda,
-        "lr": args.config.lr,
-        "lr_decay": args.config.lr_decay,
-        "seed": args.config.seed,
-        "checkpoints": checkpoints.iter().map(checkpoint_json).collect::<Vec<_>>(),
-    }))
+    Ok(TrainReport {
+        out: args.out.display().to_string(),
+        games: net.games,
+        seconds: start.elapsed().as_secs_f64().round(),
+        lambda: args.config.lambda,
+        lr: args.config.lr,
+        lr_decay: args.config.lr_decay,
+        seed: args.config.seed,
+        checkpoints,
+    })
 }

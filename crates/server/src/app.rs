@@ -341,7 +341,7 @@ impl AppState {
         seats: Option<&[u8]>,
         action: &Action,
         expect_revision: Option<i64>,
-    ) -> Result<(serde_json::Value, Vec<u8>), ApiError> {
+    ) -> Result<(crate::session::SessionView, Vec<u8>), ApiError> {
         let mut session = slot.session.lock().await;
         if let Some(r) = expect_revision {
             if r != session.revision() {
@@ -360,7 +360,7 @@ impl AppState {
             slot.stop_engine();
         }
         slot.broadcast(&WsMessage::State {
-            state: view.clone(),
+            state: Box::new(view.clone()),
         });
         self.kick_engine(slot.clone());
         Ok((view, seats))

@@ -101,7 +101,9 @@ impl AppState {
         self.commit(&mut session, next, commit).await?;
         let view = session.view();
         drop(session);
-        slot.broadcast(&WsMessage::State { state: view });
+        slot.broadcast(&WsMessage::State {
+            state: Box::new(view),
+        });
         Ok(true)
     }
 }

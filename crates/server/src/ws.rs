@@ -23,7 +23,7 @@ pub enum WsMessage {
     /// The game's state (after every change, and when the socket opens).
     State {
         /// The same object as `GET /api/games/{id}`'s `state`.
-        state: serde_json::Value,
+        state: Box<crate::session::SessionView>,
     },
     /// Which seats have a player connected.
     Presence {
@@ -158,7 +158,13 @@ async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
 async fn push_updates(mut socket: WebSocket, slot: Arc<Slot>) {
     let mut rx = slot.tx.subscribe();
     let first = slot.session.lock().await.view();
-    if !send(&mut socket, &WsMessage::State { state: first }).await
+    if !send(
+        &mut socket,
+        &WsMessage::State {
+            state: Box::new(first),
+        },
+    )
+    .await
         || !send(
             &mut socket,
             &WsMessage::Presence {
@@ -181,7 +187,7 @@ async fn push_updates(mut socket: WebSocket, slot: Arc<Slot>) {
                     // Missed updates: send the current state instead.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let now = slot.session.lock().await.view();
-                        Arc::from(WsMessage::State { state: now }.to_json())
+                        Arc::from(WsMessage::State { state: Box::new(now) }.to_json())
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };

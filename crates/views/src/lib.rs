@@ -246,6 +246,9 @@ pub struct MatchView {
     pub payout: Option<String>,
     /// The games before the current one.
     pub results: Vec<FinishedGame>,
+    /// The side that resigned the match, if one did (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resigned: Option<&'static str>,
 }
 
 impl MatchView {
@@ -276,6 +279,7 @@ impl MatchView {
                     }
                 })
                 .collect(),
+            resigned: None,
         }
     }
 }

@@ -159,8 +159,8 @@ pub struct Plan {
     pub probe: usize,
 }
 
-/// What a checkpoint reports.
-#[derive(Clone, Debug, PartialEq)]
+/// What a checkpoint reports (a line of the training log, as JSON).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Checkpoint {
     /// Games the network has played in all.
     pub games: u64,

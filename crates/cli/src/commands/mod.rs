@@ -14,7 +14,7 @@ use anyhow::Result;
 use std::io::Write;
 
 /// Prints one JSON object on one line.
-pub(crate) fn print_json(value: &serde_json::Value) -> Result<()> {
+pub(crate) fn print_json(value: &impl serde::Serialize) -> Result<()> {
     let mut out = std::io::stdout().lock();
     serde_json::to_writer(&mut out, value)?;
     writeln!(out)?;

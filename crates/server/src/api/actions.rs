@@ -6,6 +6,7 @@ use super::{parse_json, token_from};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::secrets;
+use crate::session::SessionView;
 use crate::session::{Action, Mode};
 use crate::ws::WsMessage;
 use axum::body::Bytes;
@@ -13,7 +14,6 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// The kinds of action.
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,7 +52,7 @@ pub struct ActionRequest {
 #[derive(Serialize)]
 pub struct ActionAnswer {
     /// The game's state after the action.
-    pub state: Value,
+    pub state: SessionView,
     /// The seats the token holds.
     pub you: Vec<u8>,
     /// For `rematch`: the new game's id (your token works there too).
@@ -173,7 +173,7 @@ async fn rematch(
     let state = session.view();
     drop(session);
     slot.broadcast(&WsMessage::State {
-        state: state.clone(),
+        state: Box::new(state.clone()),
     });
     Ok(Json(ActionAnswer {
         state,

@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::dice::{Ledger, OsDice};
 use crate::error::ApiError;
 use crate::secrets;
-use crate::session::{split_resignation, Kind, Mode, Session, Status};
+use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -56,14 +56,14 @@ pub struct Created {
     /// The creator's seats.
     pub you: Vec<u8>,
     /// The game's state.
-    pub state: Value,
+    pub state: SessionView,
 }
 
 /// `GET /api/games/{id}`.
 #[derive(Serialize)]
 pub struct GameAnswer {
     /// The game's state.
-    pub state: Value,
+    pub state: SessionView,
     /// The seats the request's token holds (none for a spectator).
     pub you: Vec<u8>,
     /// Which seats have a player connected over the WebSocket.
@@ -464,7 +464,7 @@ pub async fn record(
 pub async fn at_ply(
     State(app): State<AppState>,
     Path((id, ply)): Path<(String, usize)>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SessionView>, ApiError> {
     let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
     let n = ply.min(session.tokens.len());
@@ -475,7 +475,7 @@ pub async fn at_ply(
     )
     .map_err(ApiError::Internal)?;
     let mut view = past.view();
-    view["total"] = Value::from(session.tokens.len());
-    view["tokens_all"] = serde_json::json!(session.tokens);
+    view.total = Some(session.tokens.len());
+    view.tokens_all = Some(session.tokens.clone());
     Ok(Json(view))
 }

@@ -58,7 +58,9 @@ pub async fn join(
     let you = if seat == 2 { vec![0, 1] } else { vec![seat] };
     let state = session.view();
     drop(session);
-    slot.broadcast(&crate::ws::WsMessage::State { state });
+    slot.broadcast(&crate::ws::WsMessage::State {
+        state: Box::new(state),
+    });
     Ok(Json(Joined {
         token,
         seat: you[0],

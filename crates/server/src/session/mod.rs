@@ -9,6 +9,7 @@ mod view;
 
 pub use crate::model::{Kind, Mode, Status};
 pub use kinds::{Action, Rules, SessionError};
+pub use view::{GameView, SessionView};
 
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
 use crate::store::{Commit, GameRow, Loaded};

@@ -1,76 +1,132 @@
-//! The public state of a game as JSON: the rules crate's view, plus what the
-//! session knows (revision, seats, Undo, resignation, rematch). The same for
-//! every viewer: it never holds a token or an invite code.
+//! The public state of a game: the rules crate's view, plus what the session
+//! knows (revision, seats, Undo, resignation, rematch). The same for every
+//! viewer: it never holds a token or an invite code.
 
 use super::{Rules, Session, RESIGNATION};
-use serde_json::Value;
+use crate::model::{Kind, Mode};
+use agon_views::{RingoGame, UrgammonMatch};
+use serde::Serialize;
+
+/// The game's own view, whichever game it is (its fields sit at the top level
+/// of [`SessionView`]).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum GameView {
+    /// A Ringo game.
+    Ringo(Box<RingoGame>),
+    /// An Urgammon match.
+    Urgammon(Box<UrgammonMatch>),
+}
+
+/// `GET /api/games/{id}`'s `state`, and what the WebSocket pushes: the
+/// game's view with the session's fields beside it (docs/api.md lists them).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SessionView {
+    /// The game's own fields.
+    #[serde(flatten)]
+    pub view: GameView,
+    /// The game's id.
+    pub id: String,
+    /// Which game.
+    pub game: Kind,
+    /// Who plays the other seat.
+    pub mode: Mode,
+    /// The engine's level, in a game against the computer.
+    pub level: Option<u8>,
+    /// The computer's seat, in a game against the computer.
+    pub engine_seat: Option<u8>,
+    /// The number of record tokens.
+    pub version: usize,
+    /// The store revision (changes with every write, Undo included).
+    pub revision: i64,
+    /// The seat that acts now, if any.
+    pub seat_to_act: Option<u8>,
+    /// The two seats' names.
+    pub seat_names: [&'static str; 2],
+    /// The game (or match) is over.
+    pub over: bool,
+    /// An Urgammon match between two games.
+    pub between_games: bool,
+    /// Whether each seat may take back its last move now.
+    pub undoable: [bool; 2],
+    /// The side that resigned, if one did.
+    pub resigned: Option<&'static str>,
+    /// The winner's side, once the game is over.
+    pub winner: Option<&'static str>,
+    /// The rematch's id, once one was asked for.
+    pub rematch: Option<String>,
+    /// Whether each seat has a player (or the computer).
+    pub seated: [bool; 2],
+    /// The replay only: the tokens of the whole game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// The replay only: every token of the whole game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_all: Option<Vec<String>>,
+}
 
 impl Session {
-    /// The public state as JSON (the same for every viewer; no secrets).
-    pub fn view(&self) -> Value {
-        let mut v = match &self.rules {
-            Rules::Ringo(g) => serde_json::to_value(agon_views::RingoGame::of(g)),
-            Rules::Urgammon(m) => serde_json::to_value(agon_views::UrgammonMatch::of(m)),
-        }
-        // The views are plain data: serializing them cannot fail.
-        .unwrap_or_default();
+    /// The public state (the same for every viewer; no secrets).
+    pub fn view(&self) -> SessionView {
         let names = self.kind.seat_names();
-        let resigned = self.resigned.map(|s| names[s as usize]);
+        let mut view = match &self.rules {
+            Rules::Ringo(g) => GameView::Ringo(Box::new(RingoGame::of(g))),
+            Rules::Urgammon(m) => GameView::Urgammon(Box::new(UrgammonMatch::of(m))),
+        };
         if let Some(seat) = self.resigned {
-            let winner = names[1 - seat as usize];
-            match &self.rules {
-                Rules::Ringo(_) => {
-                    v["status"] = Value::from(self.status().name());
-                    v["reason"] = Value::from(RESIGNATION);
-                    v["moves"] = serde_json::json!([]);
+            match (&mut view, &self.rules) {
+                (GameView::Ringo(v), _) => {
+                    v.status = self.status().name();
+                    v.reason = Some(RESIGNATION);
+                    v.moves.clear();
                 }
-                Rules::Urgammon(m) => {
+                (GameView::Urgammon(v), Rules::Urgammon(m)) => {
                     // The match is forfeited as if the winner had reached the
                     // target: the loser pays for the points still missing.
                     let loser_points = m.score()[urgammon::Side::ALL[seat as usize]];
                     let to = m.settings().to;
-                    v["match"]["over"] = Value::from(true);
-                    v["match"]["winner"] = Value::from(winner);
-                    v["match"]["resigned"] = Value::from(names[seat as usize]);
-                    v["match"]["payout"] = m
-                        .settings()
-                        .stake
-                        .map(|s| {
-                            urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points)))
-                                .to_string()
-                        })
-                        .map_or(Value::Null, Value::from);
-                    v["moves"] = serde_json::json!([]);
-                    v["promoted_moves"] = serde_json::json!([]);
-                    v["to_act"] = Value::Null;
-                    v["verdict_allowed"] = Value::from(false);
-                    v["verdict_forced"] = Value::from(false);
+                    v.match_.over = true;
+                    v.match_.winner = Some(names[1 - seat as usize]);
+                    v.match_.resigned = Some(names[seat as usize]);
+                    v.match_.payout = m.settings().stake.map(|s| {
+                        urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points)))
+                            .to_string()
+                    });
+                    v.state.moves.clear();
+                    v.state.promoted_moves.clear();
+                    v.state.to_act = None;
+                    v.verdict_allowed = false;
+                    v.verdict_forced = false;
                 }
+                (GameView::Urgammon(_), Rules::Ringo(_)) => {}
             }
         }
-        v["id"] = Value::from(self.row.id.clone());
-        v["game"] = Value::from(self.kind.name());
-        v["mode"] = Value::from(self.mode.name());
-        v["level"] = self.row.level.map_or(Value::Null, Value::from);
-        v["engine_seat"] = self.row.engine_seat.map_or(Value::Null, Value::from);
-        v["version"] = Value::from(self.tokens.len());
-        v["revision"] = Value::from(self.row.revision);
-        v["seat_to_act"] = self.seat_to_act().map_or(Value::Null, Value::from);
-        v["seat_names"] = serde_json::json!(names);
-        v["over"] = Value::from(self.is_over());
-        v["between_games"] = Value::from(self.between_games());
-        v["undoable"] = serde_json::json!(self.undoable());
-        v["resigned"] = resigned.map_or(Value::Null, Value::from);
-        v["winner"] = self
-            .winner()
-            .filter(|_| self.is_over())
-            .map(|w| names[w as usize])
-            .map_or(Value::Null, Value::from);
-        v["rematch"] = self.row.rematch.clone().map_or(Value::Null, Value::from);
-        v["seated"] = serde_json::json!([
-            self.row.token0.is_some() || self.row.engine_seat == Some(0),
-            self.row.token1.is_some() || self.row.engine_seat == Some(1)
-        ]);
-        v
+        SessionView {
+            view,
+            id: self.row.id.clone(),
+            game: self.kind,
+            mode: self.mode,
+            level: self.row.level,
+            engine_seat: self.row.engine_seat,
+            version: self.tokens.len(),
+            revision: self.row.revision,
+            seat_to_act: self.seat_to_act(),
+            seat_names: names,
+            over: self.is_over(),
+            between_games: self.between_games(),
+            undoable: self.undoable(),
+            resigned: self.resigned.map(|s| names[s as usize]),
+            winner: self
+                .winner()
+                .filter(|_| self.is_over())
+                .map(|w| names[w as usize]),
+            rematch: self.row.rematch.clone(),
+            seated: [
+                self.row.token0.is_some() || self.row.engine_seat == Some(0),
+                self.row.token1.is_some() || self.row.engine_seat == Some(1),
+            ],
+            total: None,
+            tokens_all: None,
+        }
     }
 }

@@ -1,0 +1,44 @@
+//! Statistics shared by the tournaments, rollouts and reports.
+
+/// The 95% interval for a share `p` of successes over `n` trials: the usual
+/// normal interval, or Wilson's when `p` is 0 or 1. There the normal interval
+/// collapses onto the point (200 wins of 200 would read "100%, certainly");
+/// Wilson's runs from n / (n + 1.96²) to 1.
+pub fn share_95(p: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    let n = n.max(1.0);
+    if p > 0.0 && p < 1.0 {
+        let half = Z * (p * (1.0 - p) / n).sqrt();
+        return ((p - half).max(0.0), (p + half).min(1.0));
+    }
+    // Wilson's interval with p = 0 or 1 reduces to these closed forms.
+    let edge = Z * Z / (n + Z * Z);
+    if p >= 1.0 {
+        (1.0 - edge, 1.0)
+    } else {
+        (0.0, edge)
+    }
+}
+
+/// `x` rounded to four decimals, the precision of every share, equity and
+/// rate the commands print (more digits would be noise).
+pub fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share_95;
+
+    #[test]
+    fn shares_at_the_ends_get_wilson_intervals() {
+        let (lo, hi) = share_95(0.5, 100.0);
+        assert!((lo - 0.402).abs() < 1e-3 && (hi - 0.598).abs() < 1e-3);
+        // 100 of 100: from 100 / (100 + 1.96²) up to 1.
+        let (lo, hi) = share_95(1.0, 100.0);
+        assert!((lo - 100.0 / (100.0 + 1.96 * 1.96)).abs() < 1e-9, "{lo}");
+        assert_eq!(hi, 1.0);
+        let (lo, hi) = share_95(0.0, 100.0);
+        assert!(lo == 0.0 && (hi - 1.96 * 1.96 / (100.0 + 1.96 * 1.96)).abs() < 1e-9);
+    }
+}
