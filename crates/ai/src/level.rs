@@ -1,7 +1,7 @@
 //! Playing strengths 1–10, shared by both games.
 
 /// A playing strength, 1 (beginner) to 10: Ringo's levels are
-/// [`crate::ringo::search::level_spec`], Urgammon's [`crate::urgammon::search::level_spec`].
+/// [`crate::ringo::search::level_spec`], Urgammon's [`crate::urgammon::levels::level_spec`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Level(u8);
 

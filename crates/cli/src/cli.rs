@@ -1,6 +1,8 @@
 //! The clap types of the `agon` command: every subcommand, flag and default.
 
-use crate::{bench_serve, ringo_cmd, tournament};
+use crate::commands::bench::ServeBench;
+use crate::commands::ringo::game as ringo_game;
+use crate::commands::tournament::ringo::RingoArgs;
 use agon_ai::Level;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -171,7 +173,7 @@ pub(crate) struct RingoGameArgs {
 
 impl RingoGameArgs {
     pub(crate) fn load(&self) -> Result<ringo::Game> {
-        ringo_cmd::load(&self.rules, self.position.as_deref(), self.moves.as_deref())
+        ringo_game::load(&self.rules, self.position.as_deref(), self.moves.as_deref())
     }
 }
 
@@ -374,7 +376,7 @@ pub(crate) enum UrgammonCmd {
 #[derive(Subcommand)]
 pub(crate) enum TournamentCmd {
     /// Ringo: both seats alternately, from varied openings.
-    Ringo(tournament::RingoArgs),
+    Ringo(RingoArgs),
     /// Urgammon: games (or matches) for points, seats swapped in pairs with shared dice.
     Urgammon {
         /// Player A: level:N, ply:P, blend:P, heuristic:P, noise:X, random or greedy.
@@ -452,7 +454,7 @@ pub(crate) enum BenchCmd {
     },
     /// The web app under load: N games over the real HTTP API at R moves a
     /// second each, K WebSocket spectators; acknowledgement and push latency.
-    Serve(bench_serve::ServeBench),
+    Serve(ServeBench),
     /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
     RingoSearch {
         /// Search depth.

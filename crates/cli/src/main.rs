@@ -6,18 +6,10 @@
 //! panics on bad input.
 #![forbid(unsafe_code)]
 
-mod bench;
-mod bench_serve;
 mod cli;
 mod commands;
-mod engine_cmd;
 mod progress;
-mod ringo_cmd;
 mod rng;
-mod tournament;
-mod urgammon_ai;
-mod urgammon_cmd;
-mod urgammon_train_cmd;
 
 use clap::Parser;
 

@@ -2,8 +2,6 @@
 //! [`agon_ai::Rng`] (SplitMix64): reproducible from `--seed`, which is what
 //! terminal play, self-play and benchmarks need; it is not for anything secret.
 
-pub use agon_ai::Rng as SplitMix;
-
 /// A seed from the clock and the process id, for when no `--seed` is given.
 pub fn time_seed() -> u64 {
     let nanos = std::time::SystemTime::now()

@@ -150,9 +150,9 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
             let side = state.to_act()?;
             // Decisions maximise the chance to win the match at its score.
             let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
-            let spec = agon_ai::urgammon::search::level_spec(level);
+            let spec = agon_ai::urgammon::level_spec(level);
             let mut rng = decision_rng(session.tokens.len(), level);
-            match agon_ai::urgammon::search::decide(state, spec, payoff, &mut rng)? {
+            match agon_ai::urgammon::decide(state, spec, payoff, &mut rng)? {
                 agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),
                 agon_ai::urgammon::player::Decision::Move(mv) => {
                     Some(Action::Move(mv.notation(side)))

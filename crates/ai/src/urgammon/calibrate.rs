@@ -2,8 +2,8 @@
 //! held-out positions rolled out many times.
 
 use super::eval::{Evaluator, Heuristic, Net};
-use super::search::{LevelSpec, Payoff};
 use super::tournament::next_token;
+use super::{LevelSpec, Payoff};
 use crate::Rng;
 use urgammon::{Phase, Side, State};
 
@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn calibration_samples_every_position_once() {
-        let spec = super::super::search::level_spec(crate::Level::MIN);
+        let spec = crate::urgammon::level_spec(crate::Level::MIN);
         let positions = held_out_positions(3, (spec, Net::trained()), 5);
         assert_eq!(positions.len(), 3);
         assert!(positions.iter().all(|p| p.phase() == Phase::Roll));

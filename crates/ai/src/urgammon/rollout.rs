@@ -2,8 +2,8 @@
 //! and the match context that gives the players their payoff.
 
 use super::eval::{Net, Outcomes};
-use super::search::{LevelSpec, MatchTable, Payoff};
 use super::tournament::next_token;
+use super::{LevelSpec, MatchTable, Payoff};
 use crate::Rng;
 use urgammon::{DrawRule, Match, Side, State};
 
@@ -87,7 +87,7 @@ mod tests {
     fn a_rollout_is_reproducible_and_counts_every_game() {
         let mut g = urgammon::Game::new();
         g.apply_text("start:1-2").unwrap();
-        let spec = super::super::search::level_spec(crate::Level::MIN);
+        let spec = crate::urgammon::level_spec(crate::Level::MIN);
         let a = rollout(
             g.state(),
             40,

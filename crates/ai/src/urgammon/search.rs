@@ -1,5 +1,6 @@
-//! The Urgammon engine: expectimax over the chance die and the verdict die,
-//! match equity, and the playing levels.
+//! The Urgammon engine's search: expectimax over the chance die and the
+//! verdict die. What an outcome is worth is [`crate::urgammon::payoff`]; how
+//! each level uses the search is [`crate::urgammon::levels`].
 //!
 //! # Search
 //! A turn is a little tree: the chance die (1, 2, 3, 4 with probabilities
@@ -16,17 +17,16 @@
 //! - 2 plies: the same, one roll deeper.
 //!
 //! # What "best" means
-//! A [`Payoff`] gives each of the nine outcomes a value: its points for a single
+//! A [`Payoff`] ([`crate::urgammon::payoff`]) gives each of the nine outcomes a value: its points for a single
 //! game ("money" play), or the match-winning chance after it when a match is on
 //! ([`MatchTable`]). The verdict die is rolled exactly when its expected payoff
 //! beats the best move's.
 
-use crate::urgammon::eval::{Evaluator, Heuristic, Net, Outcomes, OUTCOMES, POINTS};
-use crate::urgammon::player::{greedy_decision, random_decision, Decision};
-use crate::Rng;
+use crate::urgammon::eval::{Evaluator, Outcomes};
+pub use crate::urgammon::payoff::{MatchTable, Payoff};
+use crate::urgammon::player::Decision;
 use std::cell::Cell;
-use std::sync::OnceLock;
-use urgammon::{DrawRule, Phase, Side, State, Token};
+use urgammon::{Phase, Side, State, Token};
 
 /// The chance values and their probabilities.
 pub const CHANCE: [(u8, f32); 4] = [
@@ -38,58 +38,6 @@ pub const CHANCE: [(u8, f32); 4] = [
 
 /// The verdict die's YES probability.
 pub const YES: f32 = 4.0 / 6.0;
-
-/// What each outcome is worth, from light's point of view; dark's value of an
-/// outcome is `total − light's`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Payoff {
-    /// Light's value of each outcome (light's point of view: win1…win4,
-    /// loss1…loss4, draw).
-    pub light: [f32; OUTCOMES],
-    /// 0 for points (zero-sum), 1 for match-winning chances.
-    pub total: f32,
-}
-
-impl Payoff {
-    /// Single-game play: an outcome is worth its points.
-    pub const MONEY: Payoff = Payoff {
-        light: POINTS,
-        total: 0.0,
-    };
-
-    /// Match play: an outcome is worth light's chance to win the match after it.
-    /// `score` is (light, dark) points so far in a match to `table.to()`.
-    pub fn for_match(table: &MatchTable, score: (u32, u32)) -> Payoff {
-        let to = table.to() as i32;
-        let a = to - score.0 as i32;
-        let b = to - score.1 as i32;
-        let mut light = [0.0; OUTCOMES];
-        for k in 0..4 {
-            light[k] = table.mwc(a - (k as i32 + 1), b);
-            light[k + 4] = table.mwc(a, b - (k as i32 + 1));
-        }
-        light[8] = match table.draw_rule() {
-            DrawRule::Replay => table.mwc(a, b),
-            DrawRule::End => 0.5,
-        };
-        Payoff { light, total: 1.0 }
-    }
-
-    /// The expected value of outcomes (light's point of view) for `side`.
-    #[inline]
-    pub fn value(&self, o: &Outcomes, side: Side) -> f32 {
-        let v: f32 = o.0.iter().zip(&self.light).map(|(p, u)| p * u).sum();
-        match side {
-            Side::Light => v,
-            Side::Dark => self.total - v,
-        }
-    }
-
-    /// True for match play (values are match-winning chances).
-    pub fn is_match(&self) -> bool {
-        self.total != 0.0
-    }
-}
 
 /// One option at a decision, with its evaluation.
 #[derive(Clone, Copy, Debug)]
@@ -266,328 +214,13 @@ impl<'a> Search<'a> {
     }
 }
 
-// ---------------------------------------------------------------------------
-// Match equity
-
-/// The match equity table: the chance to win a match for a player needing `a`
-/// more points against one needing `b`, from the per-game outcome rates, by
-/// dynamic programming over the scores.
-#[derive(Clone, Debug)]
-pub struct MatchTable {
-    to: u32,
-    draw_rule: DrawRule,
-    /// Per game: the chance that a given player wins by 1, 2, 3, 4 points.
-    rates: [f32; 4],
-    /// The chance that a game is drawn.
-    draw: f32,
-    /// `table[a][b]` for a, b in 0..=to (0 = already won).
-    table: Vec<Vec<f32>>,
-}
-
-impl MatchTable {
-    /// Builds the table for matches to `to` points from per-game rates: `rates[k]`
-    /// is the chance that one given player wins by k + 1 points, `draw` the chance
-    /// of a draw (so `2 · Σ rates + draw = 1`).
-    pub fn new(to: u32, draw_rule: DrawRule, rates: [f32; 4], draw: f32) -> MatchTable {
-        let n = to as usize;
-        let mut table = vec![vec![0.0f32; n + 1]; n + 1];
-        let at = |t: &Vec<Vec<f32>>, a: i64, b: i64| -> f32 {
-            if a <= 0 {
-                1.0
-            } else if b <= 0 {
-                0.0
-            } else {
-                t[a as usize][b as usize]
-            }
-        };
-        // Fill by increasing a + b: each entry needs only smaller scores.
-        for sum in 2..=2 * n {
-            for a in 1..=n {
-                let Some(b) = sum.checked_sub(a).filter(|b| (1..=n).contains(b)) else {
-                    continue;
-                };
-                let (ai, bi) = (a as i64, b as i64);
-                let mut e = 0.0;
-                for (k, q) in rates.iter().enumerate() {
-                    let k = k as i64 + 1;
-                    e += q * at(&table, ai - k, bi) + q * at(&table, ai, bi - k);
-                }
-                let e = match draw_rule {
-                    // A drawn game is replayed: the same score comes back.
-                    DrawRule::Replay => e / (1.0 - draw).max(1e-6),
-                    // A drawn game ends the match as a draw: half a win.
-                    DrawRule::End => e + 0.5 * draw,
-                };
-                table[a][b] = e;
-            }
-        }
-        MatchTable {
-            to,
-            draw_rule,
-            rates,
-            draw,
-            table,
-        }
-    }
-
-    /// The table for the trained network's own per-game outcome rates.
-    pub fn trained(to: u32, draw_rule: DrawRule) -> MatchTable {
-        let (rates, draw) = trained_game_rates();
-        MatchTable::new(to, draw_rule, rates, draw)
-    }
-
-    /// The match length.
-    pub fn to(&self) -> u32 {
-        self.to
-    }
-
-    /// What a drawn game does.
-    pub fn draw_rule(&self) -> DrawRule {
-        self.draw_rule
-    }
-
-    /// The per-game rates the table was built from.
-    pub fn rates(&self) -> ([f32; 4], f32) {
-        (self.rates, self.draw)
-    }
-
-    /// The chance to win the match needing `a` more points against `b`
-    /// (0 or less: already won or lost).
-    pub fn mwc(&self, a: i32, b: i32) -> f32 {
-        if a <= 0 && b <= 0 {
-            0.5
-        } else if a <= 0 {
-            1.0
-        } else if b <= 0 {
-            0.0
-        } else {
-            let n = self.to as i32;
-            self.table[a.min(n) as usize][b.min(n) as usize]
-        }
-    }
-}
-
-/// The per-game outcome rates of the trained network's own play, from its
-/// evaluation before the opening roll (symmetrised, since either side may start).
-pub fn game_rates(eval: &dyn Evaluator) -> ([f32; 4], f32) {
-    let search = Search::new(eval, Payoff::MONEY);
-    let o = search.value_roll(&State::new(), 0).0;
-    let mut rates = [0.0; 4];
-    for k in 0..4 {
-        rates[k] = (o[k] + o[k + 4]) / 2.0;
-    }
-    (rates, o[8])
-}
-
-fn trained_game_rates() -> ([f32; 4], f32) {
-    static RATES: OnceLock<([f32; 4], f32)> = OnceLock::new();
-    *RATES.get_or_init(|| game_rates(Net::trained()))
-}
-
-// ---------------------------------------------------------------------------
-// Levels
-
-/// What a level thinks with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Brain {
-    /// Uniformly random choices (the verdict die 30% of the time).
-    Random,
-    /// The greedy baseline.
-    Greedy,
-    /// Expectimax over the hand-written heuristic.
-    Heuristic,
-    /// Expectimax over the trained network.
-    Net,
-}
-
-/// How a level plays.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LevelSpec {
-    /// The evaluator.
-    pub brain: Brain,
-    /// Search depth in chance rolls (0–2).
-    pub plies: u32,
-    /// Random noise added to each option's value (in points; a tenth of it
-    /// in match-winning chance), so lower levels err like people do.
-    pub noise: f32,
-    /// Chance of a random choice instead of the chosen one.
-    pub blunder: f32,
-    /// Value options by the mean of this depth and the one below
-    /// ([`Search::blended_options`]).
-    pub blend: bool,
-}
-
-/// The levels. Each level scored above the one below it over 1000 games
-/// (docs/urgammon-engine.md has the table); noise is in points.
-///
-/// | level | plays |
-/// | --- | --- |
-/// | 1 | greedy, with a random choice three times in four |
-/// | 2 | greedy: capture, rosette, furthest piece; verdict die only when forced |
-/// | 3 | the network, 0 plies, noise 0.2 |
-/// | 4 | the hand-written heuristic, 0 plies |
-/// | 5 | the network, 0 plies, noise 0.07 |
-/// | 6 | the network, 0 plies, noise 0.03 |
-/// | 7 | the network, 0 plies, noise 0.015 |
-/// | 8 | the network, 0 plies |
-/// | 9 | the network, 1 ply |
-/// | 10 | the network, the mean of 2 plies and 1 ply ([`Search::blended_options`]) |
-pub fn level_spec(level: crate::Level) -> LevelSpec {
-    let spec = |brain, plies, noise, blunder| LevelSpec {
-        brain,
-        plies,
-        noise,
-        blunder,
-        blend: false,
-    };
-    match level.get() {
-        1 => spec(Brain::Greedy, 0, 0.0, 0.75),
-        2 => spec(Brain::Greedy, 0, 0.0, 0.0),
-        3 => spec(Brain::Net, 0, 0.2, 0.0),
-        4 => spec(Brain::Heuristic, 0, 0.0, 0.0),
-        5 => spec(Brain::Net, 0, 0.07, 0.0),
-        6 => spec(Brain::Net, 0, 0.03, 0.0),
-        7 => spec(Brain::Net, 0, 0.015, 0.0),
-        8 => spec(Brain::Net, 0, 0.0, 0.0),
-        9 => spec(Brain::Net, 1, 0.0, 0.0),
-        // A plain 2-ply search scored no better than 1 ply (50.3% over 2000
-        // games); the blend scored 53.4% with +0.12 points a game.
-        _ => LevelSpec {
-            blend: true,
-            ..spec(Brain::Net, 2, 0.0, 0.0)
-        },
-    }
-}
-
-/// A standard normal sample (Box–Muller), for level noise.
-fn gaussian(rng: &mut Rng) -> f32 {
-    let u1 = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
-    let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
-}
-
-/// The decision a level makes at `state` under `payoff`, or `None` when the
-/// state asks for no decision (a roll is due, or the game is over).
-pub fn decide(state: &State, spec: LevelSpec, payoff: Payoff, rng: &mut Rng) -> Option<Decision> {
-    decide_with(state, spec, Net::trained(), payoff, rng)
-}
-
-/// [`decide`] with another network (a checkpoint being trained or compared).
-pub fn decide_with(
-    state: &State,
-    spec: LevelSpec,
-    net: &Net,
-    payoff: Payoff,
-    rng: &mut Rng,
-) -> Option<Decision> {
-    if !matches!(state.phase(), Phase::Decide | Phase::Move | Phase::Verdict) {
-        return None;
-    }
-    if state.phase() == Phase::Verdict {
-        return Some(Decision::Verdict);
-    }
-    if spec.blunder > 0.0 && (rng.below(1000) as f32) < spec.blunder * 1000.0 {
-        return random_decision(state, rng);
-    }
-    let eval: &dyn Evaluator = match spec.brain {
-        Brain::Random => return random_decision(state, rng),
-        Brain::Greedy => return greedy_decision(state, rng),
-        Brain::Heuristic => &Heuristic,
-        Brain::Net => net,
-    };
-    // A single legal option needs no thought.
-    if state.phase() == Phase::Move && state.moves().len() == 1 {
-        return Some(Decision::Move(state.moves()[0]));
-    }
-    let search = Search::new(eval, payoff);
-    let mut options = if spec.blend {
-        search.blended_options(state, spec.plies)
-    } else {
-        search.options(state, spec.plies)
-    };
-    if spec.noise > 0.0 {
-        let scale = if payoff.is_match() { 0.1 } else { 1.0 };
-        for o in &mut options {
-            o.value += spec.noise * scale * gaussian(rng);
-        }
-        options.sort_by(|a, b| b.value.total_cmp(&a.value));
-    }
-    if let Some(best) = options.first() {
-        tracing::trace!(decision = ?best.decision, value = best.value, options = options.len(), "decided");
-    }
-    options.first().map(|c| c.decision)
-}
-
-/// An analysis: every option with its evaluation, or the evaluation of the
-/// position when no decision is due.
-#[derive(Clone, Debug)]
-pub struct Analysis {
-    /// The evaluator used.
-    pub brain: Brain,
-    /// The depth searched, in chance rolls.
-    pub plies: u32,
-    /// True when values are the mean of `plies` and `plies − 1` (level 10).
-    pub blended: bool,
-    /// The options, best first (empty when no decision is due).
-    pub options: Vec<Choice>,
-    /// The position's outcome probabilities from light's point of view: with
-    /// the best option taken at a decision, exact once the game is over.
-    pub position: Outcomes,
-}
-
-/// Analyses `state` as level `level` would, without its noise: levels 1–3 use
-/// the hand-written heuristic (the baselines have no evaluation of their own),
-/// levels 4–10 the network at their depth.
-pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
-    let mut spec = level_spec(level);
-    spec.noise = 0.0;
-    let eval: &dyn Evaluator = match spec.brain {
-        Brain::Net => Net::trained(),
-        _ => {
-            spec.brain = Brain::Heuristic;
-            &Heuristic
-        }
-    };
-    let search = Search::new(eval, payoff);
-    match state.phase() {
-        Phase::Decide | Phase::Move | Phase::Verdict => {
-            let options = if spec.blend {
-                search.blended_options(state, spec.plies)
-            } else {
-                search.options(state, spec.plies)
-            };
-            let position = options.first().map(|c| c.outcomes).unwrap_or_default();
-            Analysis {
-                brain: spec.brain,
-                plies: spec.plies,
-                blended: spec.blend,
-                options,
-                position,
-            }
-        }
-        _ => Analysis {
-            brain: spec.brain,
-            plies: spec.plies,
-            blended: spec.blend,
-            options: vec![],
-            position: {
-                let mut o = search.value_roll(state, spec.plies);
-                if spec.blend && spec.plies > 0 {
-                    let shallow = search.value_roll(state, spec.plies - 1);
-                    let mut mean = Outcomes::default();
-                    mean.add_scaled(&o, 0.5);
-                    mean.add_scaled(&shallow, 0.5);
-                    o = mean;
-                }
-                o
-            },
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::urgammon::eval::{Heuristic, Net};
+    use crate::urgammon::levels::{decide, level_spec};
+    use crate::Rng;
+    use urgammon::DrawRule;
     use urgammon::Game;
 
     #[test]

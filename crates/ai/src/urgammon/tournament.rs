@@ -8,7 +8,7 @@
 
 use crate::urgammon::eval::Net;
 use crate::urgammon::player::Decision;
-use crate::urgammon::search::{decide_with, level_spec, Brain, LevelSpec, MatchTable, Payoff};
+use crate::urgammon::{decide_with, level_spec, Brain, LevelSpec, MatchTable, Payoff};
 use crate::Rng;
 use std::str::FromStr;
 use urgammon::{DrawRule, Match, MatchSettings, Phase, Side, State, Token};

@@ -1,13 +1,13 @@
 //! What each subcommand does: one file per group, over the crates' own
 //! functions (the CLI stays thin).
 
-mod bench;
+pub(crate) mod bench;
 mod engine;
-mod ringo;
+pub(crate) mod ringo;
 mod serve;
-mod tournament;
+pub(crate) mod tournament;
 mod tune;
-mod urgammon;
+pub(crate) mod urgammon;
 
 use crate::cli::{Cli, Command};
 use anyhow::Result;

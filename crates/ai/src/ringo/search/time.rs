@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// When to stop searching. Unset limits do not apply; with none set, the search
-/// goes to [`params::MAX_PLY`] unless stopped.
+/// goes to [`super::params::MAX_PLY`] unless stopped.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// The deepest iteration.

@@ -1,7 +1,7 @@
 //! `agon bench …`: the speed goals, measured on one core. Each benchmark runs
 //! several times and reports the median, so one noisy run does not decide.
 
-use crate::rng::SplitMix;
+use agon_ai::Rng;
 use anyhow::Result;
 use serde::Serialize;
 use std::time::Instant;
@@ -111,7 +111,7 @@ fn best(rates: &[f64]) -> f64 {
 }
 
 /// Plays one random Ringo game to its end; returns its length in plies.
-pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
+pub fn random_ringo_game(rules: ringo::Rules, rng: &mut Rng) -> usize {
     ringo::playout(&ringo::Position::start(&rules), &rules, |n| rng.below(n)).plies
 }
 
@@ -119,7 +119,7 @@ pub fn random_ringo_game(rules: ringo::Rules, rng: &mut SplitMix) -> usize {
 /// nodes per second, each the median of `runs` runs.
 pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> Result<RingoBench> {
     let rules: ringo::Rules = rules.parse()?;
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Rng::new(seed);
     let mut game_rates = vec![];
     let mut plies = 0usize;
     for run in 0..runs {
@@ -162,7 +162,7 @@ pub fn ringo(rules: &str, games: usize, runs: usize, depth: u32, seed: u64) -> R
 
 /// Plays one random Urgammon game: fair dice, random legal moves, and the verdict
 /// die taken 30% of the time when it is optional. Returns the tokens played.
-pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
+pub fn random_urgammon_game(rng: &mut Rng) -> usize {
     use urgammon::{Phase, State, Token};
     // Tokens chosen from the legal ones always apply.
     urgammon::playout(&State::new(), |state| {
@@ -183,7 +183,7 @@ pub fn random_urgammon_game(rng: &mut SplitMix) -> usize {
 
 /// `agon bench urgammon`: random games per second, the median of `runs` runs.
 pub fn urgammon(games: usize, runs: usize, seed: u64) -> Result<UrgammonBench> {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Rng::new(seed);
     let mut rates = vec![];
     let mut tokens = 0usize;
     for run in 0..runs {
@@ -231,8 +231,8 @@ pub fn ringo_search(depth: u32) -> Result<RingoSearchBench> {
 /// Positions from self-play of level 8 (seeded): the roll-phase positions for
 /// evaluation, and the decisions with a real choice for decision timing.
 fn urgammon_positions(games: usize, seed: u64) -> (Vec<urgammon::State>, Vec<urgammon::State>) {
-    use agon_ai::urgammon::search::{level_spec, Payoff};
     use agon_ai::urgammon::tournament::next_token;
+    use agon_ai::urgammon::{level_spec, Payoff};
     let net = agon_ai::urgammon::eval::Net::trained();
     let spec = level_spec(agon_ai::Level::new(8));
     let (mut rolls, mut decisions) = (vec![], vec![]);
@@ -284,10 +284,10 @@ pub fn urgammon_eval(runs: usize, decisions: usize) -> Result<UrgammonEvalBench>
     let progress = crate::progress::Progress::new(choices.len() as u64, "level-10 decisions");
     for (i, s) in choices.iter().enumerate() {
         let start = Instant::now();
-        let d = agon_ai::urgammon::search::decide(
+        let d = agon_ai::urgammon::decide(
             s,
-            agon_ai::urgammon::search::level_spec(agon_ai::Level::MAX),
-            agon_ai::urgammon::search::Payoff::MONEY,
+            agon_ai::urgammon::level_spec(agon_ai::Level::MAX),
+            agon_ai::urgammon::Payoff::MONEY,
             &mut rng,
         );
         times.push(start.elapsed().as_secs_f64() * 1000.0);

@@ -1,8 +1,8 @@
 //! `agon urgammon …`: the state after a record, terminal match play, replays.
 
-use crate::rng::SplitMix;
 use agon_ai::urgammon::player::Decision;
-use agon_ai::urgammon::search::{analyze, decide, level_spec, Payoff};
+use agon_ai::urgammon::{analyze, decide, level_spec, Payoff};
+use agon_ai::Rng;
 use anyhow::{bail, Result};
 use std::io::{BufRead, Write};
 use urgammon::{Game, House, Kind, Match, MatchSettings, Phase, Side, State, Token};
@@ -184,7 +184,7 @@ fn hint(m: &Match) -> String {
 pub fn play(
     settings: MatchSettings,
     engine: Option<EngineSeat>,
-    rng: &mut SplitMix,
+    rng: &mut Rng,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {

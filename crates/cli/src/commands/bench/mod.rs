@@ -1,20 +1,23 @@
 //! `agon bench …`: speed benchmarks, and the web app under load.
 
+mod serve;
+mod speed;
+
 use super::print_json;
 use crate::cli::*;
-use crate::{bench, bench_serve};
 use anyhow::Result;
+pub(crate) use serve::ServeBench;
 
 /// `agon bench …`: speed benchmarks, and the web app under load.
 pub(crate) fn run(cmd: BenchCmd) -> Result<()> {
     match cmd {
-        BenchCmd::RingoSearch { depth } => print_json(&bench::ringo_search(depth)?),
-        BenchCmd::Serve(b) => print_json(&bench_serve::run(&b)?),
+        BenchCmd::RingoSearch { depth } => print_json(&speed::ringo_search(depth)?),
+        BenchCmd::Serve(b) => print_json(&serve::run(&b)?),
         BenchCmd::UrgammonEval { runs, decisions } => {
-            print_json(&bench::urgammon_eval(runs.max(1), decisions)?)
+            print_json(&speed::urgammon_eval(runs.max(1), decisions)?)
         }
         BenchCmd::Urgammon { games, runs, seed } => {
-            print_json(&bench::urgammon(games, runs.max(1), seed)?)
+            print_json(&speed::urgammon(games, runs.max(1), seed)?)
         }
         BenchCmd::Ringo {
             rules,
@@ -22,6 +25,6 @@ pub(crate) fn run(cmd: BenchCmd) -> Result<()> {
             runs,
             depth,
             seed,
-        } => print_json(&bench::ringo(&rules, games, runs.max(1), depth, seed)?),
+        } => print_json(&speed::ringo(&rules, games, runs.max(1), depth, seed)?),
     }
 }

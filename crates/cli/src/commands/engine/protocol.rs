@@ -35,7 +35,7 @@ struct Engine {
     setup: Setup,
     rules: ringo::Rules,
     /// The match an Urgammon decision is for, if any.
-    urgammon_match: Option<crate::urgammon_ai::MatchContext>,
+    urgammon_match: Option<crate::commands::urgammon::analysis::MatchContext>,
     out: Out,
     /// The running search: its thread, its stop flag, and a flag it sets just
     /// before it prints `bestmove`, so a client that has read `bestmove` is never
@@ -186,7 +186,7 @@ impl Engine {
                     ["end"] => urgammon::DrawRule::End,
                     _ => return Err(usage()),
                 };
-                Some(crate::urgammon_ai::MatchContext {
+                Some(crate::commands::urgammon::analysis::MatchContext {
                     to,
                     score: (l, d),
                     draw,
@@ -210,7 +210,8 @@ impl Engine {
         if state.phase() == urgammon::Phase::Over {
             return Err("the game is over".into());
         }
-        let v = crate::urgammon_ai::analysis_json(state, level, self.urgammon_match);
+        let v =
+            crate::commands::urgammon::analysis::analysis_json(state, level, self.urgammon_match);
         let mwc = |m: Option<f64>| m.map(|m| format!(" mwc {m}")).unwrap_or_default();
         for o in &v.options {
             self.out.line(&format!(

@@ -1,16 +1,20 @@
 //! `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
 
+pub(crate) mod analysis;
+pub(crate) mod game;
+mod train;
+
 use super::print_json;
 use crate::cli::*;
-use crate::{rng, urgammon_ai, urgammon_cmd, urgammon_train_cmd};
+use crate::rng;
 use anyhow::Result;
 
 /// `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
 pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
     match cmd {
         UrgammonCmd::Legal { record } => {
-            let m = urgammon_cmd::load_record(&record)?;
-            print_json(&urgammon_cmd::legal_json(
+            let m = game::load_record(&record)?;
+            print_json(&game::legal_json(
                 &m,
                 record.trim_start().starts_with("urgammon"),
             ))
@@ -28,7 +32,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                 Some(spec) => {
                     let level = parse_engine_spec(spec)?;
                     let human = urgammon::Side::from(side);
-                    Some(urgammon_cmd::EngineSeat {
+                    Some(game::EngineSeat {
                         level,
                         side: human.other(),
                     })
@@ -42,8 +46,8 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                     .transpose()
                     .map_err(anyhow::Error::msg)?,
             };
-            let mut rng = rng::SplitMix::new(seed.unwrap_or_else(rng::time_seed));
-            urgammon_cmd::play(
+            let mut rng = agon_ai::Rng::new(seed.unwrap_or_else(rng::time_seed));
+            game::play(
                 settings,
                 engine,
                 &mut rng,
@@ -57,8 +61,8 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             match_to,
             score,
         } => {
-            let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
-            print_json(&urgammon_ai::analysis_json(m.current().state(), level, ctx))
+            let (m, ctx) = analysis::load_in_context(&record, match_to, score.as_deref())?;
+            print_json(&analysis::analysis_json(m.current().state(), level, ctx))
         }
         UrgammonCmd::Rollout {
             record,
@@ -69,8 +73,8 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             threads,
             seed,
         } => {
-            let (m, ctx) = urgammon_ai::load_in_context(&record, match_to, score.as_deref())?;
-            print_json(&urgammon_ai::rollout(
+            let (m, ctx) = analysis::load_in_context(&record, match_to, score.as_deref())?;
+            print_json(&analysis::rollout(
                 m.current().state(),
                 games,
                 level,
@@ -84,9 +88,9 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             rollouts,
             threads,
             seed,
-        } => print_json(&urgammon_ai::calibrate(positions, rollouts, threads, seed)?),
+        } => print_json(&analysis::calibrate(positions, rollouts, threads, seed)?),
         UrgammonCmd::Met { to, draw, json } => {
-            print!("{}", urgammon_ai::met(to, draw.into(), json)?);
+            print!("{}", analysis::met(to, draw.into(), json)?);
             if json {
                 println!();
             }
@@ -107,27 +111,25 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || lr_decay <= 0.0 {
                 anyhow::bail!("--lambda must be 0 to 1; --lr and --lr-decay positive");
             }
-            print_json(&urgammon_train_cmd::train(
-                &urgammon_train_cmd::TrainArgs {
-                    games,
-                    out,
-                    resume,
-                    checkpoint_every: checkpoint_every.max(1),
-                    probe,
-                    log,
-                    config: agon_ai::urgammon::train::TrainConfig {
-                        lambda,
-                        lr,
-                        lr_decay,
-                        seed,
-                    },
+            print_json(&train::train(&train::TrainArgs {
+                games,
+                out,
+                resume,
+                checkpoint_every: checkpoint_every.max(1),
+                probe,
+                log,
+                config: agon_ai::urgammon::train::TrainConfig {
+                    lambda,
+                    lr,
+                    lr_decay,
+                    seed,
                 },
-            )?)
+            })?)
         }
         UrgammonCmd::Replay { record, all } => {
             let text = std::fs::read_to_string(&record)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", record.display()))?;
-            urgammon_cmd::replay(
+            game::replay(
                 &text,
                 all,
                 &mut std::io::stdin().lock(),

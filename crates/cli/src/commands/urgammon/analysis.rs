@@ -6,9 +6,9 @@ use crate::progress::Progress;
 use agon_ai::stats::round4;
 use agon_ai::urgammon::eval::{Net, Outcomes, OUTCOME_NAMES};
 use agon_ai::urgammon::player::Decision;
-use agon_ai::urgammon::search::{analyze, Brain, MatchTable, Payoff};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 pub use agon_ai::urgammon::MatchContext;
+use agon_ai::urgammon::{analyze, Brain, MatchTable, Payoff};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -156,8 +156,8 @@ pub fn tournament(args: &TournamentArgs) -> Result<TournamentReport> {
         net_a,
         net_b,
     } = *args;
-    let a: Spec = crate::tournament::parse_player(a, "--a")?;
-    let b: Spec = crate::tournament::parse_player(b, "--b")?;
+    let a: Spec = crate::commands::tournament::ringo::parse_player(a, "--a")?;
+    let b: Spec = crate::commands::tournament::ringo::parse_player(b, "--b")?;
     if games == 0 {
         bail!("--games must be at least 1");
     }
@@ -299,7 +299,7 @@ pub fn load_in_context(
     match_to: Option<u32>,
     score: Option<&str>,
 ) -> Result<(Match, Option<MatchContext>)> {
-    let m = crate::urgammon_cmd::load_record(record)?;
+    let m = super::game::load_record(record)?;
     let is_match = record.trim_start().starts_with("urgammon");
     let ctx = match_context(&m, is_match, match_to, score)?;
     Ok((m, ctx))
@@ -375,7 +375,7 @@ pub fn analysis_json(
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let a = analyze(state, level, payoff);
     let side = state.to_act().unwrap_or(Side::Light);
-    let option_json = |c: &agon_ai::urgammon::search::Choice| {
+    let option_json = |c: &agon_ai::urgammon::Choice| {
         let seen = c.outcomes.seen_by(side);
         OptionJson {
             option: match c.decision {
@@ -438,7 +438,7 @@ pub fn rollout(
     }
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let side = state.to_act().unwrap_or(Side::Light);
-    let spec = agon_ai::urgammon::search::level_spec(level);
+    let spec = agon_ai::urgammon::level_spec(level);
     let start = std::time::Instant::now();
     let progress = Progress::new(games as u64, "games played out");
     let counts = agon_ai::urgammon::rollout(
@@ -701,7 +701,7 @@ pub fn calibrate(
     seed: u64,
 ) -> Result<CalibrationJson> {
     use agon_ai::urgammon::calibrate::{self, Sample};
-    use agon_ai::urgammon::search::level_spec;
+    use agon_ai::urgammon::level_spec;
     if positions == 0 || rollouts == 0 {
         bail!("--positions and --rollouts must be at least 1");
     }
