@@ -79,6 +79,7 @@ impl Session {
                     v.status = self.status().name();
                     v.reason = Some(RESIGNATION);
                     v.moves.clear();
+                    v.legal.clear();
                 }
                 (GameView::Urgammon(v), Rules::Urgammon(m)) => {
                     // The match is forfeited as if the winner had reached the
@@ -94,6 +95,8 @@ impl Session {
                     });
                     v.state.moves.clear();
                     v.state.promoted_moves.clear();
+                    v.legal.clear();
+                    v.promoted_legal.clear();
                     v.state.to_act = None;
                     v.verdict_allowed = false;
                     v.verdict_forced = false;
