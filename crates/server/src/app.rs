@@ -5,6 +5,7 @@ use crate::api;
 use crate::assets;
 use crate::dice::OsDice;
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::session::{Action, Session};
 use crate::store::{Commit, Store};
 use crate::ws::WsMessage;
@@ -226,7 +227,7 @@ impl AppState {
             .store()
             .load(id)
             .await?
-            .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+            .ok_or_else(|| ApiError::NotFound(ErrorCode::GameNotFound, id.to_string()))?;
         let mut session = Session::from_stored(loaded)?;
         // A game stored before dice had a ledger: its record's dice become the
         // ledger, so Undo reads them back as for any other game.
@@ -345,7 +346,7 @@ impl AppState {
         let mut session = slot.session.lock().await;
         if let Some(r) = expect_revision {
             if r != session.revision() {
-                return Err(ApiError::Conflict(format!(
+                return Err(ApiError::Conflict(ErrorCode::StaleRevision, format!(
                     "the game has changed: you sent revision {r}, it is at {}; reload and try again",
                     session.revision()
                 )));

@@ -10,7 +10,7 @@
 //!   framing, no sniffing, no referrer.
 
 use crate::app::AppState;
-use crate::error::ErrorBody;
+use crate::error::{ErrorBody, ErrorCode};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -46,8 +46,29 @@ fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
 }
 
-fn json_error(status: StatusCode, message: String) -> Response {
-    (status, Json(ErrorBody { error: message })).into_response()
+fn json_error(status: StatusCode, code: ErrorCode, message: String) -> Response {
+    (
+        status,
+        Json(ErrorBody {
+            error: message,
+            code,
+        }),
+    )
+        .into_response()
+}
+
+/// The code of an error answer that the handlers did not make themselves.
+fn code_of(status: StatusCode) -> ErrorCode {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::BodyTooLarge,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::NOT_FOUND => ErrorCode::RouteNotFound,
+        StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::JsonOnly,
+        StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::BadJson,
+        s if s.is_server_error() => ErrorCode::Internal,
+        _ => ErrorCode::BadRequest,
+    }
 }
 
 /// The middleware: checks on the way in, one error shape and the headers on
@@ -63,11 +84,13 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
     {
         json_error(
             StatusCode::FORBIDDEN,
+            ErrorCode::ForeignOrigin,
             "this request comes from another site; the API only takes requests from its own pages (or origins allowed with --allow-origin)".into(),
         )
     } else if api && req.method() == Method::POST && !is_json(req.headers()) {
         json_error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::JsonOnly,
             "send JSON: the API takes bodies with content-type application/json only".into(),
         )
     } else {
@@ -94,7 +117,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
                 (_, Some(t)) => format!("{reason}: {t}"),
                 (_, None) => reason,
             };
-            let mut fresh = json_error(status, message);
+            let mut fresh = json_error(status, code_of(status), message);
             if let Some(allow) = res.headers().get(header::ALLOW) {
                 fresh.headers_mut().insert(header::ALLOW, allow.clone());
             }

@@ -1,5 +1,6 @@
 //! The API's error type: every failure becomes a status code and a JSON body
-//! `{"error": "..."}` that says what was wrong. The game logic and the store
+//! `{"error": "...", "code": "..."}`: what was wrong in English, and a stable
+//! code ([`ErrorCode`]) that a page translates. The game logic and the store
 //! have their own error types; they become an [`ApiError`] here, in one place.
 
 use crate::session::SessionError;
@@ -9,25 +10,120 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
+/// What went wrong, as a stable word a program (or the page's translations)
+/// can rely on; the English message beside it may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// No game with this id.
+    GameNotFound,
+    /// No such API route.
+    RouteNotFound,
+    /// The game changed since the revision the client sent.
+    StaleRevision,
+    /// Not `ringo` or `urgammon`.
+    UnknownGame,
+    /// Not `engine`, `friend` or `local`.
+    UnknownOpponent,
+    /// Too many WebSockets.
+    TooManyConnections,
+    /// The invite was used already (or is for another game).
+    InviteUsed,
+    /// Only a player of the game may do this.
+    NotAPlayer,
+    /// A move action without a move.
+    MoveMissing,
+    /// A rematch asked for before the game ended.
+    RematchBeforeEnd,
+    /// A number field out of range or not whole.
+    BadNumber,
+    /// A match target outside 1–99.
+    BadMatchTarget,
+    /// Urgammon match settings that do not parse.
+    BadSettings,
+    /// A stake that is not a number.
+    BadStake,
+    /// A Ringo rules string that does not parse.
+    BadRules,
+    /// Not one of the game's sides, or `random`.
+    UnknownSide,
+    /// An engine level outside 1–10.
+    BadLevel,
+    /// An imported record that does not replay.
+    BadRecord,
+    /// A record longer than the server keeps.
+    RecordTooLong,
+    /// A body that is not JSON of the expected shape.
+    BadJson,
+    /// A body that is not `application/json`.
+    JsonOnly,
+    /// A body larger than the route takes.
+    BodyTooLarge,
+    /// A request from another site.
+    ForeignOrigin,
+    /// A method the route does not take.
+    MethodNotAllowed,
+    /// Too many requests from this client.
+    RateLimited,
+    /// Not this seat's turn.
+    NotYourTurn,
+    /// An Urgammon game of a match has ended: start the next.
+    BetweenGames,
+    /// The game (or match) is over.
+    GameOver,
+    /// A watch link cannot act.
+    WatchOnly,
+    /// Undo is refused now.
+    CannotUndo,
+    /// No next game: Ringo is one game, or the match is over.
+    NoNextGame,
+    /// A move the rules do not allow here.
+    IllegalMove,
+    /// A die token sent as a move.
+    DieNotMove,
+    /// Text that is not a move.
+    NotAMove,
+    /// Ringo has no dice.
+    NoDice,
+    /// The verdict die may not be rolled now.
+    VerdictNotNow,
+    /// The chance die is already rolled.
+    AlreadyRolled,
+    /// The chance die must be rolled first.
+    RollFirst,
+    /// No move with this roll: the verdict die must be rolled.
+    VerdictRequired,
+    /// The request does not fit this moment of the turn.
+    WrongMoment,
+    /// The server cannot do it right now.
+    Unavailable,
+    /// The store failed.
+    Storage,
+    /// Something that should not happen.
+    Internal,
+    /// Any other client error.
+    BadRequest,
+}
+
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// Malformed or invalid input: bad JSON, unknown game, bad settings.
-    #[error("{0}")]
-    BadRequest(String),
+    #[error("{1}")]
+    BadRequest(ErrorCode, String),
     /// The game id is unknown.
-    #[error("no game with id '{0}'")]
-    NotFound(String),
+    #[error("no game with id '{1}'")]
+    NotFound(ErrorCode, String),
     /// The token is missing, wrong, or not for the seat to act.
-    #[error("{0}")]
-    Forbidden(String),
+    #[error("{1}")]
+    Forbidden(ErrorCode, String),
     /// Well-formed but not allowed now: an illegal move, not your turn, a
     /// stale revision, an invite already used.
-    #[error("{0}")]
-    Conflict(String),
+    #[error("{1}")]
+    Conflict(ErrorCode, String),
     /// The server cannot do it right now (the secure generator failed).
-    #[error("{0}")]
-    Unavailable(String),
+    #[error("{1}")]
+    Unavailable(ErrorCode, String),
     /// The store failed; nothing was changed.
     #[error("storage error: {0}")]
     Storage(#[from] rusqlite::Error),
@@ -39,20 +135,37 @@ pub enum ApiError {
 /// The body of every error answer.
 #[derive(Serialize)]
 pub struct ErrorBody {
-    /// What was wrong, for a person.
+    /// What was wrong, for a person (English).
     pub error: String,
+    /// What was wrong, as a stable code.
+    pub code: ErrorCode,
+}
+
+impl ApiError {
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::BadRequest(c, _)
+            | ApiError::NotFound(c, _)
+            | ApiError::Forbidden(c, _)
+            | ApiError::Conflict(c, _)
+            | ApiError::Unavailable(c, _) => *c,
+            ApiError::Storage(_) => ErrorCode::Storage,
+            ApiError::Internal(_) => ErrorCode::Internal,
+        }
+    }
 }
 
 impl From<SessionError> for ApiError {
     fn from(e: SessionError) -> ApiError {
         match e {
-            SessionError::BadRequest(m) => ApiError::BadRequest(m),
-            SessionError::Conflict(m) => ApiError::Conflict(m),
-            SessionError::Forbidden(m) => ApiError::Forbidden(m),
+            SessionError::BadRequest(c, m) => ApiError::BadRequest(c, m),
+            SessionError::Conflict(c, m) => ApiError::Conflict(c, m),
+            SessionError::Forbidden(c, m) => ApiError::Forbidden(c, m),
             SessionError::Corrupt(m) => ApiError::Internal(m),
             SessionError::Dice(e) => {
                 tracing::error!(error = %e, "no die could be drawn");
-                ApiError::Unavailable(format!("{e}; try again"))
+                ApiError::Unavailable(ErrorCode::Unavailable, format!("{e}; try again"))
             }
         }
     }
@@ -62,7 +175,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Sql(e) => ApiError::Storage(e),
-            e @ StoreError::Stale(_) => ApiError::Conflict(e.to_string()),
+            e @ StoreError::Stale(_) => ApiError::Conflict(ErrorCode::StaleRevision, e.to_string()),
             e @ (StoreError::Commit(_) | StoreError::Closed) => ApiError::Internal(e.to_string()),
         }
     }
@@ -74,16 +187,17 @@ impl IntoResponse for ApiError {
             tracing::error!(error = %self, "request failed");
         }
         let status = match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(..) => StatusCode::NOT_FOUND,
+            ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         (
             status,
             Json(ErrorBody {
+                code: self.code(),
                 error: self.to_string(),
             }),
         )

@@ -3,6 +3,7 @@
 //! ([`Status`]). The store reads and writes them as text; everything else
 //! compares them as enums.
 
+use crate::error::ErrorCode;
 use crate::session::SessionError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -56,9 +57,10 @@ impl FromStr for Kind {
         match s {
             "ringo" => Ok(Kind::Ringo),
             "urgammon" => Ok(Kind::Urgammon),
-            other => Err(SessionError::BadRequest(format!(
-                "unknown game '{other}'; the games are ringo and urgammon"
-            ))),
+            other => Err(SessionError::BadRequest(
+                ErrorCode::UnknownGame,
+                format!("unknown game '{other}'; the games are ringo and urgammon"),
+            )),
         }
     }
 }
@@ -99,9 +101,10 @@ impl FromStr for Mode {
             "engine" => Ok(Mode::Engine),
             "friend" => Ok(Mode::Friend),
             "local" => Ok(Mode::Local),
-            other => Err(SessionError::BadRequest(format!(
-                "unknown opponent '{other}'; use engine, friend or local"
-            ))),
+            other => Err(SessionError::BadRequest(
+                ErrorCode::UnknownOpponent,
+                format!("unknown opponent '{other}'; use engine, friend or local"),
+            )),
         }
     }
 }

@@ -4,11 +4,15 @@
 //! cannot act for anyone.
 
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 
 fn fill(buf: &mut [u8]) -> Result<(), ApiError> {
     getrandom::fill(buf).map_err(|e| {
         tracing::error!(error = %e, "the OS random generator failed");
-        ApiError::Unavailable("the server cannot make a secret right now; try again".into())
+        ApiError::Unavailable(
+            ErrorCode::Unavailable,
+            "the server cannot make a secret right now; try again".into(),
+        )
     })
 }
 

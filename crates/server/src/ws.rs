@@ -5,6 +5,7 @@
 
 use crate::app::{AppState, Slot};
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -94,10 +95,13 @@ impl SocketCount {
             slot: slot.clone(),
         };
         if total >= o.max_sockets || here >= o.max_sockets_per_game {
-            return Err(ApiError::Unavailable(format!(
+            return Err(ApiError::Unavailable(
+                ErrorCode::TooManyConnections,
+                format!(
                 "too many live connections (at most {} in all and {} per game): try again later",
                 o.max_sockets, o.max_sockets_per_game
-            )));
+            ),
+            ));
         }
         Ok(count)
     }

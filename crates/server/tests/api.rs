@@ -54,8 +54,10 @@ async fn friend_game_seats_tokens_and_spectators() {
     // Not your turn, an illegal move, a spectator, a wrong token: refused, nothing changes.
     let (status, v) = action(&app, id, Some(alice), mv("c6-c5")).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "not-your-turn", "a stable code beside the words");
     let (status, v) = action(&app, id, Some(bob), mv("b1-b3")).await;
     assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(v["code"], "illegal-move");
     assert!(
         v["error"].as_str().unwrap().contains("cannot go to b3"),
         "{v}"
@@ -99,6 +101,7 @@ async fn bad_input_gets_clear_errors() {
         ),
         (r#"{"game": "ringo", "side": "light"}"#, "unknown side"),
         (r#"{"game": "ringo", "level": 11}"#, "level is 1 to 10"),
+        (r#"{"game": "ringo", "rules": "classic,rings=9"}"#, "rings"),
         (r#"{"game": "urgammon", "to": 0}"#, "use 1 to 99"),
         (r#"{"game": "urgammon", "stake": "lots"}"#, "invalid stake"),
         (r#"{"game": "ringo", "colour": "red"}"#, "unknown field"),
@@ -107,12 +110,31 @@ async fn bad_input_gets_clear_errors() {
         let (status, v) = call(&app, "POST", "/api/games", None, Some(body)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
         assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
+        let code = v["code"].as_str().unwrap_or_default();
+        assert!(
+            [
+                "bad-json",
+                "unknown-game",
+                "unknown-opponent",
+                "unknown-side",
+                "bad-level",
+                "bad-match-target",
+                "bad-stake",
+                "bad-rules",
+                "bad-number"
+            ]
+            .contains(&code),
+            "{body}: {v}"
+        );
     }
-    let (status, _) = call(&app, "GET", "/api/games/nosuchgame", None, None).await;
+    let (status, v) = call(&app, "GET", "/api/games/nosuchgame", None, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "game-not-found");
     let big = format!(r#"{{"game": "ringo", "rules": "{}"}}"#, "x".repeat(100_000));
     let (status, _) = call(&app, "POST", "/api/games", None, Some(&big)).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let (_, v) = call(&app, "POST", "/api/games", None, Some(&big)).await;
+    assert_eq!(v["code"], "body-too-large");
     let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
     let id = g["id"].as_str().unwrap();
     let t = g["token"].as_str();

@@ -271,6 +271,10 @@ async fn every_api_error_is_json_and_unknown_pages_are_html() {
             v["error"].as_str().is_some_and(|e| !e.is_empty()),
             "{what}: {v}"
         );
+        assert!(
+            v["code"].as_str().is_some_and(|c| !c.is_empty()),
+            "{what}: every error has a code: {v}"
+        );
     }
     for uri in ["/nothing", "/g/abc/def", "/static/secret.txt"] {
         let req = Request::builder().uri(uri).body(Body::empty()).unwrap();

@@ -36,8 +36,6 @@ pub struct RingoGame {
     pub board: Vec<RingoPiece>,
     /// The legal moves with their cells, so a page never parses notation.
     pub legal: Vec<RingoMoveView>,
-    /// Every move played, numbered, with its side and cells.
-    pub plies: Vec<RingoPly>,
 }
 
 /// A piece on a Ringo board.
@@ -60,18 +58,6 @@ pub struct RingoMoveView {
     pub to: Option<String>,
     /// The captured piece's cell, if it captures.
     pub captured: Option<String>,
-}
-
-/// One move of a Ringo game's history.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct RingoPly {
-    /// The turn number: the attackers' move and the defenders' reply share one.
-    pub turn: usize,
-    /// Who moved.
-    pub side: &'static str,
-    /// The move.
-    #[serde(flatten)]
-    pub mv: RingoMoveView,
 }
 
 /// A Ringo move as a view, written against the list it was chosen from.
@@ -150,31 +136,6 @@ impl RingoGame {
                 v.sort_by(|a, b| a.notation.cmp(&b.notation));
                 v
             },
-            plies: ringo_plies(game),
         }
     }
-}
-
-/// The game's moves with their sides and turn numbers, replayed from the
-/// start position (each written against the legal moves of its own position).
-fn ringo_plies(game: &ringo::Game) -> Vec<RingoPly> {
-    let rules = *game.rules();
-    let mut replay = ringo::Game::from_position(rules, game.start_position().clone());
-    let first = replay.position().to_move();
-    let mut turn = 0;
-    let mut out = Vec::with_capacity(game.ply());
-    for m in game.moves() {
-        let side = replay.position().to_move();
-        if side == first || turn == 0 {
-            turn += 1;
-        }
-        let legal = replay.legal_moves();
-        out.push(RingoPly {
-            turn,
-            side: side.name(),
-            mv: ringo_move(m, legal.as_slice()),
-        });
-        replay.play_unchecked(m);
-    }
-    out
 }

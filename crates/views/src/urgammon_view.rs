@@ -295,6 +295,9 @@ pub struct UrgammonTurn {
     pub side: Option<&'static str>,
     /// The opening roll: light's, then dark's.
     pub opening: Option<[u8; 2]>,
+    /// Tied opening rolls before this one (each side rolls again on a tie).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ties: u32,
     /// The chance roll (for the opening: the lower roll, which the starter plays).
     pub roll: Option<u8>,
     /// The verdict die, if rolled: YES (true) or NO.
@@ -335,9 +338,15 @@ impl Default for Paths {
     }
 }
 
-/// The game's turns, replayed from its tokens.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The game's turns, replayed from its tokens. Tied opening rolls are
+/// counted, not listed: a record may hold thousands of them.
 fn turns(tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
     let mut out: Vec<UrgammonTurn> = vec![];
+    let mut ties = 0;
     let mut replay = urgammon::Game::new();
     for t in tokens {
         let side = replay.state().to_act();
@@ -345,16 +354,19 @@ fn turns(tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
             turn: n,
             side: side.map(Side::name),
             opening,
+            ties: 0,
             roll,
             verdict: None,
             value: None,
             moves: vec![],
         };
         match *t {
+            urgammon::Token::Start(l, d) if l == d => ties += 1,
             urgammon::Token::Start(l, d) => {
-                let starter = (l != d).then_some(if l < d { Side::Light } else { Side::Dark });
-                let roll = (l != d).then_some(l.min(d));
-                out.push(row(Some([l, d]), roll, starter, out.len() + 1));
+                let starter = if l < d { Side::Light } else { Side::Dark };
+                let mut first = row(Some([l, d]), Some(l.min(d)), Some(starter), out.len() + 1);
+                first.ties = ties;
+                out.push(first);
             }
             urgammon::Token::Roll(c) => out.push(row(None, Some(c), side, out.len() + 1)),
             urgammon::Token::Verdict(_) | urgammon::Token::Move(_) => {}

@@ -5,6 +5,7 @@ use super::games::{new_row, open_game, NewGame};
 use super::{parse_json, token_from};
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::secrets;
 use crate::session::SessionView;
 use crate::session::{Action, Mode};
@@ -77,7 +78,10 @@ pub async fn act(
             req.r#move
                 .filter(|m| !m.is_empty() && m.len() <= 32)
                 .ok_or_else(|| {
-                    ApiError::BadRequest("a move action needs a \"move\" in notation".into())
+                    ApiError::BadRequest(
+                        ErrorCode::MoveMissing,
+                        "a move action needs a \"move\" in notation".into(),
+                    )
                 })?,
         ),
         ActionKind::Roll => Action::Roll,
@@ -115,14 +119,18 @@ async fn rematch(
     let you = session.seats_for(token_from(headers).as_deref());
     if you.is_empty() {
         return Err(ApiError::Forbidden(
+            ErrorCode::NotAPlayer,
             "only the players can ask for a rematch".into(),
         ));
     }
     if let Some(r) = expect_revision.filter(|r| *r != session.revision()) {
-        return Err(ApiError::Conflict(format!(
-            "the game has changed: you sent revision {r}, it is at {}",
-            session.revision()
-        )));
+        return Err(ApiError::Conflict(
+            ErrorCode::StaleRevision,
+            format!(
+                "the game has changed: you sent revision {r}, it is at {}",
+                session.revision()
+            ),
+        ));
     }
     if let Some(existing) = session.row.rematch.clone() {
         return Ok(Json(ActionAnswer {
@@ -134,6 +142,7 @@ async fn rematch(
     }
     if !session.is_over() {
         return Err(ApiError::Conflict(
+            ErrorCode::RematchBeforeEnd,
             "a rematch comes after the end: finish or resign this game first".into(),
         ));
     }

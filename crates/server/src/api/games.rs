@@ -5,6 +5,7 @@ use super::{parse_json, token_from};
 use crate::app::AppState;
 use crate::dice::{Ledger, OsDice};
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::secrets;
 use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, Store};
@@ -106,11 +107,14 @@ fn whole(v: &Value, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<
     n.and_then(|n| u32::try_from(n).ok())
         .filter(|n| range.contains(n))
         .ok_or_else(|| {
-            ApiError::BadRequest(format!(
-                "invalid {what} {v}: {what} is a whole number; use {} to {}",
-                range.start(),
-                range.end()
-            ))
+            ApiError::BadRequest(
+                ErrorCode::BadNumber,
+                format!(
+                    "invalid {what} {v}: {what} is a whole number; use {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            )
         })
 }
 
@@ -119,34 +123,36 @@ fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiErr
     let to = match &req.to {
         None | Some(Value::Null) => 7,
         Some(v) => whole(v, "target", 1..=99).map_err(|_| {
-            ApiError::BadRequest(format!(
-                "invalid target {v}: the match target is a whole number of points; use 1 to 99"
-            ))
+            ApiError::BadRequest(
+                ErrorCode::BadMatchTarget,
+                format!(
+                    "invalid target {v}: the match target is a whole number of points; use 1 to 99"
+                ),
+            )
         })?,
     };
     let draw = match req.draw.as_deref() {
         None => urgammon::DrawRule::Replay,
-        Some(text) => text
-            .parse()
-            .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
+        Some(text) => text.parse().map_err(|e: urgammon::SettingsError| {
+            ApiError::BadRequest(ErrorCode::BadSettings, e.to_string())
+        })?,
     };
     let stake = match &req.stake {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.trim().is_empty() => None,
-        Some(Value::String(s)) => Some(
-            s.trim()
-                .parse()
-                .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
-        ),
-        Some(Value::Number(n)) => Some(
-            n.to_string()
-                .parse()
-                .map_err(|e: urgammon::SettingsError| ApiError::BadRequest(e.to_string()))?,
-        ),
+        Some(Value::String(s)) => {
+            Some(s.trim().parse().map_err(|e: urgammon::SettingsError| {
+                ApiError::BadRequest(ErrorCode::BadStake, e.to_string())
+            })?)
+        }
+        Some(Value::Number(n)) => Some(n.to_string().parse().map_err(
+            |e: urgammon::SettingsError| ApiError::BadRequest(ErrorCode::BadStake, e.to_string()),
+        )?),
         Some(v) => {
-            return Err(ApiError::BadRequest(format!(
-                "invalid stake {v}: use a number such as 10 or 2.50"
-            )))
+            return Err(ApiError::BadRequest(
+                ErrorCode::BadStake,
+                format!("invalid stake {v}: use a number such as 10 or 2.50"),
+            ))
         }
     };
     Ok(urgammon::MatchSettings { to, draw, stake })
@@ -168,12 +174,12 @@ impl NewGame {
         let kind: Kind = req.game.parse()?;
         let settings = match kind {
             Kind::Ringo => {
-                let rules: ringo::Rules = req
-                    .rules
-                    .as_deref()
-                    .unwrap_or("classic")
-                    .parse()
-                    .map_err(|e: ringo::RulesError| ApiError::BadRequest(e.to_string()))?;
+                let rules: ringo::Rules =
+                    req.rules.as_deref().unwrap_or("classic").parse().map_err(
+                        |e: ringo::RulesError| {
+                            ApiError::BadRequest(ErrorCode::BadRules, e.to_string())
+                        },
+                    )?;
                 rules.to_string()
             }
             Kind::Urgammon => match_settings(req)?.header(),
@@ -183,16 +189,22 @@ impl NewGame {
         let my_seat = match req.side.as_deref().unwrap_or("random") {
             "random" => secrets::coin()?,
             s => kind.seat_of(s).ok_or_else(|| {
-                ApiError::BadRequest(format!(
-                    "unknown side '{s}'; use {}, {} or random",
-                    names[0], names[1]
-                ))
+                ApiError::BadRequest(
+                    ErrorCode::UnknownSide,
+                    format!(
+                        "unknown side '{s}'; use {}, {} or random",
+                        names[0], names[1]
+                    ),
+                )
             })?,
         };
         let level = match &req.level {
             None | Some(Value::Null) => None,
             Some(v) => Some(whole(v, "level", 1..=10).map_err(|_| {
-                ApiError::BadRequest(format!("invalid level {v}: the engine level is 1 to 10"))
+                ApiError::BadRequest(
+                    ErrorCode::BadLevel,
+                    format!("invalid level {v}: the engine level is 1 to 10"),
+                )
             })? as u8),
         };
         Ok(NewGame {
@@ -216,13 +228,16 @@ pub(crate) async fn open_game(
     invite: Option<(&str, u8)>,
 ) -> Result<Session, ApiError> {
     let mut session = Session::build(row, tokens, Ledger::default())
-        .map_err(|e| ApiError::BadRequest(format!("invalid record: {e}")))?;
+        .map_err(|e| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}")))?;
     let drawn = session.start(&mut OsDice)?;
     if session.tokens.len() > crate::app::MAX_TOKENS + usize::from(session.resigned.is_some()) {
-        return Err(ApiError::BadRequest(format!(
-            "invalid record: the server keeps records of at most {} tokens",
-            crate::app::MAX_TOKENS
-        )));
+        return Err(ApiError::BadRequest(
+            ErrorCode::RecordTooLong,
+            format!(
+                "invalid record: the server keeps records of at most {} tokens",
+                crate::app::MAX_TOKENS
+            ),
+        ));
     }
     session.row.status = session.status();
     session.row.reason = session.reason();
@@ -331,7 +346,8 @@ pub async fn import(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: ImportRequest = parse_json(&body)?;
     let kind: Kind = req.game.parse()?;
-    let bad = |e: String| ApiError::BadRequest(format!("invalid record: {e}"));
+    let bad =
+        |e: String| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}"));
     let words: Vec<String> = req.record.split_whitespace().map(str::to_string).collect();
     let resign = match words.last() {
         Some(w) if w.starts_with("resign:") => Some(w.clone()),

@@ -7,6 +7,7 @@ pub mod games;
 pub mod seats;
 
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use axum::body::Bytes;
 use axum::http::HeaderMap;
 use axum::Json;
@@ -27,7 +28,8 @@ pub(crate) fn token_from(headers: &HeaderMap) -> Option<String> {
 
 /// Reads a JSON body into a request type, with a message a person can act on.
 pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("invalid JSON: {e}")))
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(ErrorCode::BadJson, format!("invalid JSON: {e}")))
 }
 
 /// One Ringo preset with its option values.

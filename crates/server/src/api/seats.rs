@@ -4,6 +4,7 @@
 use super::{parse_json, token_from};
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::secrets;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -47,7 +48,7 @@ pub async fn join(
         .claim_invite(&id, code, token_hash.clone())
         .await?
         .ok_or_else(|| {
-            ApiError::Conflict("this invite has already been used (or is not for this game): you can watch the game".into())
+            ApiError::Conflict(ErrorCode::InviteUsed, "this invite has already been used (or is not for this game): you can watch the game".into())
         })?;
     if seat == 0 || seat == 2 {
         session.row.token0 = Some(token_hash.clone());
@@ -91,6 +92,7 @@ pub async fn seat_link(
     let seat = match seats.as_slice() {
         [] => {
             return Err(ApiError::Forbidden(
+                ErrorCode::NotAPlayer,
                 "only a player can move her seat".into(),
             ))
         }

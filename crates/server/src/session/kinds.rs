@@ -3,21 +3,22 @@
 //! because the store holds them too.
 
 use crate::dice::DiceUnavailable;
+use crate::error::ErrorCode;
 
 /// Why an action or a stored game was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     /// The request is malformed: a die token sent as a move, an action that
     /// does not exist in this game.
-    #[error("{0}")]
-    BadRequest(String),
+    #[error("{1}")]
+    BadRequest(ErrorCode, String),
     /// Well-formed but not allowed now: an illegal move, not your turn,
     /// nothing to take back, the game is over.
-    #[error("{0}")]
-    Conflict(String),
+    #[error("{1}")]
+    Conflict(ErrorCode, String),
     /// The seat asking is not a player of this game.
-    #[error("{0}")]
-    Forbidden(String),
+    #[error("{1}")]
+    Forbidden(ErrorCode, String),
     /// The stored record does not replay (it never should).
     #[error("stored game is damaged: {0}")]
     Corrupt(String),

@@ -12,6 +12,7 @@ pub use kinds::{Action, Rules, SessionError};
 pub use view::{GameView, SessionView};
 
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
+use crate::error::ErrorCode;
 use crate::store::{Commit, GameRow, Loaded};
 
 /// The record token that says a side resigned: `resign:defenders`.
@@ -238,14 +239,21 @@ impl Session {
     fn acting_seat(&self, seats: &[u8]) -> Result<u8, SessionError> {
         match self.seat_to_act() {
             Some(s) if seats.contains(&s) => Ok(s),
-            Some(s) => Err(SessionError::Conflict(format!(
-                "it is not your turn: the {} are to act",
-                self.kind.seat_names()[s as usize]
-            ))),
+            Some(s) => Err(SessionError::Conflict(
+                ErrorCode::NotYourTurn,
+                format!(
+                    "it is not your turn: the {} are to act",
+                    self.kind.seat_names()[s as usize]
+                ),
+            )),
             None if self.between_games() => Err(SessionError::Conflict(
+                ErrorCode::BetweenGames,
                 "this game is over: start the next game with {\"type\": \"next\"}".into(),
             )),
-            None => Err(SessionError::Conflict("the game is over".into())),
+            None => Err(SessionError::Conflict(
+                ErrorCode::GameOver,
+                "the game is over".into(),
+            )),
         }
     }
 
@@ -263,6 +271,7 @@ impl Session {
     ) -> Result<(Session, Commit), SessionError> {
         if seats.is_empty() {
             return Err(SessionError::Forbidden(
+                ErrorCode::WatchOnly,
                 "this link is for watching: only the players' links can act".into(),
             ));
         }
@@ -272,9 +281,9 @@ impl Session {
         let mut keep = self.tokens.len();
         match action {
             Action::Undo => {
-                keep = self
-                    .undo_point(seats)
-                    .ok_or_else(|| SessionError::Conflict(self.undo_refusal().to_string()))?;
+                keep = self.undo_point(seats).ok_or_else(|| {
+                    SessionError::Conflict(ErrorCode::CannotUndo, self.undo_refusal().to_string())
+                })?;
                 next = Session::build(
                     self.row.clone(),
                     self.tokens[..keep].to_vec(),
@@ -284,7 +293,10 @@ impl Session {
             }
             Action::Resign => {
                 if self.is_over() {
-                    return Err(SessionError::Conflict("the game is over".into()));
+                    return Err(SessionError::Conflict(
+                        ErrorCode::GameOver,
+                        "the game is over".into(),
+                    ));
                 }
                 // A same-screen token resigns for the side to act.
                 let seat = match self.seat_to_act() {
@@ -297,11 +309,14 @@ impl Session {
             }
             Action::Next => {
                 if !self.between_games() {
-                    return Err(SessionError::Conflict(match self.kind {
-                        Kind::Ringo => "Ringo is one game: there is no next game".into(),
-                        Kind::Urgammon if self.is_over() => "the match is over".into(),
-                        Kind::Urgammon => "the game is still in play".into(),
-                    }));
+                    return Err(SessionError::Conflict(
+                        ErrorCode::NoNextGame,
+                        match self.kind {
+                            Kind::Ringo => "Ringo is one game: there is no next game".into(),
+                            Kind::Urgammon if self.is_over() => "the match is over".into(),
+                            Kind::Urgammon => "the game is still in play".into(),
+                        },
+                    ));
                 }
                 next.opening(&mut drawn, dice)?;
             }
@@ -319,7 +334,7 @@ impl Session {
         if next.tokens.len() > crate::app::MAX_TOKENS
             && !matches!(action, Action::Undo | Action::Resign)
         {
-            return Err(SessionError::Conflict(format!(
+            return Err(SessionError::Conflict(ErrorCode::RecordTooLong, format!(
                 "this game has reached the longest record the server keeps ({} tokens): resign or start a new game",
                 crate::app::MAX_TOKENS
             )));
@@ -346,19 +361,19 @@ impl Session {
                 let legal = g.legal_moves();
                 let m = g
                     .play_text(text)
-                    .map_err(|e| SessionError::Conflict(e.to_string()))?;
+                    .map_err(|e| SessionError::Conflict(ErrorCode::IllegalMove, e.to_string()))?;
                 Ok(m.to_notation(&legal))
             }
             Rules::Urgammon(m) => {
                 match urgammon::TokenText::parse(text) {
                     Ok(urgammon::TokenText::Move { .. }) => {}
                     Ok(_) => {
-                        return Err(SessionError::BadRequest(format!(
+                        return Err(SessionError::BadRequest(ErrorCode::DieNotMove, format!(
                             "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
                         )))
                     }
                     Err(e) => {
-                        return Err(SessionError::BadRequest(format!(
+                        return Err(SessionError::BadRequest(ErrorCode::NotAMove, format!(
                             "'{text}' is not a move: {e}"
                         )))
                     }
@@ -368,7 +383,7 @@ impl Session {
                     return Err(wrong_moment(phase));
                 }
                 m.apply_text(text)
-                    .map_err(|e| SessionError::Conflict(e.to_string()))?;
+                    .map_err(|e| SessionError::Conflict(ErrorCode::IllegalMove, e.to_string()))?;
                 let side = urgammon::Side::ALL[seat as usize];
                 Ok(match m.current().tokens().last() {
                     Some(urgammon::Token::Move(mv)) => mv.notation(side),
@@ -389,6 +404,7 @@ impl Session {
         let used = dice::used(&self.tokens);
         let Rules::Urgammon(m) = &mut self.rules else {
             return Err(SessionError::BadRequest(
+                ErrorCode::NoDice,
                 "Ringo has no dice: send a move".into(),
             ));
         };
@@ -398,11 +414,13 @@ impl Session {
             (urgammon::Phase::Decide | urgammon::Phase::Verdict, Action::Verdict) => Die::Verdict,
             (urgammon::Phase::Move, Action::Verdict) => {
                 return Err(SessionError::Conflict(
+                    ErrorCode::VerdictNotNow,
                     "the verdict die may not be rolled now".into(),
                 ))
             }
             (urgammon::Phase::Decide | urgammon::Phase::Move, _) => {
                 return Err(SessionError::Conflict(
+                    ErrorCode::AlreadyRolled,
                     "the chance die is already rolled: play a move".into(),
                 ))
             }
@@ -513,12 +531,16 @@ impl Session {
 
 /// Why an Urgammon turn does not take a move or a die in this phase.
 fn wrong_moment(phase: urgammon::Phase) -> SessionError {
-    SessionError::Conflict(
-        match phase {
-            urgammon::Phase::Roll => "roll the chance die first",
-            urgammon::Phase::Verdict => "no move with this roll: the verdict die must be rolled",
-            _ => "that does not fit this moment of the turn",
-        }
-        .into(),
-    )
+    let (code, text) = match phase {
+        urgammon::Phase::Roll => (ErrorCode::RollFirst, "roll the chance die first"),
+        urgammon::Phase::Verdict => (
+            ErrorCode::VerdictRequired,
+            "no move with this roll: the verdict die must be rolled",
+        ),
+        _ => (
+            ErrorCode::WrongMoment,
+            "that does not fit this moment of the turn",
+        ),
+    };
+    SessionError::Conflict(code, text.into())
 }
