@@ -399,7 +399,8 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
-        .route("/static/{file}", get(assets::static_file))
+        .route("/static/{*path}", get(assets::static_file))
+        .route("/favicon.ico", get(assets::favicon))
         .route("/api/meta", get(api::meta))
         .route("/api/health", get(api::health))
         .route(

@@ -1,40 +1,155 @@
 //! The browser front end, embedded in the binary: one HTML page for every
-//! route of the app, and its script, translations and style.
+//! route of the app, and its ES modules, translations, style and icon.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
-const INDEX_HTML: &str = include_str!("../static/index.html");
-const APP_JS: &str = include_str!("../static/app.js");
-const I18N_JS: &str = include_str!("../static/i18n.js");
-const STYLE_CSS: &str = include_str!("../static/style.css");
+/// The app's page: the script draws the route.
+pub const INDEX_HTML: &str = include_str!("../static/index.html");
+
+/// Every file under `static/` but the page, by its path below `/static/`.
+/// A test checks that no file of the folder is missing here.
+const FILES: &[(&str, &str)] = &[
+    ("app.js", include_str!("../static/app.js")),
+    ("i18n.js", include_str!("../static/i18n.js")),
+    ("style.css", include_str!("../static/style.css")),
+    ("favicon.svg", include_str!("../static/favicon.svg")),
+    ("lang/en.js", include_str!("../static/lang/en.js")),
+    ("lang/pl.js", include_str!("../static/lang/pl.js")),
+    ("lang/fr.js", include_str!("../static/lang/fr.js")),
+    ("js/api.js", include_str!("../static/js/api.js")),
+    ("js/dom.js", include_str!("../static/js/dom.js")),
+    ("js/log.js", include_str!("../static/js/log.js")),
+    ("js/prefs.js", include_str!("../static/js/prefs.js")),
+    ("js/router.js", include_str!("../static/js/router.js")),
+    ("js/settings.js", include_str!("../static/js/settings.js")),
+    ("js/sound.js", include_str!("../static/js/sound.js")),
+    (
+        "js/boards/keys.js",
+        include_str!("../static/js/boards/keys.js"),
+    ),
+    (
+        "js/boards/ringo.js",
+        include_str!("../static/js/boards/ringo.js"),
+    ),
+    (
+        "js/boards/urgammon.js",
+        include_str!("../static/js/boards/urgammon.js"),
+    ),
+    (
+        "js/panels/common.js",
+        include_str!("../static/js/panels/common.js"),
+    ),
+    (
+        "js/panels/ringo.js",
+        include_str!("../static/js/panels/ringo.js"),
+    ),
+    (
+        "js/panels/urgammon.js",
+        include_str!("../static/js/panels/urgammon.js"),
+    ),
+    (
+        "js/pages/game.js",
+        include_str!("../static/js/pages/game.js"),
+    ),
+    (
+        "js/pages/games.js",
+        include_str!("../static/js/pages/games.js"),
+    ),
+    (
+        "js/pages/home.js",
+        include_str!("../static/js/pages/home.js"),
+    ),
+    (
+        "js/pages/notfound.js",
+        include_str!("../static/js/pages/notfound.js"),
+    ),
+    (
+        "js/pages/replay.js",
+        include_str!("../static/js/pages/replay.js"),
+    ),
+    (
+        "js/pages/rules.js",
+        include_str!("../static/js/pages/rules.js"),
+    ),
+];
 
 /// The app's page; the script draws the route.
 pub async fn page() -> Html<&'static str> {
     Html(INDEX_HTML)
 }
 
+/// The content type of a static file, by its extension.
+fn mime(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
 /// One of the embedded static files.
-pub async fn static_file(Path(file): Path<String>) -> Response {
-    let (body, mime) = match file.as_str() {
-        "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
-        "i18n.js" => (I18N_JS, "text/javascript; charset=utf-8"),
-        "style.css" => (STYLE_CSS, "text/css; charset=utf-8"),
-        _ => return not_found().await.into_response(),
+pub async fn static_file(Path(path): Path<String>) -> Response {
+    let Some((_, body)) = FILES.iter().find(|(p, _)| *p == path) else {
+        return not_found().await.into_response();
     };
     (
         [
-            (header::CONTENT_TYPE, mime),
+            (header::CONTENT_TYPE, mime(&path)),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        body,
+        *body,
     )
         .into_response()
 }
 
-/// Any unknown path: the edge makes it a JSON error under `/api/` and an
-/// HTML page elsewhere.
+/// The icon, also at the address browsers try by themselves.
+pub async fn favicon() -> Response {
+    static_file(Path("favicon.svg".to_string())).await
+}
+
+/// Any unknown path: the edge makes it a JSON error under `/api/` and the
+/// app's page (which shows its own translated "not found") elsewhere.
 pub async fn not_found() -> StatusCode {
     StatusCode::NOT_FOUND
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+
+    /// Every file of `static/` is embedded (a new module that is not listed
+    /// would fail to load in the browser).
+    #[test]
+    fn every_static_file_is_embedded() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let mut stack = vec![root.clone()];
+        let mut found = vec![];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let rel = path
+                        .strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    if rel != "index.html" {
+                        found.push(rel);
+                    }
+                }
+            }
+        }
+        for f in &found {
+            assert!(
+                FILES.iter().any(|(p, _)| p == f),
+                "static/{f} is not embedded"
+            );
+        }
+        assert_eq!(found.len(), FILES.len());
+    }
 }

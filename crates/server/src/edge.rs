@@ -24,13 +24,6 @@ use axum::Json;
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-const NOT_FOUND_PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Not found — Agon</title>\
-<link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main id=\"main\">\
-<h1>Page not found</h1><p>There is no page at this address.</p>\
-<p><a href=\"/\">Start a game</a> · <a href=\"/games\">Games</a> · <a href=\"/rules\">Rules</a></p>\
-</main></body></html>";
-
 /// Whether a request's `Origin` (if any) may change state here: the same
 /// host as the request, or one of the allowed origins. Requests without an
 /// `Origin` (programs, not browsers) pass.
@@ -123,7 +116,8 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
             }
             fresh
         } else if status == StatusCode::NOT_FOUND {
-            (StatusCode::NOT_FOUND, Html(NOT_FOUND_PAGE)).into_response()
+            // The app's own page: it shows "not found" in the reader's language.
+            (StatusCode::NOT_FOUND, Html(crate::assets::INDEX_HTML)).into_response()
         } else {
             res
         };

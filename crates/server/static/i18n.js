@@ -1,228 +1,46 @@
-// The interface in English, Polish and French. Each language uses the sources'
-// own terms: Polish Urgammon (kundel, Isztar, byk, psy na ulicach, Babilon) and
-// French Ringo (citadelle, zone neutre, assaillants, défenseurs).
-"use strict";
+// The interface in English, Polish and French: one file per language under
+// lang/, each using the sources' own terms (Polish Urgammon: kundel, Isztar,
+// byk, psy na ulicach, Babilon; French Ringo: citadelle, zone neutre).
+// The language comes from ?lang=xx, then the saved choice, then the browser.
+import en from "./lang/en.js";
+import pl from "./lang/pl.js";
+import fr from "./lang/fr.js";
 
-const I18N = {
-  en: {
-    "nav.new": "New game", "nav.games": "Games", "nav.rules": "Rules",
-    "home.title": "Play a game", "home.game": "Game",
-    "home.ringo": "Ringo", "home.urgammon": "Urgammon",
-    "home.ringo_desc": "A German castle siege on a round board: seven attackers try to get two pieces into the fortress; four defenders stop them.",
-    "home.urgammon_desc": "The Royal Game of Ur with a double-or-quit verdict die, pawns, chariots and a hero, played in matches.",
-    "home.preset": "Rule set", "home.options": "Options",
-    "home.opponent": "Opponent", "opp.engine": "Computer", "opp.friend": "A friend (invite link)", "opp.local": "Same screen",
-    "home.level": "Level", "home.side": "Your side",
-    "home.match_to": "Match to (points)", "home.draw": "A drawn game", "draw.replay": "plays on", "draw.end": "ends the match",
-    "home.stake": "Stake per point (optional)", "home.start": "Start the game",
-    "home.import": "Import a record", "home.import_help": "Paste a game record (Ringo: rules then moves; Urgammon: tokens, or a match record).", "home.import_btn": "Import",
-    "home.engine_note": "Ringo: the search engine, deeper and less random at each level (10 thinks for a fixed time). Urgammon: level 1 is a careless greedy player, 2 greedy, 3 a very noisy neural network trained by self-play, 4 a hand-written evaluation, 5–10 the network with less noise and deeper look-ahead over the dice at each level; it plays for the match, not just the game.",
-    "side.attackers": "attackers", "side.defenders": "defenders", "side.light": "light", "side.dark": "dark", "side.random": "random",
-    "Side.attackers": "Attackers", "Side.defenders": "Defenders", "Side.light": "Light", "Side.dark": "Dark",
-    "game.to_move": "{side} to move", "game.your_turn": "Your turn ({side})", "game.spectating": "You are watching.",
-    "game.you_play": "You play the {side}.", "game.you_play_both": "Same screen: you play both sides.",
-    "game.won": "The {side} win", "game.draw": "Draw", "game.moves": "Moves", "game.captured": "Captured",
-    "game.undo": "Undo", "game.export": "Download record", "game.replay": "Replay", "game.invite": "Invite link",
-    "game.invite_help": "Send this link to your friend: it gives them their seat. Anyone with the plain game link can watch.",
-    "game.watch_link": "Watch link", "game.pass": "Pass", "game.copy": "Copy",
-    "game.connected": "live", "game.reconnecting": "reconnecting…", "game.choose_capture": "Which capture?",
-    "game.engine_thinking": "The computer is thinking…", "game.rules": "Rules", "game.fortress": "Fortress",
-    "game.resign": "Resign", "game.resign_confirm": "Really resign? Click to confirm", "game.rematch": "Rematch (sides swapped)",
-    "game.rematch_watch": "A rematch has started: watch it", "game.resigned": "The {side} resigned.", "reason.resignation": "the other side resigned",
-    "game.seat_link": "Move my seat to another device", "game.seat_link_help": "Open this link on the other device: it takes your seat there, and this device stops playing.",
-    "game.presence": "Players", "game.present": "connected", "game.absent": "not connected", "game.computer": "computer", "game.seat_free": "seat free: waiting for the invite",
-    "game.invite_used": "This invite has already been used: you are watching.", "game.joined": "You joined the game.",
-    "ur.next_game": "Next game", "ur.game_over": "Game {n} is over.", "ur.match_resigned": "{side} resigned the match.",
-    "reason.fortress": "two attackers hold the fortress", "reason.attrition": "fewer than two attackers are left",
-    "reason.double-pass": "both sides passed: the siege has stalled", "reason.repetition": "the same position occurred three times",
-    "ur.roll": "Roll the die", "ur.verdict": "Roll the verdict die", "ur.verdict_forced": "Roll the verdict die (forced: no move with this roll)",
-    "ur.verdict_yes": "YES", "ur.verdict_no": "NO",
-    "ur.waiting": "Waiting", "ur.palace": "Palace", "ur.value": "Value {v}",
-    "ur.phase.roll": "{side}: roll the chance die", "ur.phase.decide": "{side}: move with {v}, or risk the verdict die",
-    "ur.phase.verdict": "{side}: no move with {v} — the verdict die must be rolled", "ur.phase.move": "{side}: move with {v}",
-    "ur.phase.opening": "Opening roll", "ur.last_turn": "Last turn: the other side has finished.",
-    "ur.v1": "1 (mongrel)", "ur.v4": "4 (Ishtar)", "ur.v10": "10 (the bull)",
-    "ur.kind.plain": "a plain win", "ur.kind.streets": "dogs in the streets", "ur.kind.waiting": "dogs in the waiting area",
-    "ur.kind.babylon": "Babylon", "ur.kind.draw": "both finished",
-    "ur.game_won": "{side} wins {n} point(s): {kind}.", "ur.game_drawn": "The game is drawn: both finished.",
-    "ur.match": "Match", "ur.stake": "Stake: {x} per point", "ur.score": "Score", "ur.to": "to {n}", "ur.payout": "{loser} pays {amount}.",
-    "ur.match_won": "{side} wins the match.", "ur.match_drawn": "The match ends as a draw.",
-    "ur.P": "pawn", "ur.C": "chariot", "ur.H": "hero", "ur.game_n": "Game {n}",
-    "games.title": "Games", "games.ongoing": "in play", "games.won": "{side} won", "games.none": "No games yet.", "games.open": "open", "games.replay": "replay", "games.record": "record",
-    "games.col.game": "Game", "games.col.settings": "Rules", "games.col.mode": "Opponent", "games.col.status": "Status", "games.col.updated": "Updated",
-    "replay.title": "Replay", "replay.start": "⏮", "replay.back": "◀ Back", "replay.forward": "Forward ▶", "replay.end": "⏭",
-    "err.network": "Network error: {e}",
-    "opt.rings": "Rings around the fortress: 6 (standard board) or 5 (small board).",
-    "opt.attackers": "How many attackers start.",
-    "opt.attacker-captures": "Directions attackers may capture in.",
-    "opt.capture": "Capture by jumping over, by replacing, or either.",
-    "opt.slide": "Defenders slide any distance along a ring and capture at range.",
-    "opt.neutral-limit": "How many attackers may stand in the neutral zone.",
-    "opt.jump-neutral": "Pieces may jump over an enemy in the neutral zone without capturing it.",
-    "opt.capture-from-neutral": "Captures may start from the neutral zone.",
-    "opt.fortress-from-neutral": "Attackers may enter the fortress straight from the neutral zone.",
-    "opt.fortress-capture": "A defender may jump a lone attacker in the fortress.",
-    "opt.must-leave-neutral": "A defender in the neutral zone must leave it when it can.",
-    "opt.defender-pass": "Defenders may pass instead of moving.",
-    "opt.repetition": "A position repeated three times: defenders win, or a draw.",
-    "rules.title": "Rules",
-    "rules.ringo": "<p>The board is a circle of 6 rings of 8 sectors around the fortress. Sector <b>a</b> is the neutral zone. Seven attackers start on the outer ring, four defenders next to the fortress. Attackers move first.</p><ul><li>Attackers step forward (towards the fortress) or sideways, never back. Defenders step any way but never into the fortress.</li><li>Captures jump over an enemy onto the empty cell beyond (or replace it, by option). They are never compulsory; one per move.</li><li>Pieces in the neutral zone cannot be captured.</li><li>Attackers win with two pieces in the fortress; defenders win when fewer than two attackers are left, when both sides pass in a row, or (by default) on a threefold repetition.</li></ul><p><b>classic</b>: the common Polish rules and the English rules card — jump captures, attackers capture forward and sideways, no more attackers in the neutral zone than defenders left. <b>encyclopedia</b>: as classic, with no neutral-zone limit. <b>globe</b>: the French sheet — defenders slide along rings and capture at range by jump or replacement, attackers never capture, at most half the attackers in the neutral zone, and defenders must leave the neutral zone.</p>",
-    "rules.urgammon": "<p>Each side brings 3 pawns, 3 chariots and a hero from the waiting area along its path of 16 houses to the palace. The chance die shows 1, 1, 2, 2, 3, 4.</p><ul><li>After the roll you may risk the verdict die when it would allow a move: YES promotes 1→5, 2→6, 3→7, 4→10 (the bull); NO ends the turn. When only a promoted move exists you must roll it. It never helps bearing off.</li><li>Pawns enter with 1–4 on their own field; chariots enter with 5–7 and the hero with 10, once no pawn is waiting.</li><li>A pawn captures pawns, a chariot pawns and chariots, the hero everything. Pieces on rosettes are safe; landing on a rosette gives another roll.</li><li>Bear off with the exact roll (the last piece may use more). The lower opening roll starts; if the starter finishes first, the other side gets one more turn and may draw.</li><li>The loser's position scores 1 (plain), 2 (dogs in the streets), 3 (dogs in the waiting area) or 4 (Babylon). Matches go to 7 points.</li></ul>",
-    "rules.options": "Options", "rules.col.option": "Option", "rules.col.values": "Values", "rules.col.meaning": "Meaning", "rules.col.source": "Source"
-  },
-  pl: {
-    "nav.new": "Nowa gra", "nav.games": "Partie", "nav.rules": "Zasady",
-    "home.title": "Zagraj", "home.game": "Gra",
-    "home.ringo": "Ringo", "home.urgammon": "Urgammon",
-    "home.ringo_desc": "Niemieckie oblężenie twierdzy na okrągłej planszy: siedmiu atakujących próbuje wprowadzić dwa piony do twierdzy, czterech obrońców im przeszkadza.",
-    "home.urgammon_desc": "Królewska Gra z Ur z kością wyroku (double-or-quit), pionami, rydwanami i herosem, rozgrywana w meczach.",
-    "home.preset": "Zestaw zasad", "home.options": "Opcje",
-    "home.opponent": "Przeciwnik", "opp.engine": "Komputer", "opp.friend": "Znajomy (link z zaproszeniem)", "opp.local": "Ten sam ekran",
-    "home.level": "Poziom", "home.side": "Twoja strona",
-    "home.match_to": "Mecz do (punktów)", "home.draw": "Remis w partii", "draw.replay": "gramy dalej", "draw.end": "kończy mecz",
-    "home.stake": "Stawka za punkt (opcjonalnie)", "home.start": "Rozpocznij grę",
-    "home.import": "Wczytaj zapis", "home.import_help": "Wklej zapis partii (Ringo: zasady, potem ruchy; Urgammon: żetony albo zapis meczu).", "home.import_btn": "Wczytaj",
-    "home.engine_note": "Ringo: silnik przeszukujący, z każdym poziomem głębszy i mniej losowy (10 myśli przez stały czas). Urgammon: poziom 1 to nieuważny gracz zachłanny, 2 zachłanny, 3 bardzo losowa sieć neuronowa wytrenowana w grach z samą sobą, 4 ręcznie napisana ocena, 5–10 ta sieć, z każdym poziomem mniej losowa i głębiej przewidująca rzuty; gra o wygranie meczu, nie tylko partii.",
-    "side.attackers": "atakujący", "side.defenders": "obrońcy", "side.light": "jasne", "side.dark": "ciemne", "side.random": "losowo",
-    "Side.attackers": "Atakujący", "Side.defenders": "Obrońcy", "Side.light": "Jasne", "Side.dark": "Ciemne",
-    "game.to_move": "Ruch: {side}", "game.your_turn": "Twój ruch ({side})", "game.spectating": "Oglądasz partię.",
-    "game.you_play": "Grasz: {side}.", "game.you_play_both": "Ten sam ekran: grasz obiema stronami.",
-    "game.won": "Wygrywają: {side}", "game.draw": "Remis", "game.moves": "Ruchy", "game.captured": "Zbite",
-    "game.undo": "Cofnij", "game.export": "Pobierz zapis", "game.replay": "Powtórka", "game.invite": "Link z zaproszeniem",
-    "game.invite_help": "Wyślij ten link znajomemu: daje mu jego miejsce. Każdy ze zwykłym linkiem może oglądać.",
-    "game.watch_link": "Link do oglądania", "game.pass": "Pas", "game.copy": "Kopiuj",
-    "game.connected": "na żywo", "game.reconnecting": "łączenie…", "game.choose_capture": "Które bicie?",
-    "game.engine_thinking": "Komputer myśli…", "game.rules": "Zasady", "game.fortress": "Twierdza",
-    "game.resign": "Poddaj się", "game.resign_confirm": "Na pewno? Kliknij, by potwierdzić", "game.rematch": "Rewanż (zamiana stron)",
-    "game.rematch_watch": "Zaczął się rewanż: oglądaj", "game.resigned": "Poddali się: {side}.", "reason.resignation": "druga strona się poddała",
-    "game.seat_link": "Przenieś moje miejsce na inne urządzenie", "game.seat_link_help": "Otwórz ten link na drugim urządzeniu: tam zajmie twoje miejsce, a to urządzenie przestanie grać.",
-    "game.presence": "Gracze", "game.present": "połączony", "game.absent": "niepołączony", "game.computer": "komputer", "game.seat_free": "miejsce wolne: czeka na zaproszonego",
-    "game.invite_used": "To zaproszenie zostało już użyte: oglądasz grę.", "game.joined": "Dołączyłeś do gry.",
-    "ur.next_game": "Następna partia", "ur.game_over": "Partia {n} zakończona.", "ur.match_resigned": "Mecz poddali: {side}.",
-    "reason.fortress": "dwaj atakujący są w twierdzy", "reason.attrition": "zostało mniej niż dwóch atakujących",
-    "reason.double-pass": "obie strony spasowały: oblężenie utknęło", "reason.repetition": "ta sama pozycja powtórzyła się trzy razy",
-    "ur.roll": "Rzuć kością", "ur.verdict": "Rzuć kością wyroku", "ur.verdict_forced": "Rzuć kością wyroku (obowiązkowo: brak ruchu tym wynikiem)",
-    "ur.verdict_yes": "TAK", "ur.verdict_no": "NIE",
-    "ur.waiting": "Przedpole", "ur.palace": "Pałac", "ur.value": "Wynik {v}",
-    "ur.phase.roll": "{side}: rzut kością szansy", "ur.phase.decide": "{side}: ruch o {v} albo ryzyko kości wyroku",
-    "ur.phase.verdict": "{side}: brak ruchu o {v} — trzeba rzucić kością wyroku", "ur.phase.move": "{side}: ruch o {v}",
-    "ur.phase.opening": "Rzut rozpoczynający", "ur.last_turn": "Ostatnia tura: druga strona już skończyła.",
-    "ur.v1": "1 (kundel)", "ur.v4": "4 (Isztar)", "ur.v10": "10 (byk)",
-    "ur.kind.plain": "zwykła wygrana", "ur.kind.streets": "psy na ulicach", "ur.kind.waiting": "psy na przedpolu",
-    "ur.kind.babylon": "Babilon", "ur.kind.draw": "obie strony skończyły",
-    "ur.game_won": "{side} wygrywają {n} pkt: {kind}.", "ur.game_drawn": "Remis: obie strony skończyły.",
-    "ur.match": "Mecz", "ur.stake": "Stawka: {x} za punkt", "ur.score": "Wynik", "ur.to": "do {n}", "ur.payout": "{loser} płacą {amount}.",
-    "ur.match_won": "{side} wygrywają mecz.", "ur.match_drawn": "Mecz kończy się remisem.",
-    "ur.P": "pion", "ur.C": "rydwan", "ur.H": "heros", "ur.game_n": "Partia {n}",
-    "games.title": "Partie", "games.ongoing": "w toku", "games.won": "wygrane: {side}", "games.none": "Brak partii.", "games.open": "otwórz", "games.replay": "powtórka", "games.record": "zapis",
-    "games.col.game": "Gra", "games.col.settings": "Zasady", "games.col.mode": "Przeciwnik", "games.col.status": "Stan", "games.col.updated": "Zmiana",
-    "replay.title": "Powtórka", "replay.start": "⏮", "replay.back": "◀ Wstecz", "replay.forward": "Dalej ▶", "replay.end": "⏭",
-    "err.network": "Błąd sieci: {e}",
-    "opt.rings": "Pierścienie wokół twierdzy: 6 (zwykła plansza) lub 5 (mała).",
-    "opt.attackers": "Ilu atakujących zaczyna.",
-    "opt.attacker-captures": "W których kierunkach atakujący biją.",
-    "opt.capture": "Bicie przez przeskok, przez zastąpienie, albo dowolne.",
-    "opt.slide": "Obrońcy suną dowolnie daleko po pierścieniu i biją na odległość.",
-    "opt.neutral-limit": "Ilu atakujących może stać w sektorze neutralnym.",
-    "opt.jump-neutral": "Można przeskoczyć wroga w sektorze neutralnym bez bicia.",
-    "opt.capture-from-neutral": "Bicie może zaczynać się w sektorze neutralnym.",
-    "opt.fortress-from-neutral": "Atakujący może wejść do twierdzy prosto z sektora neutralnego.",
-    "opt.fortress-capture": "Obrońca może przeskoczyć samotnego atakującego w twierdzy.",
-    "opt.must-leave-neutral": "Obrońca w sektorze neutralnym musi go opuścić, gdy może.",
-    "opt.defender-pass": "Obrońcy mogą pasować zamiast ruchu.",
-    "opt.repetition": "Pozycja powtórzona trzy razy: wygrana obrońców albo remis.",
-    "rules.title": "Zasady",
-    "rules.ringo": "<p>Plansza to koło z 6 pierścieni po 8 sektorów wokół twierdzy. Sektor <b>a</b> jest Sektorem Neutralnym. Siedmiu atakujących stoi na zewnętrznym pierścieniu, czterech obrońców przy twierdzy. Zaczynają atakujący.</p><ul><li>Atakujący idą do przodu (do środka) lub w bok, nigdy do tyłu. Obrońcy idą w każdą stronę, ale nie wchodzą do twierdzy.</li><li>Bicie przez przeskok na wolne pole za wrogiem (albo, w opcji, przez zastąpienie). Bicie nie jest obowiązkowe; jedno w ruchu.</li><li>Pionów w Sektorze Neutralnym nie można bić.</li><li>Atakujący wygrywają dwoma pionami w twierdzy; obrońcy, gdy zostanie mniej niż dwóch atakujących, gdy obie strony spasują z rzędu, lub (domyślnie) po trzykrotnym powtórzeniu pozycji.</li></ul><p><b>classic</b>: najczęstsze zasady z polskiego artykułu i angielskiej karty — bicie przez przeskok, atakujący biją do przodu i w bok, w sektorze neutralnym nie więcej atakujących niż obrońców. <b>encyclopedia</b>: jak classic, bez limitu. <b>globe</b>: francuskie zasady — obrońcy suną po pierścieniach i biją na odległość przeskokiem lub zastąpieniem, atakujący nie biją, w sektorze neutralnym najwyżej połowa atakujących, a obrońcy muszą go opuszczać.</p>",
-    "rules.urgammon": "<p>Każdy gracz prowadzi 3 piony, 3 rydwany i herosa z przedpola po swojej trasie 16 domów do pałacu. Kość szansy ma ścianki 1, 1, 2, 2, 3, 4; jedynka to kundel, czwórka to Isztar.</p><ul><li>Po rzucie można zaryzykować kość wyroku, gdy pozwoliłaby na ruch: TAK promuje 1→5, 2→6, 3→7, 4→10 (byk); NIE kończy turę. Gdy jest tylko ruch wypromowany, trzeba rzucić. Nie pomaga w wyprowadzaniu.</li><li>Piony wchodzą wynikiem 1–4 na własne pole; rydwany wynikiem 5–7, heros wynikiem 10, gdy żaden pion nie czeka.</li><li>Pion bije piony, rydwan piony i rydwany, heros wszystkich. Na rozetach bierki są bezpieczne; wejście na rozetę daje dodatkowy rzut.</li><li>Wyprowadzenie dokładnym rzutem (ostatnia bierka może więcej). Zaczyna niższy rzut; gdy zaczynający skończy pierwszy, drugi gracz ma jeszcze jedną turę i może zremisować.</li><li>Przegrany płaci 1 punkt, 2 (psy na ulicach), 3 (psy na przedpolu) lub 4 (Babilon). Mecz do 7 punktów.</li></ul>",
-    "rules.options": "Opcje", "rules.col.option": "Opcja", "rules.col.values": "Wartości", "rules.col.meaning": "Znaczenie", "rules.col.source": "Źródło"
-  },
-  fr: {
-    "nav.new": "Nouvelle partie", "nav.games": "Parties", "nav.rules": "Règles",
-    "home.title": "Jouer", "home.game": "Jeu",
-    "home.ringo": "Ringo", "home.urgammon": "Urgammon",
-    "home.ringo_desc": "Un siège allemand sur un plateau rond : sept assaillants veulent faire entrer deux pions dans la citadelle, quatre défenseurs les en empêchent.",
-    "home.urgammon_desc": "Le jeu royal d'Ur avec un dé du verdict (quitte ou double), des pions, des chars et un héros, joué en matchs.",
-    "home.preset": "Règles", "home.options": "Options",
-    "home.opponent": "Adversaire", "opp.engine": "Ordinateur", "opp.friend": "Un ami (lien d'invitation)", "opp.local": "Même écran",
-    "home.level": "Niveau", "home.side": "Votre camp",
-    "home.match_to": "Match en (points)", "home.draw": "Une partie nulle", "draw.replay": "on continue", "draw.end": "termine le match",
-    "home.stake": "Mise par point (facultatif)", "home.start": "Commencer",
-    "home.import": "Importer une partie", "home.import_help": "Collez un enregistrement (Ringo : règles puis coups ; Urgammon : jetons, ou un match).", "home.import_btn": "Importer",
-    "home.engine_note": "Ringo : le moteur de recherche, plus profond et moins aléatoire à chaque niveau (10 réfléchit un temps fixe). Urgammon : le niveau 1 est un glouton distrait, 2 glouton, 3 un réseau de neurones entraîné contre lui-même mais très bruité, 4 une évaluation écrite à la main, 5–10 ce réseau, moins bruité et anticipant plus de lancers à chaque niveau ; il joue pour gagner le match, pas seulement la partie.",
-    "side.attackers": "assaillants", "side.defenders": "défenseurs", "side.light": "clairs", "side.dark": "foncés", "side.random": "au hasard",
-    "Side.attackers": "Assaillants", "Side.defenders": "Défenseurs", "Side.light": "Clairs", "Side.dark": "Foncés",
-    "game.to_move": "Trait : {side}", "game.your_turn": "À vous ({side})", "game.spectating": "Vous regardez la partie.",
-    "game.you_play": "Vous jouez les {side}.", "game.you_play_both": "Même écran : vous jouez les deux camps.",
-    "game.won": "Victoire des {side}", "game.draw": "Nulle", "game.moves": "Coups", "game.captured": "Capturés",
-    "game.undo": "Annuler", "game.export": "Télécharger", "game.replay": "Revoir", "game.invite": "Lien d'invitation",
-    "game.invite_help": "Envoyez ce lien à votre ami : il lui donne sa place. Le lien simple permet de regarder.",
-    "game.watch_link": "Lien pour regarder", "game.pass": "Passer", "game.copy": "Copier",
-    "game.connected": "en direct", "game.reconnecting": "reconnexion…", "game.choose_capture": "Quelle prise ?",
-    "game.engine_thinking": "L'ordinateur réfléchit…", "game.rules": "Règles", "game.fortress": "Citadelle",
-    "game.resign": "Abandonner", "game.resign_confirm": "Vraiment abandonner ? Cliquez pour confirmer", "game.rematch": "Revanche (camps inversés)",
-    "game.rematch_watch": "Une revanche a commencé : la regarder", "game.resigned": "Les {side} ont abandonné.", "reason.resignation": "l'autre camp a abandonné",
-    "game.seat_link": "Passer ma place sur un autre appareil", "game.seat_link_help": "Ouvrez ce lien sur l'autre appareil : il y prend votre place, et cet appareil cesse de jouer.",
-    "game.presence": "Joueurs", "game.present": "connecté", "game.absent": "non connecté", "game.computer": "ordinateur", "game.seat_free": "place libre : en attente de l'invité",
-    "game.invite_used": "Cette invitation a déjà servi : vous regardez la partie.", "game.joined": "Vous avez rejoint la partie.",
-    "ur.next_game": "Partie suivante", "ur.game_over": "La partie {n} est terminée.", "ur.match_resigned": "Les {side} ont abandonné le match.",
-    "reason.fortress": "deux assaillants occupent la citadelle", "reason.attrition": "il reste moins de deux assaillants",
-    "reason.double-pass": "les deux camps ont passé : le siège est bloqué", "reason.repetition": "la même position s'est répétée trois fois",
-    "ur.roll": "Lancer le dé", "ur.verdict": "Lancer le dé du verdict", "ur.verdict_forced": "Lancer le dé du verdict (obligatoire : aucun coup avec ce dé)",
-    "ur.verdict_yes": "OUI", "ur.verdict_no": "NON",
-    "ur.waiting": "Attente", "ur.palace": "Palais", "ur.value": "Valeur {v}",
-    "ur.phase.roll": "{side} : lancez le dé de chance", "ur.phase.decide": "{side} : jouez {v}, ou risquez le dé du verdict",
-    "ur.phase.verdict": "{side} : aucun coup avec {v} — le dé du verdict est obligatoire", "ur.phase.move": "{side} : jouez {v}",
-    "ur.phase.opening": "Lancer d'ouverture", "ur.last_turn": "Dernier tour : l'autre camp a fini.",
-    "ur.v1": "1 (corniaud)", "ur.v4": "4 (Ishtar)", "ur.v10": "10 (le taureau)",
-    "ur.kind.plain": "victoire simple", "ur.kind.streets": "chiens dans les rues", "ur.kind.waiting": "chiens dans l'attente",
-    "ur.kind.babylon": "Babylone", "ur.kind.draw": "les deux ont fini",
-    "ur.game_won": "Les {side} gagnent {n} point(s) : {kind}.", "ur.game_drawn": "Partie nulle : les deux camps ont fini.",
-    "ur.match": "Match", "ur.stake": "Mise : {x} par point", "ur.score": "Score", "ur.to": "en {n}", "ur.payout": "Les {loser} paient {amount}.",
-    "ur.match_won": "Les {side} gagnent le match.", "ur.match_drawn": "Le match est nul.",
-    "ur.P": "pion", "ur.C": "char", "ur.H": "héros", "ur.game_n": "Partie {n}",
-    "games.title": "Parties", "games.ongoing": "en cours", "games.won": "victoire : {side}", "games.none": "Aucune partie.", "games.open": "ouvrir", "games.replay": "revoir", "games.record": "enregistrement",
-    "games.col.game": "Jeu", "games.col.settings": "Règles", "games.col.mode": "Adversaire", "games.col.status": "État", "games.col.updated": "Mise à jour",
-    "replay.title": "Revoir", "replay.start": "⏮", "replay.back": "◀ Reculer", "replay.forward": "Avancer ▶", "replay.end": "⏭",
-    "err.network": "Erreur réseau : {e}",
-    "opt.rings": "Couronnes autour de la citadelle : 6 (plateau normal) ou 5 (petit).",
-    "opt.attackers": "Nombre d'assaillants au départ.",
-    "opt.attacker-captures": "Directions de prise des assaillants.",
-    "opt.capture": "Prise par saut, par substitution, ou au choix.",
-    "opt.slide": "Les défenseurs glissent le long d'une couronne et prennent à distance.",
-    "opt.neutral-limit": "Combien d'assaillants peuvent être en zone neutre.",
-    "opt.jump-neutral": "On peut sauter un ennemi en zone neutre sans le prendre.",
-    "opt.capture-from-neutral": "Une prise peut partir de la zone neutre.",
-    "opt.fortress-from-neutral": "Un assaillant peut entrer dans la citadelle depuis la zone neutre.",
-    "opt.fortress-capture": "Un défenseur peut sauter un assaillant seul dans la citadelle.",
-    "opt.must-leave-neutral": "Un défenseur en zone neutre doit en sortir s'il le peut.",
-    "opt.defender-pass": "Les défenseurs peuvent passer.",
-    "opt.repetition": "Position répétée trois fois : victoire des défenseurs, ou nulle.",
-    "rules.title": "Règles",
-    "rules.ringo": "<p>Le plateau est un cercle de 6 couronnes de 8 secteurs autour de la citadelle. Le secteur <b>a</b> est la zone neutre. Les sept assaillants partent de la couronne extérieure, les quatre défenseurs sont près de la citadelle. Les assaillants commencent.</p><ul><li>Les assaillants avancent d'une case vers le centre ou sur la même couronne, jamais en arrière. Les défenseurs vont dans tous les sens mais n'entrent jamais dans la citadelle.</li><li>On prend en sautant par-dessus un ennemi vers la case libre suivante (ou par substitution, en option). Les prises ne sont pas obligatoires ; une par coup.</li><li>Les pions en zone neutre ne peuvent pas être pris.</li><li>Les assaillants gagnent avec deux pions dans la citadelle ; les défenseurs quand il reste moins de deux assaillants, quand les deux camps passent de suite, ou (par défaut) sur une triple répétition.</li></ul><p><b>classic</b> : les règles polonaises courantes et la carte anglaise. <b>encyclopedia</b> : comme classic, sans limite en zone neutre. <b>globe</b> : la fiche du Globe Joueur — les défenseurs glissent et prennent à distance par saut ou substitution, les assaillants ne prennent jamais, au plus la moitié des assaillants en zone neutre, et les défenseurs doivent en ressortir.</p>",
-    "rules.urgammon": "<p>Chaque camp mène 3 pions, 3 chars et un héros de l'attente jusqu'au palais, le long de 16 maisons. Le dé de chance montre 1, 1, 2, 2, 3, 4.</p><ul><li>Après le lancer, on peut risquer le dé du verdict s'il permettrait un coup : OUI promeut 1→5, 2→6, 3→7, 4→10 (le taureau) ; NON termine le tour. S'il n'y a qu'un coup promu, il faut le lancer. Il n'aide jamais à sortir.</li><li>Les pions entrent avec 1–4 sur leur champ ; les chars avec 5–7 et le héros avec 10, quand aucun pion n'attend.</li><li>Un pion prend les pions, un char les pions et les chars, le héros tout. Les rosaces protègent ; s'y arrêter donne un nouveau lancer.</li><li>On sort au compte exact (la dernière pièce peut plus). Le plus petit lancer d'ouverture commence ; si le premier joueur finit, l'autre a encore un tour et peut faire nulle.</li><li>Le perdant paie 1, 2 (chiens dans les rues), 3 (chiens dans l'attente) ou 4 (Babylone) points. Matchs en 7 points.</li></ul>",
-    "rules.options": "Options", "rules.col.option": "Option", "rules.col.values": "Valeurs", "rules.col.meaning": "Sens", "rules.col.source": "Source"
+export const LANGS = { en, pl, fr };
+
+function pick() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGS[asked]) {
+    localStorage.setItem("agon-lang", asked);
+    return asked;
   }
-};
+  const saved = localStorage.getItem("agon-lang");
+  if (saved && LANGS[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const short = String(l).slice(0, 2).toLowerCase();
+    if (LANGS[short]) return short;
+  }
+  return "en";
+}
 
-// Where each Ringo option comes from (the source texts' tags).
-const OPTION_SOURCES = {
-  "rings": "PL variant", "attackers": "PL, EN-E, EN-C variants", "attacker-captures": "PL, EN-E; none: FR",
-  "capture": "PL, EN-E; replace: EN-E variant; both: FR", "slide": "FR, PL variant", "neutral-limit": "PL, EN-C; none: EN-E; half: FR; one: PL/EN-E variant",
-  "jump-neutral": "PL, EN-E, EN-C", "capture-from-neutral": "PL, EN-E; off: FR, PL variant", "fortress-from-neutral": "off: PL, EN-E, EN-C variant",
-  "fortress-capture": "PL, EN-E, EN-C, FR", "must-leave-neutral": "FR", "defender-pass": "PL, EN-E, EN-C variant", "repetition": "Agon rules page"
-};
+export let LANG = pick();
+document.documentElement.lang = LANG;
 
-let LANG = localStorage.getItem("agon-lang") || (navigator.language || "en").slice(0, 2);
-if (!I18N[LANG]) LANG = "en";
-
-function t(key, vars) {
-  let s = (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key;
+/** The string for `key` in the page's language, with `{name}` filled from `vars`. */
+export function t(key, vars) {
+  let s = LANGS[LANG][key] ?? LANGS.en[key] ?? key;
   if (vars) for (const k of Object.keys(vars)) s = s.split("{" + k + "}").join(vars[k]);
   return s;
 }
 
-function setLang(lang) {
-  if (!I18N[lang]) return;
+/** Whether `key` has a string. */
+export function has(key) {
+  return key in LANGS.en;
+}
+
+/** Switches the language, remembers it, and sets `<html lang>`. */
+export function setLang(lang) {
+  if (!LANGS[lang]) return;
   LANG = lang;
   localStorage.setItem("agon-lang", lang);
   document.documentElement.lang = lang;

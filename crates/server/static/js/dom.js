@@ -1,0 +1,51 @@
+// Small helpers to build the page: elements, SVG, the toast and the
+// screen-reader announcer.
+const SVG = "http://www.w3.org/2000/svg";
+
+function fill(e, attrs, children, svg) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class" && !svg) e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c.nodeType ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+/** An HTML element: `el("button", {id: "x", onclick: f}, "text")`. */
+export function el(tag, attrs, ...children) {
+  return fill(document.createElement(tag), attrs, children, false);
+}
+
+/** An SVG element. */
+export function sv(tag, attrs, ...children) {
+  return fill(document.createElementNS(SVG, tag), attrs, children, true);
+}
+
+let toastTimer = null;
+/** A short message at the bottom of the screen (also read out). */
+export function toast(msg) {
+  const box = document.getElementById("toast");
+  box.textContent = msg;
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), 3500);
+}
+
+/** Says something to screen readers through the page's `aria-live` line. */
+export function announce(text) {
+  const line = document.getElementById("announce");
+  if (!line || !text) return;
+  // The same words again must still be read: clear, then set.
+  line.textContent = "";
+  setTimeout(() => { line.textContent = text; }, 30);
+}
+
+/** True when the user asked for less motion. */
+export function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}

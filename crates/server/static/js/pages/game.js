@@ -1,0 +1,188 @@
+// The game page: the board and the side panel for one game, kept live over
+// a WebSocket. Every action names the revision the player saw.
+import { el, toast, announce } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, tokenKey, inviteKey } from "../api.js";
+import { navigate, onLeave } from "../router.js";
+import { prefs } from "../prefs.js";
+import { playSound } from "../sound.js";
+import { ringoBoard } from "../boards/ringo.js";
+import { urgammonBoard } from "../boards/urgammon.js";
+import { ringoPanel, ringoResult } from "../panels/ringo.js";
+import { urgammonPanel } from "../panels/urgammon.js";
+import { canAct, presenceBlock } from "../panels/common.js";
+import { urMoveText } from "../log.js";
+import { notFoundPage } from "./notfound.js";
+
+/** Exchanges a one-time invite (or seat-link) code for a seat token. */
+async function claimInvite(id, code) {
+  try {
+    const r = await api("POST", `/api/games/${id}/join`, { invite: code });
+    localStorage.setItem(tokenKey(id), r.token);
+    toast(t("game.joined"));
+  } catch (e) {
+    toast(t("game.invite_used"));
+  }
+}
+
+/** What happened between two states, in words (for screen readers). */
+function describeChange(before, s) {
+  if (!before || before.revision === s.revision) return "";
+  if (s.game === "ringo") {
+    if (s.history.length > before.history.length) {
+      // Ringo alternates strictly (a pass is a move): the mover is the side not to move now.
+      const mover = s.to_move === "attackers" ? "defenders" : "attackers";
+      return t("say.played", { side: t("Side." + mover), move: s.history[s.history.length - 1] });
+    }
+    return "";
+  }
+  const turn = s.log[s.log.length - 1];
+  const move = turn && turn.moves[turn.moves.length - 1];
+  return move && turn.side ? t("say.played", { side: t("Side." + turn.side), move: urMoveText(move) }) : "";
+}
+
+export async function gamePage(main, id) {
+  const params = new URLSearchParams(location.search);
+  if (params.get("invite") || params.get("t")) {
+    // An invite or seat link: drop its secret from the address bar first.
+    history.replaceState({}, "", "/g/" + id);
+    if (params.get("t")) localStorage.setItem(tokenKey(id), params.get("t"));
+    else await claimInvite(id, params.get("invite"));
+  }
+  const token = localStorage.getItem(tokenKey(id));
+  const view = { id, token, you: [], state: null, selected: null, socket: null, closed: false, presence: [false, false],
+    flipped: prefs.flipped(id) };
+  const boardWrap = el("div", { class: "boardwrap" });
+  const side = el("aside", { class: "side", "aria-label": t("game.moves") });
+  const conn = el("div", { class: "conn off", id: "conn" }, t("game.reconnecting"));
+  const help = el("p", { class: "sr-only", id: "board-help" }, t("game.board_help"));
+  main.append(el("h1", { class: "sr-only", id: "game-title" }, "Agon"), el("div", { class: "game" }, boardWrap, side), help);
+
+  const render = () => {
+    const s = view.state;
+    if (!s) return;
+    window.agonState = s;
+    window.agonYou = view.you;
+    window.agonPresence = view.presence;
+    const mine = canAct(view);
+    document.title = mine ? t("app.your_turn_title") : t("app.title");
+    document.getElementById("game-title").textContent = s.game === "ringo" ? "Ringo" : "Urgammon";
+    const board = s.game === "ringo"
+      ? ringoBoard(view, (m) => send({ type: "move", move: m }), () => view.rerender(), mine)
+      : urgammonBoard(view, (m) => send({ type: "move", move: m }), mine);
+    boardWrap.replaceChildren(board);
+    view.animate = false;
+    side.replaceChildren(...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
+  };
+  view.rerender = () => {
+    // A redraw for a new selection keeps the board's focus; the panel follows.
+    render();
+  };
+
+  // Every action names the revision the player saw, so a click on a board
+  // that has changed meanwhile is refused rather than applied elsewhere.
+  async function send(action) {
+    try {
+      const body = { ...action, expect_revision: view.state ? view.state.revision : undefined };
+      const r = await api("POST", `/api/games/${id}/action`, body, token);
+      view.selected = null;
+      view.chooser = null;
+      if (r.rematch) return goToRematch(r.rematch, r.invite);
+      accept(r.state);
+    } catch (e) {
+      toast(e.message);
+      view.selected = null;
+      view.chooser = null;
+      refresh();
+    }
+  }
+  view.send = send;
+
+  function goToRematch(next, invite) {
+    if (view.closed) return;
+    if (token) localStorage.setItem(tokenKey(next), token);
+    if (invite) localStorage.setItem(inviteKey(next), invite);
+    navigate("/g/" + next);
+  }
+
+  // Any state with a higher revision replaces the one shown, whatever its
+  // length: an Undo has fewer tokens and a higher revision.
+  function accept(state) {
+    if (view.state && state.revision < view.state.revision) return;
+    // The same state again (the page's read and the socket's first message):
+    // nothing to redraw, and redrawing could swallow a click in progress.
+    if (view.state && state.revision === view.state.revision
+      && JSON.stringify(state) === JSON.stringify(view.state)) return;
+    const before = view.state;
+    view.prev = before;
+    view.state = state;
+    const moved = before && JSON.stringify(before.last_move) !== JSON.stringify(state.last_move) && state.last_move;
+    view.animate = !!moved && state.version > before.version;
+    if (view.animate) {
+      const captured = state.game === "ringo" ? !!state.last_move.captured
+        : !!(state.log.at(-1)?.moves.at(-1)?.captured);
+      playSound(captured ? "capture" : "move");
+    }
+    render();
+    const said = [describeChange(before, state)];
+    if (state.game === "ringo" && ringoResult(state) && (!before || !ringoResult(before))) said.push(ringoResult(state));
+    if (canAct(view) && before && !canAct({ ...view, state: before })) said.push(t("say.your_turn"));
+    announce(said.filter(Boolean).join(" "));
+    // The other player asked for a rematch while we watched: go there too.
+    if (state.rematch && before && !before.rematch && view.you.length) goToRematch(state.rematch);
+  }
+
+  // A fresh read also brings the seats and presence, which may have changed
+  // with the same state: it always redraws.
+  function refresh() {
+    return api("GET", `/api/games/${id}`, undefined, token).then((r) => {
+      view.you = r.you;
+      window.agonYou = r.you;
+      view.presence = r.presence || view.presence;
+      if (view.state && r.state.revision <= view.state.revision) render();
+      else accept(r.state);
+    });
+  }
+  try {
+    await refresh();
+  } catch (e) {
+    view.closed = true;
+    main.replaceChildren();
+    if (e.code === "game-not-found") return notFoundPage(main, true);
+    main.append(el("p", { class: "result" }, e.message));
+    return;
+  }
+
+  let retry = 500;
+  function connect() {
+    if (view.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws`);
+    view.socket = ws;
+    window.agonSocket = ws; // lets tests drop the connection and watch it catch up
+    ws.onopen = () => {
+      retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn";
+      // Say who we are (never in the URL), so our seat shows as connected.
+      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+    };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.type === "state") accept(msg.state);
+      else if (msg.type === "presence") {
+        // Only the presence line changes: redrawing the board here could
+        // swallow a click in progress.
+        view.presence = msg.seats;
+        window.agonPresence = msg.seats;
+        const line = document.getElementById("presence");
+        if (line && view.state) line.replaceWith(presenceBlock(view));
+      }
+    };
+    ws.onclose = () => {
+      conn.textContent = t("game.reconnecting"); conn.className = "conn off";
+      if (!view.closed) setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+  connect();
+  onLeave(() => { view.closed = true; if (view.socket) view.socket.close(); });
+}

@@ -1,0 +1,116 @@
+// The home page: choose a game, its rules, the opponent; or import a record.
+import { el, toast } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, meta, tokenKey, inviteKey } from "../api.js";
+import { navigate } from "../router.js";
+import { optionValue } from "../settings.js";
+
+export async function homePage(main) {
+  const m = await meta();
+  const form = { game: localStorage.getItem("agon-last-game") || "ringo" };
+  const presets = Object.fromEntries(m.ringo.presets.map((p) => [p.name, p.options]));
+  const wrap = el("div", {});
+  main.append(wrap);
+
+  function radio(name, value, label, checked, onchange) {
+    return el("label", {}, el("input", { type: "radio", name, value, checked, onchange }), label);
+  }
+
+  function draw() {
+    wrap.replaceChildren();
+    const gameChoice = el("fieldset", { class: "cards plain" }, el("legend", { class: "sr-only" }, t("home.game")),
+      ["ringo", "urgammon"].map((g) =>
+        el("label", { class: "card", "data-game": g },
+          el("input", { type: "radio", name: "game", value: g, checked: form.game === g,
+            onchange: () => { form.game = g; localStorage.setItem("agon-last-game", g); draw(); } }),
+          el("b", {}, t("home." + g)), el("p", { class: "muted" }, t("home." + g + "_desc")))));
+    wrap.append(el("h1", {}, t("home.title")), gameChoice);
+
+    const settings = el("section", { class: "card", "aria-labelledby": "settings-title" });
+    if (form.game === "ringo") {
+      const presetSel = el("select", { id: "preset", "aria-describedby": "preset-help" },
+        Object.keys(presets).map((p) => el("option", { value: p }, p + " — " + t("preset." + p))));
+      presetSel.value = form.preset || "classic";
+      const opts = el("div", {});
+      const fill = () => {
+        opts.replaceChildren();
+        const base = presets[presetSel.value];
+        for (const o of m.ringo.options) {
+          const id = "opt-" + o.key;
+          const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help" },
+            o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
+          sel.value = base[o.key];
+          opts.append(el("div", { class: "opt" }, el("label", { for: id }, t("optname." + o.key)), sel,
+            el("small", { id: id + "-help" }, t("opt." + o.key) + " — " + t("source." + o.key))));
+        }
+      };
+      presetSel.addEventListener("change", () => { form.preset = presetSel.value; fill(); });
+      fill();
+      settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
+        el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
+        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")),
+        el("h3", {}, t("home.options")), opts);
+    } else {
+      settings.append(el("h2", { id: "settings-title" }, t("ur.match")),
+        el("div", { class: "opt" }, el("label", { for: "match-to" }, t("home.match_to")), el("input", { id: "match-to", type: "number", min: 1, max: 99, value: 7 })),
+        el("div", { class: "opt" }, el("label", { for: "draw" }, t("home.draw")),
+          el("select", { id: "draw" }, el("option", { value: "replay" }, t("draw.replay")), el("option", { value: "end" }, t("draw.end")))),
+        el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10" })));
+    }
+    const sides = form.game === "ringo" ? ["attackers", "defenders", "random"] : ["light", "dark", "random"];
+    form.opponent = form.opponent || "engine";
+    const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
+    const level = el("input", { id: "level", type: "range", min: 1, max: 10, value: form.level || 3,
+      oninput: (e) => { form.level = e.target.value; levelOut.textContent = e.target.value; } });
+    const who = el("section", { class: "card", "aria-labelledby": "opponent-title" },
+      el("h2", { id: "opponent-title" }, t("home.opponent")),
+      el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.opponent")),
+        ["engine", "friend", "local"].map((o) =>
+          radio("opponent", o, t("opp." + o), form.opponent === o, () => { form.opponent = o; draw(); }))),
+      form.opponent === "engine" ? el("div", { class: "row" }, el("label", { for: "level" }, t("home.level_label")), level, levelOut) : null,
+      form.opponent === "engine" ? el("p", { class: "muted" }, t("home.engine_note")) : null,
+      form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
+      form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
+        sides.map((s, i) => radio("side", s, t("side." + s), i === 0, null))) : null,
+      el("div", { class: "row" }, el("button", { class: "primary", id: "start", onclick: start }, t("home.start"))));
+    wrap.append(el("div", { class: "cards" }, settings, who));
+
+    const record = el("textarea", { id: "import-record", rows: 3, "aria-describedby": "import-help" });
+    wrap.append(el("section", { class: "card spaced", "aria-labelledby": "import-title" },
+      el("h2", { id: "import-title" }, t("home.import")), el("p", { class: "muted", id: "import-help" }, t("home.import_help")),
+      el("label", { for: "import-record" }, t("home.import_label")), record,
+      el("div", { class: "row" }, el("button", { id: "import", onclick: async () => {
+        try {
+          const r = await api("POST", "/api/import", { game: form.game, record: record.value });
+          localStorage.setItem(tokenKey(r.id), r.token);
+          navigate("/g/" + r.id);
+        } catch (e) { toast(e.message); }
+      } }, t("home.import_btn")))));
+  }
+
+  async function start() {
+    const body = { game: form.game, opponent: form.opponent };
+    if (form.game === "ringo") {
+      const preset = document.getElementById("preset").value;
+      const base = presets[preset];
+      const changed = [...document.querySelectorAll("[data-opt]")].filter((s) => s.value !== base[s.dataset.opt])
+        .map((s) => s.dataset.opt + "=" + s.value);
+      body.rules = [preset, ...changed].join(",");
+    } else {
+      body.to = Number(document.getElementById("match-to").value);
+      body.draw = document.getElementById("draw").value;
+      const stake = document.getElementById("stake").value.trim();
+      if (stake) body.stake = stake;
+    }
+    if (form.opponent === "engine") body.level = Number(document.getElementById("level").value);
+    const side = document.querySelector("input[name=side]:checked");
+    if (side) body.side = side.value;
+    try {
+      const r = await api("POST", "/api/games", body);
+      localStorage.setItem(tokenKey(r.id), r.token);
+      if (r.invite) localStorage.setItem(inviteKey(r.id), r.invite);
+      navigate("/g/" + r.id);
+    } catch (e) { toast(e.message); }
+  }
+  draw();
+}

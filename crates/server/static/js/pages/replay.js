@@ -1,0 +1,91 @@
+// The replay: any ply of a stored game, with First / Previous / Next / Last,
+// the arrow, Home and End keys, a slider, the numbered move list, and for
+// Urgammon the dice and the match score at that ply.
+import { el } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api } from "../api.js";
+import { onLeave } from "../router.js";
+import { ringoBoard } from "../boards/ringo.js";
+import { urgammonBoard } from "../boards/urgammon.js";
+import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
+import { diceBlock, scoreLine, urLog, gameResultLine } from "../panels/urgammon.js";
+import { notFoundPage } from "./notfound.js";
+
+/** The result at a replayed ply, if the game (or match) has ended there. */
+function replayResult(s) {
+  let content = null;
+  if (s.game === "urgammon") {
+    if (s.resigned) content = t("ur.match_resigned", { side: t("Side." + s.resigned) });
+    else if (s.phase === "over") content = gameResultLine(s.result);
+  } else {
+    content = ringoResult(s);
+  }
+  return content ? el("div", { class: "result", id: "replay-result" }, content) : null;
+}
+
+export async function replayPage(main, id) {
+  const view = { id, you: [], state: null, selected: null };
+  const boardWrap = el("div", { class: "boardwrap" });
+  const side = el("aside", { class: "side", "aria-label": t("replay.title") });
+  main.append(el("h1", {}, t("replay.title")), el("div", { class: "game" }, boardWrap, side),
+    el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
+  let ply = 1e9, total = 0, busy = false;
+  async function show(p) {
+    if (busy) return;
+    busy = true;
+    try {
+      const before = view.state;
+      const s = await api("GET", `/api/games/${id}/at/${Math.max(0, Math.min(p, 1e9))}`);
+      ply = Math.min(Math.max(0, p), s.total);
+      total = s.total;
+      view.prev = before;
+      view.animate = !!before && s.version === before.version + 1;
+      view.state = s;
+      window.agonState = s;
+      boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
+      const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[⏮◀▶⏭]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
+        onclick: () => show(to) }, t(key));
+      const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": t("replay.slider"),
+        onchange: (e) => show(Number(e.target.value)) });
+      const parts = [
+        el("div", { class: "row", role: "group", "aria-label": t("replay.title") },
+          button("replay-start", "replay.first", 0), button("replay-back", "replay.prev", ply - 1),
+          button("replay-forward", "replay.next", ply + 1), button("replay-end", "replay.last", s.total)),
+        el("div", { id: "replay-ply", "aria-live": "polite" }, `${ply} / ${s.total}`, el("span", { class: "sr-only" }, " — " + t("replay.position", { n: ply, total: s.total }))),
+        el("p", { class: "muted" }, t("replay.keys")),
+        slider,
+        replayResult(s),
+      ];
+      if (s.game === "ringo") {
+        // The whole game's moves, numbered; those after this ply are grey.
+        const moves = s.tokens_all.filter((tk) => !tk.startsWith("resign:"));
+        const other = (x) => (x === "attackers" ? "defenders" : "attackers");
+        const first = s.history.length % 2 === 0 ? s.to_move : other(s.to_move);
+        const full = { history: moves, to_move: moves.length % 2 === 0 ? first : other(first) };
+        parts.push(capturedTally(s), el("h2", {}, t("game.moves")), ringoMoveList(full, ply, (p) => show(p)));
+      } else {
+        parts.push(scoreLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
+      }
+      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open"))));
+      side.replaceChildren(...parts.filter(Boolean));
+    } finally {
+      busy = false;
+    }
+  }
+  const keys = (e) => {
+    if (e.target.closest("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total }[e.key];
+    if (to === undefined || e.target.closest("svg")) return;
+    e.preventDefault();
+    show(Math.max(0, Math.min(total, to)));
+  };
+  document.addEventListener("keydown", keys);
+  onLeave(() => document.removeEventListener("keydown", keys));
+  try {
+    await show(ply);
+  } catch (e) {
+    main.replaceChildren();
+    if (e.code === "game-not-found") return notFoundPage(main, true);
+    main.append(el("p", { class: "result" }, e.message));
+  }
+}

@@ -1,0 +1,103 @@
+// What both games' side panels share: who you are, presence, Undo / Resign /
+// Rematch, links, the board tools (flip, sounds).
+import { el, toast } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, inviteKey } from "../api.js";
+import { prefs } from "../prefs.js";
+
+/** True when one of your seats is to act now. */
+export function canAct(view) {
+  const s = view.state;
+  return !!s && !s.over && s.seat_to_act !== null && view.you.includes(s.seat_to_act);
+}
+
+/** Undo, only when one of your seats has a decision to take back. */
+export function canUndo(view) {
+  const s = view.state;
+  return !!s.undoable && view.you.some((seat) => s.undoable[seat]);
+}
+
+/** Who sits where, and whether they are connected. */
+export function presenceBlock(view) {
+  const s = view.state;
+  return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + ": "),
+    [0, 1].map((seat) => {
+      const name = t("Side." + s.seat_names[seat]);
+      let status, on = false;
+      if (s.engine_seat === seat) status = t("game.computer");
+      else if (s.seated && !s.seated[seat]) status = t("game.seat_free");
+      else { on = !!view.presence[seat]; status = on ? t("game.present") : t("game.absent"); }
+      return el("span", { class: "seat " + (on ? "on" : "off"), "data-seat": seat, "data-present": on ? "yes" : "no" },
+        (on ? "● " : "○ ") + name + " — " + status + " ");
+    }));
+}
+
+export function whoLine(view) {
+  const s = view.state;
+  if (!view.you.length) return el("p", { class: "muted", id: "role" }, t("game.spectating"));
+  if (view.you.length === 2) return el("p", { class: "muted", id: "role" }, t("game.you_play_both"));
+  return el("p", { class: "muted", id: "role" }, t("game.you_play", { side: t("side." + s.seat_names[view.you[0]]) }));
+}
+
+/** Flip and sound switches; both remembered. */
+export function boardTools(view) {
+  const flip = el("button", { id: "flip", "aria-pressed": String(!!view.flipped), onclick: () => {
+    view.flipped = !view.flipped;
+    prefs.setFlipped(view.id, view.flipped);
+    view.rerender();
+  } }, "⇅ " + t("game.flip"));
+  const sound = el("button", { id: "sound", "aria-pressed": String(prefs.sound), onclick: () => {
+    prefs.sound = !prefs.sound;
+    sound.setAttribute("aria-pressed", String(prefs.sound));
+  } }, "♪ " + t("game.sound"));
+  return el("div", { class: "row tools" }, flip, sound);
+}
+
+function copyField(id, label, value, help) {
+  return el("div", { class: "invite" }, el("label", { for: id }, label),
+    el("input", { id, readonly: true, value, onclick: (e) => e.target.select() }),
+    help ? el("p", { class: "muted" }, help) : null);
+}
+
+export function commonLinks(view, send) {
+  const s = view.state;
+  const out = [];
+  const row = el("div", { class: "row" });
+  if (canUndo(view)) row.append(el("button", { id: "undo", onclick: () => send({ type: "undo" }) }, t("game.undo")));
+  if (view.you.length && !s.over) {
+    const resign = el("button", { id: "resign", onclick: () => {
+      if (resign.dataset.armed) return send({ type: "resign" });
+      resign.dataset.armed = "1"; resign.textContent = t("game.resign_confirm"); resign.classList.add("danger");
+    } }, t("game.resign"));
+    row.append(resign);
+  }
+  if (view.you.length && s.over) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
+  if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true }, t("game.rematch_watch")));
+  row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),
+    el("a", { class: "button", id: "replay-link", href: `/replay/${s.id}`, "data-nav": true }, t("game.replay")));
+  out.push(row);
+  out.push(presenceBlock(view));
+  const invite = localStorage.getItem(inviteKey(s.id));
+  const free = s.seated ? s.seated.indexOf(false) : -1;
+  if (s.mode === "friend" && invite && free >= 0 && view.you.length) {
+    out.push(el("h3", {}, t("game.invite")),
+      copyField("invite-link", t("game.invite_label"), `${location.origin}/g/${s.id}?invite=${invite}`, t("game.invite_help")));
+  }
+  out.push(copyField("watch-link", t("game.watch_link"), `${location.origin}/g/${s.id}`));
+  if (view.you.length && !s.over) {
+    const box = el("div", { class: "invite", id: "seat-link-box" });
+    if (view.seatLink) {
+      box.append(copyField("seat-link", t("game.seat_link_label"), location.origin + view.seatLink, t("game.seat_link_help")));
+    } else {
+      box.append(el("button", { id: "seat-link-btn", onclick: async () => {
+        try {
+          const r = await api("POST", `/api/games/${s.id}/seat-link`, {}, view.token);
+          view.seatLink = r.url;
+          view.rerender();
+        } catch (e) { toast(e.message); }
+      } }, t("game.seat_link")));
+    }
+    out.push(box);
+  }
+  return out;
+}

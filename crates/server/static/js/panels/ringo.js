@@ -1,0 +1,62 @@
+// Ringo's side panel: the rules, whose turn, the result, a capture chooser,
+// Pass, the captured tally, and the numbered move list.
+import { el } from "../dom.js";
+import { t } from "../../i18n.js";
+import { ringoSettings } from "../settings.js";
+import { ringoRows } from "../log.js";
+import { canAct, whoLine, commonLinks, boardTools } from "./common.js";
+
+/** The result line of a finished game, or null. */
+export function ringoResult(s) {
+  if (s.status === "ongoing") return null;
+  const winner = s.status === "attackers-win" ? "attackers" : s.status === "defenders-win" ? "defenders" : null;
+  return (winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")) + " — "
+    + (s.resigned ? t("game.resigned", { side: t("side." + s.resigned) }) : t("reason." + s.reason));
+}
+
+/** What was taken, per side, and out of how many. */
+export function capturedTally(s) {
+  const attackers = s.captured.attackers + s.board.filter((p) => p.side === "attackers").length + s.fortress;
+  return el("div", { id: "captured" }, t("game.captured_tally", { a: s.captured.attackers, at: attackers, d: s.captured.defenders }));
+}
+
+/** The numbered move list, one row per turn; `upTo` greys later moves (replay). */
+export function ringoMoveList(s, upTo, onPick) {
+  const list = el("ol", { class: "moves", id: "move-list" });
+  for (const row of ringoRows(s)) {
+    const cell = (text, ply) => el("span", {
+      class: "mv" + (upTo !== undefined && ply > upTo ? " later" : "") + (upTo !== undefined && ply === upTo ? " current" : ""),
+      onclick: onPick && text && text !== "…" ? () => onPick(ply) : null,
+    }, text);
+    list.append(el("li", { "data-turn": row.turn }, el("span", { class: "num" }, row.turn + "."), cell(row.first, row.ply), cell(row.second, row.ply + 1)));
+  }
+  return list;
+}
+
+export function ringoPanel(view, send) {
+  const s = view.state;
+  const out = [el("h2", {}, "Ringo"), el("div", { class: "muted", id: "settings" }, ringoSettings(s.rules)), whoLine(view)];
+  const result = ringoResult(s);
+  if (result) {
+    out.push(el("div", { class: "result", id: "result" }, el("b", {}, result.split(" — ")[0]), " — ", result.split(" — ").slice(1).join(" — ")));
+  } else {
+    const turn = canAct(view) ? t("game.your_turn", { side: t("side." + s.to_move) }) : t("game.to_move", { side: t("Side." + s.to_move) });
+    out.push(el("div", { class: "status", id: "turn" }, turn));
+    if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
+  }
+  const chooser = el("div", { class: "chooser", id: "chooser" });
+  out.push(chooser);
+  if (view.chooser) {
+    chooser.append(el("span", {}, t("game.choose_capture")),
+      view.chooser.map((m) => el("button", { onclick: () => send({ type: "move", move: m }) }, m)));
+  }
+  if (canAct(view) && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => send({ type: "move", move: "pass" }) }, t("game.pass")));
+  out.push(capturedTally(s));
+  out.push(boardTools(view));
+  out.push(el("h3", {}, t("game.moves")));
+  const list = ringoMoveList(s);
+  out.push(list);
+  setTimeout(() => { list.scrollTop = list.scrollHeight; });
+  out.push(...commonLinks(view, send));
+  return out;
+}

@@ -1,0 +1,83 @@
+// Urgammon's side panel: the match, the dice with what they mean, whose turn
+// and what to do, the buttons, and the game told turn by turn.
+import { el } from "../dom.js";
+import { t } from "../../i18n.js";
+import { urgammonSettings } from "../settings.js";
+import { urTurnText, valueText } from "../log.js";
+import { canAct, whoLine, commonLinks, boardTools } from "./common.js";
+
+export function gameResultLine(r) {
+  if (!r) return null;
+  if (!r.winner) return el("div", {}, t("ur.game_drawn"));
+  return el("div", {}, t("ur.game_won", { side: t("Side." + r.winner), n: r.points, kind: t("ur.kind." + r.kind) }));
+}
+
+/** The match score line. */
+export function scoreLine(s) {
+  const mt = s.match;
+  return el("div", { class: "score", id: "score" },
+    `${t("ur.match")} ${t("ur.to", { n: mt.to })} — ${t("Side.light")} ${mt.score.light} : ${mt.score.dark} ${t("Side.dark")}`,
+    mt.stake ? el("div", { class: "muted" }, t("ur.stake", { x: mt.stake })) : null);
+}
+
+/** The two dice and the value they make; they roll when they changed. */
+export function diceBlock(s, prev) {
+  const changed = prev && (prev.chance !== s.dice.chance || prev.verdict !== s.dice.verdict);
+  const verdict = s.dice.verdict === null || s.dice.verdict === undefined ? "–" : s.dice.verdict ? t("ur.verdict_yes") : t("ur.verdict_no");
+  return el("div", { class: "dice", id: "dice", role: "group", "aria-label": t("ur.dice") },
+    el("div", { class: "die" + (changed ? " rolling" : ""), id: "chance-die", role: "img",
+      "aria-label": t("ur.chance_die") + ": " + (s.dice.chance ?? t("ur.no_die")) }, s.dice.chance ?? "–"),
+    el("div", { class: "die verdict" + (s.dice.verdict === true ? " yes" : s.dice.verdict === false ? " no" : "") + (changed ? " rolling" : ""),
+      id: "verdict-die", role: "img", "aria-label": t("ur.verdict_die") + ": " + (verdict === "–" ? t("ur.no_die") : verdict) }, verdict),
+    s.value ? el("span", { id: "value" }, valueText(s)) : null);
+}
+
+/** The game so far, one numbered row per turn; `upTo` marks the replay's turn. */
+export function urLog(s, current) {
+  const list = el("ol", { class: "moves log", id: "move-list" });
+  const playing = ["decide", "verdict", "move"].includes(s.phase);
+  s.log.forEach((turn, i) => list.append(el("li", { "data-turn": turn.turn, class: current !== undefined && i === current ? "current" : "" },
+    el("span", { class: "num" }, turn.turn + "."), " ", urTurnText(turn, playing && i === s.log.length - 1))));
+  return list;
+}
+
+export function urgammonPanel(view, send) {
+  const s = view.state, mt = s.match;
+  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s)];
+  out.push(diceBlock(s, view.prev && view.prev.dice));
+  if (mt.over) {
+    const winner = mt.winner;
+    out.push(el("div", { class: "result", id: "result" },
+      el("b", {}, winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
+      mt.resigned ? el("div", {}, t("ur.match_resigned", { side: t("Side." + mt.resigned) })) : null,
+      winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: mt.payout })) : null,
+      mt.resigned ? null : gameResultLine(s.result)));
+  } else if (s.between_games) {
+    out.push(el("div", { class: "result", id: "game-result" },
+      el("b", {}, t("ur.game_over", { n: mt.games })), gameResultLine(s.result)));
+    if (view.you.length) out.push(el("div", { class: "row" }, el("button", { class: "primary", id: "next", onclick: () => send({ type: "next" }) }, t("ur.next_game"))));
+  } else {
+    out.push(el("div", {}, t("ur.game_n", { n: mt.games })));
+    const side = s.to_act ? t("Side." + s.to_act) : "";
+    out.push(el("div", { class: "status", id: "turn" }, t("ur.phase." + s.phase, { side, v: s.value ? valueText(s) : "" })));
+    if (s.last_turn) out.push(el("div", { class: "muted" }, t("ur.last_turn")));
+    const row = el("div", { class: "row" });
+    if (canAct(view) && s.phase === "roll") row.append(el("button", { class: "primary", id: "roll", onclick: () => send({ type: "roll" }) }, t("ur.roll")));
+    if (canAct(view) && s.verdict_allowed) {
+      row.append(el("button", { id: "verdict", class: s.verdict_forced ? "primary" : "", onclick: () => send({ type: "verdict" }) },
+        s.verdict_forced ? t("ur.verdict_forced") : t("ur.verdict")));
+    }
+    out.push(row);
+    if (canAct(view) && s.phase === "decide" && s.promoted_legal.length) {
+      out.push(el("div", { class: "muted" }, t("ur.verdict_yes") + " → " + s.promoted_legal.map((m) => m.notation).join(" ")));
+    }
+    if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
+  }
+  out.push(boardTools(view));
+  out.push(el("h3", {}, t("game.moves")));
+  const list = urLog(s);
+  out.push(list);
+  setTimeout(() => { list.scrollTop = list.scrollHeight; });
+  out.push(...commonLinks(view, send));
+  return out;
+}

@@ -1,0 +1,45 @@
+// Client-side routes: every page of the app is the same HTML; the path picks
+// the view. Links marked data-nav are followed without a reload.
+import { t } from "../i18n.js";
+
+const routes = [];
+let cleanup = null;
+
+/** Adds a route: `pattern` a RegExp on the path, `show(main, ...groups)`. */
+export function addRoute(pattern, show) {
+  routes.push([pattern, show]);
+}
+
+/** Runs `fn` when the current page is left. */
+export function onLeave(fn) {
+  cleanup = fn;
+}
+
+export function navigate(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+/** Draws the page for the current path. */
+export function route() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  const main = document.getElementById("main");
+  main.replaceChildren();
+  document.title = t("app.title");
+  document.querySelectorAll("[data-i18n]").forEach((e) => (e.textContent = t(e.dataset.i18n)));
+  document.querySelectorAll("[data-i18n-label]").forEach((e) => e.setAttribute("aria-label", t(e.dataset.i18nLabel)));
+  const path = location.pathname;
+  for (const [pattern, show] of routes) {
+    const m = path.match(pattern);
+    if (m) return show(main, ...m.slice(1));
+  }
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a[data-nav]");
+  if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
+    e.preventDefault();
+    navigate(a.getAttribute("href"));
+  }
+});
+window.addEventListener("popstate", route);

@@ -1,0 +1,32 @@
+// Rule settings in words: option names and values, presets, and the one-line
+// summary of a game's settings (a Ringo rules string, an Urgammon match).
+import { t } from "../i18n.js";
+
+/** An option's value in words (numbers stay numbers). */
+export function optionValue(key, value) {
+  if (/^\d+$/.test(value)) return value;
+  if (value === "on" || value === "off") return t("optval." + value);
+  return t(`optval.${key}.${value}`);
+}
+
+/** A Ringo rules string (`classic,attackers=5`) in words. */
+export function ringoSettings(rules) {
+  const [preset, ...changes] = String(rules).split(",");
+  const parts = changes.map((c) => {
+    const [k, v] = c.split("=");
+    return t("settings.changed", { name: t("optname." + k), value: optionValue(k, v) });
+  });
+  return [t("settings.ringo", { preset }), ...parts].join(" · ");
+}
+
+/** An Urgammon match header (`urgammon match to=7 draw=replay stake=5`) in words. */
+export function urgammonSettings(header) {
+  const f = Object.fromEntries(String(header).split(/\s+/).filter((w) => w.includes("=")).map((w) => w.split("=")));
+  const line = t("settings.urgammon", { to: f.to || 7, draw: t("draw." + (f.draw || "replay")) });
+  return f.stake ? line + " · " + t("settings.stake", { x: f.stake }) : line;
+}
+
+/** A stored game's settings in words, whichever game. */
+export function settingsText(game, settings) {
+  return game === "ringo" ? ringoSettings(settings) : urgammonSettings(settings);
+}
