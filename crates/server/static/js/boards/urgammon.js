@@ -107,25 +107,29 @@ export function urgammonBoard(view, act, mine) {
       const cx = 0.8 * C + i * C * 1.05, cy = y + 55;
       const canEnter = sc === actSide && legal.some((m) => m.from === null && m.piece === k);
       const g = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? k : sc + k, "data-x": cx, "data-y": cy,
-        "aria-label": t("ur.waiting_piece", { side: t("Side." + side), piece: t("ur." + k), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
+        // The label starts with the visible text (the letter and the count).
+        "aria-label": `${k} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), piece: t("ur." + k), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
         onclick: () => sc === actSide && click(k) });
       const shapes = pieceShape(k, sc, cx, cy, 38, { "data-entry": sc + k });
       if (canEnter && !sel) shapes[0].classList.add("movable");
       if (sel === k && sc === actSide) shapes[0].classList.add("picked");
-      g.append(...shapes, sv("text", { class: "count", x: cx + 30, y: cy }, "×" + army.waiting[k]));
+      g.append(...shapes, sv("text", { class: "count", x: cx + 30, y: cy, "aria-hidden": "true" }, "×" + army.waiting[k]));
       svg.append(g);
     });
     const offTarget = sc === actSide && targets.some((m) => m.to === null);
     const palace = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? "off" : sc + "off", "data-x": 6 * C, "data-y": y + 50,
-      "aria-label": t("ur.palace_tray", { side: t("Side." + side), p: army.palace.P, c: army.palace.C, h: army.palace.H }) + (offTarget ? ", " + t("cell.target") : ""),
+      "aria-label": t("ur.palace") + ": " + t("ur.palace_tray", { side: t("Side." + side), p: army.palace.P, c: army.palace.C, h: army.palace.H }) + (offTarget ? ", " + t("cell.target") : ""),
       onclick: () => offTarget && click("off") },
     sv("rect", { class: "tray" + (offTarget ? " target" : ""), x: 4.1 * C, y: y + 16, width: 3.9 * C, height: 70, rx: 8, "data-off": sc }),
     sv("text", { class: "traylabel small", x: 4.45 * C, y: y + 30 }, t("ur.palace")));
+    svg.append(palace);
+    // The palace's pieces sit on the tray but outside its button, so the
+    // button's name is its label (clicks pass through them to the tray).
     ["P", "C", "H"].forEach((k, i) => {
       const cx = 4.9 * C + i * C * 1.05, cy = y + 55;
-      palace.append(...pieceShape(k, sc, cx, cy, 38, {}), sv("text", { class: "count", x: cx + 30, y: cy }, "×" + army.palace[k]));
+      svg.append(sv("g", { class: "passive", "aria-hidden": "true" }, ...pieceShape(k, sc, cx, cy, 38, {}),
+        sv("text", { class: "count", x: cx + 30, y: cy }, "×" + army.palace[k])));
     });
-    svg.append(palace);
   }
   svg.append(...overlays);
   if (view.animate && last.to && last.from && !reducedMotion()) {

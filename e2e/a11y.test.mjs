@@ -1,0 +1,102 @@
+// WCAG 2.1 AA in the browser: axe-core over every kind of page, with no
+// serious or critical violation; and every page usable on a phone
+// (390×844) without horizontal scrolling, with touch targets of 44 px.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { startServer, launch, waitState, apiCall, SHOTS } from "./helpers.mjs";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Two finished-enough games to show: a Ringo game with moves and an Urgammon match. */
+async function someGames(url) {
+  const ringo = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+  for (const move of ["b6-b5", "b1-b2", "c6-c5"]) {
+    await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token);
+  }
+  const ur = await apiCall(url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 3, stake: "5" });
+  let s = ur.state;
+  for (let i = 0; i < 12 && !s.over; i++) {
+    const action = s.phase === "roll" ? { type: "roll" } : s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" };
+    s = (await apiCall(url, "POST", `/api/games/${ur.id}/action`, action, ur.token)).state;
+  }
+  return { ringo, ur };
+}
+
+function pages(g) {
+  return [
+    ["home", "/", "#start"],
+    ["home-urgammon", "/", "#start"],
+    ["ringo game", `/g/${g.ringo.id}`, "svg.board"],
+    ["urgammon game", `/g/${g.ur.id}`, "svg.board"],
+    ["games list", "/games", "#games"],
+    ["rules", "/rules", "#rules-ringo"],
+    ["ringo replay", `/replay/${g.ringo.id}`, "#replay-ply"],
+    ["urgammon replay", `/replay/${g.ur.id}`, "#replay-ply"],
+    ["not found", "/no/such/page", "#not-found"],
+  ];
+}
+
+async function open(page, url, name, path, ready) {
+  await page.goto(url + path);
+  if (name === "home-urgammon") await page.locator("input[name=game][value=urgammon]").check();
+  await page.locator(ready).first().waitFor();
+  if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
+}
+
+test("axe-core finds no serious or critical violation on any page, in every language", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const g = await someGames(server.url);
+    // The page's policy allows no inline script; axe is injected around it.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const found = [];
+    for (const lang of ["en", "pl", "fr"]) {
+      for (const [name, path, ready] of pages(g)) {
+        await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
+        await page.evaluate(axeSource);
+        const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } }));
+        for (const v of result.violations) {
+          if (v.impact === "serious" || v.impact === "critical") {
+            found.push(`${lang} ${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(found, [], found.join("\n"));
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("every page fits a phone: no horizontal scroll, touch targets of 44 px", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const g = await someGames(server.url);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    for (const [name, path, ready] of pages(g)) {
+      await open(page, server.url, name, path, ready);
+      const { scroll, small } = await page.evaluate(() => ({
+        scroll: document.scrollingElement.scrollWidth,
+        small: [...document.querySelectorAll("main button, main .button, main select, main td.links a, header a, header select")]
+          .filter((e) => e.offsetParent !== null)
+          .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+          .filter(([, r]) => r.height < 44 || r.width < 44)
+          .map(([n, r]) => `${n} ${Math.round(r.width)}×${Math.round(r.height)}`),
+      }));
+      assert.ok(scroll <= 390, `${name}: the page is ${scroll} px wide on a 390 px screen`);
+      assert.deepEqual(small, [], `${name}: touch targets under 44 px`);
+      if (name === "games list" || name === "rules" || name === "ringo game") {
+        await page.screenshot({ path: `${SHOTS}/phone-${name.replace(/ /g, "-")}.png`, fullPage: true });
+      }
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
