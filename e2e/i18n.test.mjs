@@ -1,0 +1,130 @@
+// Every string the front end shows exists in English, Polish and French:
+// the key sets are the same, every key the code uses exists, and the
+// Polish and French pages show no English sentence.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer, launch, waitState, apiCall } from "./helpers.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const staticDir = join(root, "crates", "server", "static");
+const langs = {};
+for (const l of ["en", "pl", "fr"]) langs[l] = (await import(join(staticDir, "lang", l + ".js"))).default;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+/** The keys built from data at run time: prefix + every value it can take. */
+function dynamicKeys(meta) {
+  const keys = [];
+  for (const o of meta.ringo.options) {
+    keys.push("opt." + o.key, "optname." + o.key, "source." + o.key);
+    for (const v of o.values) if (!/^\d+$/.test(v)) keys.push(v === "on" || v === "off" ? "optval." + v : `optval.${o.key}.${v}`);
+  }
+  for (const p of meta.ringo.presets) keys.push("preset." + p.name);
+  for (const g of ["ringo", "urgammon"]) keys.push("home." + g, "home." + g + "_desc");
+  for (const o of ["engine", "friend", "local"]) keys.push("opp." + o);
+  for (const s of ["attackers", "defenders", "light", "dark"]) keys.push("side." + s, "Side." + s);
+  keys.push("side.random");
+  for (const r of ["fortress", "attrition", "double-pass", "repetition", "resignation"]) keys.push("reason." + r);
+  for (const p of ["opening", "roll", "decide", "verdict", "move"]) keys.push("ur.phase." + p);
+  for (const k of ["plain", "streets", "waiting", "babylon", "draw"]) keys.push("ur.kind." + k);
+  for (const d of ["replay", "end"]) keys.push("draw." + d);
+  for (const c of ["game", "settings", "mode", "status", "updated", "links"]) keys.push("games.col." + c);
+  for (const p of ["P", "C", "H"]) keys.push("ur." + p);
+  // Every error code the server can send.
+  const src = readFileSync(join(root, "crates", "server", "src", "error.rs"), "utf8");
+  const body = src.slice(src.indexOf("pub enum ErrorCode"), src.indexOf("}", src.indexOf("pub enum ErrorCode")));
+  for (const [, name] of body.matchAll(/^\s{4}([A-Z][A-Za-z]+),$/gm)) {
+    keys.push("err." + name.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase()));
+  }
+  return keys;
+}
+
+test("the three languages have the same keys, and every key the page uses exists", async () => {
+  const server = await startServer();
+  let meta;
+  try {
+    meta = await apiCall(server.url, "GET", "/api/meta");
+  } finally {
+    server.stop();
+  }
+  const en = Object.keys(langs.en).sort();
+  for (const l of ["pl", "fr"]) assert.deepEqual(Object.keys(langs[l]).sort(), en, `${l} has the same keys as en`);
+  const prefixes = new Set(en.map((k) => k.split(".")[0]));
+  const used = new Set(dynamicKeys(meta));
+  for (const f of files(staticDir).filter((f) => /\.(js|html)$/.test(f) && !f.includes("/lang/"))) {
+    const text = readFileSync(f, "utf8");
+    for (const [, key] of text.matchAll(/["'`]([A-Za-z]+\.[A-Za-z0-9_.-]*[A-Za-z0-9_])["'`]/g)) {
+      if (prefixes.has(key.split(".")[0]) && !/\.(js|css|svg|html|md)$/.test(key)) used.add(key);
+    }
+    for (const [, key] of text.matchAll(/data-i18n(?:-label)?="([^"]+)"/g)) used.add(key);
+  }
+  const missing = [];
+  for (const key of used) for (const l of ["en", "pl", "fr"]) if (!(key in langs[l])) missing.push(`${l}: ${key}`);
+  assert.deepEqual(missing, [], "keys the page uses without a translation");
+  assert.ok(used.size > 250, `the scan found the keys (${used.size})`);
+});
+
+test("Polish and French strings are translated, not copied from English", () => {
+  // Names and words that are the same in the three languages.
+  const same = new Set(["home.ringo", "home.urgammon", "ur.match", "home.options", "rules.options", "rules.col.option",
+    "rules.col.source", "ur.v4", "game.export", "ur.kind.babylon", "settings.changed", "log.steps", "optname.attackers",
+    "rules.title", "nav.rules", "games.col.status", "home.preset", "game.rules", "optval.capture.both", "ur.score",
+    "ur.dice", "err.internal", "cell.piece"]);
+  for (const l of ["pl", "fr"]) {
+    const copied = Object.keys(langs.en).filter((k) => langs[l][k] === langs.en[k] && /[a-z]{3}/.test(langs.en[k]) && !same.has(k));
+    assert.deepEqual(copied, [], `${l}: strings left in English`);
+  }
+});
+
+test("the Polish and French pages show no English sentence", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local", rules: "classic,attackers=6" });
+    await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move: "b6-b5" }, ringo.token);
+    const ur = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", stake: "5" });
+    await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, { type: "roll" }, ur.token).catch(() => {});
+    // English sentences: long values with a space, different in the language checked.
+    for (const l of ["pl", "fr"]) {
+      const english = Object.entries(langs.en)
+        .filter(([k, v]) => langs[l][k] !== v && !v.includes("<"))
+        .flatMap(([, v]) => v.split(/\{[a-z_A-Z]+\}/))
+        .map((part) => part.trim())
+        .filter((part) => part.length >= 12 && part.includes(" "));
+      const page = await browser.newPage();
+      for (const path of ["/", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere"]) {
+        await page.goto(`${server.url}${path}?lang=${l}`);
+        await page.waitForLoadState("networkidle");
+        if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
+        assert.equal(await page.evaluate(() => document.documentElement.lang), l, `${path}: <html lang>`);
+        const text = await page.evaluate(() => document.body.innerText);
+        const found = english.filter((e) => text.includes(e));
+        assert.deepEqual(found, [], `${l} ${path}: English on the page`);
+        if (path === "/") {
+          // The Urgammon settings too.
+          await page.locator("input[name=game][value=urgammon]").check();
+          const more = await page.evaluate(() => document.body.innerText);
+          assert.deepEqual(english.filter((e) => more.includes(e)), [], `${l} home (urgammon): English on the page`);
+          await page.locator("input[name=game][value=ringo]").check();
+        }
+      }
+      // The choice is remembered: without ?lang the next page keeps it.
+      await page.goto(`${server.url}/rules`);
+      await page.locator("#rules-ringo").waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), l);
+      assert.equal(await page.title(), langs[l]["app.title"]);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
