@@ -1,0 +1,210 @@
+// The boards as a player meets them: a last move you can see (3:1 against
+// every cell), a mark where a piece was taken, readable ring numbers,
+// keyboard-only play in both games with spoken moves, flip, sounds with a
+// remembered mute switch, the "your turn" title, the replay keys, and the
+// not-found page.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launch, waitState, state, apiCall, SHOTS } from "./helpers.mjs";
+
+/** WCAG contrast of two CSS colours, computed in the page. */
+function contrastIn(page, pairs) {
+  return page.evaluate((pairs) => {
+    const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+    return pairs.map(([a, ap, b, bp]) => {
+      const [x, y] = [lum(style(a, ap)), lum(style(b, bp))];
+      return [a + " on " + b, (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)];
+    });
+  }, pairs);
+}
+
+/** Moves the board's keyboard focus to `key` with arrow keys, as a person would. */
+async function arrowTo(page, key) {
+  for (let i = 0; i < 30; i++) {
+    const here = await page.evaluate((key) => {
+      const a = document.activeElement, b = document.querySelector(`[data-key="${key}"]`);
+      return { at: a.dataset.key, ax: +a.dataset.x, ay: +a.dataset.y, bx: +b.dataset.x, by: +b.dataset.y };
+    }, key);
+    if (here.at === key) return;
+    const dx = here.bx - here.ax, dy = here.by - here.ay;
+    const k = Math.abs(dy) > 20 ? (dy > 0 ? "ArrowDown" : "ArrowUp") : dx > 0 ? "ArrowRight" : "ArrowLeft";
+    await page.keyboard.press(k);
+  }
+  throw new Error("could not reach " + key + " with the arrow keys");
+}
+
+test("Ringo by keyboard: a move, its highlight, its announcement; capture marks; readable labels; flip; sounds", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/");
+    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
+    await page.goto(server.url + "/g/" + g.id);
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    assert.match(await page.title(), /^● /, "the title says it is your turn");
+    // Keyboard only: Tab into the board, pick b6, go down to b5, drop.
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => !!document.activeElement.dataset.key)) break;
+    }
+    const start = await page.evaluate(() => document.activeElement.dataset.key);
+    assert.equal(start, "b6", "focus starts on a piece that can move");
+    await page.keyboard.press("Enter");
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /b6/);
+    await page.keyboard.press("ArrowDown");
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /b5.*move goes here/);
+    await page.keyboard.press("Enter");
+    await waitState(page, () => window.agonState.history.length === 1);
+    assert.deepEqual((await state(page)).s.history, ["b6-b5"]);
+    await page.waitForFunction(() => document.getElementById("announce").textContent.includes("b6-b5"));
+    // The last move: both cells outlined, the outline at 3:1 against every cell colour.
+    assert.equal(await page.locator('.hl[data-last="b6"]').count(), 1);
+    assert.equal(await page.locator('.hl[data-last="b5"]').count(), 1);
+    const ratios = await contrastIn(page, [
+      [".hl", "stroke", ".cell.light", "fill"], [".hl", "stroke", ".cell.dark", "fill"],
+      [".hl", "stroke", ".cell.nz", "fill"], [".hl", "stroke", ".fortress", "fill"],
+      [".ringno", "fill", ".cell.nz", "fill"], [".label", "fill", "body", "backgroundColor"],
+      [".piece.att", "fill", ".fortress", "fill"],
+    ]);
+    for (const [what, r] of ratios.slice(0, 4)) assert.ok(r >= 3, `${what}: ${r.toFixed(2)}:1`);
+    for (const [what, r] of ratios.slice(4)) assert.ok(r >= 4.5, `${what}: ${r.toFixed(2)}:1`);
+    assert.ok((await page.evaluate(() => window.agonSounds || [])).includes("move"), "a move sound played");
+    // Mute, remembered across a reload; then no more sounds.
+    await page.locator("#sound").click();
+    assert.equal(await page.locator("#sound").getAttribute("aria-pressed"), "false");
+    // Flip: sector a goes to the bottom, and stays there after a reload.
+    const aY = () => page.evaluate(() => [...document.querySelectorAll("text.label")].find((e) => e.textContent === "a").getAttribute("y"));
+    assert.ok(Number(await aY()) < 0);
+    await page.locator("#flip").click();
+    assert.ok(Number(await aY()) > 0, "flipped");
+    await page.reload();
+    await waitState(page, () => !!window.agonState);
+    assert.ok(Number(await aY()) > 0, "still flipped after a reload");
+    assert.equal(await page.locator("#sound").getAttribute("aria-pressed"), "false", "still muted");
+    // Play on (by the API) until a capture, then the page marks the taken piece.
+    let s = (await state(page)).s;
+    for (let i = 0; i < 300 && !(s.last_move && s.last_move.captured) && !s.over; i++) {
+      const capture = s.legal.find((m) => m.captured);
+      const move = capture ? capture.notation : s.legal[(i * 7) % s.legal.length].notation;
+      s = (await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token)).state;
+    }
+    assert.ok(s.last_move && s.last_move.captured, "a capture was played");
+    await waitState(page, (r) => window.agonState.revision === r, s.revision);
+    assert.equal(await page.locator(`[data-captured="${s.last_move.captured}"]`).count(), 1, "the capture is marked");
+    assert.match(await page.locator("#captured").innerText(), /[1-9] of (7|4)|1 of/);
+    assert.deepEqual(await page.evaluate(() => window.agonSounds || []), [], "muted: no sound since the reload");
+    await page.screenshot({ path: `${SHOTS}/ringo-capture.png` });
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("Urgammon by keyboard: roll, pick a movable piece, walk to its house, drop; path and marks shown", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/");
+    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
+    await page.goto(server.url + "/g/" + g.id);
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    let s = (await state(page)).s;
+    // The opening roll already gave a value; if not, roll with the keyboard.
+    if (s.phase === "roll") {
+      await page.locator("#roll").focus();
+      await page.keyboard.press("Enter");
+      await waitState(page, () => window.agonState.phase !== "roll");
+      s = (await state(page)).s;
+    }
+    assert.ok(s.legal.length > 0, "a move is possible");
+    assert.equal(await page.locator(`polyline[data-path="${s.to_act}"]`).count(), 1, "the path of the side to act is drawn");
+    assert.ok(await page.locator(".upiece.movable").count() > 0, "movable pieces are marked");
+    assert.match(await page.locator("#move-list").innerText(), /Opening roll: light \d, dark \d/);
+    const move = s.legal[0];
+    const from = move.from ?? move.piece;
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => !!document.activeElement.dataset.key)) break;
+    }
+    await arrowTo(page, from);
+    await page.keyboard.press("Enter");
+    await arrowTo(page, move.to ?? "off");
+    await page.keyboard.press("Enter");
+    await waitState(page, (v) => window.agonState.version > v, s.version);
+    s = (await state(page)).s;
+    assert.equal(s.log[0].moves[0].notation, move.notation, "the move was played by keyboard");
+    assert.equal(await page.locator(`.hl[data-last="${move.to}"]`).count(), 1);
+    const ratios = await contrastIn(page, [[".hl", "stroke", ".house", "fill"], [".hl", "stroke", ".house.rosette", "fill"]]);
+    for (const [what, r] of ratios) assert.ok(r >= 3, `${what}: ${r.toFixed(2)}:1`);
+    await page.waitForFunction(() => document.getElementById("announce").textContent.length > 0);
+    await page.screenshot({ path: `${SHOTS}/urgammon-keyboard.png` });
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice and score", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    for (const move of ["b6-b5", "b1-b2", "c6-c5"]) await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/replay/${ringo.id}`);
+    await page.locator("#replay-ply").waitFor();
+    assert.match(await page.locator("#replay-ply").innerText(), /^3 \/ 3/);
+    for (const name of ["First", "Previous", "Next", "Last"]) assert.equal(await page.getByRole("button", { name, exact: true }).count(), 1, name);
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("0 /"));
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("1 /"));
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("3 /"));
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("2 /"));
+    const rows = await page.locator("#move-list li").allInnerTexts();
+    assert.equal(rows.length, 2, "one row per turn");
+    assert.match(rows[0], /^1\.\s*b6-b5\s*b1-b2/);
+    const ur = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 3 });
+    await page.goto(`${server.url}/replay/${ur.id}`);
+    await page.locator("#replay-ply").waitFor();
+    assert.equal(await page.locator("#dice #chance-die").count(), 1, "the dice at this ply");
+    assert.match(await page.locator("#score").innerText(), /0 : 0/);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("unknown pages and games: a 404 page in the reader's language", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const res = await page.goto(server.url + "/no/such/page?lang=fr");
+    assert.equal(res.status(), 404);
+    await page.locator("#not-found").waitFor();
+    assert.match(await page.locator("#not-found h1").innerText(), /Page introuvable/);
+    await page.goto(server.url + "/g/zzzzzzzzzz?lang=en");
+    await page.locator("#not-found").waitFor();
+    assert.match(await page.locator("#not-found").innerText(), /no game with this id/);
+    await page.locator("#not-found a", { hasText: "Start a game" }).click();
+    await page.locator("#start").waitFor();
+    const icon = await fetch(server.url + "/static/favicon.svg");
+    assert.equal(icon.status, 200);
+    assert.match(icon.headers.get("content-type"), /svg/);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
