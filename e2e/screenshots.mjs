@@ -1,0 +1,53 @@
+// Retakes the README's screenshots (docs/screenshots/) from a real server in
+// headless Chromium: `node e2e/screenshots.mjs` after `cargo build`.
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer, launch, waitState, apiCall } from "./helpers.mjs";
+
+const out = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "screenshots");
+const server = await startServer();
+const browser = await launch();
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(server.url + "/?lang=en");
+  await page.locator("#start").waitFor();
+  await page.screenshot({ path: join(out, "home.png") });
+  // A Ringo game a few moves in, with a capture marked.
+  const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+  let s = ringo.state;
+  for (let i = 0; i < 60 && !(s.last_move && s.last_move.captured); i++) {
+    const capture = s.legal.find((m) => m.captured);
+    const move = capture ? capture.notation : s.legal[(i * 5) % s.legal.length].notation;
+    s = (await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token)).state;
+  }
+  await page.goto(server.url + "/");
+  await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
+  await page.goto(server.url + "/g/" + ringo.id);
+  await waitState(page, () => !!window.agonState);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(out, "ringo.png") });
+  // An Urgammon match a few turns in, mid-turn so the movable pieces show.
+  const ur = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", stake: "10" });
+  let u = ur.state;
+  for (let i = 0; i < 14 && !u.over; i++) {
+    const action = u.phase === "roll" ? { type: "roll" } : u.moves.length ? { type: "move", move: u.moves[u.moves.length - 1] } : { type: "verdict" };
+    u = (await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, action, ur.token)).state;
+  }
+  if (u.phase === "roll") u = (await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, { type: "roll" }, ur.token)).state;
+  await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ur.id, ur.token]);
+  await page.goto(server.url + "/g/" + ur.id);
+  await waitState(page, () => !!window.agonState);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(out, "urgammon.png") });
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.goto(server.url + "/");
+  await phone.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
+  await phone.goto(server.url + "/g/" + ringo.id + "?lang=pl");
+  await waitState(phone, () => !!window.agonState);
+  await phone.waitForTimeout(400);
+  await phone.screenshot({ path: join(out, "phone.png") });
+  await phone.evaluate(() => localStorage.setItem("agon-lang", "en"));
+} finally {
+  await browser.close();
+  server.stop();
+}
