@@ -5,7 +5,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { startServer, launch, waitState, apiCall, SHOTS } from "./helpers.mjs";
+import { withApp, waitState, apiCall, SHOTS } from "./helpers.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -46,9 +46,7 @@ async function open(page, url, name, path, ready) {
 }
 
 test("axe-core finds no serious or critical violation on any page, in every language", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const g = await someGames(server.url);
     // The page's policy allows no inline script; axe is injected around it.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
@@ -67,16 +65,11 @@ test("axe-core finds no serious or critical violation on any page, in every lang
       }
     }
     assert.deepEqual(found, [], found.join("\n"));
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });
 
 test("every page fits a phone: no horizontal scroll, touch targets of 44 px", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const g = await someGames(server.url);
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     for (const [name, path, ready] of pages(g)) {
@@ -95,8 +88,5 @@ test("every page fits a phone: no horizontal scroll, touch targets of 44 px", as
         await page.screenshot({ path: `${SHOTS}/phone-${name.replace(/ /g, "-")}.png`, fullPage: true });
       }
     }
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });

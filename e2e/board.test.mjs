@@ -5,7 +5,7 @@
 // not-found page.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, apiCall, SHOTS } from "./helpers.mjs";
+import { withApp, openAsPlayer, waitState, state, apiCall, SHOTS } from "./helpers.mjs";
 
 /** WCAG contrast of two CSS colours, computed in the page. */
 function contrastIn(page, pairs) {
@@ -39,15 +39,11 @@ async function arrowTo(page, key) {
 }
 
 test("Ringo by keyboard: a move, its highlight, its announcement; capture marks; readable labels; flip; sounds", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/");
-    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
-    await page.goto(server.url + "/g/" + g.id);
-    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    await openAsPlayer(page, server.url, g);
+    await waitState(page, () => window.agonYou.length === 2);
     assert.match(await page.title(), /^● /, "the title says it is your turn");
     // Keyboard only: Tab into the board, pick b6, go down to b5, drop.
     for (let i = 0; i < 40; i++) {
@@ -101,22 +97,15 @@ test("Ringo by keyboard: a move, its highlight, its announcement; capture marks;
     assert.match(await page.locator("#captured").innerText(), /[1-9] of (7|4)|1 of/);
     assert.deepEqual(await page.evaluate(() => window.agonSounds || []), [], "muted: no sound since the reload");
     await page.screenshot({ path: `${SHOTS}/ringo-capture.png` });
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });
 
 test("Urgammon by keyboard: roll, pick a movable piece, walk to its house, drop; path and marks shown", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const g = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/");
-    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
-    await page.goto(server.url + "/g/" + g.id);
-    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    await openAsPlayer(page, server.url, g);
+    await waitState(page, () => window.agonYou.length === 2);
     let s = (await state(page)).s;
     // The opening roll already gave a value; if not, roll with the keyboard.
     if (s.phase === "roll") {
@@ -147,16 +136,11 @@ test("Urgammon by keyboard: roll, pick a movable piece, walk to its house, drop;
     for (const [what, r] of ratios) assert.ok(r >= 3, `${what}: ${r.toFixed(2)}:1`);
     await page.waitForFunction(() => document.getElementById("announce").textContent.length > 0);
     await page.screenshot({ path: `${SHOTS}/urgammon-keyboard.png` });
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });
 
 test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice and score", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
     for (const move of ["b6-b5", "b1-b2", "c6-c5"]) await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token);
     const page = await browser.newPage();
@@ -180,16 +164,11 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.locator("#replay-ply").waitFor();
     assert.equal(await page.locator("#dice #chance-die").count(), 1, "the dice at this ply");
     assert.match(await page.locator("#score").innerText(), /0 : 0/);
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });
 
 test("unknown pages and games: a 404 page in the reader's language", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const page = await browser.newPage();
     const res = await page.goto(server.url + "/no/such/page?lang=fr");
     assert.equal(res.status(), 404);
@@ -203,8 +182,5 @@ test("unknown pages and games: a 404 page in the reader's language", async () =>
     const icon = await fetch(server.url + "/static/favicon.svg");
     assert.equal(icon.status, 200);
     assert.match(icon.headers.get("content-type"), /svg/);
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });

@@ -50,6 +50,27 @@ export async function launch() {
   });
 }
 
+/** Runs `fn(server, browser)` with a fresh server and browser, and stops both after. */
+export async function withApp(fn) {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    return await fn(server, browser);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+/** Opens game `g` (from the API) in `page` as its player: the seat token goes
+ *  where the page keeps it, as after creating the game in the browser. */
+export async function openAsPlayer(page, url, g) {
+  await page.goto(url + "/");
+  await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
+  await page.goto(url + "/g/" + g.id);
+  await waitState(page, () => !!window.agonState);
+}
+
 /** Waits until the page's state satisfies `fn` (evaluated in the page). */
 export async function waitState(page, fn, arg, timeout = 20000) {
   await page.waitForFunction(fn, arg, { timeout, polling: 50 });

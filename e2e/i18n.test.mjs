@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, launch, waitState, apiCall } from "./helpers.mjs";
+import { startServer, withApp, waitState, apiCall } from "./helpers.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const staticDir = join(root, "crates", "server", "static");
@@ -85,9 +85,7 @@ test("Polish and French strings are translated, not copied from English", () => 
 });
 
 test("the Polish and French pages show no English sentence", async () => {
-  const server = await startServer();
-  const browser = await launch();
-  try {
+  await withApp(async (server, browser) => {
     const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local", rules: "classic,attackers=6" });
     await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move: "b6-b5" }, ringo.token);
     const ur = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", stake: "5" });
@@ -123,8 +121,5 @@ test("the Polish and French pages show no English sentence", async () => {
       assert.equal(await page.title(), langs[l]["app.title"]);
       await page.close();
     }
-  } finally {
-    await browser.close();
-    server.stop();
-  }
+  });
 });

@@ -205,12 +205,7 @@ pub fn play(
     loop {
         if let Some(r) = m.result() {
             writeln!(out, "{}", describe_result(m.current().state()))?;
-            writeln!(
-                out,
-                "Match over: light {} – dark {}.",
-                r.score[Side::Light],
-                r.score[Side::Dark]
-            )?;
+            writeln!(out, "{}", match_over(&r))?;
             match (r.winner, r.payout) {
                 (Some(w), Some(p)) => writeln!(
                     out,
@@ -453,12 +448,16 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
         }
     }
     if let Some(r) = m.result() {
-        writeln!(
-            out,
-            "Match over: light {} – dark {}.",
-            r.score[Side::Light],
-            r.score[Side::Dark]
-        )?;
+        writeln!(out, "{}", match_over(&r))?;
     }
     Ok(())
+}
+
+/// The final score line of a match.
+fn match_over(r: &urgammon::MatchResult) -> String {
+    format!(
+        "Match over: light {} – dark {}.",
+        r.score[Side::Light],
+        r.score[Side::Dark]
+    )
 }
