@@ -26,6 +26,7 @@
 pub mod dice;
 mod level;
 pub mod par;
+pub mod review;
 pub mod ringo;
 mod rng;
 pub mod stats;

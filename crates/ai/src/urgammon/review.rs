@@ -1,0 +1,402 @@
+//! Game review for Urgammon, after GNU Backgammon's match analysis: every
+//! decision (each move, and each choice between a move and the verdict die)
+//! against the engine's best, each roll's luck, each side's error rate and
+//! rating, the luck-adjusted result and light's win chance over the game.
+//!
+//! # Losses and grades
+//! A decision's **equity loss** is the best option's expected points minus
+//! the played option's (0 when the played option is the best); in a match the
+//! engine's "best" is the best for the match-winning chance, and the
+//! **MWC loss** is that chance lost. Grades by equity loss: best, excellent
+//! (< 0.01), good (< 0.02), inaccuracy (< 0.04), mistake (< 0.08), blunder
+//! (≥ 0.08): gnubg's "doubtful / bad / very bad" bands of 0.04, 0.08 and 0.16
+//! halved, since an Urgammon decision is smaller than a backgammon one.
+//!
+//! # Error rate and rating
+//! A side's **error rate** is its total equity loss per non-trivial decision
+//! (one with two or more options), in thousandths of a point, and its rating
+//! follows gnubg's scale: Supernatural (< 2), World class (< 5), Expert (< 8),
+//! Advanced (< 12), Intermediate (< 18), Casual player (< 26), Beginner
+//! (< 35), Awful.
+//!
+//! # Luck
+//! A chance roll's **luck** for the roller is the value of the position after
+//! it (the best decision taken) minus the mean of that value over the four
+//! faces weighted by their chances; a verdict die's luck is the value after
+//! what it said minus 4/6 of YES and 2/6 of NO. Values are points in money
+//! play and match-winning chances in a match. A side's **luck** is its rolls'
+//! luck less its opponent's; its **luck-adjusted result** is its net points
+//! minus that.
+
+use super::eval::Outcomes;
+use super::player::Decision;
+use super::{analyze, MatchContext, Payoff};
+pub use crate::review::Grade;
+use crate::Level;
+use urgammon::{Game, Match, Phase, Side, State, Token};
+
+/// Urgammon's grade thresholds: equity losses in points.
+pub const THRESHOLDS: [f64; 4] = [0.01, 0.02, 0.04, 0.08];
+
+/// The default level of a review: the network with its full look-ahead.
+pub const LEVEL: u8 = 10;
+
+/// What kind of decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A move was played (the verdict die was the alternative, if allowed).
+    Move,
+    /// The verdict die was rolled instead of a move.
+    Verdict,
+}
+
+/// One reviewed decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedDecision {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// Who decided.
+    pub side: Side,
+    /// A move, or the verdict die.
+    pub kind: Kind,
+    /// What was played (a move's notation, or `verdict`).
+    pub played: String,
+    /// The engine's choice.
+    pub best: String,
+    /// Every option with its expected points for the decider, best first.
+    pub options: Vec<(String, f64)>,
+    /// Expected points lost.
+    pub equity_loss: f64,
+    /// Match-winning chance lost (in a match).
+    pub mwc_loss: Option<f64>,
+    /// The grade.
+    pub grade: Grade,
+    /// Whether there was a choice at all.
+    pub trivial: bool,
+}
+
+/// One die's luck.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roll {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// Who rolled.
+    pub side: Side,
+    /// The token: `r3`, `v+`, `v-`.
+    pub token: String,
+    /// The roller's luck, in points.
+    pub luck: f64,
+}
+
+/// Light's win chance at a point of the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// Light's chance to win the game.
+    pub win: f64,
+}
+
+/// A whole review.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Every decision.
+    pub decisions: Vec<ReviewedDecision>,
+    /// Every die's luck.
+    pub rolls: Vec<Roll>,
+    /// Light's win chance, decision by decision.
+    pub win_curve: Vec<CurvePoint>,
+    /// Points each side won over the reviewed games (light, dark).
+    pub points: (f64, f64),
+    /// The level the review used.
+    pub level: u8,
+}
+
+impl Review {
+    /// A side's error rate: thousandths of a point lost per non-trivial decision.
+    pub fn error_rate(&self, side: Side) -> f64 {
+        let mine: Vec<&ReviewedDecision> = self
+            .decisions
+            .iter()
+            .filter(|d| d.side == side && !d.trivial)
+            .collect();
+        if mine.is_empty() {
+            return 0.0;
+        }
+        1000.0 * mine.iter().map(|d| d.equity_loss).sum::<f64>() / mine.len() as f64
+    }
+
+    /// A side's net luck: its rolls' luck less the opponent's (the game is
+    /// zero-sum, so the opponent's good luck is this side's bad luck).
+    pub fn luck(&self, side: Side) -> f64 {
+        self.rolls
+            .iter()
+            .map(|r| if r.side == side { r.luck } else { -r.luck })
+            .sum()
+    }
+
+    /// A side's net points from the games minus its net luck.
+    pub fn luck_adjusted(&self, side: Side) -> f64 {
+        let (l, d) = self.points;
+        let net = if side == Side::Light { l - d } else { d - l };
+        net - self.luck(side)
+    }
+}
+
+/// gnubg's rating of an error rate (thousandths of a point per decision).
+pub fn rating(error_rate: f64) -> &'static str {
+    const SCALE: [(f64, &str); 7] = [
+        (2.0, "Supernatural"),
+        (5.0, "World class"),
+        (8.0, "Expert"),
+        (12.0, "Advanced"),
+        (18.0, "Intermediate"),
+        (26.0, "Casual player"),
+        (35.0, "Beginner"),
+    ];
+    SCALE
+        .iter()
+        .find(|(limit, _)| error_rate < *limit)
+        .map_or("Awful", |(_, name)| name)
+}
+
+/// The value of a position for `side` once its decision (if any) is taken
+/// best, and the outcomes from light's side.
+fn value_of(state: &State, level: Level, payoff: Payoff, side: Side) -> (f64, Outcomes) {
+    if let Some(r) = state.result() {
+        let o = Outcomes::of_result(r);
+        return (f64::from(payoff.value(&o, side)), o);
+    }
+    let a = analyze(state, level, payoff);
+    (f64::from(payoff.value(&a.position, side)), a.position)
+}
+
+fn applied(state: &State, token: Token) -> Option<State> {
+    let mut s = *state;
+    s.apply(token).ok().map(|()| s)
+}
+
+/// Reviews one game played in `ctx` (money play when `None`); `game_no`
+/// numbers it in its match. `tick` is called after each token.
+fn review_game(
+    game: &Game,
+    game_no: usize,
+    ctx: Option<MatchContext>,
+    level: Level,
+    out: &mut Review,
+    tick: &mut dyn FnMut(),
+) {
+    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
+    let mut state = *Game::new().state();
+    for (index, &token) in game.tokens().iter().enumerate() {
+        let side = state.to_act();
+        match (state.phase(), token, side) {
+            (Phase::Roll, Token::Roll(c), Some(side)) => {
+                // Luck: this face against the four, weighted.
+                let mut mean = 0.0;
+                let mut this = 0.0;
+                for (face, p) in super::search::CHANCE {
+                    if let Some(after) = applied(&state, Token::Roll(face)) {
+                        let (v, _) = value_of(&after, level, payoff, side);
+                        mean += f64::from(p) * v;
+                        if face == c {
+                            this = v;
+                        }
+                    }
+                }
+                out.rolls.push(Roll {
+                    game: game_no,
+                    index,
+                    side,
+                    token: format!("r{c}"),
+                    luck: this - mean,
+                });
+            }
+            (
+                Phase::Decide | Phase::Move | Phase::Verdict,
+                Token::Move(_) | Token::Verdict(_),
+                Some(side),
+            ) => {
+                let a = analyze(&state, level, payoff);
+                let played = match token {
+                    Token::Move(m) => Decision::Move(m),
+                    _ => Decision::Verdict,
+                };
+                if let Some(best) = a.options.first() {
+                    let name = |d: Decision| match d {
+                        Decision::Move(m) => m.notation(side),
+                        Decision::Verdict => "verdict".to_string(),
+                    };
+                    let eq = |o: &Outcomes| f64::from(o.seen_by(side).equity());
+                    let chosen = a.options.iter().find(|c| c.decision == played);
+                    let is_best = chosen.is_some_and(|c| c.decision == best.decision);
+                    let (equity_loss, mwc_loss) = match chosen {
+                        Some(c) if !is_best => (
+                            (eq(&best.outcomes) - eq(&c.outcomes)).max(0.0),
+                            payoff
+                                .is_match()
+                                .then(|| f64::from(best.value - c.value).max(0.0)),
+                        ),
+                        _ => (0.0, payoff.is_match().then_some(0.0)),
+                    };
+                    out.win_curve.push(CurvePoint {
+                        game: game_no,
+                        index,
+                        win: f64::from(a.position.win()),
+                    });
+                    // A forced verdict die is no decision.
+                    if state.phase() != Phase::Verdict {
+                        out.decisions.push(ReviewedDecision {
+                            game: game_no,
+                            index,
+                            side,
+                            kind: if matches!(played, Decision::Verdict) {
+                                Kind::Verdict
+                            } else {
+                                Kind::Move
+                            },
+                            played: name(played),
+                            best: name(best.decision),
+                            options: a
+                                .options
+                                .iter()
+                                .map(|c| (name(c.decision), eq(&c.outcomes)))
+                                .collect(),
+                            equity_loss,
+                            mwc_loss,
+                            grade: Grade::of(equity_loss, is_best, THRESHOLDS),
+                            trivial: a.options.len() < 2,
+                        });
+                    }
+                }
+                // The verdict die's own luck: what it said against its odds.
+                if let Token::Verdict(yes) = token {
+                    if let (Some(y), Some(n)) = (
+                        applied(&state, Token::Verdict(true)),
+                        applied(&state, Token::Verdict(false)),
+                    ) {
+                        let (vy, _) = value_of(&y, level, payoff, side);
+                        let (vn, _) = value_of(&n, level, payoff, side);
+                        let mean =
+                            super::search::YES as f64 * vy + (1.0 - super::search::YES as f64) * vn;
+                        out.rolls.push(Roll {
+                            game: game_no,
+                            index,
+                            side,
+                            token: if yes { "v+" } else { "v-" }.to_string(),
+                            luck: if yes { vy } else { vn } - mean,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        match applied(&state, token) {
+            Some(next) => state = next,
+            None => break,
+        }
+        tick();
+    }
+    if let Some(r) = state.result() {
+        match r.winner {
+            Some(Side::Light) => out.points.0 += f64::from(r.points),
+            Some(Side::Dark) => out.points.1 += f64::from(r.points),
+            None => {}
+        }
+    }
+}
+
+/// Reviews every game of `m` (each in its match context when `in_match`) at
+/// `level`; `progress(done, total)` counts tokens.
+pub fn review(m: &Match, in_match: bool, level: Level, progress: &dyn Fn(usize, usize)) -> Review {
+    let games: Vec<&Game> = m
+        .finished()
+        .iter()
+        .chain(std::iter::once(m.current()))
+        .collect();
+    let total: usize = games.iter().map(|g| g.tokens().len()).sum();
+    let mut out = Review {
+        decisions: vec![],
+        rolls: vec![],
+        win_curve: vec![],
+        points: (0.0, 0.0),
+        level: level.get(),
+    };
+    let mut score = (0u32, 0u32);
+    let mut done = 0;
+    for (i, game) in games.iter().enumerate() {
+        let ctx = in_match.then(|| MatchContext {
+            to: m.settings().to,
+            score,
+            draw: m.settings().draw,
+        });
+        // A context whose score already reached the target has no payoff left.
+        let ctx = ctx.filter(|c| c.score.0 < c.to && c.score.1 < c.to);
+        review_game(game, i + 1, ctx, level, &mut out, &mut || {
+            done += 1;
+            progress(done, total);
+        });
+        if let Some(r) = game.state().result() {
+            match r.winner {
+                Some(Side::Light) => score.0 += u32::from(r.points),
+                Some(Side::Dark) => score.1 += u32::from(r.points),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reviewed_game_grades_decisions_and_weighs_luck() {
+        let m = Match::parse("urgammon match to=7\nstart:2-3 P-2a r2 P-2b r1 v+ 2a-7 r3 P-3b r4")
+            .unwrap();
+        let review = review(&m, false, Level::new(4), &|_, _| {});
+        // Decisions: light's opening entry, dark's entry, light's verdict and
+        // move after YES, dark's entry.
+        assert!(review.decisions.len() >= 4, "{review:#?}");
+        let verdict = review
+            .decisions
+            .iter()
+            .find(|d| d.kind == Kind::Verdict)
+            .unwrap();
+        assert_eq!(verdict.played, "verdict");
+        assert_eq!(verdict.side, Side::Light);
+        for d in &review.decisions {
+            assert!(d.equity_loss >= 0.0);
+            assert_eq!(
+                d.equity_loss == 0.0,
+                d.grade == Grade::Best || d.played == d.best,
+                "{d:?}"
+            );
+            assert_eq!(d.options.first().map(|o| o.0.clone()), Some(d.best.clone()));
+        }
+        // Each chance roll (and the verdict die) has a luck; the faces' luck averages to zero.
+        assert_eq!(
+            review
+                .rolls
+                .iter()
+                .filter(|r| r.token.starts_with('r'))
+                .count(),
+            4
+        );
+        assert!(review.rolls.iter().any(|r| r.token == "v+"));
+        assert!(!review.win_curve.is_empty());
+        assert!(review
+            .win_curve
+            .iter()
+            .all(|p| (0.0..=1.0).contains(&p.win)));
+        assert_eq!(rating(1.0), "Supernatural");
+        assert_eq!(rating(40.0), "Awful");
+    }
+}
