@@ -217,6 +217,41 @@ pub(crate) enum RingoCmd {
         #[arg(long)]
         movetime: Option<u64>,
     },
+    /// Review a game: each ply's best move, loss and grade, each side's
+    /// accuracy and the key moments, as JSON.
+    Review {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// The fixed search depth of every ply (the same for every ply, so a
+        /// review is reproducible).
+        #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+    },
+    /// Play many games of A against B and review every one: each player's
+    /// mean loss, accuracy and grades (the evidence of docs/review.md).
+    ReviewStudy {
+        /// Rules: PRESET[,key=value]...
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Player A (as in `agon tournament ringo`).
+        #[arg(long, default_value = "level:10")]
+        a: String,
+        /// Player B.
+        #[arg(long, default_value = "random")]
+        b: String,
+        /// Games to play and review.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Review depth.
+        #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH)]
+        depth: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Two people play at this terminal, or one against the engine (--vs).
     Play {
         /// Rules: PRESET[,key=value]...
@@ -277,6 +312,38 @@ pub(crate) enum UrgammonCmd {
         /// The match score before this game: light's points, then dark's, e.g. 3-5.
         #[arg(long)]
         score: Option<String>,
+    },
+    /// Review a game or a match: every decision's loss and grade, each
+    /// side's error rate, rating and luck, light's win chance, as JSON.
+    Review {
+        /// The record: game tokens on one line, or a match record (header line first).
+        #[arg(long)]
+        record: String,
+        /// Review as this playing level (10: the network with its full look-ahead).
+        #[arg(long, default_value_t = Level::new(agon_ai::urgammon::review::LEVEL))]
+        level: Level,
+    },
+    /// Play many games of A against B for points and review every one:
+    /// each player's error rate, rating, grades and luck.
+    ReviewStudy {
+        /// Player A (as in `agon tournament urgammon`).
+        #[arg(long, default_value = "level:10")]
+        a: String,
+        /// Player B.
+        #[arg(long, default_value = "random")]
+        b: String,
+        /// Games to play and review.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Review level.
+        #[arg(long, default_value_t = Level::new(agon_ai::urgammon::review::LEVEL))]
+        level: Level,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Play the position out many times: mean points, outcome shares, 95% intervals.
     Rollout {

@@ -62,8 +62,12 @@ pub struct Ply {
     pub side: Side,
     /// The move played.
     pub played: Move,
+    /// Its notation.
+    pub played_text: String,
     /// The engine's move.
     pub best: Move,
+    /// Its notation.
+    pub best_text: String,
     /// The best move's score for the mover.
     pub best_score: i32,
     /// The played move's score for the mover.
@@ -123,6 +127,106 @@ impl Review {
     }
 }
 
+/// A ply as JSON (`agon ringo review` and `GET /api/games/{id}/review`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlyJson {
+    /// The ply's number, from 0.
+    pub ply: usize,
+    /// `attackers` or `defenders`.
+    pub side: &'static str,
+    /// The move played.
+    pub played: String,
+    /// The engine's move.
+    pub best: String,
+    /// The played move's score for the mover.
+    pub score: i32,
+    /// The best move's score for the mover.
+    pub best_score: i32,
+    /// The mover's win chance after the played move, 0–1.
+    pub win: f64,
+    /// The loss in win-chance points, 0–100.
+    pub loss: f64,
+    /// The grade.
+    pub grade: Grade,
+    /// `?!`, `?`, `??` or empty.
+    pub symbol: &'static str,
+    /// A result proven after the move: `{"winner", "plies"}`.
+    pub proven: Option<ProvenJson>,
+}
+
+/// A proven result as JSON.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ProvenJson {
+    /// `attackers` or `defenders`.
+    pub winner: &'static str,
+    /// Plies from the position after the move.
+    pub plies: u32,
+}
+
+/// Both sides' numbers.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PerSide {
+    /// The attackers'.
+    pub attackers: Option<f64>,
+    /// The defenders'.
+    pub defenders: Option<f64>,
+}
+
+/// A review as JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ReviewJson {
+    /// Always `ringo`.
+    pub game: &'static str,
+    /// The depth searched.
+    pub depth: u32,
+    /// Every ply.
+    pub plies: Vec<PlyJson>,
+    /// Each side's accuracy, 0–100.
+    pub accuracy: PerSide,
+    /// Each side's mean loss per move, in win-chance points.
+    pub mean_loss: PerSide,
+    /// The key moments: plies with the largest losses.
+    pub key: Vec<usize>,
+}
+
+impl Review {
+    /// The review as JSON.
+    pub fn to_json(&self) -> ReviewJson {
+        let round = |x: f64| (x * 100.0).round() / 100.0;
+        let per_side = |f: &dyn Fn(Side) -> Option<f64>| PerSide {
+            attackers: f(Side::Attackers).map(round),
+            defenders: f(Side::Defenders).map(round),
+        };
+        ReviewJson {
+            game: "ringo",
+            depth: self.depth,
+            plies: self
+                .plies
+                .iter()
+                .map(|p| PlyJson {
+                    ply: p.ply,
+                    side: p.side.name(),
+                    played: p.played_text.clone(),
+                    best: p.best_text.clone(),
+                    score: p.score,
+                    best_score: p.best_score,
+                    win: crate::stats::round4(p.win),
+                    loss: round(p.loss),
+                    grade: p.grade,
+                    symbol: p.grade.symbol(),
+                    proven: p.proven.map(|q| ProvenJson {
+                        winner: q.winner.name(),
+                        plies: q.plies,
+                    }),
+                })
+                .collect(),
+            accuracy: per_side(&|s| self.accuracy(s)),
+            mean_loss: per_side(&|s| self.mean_loss(s)),
+            key: self.key_moments(5),
+        }
+    }
+}
+
 /// Searches `game`'s position to `depth` with fresh tables (so every ply's
 /// result depends on the position alone).
 fn search(searcher: &mut Searcher, game: &Game, depth: u32) -> crate::ringo::Report {
@@ -147,6 +251,7 @@ pub fn review(game: &Game, depth: u32, progress: &dyn Fn(usize, usize)) -> Revie
     let depth = depth.max(1);
     for (i, &played) in moves.iter().enumerate() {
         let side = replay.position().to_move();
+        let legal = replay.legal_moves();
         let root = search(&mut searcher, &replay, depth);
         let best = root.best.unwrap_or(played);
         let mut after = replay.clone();
@@ -188,7 +293,9 @@ pub fn review(game: &Game, depth: u32, progress: &dyn Fn(usize, usize)) -> Revie
             ply: i,
             side,
             played,
+            played_text: played.to_notation(legal.as_slice()),
             best,
+            best_text: best.to_notation(legal.as_slice()),
             best_score,
             score,
             best_win,
@@ -248,4 +355,133 @@ mod tests {
         assert_eq!(*seen.lock().unwrap(), vec![(1, 3), (2, 3), (3, 3)]);
         assert_eq!(review.plies[1].side, Side::Defenders);
     }
+}
+
+/// One player's numbers over a study's reviewed games.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PlayerStudy {
+    /// Moves reviewed.
+    pub moves: usize,
+    /// Mean loss per move, in win-chance points.
+    pub mean_loss: f64,
+    /// Mean accuracy, 0–100.
+    pub accuracy: f64,
+    /// Moves per grade: best, excellent, good, inaccuracy, mistake, blunder.
+    pub grades: [usize; 6],
+    /// The share of moves graded best or excellent.
+    pub best_or_excellent: f64,
+    /// Every loss, for the distribution (not serialized).
+    #[serde(skip)]
+    pub losses: Vec<f64>,
+}
+
+/// A study: `a` against `b` over many games, every game reviewed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Study {
+    /// The rules.
+    pub rules: String,
+    /// Player A.
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// Games played and reviewed.
+    pub games: usize,
+    /// The review depth.
+    pub depth: u32,
+    /// A's moves.
+    pub player_a: PlayerStudy,
+    /// B's moves.
+    pub player_b: PlayerStudy,
+    /// Losses at the 50th, 75th, 90th, 95th and 99th percentiles, over both
+    /// players' moves that were not the engine's choice (the grades'
+    /// thresholds were read off this).
+    pub loss_percentiles: [f64; 5],
+}
+
+fn add(p: &mut PlayerStudy, ply: &Ply) {
+    p.moves += 1;
+    p.losses.push(ply.loss);
+    p.grades[Grade::ALL.iter().position(|g| *g == ply.grade).unwrap_or(0)] += 1;
+}
+
+fn finish(p: &mut PlayerStudy) {
+    let n = p.moves.max(1) as f64;
+    p.mean_loss = (p.losses.iter().sum::<f64>() / n * 100.0).round() / 100.0;
+    p.accuracy = (p.losses.iter().map(|&l| accuracy(l)).sum::<f64>() / n * 10.0).round() / 10.0;
+    p.best_or_excellent = ((p.grades[0] + p.grades[1]) as f64 / n * 1000.0).round() / 1000.0;
+}
+
+/// Plays `games` games of `a` against `b` under `rules` (seats alternating,
+/// openings as in tournaments) on `threads` threads and reviews every one at
+/// `depth`; `progress(done)` counts reviewed games.
+pub fn study(
+    rules: ringo::Rules,
+    (a, b): (crate::ringo::Spec, crate::ringo::Spec),
+    games: usize,
+    depth: u32,
+    threads: usize,
+    seed: u64,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Study {
+    let mut out = Study {
+        rules: rules.to_string(),
+        a: a.to_string(),
+        b: b.to_string(),
+        games: 0,
+        depth,
+        player_a: PlayerStudy::default(),
+        player_b: PlayerStudy::default(),
+        loss_percentiles: [0.0; 5],
+    };
+    crate::par::run(
+        games,
+        threads,
+        |i| {
+            let g = crate::ringo::tournament::play_game(rules, a, b, i, seed);
+            let game = Game::parse_record(&g.record).ok();
+            (
+                g.a_attacks,
+                game.map(|game| review(&game, depth, &|_, _| {})),
+            )
+        },
+        |(a_attacks, r)| {
+            if let Some(r) = r {
+                for p in &r.plies {
+                    let a_moved = (p.side == Side::Attackers) == a_attacks;
+                    add(
+                        if a_moved {
+                            &mut out.player_a
+                        } else {
+                            &mut out.player_b
+                        },
+                        p,
+                    );
+                }
+                out.games += 1;
+                progress(out.games);
+            }
+            true
+        },
+    );
+    finish(&mut out.player_a);
+    finish(&mut out.player_b);
+    let mut all: Vec<f64> = out
+        .player_a
+        .losses
+        .iter()
+        .chain(&out.player_b.losses)
+        .copied()
+        .filter(|&l| l > 0.0)
+        .collect();
+    all.sort_by(f64::total_cmp);
+    if !all.is_empty() {
+        for (slot, q) in out
+            .loss_percentiles
+            .iter_mut()
+            .zip([0.5, 0.75, 0.9, 0.95, 0.99])
+        {
+            *slot = (all[((all.len() - 1) as f64 * q) as usize] * 100.0).round() / 100.0;
+        }
+    }
+    out
 }

@@ -149,6 +149,172 @@ impl Review {
     }
 }
 
+/// A decision as JSON (`agon urgammon review`, `GET /api/games/{id}/review`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DecisionJson {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// `light` or `dark`.
+    pub side: &'static str,
+    /// `move` or `verdict`.
+    pub kind: &'static str,
+    /// What was played.
+    pub played: String,
+    /// The engine's choice.
+    pub best: String,
+    /// Expected points lost.
+    pub equity_loss: f64,
+    /// Match-winning chance lost (null outside a match).
+    pub mwc_loss: Option<f64>,
+    /// The grade.
+    pub grade: Grade,
+    /// `?!`, `?`, `??` or empty.
+    pub symbol: &'static str,
+    /// Whether there was only one option.
+    pub trivial: bool,
+    /// Every option with its expected points for the decider, best first.
+    pub options: Vec<OptionJson>,
+}
+
+/// One option of a decision.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct OptionJson {
+    /// A move's notation, or `verdict`.
+    pub option: String,
+    /// Its expected points for the decider.
+    pub equity: f64,
+}
+
+/// One die's luck as JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RollJson {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// Who rolled.
+    pub side: &'static str,
+    /// `r1`…`r4`, `v+`, `v-`.
+    pub token: String,
+    /// The roller's luck.
+    pub luck: f64,
+}
+
+/// A number per side.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PerSide<T> {
+    /// Light's.
+    pub light: T,
+    /// Dark's.
+    pub dark: T,
+}
+
+/// Light's win chance at a decision, as JSON.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CurveJson {
+    /// The game of the match, from 1.
+    pub game: usize,
+    /// The token's index in its game's record.
+    pub index: usize,
+    /// Light's chance to win the game.
+    pub win: f64,
+}
+
+/// A review as JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ReviewJson {
+    /// Always `urgammon`.
+    pub game: &'static str,
+    /// The level the review used.
+    pub level: u8,
+    /// Every decision.
+    pub decisions: Vec<DecisionJson>,
+    /// Thousandths of a point lost per non-trivial decision.
+    pub error_rate: PerSide<f64>,
+    /// gnubg's rating of each error rate.
+    pub rating: PerSide<&'static str>,
+    /// Each side's net luck.
+    pub luck: PerSide<f64>,
+    /// Each side's net points minus its luck.
+    pub luck_adjusted: PerSide<f64>,
+    /// Every die's luck.
+    pub rolls: Vec<RollJson>,
+    /// Light's win chance, decision by decision.
+    pub win_curve: Vec<CurveJson>,
+}
+
+impl Review {
+    /// The review as JSON.
+    pub fn to_json(&self) -> ReviewJson {
+        use crate::stats::round4;
+        let both = |f: &dyn Fn(Side) -> f64| PerSide {
+            light: round4(f(Side::Light)),
+            dark: round4(f(Side::Dark)),
+        };
+        ReviewJson {
+            game: "urgammon",
+            level: self.level,
+            decisions: self
+                .decisions
+                .iter()
+                .map(|d| DecisionJson {
+                    game: d.game,
+                    index: d.index,
+                    side: d.side.name(),
+                    kind: match d.kind {
+                        Kind::Move => "move",
+                        Kind::Verdict => "verdict",
+                    },
+                    played: d.played.clone(),
+                    best: d.best.clone(),
+                    equity_loss: round4(d.equity_loss),
+                    mwc_loss: d.mwc_loss.map(round4),
+                    grade: d.grade,
+                    symbol: d.grade.symbol(),
+                    trivial: d.trivial,
+                    options: d
+                        .options
+                        .iter()
+                        .map(|(option, equity)| OptionJson {
+                            option: option.clone(),
+                            equity: round4(*equity),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            error_rate: both(&|s| self.error_rate(s)),
+            rating: PerSide {
+                light: rating(self.error_rate(Side::Light)),
+                dark: rating(self.error_rate(Side::Dark)),
+            },
+            luck: both(&|s| self.luck(s)),
+            luck_adjusted: both(&|s| self.luck_adjusted(s)),
+            rolls: self
+                .rolls
+                .iter()
+                .map(|r| RollJson {
+                    game: r.game,
+                    index: r.index,
+                    side: r.side.name(),
+                    token: r.token.clone(),
+                    luck: round4(r.luck),
+                })
+                .collect(),
+            win_curve: self
+                .win_curve
+                .iter()
+                .map(|p| CurveJson {
+                    game: p.game,
+                    index: p.index,
+                    win: round4(p.win),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// gnubg's rating of an error rate (thousandths of a point per decision).
 pub fn rating(error_rate: f64) -> &'static str {
     const SCALE: [(f64, &str); 7] = [
@@ -399,4 +565,159 @@ mod tests {
         assert_eq!(rating(1.0), "Supernatural");
         assert_eq!(rating(40.0), "Awful");
     }
+}
+
+/// Reviews one game for points (no match around it).
+pub fn review_one(game: &Game, level: Level) -> Review {
+    let mut out = Review {
+        decisions: vec![],
+        rolls: vec![],
+        win_curve: vec![],
+        points: (0.0, 0.0),
+        level: level.get(),
+    };
+    review_game(game, 1, None, level, &mut out, &mut || {});
+    out
+}
+
+/// One player's numbers over a study's reviewed games.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PlayerStudy {
+    /// Non-trivial decisions reviewed.
+    pub decisions: usize,
+    /// Thousandths of a point lost per non-trivial decision.
+    pub error_rate: f64,
+    /// gnubg's rating of that.
+    pub rating: &'static str,
+    /// Non-trivial decisions per grade: best, excellent, good, inaccuracy,
+    /// mistake, blunder.
+    pub grades: [usize; 6],
+    /// The share of non-trivial decisions graded best or excellent.
+    pub best_or_excellent: f64,
+    /// Mean net luck per game, in points.
+    pub luck_per_game: f64,
+    /// Mean net points per game.
+    pub points_per_game: f64,
+    /// Mean luck-adjusted points per game.
+    pub luck_adjusted_per_game: f64,
+    #[serde(skip)]
+    losses: Vec<f64>,
+}
+
+/// A study: `a` against `b` over many games for points, every game reviewed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Study {
+    /// Player A.
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// Games played and reviewed.
+    pub games: usize,
+    /// The review level.
+    pub level: u8,
+    /// A's decisions.
+    pub player_a: PlayerStudy,
+    /// B's decisions.
+    pub player_b: PlayerStudy,
+    /// Equity losses at the 50th, 75th, 90th, 95th and 99th percentiles, over
+    /// both players' decisions that were not the engine's choice.
+    pub loss_percentiles: [f64; 5],
+}
+
+/// Plays `games` games of `a` against `b` (seats alternating) on `threads`
+/// threads and reviews every one at `level`; `progress(done)` counts games.
+pub fn study(
+    (a, b): (super::Spec, super::Spec),
+    games: usize,
+    level: Level,
+    threads: usize,
+    seed: u64,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Study {
+    let net = super::Net::trained();
+    let mut out = Study {
+        a: a.to_string(),
+        b: b.to_string(),
+        games: 0,
+        level: level.get(),
+        player_a: PlayerStudy::default(),
+        player_b: PlayerStudy::default(),
+        loss_percentiles: [0.0; 5],
+    };
+    let mut totals = [(0.0, 0.0); 2]; // (luck, points) for A and B
+    crate::par::run(
+        games,
+        threads,
+        |i| {
+            let a_light = i % 2 == 0;
+            let players = if a_light {
+                [(a.level_spec(), net), (b.level_spec(), net)]
+            } else {
+                [(b.level_spec(), net), (a.level_spec(), net)]
+            };
+            let mut dice = crate::Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut rng = crate::Rng::new(seed.wrapping_add(i as u64));
+            let mut game = Game::new();
+            urgammon::playout(&State::new(), |s| {
+                let t =
+                    super::tournament::next_token(s, players, Payoff::MONEY, &mut dice, &mut rng)?;
+                game.apply(t).ok()?;
+                Some(t)
+            });
+            (a_light, review_one(&game, level))
+        },
+        |(a_light, r)| {
+            let a_side = if a_light { Side::Light } else { Side::Dark };
+            for d in r.decisions.iter().filter(|d| !d.trivial) {
+                let p = if d.side == a_side {
+                    &mut out.player_a
+                } else {
+                    &mut out.player_b
+                };
+                p.decisions += 1;
+                p.losses.push(d.equity_loss);
+                p.grades[Grade::ALL.iter().position(|g| *g == d.grade).unwrap_or(0)] += 1;
+            }
+            for (slot, side) in [(0, a_side), (1, a_side.other())] {
+                totals[slot].0 += r.luck(side);
+                let (l, d) = r.points;
+                totals[slot].1 += if side == Side::Light { l - d } else { d - l };
+            }
+            out.games += 1;
+            progress(out.games);
+            true
+        },
+    );
+    let n = out.games.max(1) as f64;
+    for (p, (luck, points)) in [
+        (&mut out.player_a, totals[0]),
+        (&mut out.player_b, totals[1]),
+    ] {
+        let d = p.decisions.max(1) as f64;
+        p.error_rate = crate::stats::round4(1000.0 * p.losses.iter().sum::<f64>() / d);
+        p.rating = rating(p.error_rate);
+        p.best_or_excellent = crate::stats::round4((p.grades[0] + p.grades[1]) as f64 / d);
+        p.luck_per_game = crate::stats::round4(luck / n);
+        p.points_per_game = crate::stats::round4(points / n);
+        p.luck_adjusted_per_game = crate::stats::round4((points - luck) / n);
+    }
+    let mut all: Vec<f64> = out
+        .player_a
+        .losses
+        .iter()
+        .chain(&out.player_b.losses)
+        .copied()
+        .filter(|&l| l > 0.0)
+        .collect();
+    all.sort_by(f64::total_cmp);
+    if !all.is_empty() {
+        for (slot, q) in out
+            .loss_percentiles
+            .iter_mut()
+            .zip([0.5, 0.75, 0.9, 0.95, 0.99])
+        {
+            *slot = crate::stats::round4(all[((all.len() - 1) as f64 * q) as usize]);
+        }
+    }
+    out
 }

@@ -4,11 +4,45 @@ pub(crate) mod game;
 
 use super::print_json;
 use crate::cli::*;
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 /// `agon ringo …`: legal moves, perft, the board, terminal play, analysis.
 pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
     match cmd {
+        RingoCmd::Review { game, depth } => {
+            let game = game.load()?;
+            let progress = crate::progress::Progress::new(game.ply() as u64, "plies reviewed");
+            let review = agon_ai::ringo::review::review(&game, depth, &|done, _| {
+                progress.set(done as u64, "")
+            });
+            progress.finish();
+            print_json(&review.to_json())
+        }
+        RingoCmd::ReviewStudy {
+            rules,
+            a,
+            b,
+            games,
+            depth,
+            threads,
+            seed,
+        } => {
+            let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
+            let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;
+            let b = crate::commands::tournament::ringo::parse_player(&b, "--b")?;
+            let progress = crate::progress::Progress::new(games as u64, "games reviewed");
+            let study = agon_ai::ringo::review::study(
+                rules,
+                (a, b),
+                games,
+                depth,
+                threads,
+                seed,
+                &|done| progress.set(done as u64, ""),
+            );
+            progress.finish();
+            print_json(&study)
+        }
         RingoCmd::Legal { game } => print_json(&game::legal_json(&game.load()?)),
         RingoCmd::Perft {
             game,

@@ -83,6 +83,36 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                 seed,
             )?)
         }
+        UrgammonCmd::Review { record, level } => {
+            let m = game::load_record(&record)?;
+            let in_match = record.trim_start().starts_with("urgammon");
+            let total: usize = m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
+                + m.current().tokens().len();
+            let progress = crate::progress::Progress::new(total as u64, "tokens reviewed");
+            let review = agon_ai::urgammon::review::review(&m, in_match, level, &|done, _| {
+                progress.set(done as u64, "")
+            });
+            progress.finish();
+            print_json(&review.to_json())
+        }
+        UrgammonCmd::ReviewStudy {
+            a,
+            b,
+            games,
+            level,
+            threads,
+            seed,
+        } => {
+            let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;
+            let b = crate::commands::tournament::ringo::parse_player(&b, "--b")?;
+            let progress = crate::progress::Progress::new(games as u64, "games reviewed");
+            let study =
+                agon_ai::urgammon::review::study((a, b), games, level, threads, seed, &|done| {
+                    progress.set(done as u64, "")
+                });
+            progress.finish();
+            print_json(&study)
+        }
         UrgammonCmd::Calibrate {
             positions,
             rollouts,
