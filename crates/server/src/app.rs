@@ -114,6 +114,8 @@ pub(crate) struct Inner {
     limiters: Mutex<Vec<crate::limits::Limiter>>,
     /// When the app started: slots note their last use as seconds since.
     started: std::time::Instant,
+    /// Reviews being computed: game id → (steps done, steps in all).
+    pub(crate) reviews: Mutex<HashMap<String, (usize, usize)>>,
 }
 
 /// One game's place in memory: the session, its broadcast channel, who is
@@ -192,6 +194,7 @@ impl AppState {
                 sockets: AtomicUsize::new(0),
                 limiters: Mutex::new(vec![]),
                 started: std::time::Instant::now(),
+                reviews: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -399,6 +402,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
+        .route("/review/{id}", get(assets::page))
         .route("/static/{*path}", get(assets::static_file))
         .route("/favicon.ico", get(assets::favicon))
         .route("/api/meta", get(api::meta))
@@ -421,6 +425,7 @@ pub fn app(state: AppState) -> Router {
             limited(post(api::seats::seat_link), &acting),
         )
         .route("/api/games/{id}/record", get(api::games::record))
+        .route("/api/games/{id}/review", get(api::review::get))
         .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route(

@@ -71,6 +71,8 @@ pub enum ErrorCode {
     BetweenGames,
     /// The game (or match) is over.
     GameOver,
+    /// A review is for finished games.
+    GameNotOver,
     /// A watch link cannot act.
     WatchOnly,
     /// Undo is refused now.

@@ -36,6 +36,16 @@ pub enum WsMessage {
         /// The seats.
         you: Vec<u8>,
     },
+    /// A review's progress: `done` of `total` steps; `ready` once it is
+    /// stored (then `GET /api/games/{id}/review` returns it).
+    Review {
+        /// Steps done.
+        done: usize,
+        /// Steps in all.
+        total: usize,
+        /// The review is stored.
+        ready: bool,
+    },
     /// The answer to `ping`.
     Pong,
     /// A message the socket does not take.

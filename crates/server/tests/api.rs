@@ -307,3 +307,80 @@ async fn pages_and_static_files_are_served() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// Asks for a review until it is ready (the first request starts it).
+async fn review(app: &axum::Router, id: &str) -> Value {
+    for _ in 0..600 {
+        let (status, v) = call(app, "GET", &format!("/api/games/{id}/review"), None, None).await;
+        match status {
+            StatusCode::OK => return v,
+            StatusCode::ACCEPTED => {
+                assert_eq!(v["status"], "running", "{v}");
+                assert!(v["done"].as_u64() <= v["total"].as_u64(), "{v}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            other => panic!("review: {other} {v}"),
+        }
+    }
+    panic!("the review did not finish");
+}
+
+#[tokio::test]
+async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
+    let dir = std::env::temp_dir().join(format!("agon-review-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = app(state_on(Store::open(&dir).unwrap()));
+    let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let (id, t) = (g["id"].as_str().unwrap(), g["token"].as_str());
+    for m in ["b6-b5", "b1-b2", "c6-c5"] {
+        action(&app, id, t, mv(m)).await;
+    }
+    // Not over yet: refused, with its code.
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}/review"), None, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(v["code"], "game-not-over");
+    let (status, _) = call(&app, "GET", "/api/games/nosuchgame/review", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    action(&app, id, t, json!({"type": "resign"})).await;
+    let r = review(&app, id).await;
+    assert_eq!(r["game"], "ringo");
+    let plies = r["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 3, "{r}");
+    assert_eq!(plies[0]["played"], "b6-b5");
+    assert_eq!(plies[1]["side"], "defenders");
+    for p in plies {
+        let loss = p["loss"].as_f64().unwrap();
+        assert!(loss >= 0.0);
+        if p["played"] == p["best"] {
+            assert_eq!(loss, 0.0, "{p}");
+        }
+    }
+    assert!(r["accuracy"]["attackers"].as_f64().is_some());
+    // Stored: a new app on the same file answers at once with the same review.
+    let again = agon_server::app(state_on(Store::open(&dir).unwrap()));
+    let (status, stored) = call(&again, "GET", &format!("/api/games/{id}/review"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(stored, r);
+    // An Urgammon match, resigned after a few turns, is reviewed the same way.
+    let u = create(&app, json!({"game": "urgammon", "opponent": "local", "to": 3})).await;
+    let (uid, ut) = (u["id"].as_str().unwrap(), u["token"].as_str());
+    let mut s = u["state"].clone();
+    for _ in 0..4 {
+        let a = if s["phase"] == "roll" {
+            json!({"type": "roll"})
+        } else if let Some(m) = s["moves"].as_array().and_then(|m| m.first()) {
+            json!({"type": "move", "move": m})
+        } else {
+            json!({"type": "verdict"})
+        };
+        s = action(&app, uid, ut, a).await.1["state"].clone();
+    }
+    action(&app, uid, ut, json!({"type": "resign"})).await;
+    let r = review(&app, uid).await;
+    assert_eq!(r["game"], "urgammon");
+    assert!(!r["decisions"].as_array().unwrap().is_empty(), "{r}");
+    assert!(r["error_rate"]["light"].as_f64().is_some());
+    assert!(r["rating"]["dark"].is_string());
+    assert!(r["decisions"][0]["ply"].as_u64().is_some());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -57,6 +57,8 @@ pub struct ReviewedDecision {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record.
+    pub ply: usize,
     /// Who decided.
     pub side: Side,
     /// A move, or the verdict die.
@@ -84,6 +86,8 @@ pub struct Roll {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record.
+    pub ply: usize,
     /// Who rolled.
     pub side: Side,
     /// The token: `r3`, `v+`, `v-`.
@@ -99,6 +103,8 @@ pub struct CurvePoint {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record.
+    pub ply: usize,
     /// Light's chance to win the game.
     pub win: f64,
 }
@@ -156,6 +162,9 @@ pub struct DecisionJson {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record (`/at/{ply}` shows the
+    /// position before it).
+    pub ply: usize,
     /// `light` or `dark`.
     pub side: &'static str,
     /// `move` or `verdict`.
@@ -194,6 +203,8 @@ pub struct RollJson {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record.
+    pub ply: usize,
     /// Who rolled.
     pub side: &'static str,
     /// `r1`…`r4`, `v+`, `v-`.
@@ -218,6 +229,8 @@ pub struct CurveJson {
     pub game: usize,
     /// The token's index in its game's record.
     pub index: usize,
+    /// The token's index in the whole match record.
+    pub ply: usize,
     /// Light's chance to win the game.
     pub win: f64,
 }
@@ -262,6 +275,7 @@ impl Review {
                 .map(|d| DecisionJson {
                     game: d.game,
                     index: d.index,
+                    ply: d.ply,
                     side: d.side.name(),
                     kind: match d.kind {
                         Kind::Move => "move",
@@ -297,6 +311,7 @@ impl Review {
                 .map(|r| RollJson {
                     game: r.game,
                     index: r.index,
+                    ply: r.ply,
                     side: r.side.name(),
                     token: r.token.clone(),
                     luck: round4(r.luck),
@@ -308,6 +323,7 @@ impl Review {
                 .map(|p| CurveJson {
                     game: p.game,
                     index: p.index,
+                    ply: p.ply,
                     win: round4(p.win),
                 })
                 .collect(),
@@ -352,7 +368,7 @@ fn applied(state: &State, token: Token) -> Option<State> {
 /// numbers it in its match. `tick` is called after each token.
 fn review_game(
     game: &Game,
-    game_no: usize,
+    (game_no, offset): (usize, usize),
     ctx: Option<MatchContext>,
     level: Level,
     out: &mut Review,
@@ -379,6 +395,7 @@ fn review_game(
                 out.rolls.push(Roll {
                     game: game_no,
                     index,
+                    ply: offset + index,
                     side,
                     token: format!("r{c}"),
                     luck: this - mean,
@@ -414,6 +431,7 @@ fn review_game(
                     out.win_curve.push(CurvePoint {
                         game: game_no,
                         index,
+                        ply: offset + index,
                         win: f64::from(a.position.win()),
                     });
                     // A forced verdict die is no decision.
@@ -421,6 +439,7 @@ fn review_game(
                         out.decisions.push(ReviewedDecision {
                             game: game_no,
                             index,
+                            ply: offset + index,
                             side,
                             kind: if matches!(played, Decision::Verdict) {
                                 Kind::Verdict
@@ -454,6 +473,7 @@ fn review_game(
                         out.rolls.push(Roll {
                             game: game_no,
                             index,
+                            ply: offset + index,
                             side,
                             token: if yes { "v+" } else { "v-" }.to_string(),
                             luck: if yes { vy } else { vn } - mean,
@@ -496,6 +516,7 @@ pub fn review(m: &Match, in_match: bool, level: Level, progress: &dyn Fn(usize, 
     };
     let mut score = (0u32, 0u32);
     let mut done = 0;
+    let mut offset = 0;
     for (i, game) in games.iter().enumerate() {
         let ctx = in_match.then(|| MatchContext {
             to: m.settings().to,
@@ -504,10 +525,11 @@ pub fn review(m: &Match, in_match: bool, level: Level, progress: &dyn Fn(usize, 
         });
         // A context whose score already reached the target has no payoff left.
         let ctx = ctx.filter(|c| c.score.0 < c.to && c.score.1 < c.to);
-        review_game(game, i + 1, ctx, level, &mut out, &mut || {
+        review_game(game, (i + 1, offset), ctx, level, &mut out, &mut || {
             done += 1;
             progress(done, total);
         });
+        offset += game.tokens().len();
         if let Some(r) = game.state().result() {
             match r.winner {
                 Some(Side::Light) => score.0 += u32::from(r.points),
@@ -576,7 +598,7 @@ pub fn review_one(game: &Game, level: Level) -> Review {
         points: (0.0, 0.0),
         level: level.get(),
     };
-    review_game(game, 1, None, level, &mut out, &mut || {});
+    review_game(game, (1, 0), None, level, &mut out, &mut || {});
     out
 }
 

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod games;
+pub mod review;
 pub mod seats;
 
 use crate::error::ApiError;

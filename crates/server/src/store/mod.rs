@@ -357,6 +357,30 @@ impl Store {
         self.read(move |c| sql::list(c, limit)).await
     }
 
+    /// A game's stored review: the revision it was made at, and its JSON.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn review(&self, id: &str) -> Result<Option<(i64, String)>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| sql::review(c, &id)).await
+    }
+
+    /// Stores a game's review, computed once.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn save_review(
+        &self,
+        id: &str,
+        revision: i64,
+        body: String,
+    ) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.write(move |c| sql::save_review(c, &id, revision, &body).map_err(StoreError::from))
+            .await
+    }
+
     /// Changes committed and commits made so far: their ratio is how many
     /// moves share one fsync.
     pub fn commit_stats(&self) -> (usize, usize) {

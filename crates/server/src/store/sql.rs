@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS dice (
     value INTEGER NOT NULL,
     PRIMARY KEY (game_id, die, seq)
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    revision INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS invites (
     game_id TEXT NOT NULL REFERENCES games(id),
     code TEXT NOT NULL,
@@ -419,4 +425,37 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
         reason: r.get(13)?,
         rematch: r.get(14)?,
     })
+}
+
+/// A game's stored review: the revision it was made at, and its JSON.
+///
+/// # Errors
+/// The read failed.
+pub(super) fn review(
+    conn: &Connection,
+    id: &str,
+) -> Result<Option<(i64, String)>, rusqlite::Error> {
+    conn.query_row(
+        "SELECT revision, body FROM reviews WHERE game_id = ?1",
+        params![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Stores (or replaces) a game's review.
+///
+/// # Errors
+/// The write failed.
+pub(super) fn save_review(
+    conn: &Connection,
+    id: &str,
+    revision: i64,
+    body: &str,
+) -> Result<(), rusqlite::Error> {
+    conn.execute(
+        "INSERT OR REPLACE INTO reviews (game_id, revision, body, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, revision, body, now()],
+    )?;
+    Ok(())
 }

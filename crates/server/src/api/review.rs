@@ -1,0 +1,158 @@
+//! `GET /api/games/{id}/review`: a finished game's review, computed once on
+//! the server behind the engine pool (so reviews never starve the computer's
+//! moves of more threads than it has), its progress pushed over the game's
+//! WebSocket, and stored. The JSON is the CLI's (`agon ringo review`,
+//! `agon urgammon review`).
+
+use crate::app::{AppState, Slot};
+use crate::error::{ApiError, ErrorCode};
+use crate::session::Rules;
+use crate::ws::WsMessage;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The answer while a review is being computed (status 202).
+#[derive(Serialize)]
+pub struct Pending {
+    /// Always `running`.
+    pub status: &'static str,
+    /// Steps done (plies, or tokens).
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+}
+
+/// `GET /api/games/{id}/review`: 200 with the review once it is stored; 202
+/// with the progress while it runs (the first request starts it); 409 for a
+/// game that is not over.
+pub async fn get(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    let (rules, revision) = {
+        let session = slot.session.lock().await;
+        if !session.is_over() {
+            return Err(ApiError::Conflict(
+                ErrorCode::GameNotOver,
+                "a review is for a finished game: finish or resign it first".into(),
+            ));
+        }
+        (session.rules.clone(), session.revision())
+    };
+    if let Some((_, body)) = app.store().review(&id).await? {
+        return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
+    }
+    let total = match &rules {
+        Rules::Ringo(g) => g.ply(),
+        Rules::Urgammon(m) => {
+            m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
+                + m.current().tokens().len()
+        }
+    };
+    let started = {
+        let mut running = app
+            .inner
+            .reviews
+            .lock()
+            .map_err(|_| ApiError::Internal("reviews lock poisoned".into()))?;
+        match running.get(&id) {
+            Some(&(done, total)) => {
+                return Ok(pending(done, total));
+            }
+            None => {
+                running.insert(id.clone(), (0, total));
+                true
+            }
+        }
+    };
+    if started {
+        tokio::spawn(run(app.clone(), slot, id, revision, rules));
+    }
+    Ok(pending(0, total))
+}
+
+fn pending(done: usize, total: usize) -> Response {
+    (
+        StatusCode::ACCEPTED,
+        Json(Pending {
+            status: "running",
+            done,
+            total,
+        }),
+    )
+        .into_response()
+}
+
+/// Computes, stores and announces one review.
+async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Rules) {
+    let result = compute(&app, &slot, &id, rules).await;
+    let total = app
+        .inner
+        .reviews
+        .lock()
+        .ok()
+        .and_then(|mut r| r.remove(&id))
+        .map_or(0, |(_, t)| t);
+    match result {
+        Ok(body) => match app.store().save_review(&id, revision, body).await {
+            Ok(()) => slot.broadcast(&WsMessage::Review {
+                done: total,
+                total,
+                ready: true,
+            }),
+            Err(e) => tracing::error!(game = %id, error = %e, "the review could not be stored"),
+        },
+        Err(e) => tracing::error!(game = %id, error = %e, "the review failed"),
+    }
+}
+
+async fn compute(
+    app: &AppState,
+    slot: &Arc<Slot>,
+    id: &str,
+    rules: Rules,
+) -> Result<String, ApiError> {
+    let _permit = app
+        .inner
+        .engine
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
+    let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
+    tokio::task::spawn_blocking(move || {
+        let progress = |done: usize, total: usize| {
+            if let Ok(mut r) = inner.reviews.lock() {
+                r.insert(id.clone(), (done, total));
+            }
+            slot.broadcast(&WsMessage::Review {
+                done,
+                total,
+                ready: false,
+            });
+        };
+        let json = match &rules {
+            Rules::Ringo(g) => serde_json::to_string(
+                &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, &progress)
+                    .to_json(),
+            ),
+            Rules::Urgammon(m) => serde_json::to_string(
+                &agon_ai::urgammon::review::review(
+                    m,
+                    true,
+                    agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
+                    &progress,
+                )
+                .to_json(),
+            ),
+        };
+        json.map_err(|e| ApiError::Internal(format!("review JSON: {e}")))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("review task: {e}")))?
+}
