@@ -21,6 +21,9 @@ async function someGames(url) {
     const action = s.phase === "roll" ? { type: "roll" } : s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" };
     s = (await apiCall(url, "POST", `/api/games/${ur.id}/action`, action, ur.token)).state;
   }
+  // Both finished, so both can be reviewed.
+  await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "resign" }, ringo.token);
+  if (!s.over) await apiCall(url, "POST", `/api/games/${ur.id}/action`, { type: "resign" }, ur.token);
   return { ringo, ur };
 }
 
@@ -35,13 +38,15 @@ function pages(g) {
     ["ringo replay", `/replay/${g.ringo.id}`, "#replay-ply"],
     ["urgammon replay", `/replay/${g.ur.id}`, "#replay-ply"],
     ["not found", "/no/such/page", "#not-found"],
+    ["ringo review", `/review/${g.ringo.id}`, "#review-summary"],
+    ["urgammon review", `/review/${g.ur.id}`, "#review-summary"],
   ];
 }
 
 async function open(page, url, name, path, ready) {
   await page.goto(url + path);
   if (name === "home-urgammon") await page.locator("input[name=game][value=urgammon]").check();
-  await page.locator(ready).first().waitFor();
+  await page.locator(ready).first().waitFor({ timeout: 120000 });
   if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
 }
 

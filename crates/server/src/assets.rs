@@ -70,6 +70,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../static/js/pages/replay.js"),
     ),
     (
+        "js/pages/review.js",
+        include_str!("../static/js/pages/review.js"),
+    ),
+    (
         "js/pages/rules.js",
         include_str!("../static/js/pages/rules.js"),
     ),

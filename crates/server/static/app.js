@@ -9,12 +9,14 @@ import { gamePage } from "./js/pages/game.js";
 import { gamesPage } from "./js/pages/games.js";
 import { replayPage } from "./js/pages/replay.js";
 import { rulesPage } from "./js/pages/rules.js";
+import { reviewPage } from "./js/pages/review.js";
 import { notFoundPage } from "./js/pages/notfound.js";
 
 addRoute(/^\/$/, homePage);
 addRoute(/^\/new$/, homePage);
 addRoute(/^\/g\/([a-z0-9]+)$/, gamePage);
 addRoute(/^\/replay\/([a-z0-9]+)$/, replayPage);
+addRoute(/^\/review\/([a-z0-9]+)$/, reviewPage);
 addRoute(/^\/games$/, gamesPage);
 addRoute(/^\/rules$/, rulesPage);
 addRoute(/^.*$/, notFoundPage);

@@ -358,11 +358,22 @@ async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
     assert!(r["accuracy"]["attackers"].as_f64().is_some());
     // Stored: a new app on the same file answers at once with the same review.
     let again = agon_server::app(state_on(Store::open(&dir).unwrap()));
-    let (status, stored) = call(&again, "GET", &format!("/api/games/{id}/review"), None, None).await;
+    let (status, stored) = call(
+        &again,
+        "GET",
+        &format!("/api/games/{id}/review"),
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(stored, r);
     // An Urgammon match, resigned after a few turns, is reviewed the same way.
-    let u = create(&app, json!({"game": "urgammon", "opponent": "local", "to": 3})).await;
+    let u = create(
+        &app,
+        json!({"game": "urgammon", "opponent": "local", "to": 3}),
+    )
+    .await;
     let (uid, ut) = (u["id"].as_str().unwrap(), u["token"].as_str());
     let mut s = u["state"].clone();
     for _ in 0..4 {

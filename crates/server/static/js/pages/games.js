@@ -30,5 +30,6 @@ export async function gamesPage(main) {
       el("td", { "data-label": t("games.col.links"), class: "links" },
         el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),
         el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")),
+        g.status !== "ongoing" ? el("a", { href: "/review/" + g.id, "data-nav": true, class: "review-link" }, t("games.review")) : null,
         el("a", { href: `/api/games/${g.id}/record` }, t("games.record"))))))));
 }

@@ -73,6 +73,7 @@ export function commonLinks(view, send) {
   }
   if (view.you.length && s.over) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
   if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true }, t("game.rematch_watch")));
+  if (s.over) row.append(el("a", { class: "button", id: "review-link", href: `/review/${s.id}`, "data-nav": true }, t("review.button")));
   row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),
     el("a", { class: "button", id: "replay-link", href: `/replay/${s.id}`, "data-nav": true }, t("game.replay")));
   out.push(row);

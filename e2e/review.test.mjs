@@ -1,0 +1,70 @@
+// Study in the browser: a finished game's Review button, the review computed
+// on the server with a progress bar, each side's numbers, the win-chance
+// graph whose points open positions, the graded moves and key moments.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { withApp, openAsPlayer, apiCall, SHOTS } from "./helpers.mjs";
+
+async function finishedRingo(url) {
+  const g = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+  for (const move of ["b6-b5", "b1-b2", "c6-c5", "b2-b3", "h6-a6"]) await apiCall(url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token);
+  await apiCall(url, "POST", `/api/games/${g.id}/action`, { type: "resign" }, g.token);
+  return g;
+}
+
+test("a finished Ringo game: Review, accuracy, the graph opens positions, graded moves, key moments", async () => {
+  await withApp(async (server, browser) => {
+    const g = await finishedRingo(server.url);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openAsPlayer(page, server.url, g);
+    await page.locator("#review-link").click();
+    await page.waitForURL(/\/review\//);
+    await page.locator("#review-summary").waitFor({ timeout: 60000 });
+    const acc = await page.locator('[data-side="attackers"] .accuracy').innerText();
+    assert.ok(Number(acc) >= 0 && Number(acc) <= 100, acc);
+    assert.equal(await page.locator("#win-graph .pt").count(), 5, "one point per ply");
+    assert.equal(await page.locator("#graded li").count(), 5);
+    // A point of the graph opens the position before that move.
+    await page.locator('#win-graph .pt[data-ply="2"]').click();
+    await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
+    assert.match(await page.locator("#review-caption").innerText(), /3/);
+    // By keyboard too.
+    await page.locator('#win-graph .pt[data-ply="4"]').focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => window.agonState.history.length === 4);
+    // Every graded move names its grade.
+    const rows = await page.locator("#graded li").allInnerTexts();
+    assert.ok(rows.every((r) => /best|excellent|good|inaccuracy|mistake|blunder/.test(r)), rows.join("\n"));
+    await page.screenshot({ path: `${SHOTS}/review-ringo.png`, fullPage: true });
+    // The games list links to it.
+    await page.goto(server.url + "/games");
+    assert.equal(await page.locator(".review-link").count(), 1);
+    // Stored: asked again, it is there at once.
+    const r = await apiCall(server.url, "GET", `/api/games/${g.id}/review`);
+    assert.equal(r.plies.length, 5);
+  });
+});
+
+test("a resigned Urgammon match: error rates, ratings, luck and the graded decisions", async () => {
+  await withApp(async (server, browser) => {
+    const u = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 3 });
+    let s = u.state;
+    for (let i = 0; i < 10 && !s.over; i++) {
+      const action = s.phase === "roll" ? { type: "roll" } : s.moves.length ? { type: "move", move: s.moves[s.moves.length - 1] } : { type: "verdict" };
+      s = (await apiCall(server.url, "POST", `/api/games/${u.id}/action`, action, u.token)).state;
+    }
+    await apiCall(server.url, "POST", `/api/games/${u.id}/action`, { type: "resign" }, u.token);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/review/${u.id}`);
+    await page.locator("#review-summary").waitFor({ timeout: 120000 });
+    assert.match(await page.locator('[data-side="light"]').innerText(), /Error rate/);
+    assert.match(await page.locator('[data-side="dark"]').innerText(), /Rating: \w+/);
+    assert.ok(await page.locator("#win-graph .pt").count() > 0);
+    await page.screenshot({ path: `${SHOTS}/review-urgammon.png`, fullPage: true });
+    // An ongoing game has no review yet: the page says so in words.
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    await page.goto(`${server.url}/review/${g.id}?lang=fr`);
+    await page.locator("#review-status .result").waitFor();
+    assert.match(await page.locator("#review-status").innerText(), /partie/);
+  });
+});
