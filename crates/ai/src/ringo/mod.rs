@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod eval;
 pub mod player;
+pub mod report;
 pub mod review;
 pub mod search;
 pub mod tournament;

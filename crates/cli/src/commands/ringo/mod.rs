@@ -60,13 +60,16 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             nodes,
             movetime,
         } => {
-            let limit = game::AnalyzeLimit {
+            let limit = agon_ai::ringo::report::AnalyzeLimit {
                 level,
                 depth,
                 nodes,
                 movetime,
             };
-            print_json(&game::analyze_json(&game.load()?, limit)?)
+            print_json(
+                &agon_ai::ringo::report::analyze_json(&game.load()?, limit)
+                    .map_err(anyhow::Error::msg)?,
+            )
         }
         RingoCmd::Play {
             rules,

@@ -4,48 +4,16 @@
 
 use crate::progress::Progress;
 use agon_ai::stats::round4;
-use agon_ai::urgammon::eval::{Net, Outcomes, OUTCOME_NAMES};
-use agon_ai::urgammon::player::Decision;
+use agon_ai::urgammon::eval::{Net, OUTCOME_NAMES};
+pub use agon_ai::urgammon::report::{analysis_json, r4, ContextJson, RolloutJson};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 pub use agon_ai::urgammon::MatchContext;
-use agon_ai::urgammon::{analyze, Brain, MatchTable, Payoff};
+use agon_ai::urgammon::{MatchTable, Payoff};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use urgammon::{DrawRule, Match, Side, State};
 
 /// `x` (a probability or an equity) to four decimals.
-fn r4(x: f32) -> f64 {
-    round4(f64::from(x))
-}
-
-/// Outcome probabilities: `win`, `loss`, `equity`, and each of the nine
-/// outcomes by name.
-#[derive(Serialize)]
-pub struct OutcomesJson {
-    /// The expected points.
-    pub equity: f64,
-    /// The chance to win.
-    pub win: f64,
-    /// The chance to lose.
-    pub loss: f64,
-    /// Each outcome's chance, by name.
-    #[serde(flatten)]
-    pub outcomes: BTreeMap<&'static str, f64>,
-}
-
-impl OutcomesJson {
-    /// The report of outcome probabilities.
-    pub fn of(o: &Outcomes) -> OutcomesJson {
-        OutcomesJson {
-            equity: r4(o.equity()),
-            win: r4(o.win()),
-            loss: r4(o.loss()),
-            outcomes: OUTCOME_NAMES.iter().copied().zip(o.0.map(r4)).collect(),
-        }
-    }
-}
-
 /// Moves the tournament bar on.
 fn tournament_bar(t: &Tally, progress: &Progress) {
     let (p, _, _) = t.win_rate();
@@ -210,31 +178,6 @@ pub fn tournament(args: &TournamentArgs) -> Result<TournamentReport> {
     })
 }
 
-/// A match context: `to`, `score` and `draw`.
-#[derive(Serialize)]
-pub struct ContextJson {
-    /// Points to win the match.
-    pub to: u32,
-    /// The score.
-    pub score: agon_views::Score,
-    /// What a drawn game does.
-    pub draw: &'static str,
-}
-
-impl ContextJson {
-    /// The report of a match context.
-    fn of(c: &MatchContext) -> ContextJson {
-        ContextJson {
-            to: c.to,
-            score: agon_views::Score {
-                light: c.score.0,
-                dark: c.score.1,
-            },
-            draw: c.draw.name(),
-        }
-    }
-}
-
 /// The match context from a match record, or from `--match-to` and `--score`
 /// (which win over the record's).
 ///
@@ -305,120 +248,6 @@ pub fn load_in_context(
     Ok((m, ctx))
 }
 
-/// One option of a decision, from the side to act.
-#[derive(Serialize)]
-pub struct OptionJson {
-    /// The move's notation, or `verdict`.
-    pub option: String,
-    /// Its expected points.
-    pub equity: f64,
-    /// Its chance to win the game.
-    pub win: f64,
-    /// Its outcome probabilities.
-    pub outcomes: OutcomesJson,
-    /// Its chance to win the match (in a match only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mwc: Option<f64>,
-}
-
-/// `agon urgammon analyze`'s report.
-#[derive(Serialize)]
-pub struct AnalysisJson {
-    /// The turn's phase.
-    pub phase: &'static str,
-    /// The side to act, if any.
-    pub to_act: Option<&'static str>,
-    /// The side every number is seen from.
-    pub perspective: &'static str,
-    /// The chance roll, if rolled.
-    pub chance: Option<u8>,
-    /// The move's value, if known.
-    pub value: Option<u8>,
-    /// The engine's level.
-    pub level: u8,
-    /// `network` or `heuristic`.
-    pub evaluator: &'static str,
-    /// Search depth in plies.
-    pub plies: u32,
-    /// Whether the evaluation blends network and heuristic.
-    pub blended: bool,
-    /// `match` (match-winning chance) or `points`.
-    pub objective: &'static str,
-    /// The match context, if any.
-    #[serde(rename = "match")]
-    pub match_: Option<ContextJson>,
-    /// The best option's name.
-    pub best: Option<String>,
-    /// Every option, best first.
-    pub options: Vec<OptionJson>,
-    /// The position's expected points.
-    pub equity: f64,
-    /// Its chance to win the game.
-    pub win: f64,
-    /// Its outcome probabilities.
-    pub outcomes: OutcomesJson,
-    /// Its chance to win the match (in a match only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mwc: Option<f64>,
-    /// The game's result, once over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<agon_views::ResultView>,
-}
-
-/// `agon urgammon analyze`: the decision at `state` (or the position's
-/// evaluation when no decision is due), from the side to act.
-pub fn analysis_json(
-    state: &State,
-    level: agon_ai::Level,
-    ctx: Option<MatchContext>,
-) -> AnalysisJson {
-    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
-    let a = analyze(state, level, payoff);
-    let side = state.to_act().unwrap_or(Side::Light);
-    let option_json = |c: &agon_ai::urgammon::Choice| {
-        let seen = c.outcomes.seen_by(side);
-        OptionJson {
-            option: match c.decision {
-                Decision::Move(m) => m.notation(side),
-                Decision::Verdict => "verdict".into(),
-            },
-            equity: r4(seen.equity()),
-            win: r4(seen.win()),
-            outcomes: OutcomesJson::of(&seen),
-            mwc: ctx.map(|_| r4(payoff.value(&c.outcomes, side))),
-        }
-    };
-    let seen = a.position.seen_by(side);
-    let options: Vec<OptionJson> = a.options.iter().map(option_json).collect();
-    AnalysisJson {
-        phase: state.phase().name(),
-        to_act: state.to_act().map(Side::name),
-        perspective: side.name(),
-        chance: state.chance(),
-        value: state.value(),
-        level: level.get(),
-        evaluator: match a.brain {
-            Brain::Net => "network",
-            _ => "heuristic",
-        },
-        plies: a.plies,
-        blended: a.blended,
-        objective: if ctx.is_some() { "match" } else { "points" },
-        match_: ctx.as_ref().map(ContextJson::of),
-        best: options.first().map(|o| o.option.clone()),
-        options,
-        equity: r4(seen.equity()),
-        win: r4(seen.win()),
-        outcomes: OutcomesJson::of(&seen),
-        mwc: ctx.map(|_| r4(payoff.value(&a.position, side))),
-        result: state.result().map(|r| agon_views::ResultView {
-            winner: r.winner.map(Side::name),
-            points: r.points,
-            kind: r.kind.name(),
-        }),
-    }
-}
-
 /// `agon urgammon rollout`: plays the position out `games` times with level
 /// `level` on both sides and reports, from the side to act, the mean points,
 /// the win rate and every outcome's share, with 95% intervals.
@@ -487,34 +316,6 @@ pub fn rollout(
             .collect(),
         seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     })
-}
-
-/// `agon urgammon rollout`'s report, from the side to act.
-#[derive(Serialize)]
-pub struct RolloutJson {
-    /// The turn's phase.
-    pub phase: &'static str,
-    /// The side every number is seen from.
-    pub perspective: &'static str,
-    /// Games played out.
-    pub games: usize,
-    /// The level on both sides.
-    pub level: u8,
-    /// The match context, if any.
-    #[serde(rename = "match")]
-    pub match_: Option<ContextJson>,
-    /// The mean points.
-    pub mean_points: f64,
-    /// Its 95% interval.
-    pub mean_points_95: [f64; 2],
-    /// The share of wins.
-    pub win: f64,
-    /// Its 95% interval.
-    pub win_95: [f64; 2],
-    /// Each outcome's share, by name.
-    pub outcomes: BTreeMap<&'static str, f64>,
-    /// Wall time.
-    pub seconds: f64,
 }
 
 /// Per game, a given player's chance to win by 1, 2, 3 or 4 points, and of a
