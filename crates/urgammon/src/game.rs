@@ -15,6 +15,8 @@ use crate::state::{State, Token};
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Game {
+    /// Where the record starts: the opening, or a set-up position.
+    start: State,
     state: State,
     tokens: Vec<Token>,
     texts: Vec<String>,
@@ -24,6 +26,22 @@ impl Game {
     /// A new game, waiting for the opening roll.
     pub fn new() -> Game {
         Game::default()
+    }
+
+    /// A game from a set-up position ([`crate::parse_setup`]): its record
+    /// holds the tokens played after it.
+    pub fn from_state(start: State) -> Game {
+        Game {
+            start,
+            state: start,
+            tokens: vec![],
+            texts: vec![],
+        }
+    }
+
+    /// The state the record starts from.
+    pub fn start(&self) -> &State {
+        &self.start
     }
 
     /// Reads a game record (tokens separated by spaces).
@@ -96,7 +114,7 @@ impl Game {
 
     /// The game after only its first `n` tokens (for replays and undo).
     pub fn truncated(&self, n: usize) -> Game {
-        let mut game = Game::new();
+        let mut game = Game::from_state(self.start);
         for &t in self.tokens.iter().take(n) {
             // These tokens were legal in this order before.
             let _ = game.apply(t);

@@ -30,6 +30,7 @@ mod notation;
 mod playout;
 mod position;
 mod result;
+mod setup;
 mod state;
 
 pub use board::{
@@ -44,4 +45,5 @@ pub use notation::{RecordError, RecordReason, TokenText};
 pub use playout::playout;
 pub use position::{Army, Position};
 pub use result::{GameResult, ResultKind};
+pub use setup::{parse_setup, setup_text, SetupError};
 pub use state::{Phase, State, Token};

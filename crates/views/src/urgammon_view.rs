@@ -344,10 +344,10 @@ fn is_zero(n: &u32) -> bool {
 
 /// The game's turns, replayed from its tokens. Tied opening rolls are
 /// counted, not listed: a record may hold thousands of them.
-fn turns(tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
+fn turns(start: &State, tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
     let mut out: Vec<UrgammonTurn> = vec![];
     let mut ties = 0;
-    let mut replay = urgammon::Game::new();
+    let mut replay = urgammon::Game::from_state(*start);
     for t in tokens {
         let side = replay.state().to_act();
         let row = |opening, roll, side: Option<Side>, n| UrgammonTurn {
@@ -449,8 +449,71 @@ impl UrgammonMatch {
             verdict_forced: phase == urgammon::Phase::Verdict,
             legal: move_views(&game.state().moves(), game.state().to_act()),
             promoted_legal: move_views(&game.state().promoted_moves(), game.state().to_act()),
-            log: turns(game.tokens()),
+            log: turns(game.start(), game.tokens()),
             paths: Paths::new(),
+        }
+    }
+}
+
+/// One Urgammon game on the analysis board (which may start from a set-up
+/// position): the state, its legal moves, the dice, the turns and the paths.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct UrgammonBoard {
+    /// The state.
+    #[serde(flatten)]
+    pub state: UrgammonState,
+    /// The tokens after the start.
+    pub tokens: Vec<String>,
+    /// The last dice.
+    pub dice: DiceView,
+    /// The last move.
+    pub last_move: Option<UrgammonLastMove>,
+    /// The verdict die may be rolled now.
+    pub verdict_allowed: bool,
+    /// The legal moves with their houses.
+    pub legal: Vec<UrgammonMoveView>,
+    /// The moves a YES would allow.
+    pub promoted_legal: Vec<UrgammonMoveView>,
+    /// The game turn by turn.
+    pub log: Vec<UrgammonTurn>,
+    /// Both paths.
+    pub paths: Paths,
+    /// The position as a set-up text, when it is about to roll (for links).
+    pub setup: Option<String>,
+}
+
+impl UrgammonBoard {
+    /// The board view of a game.
+    pub fn of(game: &urgammon::Game) -> UrgammonBoard {
+        let state = game.state();
+        let log = turns(game.start(), game.tokens());
+        let last_turn = log.last();
+        let side = state.to_act();
+        UrgammonBoard {
+            state: UrgammonState::of(state),
+            tokens: game.token_texts().to_vec(),
+            dice: DiceView {
+                chance: last_turn.and_then(|t| t.roll),
+                verdict: last_turn.and_then(|t| t.verdict),
+            },
+            last_move: last_turn.and_then(|t| {
+                let m = t.moves.last()?;
+                Some(UrgammonLastMove {
+                    side: t.side?,
+                    from: m.from.clone(),
+                    to: m.to.clone(),
+                    notation: m.notation.clone(),
+                })
+            }),
+            verdict_allowed: matches!(
+                state.phase(),
+                urgammon::Phase::Decide | urgammon::Phase::Verdict
+            ),
+            legal: move_views(&state.moves(), side),
+            promoted_legal: move_views(&state.promoted_moves(), side),
+            log,
+            paths: Paths::new(),
+            setup: urgammon::setup_text(state),
         }
     }
 }

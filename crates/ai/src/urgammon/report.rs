@@ -227,3 +227,75 @@ pub struct RolloutJson {
     /// Wall time.
     pub seconds: f64,
 }
+
+/// A rollout: plays the position out `games` times with level `level` on
+/// both sides and reports, from the side to act, the mean points,
+/// the win rate and every outcome's share, with 95% intervals.
+///
+/// # Errors
+/// The game is over, or `games` is 0.
+pub fn rollout_json(
+    state: &State,
+    games: usize,
+    level: crate::Level,
+    ctx: Option<MatchContext>,
+    threads: usize,
+    seed: u64,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<RolloutJson, String> {
+    if state.phase() == urgammon::Phase::Over {
+        return Err("the game is over: nothing to roll out".into());
+    }
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
+    let side = state.to_act().unwrap_or(Side::Light);
+    let spec = super::level_spec(level);
+    let start = std::time::Instant::now();
+    let counts = super::rollout(
+        state,
+        games,
+        (spec, super::Net::trained()),
+        payoff,
+        threads,
+        seed,
+        progress,
+    );
+    let n = counts.iter().sum::<u64>() as usize;
+    let n_f = n.max(1) as f64;
+    let points = super::eval::POINTS;
+    let mean = counts
+        .iter()
+        .zip(points)
+        .map(|(&c, p)| c as f64 * f64::from(p))
+        .sum::<f64>()
+        / n_f;
+    let sq = counts
+        .iter()
+        .zip(points)
+        .map(|(&c, p)| c as f64 * f64::from(p * p))
+        .sum::<f64>()
+        / n_f;
+    let half = 1.96 * ((sq - mean * mean).max(0.0) / n_f).sqrt();
+    let wins: u64 = counts[..4].iter().sum();
+    let p = wins as f64 / n_f;
+    let (wlo, whi) = crate::share_95(p, n_f);
+    Ok(RolloutJson {
+        phase: state.phase().name(),
+        perspective: side.name(),
+        games: n,
+        level: level.get(),
+        match_: ctx.as_ref().map(ContextJson::of),
+        mean_points: round4(mean),
+        mean_points_95: [round4(mean - half), round4(mean + half)],
+        win: round4(p),
+        win_95: [round4(wlo), round4(whi)],
+        outcomes: OUTCOME_NAMES
+            .iter()
+            .copied()
+            .zip(counts.map(|c| round4(c as f64 / n_f)))
+            .collect(),
+        seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+    })
+}

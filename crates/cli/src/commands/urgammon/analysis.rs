@@ -4,14 +4,14 @@
 
 use crate::progress::Progress;
 use agon_ai::stats::round4;
-use agon_ai::urgammon::eval::{Net, OUTCOME_NAMES};
-pub use agon_ai::urgammon::report::{analysis_json, r4, ContextJson, RolloutJson};
+use agon_ai::urgammon::eval::Net;
+pub use agon_ai::urgammon::report::{analysis_json, r4, RolloutJson};
 use agon_ai::urgammon::tournament::{self as tour, Spec, Tally};
 pub use agon_ai::urgammon::MatchContext;
-use agon_ai::urgammon::{MatchTable, Payoff};
+use agon_ai::urgammon::MatchTable;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
-use urgammon::{DrawRule, Match, Side, State};
+use urgammon::{DrawRule, Match, State};
 
 /// `x` (a probability or an equity) to four decimals.
 /// Moves the tournament bar on.
@@ -249,8 +249,7 @@ pub fn load_in_context(
 }
 
 /// `agon urgammon rollout`: plays the position out `games` times with level
-/// `level` on both sides and reports, from the side to act, the mean points,
-/// the win rate and every outcome's share, with 95% intervals.
+/// `level` on both sides, with a progress bar.
 pub fn rollout(
     state: &State,
     games: usize,
@@ -259,63 +258,13 @@ pub fn rollout(
     threads: usize,
     seed: u64,
 ) -> Result<RolloutJson> {
-    if state.phase() == urgammon::Phase::Over {
-        bail!("the game is over: nothing to roll out");
-    }
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
-    let side = state.to_act().unwrap_or(Side::Light);
-    let spec = agon_ai::urgammon::level_spec(level);
-    let start = std::time::Instant::now();
     let progress = Progress::new(games as u64, "games played out");
-    let counts = agon_ai::urgammon::rollout(
-        state,
-        games,
-        (spec, Net::trained()),
-        payoff,
-        threads,
-        seed,
-        &|done| progress.set(done as u64, ""),
-    );
+    let r =
+        agon_ai::urgammon::report::rollout_json(state, games, level, ctx, threads, seed, &|done| {
+            progress.set(done as u64, "")
+        });
     progress.finish();
-    let n = counts.iter().sum::<u64>() as usize;
-    let n_f = n.max(1) as f64;
-    let points = agon_ai::urgammon::eval::POINTS;
-    let mean = counts
-        .iter()
-        .zip(points)
-        .map(|(&c, p)| c as f64 * f64::from(p))
-        .sum::<f64>()
-        / n_f;
-    let sq = counts
-        .iter()
-        .zip(points)
-        .map(|(&c, p)| c as f64 * f64::from(p * p))
-        .sum::<f64>()
-        / n_f;
-    let half = 1.96 * ((sq - mean * mean).max(0.0) / n_f).sqrt();
-    let wins: u64 = counts[..4].iter().sum();
-    let p = wins as f64 / n_f;
-    let (wlo, whi) = agon_ai::share_95(p, n_f);
-    Ok(RolloutJson {
-        phase: state.phase().name(),
-        perspective: side.name(),
-        games: n,
-        level: level.get(),
-        match_: ctx.as_ref().map(ContextJson::of),
-        mean_points: round4(mean),
-        mean_points_95: [round4(mean - half), round4(mean + half)],
-        win: round4(p),
-        win_95: [round4(wlo), round4(whi)],
-        outcomes: OUTCOME_NAMES
-            .iter()
-            .copied()
-            .zip(counts.map(|c| round4(c as f64 / n_f)))
-            .collect(),
-        seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-    })
+    r.map_err(anyhow::Error::msg)
 }
 
 /// Per game, a given player's chance to win by 1, 2, 3 or 4 points, and of a
