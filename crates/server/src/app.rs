@@ -403,6 +403,7 @@ pub fn app(state: AppState) -> Router {
         .route("/g/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
         .route("/review/{id}", get(assets::page))
+        .route("/analysis", get(assets::page))
         .route("/static/{*path}", get(assets::static_file))
         .route("/favicon.ico", get(assets::favicon))
         .route("/api/meta", get(api::meta))
@@ -426,6 +427,15 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/games/{id}/record", get(api::games::record))
         .route("/api/games/{id}/review", get(api::review::get))
+        // Engine work for anyone: limited like actions.
+        .route(
+            "/api/analyze",
+            limited(post(api::analysis::analyze), &acting),
+        )
+        .route(
+            "/api/rollout",
+            limited(post(api::analysis::rollout), &acting),
+        )
         .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route(

@@ -395,3 +395,95 @@ async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
     assert!(r["decisions"][0]["ply"].as_u64().is_some());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[tokio::test]
+async fn the_analysis_board_analyses_any_position_and_refuses_bad_ones() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let post = |body: Value| {
+        let app = app.clone();
+        async move { call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await }
+    };
+    let (status, v) =
+        post(json!({"game": "ringo", "rules": "classic", "moves": "b6-b5 b1-b2", "depth": 4}))
+            .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["state"]["history"], json!(["b6-b5", "b1-b2"]));
+    assert!(v["analysis"]["best"].is_string(), "{v}");
+    assert_eq!(v["analysis"]["depth"], 4);
+    // A set-up Ringo position.
+    let (status, v) = post(json!({"game": "ringo", "position": ".A....../......../......../......../......../.D.D.... 0 a", "depth": 3})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Urgammon from a set-up position, then a roll: every option with its equity.
+    let (status, v) = post(json!({"game": "urgammon", "setup": "light=2a:P dark=8:C roll=light", "record": "r1", "level": 4})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(
+        v["analysis"]["options"].as_array().unwrap().len() >= 2,
+        "{v}"
+    );
+    assert!(v["state"]["legal"].as_array().is_some());
+    // In a match.
+    let (status, v) = post(
+        json!({"game": "urgammon", "record": "start:2-3", "to": 5, "score": [2, 3], "level": 4}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["analysis"]["objective"], "match");
+    // Hostile input: refused with a code, never a panic.
+    for (body, code) in [
+        (json!({"game": "ringo", "moves": "b6-b9"}), "illegal-move"),
+        (
+            json!({"game": "ringo", "rules": "classic,rings=9"}),
+            "bad-rules",
+        ),
+        (json!({"game": "ringo", "depth": 99}), "bad-number"),
+        (
+            json!({"game": "ringo", "position": "garbage"}),
+            "bad-record",
+        ),
+        (
+            json!({"game": "urgammon", "setup": "light=2a:X"}),
+            "bad-record",
+        ),
+        (json!({"game": "urgammon", "record": "r9"}), "bad-record"),
+        (json!({"game": "urgammon", "level": 11}), "bad-level"),
+        (
+            json!({"game": "urgammon", "to": 3, "score": [3, 0]}),
+            "bad-match-target",
+        ),
+        (json!({"game": "chess"}), "bad-json"),
+        (json!({"game": "ringo", "colour": "red"}), "bad-json"),
+    ] {
+        let (status, v) = post(body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["code"], code, "{body}: {v}");
+    }
+    // A rollout of an Urgammon position; Ringo has none.
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/rollout",
+        None,
+        Some(&json!({"game": "urgammon", "record": "start:2-3", "games": 40}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["games"], 40);
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/rollout",
+        None,
+        Some(&json!({"game": "ringo"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/rollout",
+        None,
+        Some(&json!({"game": "urgammon", "games": 0}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

@@ -3,6 +3,7 @@
 //! parsed into domain types here, at the edge; every answer is a typed struct.
 
 pub mod actions;
+pub mod analysis;
 pub mod games;
 pub mod review;
 pub mod seats;

@@ -1,0 +1,263 @@
+//! The analysis board's API: `POST /api/analyze` (a position and the
+//! engine's view of it) and `POST /api/rollout` (an Urgammon position played
+//! out). Both run behind the engine pool, with bounded effort, and take no
+//! token: they touch no stored game.
+
+use super::parse_json;
+use crate::app::AppState;
+use crate::error::{ApiError, ErrorCode};
+use crate::session::Kind;
+use agon_ai::urgammon::MatchContext;
+use agon_views::{RingoGame, UrgammonBoard};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+/// The deepest Ringo search the board asks for, and its time cap.
+const MAX_DEPTH: u32 = 12;
+const MOVETIME_MS: u64 = 3_000;
+/// The longest rollout the board asks for.
+const MAX_ROLLOUT: usize = 5_000;
+
+/// What to analyse.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// `ringo` or `urgammon`.
+    pub game: Kind,
+    /// Ringo: the rules (default `classic`).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Ringo: a start position (notation); default the rules' start.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// Ringo: moves from there, separated by spaces.
+    #[serde(default)]
+    pub moves: Option<String>,
+    /// Ringo: the search depth (1–12, default 8).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Urgammon: a set-up position (`light=2a:P dark=8:H roll=dark`);
+    /// default the opening.
+    #[serde(default)]
+    pub setup: Option<String>,
+    /// Urgammon: the tokens from there, separated by spaces.
+    #[serde(default)]
+    pub record: Option<String>,
+    /// Urgammon: the level that analyses (1–10, default 10).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// Urgammon: a match to this many points (else points are the objective).
+    #[serde(default)]
+    pub to: Option<u32>,
+    /// Urgammon: the match score, light's then dark's.
+    #[serde(default)]
+    pub score: Option<[u32; 2]>,
+    /// Rollout: games to play out (1–5000, default 500).
+    #[serde(default)]
+    pub games: Option<usize>,
+}
+
+/// The board's view of the position, whichever game.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum BoardView {
+    /// Ringo.
+    Ringo(Box<RingoGame>),
+    /// Urgammon.
+    Urgammon(Box<UrgammonBoard>),
+}
+
+/// The engine's view, whichever game.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum EngineView {
+    /// Ringo: `agon ringo analyze`'s object.
+    Ringo(agon_ai::ringo::report::AnalysisJson),
+    /// Urgammon: `agon urgammon analyze`'s object.
+    Urgammon(Box<agon_ai::urgammon::report::AnalysisJson>),
+}
+
+/// `POST /api/analyze`'s answer.
+#[derive(Serialize)]
+pub struct AnalyzeAnswer {
+    /// The position as a board draws it (with `game`).
+    pub state: BoardView,
+    /// `ringo` or `urgammon`.
+    pub game: Kind,
+    /// The engine's analysis (null once the game is over).
+    pub analysis: Option<EngineView>,
+}
+
+enum Position {
+    Ringo(ringo::Game),
+    Urgammon(urgammon::Game, Option<MatchContext>, agon_ai::Level),
+}
+
+fn bad(code: ErrorCode, e: impl std::fmt::Display) -> ApiError {
+    ApiError::BadRequest(code, e.to_string())
+}
+
+fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
+    match req.game {
+        Kind::Ringo => {
+            let rules: ringo::Rules = req
+                .rules
+                .as_deref()
+                .unwrap_or("classic")
+                .parse()
+                .map_err(|e| bad(ErrorCode::BadRules, e))?;
+            let start = match req.position.as_deref() {
+                Some(p) => ringo::Position::parse(p, &rules)
+                    .map_err(|e| bad(ErrorCode::BadRecord, format!("invalid position: {e}")))?,
+                None => ringo::Position::start(&rules),
+            };
+            let mut game = ringo::Game::from_position(rules, start);
+            for (i, m) in req
+                .moves
+                .as_deref()
+                .unwrap_or("")
+                .split_whitespace()
+                .enumerate()
+            {
+                game.play_text(m)
+                    .map_err(|e| bad(ErrorCode::IllegalMove, format!("move at index {i}: {e}")))?;
+            }
+            Ok(Position::Ringo(game))
+        }
+        Kind::Urgammon => {
+            let start = match req.setup.as_deref() {
+                Some(s) => urgammon::parse_setup(s)
+                    .map_err(|e| bad(ErrorCode::BadRecord, format!("invalid setup: {e}")))?,
+                None => urgammon::State::new(),
+            };
+            let mut game = urgammon::Game::from_state(start);
+            game.apply_all(req.record.as_deref().unwrap_or(""), 0)
+                .map_err(|e| bad(ErrorCode::BadRecord, e))?;
+            let level = match req.level {
+                None => agon_ai::Level::MAX,
+                Some(n) => agon_ai::Level::try_from(n).map_err(|e| bad(ErrorCode::BadLevel, e))?,
+            };
+            let ctx = match (req.to, req.score) {
+                (None, _) => None,
+                (Some(to), score) => {
+                    let [l, d] = score.unwrap_or([0, 0]);
+                    if !(1..=99).contains(&to) || l >= to || d >= to {
+                        return Err(bad(
+                            ErrorCode::BadMatchTarget,
+                            "the match is 1 to 99 points, and neither score may have reached it",
+                        ));
+                    }
+                    Some(MatchContext {
+                        to,
+                        score: (l, d),
+                        draw: urgammon::DrawRule::Replay,
+                    })
+                }
+            };
+            Ok(Position::Urgammon(game, ctx, level))
+        }
+    }
+}
+
+async fn with_engine<T: Send + 'static>(
+    app: &AppState,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = app
+        .inner
+        .engine
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(format!("analysis task: {e}")))
+}
+
+/// `POST /api/analyze`.
+pub async fn analyze(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<Json<AnalyzeAnswer>, ApiError> {
+    let req: AnalyzeRequest = parse_json(&body)?;
+    let depth = req.depth.unwrap_or(agon_ai::ringo::review::DEPTH);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(bad(
+            ErrorCode::BadNumber,
+            format!("invalid depth {depth}: use 1 to {MAX_DEPTH}"),
+        ));
+    }
+    let kind = req.game;
+    let pos = position(&req)?;
+    let answer = with_engine(&app, move || match pos {
+        Position::Ringo(game) => {
+            let limit = agon_ai::ringo::report::AnalyzeLimit {
+                depth: Some(depth),
+                movetime: Some(MOVETIME_MS),
+                ..Default::default()
+            };
+            AnalyzeAnswer {
+                state: BoardView::Ringo(Box::new(RingoGame::of(&game))),
+                game: kind,
+                analysis: agon_ai::ringo::report::analyze_json(&game, limit)
+                    .ok()
+                    .map(EngineView::Ringo),
+            }
+        }
+        Position::Urgammon(game, ctx, level) => {
+            let over = game.is_over();
+            AnalyzeAnswer {
+                state: BoardView::Urgammon(Box::new(UrgammonBoard::of(&game))),
+                game: kind,
+                analysis: (!over).then(|| {
+                    EngineView::Urgammon(Box::new(agon_ai::urgammon::report::analysis_json(
+                        game.state(),
+                        level,
+                        ctx,
+                    )))
+                }),
+            }
+        }
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// `POST /api/rollout`: an Urgammon position played out by level 8 on both sides.
+pub async fn rollout(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<Json<agon_ai::urgammon::report::RolloutJson>, ApiError> {
+    let req: AnalyzeRequest = parse_json(&body)?;
+    let games = req.games.unwrap_or(500);
+    if !(1..=MAX_ROLLOUT).contains(&games) {
+        return Err(bad(
+            ErrorCode::BadNumber,
+            format!("invalid games {games}: use 1 to {MAX_ROLLOUT}"),
+        ));
+    }
+    let Position::Urgammon(game, ctx, _) = position(&req)? else {
+        return Err(bad(
+            ErrorCode::UnknownGame,
+            "a rollout is for Urgammon: Ringo has no dice",
+        ));
+    };
+    let state = *game.state();
+    with_engine(&app, move || {
+        agon_ai::urgammon::report::rollout_json(
+            &state,
+            games,
+            agon_ai::Level::new(8),
+            ctx,
+            1,
+            1,
+            &|_| {},
+        )
+    })
+    .await?
+    .map(Json)
+    .map_err(|e| ApiError::Conflict(ErrorCode::GameOver, e))
+}
