@@ -50,6 +50,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../static/js/panels/urgammon.js"),
     ),
     (
+        "js/pages/analysis.js",
+        include_str!("../static/js/pages/analysis.js"),
+    ),
+    (
         "js/pages/game.js",
         include_str!("../static/js/pages/game.js"),
     ),

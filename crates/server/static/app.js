@@ -10,6 +10,7 @@ import { gamesPage } from "./js/pages/games.js";
 import { replayPage } from "./js/pages/replay.js";
 import { rulesPage } from "./js/pages/rules.js";
 import { reviewPage } from "./js/pages/review.js";
+import { analysisPage } from "./js/pages/analysis.js";
 import { notFoundPage } from "./js/pages/notfound.js";
 
 addRoute(/^\/$/, homePage);
@@ -17,6 +18,7 @@ addRoute(/^\/new$/, homePage);
 addRoute(/^\/g\/([a-z0-9]+)$/, gamePage);
 addRoute(/^\/replay\/([a-z0-9]+)$/, replayPage);
 addRoute(/^\/review\/([a-z0-9]+)$/, reviewPage);
+addRoute(/^\/analysis$/, analysisPage);
 addRoute(/^\/games$/, gamesPage);
 addRoute(/^\/rules$/, rulesPage);
 addRoute(/^.*$/, notFoundPage);

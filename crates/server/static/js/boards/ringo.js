@@ -9,7 +9,7 @@ const SECTORS = "abcdefgh";
 
 /** The board for `view.state`. `act(notation)` plays a move; a capture that
  *  needs a choice is put in `view.chooser` and `onChoice()` is called. */
-export function ringoBoard(view, act, onChoice, mine) {
+export function ringoBoard(view, act, onChoice, mine, onCell) {
   const s = view.state;
   const R = s.rings, r0 = 46, w = (262 - r0) / R;
   const turn = view.flipped ? 180 : 0;
@@ -27,8 +27,9 @@ export function ringoBoard(view, act, onChoice, mine) {
     const sec = SECTORS.indexOf(cell[0]), ring = Number(cell.slice(1));
     return pt(r0 + (ring - 0.5) * w, angle(sec));
   };
-  const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(ringoBoard(view, act, onChoice, mine)); };
+  const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(ringoBoard(view, act, onChoice, mine, onCell)); };
   const click = (cell) => {
+    if (onCell) return onCell(cell);
     if (!mine) return;
     if (sel) {
       const cands = targets.filter((m) => m.to === cell);

@@ -30,7 +30,7 @@ function pieceShape(kind, side, cx, cy, size, attrs) {
 }
 
 /** The board for `view.state`; `act(notation)` plays a move. */
-export function urgammonBoard(view, act, mine) {
+export function urgammonBoard(view, act, mine, onCell) {
   const s = view.state;
   const flip = !!view.flipped;
   const rowOf = (row) => (flip ? 2 - row : row);
@@ -40,9 +40,10 @@ export function urgammonBoard(view, act, mine) {
   const actSide = s.to_act === "light" ? "l" : "d";
   const svg = sv("svg", { class: "board urgammon", viewBox: `-10 -10 ${8 * C + 20} ${3 * C + 2 * TOP + 20}`, role: "group",
     "aria-label": t("board.urgammon"), "aria-describedby": "board-help" });
-  const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(urgammonBoard(view, act, mine)); };
+  const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(urgammonBoard(view, act, mine, onCell)); };
   const source = (m) => m.from ?? m.piece; // a house, or P/C/H for an entry
   const click = (key) => {
+    if (onCell) return onCell(key);
     if (!mine) return;
     const to = key === "off" ? null : key;
     if (sel) {
@@ -109,7 +110,7 @@ export function urgammonBoard(view, act, mine) {
       const g = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? k : sc + k, "data-x": cx, "data-y": cy,
         // The label starts with the visible text (the letter and the count).
         "aria-label": `${k} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), piece: t("ur." + k), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
-        onclick: () => sc === actSide && click(k) });
+        onclick: () => (onCell || sc === actSide) && click(k) });
       const shapes = pieceShape(k, sc, cx, cy, 38, { "data-entry": sc + k });
       if (canEnter && !sel) shapes[0].classList.add("movable");
       if (sel === k && sc === actSide) shapes[0].classList.add("picked");

@@ -66,7 +66,14 @@ export async function replayPage(main, id) {
       } else {
         parts.push(scoreLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
       }
-      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open"))));
+      const an = new URLSearchParams({ game: s.game });
+      if (s.game === "ringo") { an.set("rules", s.rules); an.set("position", s.start_position); an.set("moves", s.history.join(" ")); }
+      else {
+        an.set("record", s.tokens.join(" "));
+        if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
+      }
+      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open")),
+        el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
     } finally {
       busy = false;

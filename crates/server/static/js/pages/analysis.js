@@ -1,0 +1,215 @@
+// The analysis board: any position of either game (from a replay, a link, or
+// set up by hand), the engine's view of it, updated as moves are played on
+// the board; for Urgammon every option's equity, win chance and outcome
+// split, and a rollout on demand. The address holds the position, so a link
+// shares it.
+import { el, toast } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api } from "../api.js";
+import { ringoBoard } from "../boards/ringo.js";
+import { urgammonBoard } from "../boards/urgammon.js";
+import { urTurnText } from "../log.js";
+
+const SECTORS = "abcdefgh";
+const KEYS = ["game", "rules", "position", "moves", "setup", "record", "level", "to", "score", "depth"];
+
+/** The Ringo position text of a board being edited. */
+function ringoPositionText(rings, pieces, fortress, toMove) {
+  const rows = [];
+  for (let ring = rings; ring >= 1; ring--) {
+    rows.push([...SECTORS].map((s) => ({ attackers: "A", defenders: "D" })[pieces[s + ring]] || ".").join(""));
+  }
+  return `${rows.join("/")} ${fortress} ${toMove === "attackers" ? "a" : "d"}`;
+}
+
+/** The Urgammon set-up text of a board being edited. */
+function setupText(board, palace, roll, starter) {
+  const list = (side) => [
+    ...Object.entries(board).filter(([, p]) => p.side === side).map(([h, p]) => `${h}:${p.kind}`),
+    ...["P", "C", "H"].flatMap((k) => Array(palace[side][k] || 0).fill(`off:${k}`)),
+  ].join(",");
+  return `light=${list("light")} dark=${list("dark")} roll=${roll} starter=${starter}`;
+}
+
+const LIGHT_ONLY = ["1a", "2a", "3a", "4a", "12a", "13a"], DARK_ONLY = ["1b", "2b", "3b", "4b", "12b", "13b"];
+/** What a click on a house in the editor puts there next. */
+function nextOccupant(house, now) {
+  const cycle = [null, ...["light", "dark"].flatMap((side) => ["P", "C", "H"].map((kind) => ({ side, kind })))]
+    .filter((p) => !p || !(p.side === "light" && DARK_ONLY.includes(house)) && !(p.side === "dark" && LIGHT_ONLY.includes(house)));
+  const i = cycle.findIndex((p) => (p && now ? p.side === now.side && p.kind === now.kind : p === now || (!p && !now)));
+  return cycle[(i + 1) % cycle.length];
+}
+
+export async function analysisPage(main) {
+  const params = new URLSearchParams(location.search);
+  const q = Object.fromEntries(KEYS.map((k) => [k, params.get(k)]).filter(([, v]) => v !== null && v !== ""));
+  q.game = q.game === "urgammon" ? "urgammon" : "ringo";
+  const view = { id: "analysis", you: [0, 1], state: null, selected: null, flipped: false };
+  let editing = null;
+  const head = el("div", { class: "row" });
+  const boardWrap = el("div", { class: "boardwrap", id: "analysis-board" });
+  const side = el("aside", { class: "side", id: "analysis-panel", "aria-labelledby": "eval-title" });
+  main.append(el("h1", {}, t("analysis.title")), head, el("div", { class: "game" }, boardWrap, side),
+    el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
+
+  const link = () => {
+    const p = new URLSearchParams();
+    for (const k of KEYS) if (q[k] !== undefined && q[k] !== "") p.set(k, q[k]);
+    return `/analysis?${p}`;
+  };
+  const moves = () => (q.game === "ringo" ? q.moves : q.record || "").split(" ").filter(Boolean);
+  const setMoves = (list) => { if (q.game === "ringo") q.moves = list.join(" "); else q.record = list.join(" "); };
+
+  head.replaceChildren(
+    el("a", { class: "button", href: "/analysis?game=ringo", "data-nav": true, "aria-current": q.game === "ringo" ? "page" : null }, "Ringo"),
+    el("a", { class: "button", href: "/analysis?game=urgammon", "data-nav": true, "aria-current": q.game === "urgammon" ? "page" : null }, "Urgammon"),
+    el("button", { id: "edit", onclick: () => startEditing() }, t("analysis.edit")));
+
+  async function load() {
+    history.replaceState({}, "", link());
+    side.replaceChildren(el("p", { class: "muted", role: "status" }, t("analysis.thinking")));
+    let r;
+    try {
+      const body = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, ["level", "to", "depth"].includes(k) ? Number(v) : k === "score" ? v.split(",").map(Number) : v]));
+      r = await api("POST", "/api/analyze", body);
+    } catch (e) {
+      toast(e.message);
+      side.replaceChildren(el("p", { class: "result", id: "analysis-error" }, e.message));
+      return;
+    }
+    view.state = { ...r.state, game: r.game };
+    window.agonState = view.state;
+    window.agonAnalysis = r.analysis;
+    const play = (m) => { setMoves([...moves(), m]); view.selected = null; load(); };
+    boardWrap.replaceChildren(r.game === "ringo"
+      ? ringoBoard(view, play, () => ringoBoardRedraw(), !view.state.over && view.state.status === "ongoing")
+      : urgammonBoard(view, play, view.state.phase !== "over"));
+    side.replaceChildren(...panel(r, play));
+  }
+  function ringoBoardRedraw() {
+    boardWrap.replaceChildren(ringoBoard(view, (m) => { setMoves([...moves(), m]); load(); }, () => ringoBoardRedraw(), true));
+    const chooser = document.getElementById("chooser");
+    if (chooser) chooser.replaceChildren(...(view.chooser || []).map((m) => el("button", { onclick: () => { setMoves([...moves(), m]); view.chooser = null; load(); } }, m)));
+  }
+
+  function panel(r, play) {
+    const s = view.state, a = r.analysis, out = [el("h2", { id: "eval-title" }, t("analysis.eval"))];
+    if (r.game === "ringo") {
+      out.push(el("div", { class: "muted" }, t("analysis.rules") + ": " + s.rules));
+      if (!a) out.push(el("p", { class: "result", id: "analysis-over" }, t("analysis.over")));
+      else {
+        out.push(el("dl", { class: "eval", id: "eval" },
+          el("dt", {}, t("analysis.best")), el("dd", { id: "best" }, a.best ?? "–"),
+          el("dt", {}, t("analysis.score")), el("dd", { id: "score-value" }, a.proven ? t("review.proven", { side: t("side." + a.proven.winner), n: a.proven.plies }) : String(a.score)),
+          el("dt", {}, t("analysis.line")), el("dd", { id: "pv" }, a.pv.join(" ")),
+          el("dt", {}, t("analysis.depth")), el("dd", {}, String(a.depth))));
+      }
+      out.push(el("div", { class: "chooser", id: "chooser" }));
+      if (a && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => play("pass") }, t("game.pass")));
+      out.push(el("h3", {}, t("game.moves")), el("p", { id: "analysis-moves", class: "mv" }, s.history.join(" ") || "–"));
+    } else {
+      if (s.phase === "roll") {
+        out.push(el("div", { class: "row", role: "group", "aria-label": t("ur.roll") },
+          [1, 2, 3, 4].map((n) => el("button", { class: "roll-choice", "data-roll": n, onclick: () => play("r" + n) }, t("analysis.roll", { n })))));
+      }
+      if (s.verdict_allowed) {
+        out.push(el("div", { class: "row" }, el("button", { id: "verdict-yes", onclick: () => play("v+") }, t("analysis.verdict_yes")),
+          el("button", { id: "verdict-no", onclick: () => play("v-") }, t("analysis.verdict_no"))));
+      }
+      if (a) {
+        out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { e: a.equity, w: Math.round(100 * a.win) }),
+          a.mwc !== undefined ? " · " + t("analysis.mwc", { m: Math.round(100 * a.mwc) }) : ""));
+        if (a.options.length) {
+          const names = ["win1", "win2", "win3", "win4", "loss1", "loss2", "loss3", "loss4", "draw"];
+          out.push(el("table", { class: "list", id: "options" },
+            el("caption", { class: "muted" }, t("analysis.outcomes")),
+            el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.option")), el("th", { scope: "col" }, t("analysis.equity")), el("th", { scope: "col" }, t("analysis.win")))),
+            el("tbody", {}, a.options.map((o) => el("tr", { title: names.map((n) => `${n} ${Math.round(100 * o.outcomes[n])}%`).join(" · ") },
+              el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option), el("td", {}, o.equity), el("td", {}, Math.round(100 * o.win) + "%"))))));
+        }
+        const result = el("p", { id: "rollout-result", role: "status" });
+        out.push(el("button", { id: "rollout", onclick: async () => {
+          result.textContent = t("analysis.thinking");
+          try {
+            const body = { game: "urgammon", games: 500 };
+            for (const k of ["setup", "record"]) if (q[k]) body[k] = q[k];
+            if (q.to) { body.to = Number(q.to); if (q.score) body.score = q.score.split(",").map(Number); }
+            const ro = await api("POST", "/api/rollout", body);
+            result.textContent = t("analysis.rollout_result", { games: ro.games, mean: ro.mean_points, lo: ro.mean_points_95[0], hi: ro.mean_points_95[1], win: Math.round(100 * ro.win) });
+          } catch (e) { result.textContent = e.message; }
+        } }, t("analysis.rollout")), result);
+      } else out.push(el("p", { class: "result", id: "analysis-over" }, t("analysis.over")));
+      out.push(el("h3", {}, t("game.moves")), el("ol", { class: "moves log", id: "move-list" },
+        s.log.map((turn, i) => el("li", {}, el("span", { class: "num" }, turn.turn + "."), " ",
+          urTurnText(turn, i === s.log.length - 1 && ["decide", "verdict", "move"].includes(s.phase))))));
+    }
+    out.push(el("div", { class: "row" }, el("button", { id: "back", disabled: !moves().length, onclick: () => { setMoves(moves().slice(0, -1)); load(); } }, t("analysis.back"))));
+    out.push(el("div", { class: "invite" }, el("label", { for: "share-link" }, t("analysis.share")),
+      el("input", { id: "share-link", readonly: true, value: location.origin + link(), onclick: (e) => e.target.select() })));
+    return out;
+  }
+
+  /** The editor: clicks change cells; "Analyse this position" starts from it. */
+  function startEditing() {
+    const s = view.state;
+    if (!s) return;
+    if (q.game === "ringo") {
+      editing = { pieces: Object.fromEntries(s.board.map((p) => [p.cell, p.side])), fortress: s.fortress, toMove: s.to_move };
+    } else {
+      const board = {};
+      for (const sd of ["light", "dark"]) for (const [h, k] of Object.entries(s[sd].board)) board[h] = { side: sd, kind: k };
+      editing = { board, palace: { light: { ...s.light.palace }, dark: { ...s.dark.palace } }, roll: s.to_act || "light", starter: s.starter || "light" };
+    }
+    drawEditor();
+  }
+
+  function drawEditor() {
+    const s = view.state;
+    const edited = { ...s, legal: [], last_move: null, log: [], moves: [], promoted_legal: [] };
+    let controls;
+    if (q.game === "ringo") {
+      edited.board = Object.entries(editing.pieces).map(([cell, sd]) => ({ cell, side: sd }));
+      edited.fortress = editing.fortress;
+      boardWrap.replaceChildren(ringoBoard({ ...view, state: edited }, () => {}, () => {}, false, (cell) => {
+        if (cell === "F") editing.fortress = (editing.fortress + 1) % 2;
+        else editing.pieces[cell] = { undefined: "attackers", attackers: "defenders", defenders: undefined }[editing.pieces[cell]];
+        if (!editing.pieces[cell]) delete editing.pieces[cell];
+        drawEditor();
+      }));
+      controls = [
+        el("label", { for: "edit-to-move" }, t("analysis.to_move")),
+        el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
+          ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x)))),
+        el("p", { class: "muted" }, t("analysis.fortress") + ": " + editing.fortress),
+      ];
+    } else {
+      for (const sd of ["light", "dark"]) {
+        edited[sd] = { ...s[sd], board: Object.fromEntries(Object.entries(editing.board).filter(([, p]) => p.side === sd).map(([h, p]) => [h, p.kind])) };
+      }
+      boardWrap.replaceChildren(urgammonBoard({ ...view, state: edited }, () => {}, false, (key) => {
+        if (!/^\d/.test(key)) return;
+        const next = nextOccupant(key, editing.board[key]);
+        if (next) editing.board[key] = next; else delete editing.board[key];
+        drawEditor();
+      }));
+      const count = (sd, k) => el("label", {}, t("analysis.palace_count", { side: t("Side." + sd), piece: t("ur." + k) }) + " ",
+        el("input", { type: "number", min: 0, max: k === "H" ? 1 : 3, value: editing.palace[sd][k], "data-palace": sd + k,
+          onchange: (e) => { editing.palace[sd][k] = Number(e.target.value); } }));
+      const pick = (id, label, key) => [el("label", { for: id }, label),
+        el("select", { id, onchange: (e) => { editing[key] = e.target.value; } },
+          ["light", "dark"].map((x) => el("option", { value: x, selected: editing[key] === x }, t("Side." + x))))];
+      controls = [...pick("edit-roll", t("analysis.roll_side"), "roll"), ...pick("edit-starter", t("analysis.starter"), "starter"),
+        ...["light", "dark"].flatMap((sd) => ["P", "C", "H"].map((k) => el("div", {}, count(sd, k))))];
+    }
+    side.replaceChildren(el("h2", { id: "eval-title" }, t("analysis.edit")), el("p", { class: "muted" }, t("analysis.editing")), ...controls,
+      el("div", { class: "row" },
+        el("button", { id: "clear", onclick: () => { if (q.game === "ringo") { editing.pieces = {}; editing.fortress = 0; } else { editing.board = {}; } drawEditor(); } }, t("analysis.clear")),
+        el("button", { id: "analyse", class: "primary", onclick: () => {
+          if (q.game === "ringo") { q.position = ringoPositionText(view.state.rings, editing.pieces, editing.fortress, editing.toMove); q.moves = ""; }
+          else { q.setup = setupText(editing.board, editing.palace, editing.roll, editing.starter); q.record = ""; }
+          editing = null;
+          load();
+        } }, t("analysis.done"))));
+  }
+  await load();
+}

@@ -1,0 +1,80 @@
+// The analysis board: from a replay or a link, moves played on the board
+// update the engine's view and the shareable address; positions set up by
+// hand; Urgammon options, chosen dice and a rollout.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { withApp, apiCall, clickRingoCell, clickUrgammonMove, SHOTS } from "./helpers.mjs";
+
+test("Ringo: from a replay to the analysis board, moves on the board, take back, a shared link, a set-up position", async () => {
+  await withApp(async (server, browser) => {
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    for (const move of ["b6-b5", "b1-b2"]) await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/replay/${g.id}`);
+    await page.locator("#analyse-link").click();
+    await page.waitForURL(/\/analysis\?/);
+    await page.locator("#best").waitFor();
+    assert.match(await page.locator("#analysis-moves").innerText(), /b6-b5 b1-b2/);
+    // Play the engine's best move on the board.
+    const best = await page.locator("#best").innerText();
+    const [from, to] = best.split(/[-x]/);
+    await clickRingoCell(page, from);
+    await clickRingoCell(page, to.replace(/\(.*$/, ""));
+    await page.waitForFunction((b) => document.getElementById("analysis-moves")?.innerText.includes(b), best);
+    assert.ok(new URL(page.url()).searchParams.get("moves").endsWith(best), page.url());
+    const shared = await page.locator("#share-link").inputValue();
+    // The link opens the same position elsewhere.
+    const other = await browser.newPage();
+    await other.goto(shared);
+    await other.locator("#best").waitFor();
+    assert.match(await other.locator("#analysis-moves").innerText(), new RegExp(best.replace(/[()]/g, ".")));
+    // Take back.
+    await page.locator("#back").click();
+    await page.waitForFunction((b) => !document.getElementById("analysis-moves")?.innerText.includes(b), best);
+    // Set up a position: clear, two attackers and a defender, defenders to move.
+    await page.locator("#edit").click();
+    await page.locator("#clear").click();
+    for (const cell of ["c3", "e2"]) await clickRingoCell(page, cell);
+    await clickRingoCell(page, "g1");
+    await clickRingoCell(page, "g1");
+    await page.selectOption("#edit-to-move", "defenders");
+    await page.locator("#analyse").click();
+    await page.locator("#best").waitFor();
+    const pos = new URL(page.url()).searchParams.get("position");
+    assert.equal(pos, "......../......../......../..A...../....A.../......D. 0 d");
+    await page.screenshot({ path: `${SHOTS}/analysis-ringo.png` });
+  });
+});
+
+test("Urgammon: options with equities, dice chosen by hand, a move on the board, a rollout, a set-up position", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/analysis?game=urgammon&record=start:2-3&level=4`);
+    await page.locator("#position-eval").waitFor();
+    const s = await page.evaluate(() => window.agonState);
+    assert.equal(s.to_act, "light");
+    const move = s.legal[0];
+    await clickUrgammonMove(page, move.notation, "l");
+    await page.waitForFunction(() => window.agonState.phase === "roll");
+    await page.locator('.roll-choice[data-roll="1"]').click();
+    await page.waitForFunction(() => window.agonState.dice.chance === 1);
+    assert.ok(await page.locator("#options tbody tr").count() >= 1);
+    assert.match(new URL(page.url()).searchParams.get("record"), /r1$/);
+    await page.locator("#rollout").click();
+    await page.waitForFunction(() => /500/.test(document.getElementById("rollout-result").innerText), null, { timeout: 120000 });
+    await page.screenshot({ path: `${SHOTS}/analysis-urgammon.png` });
+    // Set up: a light pawn on 5, dark to roll.
+    await page.locator("#edit").click();
+    await page.locator("#clear").click();
+    await page.locator('[data-house="5"]').click({ force: true });
+    await page.selectOption("#edit-roll", "dark");
+    await page.locator("#analyse").click();
+    await page.locator(".roll-choice").first().waitFor();
+    const setup = new URL(page.url()).searchParams.get("setup");
+    assert.match(setup, /light=5:P/);
+    assert.match(setup, /roll=dark/);
+    // A bad link says what is wrong, in words.
+    await page.goto(`${server.url}/analysis?game=urgammon&setup=light%3D2a%3AX`);
+    await page.locator("#analysis-error").waitFor();
+  });
+});
