@@ -124,8 +124,10 @@ export async function analysisPage(main) {
           out.push(el("table", { class: "list", id: "options" },
             el("caption", { class: "muted" }, t("analysis.outcomes")),
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.option")), el("th", { scope: "col" }, t("analysis.equity")), el("th", { scope: "col" }, t("analysis.win")))),
-            el("tbody", {}, a.options.map((o) => el("tr", { title: names.map((n) => `${n} ${Math.round(100 * o.outcomes[n])}%`).join(" · ") },
-              el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option), el("td", {}, o.equity), el("td", {}, Math.round(100 * o.win) + "%"))))));
+            el("tbody", {}, a.options.map((o) => el("tr", {},
+              el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option,
+                el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${Math.round(100 * o.outcomes[n])}%`).join(" · "))),
+              el("td", {}, o.equity), el("td", {}, Math.round(100 * o.win) + "%"))))));
         }
         const result = el("p", { id: "rollout-result", role: "status" });
         out.push(el("button", { id: "rollout", onclick: async () => {
