@@ -26,6 +26,21 @@ pub fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
+/// The 50th, 75th, 90th, 95th and 99th percentiles of the positive values
+/// (nearest rank below), to four decimals; zeros when there are none. The
+/// reviews' grade thresholds were read off these.
+pub fn positive_percentiles(values: impl Iterator<Item = f64>) -> [f64; 5] {
+    let mut all: Vec<f64> = values.filter(|&v| v > 0.0).collect();
+    all.sort_by(f64::total_cmp);
+    let mut out = [0.0; 5];
+    if !all.is_empty() {
+        for (slot, q) in out.iter_mut().zip([0.5, 0.75, 0.9, 0.95, 0.99]) {
+            *slot = round4(all[((all.len() - 1) as f64 * q) as usize]);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::share_95;

@@ -233,24 +233,11 @@ pub(crate) enum RingoCmd {
         /// Rules: PRESET[,key=value]...
         #[arg(long, default_value = "classic")]
         rules: String,
-        /// Player A (as in `agon tournament ringo`).
-        #[arg(long, default_value = "level:10")]
-        a: String,
-        /// Player B.
-        #[arg(long, default_value = "random")]
-        b: String,
-        /// Games to play and review.
-        #[arg(long, default_value_t = 100)]
-        games: usize,
+        #[command(flatten)]
+        study: StudyArgs,
         /// Review depth.
         #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH)]
         depth: u32,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
     },
     /// Two people play at this terminal, or one against the engine (--vs).
     Play {
@@ -326,24 +313,11 @@ pub(crate) enum UrgammonCmd {
     /// Play many games of A against B for points and review every one:
     /// each player's error rate, rating, grades and luck.
     ReviewStudy {
-        /// Player A (as in `agon tournament urgammon`).
-        #[arg(long, default_value = "level:10")]
-        a: String,
-        /// Player B.
-        #[arg(long, default_value = "random")]
-        b: String,
-        /// Games to play and review.
-        #[arg(long, default_value_t = 100)]
-        games: usize,
+        #[command(flatten)]
+        study: StudyArgs,
         /// Review level.
         #[arg(long, default_value_t = Level::new(agon_ai::urgammon::review::LEVEL))]
         level: Level,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
     },
     /// Play the position out many times: mean points, outcome shares, 95% intervals.
     Rollout {
@@ -626,4 +600,24 @@ pub(crate) enum TuneMethod {
     Spsa,
     /// A Texel-style fit to game outcomes.
     Texel,
+}
+
+/// Who plays a review study, how many games, on how many threads.
+#[derive(clap::Args, Debug)]
+pub struct StudyArgs {
+    /// Player A (as in `agon tournament`).
+    #[arg(long, default_value = "level:10")]
+    pub a: String,
+    /// Player B.
+    #[arg(long, default_value = "random")]
+    pub b: String,
+    /// Games to play and review.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }

@@ -161,3 +161,21 @@ fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
         }
     }
 }
+
+/// Runs `work` on a blocking thread once a permit of the engine pool is
+/// free: every engine computation (moves, reviews, analyses) shares the pool.
+pub(crate) async fn on_pool<T: Send + 'static>(
+    app: &AppState,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = app
+        .inner
+        .engine
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(format!("engine task: {e}")))
+}

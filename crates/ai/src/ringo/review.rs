@@ -465,23 +465,12 @@ pub fn study(
     );
     finish(&mut out.player_a);
     finish(&mut out.player_b);
-    let mut all: Vec<f64> = out
-        .player_a
-        .losses
-        .iter()
-        .chain(&out.player_b.losses)
-        .copied()
-        .filter(|&l| l > 0.0)
-        .collect();
-    all.sort_by(f64::total_cmp);
-    if !all.is_empty() {
-        for (slot, q) in out
-            .loss_percentiles
-            .iter_mut()
-            .zip([0.5, 0.75, 0.9, 0.95, 0.99])
-        {
-            *slot = (all[((all.len() - 1) as f64 * q) as usize] * 100.0).round() / 100.0;
-        }
-    }
+    out.loss_percentiles = crate::stats::positive_percentiles(
+        out.player_a
+            .losses
+            .iter()
+            .chain(&out.player_b.losses)
+            .copied(),
+    );
     out
 }

@@ -125,6 +125,17 @@ pub struct Review {
 }
 
 impl Review {
+    /// A review with nothing in it yet.
+    fn empty(level: Level) -> Review {
+        Review {
+            decisions: vec![],
+            rolls: vec![],
+            win_curve: vec![],
+            points: (0.0, 0.0),
+            level: level.get(),
+        }
+    }
+
     /// A side's error rate: thousandths of a point lost per non-trivial decision.
     pub fn error_rate(&self, side: Side) -> f64 {
         let mine: Vec<&ReviewedDecision> = self
@@ -507,13 +518,7 @@ pub fn review(m: &Match, in_match: bool, level: Level, progress: &dyn Fn(usize, 
         .chain(std::iter::once(m.current()))
         .collect();
     let total: usize = games.iter().map(|g| g.tokens().len()).sum();
-    let mut out = Review {
-        decisions: vec![],
-        rolls: vec![],
-        win_curve: vec![],
-        points: (0.0, 0.0),
-        level: level.get(),
-    };
+    let mut out = Review::empty(level);
     let mut score = (0u32, 0u32);
     let mut done = 0;
     let mut offset = 0;
@@ -591,13 +596,7 @@ mod tests {
 
 /// Reviews one game for points (no match around it).
 pub fn review_one(game: &Game, level: Level) -> Review {
-    let mut out = Review {
-        decisions: vec![],
-        rolls: vec![],
-        win_curve: vec![],
-        points: (0.0, 0.0),
-        level: level.get(),
-    };
+    let mut out = Review::empty(level);
     review_game(game, (1, 0), None, level, &mut out, &mut || {});
     out
 }
@@ -723,23 +722,12 @@ pub fn study(
         p.points_per_game = crate::stats::round4(points / n);
         p.luck_adjusted_per_game = crate::stats::round4((points - luck) / n);
     }
-    let mut all: Vec<f64> = out
-        .player_a
-        .losses
-        .iter()
-        .chain(&out.player_b.losses)
-        .copied()
-        .filter(|&l| l > 0.0)
-        .collect();
-    all.sort_by(f64::total_cmp);
-    if !all.is_empty() {
-        for (slot, q) in out
-            .loss_percentiles
-            .iter_mut()
-            .zip([0.5, 0.75, 0.9, 0.95, 0.99])
-        {
-            *slot = crate::stats::round4(all[((all.len() - 1) as f64 * q) as usize]);
-        }
-    }
+    out.loss_percentiles = crate::stats::positive_percentiles(
+        out.player_a
+            .losses
+            .iter()
+            .chain(&out.player_b.losses)
+            .copied(),
+    );
     out
 }

@@ -161,22 +161,6 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
     }
 }
 
-async fn with_engine<T: Send + 'static>(
-    app: &AppState,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let _permit = app
-        .inner
-        .engine
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::Internal(format!("analysis task: {e}")))
-}
-
 /// `POST /api/analyze`.
 pub async fn analyze(
     State(app): State<AppState>,
@@ -192,7 +176,7 @@ pub async fn analyze(
     }
     let kind = req.game;
     let pos = position(&req)?;
-    let answer = with_engine(&app, move || match pos {
+    let answer = crate::engine::on_pool(&app, move || match pos {
         Position::Ringo(game) => {
             let limit = agon_ai::ringo::report::AnalyzeLimit {
                 depth: Some(depth),
@@ -246,7 +230,7 @@ pub async fn rollout(
         ));
     };
     let state = *game.state();
-    with_engine(&app, move || {
+    crate::engine::on_pool(&app, move || {
         agon_ai::urgammon::report::rollout_json(
             &state,
             games,

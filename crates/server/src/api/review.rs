@@ -117,15 +117,8 @@ async fn compute(
     id: &str,
     rules: Rules,
 ) -> Result<String, ApiError> {
-    let _permit = app
-        .inner
-        .engine
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::Internal("engine pool closed".into()))?;
     let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
-    tokio::task::spawn_blocking(move || {
+    crate::engine::on_pool(app, move || {
         let progress = |done: usize, total: usize| {
             if let Ok(mut r) = inner.reviews.lock() {
                 r.insert(id.clone(), (done, total));
@@ -153,6 +146,5 @@ async fn compute(
         };
         json.map_err(|e| ApiError::Internal(format!("review JSON: {e}")))
     })
-    .await
-    .map_err(|e| ApiError::Internal(format!("review task: {e}")))?
+    .await?
 }

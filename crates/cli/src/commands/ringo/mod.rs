@@ -20,12 +20,15 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
         }
         RingoCmd::ReviewStudy {
             rules,
-            a,
-            b,
-            games,
+            study:
+                StudyArgs {
+                    a,
+                    b,
+                    games,
+                    threads,
+                    seed,
+                },
             depth,
-            threads,
-            seed,
         } => {
             let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
             let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;

@@ -96,12 +96,15 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             print_json(&review.to_json())
         }
         UrgammonCmd::ReviewStudy {
-            a,
-            b,
-            games,
+            study:
+                StudyArgs {
+                    a,
+                    b,
+                    games,
+                    threads,
+                    seed,
+                },
             level,
-            threads,
-            seed,
         } => {
             let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;
             let b = crate::commands::tournament::ringo::parse_player(&b, "--b")?;
