@@ -20,6 +20,20 @@ pub fn share_95(p: f64, n: f64) -> (f64, f64) {
     }
 }
 
+/// Wilson's 95% score interval for `k` successes in `n` trials (sound at
+/// the ends and for small `n`, where the normal interval is not).
+pub fn wilson_95(k: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = k / n;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// `x` rounded to four decimals, the precision of every share, equity and
 /// rate the commands print (more digits would be noise).
 pub fn round4(x: f64) -> f64 {
@@ -44,6 +58,19 @@ pub fn positive_percentiles(values: impl Iterator<Item = f64>) -> [f64; 5] {
 #[cfg(test)]
 mod tests {
     use super::share_95;
+
+    #[test]
+    fn wilson_intervals_match_the_published_values() {
+        // 8 of 10: 0.490 to 0.943 (Wilson 1927, as tabulated by Newcombe 1998).
+        let (lo, hi) = super::wilson_95(8.0, 10.0);
+        assert!(
+            (lo - 0.490).abs() < 1e-3 && (hi - 0.943).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = super::wilson_95(0.0, 20.0);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.161).abs() < 1e-3, "{hi}");
+    }
 
     #[test]
     fn shares_at_the_ends_get_wilson_intervals() {

@@ -82,6 +82,35 @@ pub(crate) enum Command {
     /// Speed benchmarks (median of several runs, one core).
     #[command(subcommand)]
     Bench(BenchCmd),
+    /// The Ringo balance lab: each rule set at each strength, the same player
+    /// in both seats; the attackers' win rate with its 95% interval.
+    Balance(BalanceArgs),
+}
+
+/// `agon balance`: which rule sets, which players, how many games.
+#[derive(clap::Args, Debug)]
+pub(crate) struct BalanceArgs {
+    /// Rule sets to compare: PRESET[,key=value]... each.
+    #[arg(long, num_args = 1.., default_values_t = ["classic".to_string(), "classic,attackers=5".to_string()])]
+    pub(crate) rules: Vec<String>,
+    /// Players, each playing both seats: level:N, depth:D, nodes:N, random, greedy, cautious.
+    #[arg(long, num_args = 1.., default_values_t = ["depth:2".to_string(), "depth:4".to_string()])]
+    pub(crate) players: Vec<String>,
+    /// Games per rule set and player.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Seed for the openings and the players' randomness.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Write every game to this file as it ends, one JSON object a line.
+    #[arg(long)]
+    pub(crate) records: Option<std::path::PathBuf>,
+    /// Print only the JSON (`{"rows": [...]}`), not the table.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// `agon serve`: where to listen, and every limit of the web app.

@@ -194,3 +194,60 @@ fn tuning_runs_end_to_end() {
         Some(2)
     );
 }
+
+#[test]
+fn the_balance_lab_measures_each_rule_set_and_player_and_writes_the_games() {
+    let dir = std::env::temp_dir().join(format!("agon-balance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let v = json(&agon(&[
+        "balance",
+        "--rules",
+        "classic",
+        "globe",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "6",
+        "--threads",
+        "2",
+        "--json",
+        "--records",
+        records.to_str().unwrap(),
+    ]));
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "2 rule sets × 2 players");
+    for row in rows {
+        for key in [
+            "rules",
+            "player",
+            "games",
+            "attackers_win_rate",
+            "ci95",
+            "draws",
+            "timeouts",
+            "mean_plies",
+            "balance",
+        ] {
+            assert!(row.get(key).is_some(), "{key} in {row}");
+        }
+        assert_eq!(row["games"], 6);
+        let (lo, p, hi) = (
+            row["ci95"][0].as_f64().unwrap(),
+            row["attackers_win_rate"].as_f64().unwrap(),
+            row["ci95"][1].as_f64().unwrap(),
+        );
+        assert!(lo <= p && p <= hi, "{row}");
+    }
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().count(), 24, "every game is written");
+    // Bad input: exit 2, the reason named.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["balance", "--rules", "classic,rings=9", "--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid --rules"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,6 +4,7 @@
 //! and engine-against-engine matches with Elo statistics ([`tournament`]).
 //! The main names are re-exported here.
 
+pub mod balance;
 pub mod bench;
 pub mod eval;
 pub mod player;

@@ -127,6 +127,10 @@ impl GameResult {
     }
 }
 
+/// Games still going after this many plies stop, scored as draws: a cap
+/// that keeps a pathological pair of players from running forever.
+pub const MOVE_LIMIT: usize = 600;
+
 /// Plays game `index`: openings come in pairs, each played from both seats.
 /// The opening is two random plies from the start, drawn from the pair's seed.
 pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> GameResult {
@@ -145,7 +149,7 @@ pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> Gam
     ];
     // Long games end by repetition or stall; a cap keeps a pathological pair of
     // players from running forever (scored as a draw).
-    while !game.is_over() && game.ply() < 600 {
+    while !game.is_over() && game.ply() < MOVE_LIMIT {
         let attackers_to_move = game.position().to_move() == Side::Attackers;
         let (spec, s) = if attackers_to_move == a_attacks {
             (a, 0)

@@ -1,6 +1,7 @@
 //! What each subcommand does: one file per group, over the crates' own
 //! functions (the CLI stays thin).
 
+mod balance;
 pub(crate) mod bench;
 mod engine;
 pub(crate) mod ringo;
@@ -31,5 +32,6 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Tournament(cmd) => tournament::run(cmd),
         Command::Tune(cmd) => tune::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
+        Command::Balance(args) => balance::run(&args),
     }
 }
