@@ -111,6 +111,13 @@ pub(crate) struct BalanceArgs {
     /// Print only the JSON (`{"rows": [...]}`), not the table.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Also write the table as Markdown to this file.
+    #[arg(long)]
+    pub(crate) markdown: Option<std::path::PathBuf>,
+    /// Also write a chart (SVG: the attackers' win rate against strength,
+    /// one line per rule set) to this file.
+    #[arg(long)]
+    pub(crate) svg: Option<std::path::PathBuf>,
 }
 
 /// `agon serve`: where to listen, and every limit of the web app.
