@@ -39,6 +39,7 @@ function pages(g) {
     ["urgammon replay", `/replay/${g.ur.id}`, "#replay-ply"],
     ["not found", "/no/such/page", "#not-found"],
     ["ringo review", `/review/${g.ringo.id}`, "#review-summary"],
+    ["rules lab", "/lab", "#lab-table"],
     ["ringo analysis", "/analysis?game=ringo&moves=b6-b5&depth=3", "#best"],
     ["urgammon analysis", "/analysis?game=urgammon&record=start:2-3&level=4", "#position-eval"],
     ["urgammon review", `/review/${g.ur.id}`, "#review-summary"],

@@ -98,7 +98,7 @@ test("the Polish and French pages show no English sentence", async () => {
         .map((part) => part.trim())
         .filter((part) => part.length >= 12 && part.includes(" "));
       const page = await browser.newPage();
-      for (const path of ["/", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere",
+      for (const path of ["/", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere", "/lab",
         "/analysis?game=ringo&moves=b6-b5&depth=3", "/analysis?game=urgammon&record=start:2-3&level=4"]) {
         await page.goto(`${server.url}${path}${path.includes("?") ? "&" : "?"}lang=${l}`);
         await page.waitForLoadState("networkidle");

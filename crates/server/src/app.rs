@@ -404,10 +404,12 @@ pub fn app(state: AppState) -> Router {
         .route("/replay/{id}", get(assets::page))
         .route("/review/{id}", get(assets::page))
         .route("/analysis", get(assets::page))
+        .route("/lab", get(assets::page))
         .route("/static/{*path}", get(assets::static_file))
         .route("/favicon.ico", get(assets::favicon))
         .route("/api/meta", get(api::meta))
         .route("/api/health", get(api::health))
+        .route("/api/balance", get(api::balance))
         .route(
             "/api/games",
             limited(post(api::games::create), &creating).get(api::games::list),

@@ -66,6 +66,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../static/js/pages/home.js"),
     ),
     (
+        "js/pages/lab.js",
+        include_str!("../static/js/pages/lab.js"),
+    ),
+    (
         "js/pages/notfound.js",
         include_str!("../static/js/pages/notfound.js"),
     ),

@@ -11,6 +11,7 @@ import { replayPage } from "./js/pages/replay.js";
 import { rulesPage } from "./js/pages/rules.js";
 import { reviewPage } from "./js/pages/review.js";
 import { analysisPage } from "./js/pages/analysis.js";
+import { labPage } from "./js/pages/lab.js";
 import { notFoundPage } from "./js/pages/notfound.js";
 
 addRoute(/^\/$/, homePage);
@@ -19,6 +20,7 @@ addRoute(/^\/g\/([a-z0-9]+)$/, gamePage);
 addRoute(/^\/replay\/([a-z0-9]+)$/, replayPage);
 addRoute(/^\/review\/([a-z0-9]+)$/, reviewPage);
 addRoute(/^\/analysis$/, analysisPage);
+addRoute(/^\/lab$/, labPage);
 addRoute(/^\/games$/, gamesPage);
 addRoute(/^\/rules$/, rulesPage);
 addRoute(/^.*$/, notFoundPage);

@@ -11,9 +11,10 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::Write;
 
-/// `--json`'s object.
+/// `--json`'s object: the command line that made the rows, and the rows.
 #[derive(Serialize)]
 struct Rows<'a> {
+    command: String,
     rows: &'a [Row],
 }
 
@@ -71,7 +72,14 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
-        return print_json(&Rows { rows: &rows });
+        let command = std::iter::once("agon".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" ");
+        return print_json(&Rows {
+            command,
+            rows: &rows,
+        });
     }
     println!(
         "{:<32} {:<10} {:>6} {:>9} {:>17} {:>6} {:>8} {:>7} {:>8}",

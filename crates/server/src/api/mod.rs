@@ -134,3 +134,14 @@ pub async fn meta() -> Json<Meta> {
         },
     })
 }
+
+/// The balance lab's committed results (`docs/balance/results.json`, made by
+/// `agon balance --json`), for the Rules lab page.
+const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
+
+/// `GET /api/balance`: `{"command", "rows": [...]}` as `agon balance --json`
+/// printed them, with the command that made them.
+pub async fn balance() -> impl axum::response::IntoResponse {
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], BALANCE)
+}
+

@@ -377,5 +377,21 @@ export default {
   "analysis.over": "The game is over: nothing to analyse.",
   "analysis.palace_count": "{side}: {piece}s in the palace",
   "analysis.position_eval": "The position: equity {e}, win {w}%",
-  "analysis.mwc": "Match-winning chance {m}%"
+  "analysis.mwc": "Match-winning chance {m}%",
+  "nav.lab": "Rules lab",
+  "lab.title": "Rules lab",
+  "lab.intro": "How fair is each rule set? Each one was played many times by equal players (the same engine in both seats, openings varied and played from both seats). Between equal players a fair rule set gives the attackers about half the games.",
+  "lab.col.rules": "Rules",
+  "lab.col.player": "Player (both seats)",
+  "lab.col.games": "Games",
+  "lab.col.attackers": "Attackers win",
+  "lab.col.interval": "95% interval",
+  "lab.col.draws": "Draws",
+  "lab.col.timeouts": "Stopped at the move limit",
+  "lab.col.plies": "Mean length (plies)",
+  "lab.col.balance": "Balance",
+  "lab.balanced": "balanced",
+  "lab.play": "Play it",
+  "lab.chart": "The attackers' win rate against the players' strength, one line per rule set",
+  "lab.source": "From `agon balance` (docs/balance/): {cmd}"
 };

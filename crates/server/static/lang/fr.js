@@ -377,5 +377,21 @@ export default {
   "analysis.over": "La partie est finie : rien à analyser.",
   "analysis.palace_count": "{side} : {piece}s au palais",
   "analysis.position_eval": "La position : espérance {e}, gain {w} %",
-  "analysis.mwc": "Chance de gagner le match {m} %"
+  "analysis.mwc": "Chance de gagner le match {m} %",
+  "nav.lab": "Laboratoire des règles",
+  "lab.title": "Laboratoire des règles",
+  "lab.intro": "Chaque jeu de règles est-il équitable ? Chacun a été joué de nombreuses fois entre joueurs égaux (le même moteur des deux côtés, ouvertures variées et jouées des deux côtés). Entre joueurs égaux, des règles équitables donnent aux assaillants environ la moitié des parties.",
+  "lab.col.rules": "Règles",
+  "lab.col.player": "Joueur (des deux côtés)",
+  "lab.col.games": "Parties",
+  "lab.col.attackers": "Victoires des assaillants",
+  "lab.col.interval": "Intervalle à 95 %",
+  "lab.col.draws": "Nulles",
+  "lab.col.timeouts": "Arrêtées à la limite de coups",
+  "lab.col.plies": "Longueur moyenne (demi-coups)",
+  "lab.col.balance": "Équilibre",
+  "lab.balanced": "équilibré",
+  "lab.play": "Jouer",
+  "lab.chart": "Le taux de victoire des assaillants selon la force des joueurs, une ligne par jeu de règles",
+  "lab.source": "Tiré de `agon balance` (docs/balance/) : {cmd}"
 };

@@ -377,5 +377,21 @@ export default {
   "analysis.over": "Gra się skończyła: nie ma czego analizować.",
   "analysis.palace_count": "{side}: {piece} w pałacu",
   "analysis.position_eval": "Pozycja: wartość {e}, wygrana {w}%",
-  "analysis.mwc": "Szansa wygrania meczu {m}%"
+  "analysis.mwc": "Szansa wygrania meczu {m}%",
+  "nav.lab": "Laboratorium zasad",
+  "lab.title": "Laboratorium zasad",
+  "lab.intro": "Jak sprawiedliwy jest każdy zestaw zasad? Każdy rozegrano wiele razy między równymi graczami (ten sam silnik po obu stronach, różne otwarcia, każde z obu stron). Między równymi graczami sprawiedliwe zasady dają atakującym mniej więcej połowę partii.",
+  "lab.col.rules": "Zasady",
+  "lab.col.player": "Gracz (obie strony)",
+  "lab.col.games": "Partie",
+  "lab.col.attackers": "Wygrane atakujących",
+  "lab.col.interval": "Przedział 95%",
+  "lab.col.draws": "Remisy",
+  "lab.col.timeouts": "Przerwane na limicie ruchów",
+  "lab.col.plies": "Średnia długość (półruchy)",
+  "lab.col.balance": "Równowaga",
+  "lab.balanced": "zrównoważone",
+  "lab.play": "Zagraj",
+  "lab.chart": "Odsetek wygranych atakujących wobec siły graczy, jedna linia na zestaw zasad",
+  "lab.source": "Z `agon balance` (docs/balance/): {cmd}"
 };

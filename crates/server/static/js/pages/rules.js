@@ -21,7 +21,8 @@ export async function rulesPage(main) {
       presets.map((p) => cell(p.name, optionValue(o.key, p.options[o.key]))),
       cell(t("rules.col.meaning"), t("opt." + o.key)),
       cell(t("rules.col.source"), el("small", {}, t("source." + o.key))))))),
-  el("p", { class: "muted" }, t("rules.sources_legend")));
+  el("p", { class: "muted" }, t("rules.sources_legend")),
+  el("p", {}, el("a", { href: "/lab", "data-nav": true, id: "lab-link" }, t("lab.title"))));
   const ur = el("section", { class: "card spaced", id: "rules-urgammon" }, el("h2", {}, "Urgammon"));
   ur.insertAdjacentHTML("beforeend", t("rules.urgammon"));
   main.append(ringo, ur);
