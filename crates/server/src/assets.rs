@@ -65,10 +65,7 @@ const FILES: &[(&str, &str)] = &[
         "js/pages/home.js",
         include_str!("../static/js/pages/home.js"),
     ),
-    (
-        "js/pages/lab.js",
-        include_str!("../static/js/pages/lab.js"),
-    ),
+    ("js/pages/lab.js", include_str!("../static/js/pages/lab.js")),
     (
         "js/pages/notfound.js",
         include_str!("../static/js/pages/notfound.js"),

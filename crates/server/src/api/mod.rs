@@ -142,6 +142,8 @@ const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
 /// `GET /api/balance`: `{"command", "rows": [...]}` as `agon balance --json`
 /// printed them, with the command that made them.
 pub async fn balance() -> impl axum::response::IntoResponse {
-    ([(axum::http::header::CONTENT_TYPE, "application/json")], BALANCE)
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        BALANCE,
+    )
 }
-
