@@ -30,7 +30,10 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     assert.match(await other.locator("#analysis-moves").innerText(), new RegExp(best.replace(/[()]/g, ".")));
     // Take back.
     await page.locator("#back").click();
-    await page.waitForFunction((b) => !document.getElementById("analysis-moves")?.innerText.includes(b), best);
+    await page.waitForFunction((b) => {
+      const moves = document.getElementById("analysis-moves");
+      return moves && !moves.innerText.includes(b) && document.getElementById("best");
+    }, best);
     // Set up a position: clear, two attackers and a defender, defenders to move.
     await page.locator("#edit").click();
     await page.locator("#clear").click();

@@ -77,6 +77,8 @@ export async function analysisPage(main) {
       side.replaceChildren(el("p", { class: "result", id: "analysis-error" }, e.message));
       return;
     }
+    // The editor was opened while this analysis ran: it keeps the screen.
+    if (editing) return;
     view.state = { ...r.state, game: r.game };
     window.agonState = view.state;
     window.agonAnalysis = r.analysis;
