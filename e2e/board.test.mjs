@@ -25,6 +25,8 @@ function contrastIn(page, pairs) {
 
 /** Moves the board's keyboard focus to `key` with arrow keys, as a person would. */
 async function arrowTo(page, key) {
+  // A click or Enter redraws the board; focus returns to a cell just after.
+  await page.waitForFunction(() => !!document.activeElement?.dataset?.key);
   for (let i = 0; i < 30; i++) {
     const here = await page.evaluate((key) => {
       const a = document.activeElement, b = document.querySelector(`[data-key="${key}"]`);
@@ -53,7 +55,9 @@ test("Ringo by keyboard: a move, its highlight, its announcement; capture marks;
     const start = await page.evaluate(() => document.activeElement.dataset.key);
     assert.equal(start, "b6", "focus starts on a piece that can move");
     await page.keyboard.press("Enter");
-    assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /b6/);
+    // Picking redraws the board; focus comes back to the picked cell.
+    await page.waitForFunction(() => document.activeElement?.dataset?.key === "b6");
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /b6.*picked/);
     await page.keyboard.press("ArrowDown");
     assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /b5.*move goes here/);
     await page.keyboard.press("Enter");
