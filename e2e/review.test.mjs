@@ -61,6 +61,15 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
     assert.match(await page.locator('[data-side="dark"]').innerText(), /Rating: \w+/);
     assert.ok(await page.locator("#win-graph .pt").count() > 0);
     await page.screenshot({ path: `${SHOTS}/review-urgammon.png`, fullPage: true });
+    // Key moments: the worst decisions, stepped through with the button.
+    const r = await apiCall(server.url, "GET", `/api/games/${u.id}/review`);
+    const worst = r.decisions.filter((d) => !d.trivial && d.equity_loss > 0);
+    assert.equal(await page.locator("button.key").count(), Math.min(worst.length, 5));
+    if (worst.length) {
+      await page.locator("#next-key").click();
+      await page.locator("#graded li.current").waitFor();
+      assert.match(await page.locator("#review-caption").innerText(), /\d/);
+    }
     // An ongoing game has no review yet: the page says so in words.
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
     await page.goto(`${server.url}/review/${g.id}?lang=fr`);

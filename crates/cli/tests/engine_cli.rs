@@ -251,3 +251,53 @@ fn the_balance_lab_measures_each_rule_set_and_player_and_writes_the_games() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid --rules"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn reviews_grade_every_ply_and_refuse_bad_records_with_the_token_index() {
+    let v = json(&agon(&[
+        "ringo",
+        "review",
+        "--rules",
+        "classic",
+        "--moves",
+        "b6-b5 b1-b2",
+        "--depth",
+        "3",
+    ]));
+    assert_eq!(v["plies"].as_array().unwrap().len(), 2);
+    for p in v["plies"].as_array().unwrap() {
+        if p["played"] == p["best"] {
+            assert_eq!(p["loss"], 0.0, "{p}");
+        }
+    }
+    let v = json(&agon(&[
+        "urgammon",
+        "review",
+        "--record",
+        "start:2-3 P-2a r2 P-2b r1 v+ 2a-7",
+        "--level",
+        "4",
+    ]));
+    assert!(v["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["kind"] == "verdict"));
+    for (args, needle) in [
+        (vec!["ringo", "review", "--moves", "b6-b5 zz"], "index 1"),
+        (
+            vec!["urgammon", "review", "--record", "start:2-3 P-2a r9"],
+            "token 2",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(needle),
+            "{args:?}"
+        );
+    }
+}
