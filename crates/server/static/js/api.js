@@ -35,3 +35,9 @@ export async function meta() {
   if (!META) META = await api("GET", "/api/meta");
   return META;
 }
+
+/** The address of a game's WebSocket, on this page's host and scheme. */
+export function socketUrl(id) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/api/games/${id}/ws`;
+}

@@ -2,7 +2,7 @@
 // a WebSocket. Every action names the revision the player saw.
 import { el, toast, announce } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, tokenKey, inviteKey } from "../api.js";
+import { api, tokenKey, inviteKey, socketUrl } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { prefs } from "../prefs.js";
 import { playSound } from "../sound.js";
@@ -156,8 +156,7 @@ export async function gamePage(main, id) {
   let retry = 500;
   function connect() {
     if (view.closed) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws`);
+    const ws = new WebSocket(socketUrl(id));
     view.socket = ws;
     window.agonSocket = ws; // lets tests drop the connection and watch it catch up
     ws.onopen = () => {

@@ -3,7 +3,7 @@
 // position before that move; the graded move list; the key moments.
 import { el, sv, announce } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api } from "../api.js";
+import { api, socketUrl } from "../api.js";
 import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
@@ -139,8 +139,7 @@ export async function reviewPage(main, id) {
   await ask();
   if (done) return;
   // Progress comes over the game's WebSocket; a slow poll covers a lost socket.
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws`);
+  socket = new WebSocket(socketUrl(id));
   socket.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type !== "review") return;
