@@ -85,6 +85,51 @@ pub(crate) enum Command {
     /// The Ringo balance lab: each rule set at each strength, the same player
     /// in both seats; the attackers' win rate with its 95% interval.
     Balance(BalanceArgs),
+    /// An engine worker: takes engine jobs (the computer's moves, reviews,
+    /// analyses) from the PostgreSQL queue, for web instances started with
+    /// --engine-threads 0.
+    Worker(WorkerArgs),
+}
+
+/// `agon worker`: the shared database and how much to do at once.
+#[derive(clap::Args, Debug)]
+pub(crate) struct WorkerArgs {
+    /// The PostgreSQL database the web instances use
+    /// (postgres://user@host:port/db).
+    #[arg(long, env = "AGON_DATABASE")]
+    pub(crate) database: String,
+    /// Jobs done at once (one core each).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) threads: usize,
+    /// Seconds a job stays held without its worker renewing the lease; a
+    /// killed worker's job is taken again after this.
+    #[arg(long, default_value_t = 15)]
+    pub(crate) lease_secs: u64,
+    /// Pause before each engine action, in milliseconds (as agon serve's).
+    #[arg(long, default_value_t = 400)]
+    pub(crate) engine_delay_ms: u64,
+    /// This worker's name in the queue (default: host and process id).
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+}
+
+impl WorkerArgs {
+    pub(crate) fn config(self) -> agon_server::worker::WorkerConfig {
+        use std::time::Duration;
+        let name = self.name.unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "worker".into());
+            format!("{host}:{}", std::process::id())
+        });
+        agon_server::worker::WorkerConfig {
+            database: self.database,
+            threads: self.threads.max(1),
+            lease: Duration::from_secs(self.lease_secs.max(1)),
+            engine_delay: Duration::from_millis(self.engine_delay_ms),
+            name,
+        }
+    }
 }
 
 /// `agon balance`: which rule sets, which players, how many games.
@@ -126,13 +171,18 @@ pub(crate) struct ServeArgs {
     /// Data directory (the database is agon.db inside it).
     #[arg(long, default_value = "agon-data")]
     pub(crate) data: std::path::PathBuf,
+    /// A PostgreSQL database shared by several instances
+    /// (postgres://user@host:port/db) instead of the SQLite file in --data.
+    #[arg(long, env = "AGON_DATABASE")]
+    pub(crate) database: Option<String>,
     /// Port to listen on.
     #[arg(long, default_value_t = 8080)]
     pub(crate) port: u16,
     /// Address to bind.
     #[arg(long, default_value = "127.0.0.1")]
     pub(crate) bind: std::net::IpAddr,
-    /// Engine computations allowed at once.
+    /// Engine computations allowed at once; 0 leaves every engine job to
+    /// `agon worker`s (needs --database).
     #[arg(long, default_value_t = 2)]
     pub(crate) engine_threads: usize,
     /// Pause before each engine action, in milliseconds.
@@ -174,6 +224,7 @@ impl ServeArgs {
         use std::time::Duration;
         agon_server::Config {
             data: self.data,
+            database: self.database,
             addr: std::net::SocketAddr::new(self.bind, self.port),
             engine_threads: self.engine_threads,
             engine_delay: Duration::from_millis(self.engine_delay_ms),

@@ -36,7 +36,9 @@ pub const MAX_IMPORT: usize = 2 * (MAX_TOKENS * 10 + 256) + 1024;
 /// The server's limits and switches, each a flag of `agon serve`.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// How many engine computations may run at once.
+    /// How many engine computations may run at once in this process; 0: none
+    /// here, every engine job goes to the queue for `agon worker`s (needs the
+    /// PostgreSQL store).
     pub engine_threads: usize,
     /// A pause before each engine action, so people can follow the game.
     pub engine_delay: Duration,
@@ -86,6 +88,8 @@ impl Default for Options {
 pub struct Config {
     /// The data directory; the database is `agon.db` inside it.
     pub data: PathBuf,
+    /// A PostgreSQL URL: the shared store, instead of the file in `data`.
+    pub database: Option<String>,
     /// The address to listen on.
     pub addr: SocketAddr,
     /// How many engine computations may run at once.
@@ -116,6 +120,11 @@ pub(crate) struct Inner {
     started: std::time::Instant,
     /// Reviews being computed: game id → (steps done, steps in all).
     pub(crate) reviews: Mutex<HashMap<String, (usize, usize)>>,
+    /// Raised when the server stops: sockets close with a reconnect hint and
+    /// the health check says `stopping`.
+    pub(crate) closing: tokio::sync::watch::Sender<bool>,
+    /// Requests waiting for a queued job's result, by job id.
+    pub(crate) waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
 }
 
 /// One game's place in memory: the session, its broadcast channel, who is
@@ -184,7 +193,8 @@ impl AppState {
 
     /// A state over a store, with these limits.
     pub fn with_options(store: Store, options: Options) -> AppState {
-        AppState {
+        let notices = store.notices();
+        let app = AppState {
             inner: Arc::new(Inner {
                 store,
                 games: Mutex::new(HashMap::new()),
@@ -195,8 +205,32 @@ impl AppState {
                 limiters: Mutex::new(vec![]),
                 started: std::time::Instant::now(),
                 reviews: Mutex::new(HashMap::new()),
+                waiting_jobs: Mutex::new(HashMap::new()),
+                closing: tokio::sync::watch::channel(false).0,
             }),
+        };
+        if let (Some(notices), Ok(runtime)) = (notices, tokio::runtime::Handle::try_current()) {
+            runtime.spawn(crate::shared::follow(Arc::downgrade(&app.inner), notices));
         }
+        app
+    }
+
+    /// True when engine work goes to the queue for `agon worker`s instead of
+    /// running here (`--engine-threads 0` on the PostgreSQL store).
+    pub(crate) fn remote_engine(&self) -> bool {
+        self.inner.options.engine_threads == 0 && self.store().is_shared()
+    }
+
+    /// The slot of a game if it is in memory.
+    pub(crate) fn slot_in_memory(&self, id: &str) -> Option<Arc<Slot>> {
+        self.games_lock().ok()?.get(id).cloned()
+    }
+
+    /// Every game in memory.
+    pub(crate) fn slots_in_memory(&self) -> Vec<Arc<Slot>> {
+        self.games_lock()
+            .map(|g| g.values().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The body limit of a path.
@@ -258,7 +292,15 @@ impl AppState {
         token: Option<&str>,
     ) -> Result<(Arc<Slot>, Vec<u8>), ApiError> {
         let slot = self.slot(id).await?;
-        let seats = slot.session.lock().await.seats_for(token);
+        let mut session = slot.session.lock().await;
+        let mut seats = session.seats_for(token);
+        // Another instance may have handed a seat to this token a moment
+        // ago (its announcement is on its way): look at the stored game.
+        if seats.is_empty() && token.is_some_and(|t| !t.is_empty()) && self.store().is_shared() {
+            self.reload(&mut session).await?;
+            seats = session.seats_for(token);
+        }
+        drop(session);
         Ok((slot, seats))
     }
 
@@ -301,6 +343,17 @@ impl AppState {
             }
         }
         self.evict_idle(self.inner.options.evict_after)
+    }
+
+    /// Starts stopping: sockets close with a reconnect hint, the health
+    /// check answers 503 so a proxy sends new requests elsewhere.
+    pub fn close(&self) {
+        self.inner.closing.send_replace(true);
+    }
+
+    /// True once the server is stopping.
+    pub fn closing(&self) -> bool {
+        *self.inner.closing.borrow()
     }
 
     /// How many WebSockets are open now.
@@ -347,17 +400,31 @@ impl AppState {
         expect_revision: Option<i64>,
     ) -> Result<(crate::session::SessionView, Vec<u8>), ApiError> {
         let mut session = slot.session.lock().await;
-        if let Some(r) = expect_revision {
-            if r != session.revision() {
-                return Err(ApiError::Conflict(ErrorCode::StaleRevision, format!(
-                    "the game has changed: you sent revision {r}, it is at {}; reload and try again",
-                    session.revision()
-                )));
+        let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
+        let mut tries = 0;
+        loop {
+            if let Some(r) = expect_revision {
+                if r != session.revision() {
+                    return Err(ApiError::Conflict(ErrorCode::StaleRevision, format!(
+                        "the game has changed: you sent revision {r}, it is at {}; reload and try again",
+                        session.revision()
+                    )));
+                }
+            }
+            let (next, commit) = session.act(&seats, action, &mut OsDice)?;
+            match self.commit(&mut session, next, commit).await {
+                // Another instance changed the game first: take the stored
+                // game and decide again (a request that named its revision
+                // is refused above, as on one instance).
+                Err(ApiError::Conflict(ErrorCode::StaleRevision, _))
+                    if self.store().is_shared() && tries < 3 =>
+                {
+                    tries += 1;
+                    self.reload(&mut session).await?;
+                }
+                other => break other?,
             }
         }
-        let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
-        let (next, commit) = session.act(&seats, action, &mut OsDice)?;
-        self.commit(&mut session, next, commit).await?;
         let view = session.view();
         drop(session);
         if matches!(action, Action::Undo) {
@@ -368,6 +435,21 @@ impl AppState {
         });
         self.kick_engine(slot.clone());
         Ok((view, seats))
+    }
+
+    /// Replaces a session by the game as stored now (another instance changed
+    /// it). Returns whether anything changed.
+    pub(crate) async fn reload(&self, session: &mut Session) -> Result<bool, ApiError> {
+        let loaded =
+            self.store().load(&session.row.id).await?.ok_or_else(|| {
+                ApiError::NotFound(ErrorCode::GameNotFound, session.row.id.clone())
+            })?;
+        let fresh = Session::from_stored(loaded)?;
+        let changed = fresh.revision() != session.revision()
+            || fresh.row.token0 != session.row.token0
+            || fresh.row.token1 != session.row.token1;
+        *session = fresh;
+        Ok(changed)
     }
 
     /// Stores a change and makes it the game's session: durable before anyone

@@ -18,6 +18,10 @@ impl AppState {
     /// while it is the engine's turn; before it ends it looks once more, so a
     /// change that arrived as it was finishing is never missed.
     pub(crate) fn kick_engine(&self, slot: Arc<Slot>) {
+        if self.remote_engine() {
+            self.queue_engine(slot);
+            return;
+        }
         if slot.engine_running.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -39,6 +43,35 @@ impl AppState {
                 if !again || slot.engine_running.swap(true, Ordering::SeqCst) {
                     break;
                 }
+            }
+        });
+    }
+
+    /// With `--engine-threads 0`: queues the engine's move for a worker when
+    /// it is the engine's turn (once per game and revision: the queue
+    /// ignores the same job twice).
+    fn queue_engine(&self, slot: Arc<Slot>) {
+        let app = self.clone();
+        tokio::spawn(async move {
+            let (id, revision) = {
+                let session = slot.session.lock().await;
+                if !session.engine_to_act() {
+                    return;
+                }
+                (session.row.id.clone(), session.revision())
+            };
+            let queued = app
+                .store()
+                .enqueue(
+                    crate::store::JobKind::Move,
+                    Some(&id),
+                    revision,
+                    String::new(),
+                    app.inner.engine_delay,
+                )
+                .await;
+            if let Err(e) = queued {
+                tracing::error!(game = %id, error = %e, "could not queue the engine's move");
             }
         });
     }
@@ -98,7 +131,16 @@ impl AppState {
             return Ok(false);
         };
         let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
-        self.commit(&mut session, next, commit).await?;
+        match self.commit(&mut session, next, commit).await {
+            // Another instance changed the game: look again at the stored one.
+            Err(ApiError::Conflict(crate::error::ErrorCode::StaleRevision, _))
+                if self.store().is_shared() =>
+            {
+                self.reload(&mut session).await?;
+                return Ok(true);
+            }
+            other => other?,
+        }
         let view = session.view();
         drop(session);
         slot.broadcast(&WsMessage::State {
@@ -136,7 +178,7 @@ pub fn ringo_reply(
 
 /// What the engine does now: roll when it must roll, else the level's
 /// decision. A raised `stop` ends a Ringo search early.
-fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
+pub(crate) fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
     let level = agon_ai::Level::new(session.row.level.unwrap_or(5));
     match &session.rules {
         Rules::Ringo(g) => {

@@ -178,7 +178,15 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::Sql(e) => ApiError::Storage(e),
             e @ StoreError::Stale(_) => ApiError::Conflict(ErrorCode::StaleRevision, e.to_string()),
-            e @ (StoreError::Commit(_) | StoreError::Closed) => ApiError::Internal(e.to_string()),
+            e @ (StoreError::Commit(_) | StoreError::Closed | StoreError::NoQueue) => {
+                ApiError::Internal(e.to_string())
+            }
+            // The shared database is down or busy: nothing was changed, and
+            // the same request may well succeed in a moment.
+            e @ StoreError::Postgres(_) => {
+                tracing::error!(error = %e, "PostgreSQL request failed");
+                ApiError::Unavailable(ErrorCode::Unavailable, e.to_string())
+            }
         }
     }
 }

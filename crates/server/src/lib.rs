@@ -32,7 +32,9 @@ mod listen;
 pub mod model;
 pub mod secrets;
 pub mod session;
+mod shared;
 pub mod store;
+pub mod worker;
 pub mod ws;
 
 pub use app::{app, AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
@@ -47,7 +49,17 @@ use store::Store;
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Many sockets need more than the usual 1024 open files.
     let _ = rlimit::increase_nofile_limit(u64::MAX);
-    let store = Store::open(&config.data)?;
+    if config.engine_threads == 0 && config.database.is_none() {
+        return Err(
+            "--engine-threads 0 leaves the engine's work to `agon worker`s, which need \
+                    the shared PostgreSQL store: add --database postgres://…"
+                .into(),
+        );
+    }
+    let store = match &config.database {
+        Some(url) => Store::connect(url).await?,
+        None => Store::open(&config.data)?,
+    };
     let state = AppState::with_options(
         store,
         Options {
@@ -59,14 +71,16 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let (addr, db) = (listener.local_addr()?, config.data.join("agon.db"));
+    let addr = listener.local_addr()?;
+    let db = match &config.database {
+        // The URL without its password.
+        Some(url) => format!("PostgreSQL {}", redact(url)),
+        None => config.data.join("agon.db").display().to_string(),
+    };
     // The line people (and the browser tests) wait for stays on stdout; the
     // log gets the same facts as fields.
-    println!(
-        "Agon is running at http://{addr} (data in {})",
-        db.display()
-    );
-    tracing::info!(%addr, db = %db.display(), "listening");
+    println!("Agon is running at http://{addr} (data in {db})");
+    tracing::info!(%addr, %db, "listening");
     // Housekeeping: idle games leave memory, limiters forget old clients.
     let sweeper = state.clone();
     tokio::spawn(async move {
@@ -83,4 +97,28 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     });
     listen::run(listener, app(state.clone()), &state).await?;
     Ok(())
+}
+
+/// A database URL without its password, for the log.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_the_log() {
+        assert_eq!(
+            super::redact("postgres://agon:secret@db:5432/agon"),
+            "postgres://agon@db:5432/agon"
+        );
+        assert_eq!(super::redact("postgres://db/agon"), "postgres://db/agon");
+    }
 }

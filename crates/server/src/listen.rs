@@ -68,7 +68,10 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
             drop(permit);
         });
     }
-    // Stop accepting; tell every connection to finish its request and close.
+    // Stop accepting; close the sockets with a reconnect hint; tell every
+    // connection to finish its request (writes in flight complete: a change
+    // is acknowledged only once stored) and close.
+    app.close();
     let _ = stop_tx.send(true);
     let all = u32::try_from(o.max_connections.max(1)).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(Duration::from_secs(10), slots.acquire_many(all)).await;
@@ -76,7 +79,7 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
 }
 
 /// Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -62,6 +62,15 @@ impl WsMessage {
     }
 }
 
+/// The close code of a socket closed because the server stops (RFC 6455's
+/// "service restart"): the client should reconnect.
+pub const RESTART: u16 = 1012;
+
+/// Resolves once the server starts stopping.
+async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = closing.wait_for(|c| *c).await;
+}
+
 /// A message a client may send.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -84,7 +93,9 @@ pub async fn upgrade(
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
         .on_upgrade(move |socket| async move {
-            push_updates(socket, slot).await;
+            let app = count.app.clone();
+            let closing = app.inner.closing.subscribe();
+            push_updates(socket, slot, closing).await;
             drop(count);
         }))
 }
@@ -169,7 +180,13 @@ async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
 
 /// Sends the state now and after every change. A client that reconnects gets
 /// the current state at once, so it catches up.
-async fn push_updates(mut socket: WebSocket, slot: Arc<Slot>) {
+/// When the server stops it closes the socket with 1012 (service restart),
+/// so the page reconnects, to another instance behind the proxy if need be.
+async fn push_updates(
+    mut socket: WebSocket,
+    slot: Arc<Slot>,
+    mut closing: tokio::sync::watch::Receiver<bool>,
+) {
     let mut rx = slot.tx.subscribe();
     let first = slot.session.lock().await.view();
     if !send(
@@ -195,6 +212,15 @@ async fn push_updates(mut socket: WebSocket, slot: Arc<Slot>) {
     };
     loop {
         tokio::select! {
+            () = closed(&mut closing) => {
+                let _ = socket
+                    .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                        code: RESTART,
+                        reason: "the server is restarting: reconnect".into(),
+                    })))
+                    .await;
+                return;
+            }
             update = rx.recv() => {
                 let text: Arc<str> = match update {
                     Ok(text) => text,

@@ -1,4 +1,4 @@
-//! `agon serve`: the web app.
+//! `agon serve`: the web app; `agon worker`: its engine workers.
 
 use crate::cli::*;
 use anyhow::Result;
@@ -9,5 +9,14 @@ pub(crate) fn run(args: ServeArgs) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(agon_server::serve(config))
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// `agon worker`: takes engine jobs from the shared database.
+pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
+    let config = args.config();
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime
+        .block_on(agon_server::worker::run(config))
         .map_err(|e| anyhow::anyhow!("{e}"))
 }

@@ -7,11 +7,13 @@ use super::parse_json;
 use crate::app::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::session::Kind;
+use crate::store::JobKind;
 use agon_ai::urgammon::MatchContext;
 use agon_views::{RingoGame, UrgammonBoard};
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::Json;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 /// The deepest Ringo search the board asks for, and its time cap.
@@ -161,12 +163,8 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
     }
 }
 
-/// `POST /api/analyze`.
-pub async fn analyze(
-    State(app): State<AppState>,
-    body: Bytes,
-) -> Result<Json<AnalyzeAnswer>, ApiError> {
-    let req: AnalyzeRequest = parse_json(&body)?;
+/// Checks an analysis request: the depth and the position.
+fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), ApiError> {
     let depth = req.depth.unwrap_or(agon_ai::ringo::review::DEPTH);
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(bad(
@@ -174,9 +172,19 @@ pub async fn analyze(
             format!("invalid depth {depth}: use 1 to {MAX_DEPTH}"),
         ));
     }
+    Ok((depth, position(req)?))
+}
+
+/// The answer to an analysis request, as the API's JSON: engine work, run on
+/// the engine pool or by an `agon worker`.
+///
+/// # Errors
+/// The request is not valid.
+pub fn analyze_json(body: &[u8]) -> Result<String, ApiError> {
+    let req: AnalyzeRequest = parse_json(body)?;
     let kind = req.game;
-    let pos = position(&req)?;
-    let answer = crate::engine::on_pool(&app, move || match pos {
+    let (depth, pos) = checked_analyze(&req)?;
+    let answer = match pos {
         Position::Ringo(game) => {
             let limit = agon_ai::ringo::report::AnalyzeLimit {
                 depth: Some(depth),
@@ -205,17 +213,30 @@ pub async fn analyze(
                 }),
             }
         }
-    })
-    .await?;
-    Ok(Json(answer))
+    };
+    serde_json::to_string(&answer).map_err(|e| ApiError::Internal(format!("analysis JSON: {e}")))
 }
 
-/// `POST /api/rollout`: an Urgammon position played out by level 8 on both sides.
-pub async fn rollout(
-    State(app): State<AppState>,
-    body: Bytes,
-) -> Result<Json<agon_ai::urgammon::report::RolloutJson>, ApiError> {
+/// `POST /api/analyze`: a position (Ringo: rules, start position, moves;
+/// Urgammon: set-up and record, level, match score) and the engine's view of
+/// it, with bounded effort. A bad request is refused at once, before any
+/// engine work is queued.
+pub async fn analyze(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
+    checked_analyze(&req)?;
+    let payload = String::from_utf8_lossy(&body).into_owned();
+    let json = app
+        .engine_work(JobKind::Analyze, payload.clone(), move || {
+            analyze_json(payload.as_bytes())
+        })
+        .await?;
+    Ok(json_response(json))
+}
+
+/// Checks a rollout request: the number of games and an Urgammon position.
+fn checked_rollout(
+    req: &AnalyzeRequest,
+) -> Result<(usize, urgammon::State, Option<MatchContext>), ApiError> {
     let games = req.games.unwrap_or(500);
     if !(1..=MAX_ROLLOUT).contains(&games) {
         return Err(bad(
@@ -223,25 +244,55 @@ pub async fn rollout(
             format!("invalid games {games}: use 1 to {MAX_ROLLOUT}"),
         ));
     }
-    let Position::Urgammon(game, ctx, _) = position(&req)? else {
+    let Position::Urgammon(game, ctx, _) = position(req)? else {
         return Err(bad(
             ErrorCode::UnknownGame,
             "a rollout is for Urgammon: Ringo has no dice",
         ));
     };
-    let state = *game.state();
-    crate::engine::on_pool(&app, move || {
-        agon_ai::urgammon::report::rollout_json(
-            &state,
-            games,
-            agon_ai::Level::new(8),
-            ctx,
-            1,
-            1,
-            &|_| {},
-        )
-    })
-    .await?
-    .map(Json)
-    .map_err(|e| ApiError::Conflict(ErrorCode::GameOver, e))
+    if game.is_over() {
+        return Err(ApiError::Conflict(
+            ErrorCode::GameOver,
+            "the game is over: nothing to roll out".into(),
+        ));
+    }
+    Ok((games, *game.state(), ctx))
+}
+
+/// The answer to a rollout request, as the API's JSON: engine work.
+///
+/// # Errors
+/// The request is not valid, or the position is over.
+pub fn rollout_json(body: &[u8]) -> Result<String, ApiError> {
+    let req: AnalyzeRequest = parse_json(body)?;
+    let (games, state, ctx) = checked_rollout(&req)?;
+    let json = agon_ai::urgammon::report::rollout_json(
+        &state,
+        games,
+        agon_ai::Level::new(8),
+        ctx,
+        1,
+        1,
+        &|_| {},
+    )
+    .map_err(|e| ApiError::Conflict(ErrorCode::GameOver, e))?;
+    serde_json::to_string(&json).map_err(|e| ApiError::Internal(format!("rollout JSON: {e}")))
+}
+
+/// `POST /api/rollout`: an Urgammon position played out by level 8 on both sides.
+pub async fn rollout(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+    let req: AnalyzeRequest = parse_json(&body)?;
+    checked_rollout(&req)?;
+    let payload = String::from_utf8_lossy(&body).into_owned();
+    let json = app
+        .engine_work(JobKind::Rollout, payload.clone(), move || {
+            rollout_json(payload.as_bytes())
+        })
+        .await?;
+    Ok(json_response(json))
+}
+
+/// A JSON body already serialized.
+fn json_response(json: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
 }

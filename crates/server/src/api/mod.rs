@@ -10,7 +10,6 @@ pub mod seats;
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
-use axum::body::Bytes;
 use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -29,7 +28,7 @@ pub(crate) fn token_from(headers: &HeaderMap) -> Option<String> {
 }
 
 /// Reads a JSON body into a request type, with a message a person can act on.
-pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
+pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body)
         .map_err(|e| ApiError::BadRequest(ErrorCode::BadJson, format!("invalid JSON: {e}")))
 }
@@ -80,8 +79,14 @@ pub struct Meta {
 /// `GET /api/health`.
 #[derive(Serialize)]
 pub struct Health {
-    /// `ok` while the store answers.
+    /// `ok` while the store answers; `stopping` (with 503) once the server
+    /// is shutting down.
     pub status: &'static str,
+    /// The store's kind: `sqlite` or `postgres`.
+    pub backend: &'static str,
+    /// Engine jobs waiting for a worker and running (PostgreSQL; zeros on
+    /// SQLite, where the engine runs in the server).
+    pub queue: crate::store::QueueDepth,
     /// Games held in memory now.
     pub games_in_memory: usize,
     /// WebSockets open now.
@@ -100,18 +105,30 @@ pub struct StoreHealth {
     pub commits: usize,
 }
 
-/// `GET /api/health`: the store answers a read, and the counts above.
+/// `GET /api/health`: the store answers a read, and the counts above; 503
+/// while the server stops, so a proxy stops sending it requests.
 pub async fn health(
     axum::extract::State(app): axum::extract::State<crate::AppState>,
-) -> Result<Json<Health>, ApiError> {
+) -> Result<(axum::http::StatusCode, Json<Health>), ApiError> {
     app.store().list(1).await?;
+    let queue = app.store().queue_depth().await?;
     let (changes, commits) = app.store().commit_stats();
-    Ok(Json(Health {
-        status: "ok",
-        games_in_memory: app.games_in_memory(),
-        sockets: app.sockets(),
-        store: StoreHealth { changes, commits },
-    }))
+    let (code, status) = if app.closing() {
+        (axum::http::StatusCode::SERVICE_UNAVAILABLE, "stopping")
+    } else {
+        (axum::http::StatusCode::OK, "ok")
+    };
+    Ok((
+        code,
+        Json(Health {
+            status,
+            backend: app.store().backend(),
+            queue,
+            games_in_memory: app.games_in_memory(),
+            sockets: app.sockets(),
+            store: StoreHealth { changes, commits },
+        }),
+    ))
 }
 
 /// Options and presets of both games, for the home page and the rules page.

@@ -47,13 +47,26 @@ pub async fn get(
     if let Some((_, body)) = app.store().review(&id).await? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
     }
-    let total = match &rules {
-        Rules::Ringo(g) => g.ply(),
-        Rules::Urgammon(m) => {
-            m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
-                + m.current().tokens().len()
-        }
-    };
+    let total = steps(&rules);
+    if app.remote_engine() {
+        // An engine worker computes it: the queue holds one review job per
+        // game and revision, so asking again only reports its progress.
+        return Ok(match app.store().review_job(&id).await? {
+            Some((_, state)) => pending(state.done, state.total.max(total)),
+            None => {
+                app.store()
+                    .enqueue(
+                        crate::store::JobKind::Review,
+                        Some(&id),
+                        revision,
+                        String::new(),
+                        std::time::Duration::ZERO,
+                    )
+                    .await?;
+                pending(0, total)
+            }
+        });
+    }
     let started = {
         let mut running = app
             .inner
@@ -129,22 +142,44 @@ async fn compute(
                 ready: false,
             });
         };
-        let json = match &rules {
-            Rules::Ringo(g) => serde_json::to_string(
-                &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, &progress)
-                    .to_json(),
-            ),
-            Rules::Urgammon(m) => serde_json::to_string(
-                &agon_ai::urgammon::review::review(
-                    m,
-                    true,
-                    agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
-                    &progress,
-                )
-                .to_json(),
-            ),
-        };
-        json.map_err(|e| ApiError::Internal(format!("review JSON: {e}")))
+        review_json(&rules, &progress)
     })
     .await?
+}
+
+/// How many steps a game's review takes: plies (Ringo) or tokens (Urgammon).
+pub(crate) fn steps(rules: &Rules) -> usize {
+    match rules {
+        Rules::Ringo(g) => g.ply(),
+        Rules::Urgammon(m) => {
+            m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
+                + m.current().tokens().len()
+        }
+    }
+}
+
+/// A finished game's review as the API's JSON (the CLI's): engine work, run
+/// on the engine pool or by an `agon worker`, calling `progress` as it goes.
+///
+/// # Errors
+/// The JSON could not be written.
+pub(crate) fn review_json(
+    rules: &Rules,
+    progress: &dyn Fn(usize, usize),
+) -> Result<String, ApiError> {
+    let json = match rules {
+        Rules::Ringo(g) => serde_json::to_string(
+            &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
+        ),
+        Rules::Urgammon(m) => serde_json::to_string(
+            &agon_ai::urgammon::review::review(
+                m,
+                true,
+                agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
+                progress,
+            )
+            .to_json(),
+        ),
+    };
+    json.map_err(|e| ApiError::Internal(format!("review JSON: {e}")))
 }

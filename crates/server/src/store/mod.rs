@@ -1,28 +1,30 @@
-//! The SQLite store. A game is a row of settings plus its record tokens, one
-//! row per token, its dice ledger and its invite codes.
+//! The store: games, their record tokens, dice ledgers, invites and reviews,
+//! and (with PostgreSQL) the engine queue. One interface, [`Store`], over two
+//! implementations:
 //!
-//! - **Durable before acknowledged.** Every accepted change is written and
-//!   committed (WAL, `synchronous=FULL`) before anyone is told about it, so an
-//!   acknowledged move survives a crash or a kill.
-//! - **Group commit.** One writer thread owns the write connection. Changes
-//!   queue to it; it takes every change waiting, runs each in its own
-//!   savepoint (a refused change leaves the others), and commits them
-//!   together: one fsync for all the moves made meanwhile.
-//! - **Reads never wait for a writer.** A file store has reader connections
-//!   of its own (WAL lets them read while the writer writes), used off the
-//!   async workers.
-//! - A change names the revision it was made from, and is refused when the
-//!   stored game has moved on, so two writers can never both append to one
-//!   game.
+//! - [`SqliteStore`], the default: one embedded file, group commit, nothing
+//!   to install; one `agon serve` owns it.
+//! - [`PgStore`]: a PostgreSQL database shared by any number of `agon serve`
+//!   instances and `agon worker`s. Every accepted change is announced with
+//!   `NOTIFY`, so each instance pushes it to its own WebSockets; engine work
+//!   waits in a queue that workers take with `FOR UPDATE SKIP LOCKED`.
+//!
+//! Both keep the same promises: a change is durable before it is
+//! acknowledged, and a change names the revision it was made from and is
+//! refused when the stored game has moved on, so two writers can never both
+//! append to one game. Schemas are refinery migrations, one folder per
+//! backend (`crates/server/migrations/`).
 
-mod sql;
+mod postgres;
+mod sqlite;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
 
 use crate::dice::Drawn;
 use crate::model::{Kind, Mode, Status};
-use rusqlite::Connection;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 /// What is stored about a game besides its tokens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +97,29 @@ pub enum StoreError {
     /// The store's writer has stopped.
     #[error("storage error: the store is closed")]
     Closed,
+    /// PostgreSQL failed (or could not be reached); nothing was changed.
+    #[error("storage error: {0}")]
+    Postgres(String),
+    /// The engine queue is only kept in PostgreSQL.
+    #[error("the engine queue needs the PostgreSQL store (agon serve --database postgres://…)")]
+    NoQueue,
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        // The server's own message says what went wrong; the bare error
+        // often only says "db error".
+        match e.as_db_error() {
+            Some(db) => StoreError::Postgres(format!("{}: {}", db.code().code(), db.message())),
+            None => StoreError::Postgres(e.to_string()),
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for StoreError {
+    fn from(e: deadpool_postgres::PoolError) -> StoreError {
+        StoreError::Postgres(format!("no connection to PostgreSQL: {e}"))
+    }
 }
 
 /// A game as stored: its row, its record tokens and its dice ledger.
@@ -108,137 +133,216 @@ pub struct Loaded {
     pub dice: Vec<Drawn>,
 }
 
-/// How many changes one commit takes at most.
-const MAX_BATCH: usize = 1024;
+/// Something another process did to the shared store, announced with
+/// PostgreSQL `NOTIFY`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// A game changed: it is now at `revision`. `seats` says its seat tokens
+    /// changed (an invite was used) without a new revision.
+    Game {
+        /// The game's id.
+        id: String,
+        /// Its revision after the change.
+        revision: i64,
+        /// Its seat tokens changed.
+        seats: bool,
+    },
+    /// A job was queued.
+    Queued,
+    /// A job made progress (reviews).
+    Progress {
+        /// The job's id.
+        job: i64,
+        /// The job's game, if it has one.
+        game: Option<String>,
+        /// Steps done.
+        done: usize,
+        /// Steps in all.
+        total: usize,
+    },
+    /// A job finished (with its result or its error).
+    Done {
+        /// The job's id.
+        job: i64,
+        /// The job's game, if it has one.
+        game: Option<String>,
+    },
+    /// The connection that listens was lost and made again: notices may have
+    /// been missed, so whatever is held in memory should be reloaded.
+    Resync,
+}
 
-/// How many reader connections a file store keeps.
-const READERS: usize = 4;
+/// What an engine job computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// The computer's action in a game at a revision.
+    Move,
+    /// A finished game's review.
+    Review,
+    /// An analysis (`POST /api/analyze`): the payload is the request.
+    Analyze,
+    /// A rollout (`POST /api/rollout`): the payload is the request.
+    Rollout,
+}
 
-/// What the writer does with a change once the batch is committed: hand the
-/// result (or the commit's failure) back to the waiting request.
-type Reply = Box<dyn FnOnce(Option<&rusqlite::Error>) + Send>;
-/// A change for the writer: run it (in a savepoint), say whether it
-/// succeeded, and how to reply.
-type Job = Box<dyn FnOnce(&Connection) -> (bool, Reply) + Send>;
+impl JobKind {
+    /// Every kind.
+    pub const ALL: [JobKind; 4] = [
+        JobKind::Move,
+        JobKind::Review,
+        JobKind::Analyze,
+        JobKind::Rollout,
+    ];
 
-/// The store: a writer thread with group commit, and reader connections.
-/// Cloning it gives another handle to the same store.
+    /// The name stored in the queue.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobKind::Move => "move",
+            JobKind::Review => "review",
+            JobKind::Analyze => "analyze",
+            JobKind::Rollout => "rollout",
+        }
+    }
+
+    /// The kind of a stored name.
+    pub fn from_name(name: &str) -> Option<JobKind> {
+        JobKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A job taken from the queue by a worker, which holds its lease.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The job's id.
+    pub id: i64,
+    /// What to compute.
+    pub kind: JobKind,
+    /// The game, for moves and reviews.
+    pub game: Option<String>,
+    /// The game's revision the job is for: a move computed for another
+    /// revision is dropped.
+    pub revision: i64,
+    /// The request, for analyses and rollouts.
+    pub payload: String,
+    /// How many times the job was taken, this time included.
+    pub attempts: i32,
+}
+
+/// Where a queued job stands.
+#[derive(Clone, Debug, Default)]
+pub struct JobState {
+    /// Steps done.
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+    /// Whether it finished.
+    pub finished: bool,
+    /// Its result (JSON), once finished.
+    pub result: Option<String>,
+    /// Why it failed, if it did.
+    pub error: Option<String>,
+}
+
+/// How much work waits in the queue.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct QueueDepth {
+    /// Jobs due and waiting for a worker.
+    pub waiting: usize,
+    /// Jobs a worker holds now.
+    pub running: usize,
+}
+
+/// The current time as stored (seconds since the epoch).
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+/// The store the app runs on: SQLite or PostgreSQL. Cloning it gives another
+/// handle to the same store.
 #[derive(Clone)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
-    readers: Arc<Vec<Mutex<Connection>>>,
-    next_reader: Arc<AtomicUsize>,
-    /// Changes committed, and commits made (for the group-commit figures).
-    stats: Arc<[AtomicUsize; 2]>,
+    backend: Backend,
+}
+
+/// Runs the same call on whichever backend this is.
+macro_rules! each {
+    ($self:ident, $s:ident => $e:expr) => {
+        match &$self.backend {
+            Backend::Sqlite($s) => $e,
+            Backend::Postgres($s) => $e,
+        }
+    };
+}
+
+/// Runs a queue call on PostgreSQL; the SQLite store has no queue.
+macro_rules! queue {
+    ($self:ident, $s:ident => $e:expr) => {
+        match &$self.backend {
+            Backend::Sqlite(_) => Err(StoreError::NoQueue),
+            Backend::Postgres($s) => $e,
+        }
+    };
 }
 
 impl Store {
-    /// Opens (creating if needed) the database file `agon.db` in `dir`, which
-    /// is made readable by its owner only.
+    /// Opens (creating if needed) the SQLite file `agon.db` in `dir`, which is
+    /// made readable by its owner only.
     ///
     /// # Errors
-    /// The directory or file cannot be created or opened.
+    /// The directory or file cannot be created or opened, or migrated.
     pub fn open(dir: &Path) -> Result<Store, rusqlite::Error> {
-        let cannot = |what: String| {
-            rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
-                Some(what),
-            )
-        };
-        std::fs::create_dir_all(dir).map_err(|e| {
-            cannot(format!(
-                "cannot create data directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-        let file = dir.join("agon.db");
-        sql::private(dir, &file)
-            .map_err(|e| cannot(format!("cannot make {} private: {e}", dir.display())))?;
-        let writer = Connection::open(&file)?;
-        sql::init(&writer)?;
-        // The journal files exist now; keep them private too.
-        let _ = sql::private(dir, &file);
-        let readers = (0..READERS)
-            .map(|_| {
-                let conn = Connection::open(&file)?;
-                conn.busy_timeout(std::time::Duration::from_secs(5))?;
-                Ok(Mutex::new(conn))
-            })
-            .collect::<Result<Vec<_>, rusqlite::Error>>()?;
-        Ok(Store::start(writer, readers))
+        Ok(Store {
+            backend: Backend::Sqlite(SqliteStore::open(dir)?),
+        })
     }
 
-    /// An in-memory store, for tests. It has no reader connections: reads go
-    /// through the writer.
+    /// An in-memory SQLite store, for tests.
     ///
     /// # Errors
     /// SQLite cannot start.
     pub fn in_memory() -> Result<Store, rusqlite::Error> {
-        let conn = Connection::open_in_memory()?;
-        sql::init(&conn)?;
-        Ok(Store::start(conn, vec![]))
-    }
-
-    fn start(writer: Connection, readers: Vec<Mutex<Connection>>) -> Store {
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let stats: Arc<[AtomicUsize; 2]> = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let counts = stats.clone();
-        std::thread::Builder::new()
-            .name("agon-store-writer".into())
-            .spawn(move || write_loop(&writer, &queue, &counts))
-            .expect("the store's writer thread starts");
-        Store {
-            jobs,
-            readers: Arc::new(readers),
-            next_reader: Arc::new(AtomicUsize::new(0)),
-            stats,
-        }
-    }
-
-    /// Runs a change on the writer and waits until it is committed.
-    async fn write<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |conn| {
-            let result = f(conn);
-            let ok = result.is_ok();
-            let reply: Reply = Box::new(move |commit_error| {
-                let out = match (result, commit_error) {
-                    (Ok(_), Some(e)) => Err(StoreError::Commit(e.to_string())),
-                    (result, _) => result,
-                };
-                let _ = tx.send(out);
-            });
-            (ok, reply)
-        });
-        self.jobs.send(job).map_err(|_| StoreError::Closed)?;
-        rx.await.map_err(|_| StoreError::Closed)?
-    }
-
-    /// Runs a read on a reader connection off the async workers (or on the
-    /// writer, for an in-memory store).
-    async fn read<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        if self.readers.is_empty() {
-            return self.write(move |c| f(c).map_err(StoreError::from)).await;
-        }
-        let readers = self.readers.clone();
-        let first = self.next_reader.fetch_add(1, Ordering::Relaxed);
-        tokio::task::spawn_blocking(move || {
-            // Take a free reader if there is one, else wait for ours.
-            let n = readers.len();
-            let conn = (0..n)
-                .find_map(|i| readers[(first + i) % n].try_lock().ok())
-                .map_or_else(|| readers[first % n].lock(), Ok)
-                .map_err(|_| StoreError::Closed)?;
-            f(&conn).map_err(StoreError::from)
+        Ok(Store {
+            backend: Backend::Sqlite(SqliteStore::in_memory()?),
         })
-        .await
-        .map_err(|_| StoreError::Closed)?
+    }
+
+    /// Connects to PostgreSQL at `url` (`postgres://user@host:port/db`),
+    /// brings its schema up to date, and starts listening for other
+    /// processes' changes.
+    ///
+    /// # Errors
+    /// The server cannot be reached, or the migration failed.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Ok(Store {
+            backend: Backend::Postgres(PgStore::connect(url).await?),
+        })
+    }
+
+    /// True for a store other processes share (PostgreSQL): what this
+    /// process holds in memory may be behind it.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// The backend's name, for the health check and the log.
+    pub fn backend(&self) -> &'static str {
+        each!(self, s => s.backend())
+    }
+
+    /// Other processes' changes, as they are announced (PostgreSQL only).
+    pub fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
+        match &self.backend {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.notices()),
+        }
     }
 
     /// Creates a game with its first tokens, its dice and an invite code's
@@ -253,17 +357,7 @@ impl Store {
         dice: Vec<Drawn>,
         invite: Option<(String, u8)>,
     ) -> Result<(), StoreError> {
-        self.write(move |c| {
-            sql::create(
-                c,
-                &row,
-                &tokens,
-                &dice,
-                invite.as_ref().map(|(s, n)| (s.as_str(), *n)),
-            )
-            .map_err(StoreError::from)
-        })
-        .await
+        each!(self, s => s.create(row, tokens, dice, invite).await)
     }
 
     /// Writes one accepted change: drops the tokens after `keep` (Undo), adds
@@ -274,8 +368,7 @@ impl Store {
     /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
     /// otherwise the write failed. Either way nothing was changed.
     pub async fn commit(&self, id: &str, c: Commit) -> Result<i64, StoreError> {
-        let id = id.to_string();
-        self.write(move |conn| sql::commit(conn, &id, &c)).await
+        each!(self, s => s.commit(id, c).await)
     }
 
     /// Adds dice found in a game's record but missing from its ledger (a game
@@ -284,9 +377,7 @@ impl Store {
     /// # Errors
     /// The write failed; nothing was stored.
     pub async fn add_dice(&self, id: &str, dice: Vec<Drawn>) -> Result<(), StoreError> {
-        let id = id.to_string();
-        self.write(move |c| sql::add_dice(c, &id, &dice).map_err(StoreError::from))
-            .await
+        each!(self, s => s.add_dice(id, dice).await)
     }
 
     /// Adds a one-time code (by its hash) that hands `seat` (2: both seats)
@@ -300,9 +391,7 @@ impl Store {
         code_hash: String,
         seat: u8,
     ) -> Result<(), StoreError> {
-        let id = id.to_string();
-        self.write(move |c| sql::add_invite(c, &id, &code_hash, seat).map_err(StoreError::from))
-            .await
+        each!(self, s => s.add_invite(id, code_hash, seat).await)
     }
 
     /// Uses a one-time code (by its hash): marks it used and gives its seat (or
@@ -318,11 +407,7 @@ impl Store {
         code_hash: String,
         token_hash: String,
     ) -> Result<Option<u8>, StoreError> {
-        let id = id.to_string();
-        self.write(move |c| {
-            sql::claim_invite(c, &id, &code_hash, &token_hash).map_err(StoreError::from)
-        })
-        .await
+        each!(self, s => s.claim_invite(id, code_hash, token_hash).await)
     }
 
     /// Links a finished game to its rematch, as one more change of the game.
@@ -335,9 +420,7 @@ impl Store {
         from_revision: i64,
         rematch: String,
     ) -> Result<i64, StoreError> {
-        let id = id.to_string();
-        self.write(move |c| sql::set_rematch(c, &id, from_revision, &rematch))
-            .await
+        each!(self, s => s.set_rematch(id, from_revision, rematch).await)
     }
 
     /// Loads a game's row, tokens and dice ledger.
@@ -345,8 +428,7 @@ impl Store {
     /// # Errors
     /// The read failed.
     pub async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
-        let id = id.to_string();
-        self.read(move |c| sql::load(c, &id)).await
+        each!(self, s => s.load(id).await)
     }
 
     /// The most recently changed games, newest first, with their token counts.
@@ -354,7 +436,7 @@ impl Store {
     /// # Errors
     /// The read failed.
     pub async fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
-        self.read(move |c| sql::list(c, limit)).await
+        each!(self, s => s.list(limit).await)
     }
 
     /// A game's stored review: the revision it was made at, and its JSON.
@@ -362,8 +444,7 @@ impl Store {
     /// # Errors
     /// The read failed.
     pub async fn review(&self, id: &str) -> Result<Option<(i64, String)>, StoreError> {
-        let id = id.to_string();
-        self.read(move |c| sql::review(c, &id)).await
+        each!(self, s => s.review(id).await)
     }
 
     /// Stores a game's review, computed once.
@@ -376,68 +457,98 @@ impl Store {
         revision: i64,
         body: String,
     ) -> Result<(), StoreError> {
-        let id = id.to_string();
-        self.write(move |c| sql::save_review(c, &id, revision, &body).map_err(StoreError::from))
-            .await
+        each!(self, s => s.save_review(id, revision, body).await)
     }
 
-    /// Changes committed and commits made so far: their ratio is how many
-    /// moves share one fsync.
+    /// Changes committed and commits made so far by this process: their ratio
+    /// is how many moves share one fsync.
     pub fn commit_stats(&self) -> (usize, usize) {
-        (
-            self.stats[0].load(Ordering::Relaxed),
-            self.stats[1].load(Ordering::Relaxed),
-        )
+        each!(self, s => s.commit_stats())
+    }
+
+    /// Queues an engine job, due after `delay`. Returns its id, or `None`
+    /// when the same move or review job is already queued.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    pub async fn enqueue(
+        &self,
+        kind: JobKind,
+        game: Option<&str>,
+        revision: i64,
+        payload: String,
+        delay: Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        queue!(self, s => s.enqueue(kind, game, revision, payload, delay).await)
+    }
+
+    /// Takes the oldest due job for `worker`, with a lease of `lease`: until
+    /// it runs out no other worker takes the job.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    pub async fn take(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
+        queue!(self, s => s.take(worker, lease).await)
+    }
+
+    /// Extends `worker`'s lease of a job; false when the job is no longer
+    /// its own (the lease ran out and another worker took it).
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    pub async fn renew(&self, job: i64, worker: &str, lease: Duration) -> Result<bool, StoreError> {
+        queue!(self, s => s.renew(job, worker, lease).await)
+    }
+
+    /// Records a job's progress and announces it.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    pub async fn progress(&self, job: &Job, done: usize, total: usize) -> Result<(), StoreError> {
+        queue!(self, s => s.progress(job, done, total).await)
+    }
+
+    /// Finishes a job with its result or its error, and announces it.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    pub async fn finish(
+        &self,
+        job: &Job,
+        result: Result<String, String>,
+    ) -> Result<(), StoreError> {
+        queue!(self, s => s.finish(job, result).await)
+    }
+
+    /// Where a job stands; `None` once it is gone.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    pub async fn job(&self, id: i64) -> Result<Option<JobState>, StoreError> {
+        queue!(self, s => s.job(id).await)
+    }
+
+    /// The unfinished review job of a game, if any: its id and state.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    pub async fn review_job(&self, game: &str) -> Result<Option<(i64, JobState)>, StoreError> {
+        queue!(self, s => s.review_job(game).await)
+    }
+
+    /// How much work waits in the queue (nothing, for SQLite).
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(QueueDepth::default()),
+            Backend::Postgres(s) => s.queue_depth().await,
+        }
     }
 
     /// The current time as stored (seconds since the epoch).
     pub fn now() -> i64 {
-        sql::now()
-    }
-}
-
-/// The writer: waits for a change, takes every change waiting (up to
-/// [`MAX_BATCH`]), runs each in a savepoint, commits them together, then
-/// replies to each. Ends when every handle is dropped.
-fn write_loop(conn: &Connection, queue: &mpsc::Receiver<Job>, stats: &[AtomicUsize; 2]) {
-    while let Ok(first) = queue.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match queue.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        // Normally the whole batch is one transaction. Should BEGIN fail, each
-        // change still runs alone: a savepoint outside a transaction is one,
-        // and its RELEASE commits it.
-        let grouped = conn.execute_batch("BEGIN IMMEDIATE").is_ok();
-        let mut replies = Vec::with_capacity(batch.len());
-        for job in batch {
-            let _ = conn.execute_batch("SAVEPOINT job");
-            let (ok, reply) = job(conn);
-            if !ok {
-                let _ = conn.execute_batch("ROLLBACK TO job");
-            }
-            let released = conn.execute_batch("RELEASE job");
-            if grouped {
-                replies.push(reply);
-            } else {
-                reply(released.as_ref().err());
-            }
-        }
-        if !grouped {
-            continue;
-        }
-        let committed = conn.execute_batch("COMMIT");
-        if committed.is_err() {
-            let _ = conn.execute_batch("ROLLBACK");
-        } else {
-            stats[0].fetch_add(replies.len(), Ordering::Relaxed);
-            stats[1].fetch_add(1, Ordering::Relaxed);
-        }
-        for reply in replies {
-            reply(committed.as_ref().err());
-        }
+        now()
     }
 }

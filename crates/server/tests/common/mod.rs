@@ -79,3 +79,51 @@ pub async fn start(app: &axum::Router, body: Value) -> (Value, String, String) {
     let token = g["token"].as_str().unwrap().to_string();
     (g, id, token)
 }
+
+/// A PostgreSQL store on a fresh database of its own, or `None` (with a line
+/// saying why the test is skipped) when `AGON_TEST_DATABASE_URL` is not set.
+/// `./test.sh` starts a throwaway server and sets it.
+pub async fn pg_store(test: &str) -> Option<Store> {
+    let Some(admin) = pg_admin_url() else {
+        eprintln!(
+            "skipped {test} on PostgreSQL: AGON_TEST_DATABASE_URL is not set \
+             (./test.sh starts a throwaway server; or scripts/test-postgres.sh start DIR)"
+        );
+        return None;
+    };
+    let url = pg_database(&admin, test).await;
+    Some(
+        Store::connect(&url)
+            .await
+            .expect("connect to the test database"),
+    )
+}
+
+/// The admin URL of the test server, if there is one.
+pub fn pg_admin_url() -> Option<String> {
+    std::env::var("AGON_TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// Creates a fresh database for a test on the server at `admin`, and returns
+/// its URL.
+pub async fn pg_database(admin: &str, test: &str) -> String {
+    let (client, connection) = tokio_postgres::connect(admin, tokio_postgres::NoTls)
+        .await
+        .expect("the test PostgreSQL server is reachable");
+    tokio::spawn(connection);
+    let mut bytes = [0u8; 6];
+    getrandom::fill(&mut bytes).unwrap();
+    let suffix: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let name = format!(
+        "agon_{}_{suffix}",
+        test.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+    );
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("create the test database");
+    let base = admin.rsplit_once('/').map_or(admin, |(b, _)| b);
+    format!("{base}/{name}")
+}

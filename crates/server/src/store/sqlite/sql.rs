@@ -2,57 +2,17 @@
 //! read or write. Writes run inside the writer's transaction (each in a
 //! savepoint), so none of them opens a transaction of its own.
 
-use super::{Commit, GameRow, Loaded, StoreError};
 use crate::dice::{Die, Drawn};
+use crate::store::{Commit, GameRow, Loaded, StoreError};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    level INTEGER,
-    engine_seat INTEGER,
-    token0 TEXT,
-    token1 TEXT,
-    start_position TEXT,
-    status TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    token TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE INDEX IF NOT EXISTS games_updated ON games(updated_at);
-CREATE TABLE IF NOT EXISTS dice (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    die TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    value INTEGER NOT NULL,
-    PRIMARY KEY (game_id, die, seq)
-);
-CREATE TABLE IF NOT EXISTS reviews (
-    game_id TEXT PRIMARY KEY REFERENCES games(id),
-    revision INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS invites (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    code TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    used INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, code)
-);
-";
+// The schema lives in migrations/sqlite, applied by refinery.
+refinery::embed_migrations!("migrations/sqlite");
 
 /// Columns added after the first release, with their definitions: a database
-/// made before them gets them on open.
+/// made before them (and before migrations) gets them on open. Later
+/// changes of the schema are migrations.
 const ADDED_COLUMNS: [(&str, &str); 3] = [
     ("revision", "INTEGER NOT NULL DEFAULT 0"),
     ("reason", "TEXT"),
@@ -63,18 +23,20 @@ const ADDED_COLUMNS: [(&str, &str); 3] = [
 const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
     start_position, status, created_at, updated_at, revision, reason, rematch";
 
-pub(super) fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+use crate::store::now;
 
-pub(super) fn init(conn: &Connection) -> Result<(), rusqlite::Error> {
+/// Sets the connection up and brings the schema up to date.
+pub(super) fn init(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    conn.execute_batch(SCHEMA)?;
+    migrations::runner().run(conn).map_err(|e| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(format!("schema migration failed: {e}")),
+        )
+    })?;
     let existing: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('games')")?
         .query_map([], |r| r.get(0))?

@@ -1,0 +1,173 @@
+//! Several instances on one PostgreSQL store: each instance follows the
+//! store's announcements and brings the games it holds in memory up to date,
+//! pushing every change to its own WebSockets; and engine work can go to the
+//! queue, for `agon worker`s, instead of this process's threads.
+
+use crate::app::{AppState, Inner};
+use crate::error::{ApiError, ErrorCode};
+use crate::store::{JobKind, JobState, Notice};
+use crate::ws::WsMessage;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// How long a request waits for a queued analysis before giving up.
+const JOB_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Follows the store's announcements for as long as the app lives.
+pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<Notice>) {
+    loop {
+        let notice = match notices.recv().await {
+            Ok(n) => n,
+            // Fell behind: some announcements are lost, so look at everything.
+            Err(broadcast::error::RecvError::Lagged(_)) => Notice::Resync,
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let Some(inner) = app.upgrade() else { return };
+        let app = AppState { inner };
+        match notice {
+            Notice::Game {
+                id,
+                revision,
+                seats,
+            } => {
+                if let Some(slot) = app.slot_in_memory(&id) {
+                    let behind = slot.session.lock().await.revision() < revision;
+                    if behind || seats {
+                        refresh(&app, &slot).await;
+                    }
+                }
+            }
+            Notice::Resync => {
+                for slot in app.slots_in_memory() {
+                    refresh(&app, &slot).await;
+                }
+            }
+            Notice::Progress {
+                game: Some(game),
+                done,
+                total,
+                ..
+            } => {
+                if let Some(slot) = app.slot_in_memory(&game) {
+                    slot.broadcast(&WsMessage::Review {
+                        done,
+                        total,
+                        ready: false,
+                    });
+                }
+            }
+            Notice::Done { job, game } => {
+                wake(&app, job);
+                if let Some(slot) = game.and_then(|g| app.slot_in_memory(&g)) {
+                    let id = slot.session.lock().await.row.id.clone();
+                    if let Ok(Some(_)) = app.store().review(&id).await {
+                        slot.broadcast(&WsMessage::Review {
+                            done: 1,
+                            total: 1,
+                            ready: true,
+                        });
+                    }
+                }
+            }
+            Notice::Progress { game: None, .. } | Notice::Queued => {}
+        }
+    }
+}
+
+/// Reloads one game from the store; if it changed, tells its sockets and
+/// lets the engine look at it.
+async fn refresh(app: &AppState, slot: &Arc<crate::app::Slot>) {
+    let mut session = slot.session.lock().await;
+    match app.reload(&mut session).await {
+        Ok(true) => {
+            let view = session.view();
+            drop(session);
+            // An Undo made elsewhere ends a search for the old position here.
+            slot.stop_engine();
+            slot.broadcast(&WsMessage::State {
+                state: Box::new(view),
+            });
+            app.kick_engine(slot.clone());
+        }
+        Ok(false) => {}
+        Err(e) => tracing::warn!(error = %e, "could not reload a game another instance changed"),
+    }
+}
+
+/// Wakes the request waiting for a job, if it is here.
+fn wake(app: &AppState, job: i64) {
+    if let Some(tx) = app
+        .inner
+        .waiting_jobs
+        .lock()
+        .ok()
+        .and_then(|mut w| w.remove(&job))
+    {
+        let _ = tx.send(());
+    }
+}
+
+impl AppState {
+    /// Runs engine work that answers a request (an analysis, a rollout): on
+    /// this process's engine pool, or, with `--engine-threads 0`, through the
+    /// queue, waiting for a worker's result. `payload` is what the worker
+    /// needs to compute the same thing; `local` computes it here.
+    pub(crate) async fn engine_work(
+        &self,
+        kind: JobKind,
+        payload: String,
+        local: impl FnOnce() -> Result<String, ApiError> + Send + 'static,
+    ) -> Result<String, ApiError> {
+        if !self.remote_engine() {
+            return crate::engine::on_pool(self, local).await?;
+        }
+        let id = self
+            .store()
+            .enqueue(kind, None, 0, payload, Duration::ZERO)
+            .await?
+            .ok_or_else(|| ApiError::Internal("the job was not queued".into()))?;
+        let state = self.wait_job(id).await?;
+        match (state.result, state.error) {
+            (Some(r), _) => Ok(r),
+            (None, e) => Err(ApiError::Internal(format!(
+                "the engine worker failed: {}",
+                e.unwrap_or_default()
+            ))),
+        }
+    }
+
+    /// Waits until a queued job finishes (woken by its announcement, and
+    /// looking now and then in case one was missed).
+    async fn wait_job(&self, id: i64) -> Result<JobState, ApiError> {
+        let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
+        loop {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            if let Ok(mut w) = self.inner.waiting_jobs.lock() {
+                w.insert(id, tx);
+            }
+            match self.store().job(id).await? {
+                Some(state) if state.finished => {
+                    if let Ok(mut w) = self.inner.waiting_jobs.lock() {
+                        w.remove(&id);
+                    }
+                    return Ok(state);
+                }
+                Some(_) => {}
+                None => {
+                    return Err(ApiError::Internal("the engine job disappeared".into()));
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                if let Ok(mut w) = self.inner.waiting_jobs.lock() {
+                    w.remove(&id);
+                }
+                return Err(ApiError::Unavailable(
+                    ErrorCode::Unavailable,
+                    "no engine worker answered in time: the site is busy or has no worker running; try again".into(),
+                ));
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
+        }
+    }
+}

@@ -1,0 +1,837 @@
+//! The PostgreSQL store, shared by every `agon serve` and `agon worker` of a
+//! site. Each change of a game is one transaction that checks the game's
+//! revision and announces the change with `pg_notify` (sent when, and only
+//! if, the transaction commits). A dedicated connection `LISTEN`s and turns
+//! the announcements into [`Notice`]s; when it is lost it is made again and
+//! a [`Notice::Resync`] says that notices may have been missed.
+//!
+//! The engine queue is the `jobs` table: a worker takes the oldest due job
+//! with `FOR UPDATE SKIP LOCKED` and a lease, renews the lease while it
+//! computes, and a job whose lease ran out is due again.
+
+use super::{now, Commit, GameRow, Job, JobKind, JobState, Loaded, Notice, QueueDepth, StoreError};
+use crate::dice::{Die, Drawn};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+refinery::embed_migrations!("migrations/postgres");
+
+/// The channel that announces changed games: `ID REVISION` or
+/// `ID REVISION seats`.
+const GAMES: &str = "agon_games";
+/// The channel that announces the queue's events: `queued`,
+/// `progress JOB DONE TOTAL GAME`, `done JOB GAME`.
+const JOBS: &str = "agon_jobs";
+
+/// Connections one process keeps at most.
+const POOL_SIZE: usize = 16;
+
+/// The key of the advisory lock held while migrating, so that instances
+/// started together migrate one after the other.
+const MIGRATION_LOCK: i64 = 0x6167_6f6e;
+
+/// The columns `row_from` reads, in its order.
+const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
+    start_position, status, created_at, updated_at, revision, reason, rematch";
+
+/// The PostgreSQL store. Cloning it gives another handle to the same pool.
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool,
+    notices: broadcast::Sender<Notice>,
+    commits: Arc<AtomicUsize>,
+}
+
+impl PgStore {
+    /// Connects, migrates the schema, and starts listening.
+    ///
+    /// # Errors
+    /// The URL is not a PostgreSQL URL, the server cannot be reached, or the
+    /// migration failed.
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Postgres(format!("not a PostgreSQL URL ({url}): {e}")))?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Postgres(format!("connection pool: {e}")))?;
+        let mut client = pool.get().await?;
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        let migrated = migrations::runner()
+            .run_async(&mut **client)
+            .await
+            .map_err(|e| StoreError::Postgres(format!("schema migration failed: {e}")));
+        client
+            .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        migrated?;
+        drop(client);
+        let (notices, _) = broadcast::channel(4096);
+        // Wait until the listening connection listens, so that no change
+        // made after this returns goes unheard.
+        let (ready, listening) = tokio::sync::oneshot::channel();
+        tokio::spawn(listen(config, notices.clone(), ready));
+        tokio::time::timeout(Duration::from_secs(10), listening)
+            .await
+            .map_err(|_| StoreError::Postgres("could not LISTEN within 10 s".into()))?
+            .map_err(|_| StoreError::Postgres("could not LISTEN".into()))?;
+        Ok(PgStore {
+            pool,
+            notices,
+            commits: Arc::new(AtomicUsize::new(0)),
+        })
+    }
+
+    /// The backend's name.
+    pub fn backend(&self) -> &'static str {
+        "postgres"
+    }
+
+    /// Other processes' (and this one's) changes, as announced.
+    pub fn notices(&self) -> broadcast::Receiver<Notice> {
+        self.notices.subscribe()
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        Ok(self.pool.get().await?)
+    }
+
+    /// Creates a game with its first tokens, dice and invite.
+    ///
+    /// # Errors
+    /// The write failed; nothing was stored.
+    pub async fn create(
+        &self,
+        row: GameRow,
+        tokens: Vec<String>,
+        dice: Vec<Drawn>,
+        invite: Option<(String, u8)>,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
+                start_position, status, created_at, updated_at, revision, reason, rematch)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+            &[
+                &row.id,
+                &row.kind.name(),
+                &row.settings,
+                &row.mode.name(),
+                &row.level.map(i16::from),
+                &row.engine_seat.map(i16::from),
+                &row.token0,
+                &row.token1,
+                &row.start_position,
+                &row.status.name(),
+                &row.created_at,
+                &row.updated_at,
+                &row.revision,
+                &row.reason,
+                &row.rematch,
+            ],
+        )
+        .await?;
+        insert_tokens(&tx, &row.id, 0, &tokens).await?;
+        insert_dice(&tx, &row.id, &dice).await?;
+        if let Some((code, seat)) = invite {
+            tx.execute(
+                "INSERT INTO invites (game_id, code, seat) VALUES ($1, $2, $3)",
+                &[&row.id, &code, &i16::from(seat)],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Writes one accepted change, checking the revision, and announces it.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
+    /// otherwise the write failed. Either way nothing was changed.
+    pub async fn commit(&self, id: &str, c: Commit) -> Result<i64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let next = c.from_revision + 1;
+        // The row lock makes a second writer wait here; when the first
+        // commits, the second sees the new revision and changes nothing.
+        let changed = tx
+            .execute(
+                "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5
+                 WHERE id = $1 AND revision = $6",
+                &[
+                    &id,
+                    &c.status.name(),
+                    &c.reason,
+                    &next,
+                    &now(),
+                    &c.from_revision,
+                ],
+            )
+            .await?;
+        if changed == 0 {
+            let at = tx
+                .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
+                .await?
+                .map_or(-1, |r| r.get::<_, i64>(0));
+            return Err(StoreError::Stale(at));
+        }
+        tx.execute(
+            "DELETE FROM tokens WHERE game_id = $1 AND seq >= $2",
+            &[&id, &(c.keep as i64)],
+        )
+        .await?;
+        insert_tokens(&tx, id, c.keep, &c.append).await?;
+        insert_dice(&tx, id, &c.dice).await?;
+        notify(&tx, GAMES, &format!("{id} {next}")).await?;
+        tx.commit().await?;
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        Ok(next)
+    }
+
+    /// Adds dice missing from a game's ledger.
+    ///
+    /// # Errors
+    /// The write failed; nothing was stored.
+    pub async fn add_dice(&self, id: &str, dice: Vec<Drawn>) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        insert_dice(&client, id, &dice).await
+    }
+
+    /// Adds a one-time code for `seat` (2: both).
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn add_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        seat: u8,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO invites (game_id, code, seat) VALUES ($1, $2, $3)",
+                &[&id, &code_hash, &i16::from(seat)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Uses a one-time code: the first claim wins (the code's row is locked
+    /// and marked used in one statement), and the change of seat token is
+    /// announced.
+    ///
+    /// # Errors
+    /// The write failed; nothing was changed.
+    pub async fn claim_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        token_hash: String,
+    ) -> Result<Option<u8>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let seat = tx
+            .query_opt(
+                "UPDATE invites SET used = TRUE
+                 WHERE game_id = $1 AND code = $2 AND NOT used RETURNING seat",
+                &[&id, &code_hash],
+            )
+            .await?
+            .map(|r| r.get::<_, i16>(0));
+        let Some(seat) = seat.and_then(|s| u8::try_from(s).ok()) else {
+            return Ok(None);
+        };
+        let revision: i64 = tx
+            .query_one(
+                "UPDATE games SET
+                    token0 = CASE WHEN $2 IN (0, 2) THEN $3 ELSE token0 END,
+                    token1 = CASE WHEN $2 IN (1, 2) THEN $3 ELSE token1 END
+                 WHERE id = $1 RETURNING revision",
+                &[&id, &i32::from(seat), &token_hash],
+            )
+            .await?
+            .get(0);
+        notify(&tx, GAMES, &format!("{id} {revision} seats")).await?;
+        tx.commit().await?;
+        Ok(Some(seat))
+    }
+
+    /// Links a finished game to its rematch.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`.
+    pub async fn set_rematch(
+        &self,
+        id: &str,
+        from_revision: i64,
+        rematch: String,
+    ) -> Result<i64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let next = from_revision + 1;
+        let changed = tx
+            .execute(
+                "UPDATE games SET rematch = $2, revision = $3 WHERE id = $1 AND revision = $4",
+                &[&id, &rematch, &next, &from_revision],
+            )
+            .await?;
+        if changed == 0 {
+            return Err(StoreError::Stale(from_revision));
+        }
+        notify(&tx, GAMES, &format!("{id} {next}")).await?;
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// Loads a game's row, tokens and dice ledger, as of one moment (one
+    /// repeatable-read transaction, so the three agree).
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let Some(row) = tx
+            .query_opt(
+                &format!("SELECT {COLUMNS} FROM games WHERE id = $1"),
+                &[&id],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let row = row_from(&row)?;
+        let tokens = tx
+            .query(
+                "SELECT token FROM tokens WHERE game_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .await?
+            .iter()
+            .map(|r| r.get::<_, String>(0))
+            .collect();
+        let dice = tx
+            .query(
+                "SELECT die, seq, value FROM dice WHERE game_id = $1",
+                &[&id],
+            )
+            .await?
+            .iter()
+            .filter_map(|r| {
+                Some(Drawn {
+                    die: Die::from_name(r.get::<_, &str>(0))?,
+                    seq: usize::try_from(r.get::<_, i64>(1)).ok()?,
+                    value: u8::try_from(r.get::<_, i16>(2)).ok()?,
+                })
+            })
+            .collect();
+        tx.commit().await?;
+        Ok(Some(Loaded { row, tokens, dice }))
+    }
+
+    /// The most recently changed games, newest first, with their token counts.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &format!(
+                    "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
+                     FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT $1"
+                ),
+                &[&(limit as i64)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| Ok((row_from(r)?, r.get::<_, i64>(15) as usize)))
+            .collect()
+    }
+
+    /// A game's stored review.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn review(&self, id: &str) -> Result<Option<(i64, String)>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT revision, body FROM reviews WHERE game_id = $1",
+                &[&id],
+            )
+            .await?
+            .map(|r| (r.get(0), r.get(1))))
+    }
+
+    /// Stores (or replaces) a game's review.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn save_review(
+        &self,
+        id: &str,
+        revision: i64,
+        body: String,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO reviews (game_id, revision, body, created_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (game_id) DO UPDATE
+                 SET revision = EXCLUDED.revision, body = EXCLUDED.body, created_at = EXCLUDED.created_at",
+                &[&id, &revision, &body, &now()],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Changes this process committed (each its own transaction).
+    pub fn commit_stats(&self) -> (usize, usize) {
+        let n = self.commits.load(Ordering::Relaxed);
+        (n, n)
+    }
+
+    /// Queues a job due after `delay`; `None` when the same move or review
+    /// job is already queued.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn enqueue(
+        &self,
+        kind: JobKind,
+        game: Option<&str>,
+        revision: i64,
+        payload: String,
+        delay: Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let id = tx
+            .query_opt(
+                "INSERT INTO jobs (kind, game_id, revision, payload, run_after)
+                 VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+                 ON CONFLICT (kind, game_id, revision) WHERE kind IN ('move', 'review')
+                 DO NOTHING RETURNING id",
+                &[
+                    &kind.name(),
+                    &game,
+                    &revision,
+                    &payload,
+                    &delay.as_secs_f64(),
+                ],
+            )
+            .await?
+            .map(|r| r.get::<_, i64>(0));
+        if id.is_some() {
+            notify(&tx, JOBS, "queued").await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Takes the oldest due job, skipping the ones other workers are
+    /// locking right now, with a lease.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn take(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "UPDATE jobs SET leased_until = now() + make_interval(secs => $2),
+                        worker = $1, attempts = attempts + 1
+                 WHERE id = (
+                     SELECT id FROM jobs
+                     WHERE NOT finished AND run_after <= now()
+                       AND (leased_until IS NULL OR leased_until < now())
+                     ORDER BY run_after, id
+                     FOR UPDATE SKIP LOCKED
+                     LIMIT 1)
+                 RETURNING id, kind, game_id, revision, payload, attempts",
+                &[&worker, &lease.as_secs_f64()],
+            )
+            .await?;
+        Ok(row.and_then(|r| {
+            Some(Job {
+                id: r.get(0),
+                kind: JobKind::from_name(r.get::<_, &str>(1))?,
+                game: r.get(2),
+                revision: r.get(3),
+                payload: r.get(4),
+                attempts: r.get(5),
+            })
+        }))
+    }
+
+    /// Extends a lease; false when the job is another worker's now.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn renew(&self, job: i64, worker: &str, lease: Duration) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE jobs SET leased_until = now() + make_interval(secs => $3)
+                 WHERE id = $1 AND worker = $2 AND NOT finished",
+                &[&job, &worker, &lease.as_secs_f64()],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// Records and announces a job's progress.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn progress(&self, job: &Job, done: usize, total: usize) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            "UPDATE jobs SET done = $2, total = $3 WHERE id = $1",
+            &[&job.id, &(done as i32), &(total as i32)],
+        )
+        .await?;
+        let game = job.game.as_deref().unwrap_or("-");
+        notify(
+            &tx,
+            JOBS,
+            &format!("progress {} {done} {total} {game}", job.id),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Finishes a job and announces it. A failed review job is removed, so
+    /// that asking again queues it afresh.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn finish(
+        &self,
+        job: &Job,
+        result: Result<String, String>,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        if job.kind == JobKind::Review && result.is_err() {
+            tx.execute("DELETE FROM jobs WHERE id = $1", &[&job.id])
+                .await?;
+        } else {
+            let (ok, err) = match result {
+                Ok(r) => (Some(r), None),
+                Err(e) => (None, Some(e)),
+            };
+            tx.execute(
+                "UPDATE jobs SET finished = TRUE, leased_until = NULL, result = $2, error = $3
+                 WHERE id = $1",
+                &[&job.id, &ok, &err],
+            )
+            .await?;
+        }
+        // Finished jobs are kept a while for whoever waits on their result.
+        tx.execute(
+            "DELETE FROM jobs WHERE finished AND created_at < now() - interval '10 minutes'",
+            &[],
+        )
+        .await?;
+        let game = job.game.as_deref().unwrap_or("-");
+        notify(&tx, JOBS, &format!("done {} {game}", job.id)).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Where a job stands.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn job(&self, id: i64) -> Result<Option<JobState>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT done, total, finished, result, error FROM jobs WHERE id = $1",
+                &[&id],
+            )
+            .await?
+            .map(|r| job_state(&r)))
+    }
+
+    /// A game's unfinished review job.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn review_job(&self, game: &str) -> Result<Option<(i64, JobState)>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT done, total, finished, result, error, id FROM jobs
+                 WHERE kind = 'review' AND game_id = $1 AND NOT finished
+                 ORDER BY id DESC LIMIT 1",
+                &[&game],
+            )
+            .await?
+            .map(|r| (r.get::<_, i64>(5), job_state(&r))))
+    }
+
+    /// Jobs waiting and running.
+    ///
+    /// # Errors
+    /// The read failed.
+    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        let client = self.client().await?;
+        let r = client
+            .query_one(
+                "SELECT
+                   COUNT(*) FILTER (WHERE leased_until IS NULL OR leased_until < now()),
+                   COUNT(*) FILTER (WHERE leased_until >= now())
+                 FROM jobs WHERE NOT finished AND run_after <= now()",
+                &[],
+            )
+            .await?;
+        Ok(QueueDepth {
+            waiting: r.get::<_, i64>(0) as usize,
+            running: r.get::<_, i64>(1) as usize,
+        })
+    }
+}
+
+fn job_state(r: &Row) -> JobState {
+    JobState {
+        done: r.get::<_, i32>(0).max(0) as usize,
+        total: r.get::<_, i32>(1).max(0) as usize,
+        finished: r.get(2),
+        result: r.get(3),
+        error: r.get(4),
+    }
+}
+
+/// Announces `payload` on `channel` when the transaction commits.
+async fn notify(tx: &impl GenericClient, channel: &str, payload: &str) -> Result<(), StoreError> {
+    tx.execute("SELECT pg_notify($1, $2)", &[&channel, &payload])
+        .await?;
+    Ok(())
+}
+
+async fn insert_tokens(
+    c: &impl GenericClient,
+    id: &str,
+    from: usize,
+    tokens: &[String],
+) -> Result<(), StoreError> {
+    if tokens.is_empty() {
+        return Ok(());
+    }
+    let seqs: Vec<i64> = (0..tokens.len()).map(|i| (from + i) as i64).collect();
+    c.execute(
+        "INSERT INTO tokens (game_id, seq, token)
+         SELECT $1, s, t FROM UNNEST($2::bigint[], $3::text[]) AS u(s, t)",
+        &[&id, &seqs, &tokens],
+    )
+    .await
+    .map_err(|e| {
+        // Another writer appended at these places: the game moved on.
+        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) {
+            StoreError::Stale(-1)
+        } else {
+            StoreError::from(e)
+        }
+    })?;
+    Ok(())
+}
+
+async fn insert_dice(c: &impl GenericClient, id: &str, dice: &[Drawn]) -> Result<(), StoreError> {
+    if dice.is_empty() {
+        return Ok(());
+    }
+    let dies: Vec<&str> = dice.iter().map(|d| d.die.name()).collect();
+    let seqs: Vec<i64> = dice.iter().map(|d| d.seq as i64).collect();
+    let values: Vec<i16> = dice.iter().map(|d| i16::from(d.value)).collect();
+    c.execute(
+        "INSERT INTO dice (game_id, die, seq, value)
+         SELECT $1, d, s, v FROM UNNEST($2::text[], $3::bigint[], $4::smallint[]) AS u(d, s, v)
+         ON CONFLICT DO NOTHING",
+        &[&id, &dies, &seqs, &values],
+    )
+    .await?;
+    Ok(())
+}
+
+/// A text column read as one of the model's enums; a word it does not know
+/// means a damaged row, reported as an error.
+fn parsed<T: std::str::FromStr>(r: &Row, column: usize) -> Result<T, StoreError>
+where
+    T::Err: std::fmt::Display,
+{
+    let text: &str = r.get(column);
+    text.parse()
+        .map_err(|e| StoreError::Postgres(format!("damaged row: column {column}: {e}")))
+}
+
+fn row_from(r: &Row) -> Result<GameRow, StoreError> {
+    let small = |i: usize| {
+        r.get::<_, Option<i16>>(i)
+            .and_then(|v| u8::try_from(v).ok())
+    };
+    Ok(GameRow {
+        id: r.get(0),
+        kind: parsed(r, 1)?,
+        settings: r.get(2),
+        mode: parsed(r, 3)?,
+        level: small(4),
+        engine_seat: small(5),
+        token0: r.get(6),
+        token1: r.get(7),
+        start_position: r.get(8),
+        status: parsed(r, 9)?,
+        created_at: r.get(10),
+        updated_at: r.get(11),
+        revision: r.get(12),
+        reason: r.get(13),
+        rematch: r.get(14),
+    })
+}
+
+/// Turns one announcement into a notice.
+fn notice(channel: &str, payload: &str) -> Option<Notice> {
+    let words: Vec<&str> = payload.split(' ').collect();
+    let game = |w: Option<&&str>| w.filter(|g| **g != "-").map(|g| (*g).to_string());
+    match (channel, words.as_slice()) {
+        (GAMES, [id, rev, rest @ ..]) => Some(Notice::Game {
+            id: (*id).to_string(),
+            revision: rev.parse().ok()?,
+            seats: rest.first() == Some(&"seats"),
+        }),
+        (JOBS, ["queued"]) => Some(Notice::Queued),
+        (JOBS, ["progress", job, done, total, rest @ ..]) => Some(Notice::Progress {
+            job: job.parse().ok()?,
+            done: done.parse().ok()?,
+            total: total.parse().ok()?,
+            game: game(rest.first()),
+        }),
+        (JOBS, ["done", job, rest @ ..]) => Some(Notice::Done {
+            job: job.parse().ok()?,
+            game: game(rest.first()),
+        }),
+        _ => None,
+    }
+}
+
+/// Listens for announcements on a connection of its own, forever: when the
+/// connection is lost it waits a moment, connects again and says
+/// [`Notice::Resync`].
+async fn listen(
+    config: tokio_postgres::Config,
+    out: broadcast::Sender<Notice>,
+    ready: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut ready = Some(ready);
+    loop {
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    let mut messages =
+                        futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                    while let Some(Ok(message)) = messages.next().await {
+                        if let AsyncMessage::Notification(n) = message {
+                            if tx.send(n).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                });
+                let listening = client
+                    .batch_execute(&format!("LISTEN {GAMES}; LISTEN {JOBS}"))
+                    .await;
+                if listening.is_ok() {
+                    match ready.take() {
+                        Some(ready) => {
+                            let _ = ready.send(());
+                        }
+                        None => {
+                            let _ = out.send(Notice::Resync);
+                        }
+                    }
+                    while let Some(n) = rx.recv().await {
+                        if let Some(notice) = notice(n.channel(), n.payload()) {
+                            let _ = out.send(notice);
+                        }
+                    }
+                }
+                driver.abort();
+                tracing::warn!("lost the PostgreSQL connection that listens; reconnecting");
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot connect to PostgreSQL to listen"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn announcements_parse() {
+        assert_eq!(
+            notice(GAMES, "abc 7"),
+            Some(Notice::Game {
+                id: "abc".into(),
+                revision: 7,
+                seats: false
+            })
+        );
+        assert_eq!(
+            notice(GAMES, "abc 7 seats"),
+            Some(Notice::Game {
+                id: "abc".into(),
+                revision: 7,
+                seats: true
+            })
+        );
+        assert_eq!(notice(JOBS, "queued"), Some(Notice::Queued));
+        assert_eq!(
+            notice(JOBS, "progress 4 1 9 g1"),
+            Some(Notice::Progress {
+                job: 4,
+                game: Some("g1".into()),
+                done: 1,
+                total: 9
+            })
+        );
+        assert_eq!(
+            notice(JOBS, "done 4 -"),
+            Some(Notice::Done { job: 4, game: None })
+        );
+        assert_eq!(notice(GAMES, "abc x"), None);
+        assert_eq!(notice(JOBS, "bogus"), None);
+        assert_eq!(notice("other", "abc 1"), None);
+    }
+}

@@ -1,0 +1,276 @@
+//! `agon worker`: takes engine jobs from the PostgreSQL queue and does them,
+//! so web instances started with `--engine-threads 0` do no engine work.
+//!
+//! - **Moves.** The worker loads the game; if it is still at the job's
+//!   revision and the engine is to act, it computes the reply and submits it
+//!   through the same revision-checked commit as a player's move (a stale
+//!   job, or a reply that lost a race, is dropped). The commit's
+//!   announcement tells every instance; when the engine acts again (an
+//!   Urgammon roll, then a move) the worker queues the next job itself.
+//! - **Reviews** are computed, stored and announced, with progress.
+//! - **Analyses and rollouts** answer the request waiting on a web instance.
+//! - **Leases.** A job is held for a lease the worker renews while it works;
+//!   a worker killed mid-job loses nothing: the lease runs out and another
+//!   worker takes the job again.
+//! - On Ctrl-C or SIGTERM the worker takes no new job and finishes the ones
+//!   it holds.
+
+use crate::dice::OsDice;
+use crate::error::ApiError;
+use crate::session::Session;
+use crate::store::{Job, JobKind, Notice, Store};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A job taken this many times without finishing is given up: it is likely
+/// what kills its workers.
+const MAX_ATTEMPTS: i32 = 5;
+
+/// The worker's settings (the flags of `agon worker`).
+#[derive(Clone, Debug)]
+pub struct WorkerConfig {
+    /// The PostgreSQL URL.
+    pub database: String,
+    /// Jobs done at once.
+    pub threads: usize,
+    /// How long a job is held without a renewal before another worker may
+    /// take it.
+    pub lease: Duration,
+    /// The pause before the engine's next action in a game, so people can
+    /// follow it (the web app's `--engine-delay`).
+    pub engine_delay: Duration,
+    /// The worker's name in the queue (host and process id by default).
+    pub name: String,
+}
+
+/// Runs a worker until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// The database cannot be reached.
+pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Store::connect(&config.database).await?;
+    if !store.is_shared() {
+        return Err("agon worker needs a PostgreSQL database".into());
+    }
+    let threads = config.threads.max(1);
+    println!(
+        "Agon worker {} is taking engine jobs ({threads} at once)",
+        config.name
+    );
+    tracing::info!(worker = %config.name, threads, "worker started");
+    let stopping = Arc::new(AtomicBool::new(false));
+    let mut tasks = vec![];
+    for i in 0..threads {
+        let (store, config, stopping) = (store.clone(), config.clone(), stopping.clone());
+        tasks.push(tokio::spawn(async move {
+            take_jobs(&store, &config, &stopping, i).await;
+        }));
+    }
+    crate::listen::shutdown_signal().await;
+    tracing::info!("stopping: finishing the jobs in hand");
+    stopping.store(true, Ordering::SeqCst);
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok(())
+}
+
+/// One lane of the worker: take a job, do it, repeat; sleep until a job is
+/// queued (or a second passes) when there is none.
+async fn take_jobs(store: &Store, config: &WorkerConfig, stopping: &AtomicBool, lane: usize) {
+    let mut notices = store.notices();
+    let name = format!("{}/{lane}", config.name);
+    while !stopping.load(Ordering::SeqCst) {
+        match store.take(&name, config.lease).await {
+            Ok(Some(job)) => do_job(store, config, &name, job).await,
+            Ok(None) => wait_for_work(&mut notices).await,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not take a job");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+}
+
+/// Waits for a job to be queued, a second at most (jobs due later, and
+/// leases that run out, are not announced).
+async fn wait_for_work(notices: &mut Option<tokio::sync::broadcast::Receiver<Notice>>) {
+    let wait = async {
+        match notices {
+            Some(n) => loop {
+                match n.recv().await {
+                    Ok(Notice::Queued) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            },
+            None => std::future::pending().await,
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
+}
+
+/// Does one job while renewing its lease, and records how it ended.
+async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
+    let started = std::time::Instant::now();
+    if job.attempts > MAX_ATTEMPTS {
+        tracing::error!(job = job.id, kind = job.kind.name(), "job given up");
+        let _ = store
+            .finish(&job, Err(format!("given up after {MAX_ATTEMPTS} attempts")))
+            .await;
+        return;
+    }
+    // Renew the lease while working; if it is lost (this worker was too
+    // slow and another took the job), stop a search in flight.
+    let lost = Arc::new(AtomicBool::new(false));
+    let renewal = {
+        let (store, name, lost, id, lease) = (
+            store.clone(),
+            name.to_string(),
+            lost.clone(),
+            job.id,
+            config.lease,
+        );
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(lease / 3).await;
+                match store.renew(id, &name, lease).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        lost.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "could not renew a lease"),
+                }
+            }
+        })
+    };
+    let outcome = match job.kind {
+        JobKind::Move => engine_move(store, config, &job, lost.clone()).await,
+        JobKind::Review => review(store, &job).await,
+        JobKind::Analyze => {
+            let payload = job.payload.clone();
+            blocking(move || crate::api::analysis::analyze_json(payload.as_bytes())).await
+        }
+        JobKind::Rollout => {
+            let payload = job.payload.clone();
+            blocking(move || crate::api::analysis::rollout_json(payload.as_bytes())).await
+        }
+    };
+    renewal.abort();
+    if lost.load(Ordering::SeqCst) {
+        return; // another worker holds it now
+    }
+    tracing::debug!(
+        job = job.id,
+        kind = job.kind.name(),
+        game = job.game.as_deref().unwrap_or("-"),
+        ms = started.elapsed().as_millis() as u64,
+        ok = outcome.is_ok(),
+        "job done"
+    );
+    let result = outcome.map_err(|e| e.to_string());
+    if let Err(e) = &result {
+        tracing::error!(job = job.id, kind = job.kind.name(), error = %e, "job failed");
+    }
+    if let Err(e) = store.finish(&job, result).await {
+        tracing::error!(job = job.id, error = %e, "could not finish a job");
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(format!("engine task: {e}")))?
+}
+
+async fn load(store: &Store, job: &Job) -> Result<Option<Session>, ApiError> {
+    let Some(id) = job.game.as_deref() else {
+        return Ok(None);
+    };
+    match store.load(id).await? {
+        Some(loaded) => Ok(Some(Session::from_stored(loaded)?)),
+        None => Ok(None),
+    }
+}
+
+/// The engine's action in a game, if the game is still where the job found
+/// it; the reply goes through the revision-checked commit.
+async fn engine_move(
+    store: &Store,
+    config: &WorkerConfig,
+    job: &Job,
+    stop: Arc<AtomicBool>,
+) -> Result<String, ApiError> {
+    let Some(session) = load(store, job).await? else {
+        return Ok("no such game".into());
+    };
+    if session.revision() != job.revision || !session.engine_to_act() {
+        return Ok("stale: dropped".into());
+    }
+    let snapshot = session.clone();
+    let Some(action) = blocking(move || Ok(crate::engine::engine_action(&snapshot, stop))).await?
+    else {
+        return Ok("no action".into());
+    };
+    let Some(seat) = session.row.engine_seat else {
+        return Ok("no engine seat".into());
+    };
+    let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
+    match store.commit(&session.row.id, commit).await {
+        Ok(_) => {}
+        Err(crate::store::StoreError::Stale(_)) => return Ok("lost a race: dropped".into()),
+        Err(e) => return Err(e.into()),
+    }
+    if next.engine_to_act() {
+        store
+            .enqueue(
+                JobKind::Move,
+                Some(&next.row.id),
+                next.revision(),
+                String::new(),
+                config.engine_delay,
+            )
+            .await?;
+    }
+    Ok(format!("{action:?}"))
+}
+
+/// A finished game's review: computed with progress, stored, announced.
+async fn review(store: &Store, job: &Job) -> Result<String, ApiError> {
+    let Some(session) = load(store, job).await? else {
+        return Ok("no such game".into());
+    };
+    if store.review(&session.row.id).await?.is_some() || !session.is_over() {
+        return Ok("nothing to do".into());
+    }
+    // Progress goes from the engine's thread to the queue, at most a few
+    // times a second.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
+    let forward = {
+        let (store, job) = (store.clone(), job.clone());
+        tokio::spawn(async move {
+            let mut last = std::time::Instant::now();
+            while let Some((done, total)) = rx.recv().await {
+                if last.elapsed() >= Duration::from_millis(250) || done == total {
+                    last = std::time::Instant::now();
+                    let _ = store.progress(&job, done, total).await;
+                }
+            }
+        })
+    };
+    let rules = session.rules.clone();
+    let body = blocking(move || {
+        crate::api::review::review_json(&rules, &|done, total| {
+            let _ = tx.send((done, total));
+        })
+    })
+    .await?;
+    let _ = forward.await;
+    store
+        .save_review(&session.row.id, session.revision(), body)
+        .await?;
+    Ok("stored".into())
+}

@@ -1,0 +1,412 @@
+//! The store's promises, checked on both backends: the same scenario runs on
+//! SQLite (in memory and on a file) and on PostgreSQL (a fresh database; the
+//! test says it is skipped when no server is configured).
+
+mod common;
+
+use agon_server::dice::{Die, Drawn};
+use agon_server::model::{Kind, Mode, Status};
+use agon_server::store::{Commit, GameRow, JobKind, Notice, Store, StoreError};
+use std::time::Duration;
+
+/// Runs a scenario on SQLite in memory, SQLite on a file, and PostgreSQL.
+macro_rules! on_both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test]
+            async fn sqlite_in_memory() {
+                super::$name(agon_server::store::Store::in_memory().unwrap()).await;
+            }
+            #[tokio::test]
+            async fn sqlite_file() {
+                let dir = std::env::temp_dir().join(format!(
+                    "agon-store-{}-{}",
+                    stringify!($name),
+                    std::process::id()
+                ));
+                let _ = std::fs::remove_dir_all(&dir);
+                super::$name(agon_server::store::Store::open(&dir).unwrap()).await;
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            #[tokio::test]
+            async fn postgres() {
+                if let Some(store) = super::common::pg_store(stringify!($name)).await {
+                    super::$name(store).await;
+                }
+            }
+        }
+    };
+}
+
+fn row(id: &str) -> GameRow {
+    GameRow {
+        id: id.into(),
+        kind: Kind::Urgammon,
+        settings: "[Match 7]".into(),
+        mode: Mode::Friend,
+        level: Some(7),
+        engine_seat: None,
+        token0: Some("a".repeat(64)),
+        token1: None,
+        start_position: None,
+        status: Status::Ongoing,
+        created_at: 100,
+        updated_at: 100,
+        revision: 0,
+        reason: None,
+        rematch: None,
+    }
+}
+
+fn toks(t: &[&str]) -> Vec<String> {
+    t.iter().map(|s| (*s).to_string()).collect()
+}
+
+fn die(die: Die, seq: usize, value: u8) -> Drawn {
+    Drawn { die, seq, value }
+}
+
+fn commit(from: i64, keep: usize, append: &[&str], dice: Vec<Drawn>) -> Commit {
+    Commit {
+        from_revision: from,
+        keep,
+        append: toks(append),
+        dice,
+        status: Status::Ongoing,
+        reason: None,
+    }
+}
+
+async fn round_trip(store: Store) {
+    let r = row("g1");
+    store
+        .create(
+            r.clone(),
+            toks(&["start:3-1"]),
+            vec![die(Die::Opening, 0, 31)],
+            Some(("code".into(), 1)),
+        )
+        .await
+        .unwrap();
+    let loaded = store.load("g1").await.unwrap().unwrap();
+    assert_eq!(loaded.row, r);
+    assert_eq!(loaded.tokens, toks(&["start:3-1"]));
+    assert_eq!(loaded.dice, vec![die(Die::Opening, 0, 31)]);
+    assert!(store.load("nope").await.unwrap().is_none());
+    let listed = store.list(10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].1, 1, "the token count");
+}
+on_both!(round_trip);
+
+async fn revisions_refuse_stale_writes(store: Store) {
+    store
+        .create(row("g2"), toks(&["a"]), vec![], None)
+        .await
+        .unwrap();
+    let next = store
+        .commit(
+            "g2",
+            commit(0, 1, &["b", "c"], vec![die(Die::Chance, 0, 4)]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(next, 1);
+    // A second writer that saw revision 0 is refused, and changes nothing.
+    let stale = store.commit("g2", commit(0, 1, &["x"], vec![])).await;
+    assert!(
+        matches!(stale, Err(StoreError::Stale(1))),
+        "{stale:?} should be Stale(1)"
+    );
+    let loaded = store.load("g2").await.unwrap().unwrap();
+    assert_eq!(loaded.tokens, toks(&["a", "b", "c"]));
+    assert_eq!(loaded.row.revision, 1);
+    // Undo keeps a prefix; the ledger keeps every die (Undo cannot reroll).
+    let next = store
+        .commit("g2", commit(1, 1, &["d"], vec![die(Die::Chance, 0, 2)]))
+        .await
+        .unwrap();
+    assert_eq!(next, 2);
+    let loaded = store.load("g2").await.unwrap().unwrap();
+    assert_eq!(loaded.tokens, toks(&["a", "d"]));
+    assert_eq!(
+        loaded.dice,
+        vec![die(Die::Chance, 0, 4)],
+        "a die once drawn keeps its value"
+    );
+    // A change of an unknown game is stale too.
+    assert!(matches!(
+        store.commit("none", commit(0, 0, &["x"], vec![])).await,
+        Err(StoreError::Stale(-1))
+    ));
+}
+on_both!(revisions_refuse_stale_writes);
+
+async fn racing_writers_cannot_both_append(store: Store) {
+    store.create(row("g3"), vec![], vec![], None).await.unwrap();
+    // Twenty writers race from the same revision: exactly one wins.
+    let tries = (0..20).map(|i| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .commit("g3", commit(0, 0, &[&format!("m{i}")], vec![]))
+                .await
+        })
+    });
+    let results = futures_join(tries).await;
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(won, 1, "{results:?}");
+    assert!(results
+        .iter()
+        .all(|r| r.is_ok() || matches!(r, Err(StoreError::Stale(_)))));
+    let loaded = store.load("g3").await.unwrap().unwrap();
+    assert_eq!(loaded.tokens.len(), 1);
+    assert_eq!(loaded.row.revision, 1);
+}
+on_both!(racing_writers_cannot_both_append);
+
+async fn futures_join(
+    handles: impl Iterator<Item = tokio::task::JoinHandle<Result<i64, StoreError>>>,
+) -> Vec<Result<i64, StoreError>> {
+    let mut out = vec![];
+    for h in handles.collect::<Vec<_>>() {
+        out.push(h.await.unwrap());
+    }
+    out
+}
+
+async fn invites_are_used_once(store: Store) {
+    store
+        .create(row("g4"), vec![], vec![], Some(("c1".into(), 1)))
+        .await
+        .unwrap();
+    store.add_invite("g4", "c2".into(), 2).await.unwrap();
+    assert_eq!(
+        store
+            .claim_invite("g4", "c1".into(), "t1".into())
+            .await
+            .unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store
+            .claim_invite("g4", "c1".into(), "t9".into())
+            .await
+            .unwrap(),
+        None,
+        "a used code"
+    );
+    assert_eq!(
+        store
+            .claim_invite("g4", "zz".into(), "t9".into())
+            .await
+            .unwrap(),
+        None,
+        "an unknown code"
+    );
+    let r = store.load("g4").await.unwrap().unwrap().row;
+    assert_eq!(r.token1.as_deref(), Some("t1"));
+    assert_eq!(
+        store
+            .claim_invite("g4", "c2".into(), "t2".into())
+            .await
+            .unwrap(),
+        Some(2)
+    );
+    let r = store.load("g4").await.unwrap().unwrap().row;
+    assert_eq!(
+        (r.token0.as_deref(), r.token1.as_deref()),
+        (Some("t2"), Some("t2"))
+    );
+}
+on_both!(invites_are_used_once);
+
+async fn rematch_and_review(store: Store) {
+    store.create(row("g5"), vec![], vec![], None).await.unwrap();
+    assert_eq!(store.set_rematch("g5", 0, "g6".into()).await.unwrap(), 1);
+    assert!(matches!(
+        store.set_rematch("g5", 0, "g7".into()).await,
+        Err(StoreError::Stale(_))
+    ));
+    assert_eq!(
+        store
+            .load("g5")
+            .await
+            .unwrap()
+            .unwrap()
+            .row
+            .rematch
+            .as_deref(),
+        Some("g6")
+    );
+    assert!(store.review("g5").await.unwrap().is_none());
+    store.save_review("g5", 1, "{}".into()).await.unwrap();
+    store
+        .save_review("g5", 1, "{\"a\":1}".into())
+        .await
+        .unwrap();
+    assert_eq!(
+        store.review("g5").await.unwrap(),
+        Some((1, "{\"a\":1}".to_string()))
+    );
+    store
+        .add_dice("g5", vec![die(Die::Verdict, 2, 1)])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load("g5").await.unwrap().unwrap().dice,
+        vec![die(Die::Verdict, 2, 1)]
+    );
+}
+on_both!(rematch_and_review);
+
+/// The queue is PostgreSQL's: SQLite refuses it with a clear error.
+#[tokio::test]
+async fn sqlite_has_no_queue() {
+    let store = Store::in_memory().unwrap();
+    let e = store
+        .enqueue(JobKind::Move, Some("g"), 0, String::new(), Duration::ZERO)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("PostgreSQL"), "{e}");
+    assert_eq!(store.queue_depth().await.unwrap().waiting, 0);
+    assert!(store.notices().is_none());
+}
+
+/// A job is taken by one worker at a time, comes back when its lease runs
+/// out, and its result and progress are announced.
+#[tokio::test]
+async fn postgres_queue_leases_and_announces() {
+    let Some(store) = common::pg_store("queue").await else {
+        return;
+    };
+    let mut notices = store.notices().unwrap();
+    let id = store
+        .enqueue(JobKind::Move, Some("g"), 3, String::new(), Duration::ZERO)
+        .await
+        .unwrap()
+        .expect("queued");
+    // The same move job again is not queued twice.
+    assert_eq!(
+        store
+            .enqueue(JobKind::Move, Some("g"), 3, String::new(), Duration::ZERO)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(store.queue_depth().await.unwrap().waiting, 1);
+    let lease = Duration::from_millis(300);
+    let job = store.take("w1", lease).await.unwrap().expect("a job");
+    assert_eq!(
+        (job.id, job.kind, job.game.as_deref(), job.revision),
+        (id, JobKind::Move, Some("g"), 3)
+    );
+    assert!(
+        store.take("w2", lease).await.unwrap().is_none(),
+        "leased to w1"
+    );
+    assert_eq!(store.queue_depth().await.unwrap().running, 1);
+    // w1 dies: after the lease, w2 gets it (a second attempt).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let again = store.take("w2", lease).await.unwrap().expect("due again");
+    assert_eq!((again.id, again.attempts), (id, 2));
+    assert!(
+        !store.renew(id, "w1", lease).await.unwrap(),
+        "w1's lease is gone"
+    );
+    assert!(store.renew(id, "w2", lease).await.unwrap());
+    store.progress(&again, 2, 5).await.unwrap();
+    store.finish(&again, Ok("{\"ok\":1}".into())).await.unwrap();
+    let state = store.job(id).await.unwrap().unwrap();
+    assert!(state.finished);
+    assert_eq!((state.done, state.total), (2, 5));
+    assert_eq!(state.result.as_deref(), Some("{\"ok\":1}"));
+    // A job due later is not taken early.
+    store
+        .enqueue(
+            JobKind::Analyze,
+            None,
+            0,
+            "{}".into(),
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    assert!(store.take("w3", lease).await.unwrap().is_none());
+    // Everything was announced, in order.
+    let mut seen = vec![];
+    while seen.len() < 4 {
+        let n = tokio::time::timeout(Duration::from_secs(5), notices.recv())
+            .await
+            .expect("a notice in time")
+            .unwrap();
+        seen.push(n);
+    }
+    assert_eq!(seen[0], Notice::Queued);
+    assert_eq!(
+        seen[1],
+        Notice::Progress {
+            job: id,
+            game: Some("g".into()),
+            done: 2,
+            total: 5
+        }
+    );
+    assert_eq!(
+        seen[2],
+        Notice::Done {
+            job: id,
+            game: Some("g".into())
+        }
+    );
+    assert_eq!(seen[3], Notice::Queued);
+}
+
+/// Changes made through one handle are announced to another process's
+/// handle on the same database.
+#[tokio::test]
+async fn postgres_changes_are_announced_to_every_instance() {
+    let Some(admin) = common::pg_admin_url() else {
+        eprintln!("skipped: AGON_TEST_DATABASE_URL is not set");
+        return;
+    };
+    let url = common::pg_database(&admin, "announce").await;
+    let a = Store::connect(&url).await.unwrap();
+    let b = Store::connect(&url).await.unwrap();
+    let mut heard = b.notices().unwrap();
+    a.create(row("g8"), vec![], vec![], Some(("c".into(), 1)))
+        .await
+        .unwrap();
+    a.commit("g8", commit(0, 0, &["x"], vec![])).await.unwrap();
+    a.claim_invite("g8", "c".into(), "t".into()).await.unwrap();
+    // A refused change is not announced.
+    let _ = a.commit("g8", commit(0, 0, &["y"], vec![])).await;
+    a.commit("g8", commit(1, 1, &["y"], vec![])).await.unwrap();
+    let mut seen = vec![];
+    while seen.len() < 3 {
+        let n = tokio::time::timeout(Duration::from_secs(5), heard.recv())
+            .await
+            .expect("a notice in time")
+            .unwrap();
+        seen.push(n);
+    }
+    let game = |revision, seats| Notice::Game {
+        id: "g8".into(),
+        revision,
+        seats,
+    };
+    assert_eq!(seen, vec![game(1, false), game(1, true), game(2, false)]);
+}
+
+/// A URL that is not PostgreSQL's, or a server that is not there, is a clear
+/// error, not a panic.
+#[tokio::test]
+async fn bad_database_urls_are_clear_errors() {
+    let e = Store::connect("mysql://x").await.err().unwrap();
+    assert!(e.to_string().contains("storage error"), "{e}");
+    let e = Store::connect("postgres://nobody@127.0.0.1:1/none")
+        .await
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("PostgreSQL"), "{e}");
+}
