@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, every Rust test of the workspace, and
-# the browser tests in headless Chromium. It installs what the tests need itself
-# (Debian's chromium package, the npm packages in e2e/); .ci/run calls it.
+# The whole test suite: formatting, lints, every Rust test of the workspace
+# (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
+# in headless Chromium. It installs what the tests need itself (Debian's
+# chromium and postgresql packages, the npm packages in e2e/); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -10,6 +11,17 @@ cargo fmt --all -- --check
 
 echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+
+echo "== PostgreSQL (a throwaway server for the shared-store tests)"
+# The store tests run on SQLite and on PostgreSQL; the multi-instance test
+# needs PostgreSQL. A cluster of our own, on a free port, removed on exit.
+if [ -z "${AGON_TEST_DATABASE_URL:-}" ]; then
+  pg_dir="$(mktemp -d /tmp/agon-test-pg.XXXXXX)"
+  trap 'scripts/test-postgres.sh stop "$pg_dir"' EXIT
+  AGON_TEST_DATABASE_URL="$(scripts/test-postgres.sh start "$pg_dir")"
+  export AGON_TEST_DATABASE_URL
+fi
+echo "PostgreSQL for the tests: $AGON_TEST_DATABASE_URL"
 
 echo "== cargo test --workspace"
 cargo test --workspace

@@ -1,0 +1,479 @@
+//! Several instances on one PostgreSQL store (issue 20's acceptance test): a
+//! real PostgreSQL, two `agon serve` instances on different ports and an
+//! `agon worker`.
+//!
+//! - A friend game is created on instance A, joined and played on B and A in
+//!   turn, watched over a WebSocket on each: every move reaches both.
+//! - A game against the computer on instances with `--engine-threads 0` gets
+//!   its replies from the worker.
+//! - Killing A mid-game and going on on B loses no acknowledged move.
+//! - Killing the worker mid-job and starting another completes the reply.
+//!
+//! Skipped (with a line saying so) when `AGON_TEST_DATABASE_URL` is not set;
+//! `./test.sh` starts a throwaway PostgreSQL and sets it.
+
+mod common;
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A child process killed when dropped, so a failing test leaves none behind.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `agon serve` on the shared database, with no engine of its own.
+fn serve(db: &str, data: &std::path::Path) -> (Proc, String) {
+    let (child, port) = common::start_serve(
+        data,
+        &[
+            "--database",
+            db,
+            "--engine-threads",
+            "0",
+            "--engine-delay-ms",
+            "0",
+            "--rate-limit",
+            "0",
+            "--create-limit",
+            "0",
+        ],
+    );
+    (Proc(child), format!("127.0.0.1:{port}"))
+}
+
+/// Starts `agon worker` and waits for its first line.
+fn worker(db: &str) -> Proc {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "worker",
+            "--database",
+            db,
+            "--threads",
+            "1",
+            "--lease-secs",
+            "2",
+            "--engine-delay-ms",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("agon worker starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("Agon worker"), "{line}");
+    Proc(child)
+}
+
+async fn call(
+    client: &reqwest::Client,
+    method: &str,
+    url: String,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut req = client.request(method.parse().unwrap(), url);
+    if let Some(t) = token {
+        req = req.header("x-agon-token", t);
+    }
+    if let Some(b) = body {
+        req = req
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    let res = req.send().await.expect("the instance answers");
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Watches a game's WebSocket, keeping every revision pushed.
+async fn watch(addr: &str, id: &str) -> Arc<Mutex<Vec<i64>>> {
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
+        .await
+        .expect("the socket opens");
+    let seen = Arc::new(Mutex::new(vec![]));
+    let out = seen.clone();
+    tokio::spawn(async move {
+        while let Some(Ok(msg)) = socket.next().await {
+            if let Ok(text) = msg.to_text() {
+                if let Ok(v) = serde_json::from_str::<Value>(text) {
+                    if v["type"] == "state" {
+                        if let Some(r) = v["state"]["revision"].as_i64() {
+                            out.lock().unwrap().push(r);
+                        }
+                    }
+                }
+            }
+        }
+    });
+    seen
+}
+
+/// Waits until `check` holds, up to `secs` seconds.
+async fn eventually(secs: u64, what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < until {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// A seeded random legal Ringo game's moves (classic rules).
+fn ringo_moves(n: usize, seed: u64) -> Vec<String> {
+    let mut game = ringo::Game::new("classic".parse().unwrap());
+    let mut seed = seed;
+    let mut out = vec![];
+    while !game.is_over() && out.len() < n {
+        let legal = game.legal_moves();
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = legal[(seed >> 33) as usize % legal.len()];
+        out.push(m.to_notation(&legal));
+        game.play_unchecked(m);
+    }
+    out
+}
+
+/// The seat (0 attackers, 1 defenders) to move after `moves` classic moves.
+fn seat_after(moves: &[String]) -> usize {
+    let mut game = ringo::Game::new("classic".parse().unwrap());
+    for m in moves {
+        game.play_text(m).unwrap();
+    }
+    game.position().to_move().index()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_and_a_worker_share_one_postgres() {
+    let Ok(admin) = std::env::var("AGON_TEST_DATABASE_URL") else {
+        eprintln!(
+            "skipped: AGON_TEST_DATABASE_URL is not set (./test.sh starts a throwaway PostgreSQL)"
+        );
+        return;
+    };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-shared-{}", std::process::id()));
+    let (mut a, addr_a) = serve(&db, &dir.join("a"));
+    let (mut b, addr_b) = serve(&db, &dir.join("b"));
+    let mut w1 = worker(&db);
+    let client = reqwest::Client::new();
+    let api = |addr: &str, path: &str| format!("http://{addr}{path}");
+
+    // A friend game, created on A, joined on B.
+    let (status, g) = call(
+        &client,
+        "POST",
+        api(&addr_a, "/api/games"),
+        None,
+        Some(json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let attackers = g["token"].as_str().unwrap().to_string();
+    let (status, joined) = call(
+        &client,
+        "POST",
+        api(&addr_b, &format!("/api/games/{id}/join")),
+        None,
+        Some(json!({"invite": g["invite"]})),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let defenders = joined["token"].as_str().unwrap().to_string();
+    // The same invite is used once, whichever instance sees it again.
+    let (status, _) = call(
+        &client,
+        "POST",
+        api(&addr_a, &format!("/api/games/{id}/join")),
+        None,
+        Some(json!({"invite": g["invite"]})),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let on_a = watch(&addr_a, &id).await;
+    let on_b = watch(&addr_b, &id).await;
+
+    // Played on B and A in turn; every move reaches both watchers.
+    let moves = ringo_moves(40, 11);
+    let tokens = [attackers.as_str(), defenders.as_str()];
+    let mut revision = 0;
+    for (i, m) in moves.iter().take(12).enumerate() {
+        let seat = seat_after(&moves[..i]);
+        let addr = if i % 2 == 0 { &addr_b } else { &addr_a };
+        let (status, v) = call(
+            &client,
+            "POST",
+            api(addr, &format!("/api/games/{id}/action")),
+            Some(tokens[seat]),
+            Some(json!({"type": "move", "move": m, "expect_revision": revision})),
+        )
+        .await;
+        assert_eq!(status, 200, "move {i} ({m}) on {addr}: {v}");
+        revision = v["state"]["revision"].as_i64().unwrap();
+        assert_eq!(revision, i as i64 + 1);
+    }
+    for (name, seen) in [("A", &on_a), ("B", &on_b)] {
+        eventually(10, &format!("every move on the watcher of {name}"), async || {
+            let s = seen.lock().unwrap();
+            (1..=revision).all(|r| s.contains(&r))
+        })
+        .await;
+    }
+    // A move named from an old revision is refused on either instance.
+    let seat = seat_after(&moves[..12]);
+    let (status, v) = call(
+        &client,
+        "POST",
+        api(&addr_a, &format!("/api/games/{id}/action")),
+        Some(tokens[seat]),
+        Some(json!({"type": "move", "move": moves[12], "expect_revision": 3})),
+    )
+    .await;
+    assert_eq!(status, 409, "{v}");
+    assert_eq!(v["code"], "stale-revision");
+
+    // A game against the computer: the instances do no engine work; the
+    // worker replies.
+    let (status, e) = call(
+        &client,
+        "POST",
+        api(&addr_a, "/api/games"),
+        None,
+        Some(json!({"game": "ringo", "rules": "classic", "opponent": "engine", "level": 3, "side": "attackers"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{e}");
+    let eid = e["id"].as_str().unwrap().to_string();
+    let etoken = e["token"].as_str().unwrap().to_string();
+    let engine_watch = watch(&addr_b, &eid).await;
+    let mut game = ringo::Game::new("classic".parse().unwrap());
+    for turn in 0..3 {
+        let legal = game.legal_moves();
+        let m = legal[turn % legal.len()].to_notation(&legal);
+        let (status, v) = call(
+            &client,
+            "POST",
+            api(&addr_a, &format!("/api/games/{eid}/action")),
+            Some(&etoken),
+            Some(json!({"type": "move", "move": m})),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        game.play_text(&m).unwrap();
+        let want = (turn as i64 + 1) * 2;
+        let mut reply = None;
+        eventually(30, "the worker's reply", async || {
+            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            if v["state"]["revision"].as_i64() == Some(want) {
+                reply = v["state"]["history"].as_array().and_then(|m| m.last().cloned());
+                true
+            } else {
+                false
+            }
+        })
+        .await;
+        let reply = reply.and_then(|r| r.as_str().map(String::from)).expect("a reply move");
+        game.play_text(&reply).unwrap();
+    }
+    eventually(10, "the replies pushed on B", async || {
+        let s = engine_watch.lock().unwrap();
+        (1..=6).all(|r| s.contains(&r))
+    })
+    .await;
+
+    // Kill A mid-game (kill -9): B has every move A acknowledged, and the
+    // game goes on on B.
+    let mut played = 12;
+    for (i, m) in moves.iter().enumerate().skip(12).take(4) {
+        let seat = seat_after(&moves[..i]);
+        let (status, v) = call(
+            &client,
+            "POST",
+            api(&addr_a, &format!("/api/games/{id}/action")),
+            Some(tokens[seat]),
+            Some(json!({"type": "move", "move": m})),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        played = i + 1;
+    }
+    a.0.kill().unwrap();
+    let _ = a.0.wait();
+    let (status, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}")), None, None).await;
+    assert_eq!(status, 200);
+    let stored: Vec<String> = v["state"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(stored, moves[..played].to_vec(), "every acknowledged move");
+    let seat = seat_after(&moves[..played]);
+    let (status, v) = call(
+        &client,
+        "POST",
+        api(&addr_b, &format!("/api/games/{id}/action")),
+        Some(tokens[seat]),
+        Some(json!({"type": "move", "move": moves[played]})),
+    )
+    .await;
+    assert_eq!(status, 200, "the game goes on on B: {v}");
+
+    // Kill the worker mid-job: the job returns to the queue after its lease
+    // and another worker completes the reply.
+    let (status, e) = call(
+        &client,
+        "POST",
+        api(&addr_b, "/api/games"),
+        None,
+        Some(json!({"game": "ringo", "rules": "classic", "opponent": "engine", "level": 10, "side": "attackers"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{e}");
+    let eid = e["id"].as_str().unwrap().to_string();
+    let etoken = e["token"].as_str().unwrap().to_string();
+    let mut game = ringo::Game::new("classic".parse().unwrap());
+    let mut killed_mid_job = false;
+    for turn in 0..4 {
+        let legal = game.legal_moves();
+        let m = legal[turn % legal.len()].to_notation(&legal);
+        let (status, v) = call(
+            &client,
+            "POST",
+            api(&addr_b, &format!("/api/games/{eid}/action")),
+            Some(&etoken),
+            Some(json!({"type": "move", "move": m})),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        game.play_text(&m).unwrap();
+        let want = (turn as i64 + 1) * 2;
+        if !killed_mid_job {
+            // Wait until the worker holds the job, then kill it.
+            eventually(30, "the worker to take the job", async || {
+                let (_, h) = call(&client, "GET", api(&addr_b, "/api/health"), None, None).await;
+                h["queue"]["running"].as_i64() == Some(1)
+            })
+            .await;
+            w1.0.kill().unwrap();
+            let _ = w1.0.wait();
+            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            // The reply may have landed just before the kill; then try again
+            // on the next move.
+            if v["state"]["revision"].as_i64() == Some(want - 1) {
+                killed_mid_job = true;
+            }
+            w1 = worker(&db);
+        }
+        let mut reply = None;
+        eventually(60, "the reply after the worker was killed", async || {
+            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            if v["state"]["revision"].as_i64() == Some(want) {
+                reply = v["state"]["history"].as_array().and_then(|m| m.last().cloned());
+                true
+            } else {
+                false
+            }
+        })
+        .await;
+        game.play_text(reply.unwrap().as_str().unwrap()).unwrap();
+        if killed_mid_job {
+            break;
+        }
+    }
+    assert!(killed_mid_job, "the worker was never caught mid-job");
+    let (_, h) = call(&client, "GET", api(&addr_b, "/api/health"), None, None).await;
+    assert_eq!(h["backend"], "postgres", "{h}");
+
+    // Analyses and reviews go through the queue too.
+    let (status, v) = call(
+        &client,
+        "POST",
+        api(&addr_b, "/api/analyze"),
+        None,
+        Some(json!({"game": "ringo", "rules": "classic", "depth": 3})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v["analysis"].is_object(), "the worker's analysis: {v}");
+    let seat = seat_after(&moves[..played + 1]);
+    let (status, v) = call(
+        &client,
+        "POST",
+        api(&addr_b, &format!("/api/games/{id}/action")),
+        Some(tokens[seat]),
+        Some(json!({"type": "resign"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (status, _) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}/review")), None, None).await;
+    assert_eq!(status, 202, "the review is queued");
+    eventually(60, "the worker's review", async || {
+        let (status, _) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}/review")), None, None).await;
+        status == 200
+    })
+    .await;
+
+    // Graceful shutdown: SIGTERM closes the sockets with 1012 (reconnect).
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr_b}/api/games/{id}/ws"))
+            .await
+            .unwrap();
+    let _ = socket.next().await; // the state
+    let status = Command::new("kill")
+        .args(["-TERM", &b.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut code = None;
+    while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(10), socket.next()).await {
+        if let tokio_tungstenite::tungstenite::Message::Close(Some(frame)) = msg {
+            code = Some(u16::from(frame.code));
+            break;
+        }
+    }
+    assert_eq!(code, Some(1012), "closed with a reconnect hint");
+    let exited = b.0.wait().unwrap();
+    assert!(exited.success(), "B stops cleanly: {exited:?}");
+    drop(w1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Creates a database of its own on the test server; returns its URL.
+async fn fresh_database(admin: &str) -> String {
+    let (client, connection) = tokio_postgres::connect(admin, tokio_postgres::NoTls)
+        .await
+        .expect("the test PostgreSQL server is reachable");
+    tokio::spawn(connection);
+    let name = format!(
+        "agon_shared_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis()
+    );
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    let base = admin.rsplit_once('/').map_or(admin, |(b, _)| b);
+    format!("{base}/{name}")
+}
