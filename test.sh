@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, every Rust test of the workspace
 # (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
 # in headless Chromium. It installs what the tests need itself (Debian's
-# chromium and postgresql packages, the npm packages in e2e/); .ci/run calls it.
+# chromium, postgresql and nginx packages, the npm packages in e2e/); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -22,6 +22,14 @@ if [ -z "${AGON_TEST_DATABASE_URL:-}" ]; then
   export AGON_TEST_DATABASE_URL
 fi
 echo "PostgreSQL for the tests: $AGON_TEST_DATABASE_URL"
+# The deployment recipe's test puts nginx (docs/deploy/nginx.conf) in front
+# of two instances.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq nginx-light >/dev/null
+fi
 
 echo "== cargo test --workspace"
 cargo test --workspace

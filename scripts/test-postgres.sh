@@ -31,10 +31,13 @@ case "${1:-}" in
     mkdir -p "$dir"
     if [ "$(id -u)" -eq 0 ]; then chown postgres "$dir"; fi
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
-    # Throwaway: no fsync (the tests kill agon, never this server); enough
-    # connections for parallel tests, each with its own database.
+    # Throwaway: no fsync (the tests kill agon, never this server), unless
+    # AGON_PG_DURABLE=1 (benchmarks); enough connections for parallel tests,
+    # each with its own database.
+    durability="-c fsync=off -c synchronous_commit=off"
+    if [ "${AGON_PG_DURABLE:-0}" = 1 ]; then durability=""; fi
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c synchronous_commit=off" \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400 $durability" \
       start >/dev/null
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;

@@ -192,6 +192,10 @@ pub(crate) struct ServeArgs {
     /// https://agon.example.org; repeat for more.
     #[arg(long = "allow-origin")]
     pub(crate) allow_origin: Vec<String>,
+    /// A reverse proxy in front of this server (e.g. 127.0.0.1): its
+    /// X-Forwarded-For names the client for the rate limits; repeat for more.
+    #[arg(long = "trust-proxy")]
+    pub(crate) trust_proxy: Vec<std::net::IpAddr>,
     /// Actions (moves, joins, seat links) per second per client address,
     /// bursts of twice that; 0 turns the limit off.
     #[arg(long, default_value_t = 20)]
@@ -232,6 +236,7 @@ impl ServeArgs {
                 engine_threads: self.engine_threads,
                 engine_delay: Duration::from_millis(self.engine_delay_ms),
                 allowed_origins: self.allow_origin,
+                trusted_proxies: self.trust_proxy,
                 rate_limit: self.rate_limit,
                 create_limit: self.create_limit,
                 max_connections: self.max_connections,

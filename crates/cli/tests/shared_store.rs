@@ -21,11 +21,25 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped, so a failing test leaves none behind.
-struct Proc(Child);
+struct Proc(Child, bool);
+
+impl Proc {
+    /// A process stopped with SIGTERM, so that it stops its own children
+    /// (nginx's workers).
+    fn graceful(child: Child) -> Proc {
+        Proc(child, true)
+    }
+}
 
 impl Drop for Proc {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        if self.1 {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+        } else {
+            let _ = self.0.kill();
+        }
         let _ = self.0.wait();
     }
 }
@@ -47,7 +61,7 @@ fn serve(db: &str, data: &std::path::Path) -> (Proc, String) {
             "0",
         ],
     );
-    (Proc(child), format!("127.0.0.1:{port}"))
+    (Proc(child, false), format!("127.0.0.1:{port}"))
 }
 
 /// Starts `agon worker` and waits for its first line.
@@ -73,7 +87,7 @@ fn worker(db: &str) -> Proc {
         .read_line(&mut line)
         .unwrap();
     assert!(line.contains("Agon worker"), "{line}");
-    Proc(child)
+    Proc(child, false)
 }
 
 async fn call(
@@ -100,9 +114,10 @@ async fn call(
 
 /// Watches a game's WebSocket, keeping every revision pushed.
 async fn watch(addr: &str, id: &str) -> Arc<Mutex<Vec<i64>>> {
-    let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
-        .await
-        .expect("the socket opens");
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
+            .await
+            .expect("the socket opens");
     let seen = Arc::new(Mutex::new(vec![]));
     let out = seen.clone();
     tokio::spawn(async move {
@@ -119,6 +134,44 @@ async fn watch(addr: &str, id: &str) -> Arc<Mutex<Vec<i64>>> {
         }
     });
     seen
+}
+
+/// Starts nginx with docs/deploy/nginx.conf in front of the two instances
+/// (its ports and paths replaced by this test's), or `None` when nginx is not
+/// installed (`./test.sh` installs it).
+fn nginx(a: &str, b: &str, dir: &std::path::Path) -> Option<(Proc, String)> {
+    let bin = ["/usr/sbin/nginx", "/usr/bin/nginx"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())?;
+    let port = common::free_port();
+    let conf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/deploy/nginx.conf"
+    ))
+    .expect("docs/deploy/nginx.conf");
+    std::fs::create_dir_all(dir).unwrap();
+    let conf = conf
+        .replace("127.0.0.1:8081", a)
+        .replace("127.0.0.1:8082", b)
+        .replace("listen 8080", &format!("listen 127.0.0.1:{port}"))
+        .replace("/tmp/agon-nginx", &dir.join("nginx").to_string_lossy());
+    let file = dir.join("nginx.conf");
+    std::fs::write(&file, conf).unwrap();
+    // Its output goes to a file: a worker that outlived the test would
+    // otherwise hold the test's output open.
+    let log = std::fs::File::create(dir.join("nginx.log")).unwrap();
+    let child = Command::new(bin)
+        .args(["-c", file.to_str().unwrap(), "-g", "daemon off;"])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("nginx starts");
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "nginx did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((Proc::graceful(child), format!("127.0.0.1:{port}")))
 }
 
 /// Waits until `check` holds, up to `secs` seconds.
@@ -181,7 +234,9 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         "POST",
         api(&addr_a, "/api/games"),
         None,
-        Some(json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"})),
+        Some(
+            json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"}),
+        ),
     )
     .await;
     assert_eq!(status, 201, "{g}");
@@ -230,10 +285,14 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         assert_eq!(revision, i as i64 + 1);
     }
     for (name, seen) in [("A", &on_a), ("B", &on_b)] {
-        eventually(10, &format!("every move on the watcher of {name}"), async || {
-            let s = seen.lock().unwrap();
-            (1..=revision).all(|r| s.contains(&r))
-        })
+        eventually(
+            10,
+            &format!("every move on the watcher of {name}"),
+            async || {
+                let s = seen.lock().unwrap();
+                (1..=revision).all(|r| s.contains(&r))
+            },
+        )
         .await;
     }
     // A move named from an old revision is refused on either instance.
@@ -248,6 +307,62 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     .await;
     assert_eq!(status, 409, "{v}");
     assert_eq!(v["code"], "stale-revision");
+
+    // The deployment recipe: nginx in front of both instances, any instance
+    // for any request, WebSockets passed through.
+    let proxy = nginx(&addr_a, &addr_b, &dir.join("proxy"));
+    if proxy.is_none() {
+        eprintln!("nginx is not installed: the proxy part of this test is skipped (./test.sh installs it)");
+    }
+    let mut proxied = None;
+    if let Some((_, px)) = &proxy {
+        let (status, g) = call(
+            &client,
+            "POST",
+            api(px, "/api/games"),
+            None,
+            Some(json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"})),
+        )
+        .await;
+        assert_eq!(status, 201, "{g}");
+        let pid = g["id"].as_str().unwrap().to_string();
+        let (status, joined) = call(
+            &client,
+            "POST",
+            api(px, &format!("/api/games/{pid}/join")),
+            None,
+            Some(json!({"invite": g["invite"]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{joined}");
+        let ptokens = [
+            g["token"].as_str().unwrap().to_string(),
+            joined["token"].as_str().unwrap().to_string(),
+        ];
+        let through_proxy = watch(px, &pid).await;
+        for (i, m) in moves.iter().take(6).enumerate() {
+            let seat = seat_after(&moves[..i]);
+            let (status, v) = call(
+                &client,
+                "POST",
+                api(px, &format!("/api/games/{pid}/action")),
+                Some(&ptokens[seat]),
+                Some(json!({"type": "move", "move": m, "expect_revision": i})),
+            )
+            .await;
+            assert_eq!(status, 200, "move {i} through the proxy: {v}");
+        }
+        eventually(
+            10,
+            "every move on the socket through the proxy",
+            async || {
+                let s = through_proxy.lock().unwrap();
+                (1..=6).all(|r| s.contains(&r))
+            },
+        )
+        .await;
+        proxied = Some((pid, ptokens));
+    }
 
     // A game against the computer: the instances do no engine work; the
     // worker replies.
@@ -280,16 +395,27 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         let want = (turn as i64 + 1) * 2;
         let mut reply = None;
         eventually(30, "the worker's reply", async || {
-            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            let (_, v) = call(
+                &client,
+                "GET",
+                api(&addr_b, &format!("/api/games/{eid}")),
+                None,
+                None,
+            )
+            .await;
             if v["state"]["revision"].as_i64() == Some(want) {
-                reply = v["state"]["history"].as_array().and_then(|m| m.last().cloned());
+                reply = v["state"]["history"]
+                    .as_array()
+                    .and_then(|m| m.last().cloned());
                 true
             } else {
                 false
             }
         })
         .await;
-        let reply = reply.and_then(|r| r.as_str().map(String::from)).expect("a reply move");
+        let reply = reply
+            .and_then(|r| r.as_str().map(String::from))
+            .expect("a reply move");
         game.play_text(&reply).unwrap();
     }
     eventually(10, "the replies pushed on B", async || {
@@ -316,7 +442,14 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     }
     a.0.kill().unwrap();
     let _ = a.0.wait();
-    let (status, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}")), None, None).await;
+    let (status, v) = call(
+        &client,
+        "GET",
+        api(&addr_b, &format!("/api/games/{id}")),
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
     let stored: Vec<String> = v["state"]["history"]
         .as_array()
@@ -335,6 +468,21 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     )
     .await;
     assert_eq!(status, 200, "the game goes on on B: {v}");
+    // Through the proxy too: nginx sends the requests A cannot take to B.
+    if let (Some((_, px)), Some((pid, ptokens))) = (&proxy, &proxied) {
+        for (i, m) in moves.iter().enumerate().skip(6).take(4) {
+            let seat = seat_after(&moves[..i]);
+            let (status, v) = call(
+                &client,
+                "POST",
+                api(px, &format!("/api/games/{pid}/action")),
+                Some(&ptokens[seat]),
+                Some(json!({"type": "move", "move": m, "expect_revision": i})),
+            )
+            .await;
+            assert_eq!(status, 200, "move {i} through the proxy with A down: {v}");
+        }
+    }
 
     // Kill the worker mid-job: the job returns to the queue after its lease
     // and another worker completes the reply.
@@ -374,7 +522,14 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             .await;
             w1.0.kill().unwrap();
             let _ = w1.0.wait();
-            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            let (_, v) = call(
+                &client,
+                "GET",
+                api(&addr_b, &format!("/api/games/{eid}")),
+                None,
+                None,
+            )
+            .await;
             // The reply may have landed just before the kill; then try again
             // on the next move.
             if v["state"]["revision"].as_i64() == Some(want - 1) {
@@ -384,9 +539,18 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         }
         let mut reply = None;
         eventually(60, "the reply after the worker was killed", async || {
-            let (_, v) = call(&client, "GET", api(&addr_b, &format!("/api/games/{eid}")), None, None).await;
+            let (_, v) = call(
+                &client,
+                "GET",
+                api(&addr_b, &format!("/api/games/{eid}")),
+                None,
+                None,
+            )
+            .await;
             if v["state"]["revision"].as_i64() == Some(want) {
-                reply = v["state"]["history"].as_array().and_then(|m| m.last().cloned());
+                reply = v["state"]["history"]
+                    .as_array()
+                    .and_then(|m| m.last().cloned());
                 true
             } else {
                 false
@@ -423,10 +587,24 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     )
     .await;
     assert_eq!(status, 200, "{v}");
-    let (status, _) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}/review")), None, None).await;
+    let (status, _) = call(
+        &client,
+        "GET",
+        api(&addr_b, &format!("/api/games/{id}/review")),
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 202, "the review is queued");
     eventually(60, "the worker's review", async || {
-        let (status, _) = call(&client, "GET", api(&addr_b, &format!("/api/games/{id}/review")), None, None).await;
+        let (status, _) = call(
+            &client,
+            "GET",
+            api(&addr_b, &format!("/api/games/{id}/review")),
+            None,
+            None,
+        )
+        .await;
         status == 200
     })
     .await;
@@ -443,7 +621,8 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         .unwrap();
     assert!(status.success());
     let mut code = None;
-    while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(10), socket.next()).await {
+    while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(10), socket.next()).await
+    {
         if let tokio_tungstenite::tungstenite::Message::Close(Some(frame)) = msg {
             code = Some(u16::from(frame.code));
             break;
@@ -476,4 +655,71 @@ async fn fresh_database(admin: &str) -> String {
         .unwrap();
     let base = admin.rsplit_once('/').map_or(admin, |(b, _)| b);
     format!("{base}/{name}")
+}
+
+/// Runs `agon` with these arguments (no AGON_DATABASE from the environment)
+/// and returns its exit code and standard error.
+fn agon_fails(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(args)
+        .env_remove("AGON_DATABASE")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_databases_and_worker_settings_are_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("agon-bad-db-{}", std::process::id()));
+    let data = dir.to_str().unwrap();
+    // No engine threads and no worker queue to give the work to.
+    let (code, err) = agon_fails(&[
+        "serve",
+        "--data",
+        data,
+        "--port",
+        "0",
+        "--engine-threads",
+        "0",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--database"), "{err}");
+    // Not a PostgreSQL URL.
+    let (code, err) = agon_fails(&[
+        "serve",
+        "--data",
+        data,
+        "--port",
+        "0",
+        "--database",
+        "mysql://x/y",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a PostgreSQL URL"), "{err}");
+    // Nobody there.
+    let (code, err) = agon_fails(&[
+        "serve",
+        "--data",
+        data,
+        "--port",
+        "0",
+        "--database",
+        "postgres://agon@127.0.0.1:1/agon",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("PostgreSQL"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // A worker needs its database.
+    let (code, err) = agon_fails(&["worker"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--database"), "{err}");
+    let (code, err) = agon_fails(&["worker", "--database", "postgres://agon@127.0.0.1:1/agon"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("PostgreSQL"), "{err}");
+    let (code, err) = agon_fails(&["worker", "--database", "x", "--threads", "many"]);
+    assert_eq!(code, Some(2), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -44,6 +44,9 @@ pub struct Options {
     pub engine_delay: Duration,
     /// Origins besides the server's own that may change state (CSRF check).
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client for the rate
+    /// limits.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Actions (moves, joins, seat links) per second per client address,
     /// with bursts of twice that; 0 for no limit.
     pub rate_limit: u32,
@@ -72,6 +75,7 @@ impl Default for Options {
             engine_threads: 2,
             engine_delay: Duration::from_millis(400),
             allowed_origins: vec![],
+            trusted_proxies: vec![],
             rate_limit: 0,
             create_limit: 0,
             max_connections: 10_000,
@@ -411,7 +415,24 @@ impl AppState {
                     )));
                 }
             }
-            let (next, commit) = session.act(&seats, action, &mut OsDice)?;
+            let (next, commit) = match session.act(&seats, action, &mut OsDice) {
+                Ok(x) => x,
+                // On a shared store the game held here may be behind the
+                // stored one (its announcement is on its way): an action
+                // refused here is judged again on the stored game.
+                Err(e) if self.store().is_shared() && tries < 3 => {
+                    tries += 1;
+                    if self.reload(&mut session).await? {
+                        // This instance's sockets see the change they missed.
+                        slot.broadcast(&WsMessage::State {
+                            state: Box::new(session.view()),
+                        });
+                        continue;
+                    }
+                    return Err(e.into());
+                }
+                Err(e) => return Err(e.into()),
+            };
             match self.commit(&mut session, next, commit).await {
                 // Another instance changed the game first: take the stored
                 // game and decide again (a request that named its revision
@@ -420,7 +441,11 @@ impl AppState {
                     if self.store().is_shared() && tries < 3 =>
                 {
                     tries += 1;
-                    self.reload(&mut session).await?;
+                    if self.reload(&mut session).await? {
+                        slot.broadcast(&WsMessage::State {
+                            state: Box::new(session.view()),
+                        });
+                    }
                 }
                 other => break other?,
             }
@@ -469,11 +494,20 @@ impl AppState {
 /// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
 pub fn app(state: AppState) -> Router {
     let o = &state.inner.options;
-    let creating = crate::limits::limiter(o.create_limit, Duration::from_secs(60), o.create_limit);
+    let client = crate::limits::ClientIp {
+        trusted: Arc::new(o.trusted_proxies.clone()),
+    };
+    let creating = crate::limits::limiter(
+        o.create_limit,
+        Duration::from_secs(60),
+        o.create_limit,
+        &client,
+    );
     let acting = crate::limits::limiter(
         o.rate_limit,
         Duration::from_secs(1),
         o.rate_limit.saturating_mul(2),
+        &client,
     );
     state.set_limiters(&creating, &acting);
     let limited = crate::limits::limited;

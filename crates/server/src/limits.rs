@@ -1,6 +1,8 @@
 //! Per-client rate limits, with `tower_governor`: one limiter for creating
-//! games, one for actions. A client is its peer address; requests without
-//! one (tests driving the router directly) share one key.
+//! games, one for actions. A client is its peer address, or, behind a
+//! reverse proxy named with `--trust-proxy`, the address the proxy puts last
+//! in `X-Forwarded-For`; requests without one (tests driving the router
+//! directly) share one key.
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -13,18 +15,36 @@ use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
 use tower_governor::key_extractor::KeyExtractor;
 use tower_governor::{GovernorError, GovernorLayer};
 
-/// The client of a request: its peer IP address.
-#[derive(Clone, Copy, Debug)]
-pub struct ClientIp;
+/// The client of a request: its peer IP address, or the forwarded one when
+/// the peer is a trusted proxy.
+#[derive(Clone, Debug, Default)]
+pub struct ClientIp {
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted: Arc<Vec<IpAddr>>,
+}
 
 impl KeyExtractor for ClientIp {
     type Key = IpAddr;
 
     fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
-        Ok(req
+        let peer = req
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip()))
+            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+        if !self.trusted.contains(&peer) {
+            return Ok(peer);
+        }
+        // The last address is the one our proxy saw; earlier ones are the
+        // client's word.
+        let forwarded = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .next_back();
+        Ok(forwarded.unwrap_or(peer))
     }
 }
 
@@ -35,14 +55,14 @@ pub type Limiter = Arc<
 
 /// A limiter that lets `count` requests through per `period` on average,
 /// in bursts of up to `burst`; `None` when `count` is 0 (no limit).
-pub fn limiter(count: u32, period: Duration, burst: u32) -> Option<Limiter> {
+pub fn limiter(count: u32, period: Duration, burst: u32, client: &ClientIp) -> Option<Limiter> {
     if count == 0 {
         return None;
     }
     GovernorConfigBuilder::default()
         .period(period / count)
         .burst_size(burst.max(1))
-        .key_extractor(ClientIp)
+        .key_extractor(client.clone())
         .finish()
         .map(Arc::new)
 }
@@ -55,5 +75,50 @@ pub fn limited<S: Clone + Send + Sync + 'static>(
     match limiter {
         Some(l) => route.layer(GovernorLayer::<ClientIp, _, Body>::new(l.clone())),
         None => route,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(peer: &str, forwarded: Option<&str>) -> Request<()> {
+        let mut req = Request::builder();
+        if let Some(f) = forwarded {
+            req = req.header("x-forwarded-for", f);
+        }
+        let mut req = req.body(()).unwrap();
+        req.extensions_mut()
+            .insert(ConnectInfo::<SocketAddr>(peer.parse().unwrap()));
+        req
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client() {
+        let trusted = ClientIp {
+            trusted: Arc::new(vec!["127.0.0.1".parse().unwrap()]),
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let key = |c: &ClientIp, r| c.extract(&r).unwrap();
+        assert_eq!(
+            key(&trusted, request("127.0.0.1:5", Some("1.2.3.4, 9.9.9.9"))),
+            ip("9.9.9.9")
+        );
+        assert_eq!(
+            key(&trusted, request("127.0.0.1:5", Some("junk"))),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            key(&trusted, request("10.0.0.2:5", Some("9.9.9.9"))),
+            ip("10.0.0.2"),
+            "an untrusted peer cannot pick its key"
+        );
+        assert_eq!(
+            key(
+                &ClientIp::default(),
+                request("127.0.0.1:5", Some("9.9.9.9"))
+            ),
+            ip("127.0.0.1")
+        );
     }
 }

@@ -28,6 +28,18 @@ const GAMES: &str = "agon_games";
 /// `progress JOB DONE TOTAL GAME`, `done JOB GAME`.
 const JOBS: &str = "agon_jobs";
 
+/// Appends record tokens (`$2` their places, `$3` the tokens).
+const INSERT_TOKENS: &str = "INSERT INTO tokens (game_id, seq, token)
+     SELECT $1, s, t FROM UNNEST($2::bigint[], $3::text[]) AS u(s, t)";
+
+/// Adds dice to the ledger; a die already drawn keeps its value.
+const INSERT_DICE: &str = "INSERT INTO dice (game_id, die, seq, value)
+     SELECT $1, d, s, v FROM UNNEST($2::text[], $3::bigint[], $4::smallint[]) AS u(d, s, v)
+     ON CONFLICT DO NOTHING";
+
+/// Announces a payload on a channel when the transaction commits.
+const NOTIFY: &str = "SELECT pg_notify($1, $2)";
+
 /// Connections one process keeps at most.
 const POOL_SIZE: usize = 16;
 
@@ -164,6 +176,8 @@ impl PgStore {
     }
 
     /// Writes one accepted change, checking the revision, and announces it.
+    /// The statements go out together (pipelined: one round trip), inside
+    /// one transaction that is committed only if the revision check passed.
     ///
     /// # Errors
     /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
@@ -172,37 +186,61 @@ impl PgStore {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let next = c.from_revision + 1;
-        // The row lock makes a second writer wait here; when the first
-        // commits, the second sees the new revision and changes nothing.
-        let changed = tx
-            .execute(
+        let update = tx
+            .prepare_cached(
                 "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5
                  WHERE id = $1 AND revision = $6",
-                &[
-                    &id,
-                    &c.status.name(),
-                    &c.reason,
-                    &next,
-                    &now(),
-                    &c.from_revision,
-                ],
             )
             .await?;
-        if changed == 0 {
-            let at = tx
-                .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
-                .await?
-                .map_or(-1, |r| r.get::<_, i64>(0));
-            return Err(StoreError::Stale(at));
+        let delete = tx
+            .prepare_cached("DELETE FROM tokens WHERE game_id = $1 AND seq >= $2")
+            .await?;
+        let (tokens, dice, note) = (
+            tx.prepare_cached(INSERT_TOKENS).await?,
+            tx.prepare_cached(INSERT_DICE).await?,
+            tx.prepare_cached(NOTIFY).await?,
+        );
+        let seqs: Vec<i64> = (0..c.append.len()).map(|i| (c.keep + i) as i64).collect();
+        let (dies, dice_seqs, values) = dice_columns(&c.dice);
+        let payload = format!("{id} {next}");
+        let (status, at, keep) = (c.status.name(), now(), c.keep as i64);
+        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
+            [&id, &status, &c.reason, &next, &at, &c.from_revision];
+        let delete_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&id, &keep];
+        let token_params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&id, &seqs, &c.append];
+        let dice_params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+            [&id, &dies, &dice_seqs, &values];
+        let note_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&GAMES, &payload];
+        // The row lock makes a second writer wait at the UPDATE; when the
+        // first commits, the second's UPDATE changes nothing, and the whole
+        // transaction is rolled back below.
+        let written = tokio::try_join!(
+            tx.execute(&update, &update_params),
+            tx.execute(&delete, &delete_params),
+            tx.execute(&tokens, &token_params),
+            tx.execute(&dice, &dice_params),
+            tx.execute(&note, &note_params),
+        );
+        match written {
+            Ok((1, ..)) => {}
+            Ok(_) => {
+                tx.rollback().await?;
+                return Err(StoreError::Stale(revision_of(&client, id).await?));
+            }
+            // A statement after the revision check failed (another writer's
+            // tokens at these places, no such game): if the game moved on,
+            // that is why.
+            Err(e) => {
+                // Rolled back as it is dropped; the same connection asks
+                // (another one may not be free: this one is held).
+                drop(tx);
+                let at = revision_of(&client, id).await?;
+                if at != c.from_revision {
+                    return Err(StoreError::Stale(at));
+                }
+                return Err(e.into());
+            }
         }
-        tx.execute(
-            "DELETE FROM tokens WHERE game_id = $1 AND seq >= $2",
-            &[&id, &(c.keep as i64)],
-        )
-        .await?;
-        insert_tokens(&tx, id, c.keep, &c.append).await?;
-        insert_dice(&tx, id, &c.dice).await?;
-        notify(&tx, GAMES, &format!("{id} {next}")).await?;
         tx.commit().await?;
         self.commits.fetch_add(1, Ordering::Relaxed);
         Ok(next)
@@ -304,54 +342,43 @@ impl PgStore {
         Ok(next)
     }
 
-    /// Loads a game's row, tokens and dice ledger, as of one moment (one
-    /// repeatable-read transaction, so the three agree).
+    /// Loads a game's row, tokens and dice ledger in one statement (one
+    /// snapshot, so the three agree; one round trip, since every instance
+    /// reloads a game each time another one changes it).
     ///
     /// # Errors
     /// The read failed.
     pub async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
-        let mut client = self.client().await?;
-        let tx = client
-            .build_transaction()
-            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
+        let client = self.client().await?;
+        let load = client
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS},
+                    ARRAY(SELECT token FROM tokens t WHERE t.game_id = g.id ORDER BY seq),
+                    ARRAY(SELECT die FROM dice d WHERE d.game_id = g.id ORDER BY die, seq),
+                    ARRAY(SELECT seq FROM dice d WHERE d.game_id = g.id ORDER BY die, seq),
+                    ARRAY(SELECT value FROM dice d WHERE d.game_id = g.id ORDER BY die, seq)
+                 FROM games g WHERE id = $1"
+            ))
             .await?;
-        let Some(row) = tx
-            .query_opt(
-                &format!("SELECT {COLUMNS} FROM games WHERE id = $1"),
-                &[&id],
-            )
-            .await?
-        else {
+        let Some(r) = client.query_opt(&load, &[&id]).await? else {
             return Ok(None);
         };
-        let row = row_from(&row)?;
-        let tokens = tx
-            .query(
-                "SELECT token FROM tokens WHERE game_id = $1 ORDER BY seq",
-                &[&id],
-            )
-            .await?
+        let row = row_from(&r)?;
+        let tokens: Vec<String> = r.get(15);
+        let (dies, seqs, values): (Vec<String>, Vec<i64>, Vec<i16>) =
+            (r.get(16), r.get(17), r.get(18));
+        let dice = dies
             .iter()
-            .map(|r| r.get::<_, String>(0))
-            .collect();
-        let dice = tx
-            .query(
-                "SELECT die, seq, value FROM dice WHERE game_id = $1",
-                &[&id],
-            )
-            .await?
-            .iter()
-            .filter_map(|r| {
+            .zip(seqs)
+            .zip(values)
+            .filter_map(|((die, seq), value)| {
                 Some(Drawn {
-                    die: Die::from_name(r.get::<_, &str>(0))?,
-                    seq: usize::try_from(r.get::<_, i64>(1)).ok()?,
-                    value: u8::try_from(r.get::<_, i16>(2)).ok()?,
+                    die: Die::from_name(die)?,
+                    seq: usize::try_from(seq).ok()?,
+                    value: u8::try_from(value).ok()?,
                 })
             })
             .collect();
-        tx.commit().await?;
         Ok(Some(Loaded { row, tokens, dice }))
     }
 
@@ -634,8 +661,7 @@ fn job_state(r: &Row) -> JobState {
 
 /// Announces `payload` on `channel` when the transaction commits.
 async fn notify(tx: &impl GenericClient, channel: &str, payload: &str) -> Result<(), StoreError> {
-    tx.execute("SELECT pg_notify($1, $2)", &[&channel, &payload])
-        .await?;
+    tx.execute(NOTIFY, &[&channel, &payload]).await?;
     Ok(())
 }
 
@@ -645,41 +671,36 @@ async fn insert_tokens(
     from: usize,
     tokens: &[String],
 ) -> Result<(), StoreError> {
-    if tokens.is_empty() {
-        return Ok(());
-    }
     let seqs: Vec<i64> = (0..tokens.len()).map(|i| (from + i) as i64).collect();
-    c.execute(
-        "INSERT INTO tokens (game_id, seq, token)
-         SELECT $1, s, t FROM UNNEST($2::bigint[], $3::text[]) AS u(s, t)",
-        &[&id, &seqs, &tokens],
-    )
-    .await
-    .map_err(|e| {
-        // Another writer appended at these places: the game moved on.
-        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) {
-            StoreError::Stale(-1)
-        } else {
-            StoreError::from(e)
-        }
-    })?;
+    c.execute(INSERT_TOKENS, &[&id, &seqs, &tokens]).await?;
     Ok(())
+}
+
+/// A game's stored revision (-1 for no such game).
+async fn revision_of(c: &impl GenericClient, id: &str) -> Result<i64, StoreError> {
+    Ok(
+        c.query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
+            .await?
+            .map_or(-1, |r| r.get::<_, i64>(0)),
+    )
+}
+
+/// The ledger's columns of some dice, as arrays for `INSERT_DICE`.
+fn dice_columns(dice: &[Drawn]) -> (Vec<&'static str>, Vec<i64>, Vec<i16>) {
+    (
+        dice.iter().map(|d| d.die.name()).collect(),
+        dice.iter().map(|d| d.seq as i64).collect(),
+        dice.iter().map(|d| i16::from(d.value)).collect(),
+    )
 }
 
 async fn insert_dice(c: &impl GenericClient, id: &str, dice: &[Drawn]) -> Result<(), StoreError> {
     if dice.is_empty() {
         return Ok(());
     }
-    let dies: Vec<&str> = dice.iter().map(|d| d.die.name()).collect();
-    let seqs: Vec<i64> = dice.iter().map(|d| d.seq as i64).collect();
-    let values: Vec<i16> = dice.iter().map(|d| i16::from(d.value)).collect();
-    c.execute(
-        "INSERT INTO dice (game_id, die, seq, value)
-         SELECT $1, d, s, v FROM UNNEST($2::text[], $3::bigint[], $4::smallint[]) AS u(d, s, v)
-         ON CONFLICT DO NOTHING",
-        &[&id, &dies, &seqs, &values],
-    )
-    .await?;
+    let (dies, seqs, values) = dice_columns(dice);
+    c.execute(INSERT_DICE, &[&id, &dies, &seqs, &values])
+        .await?;
     Ok(())
 }
 

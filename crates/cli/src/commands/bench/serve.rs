@@ -30,9 +30,20 @@ pub struct ServeBench {
     /// WebSocket spectators, spread over the games.
     #[arg(long, default_value_t = 0)]
     pub spectators: usize,
-    /// A running server to target (started here when absent).
+    /// A running server to target (started here when absent); repeat for
+    /// several instances on one PostgreSQL store: games are created and
+    /// moved on them in turn, and each spectator watches on another instance
+    /// than the one its game's next move goes to.
     #[arg(long)]
-    pub url: Option<String>,
+    pub url: Vec<String>,
+    /// Who plays the games: `local` (both seats from this client) or
+    /// `engine` (the client plays the attackers, the computer replies: the
+    /// engine's throughput, `engine_replies_per_s`).
+    #[arg(long, value_enum, default_value_t = BenchOpponent::Local)]
+    pub opponent: BenchOpponent,
+    /// The computer's level, with `--opponent engine`.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: u8,
     /// Games created first and never played, to measure memory with many
     /// stored games.
     #[arg(long, default_value_t = 0)]
@@ -41,6 +52,15 @@ pub struct ServeBench {
     /// memory.
     #[arg(long, default_value_t = 600)]
     pub evict_after_secs: u64,
+}
+
+/// Who plays the benchmark's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchOpponent {
+    /// Both seats from the bench's client.
+    Local,
+    /// The computer in the defenders' seat.
+    Engine,
 }
 
 /// When each game's recent moves were sent, by the revision they create, so a
@@ -183,6 +203,15 @@ pub struct ServeReport {
     pub server_rss_mib: Option<f64>,
     /// `started` (by the bench) or `given` (`--url`).
     pub server: &'static str,
+    /// Instances driven.
+    pub instances: usize,
+    /// With `--opponent engine`: the computer's replies seen.
+    pub engine_replies: usize,
+    /// Of those, per second.
+    pub engine_replies_per_s: f64,
+    /// With `--opponent engine`: from a move's acknowledgement to the
+    /// computer's reply being stored.
+    pub reply_ms: Latency,
 }
 
 /// A request body of `POST /api/games`.
@@ -191,6 +220,10 @@ struct NewGame<'a> {
     game: &'a str,
     rules: &'a str,
     opponent: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<&'a str>,
 }
 
 /// A request body of `POST /api/games/{id}/actions`: one move.
@@ -232,11 +265,13 @@ struct Game {
     revision: i64,
 }
 
-async fn new_game(client: &reqwest::Client, base: &str) -> Result<Game> {
+async fn new_game(client: &reqwest::Client, base: &str, engine: Option<u8>) -> Result<Game> {
     let body = NewGame {
         game: "ringo",
         rules: "classic,repetition=draw",
-        opponent: "local",
+        opponent: if engine.is_some() { "engine" } else { "local" },
+        level: engine,
+        side: engine.map(|_| "attackers"),
     };
     let (status, v) = post(client, &format!("{base}/api/games"), None, &body).await?;
     if status != 201 {
@@ -276,34 +311,58 @@ fn moves_of(state: &Value) -> Vec<String> {
 pub fn run(b: &ServeBench) -> Result<ServeReport> {
     // Thousands of sockets need more than the usual 1024 open files.
     let _ = rlimit::increase_nofile_limit(u64::MAX);
-    let (server, base) = match &b.url {
-        Some(url) => (None, url.trim_end_matches('/').to_string()),
-        None => {
-            let (s, url) = start_server(b.evict_after_secs)?;
-            (Some(s), url)
-        }
+    let (server, bases) = if b.url.is_empty() {
+        let (s, url) = start_server(b.evict_after_secs)?;
+        (Some(s), vec![url])
+    } else {
+        let urls = b.url.iter().map(|u| u.trim_end_matches('/').to_string());
+        (None, urls.collect())
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let mut report = runtime.block_on(drive(b, &base))?;
+    let mut report = runtime.block_on(drive(b, &bases))?;
     report.server_rss_mib = server.as_ref().and_then(|s| rss_mib(s.child.id()));
     report.server = if server.is_some() { "started" } else { "given" };
     Ok(report)
 }
 
-async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
+/// Waits until a game's stored revision reaches `want` (the computer's
+/// reply), looking every 20 ms; false after 60 s.
+async fn wait_revision(client: &reqwest::Client, base: &str, id: &str, want: i64) -> Option<Value> {
+    let until = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < until {
+        if let Ok(r) = client.get(format!("{base}/api/games/{id}")).send().await {
+            if let Ok(v) = r
+                .bytes()
+                .await
+                .map_err(anyhow::Error::from)
+                .and_then(|b| Ok(serde_json::from_slice::<Value>(&b)?))
+            {
+                if revision_of(&v["state"]).unwrap_or(-1) >= want {
+                    return Some(v);
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    None
+}
+
+async fn drive(b: &ServeBench, bases: &[String]) -> Result<ServeReport> {
+    let n = bases.len();
+    let engine = (b.opponent == BenchOpponent::Engine).then_some(b.level);
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(4096)
         .tcp_nodelay(true)
         .timeout(Duration::from_secs(30))
         .build()?;
-    for _ in 0..b.stored {
-        new_game(&client, base).await?;
+    for i in 0..b.stored {
+        new_game(&client, &bases[i % n], None).await?;
     }
     let mut games = Vec::with_capacity(b.games as usize);
-    for _ in 0..b.games {
-        games.push(new_game(&client, base).await?);
+    for g in 0..b.games as usize {
+        games.push(new_game(&client, &bases[g % n], engine).await?);
     }
     let sent: Arc<Sent> = Arc::new(
         (0..b.games as usize)
@@ -311,14 +370,14 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
             .collect(),
     );
     let errors = Arc::new(AtomicUsize::new(0));
-    let ws_base = base.replacen("http", "ws", 1);
+    let ws_bases: Vec<String> = bases.iter().map(|b| b.replacen("http", "ws", 1)).collect();
     // Spectators connect first, then play starts.
     let mut watchers = vec![];
     let connected = Arc::new(AtomicUsize::new(0));
     let duration = Duration::from_secs_f64(b.seconds.max(0.1));
     for s in 0..b.spectators {
         let g = s % b.games as usize;
-        let url = format!("{ws_base}/api/games/{}/ws", games[g].id);
+        let url = format!("{}/api/games/{}/ws", ws_bases[(s + 1) % n], games[g].id);
         let (sent, errors, connected) = (sent.clone(), errors.clone(), connected.clone());
         watchers.push(tokio::spawn(async move {
             let mut pushes = vec![];
@@ -355,15 +414,13 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
     let deadline = start + duration;
     let mut players = vec![];
     for (g, mut game) in games.into_iter().enumerate() {
-        let (client, base, sent, errors) = (
-            client.clone(),
-            base.to_string(),
-            sent.clone(),
-            errors.clone(),
-        );
+        let (client, bases, sent, errors) =
+            (client.clone(), bases.to_vec(), sent.clone(), errors.clone());
         let rate = b.rate;
         players.push(tokio::spawn(async move {
             let mut latencies = vec![];
+            let mut replies = vec![];
+            let mut turn = g;
             let mut seed =
                 0x9e37_79b9_7f4a_7c15u64 ^ (g as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             let mut next_rand = move || {
@@ -386,8 +443,10 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
                 } else if Instant::now() >= deadline {
                     break;
                 }
+                turn += 1;
+                let base = &bases[turn % n];
                 if game.moves.is_empty() {
-                    match new_game(&client, &base).await {
+                    match new_game(&client, base, engine).await {
                         Ok(fresh) => game = fresh,
                         Err(_) => {
                             errors.fetch_add(1, Ordering::Relaxed);
@@ -415,26 +474,46 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
                 )
                 .await
                 {
-                    Ok((200, v)) => {
+                    Ok((200, mut v)) => {
                         latencies.push(t0.elapsed().as_secs_f64() * 1000.0);
+                        game.revision = revision_of(&v["state"]).unwrap_or(game.revision + 1);
+                        if engine.is_some() && v["state"]["over"] != true {
+                            // The computer's reply, stored by whichever
+                            // process computes it.
+                            let t1 = Instant::now();
+                            let other = &bases[(turn + 1) % n];
+                            match wait_revision(&client, other, &game.id, game.revision + 1).await {
+                                Some(r) => {
+                                    replies.push(t1.elapsed().as_secs_f64() * 1000.0);
+                                    v = r;
+                                    game.revision =
+                                        revision_of(&v["state"]).unwrap_or(game.revision + 1);
+                                }
+                                None => {
+                                    errors.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                        }
                         game.moves = if v["state"]["over"] == true {
                             vec![]
                         } else {
                             moves_of(&v["state"])
                         };
-                        game.revision = revision_of(&v["state"]).unwrap_or(game.revision + 1);
                     }
                     _ => {
                         errors.fetch_add(1, Ordering::Relaxed);
                     }
                 }
             }
-            latencies
+            (latencies, replies)
         }));
     }
     let mut latencies = vec![];
+    let mut replies = vec![];
     for p in players {
-        latencies.extend(p.await.unwrap_or_default());
+        let (l, r) = p.await.unwrap_or_default();
+        latencies.extend(l);
+        replies.extend(r);
     }
     let elapsed = start.elapsed().as_secs_f64();
     let mut pushes = vec![];
@@ -443,7 +522,7 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
     }
     // The server's own count of changes and commits: how many moves shared
     // one fsync.
-    let store = match client.get(format!("{base}/api/health")).send().await {
+    let store = match client.get(format!("{}/api/health", bases[0])).send().await {
         Ok(r) => r
             .bytes()
             .await
@@ -468,5 +547,9 @@ async fn drive(b: &ServeBench, base: &str) -> Result<ServeReport> {
         store: store["store"].clone(),
         server_rss_mib: None,
         server: "given",
+        instances: n,
+        engine_replies: replies.len(),
+        engine_replies_per_s: ((replies.len() as f64 / elapsed) * 100.0).round() / 100.0,
+        reply_ms: summary(replies),
     })
 }
