@@ -308,6 +308,82 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     assert_eq!(status, 409, "{v}");
     assert_eq!(v["code"], "stale-revision");
 
+    // Undo and the dice ledger across instances: an Urgammon game on one
+    // screen, each action on the other instance than the one before. After
+    // an Undo made on B, the same move replayed on A and the roll made on B
+    // give the die the ledger drew the first time.
+    let (status, u) = call(
+        &client,
+        "POST",
+        api(&addr_a, "/api/games"),
+        None,
+        Some(json!({"game": "urgammon", "opponent": "local", "to": 1})),
+    )
+    .await;
+    assert_eq!(status, 201, "{u}");
+    let uid = u["id"].as_str().unwrap().to_string();
+    let utoken = u["token"].as_str().unwrap().to_string();
+    let (_, got) = call(
+        &client,
+        "GET",
+        api(&addr_b, &format!("/api/games/{uid}")),
+        None,
+        None,
+    )
+    .await;
+    let mut state = got["state"].clone();
+    let mut hops = 0usize;
+    let mut act = async |state: &Value, mut body: Value| -> Value {
+        hops += 1;
+        let addr = if hops % 2 == 0 { &addr_a } else { &addr_b };
+        body["expect_revision"] = state["revision"].clone();
+        let (status, v) = call(
+            &client,
+            "POST",
+            api(addr, &format!("/api/games/{uid}/action")),
+            Some(&utoken),
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(status, 200, "{body} on {addr}: {v}");
+        v["state"].clone()
+    };
+    // Play until the first move is followed by the next turn's roll.
+    let mut first_move = None;
+    loop {
+        let phase = state["phase"].as_str().unwrap().to_string();
+        let body = match phase.as_str() {
+            "roll" => json!({"type": "roll"}),
+            "verdict" => json!({"type": "verdict"}),
+            _ => {
+                let m = state["moves"][0].as_str().unwrap().to_string();
+                first_move.get_or_insert((m.clone(), state["tokens"].as_array().unwrap().len()));
+                json!({"type": "move", "move": m})
+            }
+        };
+        state = act(&state, body).await;
+        if first_move.is_some() && state["phase"] != "roll" {
+            break;
+        }
+    }
+    let (m1, at) = first_move.unwrap();
+    let rolled = state["tokens"][at + 1].clone();
+    state = act(&state, json!({"type": "undo"})).await;
+    assert_eq!(
+        state["tokens"].as_array().unwrap().len(),
+        at,
+        "undo cut before the move"
+    );
+    state = act(&state, json!({"type": "move", "move": m1})).await;
+    if state["phase"] == "roll" {
+        state = act(&state, json!({"type": "roll"})).await;
+    }
+    assert_eq!(
+        state["tokens"].as_array().unwrap()[at + 1],
+        rolled,
+        "the ledger gives the same die on the other instance"
+    );
+
     // The deployment recipe: nginx in front of both instances, any instance
     // for any request, WebSockets passed through.
     let proxy = nginx(&addr_a, &addr_b, &dir.join("proxy"));
