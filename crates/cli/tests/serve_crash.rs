@@ -47,24 +47,6 @@ fn http(
     Ok((status, body))
 }
 
-/// A long sequence of legal Ringo moves, from a seeded random game.
-fn moves() -> Vec<String> {
-    let rules: ringo::Rules = "classic,repetition=draw".parse().unwrap();
-    let mut game = ringo::Game::new(rules);
-    let mut seed = 7u64;
-    let mut out = vec![];
-    while !game.is_over() && out.len() < 300 {
-        let legal = game.legal_moves();
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let m = legal[(seed >> 33) as usize % legal.len()];
-        out.push(m.to_notation(&legal));
-        game.play_unchecked(m);
-    }
-    out
-}
-
 /// How many games are played at once, so the server's writer commits their
 /// moves in shared batches (group commit) when it is killed.
 const GAMES: usize = 8;
@@ -94,7 +76,7 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
 
     // Play moves as fast as possible in every game at once, recording each one
     // the server acknowledged; kill the server while it is doing so.
-    let moves = moves();
+    let moves = common::random_ringo_moves("classic,repetition=draw", 300, 7);
     let acked: Vec<Arc<Mutex<Vec<String>>>> =
         (0..GAMES).map(|_| Arc::new(Mutex::new(vec![]))).collect();
     let players: Vec<_> = games

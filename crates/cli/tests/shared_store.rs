@@ -112,6 +112,30 @@ async fn call(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// `POST /api/games/{id}/action` on an instance with a seat token.
+async fn post_action(
+    client: &reqwest::Client,
+    addr: &str,
+    id: &str,
+    token: &str,
+    body: Value,
+) -> (u16, Value) {
+    let url = format!("http://{addr}/api/games/{id}/action");
+    call(client, "POST", url, Some(token), Some(body)).await
+}
+
+/// `GET /api/games/{id}` on an instance.
+async fn get_game(client: &reqwest::Client, addr: &str, id: &str) -> (u16, Value) {
+    call(
+        client,
+        "GET",
+        format!("http://{addr}/api/games/{id}"),
+        None,
+        None,
+    )
+    .await
+}
+
 /// Watches a game's WebSocket, keeping every revision pushed.
 async fn watch(addr: &str, id: &str) -> Arc<Mutex<Vec<i64>>> {
     let (mut socket, _) =
@@ -186,23 +210,6 @@ async fn eventually(secs: u64, what: &str, mut check: impl AsyncFnMut() -> bool)
     panic!("timed out waiting for {what}");
 }
 
-/// A seeded random legal Ringo game's moves (classic rules).
-fn ringo_moves(n: usize, seed: u64) -> Vec<String> {
-    let mut game = ringo::Game::new("classic".parse().unwrap());
-    let mut seed = seed;
-    let mut out = vec![];
-    while !game.is_over() && out.len() < n {
-        let legal = game.legal_moves();
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let m = legal[(seed >> 33) as usize % legal.len()];
-        out.push(m.to_notation(&legal));
-        game.play_unchecked(m);
-    }
-    out
-}
-
 /// The seat (0 attackers, 1 defenders) to move after `moves` classic moves.
 fn seat_after(moves: &[String]) -> usize {
     let mut game = ringo::Game::new("classic".parse().unwrap());
@@ -266,18 +273,18 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let on_b = watch(&addr_b, &id).await;
 
     // Played on B and A in turn; every move reaches both watchers.
-    let moves = ringo_moves(40, 11);
+    let moves = common::random_ringo_moves("classic", 40, 11);
     let tokens = [attackers.as_str(), defenders.as_str()];
     let mut revision = 0;
     for (i, m) in moves.iter().take(12).enumerate() {
         let seat = seat_after(&moves[..i]);
         let addr = if i % 2 == 0 { &addr_b } else { &addr_a };
-        let (status, v) = call(
+        let (status, v) = post_action(
             &client,
-            "POST",
-            api(addr, &format!("/api/games/{id}/action")),
-            Some(tokens[seat]),
-            Some(json!({"type": "move", "move": m, "expect_revision": revision})),
+            addr,
+            &id,
+            tokens[seat],
+            json!({"type": "move", "move": m, "expect_revision": revision}),
         )
         .await;
         assert_eq!(status, 200, "move {i} ({m}) on {addr}: {v}");
@@ -297,12 +304,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     }
     // A move named from an old revision is refused on either instance.
     let seat = seat_after(&moves[..12]);
-    let (status, v) = call(
+    let (status, v) = post_action(
         &client,
-        "POST",
-        api(&addr_a, &format!("/api/games/{id}/action")),
-        Some(tokens[seat]),
-        Some(json!({"type": "move", "move": moves[12], "expect_revision": 3})),
+        &addr_a,
+        &id,
+        tokens[seat],
+        json!({"type": "move", "move": moves[12], "expect_revision": 3}),
     )
     .await;
     assert_eq!(status, 409, "{v}");
@@ -323,28 +330,14 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     assert_eq!(status, 201, "{u}");
     let uid = u["id"].as_str().unwrap().to_string();
     let utoken = u["token"].as_str().unwrap().to_string();
-    let (_, got) = call(
-        &client,
-        "GET",
-        api(&addr_b, &format!("/api/games/{uid}")),
-        None,
-        None,
-    )
-    .await;
+    let (_, got) = get_game(&client, &addr_b, &uid).await;
     let mut state = got["state"].clone();
     let mut hops = 0usize;
     let mut act = async |state: &Value, mut body: Value| -> Value {
         hops += 1;
         let addr = if hops % 2 == 0 { &addr_a } else { &addr_b };
         body["expect_revision"] = state["revision"].clone();
-        let (status, v) = call(
-            &client,
-            "POST",
-            api(addr, &format!("/api/games/{uid}/action")),
-            Some(&utoken),
-            Some(body.clone()),
-        )
-        .await;
+        let (status, v) = post_action(&client, addr, &uid, &utoken, body.clone()).await;
         assert_eq!(status, 200, "{body} on {addr}: {v}");
         v["state"].clone()
     };
@@ -418,12 +411,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         let through_proxy = watch(px, &pid).await;
         for (i, m) in moves.iter().take(6).enumerate() {
             let seat = seat_after(&moves[..i]);
-            let (status, v) = call(
+            let (status, v) = post_action(
                 &client,
-                "POST",
-                api(px, &format!("/api/games/{pid}/action")),
-                Some(&ptokens[seat]),
-                Some(json!({"type": "move", "move": m, "expect_revision": i})),
+                px,
+                &pid,
+                &ptokens[seat],
+                json!({"type": "move", "move": m, "expect_revision": i}),
             )
             .await;
             assert_eq!(status, 200, "move {i} through the proxy: {v}");
@@ -458,12 +451,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     for turn in 0..3 {
         let legal = game.legal_moves();
         let m = legal[turn % legal.len()].to_notation(&legal);
-        let (status, v) = call(
+        let (status, v) = post_action(
             &client,
-            "POST",
-            api(&addr_a, &format!("/api/games/{eid}/action")),
-            Some(&etoken),
-            Some(json!({"type": "move", "move": m})),
+            &addr_a,
+            &eid,
+            &etoken,
+            json!({"type": "move", "move": m}),
         )
         .await;
         assert_eq!(status, 200, "{v}");
@@ -471,14 +464,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         let want = (turn as i64 + 1) * 2;
         let mut reply = None;
         eventually(30, "the worker's reply", async || {
-            let (_, v) = call(
-                &client,
-                "GET",
-                api(&addr_b, &format!("/api/games/{eid}")),
-                None,
-                None,
-            )
-            .await;
+            let (_, v) = get_game(&client, &addr_b, &eid).await;
             if v["state"]["revision"].as_i64() == Some(want) {
                 reply = v["state"]["history"]
                     .as_array()
@@ -505,12 +491,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let mut played = 12;
     for (i, m) in moves.iter().enumerate().skip(12).take(4) {
         let seat = seat_after(&moves[..i]);
-        let (status, v) = call(
+        let (status, v) = post_action(
             &client,
-            "POST",
-            api(&addr_a, &format!("/api/games/{id}/action")),
-            Some(tokens[seat]),
-            Some(json!({"type": "move", "move": m})),
+            &addr_a,
+            &id,
+            tokens[seat],
+            json!({"type": "move", "move": m}),
         )
         .await;
         assert_eq!(status, 200, "{v}");
@@ -518,14 +504,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     }
     a.0.kill().unwrap();
     let _ = a.0.wait();
-    let (status, v) = call(
-        &client,
-        "GET",
-        api(&addr_b, &format!("/api/games/{id}")),
-        None,
-        None,
-    )
-    .await;
+    let (status, v) = get_game(&client, &addr_b, &id).await;
     assert_eq!(status, 200);
     let stored: Vec<String> = v["state"]["history"]
         .as_array()
@@ -535,12 +514,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         .collect();
     assert_eq!(stored, moves[..played].to_vec(), "every acknowledged move");
     let seat = seat_after(&moves[..played]);
-    let (status, v) = call(
+    let (status, v) = post_action(
         &client,
-        "POST",
-        api(&addr_b, &format!("/api/games/{id}/action")),
-        Some(tokens[seat]),
-        Some(json!({"type": "move", "move": moves[played]})),
+        &addr_b,
+        &id,
+        tokens[seat],
+        json!({"type": "move", "move": moves[played]}),
     )
     .await;
     assert_eq!(status, 200, "the game goes on on B: {v}");
@@ -548,12 +527,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     if let (Some((_, px)), Some((pid, ptokens))) = (&proxy, &proxied) {
         for (i, m) in moves.iter().enumerate().skip(6).take(4) {
             let seat = seat_after(&moves[..i]);
-            let (status, v) = call(
+            let (status, v) = post_action(
                 &client,
-                "POST",
-                api(px, &format!("/api/games/{pid}/action")),
-                Some(&ptokens[seat]),
-                Some(json!({"type": "move", "move": m, "expect_revision": i})),
+                px,
+                pid,
+                &ptokens[seat],
+                json!({"type": "move", "move": m, "expect_revision": i}),
             )
             .await;
             assert_eq!(status, 200, "move {i} through the proxy with A down: {v}");
@@ -578,12 +557,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     for turn in 0..4 {
         let legal = game.legal_moves();
         let m = legal[turn % legal.len()].to_notation(&legal);
-        let (status, v) = call(
+        let (status, v) = post_action(
             &client,
-            "POST",
-            api(&addr_b, &format!("/api/games/{eid}/action")),
-            Some(&etoken),
-            Some(json!({"type": "move", "move": m})),
+            &addr_b,
+            &eid,
+            &etoken,
+            json!({"type": "move", "move": m}),
         )
         .await;
         assert_eq!(status, 200, "{v}");
@@ -598,14 +577,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             .await;
             w1.0.kill().unwrap();
             let _ = w1.0.wait();
-            let (_, v) = call(
-                &client,
-                "GET",
-                api(&addr_b, &format!("/api/games/{eid}")),
-                None,
-                None,
-            )
-            .await;
+            let (_, v) = get_game(&client, &addr_b, &eid).await;
             // The reply may have landed just before the kill; then try again
             // on the next move.
             if v["state"]["revision"].as_i64() == Some(want - 1) {
@@ -615,14 +587,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         }
         let mut reply = None;
         eventually(60, "the reply after the worker was killed", async || {
-            let (_, v) = call(
-                &client,
-                "GET",
-                api(&addr_b, &format!("/api/games/{eid}")),
-                None,
-                None,
-            )
-            .await;
+            let (_, v) = get_game(&client, &addr_b, &eid).await;
             if v["state"]["revision"].as_i64() == Some(want) {
                 reply = v["state"]["history"]
                     .as_array()
@@ -654,12 +619,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     assert_eq!(status, 200, "{v}");
     assert!(v["analysis"].is_object(), "the worker's analysis: {v}");
     let seat = seat_after(&moves[..played + 1]);
-    let (status, v) = call(
+    let (status, v) = post_action(
         &client,
-        "POST",
-        api(&addr_b, &format!("/api/games/{id}/action")),
-        Some(tokens[seat]),
-        Some(json!({"type": "resign"})),
+        &addr_b,
+        &id,
+        tokens[seat],
+        json!({"type": "resign"}),
     )
     .await;
     assert_eq!(status, 200, "{v}");

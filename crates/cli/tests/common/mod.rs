@@ -81,3 +81,20 @@ pub fn start_serve(data: &std::path::Path, extra: &[&str]) -> (std::process::Chi
     assert!(line.contains("Agon is running"), "{line}");
     (child, port)
 }
+
+/// The moves of a seeded random legal Ringo game under `rules`, at most `n`.
+pub fn random_ringo_moves(rules: &str, n: usize, seed: u64) -> Vec<String> {
+    let mut game = ringo::Game::new(rules.parse().unwrap());
+    let mut seed = seed;
+    let mut out = vec![];
+    while !game.is_over() && out.len() < n {
+        let legal = game.legal_moves();
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let m = legal[(seed >> 33) as usize % legal.len()];
+        out.push(m.to_notation(&legal));
+        game.play_unchecked(m);
+    }
+    out
+}

@@ -252,6 +252,11 @@ pub struct QueueDepth {
     pub running: usize,
 }
 
+/// The columns of `games` that make a [`GameRow`], in the order both
+/// backends read them.
+const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
+    start_position, status, created_at, updated_at, revision, reason, rematch";
+
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
     std::time::SystemTime::now()

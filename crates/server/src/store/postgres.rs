@@ -9,6 +9,7 @@
 //! with `FOR UPDATE SKIP LOCKED` and a lease, renews the lease while it
 //! computes, and a job whose lease ran out is due again.
 
+use super::COLUMNS;
 use super::{now, Commit, GameRow, Job, JobKind, JobState, Loaded, Notice, QueueDepth, StoreError};
 use crate::dice::{Die, Drawn};
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -46,10 +47,6 @@ const POOL_SIZE: usize = 16;
 /// The key of the advisory lock held while migrating, so that instances
 /// started together migrate one after the other.
 const MIGRATION_LOCK: i64 = 0x6167_6f6e;
-
-/// The columns `row_from` reads, in its order.
-const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
-    start_position, status, created_at, updated_at, revision, reason, rematch";
 
 /// The PostgreSQL store. Cloning it gives another handle to the same pool.
 #[derive(Clone)]

@@ -3,6 +3,7 @@
 //! savepoint), so none of them opens a transaction of its own.
 
 use crate::dice::{Die, Drawn};
+use crate::store::COLUMNS;
 use crate::store::{Commit, GameRow, Loaded, StoreError};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -18,10 +19,6 @@ const ADDED_COLUMNS: [(&str, &str); 3] = [
     ("reason", "TEXT"),
     ("rematch", "TEXT"),
 ];
-
-/// The columns `row_from_sql` reads, in its order.
-const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
-    start_position, status, created_at, updated_at, revision, reason, rematch";
 
 use crate::store::now;
 
