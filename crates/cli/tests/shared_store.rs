@@ -715,52 +715,33 @@ fn agon_fails(args: &[&str]) -> (Option<i32>, String) {
 #[test]
 fn bad_databases_and_worker_settings_are_clear_errors() {
     let dir = std::env::temp_dir().join(format!("agon-bad-db-{}", std::process::id()));
-    let data = dir.to_str().unwrap();
-    // No engine threads and no worker queue to give the work to.
-    let (code, err) = agon_fails(&[
-        "serve",
-        "--data",
-        data,
-        "--port",
-        "0",
-        "--engine-threads",
-        "0",
-    ]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--database"), "{err}");
-    // Not a PostgreSQL URL.
-    let (code, err) = agon_fails(&[
-        "serve",
-        "--data",
-        data,
-        "--port",
-        "0",
-        "--database",
-        "mysql://x/y",
-    ]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("not a PostgreSQL URL"), "{err}");
-    // Nobody there.
-    let (code, err) = agon_fails(&[
-        "serve",
-        "--data",
-        data,
-        "--port",
-        "0",
-        "--database",
-        "postgres://agon@127.0.0.1:1/agon",
-    ]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("PostgreSQL"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    // A worker needs its database.
-    let (code, err) = agon_fails(&["worker"]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--database"), "{err}");
-    let (code, err) = agon_fails(&["worker", "--database", "postgres://agon@127.0.0.1:1/agon"]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("PostgreSQL"), "{err}");
-    let (code, err) = agon_fails(&["worker", "--database", "x", "--threads", "many"]);
-    assert_eq!(code, Some(2), "{err}");
+    let serve = ["serve", "--data", dir.to_str().unwrap(), "--port", "0"];
+    let nobody = "postgres://agon@127.0.0.1:1/agon";
+    // Each: the arguments after `serve …` or `worker`, and what the error says.
+    let cases: [(&[&str], &[&str], &str); 6] = [
+        // No engine threads and no worker queue to give the work to.
+        (&serve, &["--engine-threads", "0"], "--database"),
+        (
+            &serve,
+            &["--database", "mysql://x/y"],
+            "not a PostgreSQL URL",
+        ),
+        // Nobody there.
+        (&serve, &["--database", nobody], "PostgreSQL"),
+        (&["worker"], &[], "--database"),
+        (&["worker"], &["--database", nobody], "PostgreSQL"),
+        (
+            &["worker"],
+            &["--database", "x", "--threads", "many"],
+            "--threads",
+        ),
+    ];
+    for (command, args, says) in cases {
+        let all: Vec<&str> = command.iter().chain(args).copied().collect();
+        let (code, err) = agon_fails(&all);
+        assert_eq!(code, Some(2), "{all:?}: {err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{all:?}: {err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
