@@ -34,6 +34,9 @@ fi
 echo "== cargo test --workspace"
 cargo test --workspace
 
+echo "== the game-session tests again, on PostgreSQL"
+AGON_TEST_STORE=postgres cargo test -p agon-server --test sessions
+
 echo "== browser tests (headless Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then
   sudo_cmd=""

@@ -22,8 +22,20 @@ impl Rng {
     }
 }
 
-fn fresh() -> axum::Router {
-    app(state_on(Store::in_memory().unwrap()))
+/// The store these tests run on: SQLite in memory, or with
+/// `AGON_TEST_STORE=postgres` a fresh PostgreSQL database (`./test.sh` runs
+/// this file both ways, so sessions behave the same on both stores).
+async fn store() -> Store {
+    if std::env::var("AGON_TEST_STORE").as_deref() == Ok("postgres") {
+        return common::pg_store("sessions")
+            .await
+            .expect("AGON_TEST_STORE=postgres needs AGON_TEST_DATABASE_URL");
+    }
+    Store::in_memory().unwrap()
+}
+
+async fn fresh() -> axum::Router {
+    app(state_on(store().await))
 }
 
 async fn get(app: &axum::Router, id: &str, token: Option<&str>) -> Value {
@@ -57,7 +69,7 @@ fn dice_of(tokens: &[Value]) -> [Vec<String>; 3] {
 
 #[tokio::test]
 async fn dice_tokens_are_never_moves_in_any_phase() {
-    let app = fresh();
+    let app = fresh().await;
     let (_, id, t) = start(
         &app,
         json!({"game": "urgammon", "opponent": "local", "to": 1}),
@@ -113,7 +125,7 @@ async fn dice_tokens_are_never_moves_in_any_phase() {
 /// them back and whatever is played in between.
 #[tokio::test]
 async fn the_dice_ledger_holds_over_random_games_with_random_undos() {
-    let app = fresh();
+    let app = fresh().await;
     let mut rng = Rng::new(2026);
     let (mut undos, mut rerolled) = (0, 0);
     for game in 0..200 {
@@ -223,7 +235,7 @@ async fn engine_reply(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_stall() {
     let delay = Duration::from_millis(60);
-    let app = app(AppState::new(Store::in_memory().unwrap(), 2, delay));
+    let app = app(AppState::new(store().await, 2, delay));
     // Ringo level 1 thinks for a few milliseconds; the budget is its time plus
     // the delay, with room for a loaded test machine.
     let budget = Duration::from_secs(3);
@@ -302,7 +314,7 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
 
 #[tokio::test]
 async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over() {
-    let app = fresh();
+    let app = fresh().await;
     // Defenders against the engine: nothing to take back before the first move.
     let (g, id, t) = start(
         &app,
@@ -368,7 +380,7 @@ async fn undo_is_refused_when_there_is_nothing_to_take_back_or_the_game_is_over(
 
 #[tokio::test]
 async fn an_urgammon_game_end_stays_in_view_until_next() {
-    let app = fresh();
+    let app = fresh().await;
     let (g, id, t) = start(
         &app,
         json!({"game": "urgammon", "opponent": "local", "to": 7}),
@@ -447,7 +459,7 @@ async fn an_urgammon_game_end_stays_in_view_until_next() {
 
 #[tokio::test]
 async fn revisions_rise_with_every_change_and_stale_actions_are_refused() {
-    let app = fresh();
+    let app = fresh().await;
     let (g, id, t) = start(
         &app,
         json!({"game": "ringo", "opponent": "engine", "level": 1, "side": "attackers"}),
@@ -488,7 +500,7 @@ async fn revisions_rise_with_every_change_and_stale_actions_are_refused() {
 
 #[tokio::test]
 async fn an_invite_seats_one_friend_once_and_seat_links_hand_a_seat_over() {
-    let app = fresh();
+    let app = fresh().await;
     let g = create(
         &app,
         json!({"game": "ringo", "opponent": "friend", "side": "defenders"}),
@@ -590,7 +602,7 @@ async fn an_invite_seats_one_friend_once_and_seat_links_hand_a_seat_over() {
 
 #[tokio::test]
 async fn resign_ends_the_game_and_rematch_swaps_the_seats() {
-    let app = fresh();
+    let app = fresh().await;
     let g = create(
         &app,
         json!({"game": "ringo", "rules": "globe", "opponent": "friend", "side": "attackers"}),
@@ -664,7 +676,7 @@ async fn resign_ends_the_game_and_rematch_swaps_the_seats() {
 
 #[tokio::test]
 async fn creation_takes_typed_validated_fields() {
-    let app = fresh();
+    let app = fresh().await;
     let cases = [
         (json!({"game": "urgammon", "to": 2.5}), "whole number"),
         (json!({"game": "urgammon", "to": ""}), "whole number"),
