@@ -136,6 +136,60 @@ async fn get_game(client: &reqwest::Client, addr: &str, id: &str) -> (u16, Value
     .await
 }
 
+/// A Ringo game against the computer at `level`, created on an instance:
+/// its id and the attackers' token.
+async fn engine_game(client: &reqwest::Client, addr: &str, level: u8) -> (String, String) {
+    let (status, e) = call(
+        client,
+        "POST",
+        format!("http://{addr}/api/games"),
+        None,
+        Some(json!({"game": "ringo", "rules": "classic", "opponent": "engine", "level": level, "side": "attackers"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{e}");
+    let text = |k: &str| e[k].as_str().unwrap().to_string();
+    (text("id"), text("token"))
+}
+
+/// Plays the `turn`-th human move of an engine game on `addr`.
+async fn human_move(
+    client: &reqwest::Client,
+    addr: &str,
+    (id, token): &(String, String),
+    game: &mut ringo::Game,
+    turn: usize,
+) {
+    let legal = game.legal_moves();
+    let m = legal[turn % legal.len()].to_notation(&legal);
+    let (status, v) =
+        post_action(client, addr, id, token, json!({"type": "move", "move": m})).await;
+    assert_eq!(status, 200, "{v}");
+    game.play_text(&m).unwrap();
+}
+
+/// Waits (up to `secs`) until the game stored behind `addr` reaches
+/// `revision`, and plays its last move (the computer's reply) on `game`.
+async fn await_reply(
+    client: &reqwest::Client,
+    addr: &str,
+    id: &str,
+    revision: i64,
+    game: &mut ringo::Game,
+    secs: u64,
+) {
+    let mut reply = None;
+    eventually(secs, "the computer's reply", async || {
+        let (_, v) = get_game(client, addr, id).await;
+        reply = v["state"]["history"]
+            .as_array()
+            .and_then(|m| m.last().cloned());
+        v["state"]["revision"].as_i64() == Some(revision)
+    })
+    .await;
+    game.play_text(reply.unwrap().as_str().unwrap()).unwrap();
+}
+
 /// Watches a game's WebSocket, keeping every revision pushed.
 async fn watch(addr: &str, id: &str) -> Arc<Mutex<Vec<i64>>> {
     let (mut socket, _) =
@@ -435,50 +489,13 @@ async fn two_instances_and_a_worker_share_one_postgres() {
 
     // A game against the computer: the instances do no engine work; the
     // worker replies.
-    let (status, e) = call(
-        &client,
-        "POST",
-        api(&addr_a, "/api/games"),
-        None,
-        Some(json!({"game": "ringo", "rules": "classic", "opponent": "engine", "level": 3, "side": "attackers"})),
-    )
-    .await;
-    assert_eq!(status, 201, "{e}");
-    let eid = e["id"].as_str().unwrap().to_string();
-    let etoken = e["token"].as_str().unwrap().to_string();
-    let engine_watch = watch(&addr_b, &eid).await;
+    let engine = engine_game(&client, &addr_a, 3).await;
+    let engine_watch = watch(&addr_b, &engine.0).await;
     let mut game = ringo::Game::new("classic".parse().unwrap());
     for turn in 0..3 {
-        let legal = game.legal_moves();
-        let m = legal[turn % legal.len()].to_notation(&legal);
-        let (status, v) = post_action(
-            &client,
-            &addr_a,
-            &eid,
-            &etoken,
-            json!({"type": "move", "move": m}),
-        )
-        .await;
-        assert_eq!(status, 200, "{v}");
-        game.play_text(&m).unwrap();
+        human_move(&client, &addr_a, &engine, &mut game, turn).await;
         let want = (turn as i64 + 1) * 2;
-        let mut reply = None;
-        eventually(30, "the worker's reply", async || {
-            let (_, v) = get_game(&client, &addr_b, &eid).await;
-            if v["state"]["revision"].as_i64() == Some(want) {
-                reply = v["state"]["history"]
-                    .as_array()
-                    .and_then(|m| m.last().cloned());
-                true
-            } else {
-                false
-            }
-        })
-        .await;
-        let reply = reply
-            .and_then(|r| r.as_str().map(String::from))
-            .expect("a reply move");
-        game.play_text(&reply).unwrap();
+        await_reply(&client, &addr_b, &engine.0, want, &mut game, 30).await;
     }
     eventually(10, "the replies pushed on B", async || {
         let s = engine_watch.lock().unwrap();
@@ -541,32 +558,12 @@ async fn two_instances_and_a_worker_share_one_postgres() {
 
     // Kill the worker mid-job: the job returns to the queue after its lease
     // and another worker completes the reply.
-    let (status, e) = call(
-        &client,
-        "POST",
-        api(&addr_b, "/api/games"),
-        None,
-        Some(json!({"game": "ringo", "rules": "classic", "opponent": "engine", "level": 10, "side": "attackers"})),
-    )
-    .await;
-    assert_eq!(status, 201, "{e}");
-    let eid = e["id"].as_str().unwrap().to_string();
-    let etoken = e["token"].as_str().unwrap().to_string();
+    let engine = engine_game(&client, &addr_b, 10).await;
+    let eid = engine.0.clone();
     let mut game = ringo::Game::new("classic".parse().unwrap());
     let mut killed_mid_job = false;
     for turn in 0..4 {
-        let legal = game.legal_moves();
-        let m = legal[turn % legal.len()].to_notation(&legal);
-        let (status, v) = post_action(
-            &client,
-            &addr_b,
-            &eid,
-            &etoken,
-            json!({"type": "move", "move": m}),
-        )
-        .await;
-        assert_eq!(status, 200, "{v}");
-        game.play_text(&m).unwrap();
+        human_move(&client, &addr_b, &engine, &mut game, turn).await;
         let want = (turn as i64 + 1) * 2;
         if !killed_mid_job {
             // Wait until the worker holds the job, then kill it.
@@ -585,20 +582,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             }
             w1 = worker(&db);
         }
-        let mut reply = None;
-        eventually(60, "the reply after the worker was killed", async || {
-            let (_, v) = get_game(&client, &addr_b, &eid).await;
-            if v["state"]["revision"].as_i64() == Some(want) {
-                reply = v["state"]["history"]
-                    .as_array()
-                    .and_then(|m| m.last().cloned());
-                true
-            } else {
-                false
-            }
-        })
-        .await;
-        game.play_text(reply.unwrap().as_str().unwrap()).unwrap();
+        await_reply(&client, &addr_b, &eid, want, &mut game, 60).await;
         if killed_mid_job {
             break;
         }
