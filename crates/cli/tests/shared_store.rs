@@ -136,6 +136,40 @@ async fn get_game(client: &reqwest::Client, addr: &str, id: &str) -> (u16, Value
     .await
 }
 
+/// A classic Ringo friend game created on `create_on` (the creator takes
+/// the attackers) and joined on `join_on`: its id, the attackers' and the
+/// defenders' tokens, and the (now used) invite code.
+async fn friend_game(
+    client: &reqwest::Client,
+    create_on: &str,
+    join_on: &str,
+) -> (String, [String; 2], String) {
+    let (status, g) = call(
+        client,
+        "POST",
+        format!("http://{create_on}/api/games"),
+        None,
+        Some(
+            json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let invite = g["invite"].as_str().unwrap().to_string();
+    let (status, joined) = call(
+        client,
+        "POST",
+        format!("http://{join_on}/api/games/{id}/join"),
+        None,
+        Some(json!({ "invite": invite })),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let token = |v: &Value| v["token"].as_str().unwrap().to_string();
+    (id, [token(&g), token(&joined)], invite)
+}
+
 /// A Ringo game against the computer at `level`, created on an instance:
 /// its id and the attackers' token.
 async fn engine_game(client: &reqwest::Client, addr: &str, level: u8) -> (String, String) {
@@ -290,36 +324,14 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let api = |addr: &str, path: &str| format!("http://{addr}{path}");
 
     // A friend game, created on A, joined on B.
-    let (status, g) = call(
-        &client,
-        "POST",
-        api(&addr_a, "/api/games"),
-        None,
-        Some(
-            json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_string();
-    let attackers = g["token"].as_str().unwrap().to_string();
-    let (status, joined) = call(
-        &client,
-        "POST",
-        api(&addr_b, &format!("/api/games/{id}/join")),
-        None,
-        Some(json!({"invite": g["invite"]})),
-    )
-    .await;
-    assert_eq!(status, 200, "{joined}");
-    let defenders = joined["token"].as_str().unwrap().to_string();
+    let (id, [attackers, defenders], invite) = friend_game(&client, &addr_a, &addr_b).await;
     // The same invite is used once, whichever instance sees it again.
     let (status, _) = call(
         &client,
         "POST",
         api(&addr_a, &format!("/api/games/{id}/join")),
         None,
-        Some(json!({"invite": g["invite"]})),
+        Some(json!({ "invite": invite })),
     )
     .await;
     assert_eq!(status, 409);
@@ -439,29 +451,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     }
     let mut proxied = None;
     if let Some((_, px)) = &proxy {
-        let (status, g) = call(
-            &client,
-            "POST",
-            api(px, "/api/games"),
-            None,
-            Some(json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers"})),
-        )
-        .await;
-        assert_eq!(status, 201, "{g}");
-        let pid = g["id"].as_str().unwrap().to_string();
-        let (status, joined) = call(
-            &client,
-            "POST",
-            api(px, &format!("/api/games/{pid}/join")),
-            None,
-            Some(json!({"invite": g["invite"]})),
-        )
-        .await;
-        assert_eq!(status, 200, "{joined}");
-        let ptokens = [
-            g["token"].as_str().unwrap().to_string(),
-            joined["token"].as_str().unwrap().to_string(),
-        ];
+        let (pid, ptokens, _) = friend_game(&client, px, px).await;
         let through_proxy = watch(px, &pid).await;
         for (i, m) in moves.iter().take(6).enumerate() {
             let seat = seat_after(&moves[..i]);

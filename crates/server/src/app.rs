@@ -301,7 +301,7 @@ impl AppState {
         // Another instance may have handed a seat to this token a moment
         // ago (its announcement is on its way): look at the stored game.
         if seats.is_empty() && token.is_some_and(|t| !t.is_empty()) && self.store().is_shared() {
-            self.reload(&mut session).await?;
+            self.reload(&slot, &mut session).await?;
             seats = session.seats_for(token);
         }
         drop(session);
@@ -422,11 +422,7 @@ impl AppState {
                 // refused here is judged again on the stored game.
                 Err(e) if self.store().is_shared() && tries < 3 => {
                     tries += 1;
-                    if self.reload(&mut session).await? {
-                        // This instance's sockets see the change they missed.
-                        slot.broadcast(&WsMessage::State {
-                            state: Box::new(session.view()),
-                        });
+                    if self.reload(slot, &mut session).await? {
                         continue;
                     }
                     return Err(e.into());
@@ -441,11 +437,7 @@ impl AppState {
                     if self.store().is_shared() && tries < 3 =>
                 {
                     tries += 1;
-                    if self.reload(&mut session).await? {
-                        slot.broadcast(&WsMessage::State {
-                            state: Box::new(session.view()),
-                        });
-                    }
+                    self.reload(slot, &mut session).await?;
                 }
                 other => break other?,
             }
@@ -462,9 +454,14 @@ impl AppState {
         Ok((view, seats))
     }
 
-    /// Replaces a session by the game as stored now (another instance changed
-    /// it). Returns whether anything changed.
-    pub(crate) async fn reload(&self, session: &mut Session) -> Result<bool, ApiError> {
+    /// Replaces a slot's session (held locked by the caller) by the game as
+    /// stored now, when another instance changed it; if anything changed,
+    /// this instance's sockets are told. Returns whether anything changed.
+    pub(crate) async fn reload(
+        &self,
+        slot: &Slot,
+        session: &mut Session,
+    ) -> Result<bool, ApiError> {
         let loaded =
             self.store().load(&session.row.id).await?.ok_or_else(|| {
                 ApiError::NotFound(ErrorCode::GameNotFound, session.row.id.clone())
@@ -474,6 +471,11 @@ impl AppState {
             || fresh.row.token0 != session.row.token0
             || fresh.row.token1 != session.row.token1;
         *session = fresh;
+        if changed {
+            slot.broadcast(&WsMessage::State {
+                state: Box::new(session.view()),
+            });
+        }
         Ok(changed)
     }
 

@@ -136,7 +136,7 @@ impl AppState {
             Err(ApiError::Conflict(crate::error::ErrorCode::StaleRevision, _))
                 if self.store().is_shared() =>
             {
-                self.reload(&mut session).await?;
+                self.reload(slot, &mut session).await?;
                 return Ok(true);
             }
             other => other?,

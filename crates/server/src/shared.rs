@@ -75,19 +75,15 @@ pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<No
     }
 }
 
-/// Reloads one game from the store; if it changed, tells its sockets and
+/// Reloads one game from the store; if it changed (its sockets are told),
 /// lets the engine look at it.
 async fn refresh(app: &AppState, slot: &Arc<crate::app::Slot>) {
     let mut session = slot.session.lock().await;
-    match app.reload(&mut session).await {
+    match app.reload(slot, &mut session).await {
         Ok(true) => {
-            let view = session.view();
             drop(session);
             // An Undo made elsewhere ends a search for the old position here.
             slot.stop_engine();
-            slot.broadcast(&WsMessage::State {
-                state: Box::new(view),
-            });
             app.kick_engine(slot.clone());
         }
         Ok(false) => {}
