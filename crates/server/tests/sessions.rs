@@ -72,15 +72,18 @@ async fn dice_tokens_are_never_moves_in_any_phase() {
     let app = fresh().await;
     let (_, id, t) = start(
         &app,
-        json!({"game": "urgammon", "opponent": "local", "to": 1}),
+        json!({"game": "urgammon", "opponent": "local", "to": 5}),
     )
     .await;
     let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng::new(5);
     let mut phases = std::collections::HashSet::new();
-    for _ in 0..400 {
+    // Until every phase has been tried, "over" (between two games of the
+    // match) included: a die is refused as a die there too.
+    for _ in 0..4000 {
         let s = get(&app, id, t).await["state"].clone();
-        if s["over"] == true {
+        let tried = ["roll", "decide", "move", "over"];
+        if s["over"] == true || tried.iter().all(|p| phases.contains(*p)) {
             break;
         }
         phases.insert(s["phase"].as_str().unwrap().to_string());
@@ -115,7 +118,7 @@ async fn dice_tokens_are_never_moves_in_any_phase() {
         let (status, v) = action(&app, id, t, a).await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
-    for p in ["roll", "decide", "move"] {
+    for p in ["roll", "decide", "move", "over"] {
         assert!(phases.contains(p), "phase {p} was tried: {phases:?}");
     }
 }

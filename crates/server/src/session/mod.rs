@@ -321,6 +321,9 @@ impl Session {
                 next.opening(&mut drawn, dice)?;
             }
             Action::Move(text) => {
+                // A die or a malformed token is refused as such in every
+                // phase, even between games, before whose turn it is.
+                self.check_move_text(text)?;
                 let seat = self.acting_seat(seats)?;
                 let token = next.play_move(seat, text)?;
                 next.tokens.push(token);
@@ -353,6 +356,25 @@ impl Session {
         Ok((next, commit))
     }
 
+    /// Refuses an Urgammon token that is a die or not a move at all: the
+    /// server rolls every die, so a die sent as a move is a bad request
+    /// whatever the phase.
+    fn check_move_text(&self, text: &str) -> Result<(), SessionError> {
+        if !matches!(self.rules, Rules::Urgammon(_)) {
+            return Ok(());
+        }
+        match urgammon::TokenText::parse(text) {
+            Ok(urgammon::TokenText::Move { .. }) => Ok(()),
+            Ok(_) => Err(SessionError::BadRequest(ErrorCode::DieNotMove, format!(
+                "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
+            ))),
+            Err(e) => Err(SessionError::BadRequest(
+                ErrorCode::NotAMove,
+                format!("'{text}' is not a move: {e}"),
+            )),
+        }
+    }
+
     /// Plays a move for `seat` on this session's rules state; returns its
     /// token as recorded. A die is never a move.
     fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError> {
@@ -365,19 +387,7 @@ impl Session {
                 Ok(m.to_notation(&legal))
             }
             Rules::Urgammon(m) => {
-                match urgammon::TokenText::parse(text) {
-                    Ok(urgammon::TokenText::Move { .. }) => {}
-                    Ok(_) => {
-                        return Err(SessionError::BadRequest(ErrorCode::DieNotMove, format!(
-                            "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
-                        )))
-                    }
-                    Err(e) => {
-                        return Err(SessionError::BadRequest(ErrorCode::NotAMove, format!(
-                            "'{text}' is not a move: {e}"
-                        )))
-                    }
-                }
+                // `act` has refused dice and malformed tokens already.
                 let phase = m.current().state().phase();
                 if !matches!(phase, urgammon::Phase::Decide | urgammon::Phase::Move) {
                     return Err(wrong_moment(phase));
