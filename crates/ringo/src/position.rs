@@ -107,6 +107,10 @@ pub enum PositionError {
     },
     /// More than 4 defenders.
     TooManyDefenders(u32),
+    /// A cell holds both an attacker and a defender.
+    Overlap(String),
+    /// A piece stands on a ring the rules' board does not have.
+    OffBoard(String),
 }
 
 impl fmt::Display for PositionError {
@@ -139,6 +143,10 @@ impl fmt::Display for PositionError {
                 write!(f, "{found} attackers, but these rules start with {max}")
             }
             PositionError::TooManyDefenders(n) => write!(f, "{n} defenders, but there are only 4"),
+            PositionError::Overlap(cell) => write!(f, "{cell} holds an attacker and a defender"),
+            PositionError::OffBoard(cell) => {
+                write!(f, "a piece on {cell}, beyond these rules' outer ring")
+            }
         }
     }
 }
@@ -249,6 +257,48 @@ impl Position {
             to_move,
             key,
         }
+    }
+
+    /// A position from its pieces, checked against these rules: what
+    /// tablebases and other generated positions use instead of text.
+    ///
+    /// # Errors
+    /// Overlapping pieces, a piece beyond the outer ring, a fortress count
+    /// above 2, or more pieces than the rules have.
+    pub fn from_cells(
+        attackers: Bitboard,
+        defenders: Bitboard,
+        fortress: u8,
+        to_move: Side,
+        rules: &Rules,
+    ) -> Result<Position, PositionError> {
+        if let Some(c) = attackers.and(defenders).iter().next() {
+            return Err(PositionError::Overlap(c.to_string()));
+        }
+        let off = attackers.or(defenders).0 & !Bitboard::board(rules.rings).0;
+        if off != 0 {
+            let cell = Cell::from_index(off.trailing_zeros() as usize).map_or_else(
+                || format!("bit {}", off.trailing_zeros()),
+                |c| c.to_string(),
+            );
+            return Err(PositionError::OffBoard(cell));
+        }
+        if fortress > 2 {
+            return Err(PositionError::BadFortress(fortress.to_string()));
+        }
+        let total = attackers.count() + fortress as u32;
+        if total > rules.attackers as u32 {
+            return Err(PositionError::TooManyAttackers {
+                found: total,
+                max: rules.attackers,
+            });
+        }
+        if defenders.count() > 4 {
+            return Err(PositionError::TooManyDefenders(defenders.count()));
+        }
+        Ok(Position::from_parts(
+            attackers, defenders, fortress, to_move,
+        ))
     }
 
     /// Parses and checks a position string for these rules, e.g.
