@@ -11,6 +11,7 @@ pub mod player;
 pub mod report;
 pub mod review;
 pub mod search;
+pub mod solve;
 pub mod tablebase;
 pub mod tournament;
 pub mod tune;

@@ -931,7 +931,7 @@ fn propagate(
             }
             settled[i] = true;
             count += 1;
-            if count.is_multiple_of(1 << 16) {
+            if count % (1 << 16) == 0 {
                 progress(count);
             }
             let mover = layout.position_side(i as u64);
