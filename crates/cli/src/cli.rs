@@ -331,6 +331,27 @@ pub(crate) enum RingoCmd {
         #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH)]
         depth: u32,
     },
+    /// Prove who wins from a position (df-pn with a transposition table and
+    /// the tablebases), as JSON: {"result", "plies", "nodes", "pv"}.
+    Solve {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Positions to expand at most; the result is "unknown" when they run out.
+        #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: u64,
+        /// Threads (the root's moves are shared out).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Directory of tablebases built by `agon ringo tablebase build`
+        /// (used when it holds tables of these rules).
+        #[arg(long, default_value = "tablebases")]
+        tablebases: std::path::PathBuf,
+    },
+    /// Endgame tablebases: build, verify and probe.
+    Tablebase {
+        #[command(subcommand)]
+        cmd: TablebaseCmd,
+    },
     /// Two people play at this terminal, or one against the engine (--vs).
     Play {
         /// Rules: PRESET[,key=value]...
@@ -345,6 +366,58 @@ pub(crate) enum RingoCmd {
         /// Your side against the engine.
         #[arg(long, value_enum, default_value_t = RingoSide::Attackers)]
         side: RingoSide,
+    },
+}
+
+/// `agon ringo tablebase …`.
+#[derive(Subcommand)]
+pub(crate) enum TablebaseCmd {
+    /// Build every class up to --attackers v --defenders by retrograde
+    /// analysis and write them to --dir; prints each class's figures as JSON.
+    Build {
+        /// Rules: PRESET[,key=value]... (the start count and the repetition
+        /// rule do not change the tables).
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Attackers (the fortress included), 2-7.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=7))]
+        attackers: u8,
+        /// Defenders, 0-4.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=4))]
+        defenders: u8,
+        /// Where the tables are written (and read, so only missing ones are built).
+        #[arg(long, default_value = "tablebases")]
+        dir: std::path::PathBuf,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
+    /// Check every table in --dir: each entry against its children's, and a
+    /// sample against a plain minimax; prints the report as JSON.
+    Verify {
+        /// Rules: PRESET[,key=value]...
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Where the tables are.
+        #[arg(long, default_value = "tablebases")]
+        dir: std::path::PathBuf,
+        /// Positions a class searched by the minimax.
+        #[arg(long, default_value_t = 1000)]
+        samples: u64,
+        /// The minimax's depth in plies (at most 7: no repetition fits).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=7))]
+        depth: u32,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
+    /// A position's tablebase entry and the winning line, as JSON.
+    Probe {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Where the tables are.
+        #[arg(long, default_value = "tablebases")]
+        dir: std::path::PathBuf,
     },
 }
 

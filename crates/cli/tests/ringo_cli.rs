@@ -254,3 +254,255 @@ fn play_in_the_terminal() {
     );
     assert!(text.contains("Record: classic ......../"), "{text}");
 }
+
+/// A fresh directory for tables, removed at the end.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("agon-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        TempDir(p)
+    }
+    fn arg(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn tablebases_build_verify_probe_and_solve() {
+    let dir = TempDir::new("tb");
+    let rules = "classic,rings=5";
+    let built = json(&agon(&[
+        "ringo",
+        "tablebase",
+        "build",
+        "--rules",
+        rules,
+        "--attackers",
+        "2",
+        "--defenders",
+        "1",
+        "--dir",
+        dir.arg(),
+        "--threads",
+        "2",
+    ]));
+    let classes: Vec<&str> = built
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["material"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["2v0", "2v1"]);
+    assert_eq!(built[1]["positions"], 62400);
+    // Built again: nothing to do, the files are read.
+    assert_eq!(
+        json(&agon(&[
+            "ringo",
+            "tablebase",
+            "build",
+            "--rules",
+            rules,
+            "--attackers",
+            "2",
+            "--defenders",
+            "1",
+            "--dir",
+            dir.arg(),
+        ])),
+        serde_json::json!([])
+    );
+    let v = json(&agon(&[
+        "ringo",
+        "tablebase",
+        "verify",
+        "--rules",
+        rules,
+        "--dir",
+        dir.arg(),
+        "--samples",
+        "50",
+    ]));
+    assert_eq!(v["checked"], 62400 + 1640);
+    assert_eq!(v["inconsistent"], 0);
+    assert_eq!(v["disagreements"], 0);
+    // A position the table covers: probe and solve answer the same, and the
+    // line wins.
+    let position = "......../......../..A...../......../..D....A 0 d";
+    let probe = json(&agon(&[
+        "ringo",
+        "tablebase",
+        "probe",
+        "--rules",
+        rules,
+        "--position",
+        position,
+        "--dir",
+        dir.arg(),
+    ]));
+    assert_eq!(probe["material"], "2v1");
+    assert_eq!(probe["result"], "attackers");
+    let plies = probe["plies"].as_u64().unwrap() as usize;
+    assert_eq!(probe["pv"].as_array().unwrap().len(), plies);
+    let solved = json(&agon(&[
+        "ringo",
+        "solve",
+        "--rules",
+        rules,
+        "--position",
+        position,
+        "--tablebases",
+        dir.arg(),
+    ]));
+    assert_eq!(solved["result"], "attackers");
+    assert_eq!(solved["tablebase"], true);
+    assert_eq!(solved["pv"], probe["pv"]);
+    let moves: Vec<&str> = solved["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let end = json(&agon(&[
+        "ringo",
+        "legal",
+        "--rules",
+        rules,
+        "--position",
+        position,
+        "--moves",
+        &moves.join(" "),
+    ]));
+    assert_eq!(end["status"], "attackers-win");
+    // Without the tables the search proves it too.
+    let searched = json(&agon(&[
+        "ringo",
+        "solve",
+        "--rules",
+        rules,
+        "--position",
+        position,
+        "--tablebases",
+        "/nonexistent",
+    ]));
+    assert_eq!(searched["result"], "attackers");
+    assert_eq!(searched["tablebase"], false);
+    assert!(searched["nodes"].as_u64().unwrap() > 0);
+    // A damaged file is refused with its name, not trusted.
+    let file = dir.0.join("ringo-classic_rings_5-2v1.tb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = agon(&[
+        "ringo",
+        "tablebase",
+        "probe",
+        "--rules",
+        rules,
+        "--position",
+        position,
+        "--dir",
+        dir.arg(),
+    ]);
+    assert_bad_input(&out, "checksum mismatch");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2v1.tb"));
+}
+
+#[test]
+fn solve_proves_small_positions_and_says_unknown_when_out_of_nodes() {
+    // Two attackers next to the fortress, one to move: one ply.
+    let v = json(&agon(&[
+        "ringo",
+        "solve",
+        "--rules",
+        "classic",
+        "--position",
+        "......../......../......../......../......../AA.....D 1 a",
+        "--tablebases",
+        "/nonexistent",
+    ]));
+    assert_eq!(v["result"], "attackers");
+    assert_eq!(v["plies"], 1);
+    assert_eq!(v["pv"], serde_json::json!(["a1-F"]));
+    // The start of classic is far beyond 100 nodes.
+    let v = json(&agon(&[
+        "ringo",
+        "solve",
+        "--rules",
+        "classic",
+        "--max-nodes",
+        "100",
+        "--tablebases",
+        "/nonexistent",
+    ]));
+    assert_eq!(v["result"], "unknown");
+    assert_eq!(v["plies"], serde_json::Value::Null);
+    assert!(v["nodes"].as_u64().unwrap() >= 100);
+    // Threads share out the root's moves and agree.
+    let v = json(&agon(&[
+        "ringo",
+        "solve",
+        "--rules",
+        "classic,rings=5",
+        "--position",
+        "......../......../..A...../......../..D....A 0 d",
+        "--threads",
+        "2",
+        "--tablebases",
+        "/nonexistent",
+    ]));
+    assert_eq!(v["result"], "attackers");
+}
+
+#[test]
+fn solve_and_tablebase_refuse_bad_input() {
+    for (args, needle) in [
+        (
+            vec!["ringo", "solve", "--rules", "chess"],
+            "invalid --rules",
+        ),
+        (
+            vec!["ringo", "solve", "--position", "xx"],
+            "invalid --position",
+        ),
+        (vec!["ringo", "solve", "--max-nodes", "0"], "--max-nodes"),
+        (vec!["ringo", "solve", "--threads", "0"], "--threads"),
+        (
+            vec!["ringo", "solve", "--moves", "b6-b1"],
+            "move at index 0",
+        ),
+        (
+            vec!["ringo", "tablebase", "build", "--attackers", "9"],
+            "--attackers",
+        ),
+        (
+            vec!["ringo", "tablebase", "build", "--defenders", "5"],
+            "--defenders",
+        ),
+        (
+            vec!["ringo", "tablebase", "build", "--rules", "x"],
+            "invalid --rules",
+        ),
+        (
+            vec!["ringo", "tablebase", "verify", "--depth", "9"],
+            "--depth",
+        ),
+    ] {
+        let out = agon(&args);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let out = agon(&["ringo", "tablebase", "verify", "--dir", "/nonexistent"]);
+    assert_bad_input(&out, "no tablebases");
+}

@@ -455,6 +455,15 @@ impl Tablebases {
         self.tables.get(&m)
     }
 
+    /// Positions in one class under these rules (both sides to move).
+    pub fn class_size(rules: &Rules, m: Material) -> u64 {
+        Layout {
+            material: m,
+            cells: 8 * rules.rings as u32,
+        }
+        .len()
+    }
+
     /// The classes needed for `attackers` v `defenders`: every smaller one a
     /// capture can lead to, in the order they must be built.
     pub fn plan(attackers: u8, defenders: u8) -> Vec<Material> {

@@ -1,6 +1,7 @@
 //! `agon ringo …`: legal moves, perft, the board, terminal play, analysis.
 
 pub(crate) mod game;
+mod solve;
 
 use super::print_json;
 use crate::cli::*;
@@ -46,6 +47,18 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             progress.finish();
             print_json(&study)
         }
+        RingoCmd::Solve {
+            game,
+            max_nodes,
+            threads,
+            tablebases,
+        } => print_json(&solve::solve(
+            &game.load()?,
+            max_nodes,
+            threads as usize,
+            &tablebases,
+        )?),
+        RingoCmd::Tablebase { cmd } => solve::tablebase(cmd),
         RingoCmd::Legal { game } => print_json(&game::legal_json(&game.load()?)),
         RingoCmd::Perft {
             game,
