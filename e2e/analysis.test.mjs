@@ -45,6 +45,11 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     await page.locator("#best").waitFor();
     const pos = new URL(page.url()).searchParams.get("position");
     assert.equal(pos, "......../......../......../..A...../....A.../......D. 0 d");
+    // Two attackers against one defender: the endgame tables know the
+    // exact result, and the page says it is proven, with the winning line.
+    await page.locator("#tablebase").waitFor();
+    assert.match(await page.locator("#tablebase").innerText(), /^Tablebase \(proven\): the attackers win in 14 · g1-h1 e2-e1 /);
+    assert.match(await page.locator("#score-value").innerText(), /proven: the attackers win in 14/);
     await page.screenshot({ path: `${SHOTS}/analysis-ringo.png` });
   });
 });

@@ -1,6 +1,6 @@
 // Shared set-up for the browser tests: start a real `agon serve` on a free port
 // with a fresh data directory, and launch Debian's headless Chromium.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -27,6 +27,10 @@ export async function startServer() {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
+  // Classic's smallest endgame tables (2 attackers against 1 defender), where
+  // the server looks for them: the analysis board shows their proven results.
+  execFileSync(bin, ["ringo", "tablebase", "build", "--rules", "classic", "--attackers", "2", "--defenders", "1",
+    "--dir", join(data, "tablebases")], { stdio: ["ignore", "ignore", "inherit"] });
   // The tests click faster than a person: no per-client rate limits here
   // (their own API tests cover them).
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", "0",

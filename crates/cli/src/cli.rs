@@ -111,6 +111,10 @@ pub(crate) struct WorkerArgs {
     /// This worker's name in the queue (default: host and process id).
     #[arg(long)]
     pub(crate) name: Option<String>,
+    /// Ringo endgame tablebases for the engine (built by `agon ringo
+    /// tablebase build`); a missing directory means none.
+    #[arg(long, default_value = "tablebases")]
+    pub(crate) tablebases: std::path::PathBuf,
 }
 
 impl WorkerArgs {
@@ -171,6 +175,11 @@ pub(crate) struct ServeArgs {
     /// Data directory (the database is agon.db inside it).
     #[arg(long, default_value = "agon-data")]
     pub(crate) data: std::path::PathBuf,
+    /// Ringo endgame tablebases the engine, analysis and review use (built
+    /// by `agon ringo tablebase build`); default: DATA/tablebases. A missing
+    /// directory means none.
+    #[arg(long)]
+    pub(crate) tablebases: Option<std::path::PathBuf>,
     /// A PostgreSQL database shared by several instances
     /// (postgres://user@host:port/db) instead of the SQLite file in --data.
     #[arg(long, env = "AGON_DATABASE")]
@@ -308,6 +317,9 @@ pub(crate) enum RingoCmd {
         /// Search this many milliseconds.
         #[arg(long)]
         movetime: Option<u64>,
+        /// Endgame tablebases to use (a missing directory means none).
+        #[arg(long, default_value = "tablebases")]
+        tablebases: std::path::PathBuf,
     },
     /// Review a game: each ply's best move, loss and grade, each side's
     /// accuracy and the key moments, as JSON.
@@ -318,6 +330,9 @@ pub(crate) enum RingoCmd {
         /// review is reproducible).
         #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
+        /// Endgame tablebases to use (a missing directory means none).
+        #[arg(long, default_value = "tablebases")]
+        tablebases: std::path::PathBuf,
     },
     /// Play many games of A against B and review every one: each player's
     /// mean loss, accuracy and grades (the evidence of docs/review.md).

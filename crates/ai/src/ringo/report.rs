@@ -47,6 +47,39 @@ pub struct AnalysisJson {
     pub ms: f64,
     /// The side to move.
     pub to_move: &'static str,
+    /// The endgame tables' exact result, when they hold this position
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TablebaseJson>,
+}
+
+/// A position's tablebase entry: proven, with no search horizon.
+#[derive(Serialize)]
+pub struct TablebaseJson {
+    /// `attackers`, `defenders` or `draw` (a repetition decides when
+    /// `plies` is absent).
+    pub result: &'static str,
+    /// Plies to the end with best play (absent for a repetition).
+    pub plies: Option<u16>,
+    /// The winner's fastest line against the slowest defence.
+    pub pv: Vec<String>,
+}
+
+/// The installed tables' entry for the game's position, if they hold it.
+pub fn tablebase_json(game: &Game) -> Option<TablebaseJson> {
+    let rules = *game.rules();
+    let tb = crate::ringo::tablebase::for_rules(&rules)?;
+    let pos = *game.position();
+    let v = if game.last_was_pass() {
+        tb.probe_after_pass(&pos)
+    } else {
+        tb.probe(&pos)
+    }?;
+    Some(TablebaseJson {
+        result: v.result_name(&rules),
+        plies: v.plies(),
+        pv: crate::ringo::solve::table_line(&tb, &rules, pos, game.last_was_pass()),
+    })
 }
 
 /// `agon ringo analyze`: the engine's best move, score and line.
@@ -106,5 +139,6 @@ pub fn analyze_json(game: &Game, limit: AnalyzeLimit) -> Result<AnalysisJson, St
         },
         ms: (secs * 1000.0).round(),
         to_move: game.position().to_move().name(),
+        tablebase: tablebase_json(game),
     })
 }

@@ -55,6 +55,9 @@ pub struct Solution {
     pub pv: Vec<String>,
     /// True when the result is a tablebase's entry for the position itself.
     pub tablebase: bool,
+    /// When unknown: what the search did prove, that the attackers cannot
+    /// force a win within this many plies (`null`: not even that).
+    pub attackers_no_win_within: Option<u32>,
 }
 
 /// The search's budget and help.
@@ -74,12 +77,13 @@ pub struct SolveOptions<'a> {
 pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) -> Solution {
     let rules = *game.rules();
     let pos = *game.position();
-    let unknown = |nodes| Solution {
+    let unknown = |nodes, no_win_within| Solution {
         result: "unknown",
         plies: None,
         nodes,
         pv: vec![],
         tablebase: false,
+        attackers_no_win_within: no_win_within,
     };
     if let Some(o) = game.outcome() {
         let result = match o.winner {
@@ -93,6 +97,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) 
             nodes: 0,
             pv: vec![],
             tablebase: false,
+            attackers_no_win_within: None,
         };
     }
     let after_pass = game.last_was_pass();
@@ -110,6 +115,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) 
                 nodes: 0,
                 pv,
                 tablebase: true,
+                attackers_no_win_within: None,
             };
         }
     }
@@ -118,11 +124,19 @@ pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) 
         Repetition::Draw => &[Side::Attackers, Side::Defenders],
     };
     let mut nodes = 0;
+    let mut no_win_within = None;
     for (k, &goal) in goals.iter().enumerate() {
         let budget = (opts.max_nodes.saturating_sub(nodes)) / (goals.len() - k) as u64;
-        let (proved, used, pv) =
-            prove(&rules, pos, after_pass, goal, budget, opts, progress, nodes);
+        let Proof {
+            proved,
+            nodes: used,
+            pv,
+            bound,
+        } = prove(&rules, pos, after_pass, goal, budget, opts, progress, nodes);
         nodes += used;
+        if k == 0 {
+            no_win_within = bound;
+        }
         match proved {
             Some(true) => {
                 return Solution {
@@ -131,6 +145,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) 
                     nodes,
                     pv,
                     tablebase: false,
+                    attackers_no_win_within: None,
                 }
             }
             Some(false) if k + 1 == goals.len() => {
@@ -144,13 +159,14 @@ pub fn solve(game: &Game, opts: &SolveOptions, progress: &(dyn Fn(u64) + Sync)) 
                     nodes,
                     pv,
                     tablebase: false,
+                    attackers_no_win_within: None,
                 };
             }
             Some(false) => {}
-            None => return unknown(nodes),
+            None => return unknown(nodes, no_win_within),
         }
     }
-    unknown(nodes)
+    unknown(nodes, no_win_within)
 }
 
 fn name(side: Side) -> &'static str {
@@ -160,8 +176,18 @@ fn name(side: Side) -> &'static str {
     }
 }
 
-/// Proved or disproved (`None`: unknown), the nodes used and the main line.
-type Proof = (Option<bool>, u64, Vec<String>);
+/// What one proof attempt found.
+#[derive(Clone, Default)]
+struct Proof {
+    /// Proved or disproved (`None`: unknown).
+    proved: Option<bool>,
+    /// Nodes used.
+    nodes: u64,
+    /// The main line.
+    pv: Vec<String>,
+    /// When unknown: the goal cannot force a win within this many plies.
+    bound: Option<u32>,
+}
 
 /// One df-pn proof of "`goal` wins", with the root's moves shared out over
 /// the threads when there are several. Returns proved/disproved/unknown, the
@@ -187,7 +213,12 @@ fn prove(
             Some(goal_wins) => s.main_line(pos, after_pass, goal_wins),
             None => vec![],
         };
-        return (r, s.nodes, pv);
+        return Proof {
+            proved: r,
+            nodes: s.nodes,
+            pv,
+            bound: s.bound,
+        };
     }
     // The root's moves, each proved on its own thread with its own table;
     // the root itself is on the line above each of them.
@@ -224,30 +255,69 @@ fn prove(
                 pv.extend(s.main_line(next, mv == Move::PASS, goal_wins));
             }
             done.fetch_add(s.nodes, std::sync::atomic::Ordering::Relaxed);
-            (i, r, s.nodes, pv)
+            (
+                i,
+                Proof {
+                    proved: r,
+                    nodes: s.nodes,
+                    pv,
+                    bound: s.bound,
+                },
+            )
         },
-        |(i, r, n, pv)| {
-            results[i] = Some((r, n, pv));
-            // The goal's move that wins settles the root at once.
-            !(mover_is_goal && r == Some(true))
+        |(i, p)| {
+            let settles = p.proved == Some(mover_is_goal);
+            results[i] = Some(p);
+            // One move that wins for the side to move settles the root.
+            !settles
         },
     );
-    let nodes = results.iter().flatten().map(|r| r.1).sum();
-    let found: Vec<_> = results.into_iter().flatten().collect();
-    let want = mover_is_goal; // the goal to move needs one proof, else one disproof
-    if let Some(hit) = found.iter().find(|r| r.0 == Some(want)) {
-        return (Some(want), nodes, hit.2.clone());
+    let nodes = results.iter().flatten().map(|r| r.nodes).sum();
+    let all = results.iter().all(Option::is_some);
+    let found: Vec<Proof> = results.into_iter().flatten().collect();
+    // The goal to move needs one proof, the opponent to move one disproof.
+    let want = mover_is_goal;
+    if let Some(hit) = found.iter().find(|r| r.proved == Some(want)) {
+        return Proof {
+            proved: Some(want),
+            nodes,
+            pv: hit.pv.clone(),
+            bound: None,
+        };
     }
-    if found.len() == moves.len() && found.iter().all(|r| r.0 == Some(!want)) {
+    if all && found.iter().all(|r| r.proved == Some(!want)) {
         // Every move fails: the longest main line stands for the proof.
         let pv = found
             .into_iter()
-            .map(|r| r.2)
+            .map(|r| r.pv)
             .max_by_key(Vec::len)
             .unwrap_or_default();
-        return (Some(!want), nodes, pv);
+        return Proof {
+            proved: Some(!want),
+            nodes,
+            pv,
+            bound: None,
+        };
     }
-    (None, nodes, vec![])
+    // No win within n plies: after every goal move (or one opponent move),
+    // none within n - 1.
+    let bounds = found.iter().map(|r| match r.proved {
+        Some(false) => Some(u32::MAX - 1),
+        _ => r.bound,
+    });
+    let bound = if !all {
+        None
+    } else if mover_is_goal {
+        bounds.min().flatten()
+    } else {
+        bounds.flatten().max()
+    };
+    Proof {
+        proved: None,
+        nodes,
+        pv: vec![],
+        bound: bound.filter(|&b| b < u32::MAX - 1).map(|b| b + 1),
+    }
 }
 
 /// A hasher for keys that are already Zobrist hashes.
@@ -331,6 +401,8 @@ struct Dfpn<'a> {
     budget: u64,
     seq: u32,
     progress: Option<(&'a (dyn Fn(u64) + Sync), u64)>,
+    /// The longest horizon within which the goal was shown not to win.
+    bound: Option<u32>,
 }
 
 impl<'a> Dfpn<'a> {
@@ -345,6 +417,7 @@ impl<'a> Dfpn<'a> {
             budget,
             seq: 1,
             progress: None,
+            bound: None,
         }
     }
 
@@ -378,6 +451,9 @@ impl<'a> Dfpn<'a> {
             }
             if n.dn == 0 && !n.horizon {
                 return Some(false);
+            }
+            if n.dn == 0 {
+                self.bound = Some(horizon);
             }
             if horizon >= 1 << 12 {
                 break;

@@ -70,6 +70,9 @@ pub struct Searcher {
     limits: Limits,
     start: Instant,
     aborted: bool,
+    /// The endgame tables of these rules, when installed
+    /// ([`crate::ringo::tablebase::install`]).
+    tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
 }
 
 impl Searcher {
@@ -90,7 +93,32 @@ impl Searcher {
             limits: Limits::default(),
             start: Instant::now(),
             aborted: false,
+            tablebases: crate::ringo::tablebase::for_rules(&rules),
         }
+    }
+
+    /// Uses these tables (or none) instead of the installed ones.
+    pub fn set_tablebases(
+        &mut self,
+        tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
+    ) {
+        self.tablebases = tablebases;
+    }
+
+    /// A position's exact score from the tables, when its class is held: a
+    /// forced win in n plies scores like a real end n plies later (so it
+    /// is reported as proven); a cycle scores as a repetition does.
+    fn table_score(&self, pos: &Position, ply: usize, last_pass: bool) -> Option<i32> {
+        let tb = self.tablebases.as_ref()?;
+        let v = if last_pass {
+            tb.probe_after_pass(pos)?
+        } else {
+            tb.probe(pos)?
+        };
+        Some(match v.outcome(&self.rules) {
+            (Some(winner), Some(n)) => self.win_for(winner, pos.to_move(), ply + n as usize),
+            (_, _) => self.repetition_score(pos.to_move()),
+        })
     }
 
     /// Forgets the table and the history (for deterministic, independent searches).
@@ -174,6 +202,11 @@ impl Searcher {
         }
         if ply > 0 && self.repeated(pos.key()) {
             return self.repetition_score(pos.to_move());
+        }
+        if ply > 0 {
+            if let Some(s) = self.table_score(pos, ply, last_pass) {
+                return s;
+            }
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);
@@ -269,6 +302,9 @@ impl Searcher {
             return 0;
         }
         if let Some(s) = self.terminal(pos, ply) {
+            return s;
+        }
+        if let Some(s) = self.table_score(pos, ply, false) {
             return s;
         }
         let stand = evaluate(pos, &self.rules, &self.weights);

@@ -10,7 +10,12 @@ use anyhow::{Context, Result};
 /// `agon ringo …`: legal moves, perft, the board, terminal play, analysis.
 pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
     match cmd {
-        RingoCmd::Review { game, depth } => {
+        RingoCmd::Review {
+            game,
+            depth,
+            tablebases,
+        } => {
+            agon_ai::ringo::tablebase::install(tablebases);
             let game = game.load()?;
             let progress = crate::progress::Progress::new(game.ply() as u64, "plies reviewed");
             let review = agon_ai::ringo::review::review(&game, depth, &|done, _| {
@@ -75,7 +80,9 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             depth,
             nodes,
             movetime,
+            tablebases,
         } => {
+            agon_ai::ringo::tablebase::install(tablebases);
             let limit = agon_ai::ringo::report::AnalyzeLimit {
                 level,
                 depth,

@@ -94,6 +94,14 @@ export async function analysisPage(main) {
     if (chooser) chooser.replaceChildren(...(view.chooser || []).map((m) => el("button", { onclick: () => { setMoves([...moves(), m]); view.chooser = null; load(); } }, m)));
   }
 
+  // The endgame tables' exact result: proven, not estimated.
+  function tablebaseText(tb) {
+    if (tb.result === "draw") return t("analysis.tablebase_draw");
+    const side = t("side." + tb.result);
+    return tb.plies == null ? t("analysis.tablebase_repetition", { side })
+      : t("analysis.tablebase_win", { side, n: tb.plies }) + (tb.pv.length ? " · " + tb.pv.join(" ") : "");
+  }
+
   function panel(r, play) {
     const s = view.state, a = r.analysis, out = [el("h2", { id: "eval-title" }, t("analysis.eval"))];
     if (r.game === "ringo") {
@@ -105,6 +113,7 @@ export async function analysisPage(main) {
           el("dt", {}, t("analysis.score")), el("dd", { id: "score-value" }, a.proven ? t("review.proven", { side: t("side." + a.proven.winner), n: a.proven.plies }) : String(a.score)),
           el("dt", {}, t("analysis.line")), el("dd", { id: "pv" }, a.pv.join(" ")),
           el("dt", {}, t("analysis.depth")), el("dd", {}, String(a.depth))));
+        if (a.tablebase) out.push(el("p", { class: "proven", id: "tablebase" }, tablebaseText(a.tablebase)));
       }
       out.push(el("div", { class: "chooser", id: "chooser" }));
       if (a && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => play("pass") }, t("game.pass")));
