@@ -1266,6 +1266,53 @@ mod tests {
     }
 
     #[test]
+    fn the_search_with_tables_reports_their_exact_result() {
+        use crate::ringo::search::{Limits, Searcher};
+        let rules: Rules = "classic,rings=5".parse().unwrap();
+        let mut tb = Tablebases::new(&rules);
+        tb.build_up_to(2, 1, 1, &|_, _, _| {}).unwrap();
+        let tb = std::sync::Arc::new(tb);
+        let mut rng = crate::Rng::new(3);
+        let table = tb
+            .table(Material {
+                attackers: 2,
+                defenders: 1,
+            })
+            .unwrap();
+        let mut checked = 0;
+        while checked < 30 {
+            let pos = table.position(rng.next_u64() % table.len(), &rules);
+            let Some(Value::Attackers(n) | Value::Defenders(n)) = tb.probe(&pos) else {
+                continue;
+            };
+            if n == 0 {
+                continue;
+            }
+            let game = ringo::Game::from_position(rules, pos);
+            let mut s = Searcher::new(rules);
+            s.set_tablebases(Some(tb.clone()));
+            let r = s.search_game(
+                &game,
+                Limits {
+                    depth: Some(2),
+                    ..Limits::default()
+                },
+            );
+            let p = r
+                .proven
+                .expect("every child is in the tables: a proven result");
+            let winner = tb.probe(&pos).and_then(Value::winner).unwrap();
+            assert_eq!(
+                (p.winner, p.plies),
+                (winner, u32::from(n)),
+                "{}",
+                pos.to_text(5)
+            );
+            checked += 1;
+        }
+    }
+
+    #[test]
     fn values_survive_their_encoding() {
         for v in [
             Value::Cycle,
