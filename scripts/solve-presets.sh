@@ -6,16 +6,18 @@
 #
 #   cargo build --release && scripts/solve-presets.sh   # writes docs/balance/proofs.json
 #
-# NODES (default 200000000) is the budget of each solve; TABLES the directory
-# for the tables (default ./tablebases, about 420 MB a preset, not committed).
+# NODES (default 100000000) is the budget of each solve; TABLES the directory
+# for the tables (default ./tablebases, about 190 MB a preset, not committed),
+# emptied first so that every table is built and timed by this run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 agon=target/release/agon
-nodes=${NODES:-200000000}
+nodes=${NODES:-100000000}
 tables=${TABLES:-tablebases}
 out=docs/balance/proofs.json
 tmp="$(mktemp -d /tmp/agon-proofs.XXXXXX)"
 trap 'rm -rf "$tmp"' EXIT
+rm -rf "$tables"
 
 for rules in classic encyclopedia globe; do
   for top in "3 2" "2 3" "4 1"; do

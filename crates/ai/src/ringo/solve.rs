@@ -431,7 +431,8 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Proves the root, with `above` the positions on the line before it.
-    /// The horizon grows by half (8, 12, 18, 27, … plies) until the root is proved, or
+    /// The horizon starts just above the fewest plies the attackers need and
+    /// grows by a quarter (12, 15, 18, 22, 27, … plies) until the root is proved, or
     /// disproved without the horizon's help, or the budget is spent: each
     /// round's graph of (position, plies left) has no cycles, which keeps
     /// proof numbers from growing without end around Ringo's many cycles.
@@ -440,7 +441,12 @@ impl<'a> Dfpn<'a> {
             self.line.insert(*k, d as u32);
         }
         let depth = above.len() as u32;
-        let mut horizon = 8u32;
+        // No shorter horizon can prove the attackers' win.
+        let mut horizon = if self.goal == Side::Attackers {
+            attackers_need(&pos).saturating_add(1).clamp(8, 1 << 12)
+        } else {
+            8
+        };
         while self.nodes < self.budget {
             let mut n = Numbers::UNKNOWN;
             while n.pn != 0 && n.dn != 0 && self.nodes < self.budget {
@@ -458,7 +464,7 @@ impl<'a> Dfpn<'a> {
             if horizon >= 1 << 12 {
                 break;
             }
-            horizon += horizon / 2;
+            horizon += (horizon / 4).max(2);
         }
         None
     }
@@ -517,6 +523,9 @@ impl<'a> Dfpn<'a> {
     ) -> Numbers {
         if let Some(l) = self.leaf(pos, double_pass, after_pass, &[]) {
             return l;
+        }
+        if self.goal == Side::Attackers && attackers_need(pos) > left {
+            return Numbers::HORIZON;
         }
         let base = Self::key(pos, after_pass);
         let stored = self
@@ -711,6 +720,30 @@ impl<'a> Dfpn<'a> {
             }
         }
         pv
+    }
+}
+
+/// The fewest plies before the attackers can win: each attacker needed in
+/// the fortress must cover its rings, at best two at a time (a jump), and
+/// the sides alternate. A node with fewer plies left than this cannot be
+/// proved within the horizon, so it is not searched.
+fn attackers_need(pos: &Position) -> u32 {
+    let missing = 2u32.saturating_sub(u32::from(pos.fortress()));
+    let mut moves: Vec<u32> = pos
+        .pieces(Side::Attackers)
+        .iter()
+        .filter_map(|c| c.ring())
+        .map(|r| u32::from(r).div_ceil(2))
+        .collect();
+    if moves.len() < missing as usize {
+        return u32::MAX;
+    }
+    moves.sort_unstable();
+    let need: u32 = moves[..missing as usize].iter().sum();
+    match (need, pos.to_move()) {
+        (0, _) => 0,
+        (n, Side::Attackers) => 2 * n - 1,
+        (n, Side::Defenders) => 2 * n,
     }
 }
 
