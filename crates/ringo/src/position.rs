@@ -355,19 +355,7 @@ impl Position {
             "d" => Side::Defenders,
             other => return Err(PositionError::BadSide(other.to_string())),
         };
-        let total = attackers.count() + fortress as u32;
-        if total > rules.attackers as u32 {
-            return Err(PositionError::TooManyAttackers {
-                found: total,
-                max: rules.attackers,
-            });
-        }
-        if defenders.count() > 4 {
-            return Err(PositionError::TooManyDefenders(defenders.count()));
-        }
-        Ok(Position::from_parts(
-            attackers, defenders, fortress, to_move,
-        ))
+        Position::from_cells(attackers, defenders, fortress, to_move, rules)
     }
 
     /// The side to move.
@@ -507,6 +495,37 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_from_cells_are_checked() {
+        let rules: Rules = "classic,rings=5".parse().unwrap();
+        let a = Cell::new(2, 3).unwrap().bb();
+        let d = Cell::new(4, 1).unwrap().bb();
+        let p = Position::from_cells(a, d, 1, Side::Defenders, &rules).unwrap();
+        assert_eq!(
+            p.to_text(5),
+            "......../......../..A...../......../....D... 1 d"
+        );
+        assert_eq!(p.key(), p.recompute_key());
+        let outer6 = Cell::new(0, 6).unwrap().bb();
+        for (att, def, f, want) in [
+            (a, a, 0, PositionError::Overlap("c3".into())),
+            (outer6, d, 0, PositionError::OffBoard("a6".into())),
+            (a, d, 3, PositionError::BadFortress("3".into())),
+            (
+                Bitboard(0xff << 16),
+                d,
+                0,
+                PositionError::TooManyAttackers { found: 8, max: 7 },
+            ),
+            (a, Bitboard(0x1f00), 0, PositionError::TooManyDefenders(5)),
+        ] {
+            assert_eq!(
+                Position::from_cells(att, def, f, Side::Attackers, &rules),
+                Err(want)
+            );
+        }
+    }
 
     const START: &str = ".AAAAAAA/......../......../......../......../.D.D.D.D 0 a";
 

@@ -553,22 +553,20 @@ impl Tablebases {
                 "class {m} has {n} positions, more than this index holds"
             )));
         }
-        let chunks = n.div_ceil(CHUNK) as usize;
         // Pass 1: each position's known facts, and how many same-class
         // positions lead to each (for the reverse edges).
         let mut starts = vec![Start::default(); n as usize];
         let mut indegree = vec![0u32; n as usize + 1];
         let mut done = 0u64;
-        crate::par::run(
-            chunks,
+        chunked(
+            n,
             threads,
-            |c| {
-                let lo = c as u64 * CHUNK;
-                let hi = (lo + CHUNK).min(n);
-                let mut facts = Vec::with_capacity((hi - lo) as usize);
+            |range| {
+                let lo = range.start;
+                let mut facts = Vec::with_capacity((range.end - lo) as usize);
                 let mut edges = vec![];
                 let mut children = vec![];
-                for i in lo..hi {
+                for i in range {
                     children.clear();
                     self.children(&layout, i, &mut children);
                     facts.push(start_of(&layout, i, &children, &mut edges));
@@ -595,15 +593,13 @@ impl Tablebases {
         drop(indegree);
         let mut cursor: Vec<u64> = offsets[..n as usize].to_vec();
         let mut preds = vec![0u32; offsets[n as usize] as usize];
-        crate::par::run(
-            chunks,
+        chunked(
+            n,
             threads,
-            |c| {
-                let lo = c as u64 * CHUNK;
-                let hi = (lo + CHUNK).min(n);
+            |range| {
                 let mut pairs = vec![];
                 let mut children = vec![];
-                for i in lo..hi {
+                for i in range {
                     children.clear();
                     self.children(&layout, i, &mut children);
                     for ch in &children {
@@ -745,22 +741,20 @@ impl Tablebases {
         let mut report = Verification::default();
         for (&m, table) in &self.tables {
             let n = table.len();
-            let chunks = n.div_ceil(CHUNK) as usize;
             let mut done = 0u64;
-            crate::par::run(
-                chunks,
+            chunked(
+                n,
                 threads,
-                |c| {
-                    let lo = c as u64 * CHUNK;
-                    let hi = (lo + CHUNK).min(n);
+                |range| {
+                    let count = range.end - range.start;
                     let mut bad = vec![];
-                    for i in lo..hi {
+                    for i in range {
                         let pos = table.position(i, &self.rules);
                         if self.recompute(&pos) != table.get(&pos) {
                             bad.push(pos.to_text(self.rules.rings));
                         }
                     }
-                    (hi - lo, bad)
+                    (count, bad)
                 },
                 |(k, bad)| {
                     report.checked += k;
@@ -894,6 +888,25 @@ pub fn for_rules(rules: &Rules) -> Option<std::sync::Arc<Tablebases>> {
             }
         })
         .clone()
+}
+
+/// Runs `work` over the indices `0..n` in chunks shared out to the
+/// threads ([`crate::par::run`]), each chunk's result given to `done`.
+fn chunked<T: Send>(
+    n: u64,
+    threads: usize,
+    work: impl Fn(std::ops::Range<u64>) -> T + Sync,
+    done: impl FnMut(T) -> bool + Send,
+) {
+    crate::par::run(
+        n.div_ceil(CHUNK) as usize,
+        threads,
+        |c| {
+            let lo = c as u64 * CHUNK;
+            work(lo..(lo + CHUNK).min(n))
+        },
+        done,
+    );
 }
 
 /// Whether the side to move may pass here (it must when it has no move; the
