@@ -279,32 +279,8 @@ impl Drop for TempDir {
 fn tablebases_build_verify_probe_and_solve() {
     let dir = TempDir::new("tb");
     let rules = "classic,rings=5";
-    let built = json(&agon(&[
-        "ringo",
-        "tablebase",
-        "build",
-        "--rules",
-        rules,
-        "--attackers",
-        "2",
-        "--defenders",
-        "1",
-        "--dir",
-        dir.arg(),
-        "--threads",
-        "2",
-    ]));
-    let classes: Vec<&str> = built
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["material"].as_str().unwrap())
-        .collect();
-    assert_eq!(classes, ["2v0", "2v1"]);
-    assert_eq!(built[1]["positions"], 62400);
-    // Built again: nothing to do, the files are read.
-    assert_eq!(
-        json(&agon(&[
+    let build = || {
+        agon(&[
             "ringo",
             "tablebase",
             "build",
@@ -316,9 +292,21 @@ fn tablebases_build_verify_probe_and_solve() {
             "1",
             "--dir",
             dir.arg(),
-        ])),
-        serde_json::json!([])
-    );
+            "--threads",
+            "2",
+        ])
+    };
+    let built = json(&build());
+    let classes: Vec<&str> = built
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["material"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["2v0", "2v1"]);
+    assert_eq!(built[1]["positions"], 62400);
+    // Built again: nothing to do, the files are read.
+    assert_eq!(json(&build()), serde_json::json!([]));
     let v = json(&agon(&[
         "ringo",
         "tablebase",
