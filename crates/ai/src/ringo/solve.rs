@@ -806,7 +806,7 @@ pub fn table_line(
         let Some(v) = probe(&pos, after_pass) else {
             break;
         };
-        let (Some(winner), Some(plies)) = (winner_of(v), v.plies()) else {
+        let (Some(winner), Some(plies)) = (v.winner(), v.plies()) else {
             break;
         };
         if plies == 0 {
@@ -823,7 +823,7 @@ pub fn table_line(
             } else {
                 probe(&next, mv == Move::PASS)
             };
-            if cv.and_then(winner_of) == Some(winner)
+            if cv.and_then(Value::winner) == Some(winner)
                 && cv.and_then(Value::plies) == Some(plies - 1)
             {
                 pick = Some(mv);
@@ -839,14 +839,6 @@ pub fn table_line(
         after_pass = mv == Move::PASS;
     }
     pv
-}
-
-fn winner_of(v: Value) -> Option<Side> {
-    match v {
-        Value::Attackers(_) => Some(Side::Attackers),
-        Value::Defenders(_) => Some(Side::Defenders),
-        Value::Cycle => None,
-    }
 }
 
 #[cfg(test)]

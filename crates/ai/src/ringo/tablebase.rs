@@ -106,8 +106,16 @@ impl Value {
         }
     }
 
-    /// The winner of a forced win.
-    fn winner(self) -> Option<Side> {
+    /// A forced win for `side` in `plies`.
+    pub fn win(side: Side, plies: u16) -> Value {
+        match side {
+            Side::Attackers => Value::Attackers(plies),
+            Side::Defenders => Value::Defenders(plies),
+        }
+    }
+
+    /// The winner of a forced win (`None` for a cycle).
+    pub fn winner(self) -> Option<Side> {
         match self {
             Value::Attackers(_) => Some(Side::Attackers),
             Value::Defenders(_) => Some(Side::Defenders),
@@ -809,37 +817,22 @@ impl Tablebases {
 
     /// A position's value from its children's table entries.
     fn recompute(&self, pos: &Position) -> Option<Value> {
-        let mover = pos.to_move();
         let mut list = MoveList::new();
         legal_moves(pos, &self.rules, &mut list);
-        let mut best_win: Option<u16> = None;
-        let mut worst_loss: Option<u16> = Some(0);
-        for &mv in list.iter() {
-            let mut next = *pos;
-            next.play_unchecked(mv);
-            let v = if mv == Move::PASS {
-                self.probe_after_pass(&next)?
-            } else {
-                self.probe(&next)?
-            };
-            match v.winner() {
-                Some(w) if w == mover => {
-                    let d = v.plies()? + 1;
-                    best_win = Some(best_win.map_or(d, |b| b.min(d)));
+        let children: Option<Vec<Value>> = list
+            .iter()
+            .map(|&mv| {
+                let mut next = *pos;
+                next.play_unchecked(mv);
+                if mv == Move::PASS {
+                    self.probe_after_pass(&next)
+                } else {
+                    self.probe(&next)
                 }
-                Some(_) => worst_loss = worst_loss.map(|w| w.max(v.plies().unwrap_or(0) + 1)),
-                None => worst_loss = None,
-            }
-        }
-        let make = |side: Side, d: u16| match side {
-            Side::Attackers => Value::Attackers(d),
-            Side::Defenders => Value::Defenders(d),
-        };
-        Some(match (best_win, worst_loss) {
-            (Some(d), _) => make(mover, d),
-            (None, Some(d)) => make(mover.other(), d),
-            (None, None) => Value::Cycle,
-        })
+            })
+            .collect();
+        let children = children?.into_iter().map(Some);
+        Some(back_up(pos.to_move(), children).unwrap_or(Value::Cycle))
     }
 }
 
@@ -1006,11 +999,7 @@ fn propagate(
             let mover = layout.position_side(i as u64);
             let winner = if win { mover } else { mover.other() };
             let plies = (d as u16).min(MAX_PLIES);
-            values[i] = match winner {
-                Side::Attackers => Value::Attackers(plies),
-                Side::Defenders => Value::Defenders(plies),
-            }
-            .encode();
+            values[i] = Value::win(winner, plies).encode();
             for &p in &preds[offsets[i] as usize..offsets[i + 1] as usize] {
                 let p = p as usize;
                 if settled[p] {
@@ -1121,39 +1110,36 @@ pub fn minimax(pos: &Position, after_pass: bool, rules: &Rules, depth: u32) -> O
     if depth == 0 {
         return None;
     }
-    let mover = pos.to_move();
     let mut list = MoveList::new();
     legal_moves(pos, rules, &mut list);
-    let mut best_win: Option<u16> = None;
-    let mut worst_loss: Option<u16> = Some(0);
-    for &mv in list.iter() {
-        let child = if mv == Move::PASS && after_pass {
+    let children = list.iter().map(|&mv| {
+        if mv == Move::PASS && after_pass {
             Some(Value::Defenders(0))
         } else {
             let mut next = *pos;
             next.play_unchecked(mv);
             minimax(&next, mv == Move::PASS, rules, depth - 1)
-        };
-        match child {
-            Some(v) if v.winner() == Some(mover) => {
-                let d = v.plies().unwrap_or(0) + 1;
-                best_win = Some(best_win.map_or(d, |b| b.min(d)));
-            }
-            Some(v) => {
-                let d = v.plies().unwrap_or(0) + 1;
-                worst_loss = worst_loss.map(|w| w.max(d));
-            }
+        }
+    });
+    back_up(pos.to_move(), children)
+}
+
+/// A position's forced result from its children's (`None`: a child whose
+/// result is not a forced win): the mover's fastest win, else, when every
+/// child wins for the opponent, its slowest loss, else `None`.
+fn back_up(mover: Side, children: impl IntoIterator<Item = Option<Value>>) -> Option<Value> {
+    let mut best_win: Option<u16> = None;
+    let mut worst_loss: Option<u16> = Some(0);
+    for child in children {
+        match child.and_then(|v| Some((v.winner()?, v.plies()? + 1))) {
+            Some((w, d)) if w == mover => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+            Some((_, d)) => worst_loss = worst_loss.map(|w| w.max(d)),
             None => worst_loss = None,
         }
     }
-    let make = |side: Side, d: u16| match side {
-        Side::Attackers => Value::Attackers(d),
-        Side::Defenders => Value::Defenders(d),
-    };
-    if let Some(d) = best_win {
-        return Some(make(mover, d));
-    }
-    worst_loss.map(|d| make(mover.other(), d))
+    best_win
+        .map(|d| Value::win(mover, d))
+        .or_else(|| worst_loss.map(|d| Value::win(mover.other(), d)))
 }
 
 #[cfg(test)]

@@ -37,6 +37,22 @@ pub(crate) fn solve(game: &Game, max_nodes: u64, threads: usize, dir: &Path) -> 
     Ok(solution)
 }
 
+/// One bar over several classes: the library reports each class's own
+/// `(class, done, of)`; the bar adds up the classes before it.
+fn per_class(progress: &Progress, total: u64) -> impl Fn(Material, u64, u64) + Sync + '_ {
+    // (the current class, steps of the classes before it, the class's own)
+    let state = std::sync::Mutex::new((None::<Material>, 0u64, 0u64));
+    move |m, done, of| {
+        let Ok(mut g) = state.lock() else { return };
+        if g.0 != Some(m) {
+            g.1 += g.2;
+            g.0 = Some(m);
+        }
+        g.2 = of;
+        progress.set((g.1 + done).min(total), m.to_string());
+    }
+}
+
 /// `agon ringo tablebase probe`'s answer.
 #[derive(Serialize)]
 struct ProbeJson {
@@ -74,20 +90,12 @@ pub(crate) fn tablebase(cmd: TablebaseCmd) -> Result<()> {
                 .map(|&m| 2 * Tablebases::class_size(&rules, m))
                 .sum();
             let progress = Progress::new(total, "steps");
-            let done_before = std::sync::Mutex::new((None::<Material>, 0u64, 0u64));
-            let summaries =
-                tb.build_up_to(attackers, defenders, threads as usize, &|m, done, of| {
-                    let Ok(mut g) = done_before.lock() else {
-                        return;
-                    };
-                    if g.0 != Some(m) {
-                        // A new class: the previous one's steps are all done.
-                        g.1 += g.2;
-                        g.0 = Some(m);
-                    }
-                    g.2 = of;
-                    progress.set((g.1 + done).min(total), m.to_string());
-                })?;
+            let summaries = tb.build_up_to(
+                attackers,
+                defenders,
+                threads as usize,
+                &per_class(&progress, total),
+            )?;
             progress.finish();
             tb.save(&dir)
                 .with_context(|| format!("writing the tablebases to {}", dir.display()))?;
@@ -115,16 +123,13 @@ pub(crate) fn tablebase(cmd: TablebaseCmd) -> Result<()> {
                 .map(|&m| Tablebases::class_size(&rules, m) + samples)
                 .sum();
             let progress = Progress::new(total, "positions");
-            let base = std::sync::Mutex::new((None::<Material>, 0u64, 0u64));
-            let report = tb.verify(threads as usize, samples, depth, 1, &|m, done, of| {
-                let Ok(mut g) = base.lock() else { return };
-                if g.0 != Some(m) {
-                    g.1 += g.2;
-                    g.0 = Some(m);
-                }
-                g.2 = of;
-                progress.set((g.1 + done).min(total), m.to_string());
-            });
+            let report = tb.verify(
+                threads as usize,
+                samples,
+                depth,
+                1,
+                &per_class(&progress, total),
+            );
             progress.finish();
             print_json(&report)?;
             if report.inconsistent > 0 || report.disagreements > 0 {
