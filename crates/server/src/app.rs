@@ -409,6 +409,17 @@ impl AppState {
         loop {
             if let Some(r) = expect_revision {
                 if r != session.revision() {
+                    // On a shared store the game held here may be the one
+                    // behind (a client that just played on another instance
+                    // names a newer revision): compare with the stored game
+                    // before refusing.
+                    if self.store().is_shared()
+                        && tries < 3
+                        && self.reload(slot, &mut session).await?
+                    {
+                        tries += 1;
+                        continue;
+                    }
                     return Err(ApiError::Conflict(ErrorCode::StaleRevision, format!(
                         "the game has changed: you sent revision {r}, it is at {}; reload and try again",
                         session.revision()
