@@ -324,31 +324,37 @@ fn tablebases_build_verify_probe_and_solve() {
     // A position the table covers: probe and solve answer the same, and the
     // line wins.
     let position = "......../......../..A...../......../..D....A 0 d";
-    let probe = json(&agon(&[
-        "ringo",
-        "tablebase",
-        "probe",
-        "--rules",
-        rules,
-        "--position",
-        position,
-        "--dir",
-        dir.arg(),
-    ]));
+    let probe_cmd = || {
+        agon(&[
+            "ringo",
+            "tablebase",
+            "probe",
+            "--rules",
+            rules,
+            "--position",
+            position,
+            "--dir",
+            dir.arg(),
+        ])
+    };
+    let solve_cmd = |tables: &str| {
+        agon(&[
+            "ringo",
+            "solve",
+            "--rules",
+            rules,
+            "--position",
+            position,
+            "--tablebases",
+            tables,
+        ])
+    };
+    let probe = json(&probe_cmd());
     assert_eq!(probe["material"], "2v1");
     assert_eq!(probe["result"], "attackers");
     let plies = probe["plies"].as_u64().unwrap() as usize;
     assert_eq!(probe["pv"].as_array().unwrap().len(), plies);
-    let solved = json(&agon(&[
-        "ringo",
-        "solve",
-        "--rules",
-        rules,
-        "--position",
-        position,
-        "--tablebases",
-        dir.arg(),
-    ]));
+    let solved = json(&solve_cmd(dir.arg()));
     assert_eq!(solved["result"], "attackers");
     assert_eq!(solved["tablebase"], true);
     assert_eq!(solved["pv"], probe["pv"]);
@@ -370,16 +376,7 @@ fn tablebases_build_verify_probe_and_solve() {
     ]));
     assert_eq!(end["status"], "attackers-win");
     // Without the tables the search proves it too.
-    let searched = json(&agon(&[
-        "ringo",
-        "solve",
-        "--rules",
-        rules,
-        "--position",
-        position,
-        "--tablebases",
-        "/nonexistent",
-    ]));
+    let searched = json(&solve_cmd("/nonexistent"));
     assert_eq!(searched["result"], "attackers");
     assert_eq!(searched["tablebase"], false);
     assert!(searched["nodes"].as_u64().unwrap() > 0);
@@ -389,17 +386,7 @@ fn tablebases_build_verify_probe_and_solve() {
     let at = bytes.len() / 2;
     bytes[at] ^= 1;
     std::fs::write(&file, &bytes).unwrap();
-    let out = agon(&[
-        "ringo",
-        "tablebase",
-        "probe",
-        "--rules",
-        rules,
-        "--position",
-        position,
-        "--dir",
-        dir.arg(),
-    ]);
+    let out = probe_cmd();
     assert_bad_input(&out, "checksum mismatch");
     assert!(String::from_utf8_lossy(&out.stderr).contains("2v1.tb"));
 }
