@@ -168,7 +168,19 @@ fn a_small_tournament_reports_statistics() {
         "--a", "greedy", "--b", "random", "--games", "6", "--sprt", "0,200",
     ]));
     assert!(v["sprt"]["llr"].is_number());
+    // --seat: A plays only that side, every game from its own opening.
+    for (seat, side) in [
+        ("attackers", "a_as_attackers"),
+        ("defenders", "a_as_defenders"),
+    ] {
+        let v = json(&tournament_ringo(&[
+            "--a", "depth:1", "--b", "random", "--games", "3", "--seat", seat,
+        ]));
+        assert_eq!(v[side]["games"], 3, "{seat}");
+        assert_eq!(v["games"], 3);
+    }
     for args in [
+        vec!["--a", "random", "--b", "random", "--seat", "fortress"],
         vec!["--a", "level:0", "--b", "random"],
         vec!["--a", "random", "--b", "best"],
         vec!["--a", "random", "--b", "random", "--sprt", "50,0"],

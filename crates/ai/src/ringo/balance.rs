@@ -70,7 +70,7 @@ pub fn measure(
     crate::par::run(
         games,
         threads,
-        |i| play_game(rules, player, player, i, seed),
+        |i| play_game(rules, player, player, i, seed, None),
         |g| {
             played += 1;
             plies += g.plies;

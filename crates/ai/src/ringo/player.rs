@@ -1,7 +1,7 @@
 //! Ringo players.
 
 use crate::Rng;
-use ringo::{Game, Move, Side};
+use ringo::{legal_moves, position_is_terminal, Game, Move, MoveList, Position, Rules, Side};
 
 /// A uniformly random legal move (`None` once the game is over).
 pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Move> {
@@ -14,11 +14,27 @@ pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Move> {
 /// captured at once, which looks at the opponent's replies (a second ply).
 /// Ties are broken at random by the caller.
 fn greedy_score(game: &Game, m: Move, cautious: bool) -> i32 {
-    let side = game.position().to_move();
     let mut child = game.clone();
     child.play_unchecked(m);
-    if let Some(outcome) = child.outcome() {
-        return match outcome.winner {
+    // The game judges the end (repetitions included), the shared scoring the rest.
+    let ended = child.outcome().map(|o| o.winner);
+    shallow_score(game.position(), game.rules(), m, cautious, ended)
+}
+
+/// The shallow players' score of `m` in `pos`, given how the game ends after it
+/// (`Some(winner)`, a draw being `Some(None)`), or `None` when it goes on. One
+/// copy for the baselines and for the opponent model the engine plays against
+/// ([`model_replies`]).
+fn shallow_score(
+    pos: &Position,
+    rules: &Rules,
+    m: Move,
+    cautious: bool,
+    ended: Option<Option<Side>>,
+) -> i32 {
+    let side = pos.to_move();
+    if let Some(winner) = ended {
+        return match winner {
             Some(w) if w == side => 10_000,
             None => 0,
             Some(_) => -10_000,
@@ -35,10 +51,46 @@ fn greedy_score(game: &Game, m: Move, cautious: bool) -> i32 {
         }
     }
     // Penalise moves after which the opponent can capture.
-    if cautious && child.legal_moves().iter().any(|r| r.is_capture()) {
-        score -= 500;
+    if cautious {
+        let mut child = *pos;
+        child.play_unchecked(m);
+        let mut replies = MoveList::new();
+        legal_moves(&child, rules, &mut replies);
+        if replies.iter().any(|r| r.is_capture()) {
+            score -= 500;
+        }
     }
     score
+}
+
+/// The replies the engine's model of a fallible opponent chooses among in
+/// `pos` (`last_pass`: the move before was a pass): the moves the `cautious`
+/// baseline scores best, which is how a player who looks one move ahead plays
+/// (a win, else a capture, else a move that leaves nothing to capture, else
+/// progress), each taken as equally likely. The game's end is judged from the
+/// position alone (a repetition is not seen), as a player looking one move
+/// ahead would.
+pub fn model_replies(pos: &Position, rules: &Rules, last_pass: bool) -> Vec<Move> {
+    let mut list = MoveList::new();
+    legal_moves(pos, rules, &mut list);
+    let ended = |m: Move| {
+        if m.is_pass() && last_pass {
+            // The second pass in a row: the defenders win.
+            return Some(Some(Side::Defenders));
+        }
+        let mut child = *pos;
+        child.play_unchecked(m);
+        position_is_terminal(&child).then(|| {
+            Some(if child.fortress() >= 2 {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            })
+        })
+    };
+    best_of(list.iter().copied(), |m| {
+        shallow_score(pos, rules, m, true, ended(m))
+    })
 }
 
 /// The greedy baseline, one ply deep as the engine issue defines it ("a 1-ply
@@ -57,11 +109,18 @@ pub fn cautious_move(game: &Game, rng: &mut Rng) -> Option<Move> {
 
 /// A best-scoring move by [`greedy_score`], ties at random.
 fn best_scored(game: &Game, rng: &mut Rng, cautious: bool) -> Option<Move> {
-    let legal = game.legal_moves();
+    let best = best_of(game.legal_moves().iter().copied(), |m| {
+        greedy_score(game, m, cautious)
+    });
+    (!best.is_empty()).then(|| best[rng.below(best.len())])
+}
+
+/// The moves with the highest score, in the order given.
+fn best_of(moves: impl Iterator<Item = Move>, score: impl Fn(Move) -> i32) -> Vec<Move> {
     let mut best: Vec<Move> = vec![];
     let mut best_score = i32::MIN;
-    for &m in legal.iter() {
-        let s = greedy_score(game, m, cautious);
+    for m in moves {
+        let s = score(m);
         if s > best_score {
             best_score = s;
             best.clear();
@@ -70,7 +129,7 @@ fn best_scored(game: &Game, rng: &mut Rng, cautious: bool) -> Option<Move> {
             best.push(m);
         }
     }
-    (!best.is_empty()).then(|| best[rng.below(best.len())])
+    best
 }
 
 #[cfg(test)]
@@ -112,6 +171,46 @@ mod tests {
                 .unwrap()
                 .is_capture());
         }
+    }
+
+    #[test]
+    fn the_model_replies_are_the_cautious_players_best_moves() {
+        let replies = |position: &str| {
+            let game = classic_game(position);
+            let mut v: Vec<String> = model_replies(game.position(), game.rules(), false)
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        // A win first: c1-F puts the second attacker in the fortress.
+        assert_eq!(
+            replies("......../......../......../......../......../..A..D.. 1 a"),
+            ["c1-F"]
+        );
+        // Then a capture: c3 over d3 is the defenders' only one.
+        let captures = replies("......../......../......../..DA..../......../........ 1 d");
+        assert!(!captures.is_empty());
+        let game = classic_game("......../......../......../..DA..../......../........ 1 d");
+        assert!(game
+            .legal_moves()
+            .iter()
+            .filter(|m| captures.contains(&m.to_string()))
+            .all(|m| m.is_capture()));
+        // Then a move that leaves nothing to capture: g6-g5, not c3-c2.
+        assert_eq!(
+            replies("......A./......../......../..A...../......../..D..... 0 a"),
+            ["g6-g5"]
+        );
+        // After a pass, the defenders' second pass wins the game for them.
+        let rules: ringo::Rules = "classic,defender-pass=on".parse().unwrap();
+        let pos = ringo::Position::parse(
+            "......A./......../......../..A...../......../..D..... 0 d",
+            &rules,
+        )
+        .unwrap();
+        assert_eq!(model_replies(&pos, &rules, true), [Move::PASS]);
     }
 
     #[test]

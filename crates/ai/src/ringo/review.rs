@@ -437,7 +437,7 @@ pub fn study(
         games,
         threads,
         |i| {
-            let g = crate::ringo::tournament::play_game(rules, a, b, i, seed);
+            let g = crate::ringo::tournament::play_game(rules, a, b, i, seed, None);
             let game = Game::parse_record(&g.record).ok();
             (
                 g.a_attacks,

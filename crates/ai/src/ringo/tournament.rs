@@ -133,9 +133,20 @@ pub const MOVE_LIMIT: usize = 600;
 
 /// Plays game `index`: openings come in pairs, each played from both seats.
 /// The opening is two random plies from the start, drawn from the pair's seed.
-pub fn play_game(rules: Rules, a: Spec, b: Spec, index: usize, seed: u64) -> GameResult {
-    let a_attacks = index % 2 == 0;
-    let mut opening_rng = Rng::new(seed ^ ((index / 2) as u64 * 0x9e37_79b9));
+/// With `seat`, A always plays that side and every game has its own opening.
+pub fn play_game(
+    rules: Rules,
+    a: Spec,
+    b: Spec,
+    index: usize,
+    seed: u64,
+    seat: Option<Side>,
+) -> GameResult {
+    let (a_attacks, opening) = match seat {
+        None => (index % 2 == 0, index / 2),
+        Some(side) => (side == Side::Attackers, index),
+    };
+    let mut opening_rng = Rng::new(seed ^ (opening as u64 * 0x9e37_79b9));
     let mut rng = Rng::new(seed.wrapping_add(index as u64));
     let mut game = Game::new(rules);
     for _ in 0..2 {
@@ -303,6 +314,8 @@ pub struct Config {
     pub seed: u64,
     /// Stop early by SPRT between these Elo values.
     pub sprt: Option<(f64, f64)>,
+    /// Player A's only seat (both seats alternately when `None`).
+    pub seat: Option<Side>,
 }
 
 /// Runs a tournament; `progress` is called after every game with the tally so
@@ -317,12 +330,13 @@ pub fn run(config: Config, progress: &(dyn Fn(&Tally, &GameResult) + Sync)) -> T
         threads,
         seed,
         sprt,
+        seat,
     } = config;
     let mut t = Tally::default();
     crate::par::run(
         games,
         threads,
-        |i| play_game(rules, a, b, i, seed),
+        |i| play_game(rules, a, b, i, seed, seat),
         |r| {
             t.add(&r);
             progress(&t, &r);
@@ -409,6 +423,7 @@ mod tests {
             threads: 2,
             seed: 1,
             sprt: None,
+            seat: None,
         };
         let games = std::sync::Mutex::new(vec![]);
         let t = run(config, &|_, g| games.lock().unwrap().push(g.clone()));

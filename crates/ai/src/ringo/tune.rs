@@ -78,7 +78,9 @@ pub fn self_play_game(depth: u32, weights: Weights, rng: &mut Rng) -> Vec<Sample
         .collect()
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// The logistic curve that maps an evaluation (over [`SCALE`]) to a chance of
+/// winning.
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 

@@ -68,5 +68,14 @@ pub fn level_move(
         movetime: spec.movetime,
         stop,
     };
+    if spec.movetime.is_some() {
+        // Full strength reads its opponent first (`fallible`): against one
+        // who slips it plays for the likely reply, not only the best one.
+        let reading = searcher.read_opponent(game);
+        tracing::debug!(ply = game.ply(), ?reading, "opponent read");
+        if reading.fallible() {
+            return searcher.play_fallible(game, limits);
+        }
+    }
     searcher.search_game(game, limits).best
 }

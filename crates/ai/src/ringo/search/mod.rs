@@ -15,12 +15,17 @@ use ringo::{
 };
 use std::time::{Duration, Instant};
 
+mod fallible;
 mod levels;
 mod ordering;
 pub mod params;
 mod time;
 mod tt;
 
+pub use fallible::{
+    Reading, EVIDENCE, MOVE_EVIDENCE, OUTSIDE_MODEL, OUTSIDE_SEARCH, READ_DEPTH, READ_MOVES,
+    TEMPERATURE,
+};
 pub use levels::{level_move, level_spec, LevelSpec};
 use params::*;
 pub use time::Limits;
@@ -458,15 +463,21 @@ impl Searcher {
         self.aborted = false;
         self.path.clear();
         self.path.extend(game.repetition_keys());
-        let legal = game.legal_moves();
-        let pos = *game.position();
+        self.score_moves(game.position(), game.last_was_pass(), depth)
+    }
+
+    /// Scores every move of `pos` by a full-window search to `depth`, with the
+    /// path and limits as the caller set them.
+    fn score_moves(&mut self, pos: &Position, last_pass: bool, depth: u32) -> Vec<(Move, i32)> {
+        let mut legal = MoveList::new();
+        legal_moves(pos, &self.rules, &mut legal);
         legal
             .iter()
             .map(|&m| {
-                let s = if m.is_pass() && game.last_was_pass() {
+                let s = if m.is_pass() && last_pass {
                     self.win_for(Side::Defenders, pos.to_move(), 1)
                 } else {
-                    let mut child = pos;
+                    let mut child = *pos;
                     child.play_unchecked(m);
                     self.path.push(child.key());
                     let s = -self.search(&child, depth as i32 - 1, -INF, INF, 1, m.is_pass());

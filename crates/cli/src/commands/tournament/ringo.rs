@@ -124,6 +124,10 @@ pub struct RingoArgs {
     /// `agon ringo show --rules … --moves …`).
     #[arg(long)]
     records: Option<std::path::PathBuf>,
+    /// Player A plays only this side (each game from its own opening), to
+    /// measure one seat; by default A plays both seats alternately.
+    #[arg(long, value_enum)]
+    seat: Option<crate::cli::RingoSide>,
 }
 
 /// `agon tournament ringo`.
@@ -161,6 +165,7 @@ pub fn ringo(args: &RingoArgs) -> Result<RingoReport> {
         threads,
         seed,
         sprt,
+        seat: args.seat.map(ringo::Side::from),
     };
     // Opened before the first game, so a bad path fails at once; each game is
     // written (and flushed) as it ends, so an interrupted run keeps its games.

@@ -1,0 +1,387 @@
+//! Playing a fallible opponent. Minimax assumes the best reply; against a
+//! player who looks only a move ahead, that makes the engine choose "the
+//! cheapest loss" where a bolder line would very likely win (as the `globe`
+//! attackers, a position that is lost against best play is usually won against
+//! defenders who only take what is in reach). So the engine first *reads* its
+//! opponent: it judges the opponent's last moves with a short search, and only
+//! when the opponent has slipped more than once does it change how it plays.
+//! Against an opponent who does not slip (a strong engine, a strong player),
+//! nothing changes, so nothing is lost against strong play.
+//!
+//! Against a fallible opponent the engine scores each of its moves by the
+//! expected chance of winning when the opponent replies as the model does
+//! ([`crate::ringo::player::model_replies`]: a win, else a capture, else a move
+//! that leaves nothing to capture, else progress, each of the equally good ones
+//! as likely) and both sides play best after that reply, searched ever deeper
+//! while the time lasts. Chances, not scores, are averaged, so a reply that
+//! loses at once weighs as one reply among the model's, not as minus infinity.
+
+use super::{Limits, Searcher, INF, MATE_BAND};
+use crate::ringo::player::model_replies;
+use ringo::{Game, Move, Position, Side};
+use std::time::Instant;
+
+/// How many of the opponent's last moves are read.
+pub const READ_MOVES: usize = 16;
+/// The depth at which the opponent's moves are scored.
+pub const READ_DEPTH: u32 = 3;
+/// How sharply a strong player prefers better moves: the strong hypothesis
+/// gives a move whose chance of winning is `d` below the best move's the
+/// weight `exp(-d / TEMPERATURE)`. Chances, not scores: where the game is
+/// decided every move is about as good (a won game is won by the longer line
+/// too). 0.006 is about 10 evaluation units in an even position.
+pub const TEMPERATURE: f64 = 0.006;
+/// The most one move can weigh either way (a single odd move, such as a
+/// match's random opening move, does not decide the reading).
+pub const MOVE_EVIDENCE: f64 = 3.0;
+/// The share of a shallow player's moves outside the model's choice.
+pub const OUTSIDE_MODEL: f64 = 0.1;
+/// The share of a strong player's moves the short search cannot explain (it
+/// sees [`READ_DEPTH`] plies; the player may see much further), as if random.
+pub const OUTSIDE_SEARCH: f64 = 0.2;
+/// The evidence (natural log of the likelihood ratio, shallow over strong)
+/// at which the opponent is played as fallible: at least five moves that fit
+/// the model much better than a strong player's, about one unit a move read.
+pub const EVIDENCE: f64 = 8.0;
+
+/// What the engine read of its opponent's last moves: how much likelier they
+/// are from a shallow player ([`model_replies`]) than from a strong one (who
+/// plays the short search's better moves more often, by [`TEMPERATURE`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reading {
+    /// Moves read.
+    pub moves: usize,
+    /// The log-likelihood ratio of the moves read, shallow over strong.
+    pub evidence: f64,
+}
+
+impl Reading {
+    /// True when the evidence says the opponent plays like the model.
+    pub fn fallible(&self) -> bool {
+        self.evidence >= EVIDENCE
+    }
+}
+
+/// The side to move's chance of winning for a search score (proven results
+/// saturate at 0 and 1).
+fn chance(score: i32) -> f64 {
+    f64::from(crate::ringo::tune::sigmoid(
+        score as f32 / crate::ringo::tune::SCALE,
+    ))
+}
+
+/// What a line is worth when chances are averaged: the chance, and a trace of
+/// the score below any real difference of chances, so that among won lines
+/// (all at chance 1) the shorter win is preferred, and among lost ones the
+/// longer resistance.
+fn worth(score: i32) -> f64 {
+    chance(score) + f64::from(score) * 1e-9
+}
+
+impl Searcher {
+    /// Reads the opponent's last [`READ_MOVES`] moves of the game: each move's
+    /// likelihood under the model and under a strong player, from a search of
+    /// every move of its position to [`READ_DEPTH`]. Each position is judged
+    /// fresh (the short search ignores repetitions).
+    pub fn read_opponent(&mut self, game: &Game) -> Reading {
+        self.start = Instant::now();
+        self.limits = Limits::default();
+        self.aborted = false;
+        let me = game.position().to_move();
+        let moves = game.moves();
+        let mut reading = Reading::default();
+        for ply in (0..moves.len()).rev() {
+            if reading.moves == READ_MOVES {
+                break;
+            }
+            let Some(pos) = game.position_at(ply) else {
+                continue;
+            };
+            if pos.to_move() == me {
+                continue;
+            }
+            let last_pass = ply > 0 && moves[ply - 1].is_pass();
+            self.path.clear();
+            self.path.push(pos.key());
+            let scores = self.score_moves(pos, last_pass, READ_DEPTH);
+            let model = model_replies(pos, &self.rules, last_pass);
+            reading.moves += 1;
+            reading.evidence += evidence(&scores, &model, moves[ply]);
+        }
+        reading
+    }
+
+    /// The move against a fallible opponent: a forced win found by the normal
+    /// search (a third of the time) is played; otherwise the move with the best
+    /// expected chance against the model's replies.
+    pub fn play_fallible(&mut self, game: &Game, limits: Limits) -> Option<Move> {
+        let third = Limits {
+            movetime: limits.movetime.map(|t| t / 3),
+            ..limits.clone()
+        };
+        let report = self.search_game(game, third);
+        if report.score >= MATE_BAND {
+            return report.best;
+        }
+        let rest = Limits {
+            movetime: limits.movetime.map(|t| t - t / 3),
+            ..limits
+        };
+        self.expected_best(game, rest).or(report.best)
+    }
+
+    /// The move with the highest expected chance against the model's replies,
+    /// from the deepest iteration completed within the limits (a depth limit
+    /// counts the plies searched after the reply; `None` when the
+    /// game is over or not even the first iteration completed).
+    pub fn expected_best(&mut self, game: &Game, limits: Limits) -> Option<Move> {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.aborted = false;
+        self.nodes = 0;
+        self.path.clear();
+        self.path.extend(game.repetition_keys());
+        let pos = *game.position();
+        let legal = game.legal_moves();
+        let max_depth = self.limits.depth.unwrap_or(super::MAX_PLY as u32 / 2);
+        let mut best = None;
+        for depth in 0..=max_depth {
+            let mut iteration: Option<(Move, f64)> = None;
+            for &m in legal.iter() {
+                let p = self.expected(&pos, m, game.last_was_pass(), depth as i32);
+                if self.aborted {
+                    break;
+                }
+                if iteration.is_none_or(|(_, b)| p > b) {
+                    iteration = Some((m, p));
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            best = iteration.map(|(m, _)| m);
+            tracing::trace!(depth, best = ?best, "expected iteration");
+            if let Some(t) = self.limits.movetime {
+                if legal.len() == 1 || self.start.elapsed() * 2 > t {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The mover's expected chance after `m` in `pos`: the mean over the
+    /// model's replies of the chance after each, searched `depth` plies on.
+    fn expected(&mut self, pos: &Position, m: Move, last_pass: bool, depth: i32) -> f64 {
+        let side = pos.to_move();
+        if m.is_pass() && last_pass {
+            return worth(self.win_for(Side::Defenders, side, 1));
+        }
+        let mut child = *pos;
+        child.play_unchecked(m);
+        if let Some(s) = self.terminal(&child, 1) {
+            return worth(-s);
+        }
+        self.path.push(child.key());
+        let replies = model_replies(&child, &self.rules, m.is_pass());
+        let p = if replies.is_empty() {
+            worth(-self.search(&child, depth + 1, -INF, INF, 1, m.is_pass()))
+        } else {
+            let mut total = 0.0;
+            for &r in &replies {
+                let s = if r.is_pass() && m.is_pass() {
+                    self.win_for(Side::Defenders, side, 2)
+                } else {
+                    let mut after = child;
+                    after.play_unchecked(r);
+                    self.path.push(after.key());
+                    let s = self.search(&after, depth, -INF, INF, 2, r.is_pass());
+                    self.path.pop();
+                    s
+                };
+                total += worth(s);
+            }
+            total / replies.len() as f64
+        };
+        self.path.pop();
+        p
+    }
+}
+
+/// The log-likelihood ratio of `played` (shallow over strong), given every
+/// move's score for the mover and the model's choice of replies.
+fn evidence(scores: &[(Move, i32)], model: &[Move], played: Move) -> f64 {
+    let n = scores.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let shallow = if model.len() >= n {
+        1.0 / n as f64
+    } else if model.contains(&played) {
+        (1.0 - OUTSIDE_MODEL) / model.len() as f64
+    } else {
+        OUTSIDE_MODEL / (n - model.len()) as f64
+    };
+    let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    if best.abs() >= MATE_BAND {
+        // The game is decided: how the mover plays it out says little.
+        return 0.0;
+    }
+    let weight = |s: i32| (-(chance(best) - chance(s)) / TEMPERATURE).exp();
+    let total: f64 = scores.iter().map(|&(_, s)| weight(s)).sum();
+    let strong = (1.0 - OUTSIDE_SEARCH)
+        * scores
+            .iter()
+            .find(|&&(m, _)| m == played)
+            .map_or(0.0, |&(_, s)| weight(s) / total)
+        + OUTSIDE_SEARCH / n as f64;
+    (shallow / strong).ln().clamp(-MOVE_EVIDENCE, MOVE_EVIDENCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ringo::eval::WEIGHTS;
+    use crate::ringo::player::{cautious_move, greedy_move};
+    use crate::Rng;
+    use ringo::Rules;
+
+    fn searcher(rules: Rules) -> Searcher {
+        Searcher::with_weights(rules, WEIGHTS, 1 << 16)
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Plays from the start: the engine searches to depth 3 for `engine_side`,
+    /// `opponent` chooses the other side's moves. Returns the game at the
+    /// engine's turn after `plies`, or its last turn before the game ended (so
+    /// the engine reads the opponent's moves).
+    fn play(
+        rules: Rules,
+        engine_side: Side,
+        mut opponent: impl FnMut(&Game) -> Option<Move>,
+        plies: usize,
+    ) -> Game {
+        let mut engine = searcher(rules);
+        let mut game = Game::new(rules);
+        let mut engine_turn = game.clone();
+        while !game.is_over() {
+            let m = if game.position().to_move() == engine_side {
+                engine_turn = game.clone();
+                if game.ply() >= plies {
+                    break;
+                }
+                engine.search_game(&game, depth(3)).best
+            } else {
+                opponent(&game)
+            };
+            game.play(m.unwrap()).unwrap();
+        }
+        engine_turn
+    }
+
+    #[test]
+    fn reads_a_shallow_player_as_fallible_and_a_searching_one_as_not() {
+        type Player = fn(&Game, &mut Rng) -> Option<Move>;
+        // The opponents the weaker seats lose to (issue #21): `cautious`
+        // attacking, and the `globe` defenders (under `globe` the attackers
+        // cannot capture, so `greedy` and `cautious` defend alike).
+        let shallow: [(&str, Side, &str, Player); 5] = [
+            ("classic", Side::Defenders, "cautious", cautious_move),
+            ("encyclopedia", Side::Defenders, "cautious", cautious_move),
+            (
+                "classic,attackers=5",
+                Side::Defenders,
+                "cautious",
+                cautious_move,
+            ),
+            ("globe", Side::Defenders, "cautious", cautious_move),
+            ("globe", Side::Attackers, "greedy", greedy_move),
+        ];
+        for (rules, engine_side, name, player) in shallow {
+            let rules: Rules = rules.parse().unwrap();
+            let mut rng = Rng::new(7);
+            let game = play(rules, engine_side, |g| player(g, &mut rng), 40);
+            let reading = searcher(rules).read_opponent(&game);
+            assert!(reading.fallible(), "{rules}, {name}: {reading:?}");
+        }
+        // A searching opponent is never read as fallible, in either seat.
+        for rules in ["classic", "encyclopedia", "globe", "classic,attackers=5"] {
+            let rules: Rules = rules.parse().unwrap();
+            for engine_side in [Side::Attackers, Side::Defenders] {
+                let mut strong = searcher(rules);
+                let game = play(
+                    rules,
+                    engine_side,
+                    |g| strong.search_game(g, depth(5)).best,
+                    40,
+                );
+                let reading = searcher(rules).read_opponent(&game);
+                assert!(
+                    reading.moves >= 12 && !reading.fallible(),
+                    "{rules}, depth 5 against {engine_side:?}: {reading:?}"
+                );
+            }
+        }
+    }
+
+    /// A game from a position.
+    fn from(rules: &str, position: &str) -> Game {
+        let rules: Rules = rules.parse().unwrap();
+        Game::from_position(rules, Position::parse(position, &rules).unwrap())
+    }
+
+    #[test]
+    fn against_the_model_takes_a_win_and_leaves_nothing_to_capture() {
+        // "The attackers win when two of them stand in the fortress": c1-F.
+        let game = from(
+            "classic",
+            "......../......../......../......../......../..A..D.. 1 a",
+        );
+        assert_eq!(
+            searcher(*game.rules())
+                .expected_best(&game, depth(2))
+                .unwrap()
+                .to_string(),
+            "c1-F"
+        );
+        // c3-c2 lets the defender on c1 jump over it, and the model's
+        // defenders take whatever is in reach: the engine steps elsewhere.
+        let game = from(
+            "classic",
+            "......A./......../......../..A...../......../..D..... 0 a",
+        );
+        for d in 0..3 {
+            let m = searcher(*game.rules())
+                .expected_best(&game, depth(d))
+                .unwrap();
+            assert_ne!(m.to_string(), "c3-c2", "depth {d}");
+        }
+    }
+
+    #[test]
+    fn level_ten_plays_legal_moves_against_a_fallible_opponent() {
+        // A game long enough to read `cautious` as fallible, then level 10's
+        // move (the expected-chance path) under a short time limit.
+        let rules: Rules = "classic".parse().unwrap();
+        let mut rng = Rng::new(3);
+        let game = play(rules, Side::Defenders, |g| cautious_move(g, &mut rng), 40);
+        let mut s = searcher(rules);
+        assert!(s.read_opponent(&game).fallible());
+        let m = s
+            .play_fallible(
+                &game,
+                Limits {
+                    movetime: Some(std::time::Duration::from_millis(150)),
+                    ..Limits::default()
+                },
+            )
+            .unwrap();
+        assert!(game.legal_moves().contains(&m));
+    }
+}
