@@ -3,10 +3,12 @@
 //! cheapest loss" where a bolder line would very likely win (as the `globe`
 //! attackers, a position that is lost against best play is usually won against
 //! defenders who only take what is in reach). So the engine first *reads* its
-//! opponent: it judges the opponent's last moves with a short search, and only
-//! when the opponent has slipped more than once does it change how it plays.
-//! Against an opponent who does not slip (a strong engine, a strong player),
-//! nothing changes, so nothing is lost against strong play.
+//! opponent: it weighs how much likelier the opponent's last moves are from
+//! such a player than from a strong one ([`Reading`]), and only when the
+//! evidence is strong does it change how it plays. Against an opponent read as
+//! strong nothing changes. (The reading is not perfect: in games of level 10
+//! against itself about one reading in twenty crossed the threshold, mostly
+//! late in decided games; docs/engine-results/README.md.)
 //!
 //! Against a fallible opponent the engine scores each of its moves by the
 //! expected chance of winning when the opponent replies as the model does

@@ -71,8 +71,10 @@ pub fn level_move(
     if spec.movetime.is_some() {
         // Full strength reads its opponent first (`fallible`): against one
         // who slips it plays for the likely reply, not only the best one.
+        let started = std::time::Instant::now();
         let reading = searcher.read_opponent(game);
-        tracing::debug!(ply = game.ply(), ?reading, "opponent read");
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        tracing::debug!(ply = game.ply(), ?reading, ms, "opponent read");
         if reading.fallible() {
             return searcher.play_fallible(game, limits);
         }
