@@ -21,7 +21,6 @@
 use super::{Limits, Searcher, INF, MATE_BAND};
 use crate::ringo::player::model_replies;
 use ringo::{Game, Move, Position, Side};
-use std::time::Instant;
 
 /// How many of the opponent's last moves are read.
 pub const READ_MOVES: usize = 16;
@@ -86,9 +85,7 @@ impl Searcher {
     /// every move of its position to [`READ_DEPTH`]. Each position is judged
     /// fresh (the short search ignores repetitions).
     pub fn read_opponent(&mut self, game: &Game) -> Reading {
-        self.start = Instant::now();
-        self.limits = Limits::default();
-        self.aborted = false;
+        self.begin(Limits::default());
         let me = game.position().to_move();
         let moves = game.moves();
         let mut reading = Reading::default();
@@ -137,9 +134,7 @@ impl Searcher {
     /// counts the plies searched after the reply; `None` when the
     /// game is over or not even the first iteration completed).
     pub fn expected_best(&mut self, game: &Game, limits: Limits) -> Option<Move> {
-        self.start = Instant::now();
-        self.limits = limits;
-        self.aborted = false;
+        self.begin(limits);
         self.nodes = 0;
         self.path.clear();
         self.path.extend(game.repetition_keys());

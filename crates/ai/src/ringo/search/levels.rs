@@ -70,7 +70,8 @@ pub fn level_move(
     };
     if spec.movetime.is_some() {
         // Full strength reads its opponent first (`fallible`): against one
-        // who slips it plays for the likely reply, not only the best one.
+        // who plays like a one-move-lookahead player it plays for the likely
+        // reply, not only the best one.
         let started = std::time::Instant::now();
         let reading = searcher.read_opponent(game);
         let ms = started.elapsed().as_secs_f64() * 1e3;

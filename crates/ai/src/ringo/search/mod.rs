@@ -184,6 +184,13 @@ impl Searcher {
         !self.aborted
     }
 
+    /// Starts the clock for a new search under these limits.
+    fn begin(&mut self, limits: Limits) {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.aborted = false;
+    }
+
     fn check_limits(&mut self) {
         if self.limits.reached(self.nodes, self.start) {
             self.aborted = true;
@@ -375,9 +382,7 @@ impl Searcher {
 
     /// Searches the game's current position within the limits.
     pub fn search_game(&mut self, game: &Game, limits: Limits) -> Report {
-        self.start = Instant::now();
-        self.limits = limits;
-        self.aborted = false;
+        self.begin(limits);
         self.nodes = 0;
         let legal = game.legal_moves();
         if legal.is_empty() {
@@ -458,9 +463,7 @@ impl Searcher {
     /// Scores every root move by a full-window search to `depth` (for the noisy
     /// low levels, which pick among near-best moves).
     pub fn score_root_moves(&mut self, game: &Game, depth: u32) -> Vec<(Move, i32)> {
-        self.start = Instant::now();
-        self.limits = Limits::default();
-        self.aborted = false;
+        self.begin(Limits::default());
         self.path.clear();
         self.path.extend(game.repetition_keys());
         self.score_moves(game.position(), game.last_was_pass(), depth)
