@@ -32,7 +32,9 @@ mod rules;
 
 pub use board::{Bitboard, Cell, Dir};
 pub use game::{EndReason, Game, Outcome, RecordError};
-pub use movegen::{explain_illegal, legal_moves, position_is_terminal, pseudo_moves};
+pub use movegen::{
+    explain_illegal, legal_moves, position_is_terminal, position_winner, pseudo_moves,
+};
 pub use moves::{Move, MoveError, MoveList, MoveText, MAX_MOVES};
 pub use perft::{divide, perft};
 pub use playout::{playout, PlayoutResult};

@@ -21,6 +21,19 @@ pub fn position_is_terminal(pos: &Position) -> bool {
     pos.fortress() >= 2 || pos.attackers_left() < 2
 }
 
+/// Who has won when the position itself ends the game ([`position_is_terminal`]):
+/// the attackers with 2 in `F`, else the defenders; `None` while it goes on.
+#[inline]
+pub fn position_winner(pos: &Position) -> Option<Side> {
+    if pos.fortress() >= 2 {
+        Some(Side::Attackers)
+    } else if pos.attackers_left() < 2 {
+        Some(Side::Defenders)
+    } else {
+        None
+    }
+}
+
 /// Lists the moves of the side to move by the movement and capture rules alone,
 /// before the neutral-zone limit, `must-leave-neutral` and passing are applied.
 pub fn pseudo_moves(pos: &Position, rules: &Rules, out: &mut MoveList) {

@@ -1,7 +1,7 @@
 //! Ringo players.
 
 use crate::Rng;
-use ringo::{legal_moves, position_is_terminal, Game, Move, MoveList, Position, Rules, Side};
+use ringo::{legal_moves, position_winner, Game, Move, MoveList, Position, Rules, Side};
 
 /// A uniformly random legal move (`None` once the game is over).
 pub fn random_move(game: &Game, rng: &mut Rng) -> Option<Move> {
@@ -80,13 +80,7 @@ pub fn model_replies(pos: &Position, rules: &Rules, last_pass: bool) -> Vec<Move
         }
         let mut child = *pos;
         child.play_unchecked(m);
-        position_is_terminal(&child).then(|| {
-            Some(if child.fortress() >= 2 {
-                Side::Attackers
-            } else {
-                Side::Defenders
-            })
-        })
+        position_winner(&child).map(Some)
     };
     best_of(list.iter().copied(), |m| {
         shallow_score(pos, rules, m, true, ended(m))

@@ -11,7 +11,7 @@
 
 use crate::ringo::eval::{evaluate, Weights, WEIGHTS};
 use ringo::{
-    legal_moves, position_is_terminal, Game, Move, MoveList, Position, Repetition, Rules, Side,
+    legal_moves, position_winner, Game, Move, MoveList, Position, Repetition, Rules, Side,
 };
 use std::time::{Duration, Instant};
 
@@ -133,15 +133,7 @@ impl Searcher {
     }
 
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
-        if !position_is_terminal(pos) {
-            return None;
-        }
-        let winner = if pos.fortress() >= 2 {
-            Side::Attackers
-        } else {
-            Side::Defenders
-        };
-        Some(self.win_for(winner, pos.to_move(), ply))
+        position_winner(pos).map(|winner| self.win_for(winner, pos.to_move(), ply))
     }
 
     fn win_for(&self, winner: Side, to_move: Side, ply: usize) -> i32 {
