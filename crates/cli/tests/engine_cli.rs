@@ -179,8 +179,17 @@ fn a_small_tournament_reports_statistics() {
         assert_eq!(v[side]["games"], 3, "{seat}");
         assert_eq!(v["games"], 3);
     }
+    // time:MS: the search alone, MS milliseconds a move (level 10 without
+    // reading its opponent).
+    let v = json(&tournament_ringo(&[
+        "--a", "time:20", "--b", "random", "--games", "2",
+    ]));
+    assert_eq!(v["a"], "time:20");
+    assert_eq!(v["games"], 2);
     for args in [
         vec!["--a", "random", "--b", "random", "--seat", "fortress"],
+        vec!["--a", "time:0", "--b", "random"],
+        vec!["--a", "time:", "--b", "random"],
         vec!["--a", "level:0", "--b", "random"],
         vec!["--a", "random", "--b", "best"],
         vec!["--a", "random", "--b", "random", "--sprt", "50,0"],

@@ -17,6 +17,10 @@ pub enum Spec {
     Depth(u32),
     /// The search with a node budget.
     Nodes(u64),
+    /// The search with this many milliseconds a move and nothing else: level
+    /// 10 without reading its opponent (`time:1000` is level 10 as it played
+    /// before the reading, the baseline the reading is measured against).
+    Time(u64),
     /// Uniformly random legal moves.
     Random,
     /// The one-ply capture-first baseline.
@@ -29,7 +33,7 @@ impl FromStr for Spec {
     type Err = String;
     fn from_str(s: &str) -> Result<Spec, String> {
         let bad = || {
-            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, random, greedy or cautious")
+            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, time:MS, random, greedy or cautious")
         };
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
@@ -52,6 +56,12 @@ impl FromStr for Spec {
                 .filter(|&n| n > 0)
                 .map(Spec::Nodes)
                 .ok_or_else(bad),
+            Some(("time", ms)) => ms
+                .parse()
+                .ok()
+                .filter(|ms| (1..=600_000).contains(ms))
+                .map(Spec::Time)
+                .ok_or_else(bad),
             _ => Err(bad()),
         }
     }
@@ -63,6 +73,7 @@ impl std::fmt::Display for Spec {
             Spec::Level(l) => write!(f, "level:{l}"),
             Spec::Depth(d) => write!(f, "depth:{d}"),
             Spec::Nodes(n) => write!(f, "nodes:{n}"),
+            Spec::Time(ms) => write!(f, "time:{ms}"),
             Spec::Random => f.write_str("random"),
             Spec::Greedy => f.write_str("greedy"),
             Spec::Cautious => f.write_str("cautious"),
@@ -94,6 +105,17 @@ pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -
                     game,
                     Limits {
                         nodes: Some(n),
+                        ..Limits::default()
+                    },
+                )
+                .best
+        }
+        Spec::Time(ms) => {
+            searcher
+                .search_game(
+                    game,
+                    Limits {
+                        movetime: Some(std::time::Duration::from_millis(ms)),
                         ..Limits::default()
                     },
                 )
@@ -360,13 +382,17 @@ mod tests {
             "level:5",
             "depth:4",
             "nodes:100000",
+            "time:1000",
             "random",
             "greedy",
             "cautious",
         ] {
             assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
         }
-        for bad in ["level:0", "level:11", "depth:x", "nodes:0", "best", ""] {
+        for bad in [
+            "level:0", "level:11", "depth:x", "nodes:0", "time:0", "time:-5", "time:1e3", "best",
+            "",
+        ] {
             assert!(bad.parse::<Spec>().is_err(), "{bad}");
         }
     }

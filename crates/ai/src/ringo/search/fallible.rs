@@ -11,17 +11,23 @@
 //! late in decided games; docs/engine-results/README.md.)
 //!
 //! Against a fallible opponent the engine scores each of its moves by the
-//! expected chance of winning when the opponent replies as the model does
-//! ([`crate::ringo::player::model_replies`]: a win, else a capture, else a move
-//! that leaves nothing to capture, else progress, each of the equally good ones
-//! as likely) and both sides play best after that reply, searched ever deeper
-//! while the time lasts. Chances, not scores, are averaged, so a reply that
+//! expected chance of winning when the opponent's next [`MODEL_PLIES`] replies
+//! are the model's ([`crate::ringo::player::model_replies`]: a win, else a
+//! capture, else a move that leaves nothing to capture, else progress, each of
+//! the equally good ones as likely), the engine plays its best move between
+//! them, and both sides play best after the last, searched ever deeper while
+//! the time lasts. Chances, not scores, are averaged, so a reply that
 //! loses at once weighs as one reply among the model's, not as minus infinity.
 
 use super::{Limits, Searcher, INF, MATE_BAND};
 use crate::ringo::player::model_replies;
-use ringo::{Game, Move, Position, Side};
+use ringo::{legal_moves, Game, Move, MoveList, Position, Side};
 
+/// How many of the opponent's replies the expected-chance search takes from
+/// the model before it assumes best play by both (the `globe` attackers lose
+/// pieces in positions where every move leaves one to capture; seeing such a
+/// position coming takes our move, a reply, our next move and a reply).
+pub const MODEL_PLIES: u32 = 2;
 /// How many of the opponent's last moves are read.
 pub const READ_MOVES: usize = 16;
 /// The depth at which the opponent's moves are scored.
@@ -130,9 +136,11 @@ impl Searcher {
     }
 
     /// The move with the highest expected chance against the model's replies,
-    /// from the deepest iteration completed within the limits (a depth limit
-    /// counts the plies searched after the reply; `None` when the
-    /// game is over or not even the first iteration completed).
+    /// from the deepest iteration completed within the limits (`None` when the
+    /// game is over or not even the first iteration completed). The first
+    /// iteration models one reply and looks no further, so there is a move
+    /// at once; then [`MODEL_PLIES`] replies, with the search after the last
+    /// one ever deeper (a depth limit counts those plies).
     pub fn expected_best(&mut self, game: &Game, limits: Limits) -> Option<Move> {
         self.begin(limits);
         self.nodes = 0;
@@ -141,23 +149,17 @@ impl Searcher {
         let pos = *game.position();
         let legal = game.legal_moves();
         let max_depth = self.limits.depth.unwrap_or(super::MAX_PLY as u32 / 2);
+        let schedule =
+            std::iter::once((1, 0)).chain((0..=max_depth).map(|d| (MODEL_PLIES, d as i32)));
         let mut best = None;
-        for depth in 0..=max_depth {
-            let mut iteration: Option<(Move, f64)> = None;
-            for &m in legal.iter() {
-                let p = self.expected(&pos, m, game.last_was_pass(), depth as i32);
-                if self.aborted {
-                    break;
-                }
-                if iteration.is_none_or(|(_, b)| p > b) {
-                    iteration = Some((m, p));
-                }
-            }
+        for (replies, depth) in schedule {
+            let iteration =
+                self.best_expected(&pos, &legal, game.last_was_pass(), replies, depth, 0);
             if self.aborted {
                 break;
             }
             best = iteration.map(|(m, _)| m);
-            tracing::trace!(depth, best = ?best, "expected iteration");
+            tracing::trace!(replies, depth, best = ?best, "expected iteration");
             if let Some(t) = self.limits.movetime {
                 if legal.len() == 1 || self.start.elapsed() * 2 > t {
                     break;
@@ -167,41 +169,103 @@ impl Searcher {
         best
     }
 
+    /// The move of `moves` (the mover's legal moves in `pos`, reached at
+    /// `ply`) with the best expected chance and that chance, modelling
+    /// `replies` replies and searching `depth` plies after the last.
+    fn best_expected(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        last_pass: bool,
+        replies: u32,
+        depth: i32,
+        ply: usize,
+    ) -> Option<(Move, f64)> {
+        let mut best: Option<(Move, f64)> = None;
+        for &m in moves {
+            let p = self.expected(pos, m, last_pass, replies, depth, ply);
+            if self.aborted {
+                return None;
+            }
+            if best.is_none_or(|(_, b)| p > b) {
+                best = Some((m, p));
+            }
+        }
+        best
+    }
+
     /// The mover's expected chance after `m` in `pos`: the mean over the
-    /// model's replies of the chance after each, searched `depth` plies on.
-    fn expected(&mut self, pos: &Position, m: Move, last_pass: bool, depth: i32) -> f64 {
+    /// model's replies of the chance after each, from the mover's best move
+    /// there while `replies` remain to model, else a search `depth` plies on.
+    fn expected(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        last_pass: bool,
+        replies: u32,
+        depth: i32,
+        ply: usize,
+    ) -> f64 {
         let side = pos.to_move();
         if m.is_pass() && last_pass {
-            return worth(self.win_for(Side::Defenders, side, 1));
+            return worth(self.win_for(Side::Defenders, side, ply + 1));
         }
         let mut child = *pos;
         child.play_unchecked(m);
-        if let Some(s) = self.terminal(&child, 1) {
+        if let Some(s) = self.terminal(&child, ply + 1) {
             return worth(-s);
         }
         self.path.push(child.key());
-        let replies = model_replies(&child, &self.rules, m.is_pass());
-        let p = if replies.is_empty() {
-            worth(-self.search(&child, depth + 1, -INF, INF, 1, m.is_pass()))
+        let model = model_replies(&child, &self.rules, m.is_pass());
+        let p = if self.repeated(child.key()) {
+            worth(-self.repetition_score(child.to_move()))
+        } else if model.is_empty() {
+            worth(-self.search(&child, depth + 1, -INF, INF, ply + 1, m.is_pass()))
         } else {
             let mut total = 0.0;
-            for &r in &replies {
-                let s = if r.is_pass() && m.is_pass() {
-                    self.win_for(Side::Defenders, side, 2)
+            for &r in &model {
+                total += if r.is_pass() && m.is_pass() {
+                    worth(self.win_for(Side::Defenders, side, ply + 2))
                 } else {
                     let mut after = child;
                     after.play_unchecked(r);
                     self.path.push(after.key());
-                    let s = self.search(&after, depth, -INF, INF, 2, r.is_pass());
+                    let w = if replies > 1 {
+                        self.our_turn(&after, r.is_pass(), replies - 1, depth, ply + 2)
+                    } else {
+                        worth(self.search(&after, depth, -INF, INF, ply + 2, r.is_pass()))
+                    };
                     self.path.pop();
-                    s
+                    w
                 };
-                total += worth(s);
             }
-            total / replies.len() as f64
+            total / model.len() as f64
         };
         self.path.pop();
         p
+    }
+
+    /// The mover's expected chance in `pos` (on the path, reached after a
+    /// modelled reply) when it plays its best move and `replies` more replies
+    /// are modelled.
+    fn our_turn(
+        &mut self,
+        pos: &Position,
+        last_pass: bool,
+        replies: u32,
+        depth: i32,
+        ply: usize,
+    ) -> f64 {
+        if let Some(s) = self.terminal(pos, ply) {
+            return worth(s);
+        }
+        if self.repeated(pos.key()) {
+            return worth(self.repetition_score(pos.to_move()));
+        }
+        let mut list = MoveList::new();
+        legal_moves(pos, &self.rules, &mut list);
+        self.best_expected(pos, &list, last_pass, replies, depth, ply)
+            .map_or(0.0, |(_, p)| p)
     }
 }
 
@@ -359,6 +423,27 @@ mod tests {
                 .unwrap();
             assert_ne!(m.to_string(), "c3-c2", "depth {d}");
         }
+    }
+
+    #[test]
+    fn two_modelled_replies_see_a_loss_coming_a_move_later() {
+        // e1-F puts one attacker in the fortress; the defenders on c1 and g1
+        // face each other across it, so neither can jump over it yet. Every
+        // reply the model chooses moves one of them, and then whatever the
+        // attackers play, "a defender on a ring-1 cell may jump over F to the
+        // facing ring-1 cell" and capture it, leaving one attacker: "defenders
+        // win as soon as fewer than 2 attackers are left". a2-a1 (or any step
+        // of a2) keeps both. Seen only with a second modelled reply: with one
+        // reply and nothing searched after it (depth 0), e1-F is the choice.
+        let game = from(
+            "classic",
+            "......../......../......../......../A......./..D.A.D. 0 a",
+        );
+        let m = searcher(*game.rules())
+            .expected_best(&game, depth(0))
+            .unwrap();
+        assert_ne!(m.to_string(), "e1-F");
+        assert!(game.legal_moves().contains(&m));
     }
 
     #[test]
