@@ -81,47 +81,27 @@ impl std::fmt::Display for Spec {
     }
 }
 
-/// Chooses a move for `spec`.
+/// Chooses a move for `spec`. The three searches differ only in their limits.
 pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -> Option<Move> {
-    match spec {
-        Spec::Random => ringo_player::random_move(game, rng),
-        Spec::Greedy => ringo_player::greedy_move(game, rng),
-        Spec::Cautious => ringo_player::cautious_move(game, rng),
-        Spec::Level(l) => level_move(searcher, game, l, rng.next_u64(), None),
-        Spec::Depth(d) => {
-            searcher
-                .search_game(
-                    game,
-                    Limits {
-                        depth: Some(d),
-                        ..Limits::default()
-                    },
-                )
-                .best
-        }
-        Spec::Nodes(n) => {
-            searcher
-                .search_game(
-                    game,
-                    Limits {
-                        nodes: Some(n),
-                        ..Limits::default()
-                    },
-                )
-                .best
-        }
-        Spec::Time(ms) => {
-            searcher
-                .search_game(
-                    game,
-                    Limits {
-                        movetime: Some(std::time::Duration::from_millis(ms)),
-                        ..Limits::default()
-                    },
-                )
-                .best
-        }
-    }
+    let limits = match spec {
+        Spec::Random => return ringo_player::random_move(game, rng),
+        Spec::Greedy => return ringo_player::greedy_move(game, rng),
+        Spec::Cautious => return ringo_player::cautious_move(game, rng),
+        Spec::Level(l) => return level_move(searcher, game, l, rng.next_u64(), None),
+        Spec::Depth(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        Spec::Nodes(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
+        Spec::Time(ms) => Limits {
+            movetime: Some(std::time::Duration::from_millis(ms)),
+            ..Limits::default()
+        },
+    };
+    searcher.search_game(game, limits).best
 }
 
 /// One finished game: who played the attackers, and the outcome.
