@@ -50,8 +50,12 @@ fn shallow_score(
             score += 100 * (ring(from) - ring(to));
         }
     }
-    // Penalise moves after which the opponent can capture.
-    if cautious {
+    // Penalise moves after which the opponent can capture. Attackers that
+    // never capture cannot threaten a defender, so there is nothing to look
+    // for (and the look costs a move generation a move).
+    let opponent_captures =
+        side == Side::Attackers || rules.attacker_captures != ringo::AttackerCaptures::None;
+    if cautious && opponent_captures {
         let mut child = *pos;
         child.play_unchecked(m);
         let mut replies = MoveList::new();

@@ -3,7 +3,7 @@
 //! cheapest loss" where a bolder line would very likely win (as the `globe`
 //! attackers, a position that is lost against best play is usually won against
 //! defenders who only take what is in reach). So the engine first *reads* its
-//! opponent: it weighs how much likelier the opponent's last moves are from
+//! opponent: it weighs how much likelier the opponent's moves this game are from
 //! such a player than from a strong one ([`Reading`]), and only when the
 //! evidence is strong does it change how it plays. Against an opponent read as
 //! strong nothing changes. (The reading is not perfect: in games of level 10
@@ -28,8 +28,9 @@ use ringo::{legal_moves, Game, Move, MoveList, Position, Side};
 /// pieces in positions where every move leaves one to capture; seeing such a
 /// position coming takes our move, a reply, our next move and a reply).
 pub const MODEL_PLIES: u32 = 2;
-/// How many of the opponent's last moves are read.
-pub const READ_MOVES: usize = 16;
+/// How many moves' evidence a searcher remembers before it forgets them all
+/// (each is a few dozen bytes; a game has a few hundred moves).
+pub const READ_CACHE: usize = 1 << 16;
 /// The depth at which the opponent's moves are scored.
 pub const READ_DEPTH: u32 = 3;
 /// How sharply a strong player prefers better moves: the strong hypothesis
@@ -51,7 +52,7 @@ pub const OUTSIDE_SEARCH: f64 = 0.2;
 /// the model much better than a strong player's, about one unit a move read.
 pub const EVIDENCE: f64 = 8.0;
 
-/// What the engine read of its opponent's last moves: how much likelier they
+/// What the engine read of its opponent's moves this game: how much likelier they
 /// are from a shallow player ([`model_replies`]) than from a strong one (who
 /// plays the short search's better moves more often, by [`TEMPERATURE`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -86,19 +87,26 @@ fn worth(score: i32) -> f64 {
 }
 
 impl Searcher {
-    /// Reads the opponent's last [`READ_MOVES`] moves of the game: each move's
+    /// Reads every move the opponent has made this game: each move's
     /// likelihood under the model and under a strong player, from a search of
-    /// every move of its position to [`READ_DEPTH`]. Each position is judged
-    /// fresh (the short search ignores repetitions).
+    /// every move of its position to [`READ_DEPTH`]. The moves are
+    /// independent evidence, so it adds up over the whole game: a window of
+    /// the last moves (16 until 2026-11-24) let the reading of the `globe`
+    /// defenders swing about the threshold from move to move, and drop below
+    /// it just as they began to capture, since a capture, or a position the
+    /// short search finds decided, is what a strong player would play too and
+    /// so says little. Each move's evidence is remembered, so a reading
+    /// scores only the moves it has not seen. Each position is judged fresh
+    /// (the short search ignores repetitions).
     pub fn read_opponent(&mut self, game: &Game) -> Reading {
         self.begin(Limits::default());
         let me = game.position().to_move();
         let moves = game.moves();
         let mut reading = Reading::default();
-        for ply in (0..moves.len()).rev() {
-            if reading.moves == READ_MOVES {
-                break;
-            }
+        if self.readings.len() > READ_CACHE {
+            self.readings.clear();
+        }
+        for ply in 0..moves.len() {
             let Some(pos) = game.position_at(ply) else {
                 continue;
             };
@@ -106,12 +114,21 @@ impl Searcher {
                 continue;
             }
             let last_pass = ply > 0 && moves[ply - 1].is_pass();
-            self.path.clear();
-            self.path.push(pos.key());
-            let scores = self.score_moves(pos, last_pass, READ_DEPTH);
-            let model = model_replies(pos, &self.rules, last_pass);
+            let key = (pos.key(), last_pass, moves[ply]);
+            let e = match self.readings.get(&key) {
+                Some(&e) => e,
+                None => {
+                    self.path.clear();
+                    self.path.push(pos.key());
+                    let scores = self.score_moves(pos, last_pass, READ_DEPTH);
+                    let model = model_replies(pos, &self.rules, last_pass);
+                    let e = evidence(&scores, &model, moves[ply]);
+                    self.readings.insert(key, e);
+                    e
+                }
+            };
             reading.moves += 1;
-            reading.evidence += evidence(&scores, &model, moves[ply]);
+            reading.evidence += e;
         }
         reading
     }
@@ -389,6 +406,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn reads_every_move_of_the_game_and_remembers_each() {
+        // The evidence adds up over the whole game, not a window of the last
+        // moves: after 60 plies the engine, attacking, has read all 30 of
+        // the defenders' moves. A reading from what is remembered equals a
+        // fresh one, so remembering changes nothing but the time.
+        let rules: Rules = "globe".parse().unwrap();
+        let mut rng = Rng::new(11);
+        let game = play(rules, Side::Attackers, |g| greedy_move(g, &mut rng), 60);
+        assert_eq!(game.ply(), 60, "the game went on past ply 60");
+        let mut s = searcher(rules);
+        let first = s.read_opponent(&game);
+        assert_eq!(first.moves, 30);
+        assert_eq!(s.read_opponent(&game), first);
+        s.clear();
+        assert_eq!(s.read_opponent(&game), first);
+        assert_eq!(searcher(rules).read_opponent(&game), first);
     }
 
     /// A game from a position.

@@ -23,7 +23,7 @@ mod time;
 mod tt;
 
 pub use fallible::{
-    Reading, EVIDENCE, MOVE_EVIDENCE, OUTSIDE_MODEL, OUTSIDE_SEARCH, READ_DEPTH, READ_MOVES,
+    Reading, EVIDENCE, MOVE_EVIDENCE, OUTSIDE_MODEL, OUTSIDE_SEARCH, READ_CACHE, READ_DEPTH,
     TEMPERATURE,
 };
 pub use levels::{level_move, level_spec, LevelSpec};
@@ -78,6 +78,9 @@ pub struct Searcher {
     /// The endgame tables of these rules, when installed
     /// ([`crate::ringo::tablebase::install`]).
     tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
+    /// Each opponent move's evidence once read, by (position key, whether
+    /// the move before was a pass, the move) (`fallible`).
+    readings: std::collections::HashMap<(u64, bool, Move), f64>,
 }
 
 impl Searcher {
@@ -99,6 +102,7 @@ impl Searcher {
             start: Instant::now(),
             aborted: false,
             tablebases: crate::ringo::tablebase::for_rules(&rules),
+            readings: std::collections::HashMap::new(),
         }
     }
 
@@ -126,10 +130,12 @@ impl Searcher {
         })
     }
 
-    /// Forgets the table and the history (for deterministic, independent searches).
+    /// Forgets the table, the history and the opponent readings (for
+    /// deterministic, independent searches).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.readings.clear();
     }
 
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
