@@ -8,7 +8,8 @@
 //! evidence is strong does it change how it plays. Against an opponent read as
 //! strong nothing changes. (The reading is not perfect: in games of level 10
 //! against itself about one reading in twenty crossed the threshold, mostly
-//! late in decided games; docs/engine-results/README.md.)
+//! late in decided games, measured when only the last 16 moves were read;
+//! docs/engine-results/README.md.)
 //!
 //! Against a fallible opponent the engine scores each of its moves by the
 //! expected chance of winning when the opponent's next [`MODEL_PLIES`] replies
