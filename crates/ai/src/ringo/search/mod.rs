@@ -24,7 +24,7 @@ mod tt;
 
 pub use fallible::{
     Reading, EVIDENCE, MOVE_EVIDENCE, OUTSIDE_MODEL, OUTSIDE_SEARCH, READ_CACHE, READ_DEPTH,
-    TEMPERATURE,
+    READ_TABLE, TEMPERATURE,
 };
 pub use levels::{level_move, level_spec, LevelSpec};
 use params::*;
@@ -81,6 +81,11 @@ pub struct Searcher {
     /// Each opponent move's evidence once read, by (position key, whether
     /// the move before was a pass, the move) (`fallible`).
     readings: std::collections::HashMap<(u64, bool, Move), f64>,
+    /// The searcher the reading runs on, with its own table and history,
+    /// made on first use (`fallible`): the reading's short searches must not
+    /// see the main search's deeper table entries, nor leave entries
+    /// searched without the game's history in its table.
+    reader: Option<Box<Searcher>>,
 }
 
 impl Searcher {
@@ -103,6 +108,7 @@ impl Searcher {
             aborted: false,
             tablebases: crate::ringo::tablebase::for_rules(&rules),
             readings: std::collections::HashMap::new(),
+            reader: None,
         }
     }
 
@@ -136,6 +142,7 @@ impl Searcher {
         self.tt.clear();
         self.history.clear();
         self.readings.clear();
+        self.reader = None;
     }
 
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
