@@ -79,7 +79,8 @@ pub struct Searcher {
     /// ([`crate::ringo::tablebase::install`]).
     tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
     /// Each opponent move's evidence once read, by (position key, whether
-    /// the move before was a pass, the move) (`fallible`).
+    /// the move before was a pass, the move) (`fallible`); filled on the
+    /// reader (below), the searcher the reading runs on.
     readings: std::collections::HashMap<(u64, bool, Move), f64>,
     /// The searcher the reading runs on, with its own table and history,
     /// made on first use (`fallible`): the reading's short searches must not
@@ -118,6 +119,8 @@ impl Searcher {
         tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
     ) {
         self.tablebases = tablebases;
+        // The reader is made again, with these tables, on its next use.
+        self.reader = None;
     }
 
     /// A position's exact score from the tables, when its class is held: a
