@@ -24,6 +24,7 @@
 use super::{Limits, Searcher, INF, MATE_BAND};
 use crate::ringo::player::model_replies;
 use ringo::{legal_moves, Game, Move, MoveList, Position, Side};
+use std::collections::HashMap;
 
 /// How many of the opponent's replies the expected-chance search takes from
 /// the model before it assumes best play by both (the `globe` attackers lose
@@ -85,6 +86,55 @@ impl Reading {
     }
 }
 
+/// The searcher the reading runs on, with its own table and history (see
+/// [`Searcher::read_opponent`]), and what it has read.
+pub(super) struct Reader {
+    searcher: Searcher,
+    /// Each opponent move's evidence once read, by (position key, whether
+    /// the move before was a pass, the move).
+    readings: HashMap<(u64, bool, Move), f64>,
+}
+
+impl Reader {
+    /// Reads the opponent's moves of this game on the reader's own table,
+    /// scoring only the moves not read before.
+    fn read(&mut self, game: &Game) -> Reading {
+        let s = &mut self.searcher;
+        s.begin(Limits::default());
+        let me = game.position().to_move();
+        let moves = game.moves();
+        let mut reading = Reading::default();
+        if self.readings.len() > READ_CACHE {
+            self.readings.clear();
+        }
+        for ply in 0..moves.len() {
+            let Some(pos) = game.position_at(ply) else {
+                continue;
+            };
+            if pos.to_move() == me {
+                continue;
+            }
+            let last_pass = ply > 0 && moves[ply - 1].is_pass();
+            let key = (pos.key(), last_pass, moves[ply]);
+            let e = match self.readings.get(&key) {
+                Some(&e) => e,
+                None => {
+                    s.path.clear();
+                    s.path.push(pos.key());
+                    let scores = s.score_moves(pos, last_pass, READ_DEPTH);
+                    let model = model_replies(pos, &s.rules, last_pass);
+                    let e = evidence(&scores, &model, moves[ply]);
+                    self.readings.insert(key, e);
+                    e
+                }
+            };
+            reading.moves += 1;
+            reading.evidence += e;
+        }
+        reading
+    }
+}
+
 /// The side to move's chance of winning for a search score (proven results
 /// saturate at 0 and 1).
 fn chance(score: i32) -> f64 {
@@ -125,48 +175,16 @@ impl Searcher {
     pub fn read_opponent(&mut self, game: &Game) -> Reading {
         let (rules, weights) = (self.rules, self.weights);
         let tablebases = self.tablebases.clone();
-        let reader = self.reader.get_or_insert_with(|| {
-            let mut reader = Searcher::with_weights(rules, weights, READ_TABLE);
-            reader.set_tablebases(tablebases);
-            Box::new(reader)
-        });
-        reader.read_own(game)
-    }
-
-    /// [`Searcher::read_opponent`] on this searcher's own table.
-    fn read_own(&mut self, game: &Game) -> Reading {
-        self.begin(Limits::default());
-        let me = game.position().to_move();
-        let moves = game.moves();
-        let mut reading = Reading::default();
-        if self.readings.len() > READ_CACHE {
-            self.readings.clear();
-        }
-        for ply in 0..moves.len() {
-            let Some(pos) = game.position_at(ply) else {
-                continue;
-            };
-            if pos.to_move() == me {
-                continue;
-            }
-            let last_pass = ply > 0 && moves[ply - 1].is_pass();
-            let key = (pos.key(), last_pass, moves[ply]);
-            let e = match self.readings.get(&key) {
-                Some(&e) => e,
-                None => {
-                    self.path.clear();
-                    self.path.push(pos.key());
-                    let scores = self.score_moves(pos, last_pass, READ_DEPTH);
-                    let model = model_replies(pos, &self.rules, last_pass);
-                    let e = evidence(&scores, &model, moves[ply]);
-                    self.readings.insert(key, e);
-                    e
-                }
-            };
-            reading.moves += 1;
-            reading.evidence += e;
-        }
-        reading
+        self.reader
+            .get_or_insert_with(|| {
+                let mut searcher = Searcher::with_weights(rules, weights, READ_TABLE);
+                searcher.set_tablebases(tablebases);
+                Box::new(Reader {
+                    searcher,
+                    readings: HashMap::new(),
+                })
+            })
+            .read(game)
     }
 
     /// The move against a fallible opponent: a forced win found by the normal

@@ -78,15 +78,11 @@ pub struct Searcher {
     /// The endgame tables of these rules, when installed
     /// ([`crate::ringo::tablebase::install`]).
     tablebases: Option<std::sync::Arc<crate::ringo::tablebase::Tablebases>>,
-    /// Each opponent move's evidence once read, by (position key, whether
-    /// the move before was a pass, the move) (`fallible`); filled on the
-    /// reader (below), the searcher the reading runs on.
-    readings: std::collections::HashMap<(u64, bool, Move), f64>,
     /// The searcher the reading runs on, with its own table and history,
-    /// made on first use (`fallible`): the reading's short searches must not
-    /// see the main search's deeper table entries, nor leave entries
-    /// searched without the game's history in its table.
-    reader: Option<Box<Searcher>>,
+    /// and what it has read, made on first use (`fallible`): the reading's
+    /// short searches must not see the main search's deeper table entries,
+    /// nor leave entries searched without the game's history in its table.
+    reader: Option<Box<fallible::Reader>>,
 }
 
 impl Searcher {
@@ -108,7 +104,6 @@ impl Searcher {
             start: Instant::now(),
             aborted: false,
             tablebases: crate::ringo::tablebase::for_rules(&rules),
-            readings: std::collections::HashMap::new(),
             reader: None,
         }
     }
@@ -144,7 +139,6 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
-        self.readings.clear();
         self.reader = None;
     }
 
