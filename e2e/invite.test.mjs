@@ -96,7 +96,9 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     const bobMove = (await state(bob)).s.moves.find((m) => /^[a-h]\d-[a-h]\d$/.test(m));
     await clickRingoCell(bob, bobMove.slice(0, 2));
     await clickRingoCell(bob, bobMove.slice(3));
-    await bob.locator("#toast.show").waitFor();
+    // Wait for this refusal's message, not an earlier one still showing
+    // (the "You joined the game." toast lasts 3.5 s and can still be up).
+    await bob.locator("#toast.show", { hasText: /watching|only the players/ }).waitFor();
     assert.match(await bob.locator("#toast").innerText(), /watching|only the players/);
     assert.deepEqual(await ringoPieces(bob), boardBefore, "the old device moved nothing");
 
