@@ -177,6 +177,17 @@ fn chance_floor(normal_score: i32, gain: f64, trust: f64) -> f64 {
     chance(normal_score) - gain * trust / (1.0 - trust)
 }
 
+/// The first of the moves with the highest value (the move order breaks ties).
+fn first_best(values: &[(Move, f64)]) -> Option<(Move, f64)> {
+    values
+        .iter()
+        .copied()
+        .fold(None, |best, (m, p)| match best {
+            Some((_, b)) if p <= b => best,
+            _ => Some((m, p)),
+        })
+}
+
 /// The score whose chance is `p` (0 < p < 1; the inverse of [`chance`]),
 /// rounded up.
 fn score_for_chance(p: f64) -> i32 {
@@ -271,8 +282,8 @@ impl Searcher {
         }
         let mut child = *pos;
         child.play_unchecked(m);
-        if position_winner(&child).is_some() {
-            return position_winner(&child) == Some(pos.to_move());
+        if let Some(winner) = position_winner(&child) {
+            return winner == pos.to_move();
         }
         let t = score_for_chance(floor);
         self.begin(limits);
@@ -295,16 +306,7 @@ impl Searcher {
         normal: Move,
     ) -> Option<(Move, f64)> {
         let values = self.expected_values(game, limits)?;
-        let (best, p) = values
-            .iter()
-            .copied()
-            .fold(None, |b: Option<(Move, f64)>, (m, p)| {
-                if b.is_none_or(|(_, bp)| p > bp) {
-                    Some((m, p))
-                } else {
-                    b
-                }
-            })?;
+        let (best, p) = first_best(&values)?;
         let normal_p = values
             .iter()
             .find(|&&(m, _)| m == normal)
@@ -320,13 +322,7 @@ impl Searcher {
     /// one ever deeper (a depth limit counts those plies).
     pub fn expected_best(&mut self, game: &Game, limits: Limits) -> Option<Move> {
         let values = self.expected_values(game, limits)?;
-        let mut best: Option<(Move, f64)> = None;
-        for (m, p) in values {
-            if best.is_none_or(|(_, b)| p > b) {
-                best = Some((m, p));
-            }
-        }
-        best.map(|(m, _)| m)
+        first_best(&values).map(|(m, _)| m)
     }
 
     /// Every legal move's expected chance against the model's replies, from
