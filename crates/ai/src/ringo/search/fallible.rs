@@ -134,8 +134,12 @@ impl Reader {
             let e = match self.readings.get(&key) {
                 Some(&e) => e,
                 None => {
+                    // Every reading searches without the game's history,
+                    // so the table's scores carry from one to the next: no
+                    // new generation.
                     s.path.clear();
                     s.path.push(pos.key());
+                    s.root = 0;
                     let scores = s.score_moves(pos, last_pass, READ_DEPTH);
                     let model = model_replies(pos, &s.rules, last_pass);
                     let e = evidence(&scores, &model, moves[ply]);
@@ -287,8 +291,7 @@ impl Searcher {
         }
         let t = score_for_chance(floor);
         self.begin(limits);
-        self.path.clear();
-        self.path.extend(game.repetition_keys());
+        self.set_root(&game.repetition_keys());
         self.path.push(child.key());
         let d = depth.max(2) as i32 - 1;
         let s = -self.search(&child, d, -t, -t + 1, 1, m.is_pass());
@@ -330,8 +333,7 @@ impl Searcher {
     fn expected_values(&mut self, game: &Game, limits: Limits) -> Option<Vec<(Move, f64)>> {
         self.begin(limits);
         self.nodes = 0;
-        self.path.clear();
-        self.path.extend(game.repetition_keys());
+        self.set_root(&game.repetition_keys());
         let pos = *game.position();
         let legal = game.legal_moves();
         let max_depth = self.limits.depth.unwrap_or(super::MAX_PLY as u32 / 2);

@@ -7,7 +7,12 @@
 //! the fortress, fewer than two attackers, a double pass) scores `±(MATE - ply)`,
 //! so a proven result can be reported with its length. A repetition inside the
 //! search is scored by the `repetition` option, but outside the proven band: the
-//! search sees the first repeat, while the rule ends the game at the third.
+//! rule ends the game at a position's third occurrence, while the search ends
+//! a line at its first repeat. That keeps the attackers making progress: a
+//! search that forgave a game position's second occurrence, as the rule does,
+//! let them shuffle until every way forward was a third occurrence. Only when
+//! every move then scores as lost by repetition does the search look again,
+//! counting the game's occurrences as the rule does (`search_game`).
 
 use crate::ringo::eval::{evaluate, Weights, WEIGHTS};
 use ringo::{
@@ -70,7 +75,16 @@ pub struct Searcher {
     weights: Weights,
     tt: tt::Table,
     history: ordering::History,
+    /// The keys of the positions from the last irreversible move to the node
+    /// searched: the game's part first, up to the root at `root`.
     path: Vec<u64>,
+    root: usize,
+    /// True while the search counts a game position's occurrences as the rule
+    /// does; otherwise any repeat ends a line ([`Searcher::search_game`]).
+    faithful: bool,
+    /// The game's part of the path in the last search, to know when the
+    /// table's path-dependent scores went stale.
+    root_keys: Vec<u64>,
     nodes: u64,
     limits: Limits,
     start: Instant,
@@ -99,6 +113,9 @@ impl Searcher {
             tt: tt::Table::new(tt_entries),
             history: ordering::History::new(),
             path: Vec::with_capacity(512),
+            root: 0,
+            faithful: false,
+            root_keys: Vec::new(),
             nodes: 0,
             limits: Limits::default(),
             start: Instant::now(),
@@ -163,16 +180,40 @@ impl Searcher {
         }
     }
 
-    /// True when the key occurred earlier on the path with the same side to move.
+    /// Starts the path at a root: `keys` are the positions a repetition could
+    /// match, oldest first, the root last. A new history starts a new
+    /// generation of the table.
+    fn set_root(&mut self, keys: &[u64]) {
+        if self.root_keys != keys {
+            self.tt.new_generation();
+            self.root_keys.clear();
+            self.root_keys.extend_from_slice(keys);
+        }
+        self.path.clear();
+        self.path.extend_from_slice(keys);
+        self.root = keys.len().saturating_sub(1);
+    }
+
+    /// True when the position at the end of the path ends its line as a
+    /// repetition: it repeats one reached after the root, or one from the game
+    /// up to the root (when `faithful`: only at that position's third
+    /// occurrence). Only every second position can match (the same side to
+    /// move).
     fn repeated(&self, key: u64) -> bool {
         let n = self.path.len();
-        // path[n - 1] is this position; compare every second one before it.
-        n >= 3
-            && self.path[..n - 2]
-                .iter()
-                .rev()
-                .step_by(2)
-                .any(|&k| k == key)
+        let mut before_root = 0;
+        for i in (0..n.saturating_sub(2)).rev().step_by(2) {
+            if self.path[i] == key {
+                if i > self.root || !self.faithful {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Counts a node and reads the limits now and then. False once the search
@@ -398,8 +439,7 @@ impl Searcher {
                 elapsed: Duration::ZERO,
             };
         }
-        self.path.clear();
-        self.path.extend(game.repetition_keys());
+        self.set_root(&game.repetition_keys());
         let pos = *game.position();
         let max_depth = self
             .limits
@@ -408,7 +448,10 @@ impl Searcher {
         let mut best = legal[0];
         let mut score = 0;
         let mut done = 0;
-        for depth in 1..=max_depth {
+        let mut depth = 0;
+        self.faithful = false;
+        while depth < max_depth {
+            depth += 1;
             let s = self.search(&pos, depth as i32, -INF, INF, 0, game.last_was_pass());
             let key = pos.key() ^ if game.last_was_pass() { PASS_KEY } else { 0 };
             // The table's move for the root is the best so far, even from a
@@ -431,6 +474,16 @@ impl Searcher {
             if s.abs() >= MATE_BAND {
                 break; // proven: deeper search cannot change it
             }
+            if s == -REPETITION_WIN && !self.faithful {
+                // Every move ends in a repeat: look again, letting the game's
+                // positions occur a second time as the rule does (game 20 of
+                // seed 2341 was a forced win there). The table's repetition
+                // scores were found under the other count.
+                self.faithful = true;
+                self.tt.new_generation();
+                depth = 0;
+                continue;
+            }
             // Under a time limit, an iteration that starts after half the time
             // has gone would almost surely be cut off (each takes a few times
             // the last), so its time is better saved; and a forced move needs
@@ -440,6 +493,11 @@ impl Searcher {
                     break;
                 }
             }
+        }
+        if self.faithful {
+            // Its repetition scores hold only under the rule's count.
+            self.tt.new_generation();
+            self.faithful = false;
         }
         let proven = (score.abs() >= MATE_BAND).then(|| Proven {
             winner: if score > 0 {
@@ -466,8 +524,7 @@ impl Searcher {
     /// low levels, which pick among near-best moves).
     pub fn score_root_moves(&mut self, game: &Game, depth: u32) -> Vec<(Move, i32)> {
         self.begin(Limits::default());
-        self.path.clear();
-        self.path.extend(game.repetition_keys());
+        self.set_root(&game.repetition_keys());
         self.score_moves(game.position(), game.last_was_pass(), depth)
     }
 
@@ -643,5 +700,65 @@ mod tests {
                 g.play(m).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn a_position_from_before_the_root_ends_a_line_only_at_its_third_occurrence() {
+        // Rules §6: "a position (placement plus side to move) that occurs for
+        // the third time ends the game". Keys stand for positions; the path
+        // is the game's part up to the root (index 4), then the search line.
+        let mut s = Searcher::new("classic".parse().unwrap());
+        s.set_root(&[1, 2, 3, 4, 5, 6, 3]);
+        assert!(s.repeated(3), "by default any repeat ends a line");
+        s.faithful = true;
+        s.set_root(&[1, 2, 3, 4, 5]);
+        // Position 3 met once in the game: meeting it again is its second
+        // occurrence, which the rule lets the game go on from.
+        s.path.extend([6, 3]);
+        assert!(!s.repeated(3));
+        // Met twice in the game (path index 0 and 2): the third ends it.
+        s.set_root(&[3, 2, 3, 4, 5]);
+        s.path.extend([6, 3]);
+        assert!(s.repeated(3));
+        // A position first reached after the root ends the line at its
+        // first repeat: a side that could return to it once can again.
+        s.set_root(&[1, 2, 3, 4, 5]);
+        s.path.extend([6, 7, 8, 6]);
+        assert!(!s.repeated(6), "only the same side to move can match");
+        s.path.extend([9, 7]);
+        assert!(s.repeated(7));
+    }
+
+    #[test]
+    fn a_second_occurrence_does_not_give_away_a_won_game() {
+        // Game 20 of seed 2341 (level 10 against 1-second search on
+        // `classic,attackers=5`): after b2-a2 e1-f1 the position stood for the
+        // second time, the attackers could still force the fortress, but the
+        // search scored every move a repetition loss (it ends lines at the
+        // first repeat of a game position too) and lost by the third
+        // occurrence at ply 76.
+        let game = Game::parse_record(
+            "classic,attackers=5 h6-h5 h1-a1 h5-h4 a1-a2 c6-c5 a2-a3 h4-a4 a3-a2 \
+             g6-g5 a2-a1 e6-e5 a1-h1 a4-a3 b1-a1 a3-a2 d1-c1 e5-e4 c1-d1 c5-c4 h1-g1 \
+             b6-b5 f1-e1 b5-b4 d1-d2 g5-g4 e1-d1 c4-c3 d1-c1 e4-d4 d2-e2 b4-b3 e2-e3 \
+             c3-d3 e3-e2 b3-b2 g1-g2 d3-d2 e2-e3 b2-c2 c1xc3 d4-d3 e3-e2 d2xf2 c3xe3 \
+             f2xh2 e3-f3 g4-h4 f3-f2 h2-g2 f2-f1 h4-h3 a1-a3 h3-h2 a3-a1 a2-b2 f1-e1 \
+             b2-a2 e1-f1",
+        )
+        .unwrap();
+        assert_eq!(game.ply(), 58);
+        assert_eq!(game.occurrences(), 2);
+        // By depth 23 every move ends in a repeat under the search's own
+        // count; counting as the rule does, the win is proven (a2-b2).
+        let r = search(&game, 24);
+        assert_eq!(
+            r.proven.map(|p| p.winner),
+            Some(Side::Attackers),
+            "scored {}",
+            r.score
+        );
+        let mut after = game.clone();
+        after.play(r.best.unwrap()).unwrap();
+        assert!(after.outcome().is_none());
     }
 }
