@@ -141,7 +141,8 @@ impl Reader {
                     s.path.push(pos.key());
                     s.root = 0;
                     let scores = s.score_moves(pos, last_pass, READ_DEPTH);
-                    let model = model_replies(pos, &s.rules, last_pass);
+                    // Judged fresh, like the short search: no repetitions.
+                    let model = model_replies(pos, &s.rules, last_pass, |_| false);
                     let e = evidence(&scores, &model, moves[ply]);
                     self.readings.insert(key, e);
                     e
@@ -407,7 +408,9 @@ impl Searcher {
             return worth(-s);
         }
         self.path.push(child.key());
-        let model = model_replies(&child, &self.rules, m.is_pass());
+        let model = model_replies(&child, &self.rules, m.is_pass(), |after| {
+            self.third_occurrence(after.key())
+        });
         let p = if self.repeated(child.key()) {
             worth(-self.repetition_score(child.to_move()))
         } else if model.is_empty() {
@@ -709,6 +712,41 @@ mod tests {
                 .unwrap();
             assert_ne!(m.to_string(), "c3-c2", "depth {d}");
         }
+    }
+
+    #[test]
+    fn the_model_takes_a_third_occurrence_and_the_engine_does_not_offer_it() {
+        // "A position that occurs for the third time ends the game": the
+        // defenders win. `greedy` judges the end by the game, so when a reply
+        // repeats a position for the third time it takes that reply, and the
+        // model must too. Two attackers shuffle on ring 6; the start stood
+        // at plies 0 and 4, and d6-c6 now lets f4-f3 bring it back a third
+        // time.
+        let mut game = from(
+            "globe",
+            "..A...../......../......../....DDDD/......../A....... 0 a",
+        );
+        let start = game.position().key();
+        for m in ["c6-d6", "e3-e4", "d6-c6", "e4-e3", "c6-d6", "f3-f4"] {
+            game.play(game.parse_move(m).unwrap()).unwrap();
+        }
+        let rules = *game.rules();
+        let back = game.parse_move("d6-c6").unwrap();
+        let mut child = *game.position();
+        child.play_unchecked(back);
+        let names = |v: Vec<Move>| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let blind = names(model_replies(&child, &rules, false, |_| false));
+        assert!(blind.len() > 10 && blind.contains(&"f4-f3".to_string()));
+        let seeing = model_replies(&child, &rules, false, |p| p.key() == start);
+        assert_eq!(names(seeing), ["f4-f3"]);
+        // The engine counts the game's history: d6-c6 is a certain loss
+        // against the model, not one reply in twenty, and it plays another.
+        let mut s = searcher(rules);
+        let values = s.expected_values(&game, depth(1)).unwrap();
+        let value = |m: Move| values.iter().find(|&&(v, _)| v == m).unwrap().1;
+        assert!(value(back) < 1e-3, "{values:?}");
+        assert!(values.iter().any(|&(m, p)| m != back && p > 0.01));
+        assert_ne!(s.expected_best(&game, depth(1)), Some(back));
     }
 
     #[test]

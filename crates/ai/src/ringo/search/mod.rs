@@ -216,6 +216,20 @@ impl Searcher {
         false
     }
 
+    /// True when the position `key`, reached by a move from the end of the
+    /// path, would stand for the third time, counting the game's positions
+    /// and the line's as the rule does (the opponent model's view of a
+    /// repetition, [`crate::ringo::player::model_replies`]).
+    fn third_occurrence(&self, key: u64) -> bool {
+        let n = self.path.len();
+        (0..n.saturating_sub(1))
+            .rev()
+            .step_by(2)
+            .filter(|&i| self.path[i] == key)
+            .count()
+            >= 2
+    }
+
     /// Counts a node and reads the limits now and then. False once the search
     /// must stop.
     #[inline]
