@@ -103,6 +103,11 @@ fn malformed_commands_get_error_lines() {
         "game chess",
         "record r9",
         "go depth",
+        "go level 0",
+        "go level 11",
+        "go level ten",
+        "go level 3 seed -1",
+        "go level 3 seed",
     ] {
         s.send(bad);
         let line = s.until("error").pop().unwrap();
@@ -183,4 +188,83 @@ fn a_line_that_is_not_utf8_gets_an_error_and_the_session_goes_on() {
         ["readyok", "error line is not UTF-8", "readyok"],
         "{out}"
     );
+}
+
+/// The `info depth` line's `pv`, and the `bestmove`.
+fn pv_and_best(lines: &[String]) -> (String, String) {
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth "))
+        .unwrap_or_else(|| panic!("no info depth line: {lines:?}"));
+    let pv = info.split(" pv ").nth(1).unwrap_or("").to_string();
+    let best = lines.last().unwrap()["bestmove ".len()..].to_string();
+    (pv, best)
+}
+
+#[test]
+fn go_level_plays_as_the_level_does_in_games() {
+    let (mut s, mut child) = Session::start();
+    s.send("rules classic");
+    s.until("ok");
+    s.send("position start");
+    s.until("ok");
+    // Level 1's noise (±1500) picks nearly any move; the seed fixes which.
+    let mut chosen = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        s.send(&format!("go level 1 seed {seed}"));
+        let lines = s.until("bestmove");
+        let (pv, best) = pv_and_best(&lines);
+        assert_eq!(
+            pv, best,
+            "the noisy levels report the chosen move: {lines:?}"
+        );
+        assert!(lines[0].starts_with("info depth 1 score "), "{lines:?}");
+        chosen.insert(best);
+    }
+    assert!(
+        chosen.len() >= 4,
+        "level 1 plays as level 1 does, not the depth-1 best move: {chosen:?}"
+    );
+    s.send("go level 1 seed 5");
+    let again = pv_and_best(&s.until("bestmove")).1;
+    s.send("go level 1 seed 5");
+    assert_eq!(pv_and_best(&s.until("bestmove")).1, again, "a seed repeats");
+    // Level 10 reads the opponent first: nothing to read at the start.
+    s.send("go level 10 movetime 200");
+    let lines = s.until("bestmove");
+    assert_eq!(
+        lines[0], "info reading moves 0 evidence 0.00 fallible false",
+        "{lines:?}"
+    );
+    assert!(lines[1].starts_with("info depth "), "{lines:?}");
+    // Twenty moves of `greedy`'s `globe` defenders (game 5 of the recorded
+    // games, docs/engine-results/globe--level:10--greedy--attackers.sees-repetitions.records.jsonl):
+    // read as a one-move-lookahead player (evidence 16.65, the threshold is
+    // 8), so level 10 plays for the likely reply and reports no single search.
+    s.send("rules globe");
+    s.until("ok");
+    s.send(
+        "position start moves b6-b5 d1-d2 f6-f5 b1-c1 h6-a6 d2-f2 f5-f4 f2-h2 b5-a5 c1-a1 \
+         a5-a4 a1-d1 a4-a3 h2-g2 a6-a5 g2-c2 a3-a2 c2-g2 a2-a1 g2-c2 \
+         d6-d5 c2-b2 g6-h6 b2-b1 a5-a4 b1-c1 d5-e5 h1-h2 h6-a6 c1-c2 \
+         a6-a5 f1-g1 a4-a3 c2-e2 a5-a4 e2-f2 f4-g4 h2-h1 c6-c5 f2-h2",
+    );
+    s.until("ok");
+    s.send("go level 10 movetime 300");
+    let lines = s.until("bestmove");
+    assert!(
+        lines[0].starts_with("info reading moves 20 evidence ")
+            && lines[0].ends_with(" fallible true"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth ")),
+        "{lines:?}"
+    );
+    s.send("legal");
+    let legal = s.until("legal").pop().unwrap();
+    let best = lines.last().unwrap()["bestmove ".len()..].to_string();
+    assert!(legal.split(' ').any(|m| m == best), "{best} in {legal}");
+    s.send("quit");
+    assert!(child.wait().unwrap().success());
 }

@@ -31,7 +31,7 @@ pub use fallible::{
     Reading, EVIDENCE, MOVE_EVIDENCE, OUTSIDE_MODEL, OUTSIDE_SEARCH, READ_CACHE, READ_DEPTH,
     READ_TABLE, TEMPERATURE,
 };
-pub use levels::{level_move, level_spec, LevelSpec};
+pub use levels::{level_move, level_play, level_spec, LevelPlay, LevelSpec};
 use params::*;
 pub use time::Limits;
 use tt::{EXACT, LOWER, UPPER};

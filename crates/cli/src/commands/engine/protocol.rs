@@ -6,7 +6,7 @@
 //! the engine thinks. Every malformed command gets an `error …` line; nothing a
 //! client sends can crash the engine.
 
-use agon_ai::ringo::search::{level_spec, Limits, Searcher};
+use agon_ai::ringo::search::{level_play, Limits, Report, Searcher};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -45,7 +45,7 @@ struct Engine {
 
 const HELP: &str = "commands: agon, isready, game ringo|urgammon, rules RULES, \
 position start|POSITION [moves M...], record TOKENS, match TO L-D [replay|end]|off, legal, \
-go [depth D] [nodes N] [movetime MS] [level L] [infinite], stop, quit";
+go [depth D] [nodes N] [movetime MS] [level L] [seed S] [infinite], stop, quit";
 
 impl Engine {
     fn finish_search(&mut self) {
@@ -246,6 +246,8 @@ impl Engine {
             return self.go_urgammon(game, args);
         }
         let mut limits = Limits::default();
+        let mut level: Option<agon_ai::Level> = None;
+        let mut seed: Option<u64> = None;
         let mut it = args.iter();
         while let Some(&key) = it.next() {
             if key == "infinite" {
@@ -269,15 +271,11 @@ impl Engine {
                         value.parse().map_err(|_| bad())?,
                     ))
                 }
-                "level" => {
-                    let l: agon_ai::Level = value.parse().map_err(|_| bad())?;
-                    let spec = level_spec(l);
-                    limits.depth = limits.depth.or(spec.depth);
-                    limits.movetime = limits.movetime.or(spec.movetime);
-                }
+                "level" => level = Some(value.parse().map_err(|_| bad())?),
+                "seed" => seed = Some(value.parse().map_err(|_| bad())?),
                 other => {
                     return Err(format!(
-                        "unknown go option '{other}': use depth, nodes, movetime, level, infinite"
+                        "unknown go option '{other}': use depth, nodes, movetime, level, seed, infinite"
                     ))
                 }
             }
@@ -293,33 +291,36 @@ impl Engine {
                 let (game, out, done) = (game.clone(), self.out.clone(), reported.clone());
                 let handle = std::thread::spawn(move || {
                     let mut searcher = Searcher::new(*game.rules());
-                    let r = searcher.search_game(&game, limits);
-                    let legal = game.legal_moves();
-                    let mut g = game.clone();
-                    let pv: Vec<String> =
-                        r.pv.iter()
-                            .map(|&m| {
-                                let t = m.to_notation(&g.legal_moves());
-                                g.play_unchecked(m);
-                                t
-                            })
-                            .collect();
-                    let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)).round();
-                    out.line(&format!(
-                        "info depth {} score {} nodes {} nps {nps} time {} pv {}",
-                        r.depth,
-                        r.score,
-                        r.nodes,
-                        r.elapsed.as_millis(),
-                        pv.join(" ")
-                    ));
-                    if let Some(p) = r.proven {
-                        out.line(&format!("info proven {} {}", p.winner.name(), p.plies));
-                    }
+                    let best = match level {
+                        // As the level plays in games: its noise, its depth
+                        // or time, and at level 10 the reading of the
+                        // opponent.
+                        Some(level) => {
+                            let seed = seed.unwrap_or_else(crate::rng::time_seed);
+                            let play = level_play(&mut searcher, &game, level, seed, limits);
+                            if let Some(r) = play.reading {
+                                out.line(&format!(
+                                    "info reading moves {} evidence {:.2} fallible {}",
+                                    r.moves,
+                                    r.evidence,
+                                    r.fallible()
+                                ));
+                            }
+                            if let Some(r) = &play.report {
+                                report_lines(&out, &game, r);
+                            }
+                            play.best
+                        }
+                        None => {
+                            let r = searcher.search_game(&game, limits);
+                            report_lines(&out, &game, &r);
+                            r.best
+                        }
+                    };
                     done.store(true, Ordering::Release);
                     out.line(&format!(
                         "bestmove {}",
-                        r.best.map_or("none".into(), |m| m.to_notation(&legal))
+                        best.map_or("none".into(), |m| m.to_notation(&game.legal_moves()))
                     ));
                 });
                 self.search = Some((handle, stop, reported));
@@ -328,6 +329,32 @@ impl Engine {
             // Handled by `go_urgammon` above.
             Setup::Urgammon(_) => Ok(String::new()),
         }
+    }
+}
+
+/// Prints a Ringo search's `info` lines: depth, score, nodes, speed, time and
+/// the principal variation, then the proven result when there is one.
+fn report_lines(out: &Out, game: &ringo::Game, r: &Report) {
+    let mut g = game.clone();
+    let pv: Vec<String> =
+        r.pv.iter()
+            .map(|&m| {
+                let t = m.to_notation(&g.legal_moves());
+                g.play_unchecked(m);
+                t
+            })
+            .collect();
+    let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)).round();
+    out.line(&format!(
+        "info depth {} score {} nodes {} nps {nps} time {} pv {}",
+        r.depth,
+        r.score,
+        r.nodes,
+        r.elapsed.as_millis(),
+        pv.join(" ")
+    ));
+    if let Some(p) = r.proven {
+        out.line(&format!("info proven {} {}", p.winner.name(), p.plies));
     }
 }
 
