@@ -108,6 +108,7 @@ fn malformed_commands_get_error_lines() {
         "go level ten",
         "go level 3 seed -1",
         "go level 3 seed",
+        "go seed 5 depth 2",
     ] {
         s.send(bad);
         let line = s.until("error").pop().unwrap();

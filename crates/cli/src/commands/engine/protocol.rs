@@ -280,6 +280,11 @@ impl Engine {
                 }
             }
         }
+        if seed.is_some() && level.is_none() {
+            // A plain search is deterministic: a seed there would do nothing,
+            // and a GUI that sent one should hear so rather than guess.
+            return Err("'seed' goes with 'level L': only the levels' noise uses it".into());
+        }
         match &self.setup {
             Setup::Ringo(game) => {
                 if game.is_over() {
