@@ -142,7 +142,7 @@ pub(crate) struct BalanceArgs {
     /// Rule sets to compare: PRESET[,key=value]... each.
     #[arg(long, num_args = 1.., default_values_t = ["classic".to_string(), "classic,attackers=5".to_string()])]
     pub(crate) rules: Vec<String>,
-    /// Players, each playing both seats: level:N, depth:D, nodes:N, time:MS, random, greedy, cautious.
+    /// Players, each playing both seats: level:N, depth:D, nodes:N, time:MS, level10:MS, random, greedy, cautious.
     #[arg(long, num_args = 1.., default_values_t = ["depth:2".to_string(), "depth:4".to_string()])]
     pub(crate) players: Vec<String>,
     /// Games per rule set and player.

@@ -3,7 +3,7 @@
 //! optional sequential probability ratio test (SPRT).
 
 use crate::ringo::player as ringo_player;
-use crate::ringo::search::{level_move, Limits, Searcher};
+use crate::ringo::search::{level_move, level_play, Limits, Searcher};
 use crate::Rng;
 use ringo::{Game, Move, Rules, Side};
 use std::str::FromStr;
@@ -21,6 +21,10 @@ pub enum Spec {
     /// 10 without reading its opponent (`time:1000` is level 10 as it played
     /// before the reading, the baseline the reading is measured against).
     Time(u64),
+    /// Level 10's whole play (the reading of its opponent included) with this
+    /// many milliseconds a move instead of its 1000: how level 10's results
+    /// scale with its time (`level10:1000` plays as `level:10`).
+    Level10Time(u64),
     /// Uniformly random legal moves.
     Random,
     /// The one-ply capture-first baseline.
@@ -33,7 +37,7 @@ impl FromStr for Spec {
     type Err = String;
     fn from_str(s: &str) -> Result<Spec, String> {
         let bad = || {
-            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, time:MS, random, greedy or cautious")
+            format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, time:MS, level10:MS, random, greedy or cautious")
         };
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
@@ -62,6 +66,12 @@ impl FromStr for Spec {
                 .filter(|ms| (1..=600_000).contains(ms))
                 .map(Spec::Time)
                 .ok_or_else(bad),
+            Some(("level10", ms)) => ms
+                .parse()
+                .ok()
+                .filter(|ms| (1..=600_000).contains(ms))
+                .map(Spec::Level10Time)
+                .ok_or_else(bad),
             _ => Err(bad()),
         }
     }
@@ -74,6 +84,7 @@ impl std::fmt::Display for Spec {
             Spec::Depth(d) => write!(f, "depth:{d}"),
             Spec::Nodes(n) => write!(f, "nodes:{n}"),
             Spec::Time(ms) => write!(f, "time:{ms}"),
+            Spec::Level10Time(ms) => write!(f, "level10:{ms}"),
             Spec::Random => f.write_str("random"),
             Spec::Greedy => f.write_str("greedy"),
             Spec::Cautious => f.write_str("cautious"),
@@ -88,6 +99,14 @@ pub fn choose(spec: Spec, searcher: &mut Searcher, game: &Game, rng: &mut Rng) -
         Spec::Greedy => return ringo_player::greedy_move(game, rng),
         Spec::Cautious => return ringo_player::cautious_move(game, rng),
         Spec::Level(l) => return level_move(searcher, game, l, rng.next_u64(), None),
+        Spec::Level10Time(ms) => {
+            let limits = Limits {
+                movetime: Some(std::time::Duration::from_millis(ms)),
+                ..Limits::default()
+            };
+            let top = crate::Level::MAX;
+            return level_play(searcher, game, top, rng.next_u64(), limits).best;
+        }
         Spec::Depth(d) => Limits {
             depth: Some(d),
             ..Limits::default()
@@ -363,6 +382,7 @@ mod tests {
             "depth:4",
             "nodes:100000",
             "time:1000",
+            "level10:2000",
             "random",
             "greedy",
             "cautious",
@@ -370,8 +390,18 @@ mod tests {
             assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
         }
         for bad in [
-            "level:0", "level:11", "depth:x", "nodes:0", "time:0", "time:-5", "time:1e3", "best",
+            "level:0",
+            "level:11",
+            "depth:x",
+            "nodes:0",
+            "time:0",
+            "time:-5",
+            "time:1e3",
+            "best",
             "",
+            "level10:0",
+            "level10:",
+            "level10:600001",
         ] {
             assert!(bad.parse::<Spec>().is_err(), "{bad}");
         }
@@ -416,6 +446,27 @@ mod tests {
         .elo();
         assert!((hi + 566.0).abs() < 1.0, "{hi}");
         assert_eq!((elo, lo), (elo_of(0.0), elo_of(0.0)));
+    }
+
+    #[test]
+    fn level_ten_at_a_chosen_time_plays_legal_moves_to_the_end() {
+        // `level10:MS` is level 10's whole play, the reading included, with
+        // its time per move changed (here far below its 1000 ms, so that
+        // the test is quick); its moves stay legal whatever the time.
+        let rules: Rules = "globe".parse().unwrap();
+        let mut searcher = Searcher::new(rules);
+        let mut rng = Rng::new(5);
+        let mut game = Game::new(rules);
+        while !game.is_over() && game.ply() < 60 {
+            let spec = if game.position().to_move() == Side::Attackers {
+                Spec::Level10Time(20)
+            } else {
+                Spec::Greedy
+            };
+            let m = choose(spec, &mut searcher, &game, &mut rng).unwrap();
+            assert!(game.legal_moves().contains(&m), "{m} at ply {}", game.ply());
+            game.play(m).unwrap();
+        }
     }
 
     #[test]

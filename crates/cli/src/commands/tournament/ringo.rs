@@ -101,7 +101,7 @@ pub struct RingoArgs {
     /// Rules: PRESET[,key=value]...
     #[arg(long, default_value = "classic")]
     rules: String,
-    /// Player A: level:N, depth:D, nodes:N, time:MS (the search alone, MS milliseconds a move), random, greedy (1 ply) or cautious (greedy that avoids allowing a capture).
+    /// Player A: level:N, depth:D, nodes:N, time:MS (the search alone, MS milliseconds a move), level10:MS (level 10's whole play, its reading included, at MS milliseconds a move), random, greedy (1 ply) or cautious (greedy that avoids allowing a capture).
     #[arg(long)]
     a: String,
     /// Player B.
