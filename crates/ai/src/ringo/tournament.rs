@@ -39,6 +39,8 @@ impl FromStr for Spec {
         let bad = || {
             format!("invalid player '{s}': use level:N (1-10), depth:D, nodes:N, time:MS, level10:MS, random, greedy or cautious")
         };
+        // A time a move: 1 ms to 10 minutes.
+        let millis = |ms: &str| ms.parse().ok().filter(|ms| (1..=600_000).contains(ms));
         match s.split_once(':') {
             None if s == "random" => Ok(Spec::Random),
             None if s == "greedy" => Ok(Spec::Greedy),
@@ -60,18 +62,8 @@ impl FromStr for Spec {
                 .filter(|&n| n > 0)
                 .map(Spec::Nodes)
                 .ok_or_else(bad),
-            Some(("time", ms)) => ms
-                .parse()
-                .ok()
-                .filter(|ms| (1..=600_000).contains(ms))
-                .map(Spec::Time)
-                .ok_or_else(bad),
-            Some(("level10", ms)) => ms
-                .parse()
-                .ok()
-                .filter(|ms| (1..=600_000).contains(ms))
-                .map(Spec::Level10Time)
-                .ok_or_else(bad),
+            Some(("time", ms)) => millis(ms).map(Spec::Time).ok_or_else(bad),
+            Some(("level10", ms)) => millis(ms).map(Spec::Level10Time).ok_or_else(bad),
             _ => Err(bad()),
         }
     }
