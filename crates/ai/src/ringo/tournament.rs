@@ -441,7 +441,7 @@ mod tests {
     }
 
     #[test]
-    fn level_ten_at_a_chosen_time_plays_legal_moves_to_the_end() {
+    fn level_ten_at_a_chosen_time_plays_legal_moves() {
         // `level10:MS` is level 10's whole play, the reading included, with
         // its time per move changed (here far below its 1000 ms, so that
         // the test is quick); its moves stay legal whatever the time.
