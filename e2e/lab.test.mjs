@@ -28,3 +28,75 @@ test("the Rules lab shows every measured cell and starts a game under a listed r
     assert.equal(await page.evaluate(() => window.agonState.rules), last.rules);
   });
 });
+
+test("the Rules lab picks one rule set out of the chart, by mouse and by keyboard, and sums each set up in one row", async () => {
+  await withApp(async (server, browser) => {
+    const data = await apiCall(server.url, "GET", "/api/balance");
+    const players = [...new Set(data.rows.map((r) => r.player))];
+    const ruleSets = [...new Set(data.rows.map((r) => r.rules))];
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/lab");
+    await page.locator("#lab-summary").waitFor();
+
+    // At a glance: one row per rule set, one number per strength, as the API says.
+    assert.equal(await page.locator("#lab-summary tbody tr").count(), ruleSets.length);
+    const sample = data.rows.find((r) => r.rules === "classic,slide=on") || data.rows[0];
+    const row = page.locator(`#lab-summary tr[data-rules="${sample.rules}"]`);
+    const col = players.indexOf(sample.player);
+    assert.equal((await row.locator("td").nth(col).innerText()).trim(), (100 * sample.attackers_win_rate).toFixed(0) + "%");
+    assert.equal(await row.locator(".play-rules").count(), 1, "every summary row starts a game");
+
+    // Nothing picked: every line at full strength, no points drawn.
+    const caption = page.locator("#lab-focus");
+    const hint = await caption.innerText();
+    assert.equal(await page.locator("#lab-chart .series.focus").count(), 0);
+    assert.equal(await page.locator("#lab-chart .dot:visible").count(), 0);
+
+    // Click a rule set's legend entry: its line comes to the front with its
+    // points and intervals, the others fade, and its numbers are written out.
+    const pickButton = page.locator(`button.series-pick[data-rules="${sample.rules}"]`);
+    await pickButton.click();
+    assert.equal(await pickButton.getAttribute("aria-pressed"), "true");
+    assert.equal(await page.locator("#lab-chart .series.focus").getAttribute("data-rules"), sample.rules);
+    assert.equal(await page.locator("#lab-chart .series").last().getAttribute("data-rules"), sample.rules, "drawn on top");
+    assert.equal(await page.locator("#lab-chart .series.focus .dot:visible").count(), players.length);
+    // An interval is a vertical line (no width, so not "visible" to a box test): its display says it is drawn.
+    const intervals = await page.locator("#lab-chart .series.focus .ci").evaluateAll((ls) => ls.filter((l) => getComputedStyle(l).display !== "none").length);
+    assert.equal(intervals, players.length);
+    assert.equal(await page.locator("#lab-chart .series:not(.focus) .ci").evaluateAll((ls) => ls.filter((l) => getComputedStyle(l).display !== "none").length), 0);
+    const faded = await page.locator("#lab-chart .series:not(.focus)").first().evaluate((g) => Number(getComputedStyle(g).opacity));
+    assert.ok(faded < 0.5, `the other lines fade (opacity ${faded})`);
+    const text = await caption.innerText();
+    assert.ok(text.includes(sample.rules), text);
+    for (const p of players) {
+      const r = data.rows.find((x) => x.rules === sample.rules && x.player === p);
+      assert.ok(text.includes(`${p} ${(100 * r.attackers_win_rate).toFixed(0)}%`), `${p} in ${text}`);
+    }
+    await page.screenshot({ path: `${SHOTS}/lab-picked.png` });
+
+    // The same button again puts every line back.
+    await pickButton.click();
+    assert.equal(await pickButton.getAttribute("aria-pressed"), "false");
+    assert.equal(await page.locator("#lab-chart .series.focus").count(), 0);
+    assert.equal(await caption.innerText(), hint);
+
+    // By keyboard: Tab reaches the legend, Enter picks, Space picks another.
+    const other = ruleSets.find((r, k) => k >= 1 && r !== sample.rules);
+    await page.locator(`button.series-pick[data-rules="${other}"]`).focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator("#lab-chart .series.focus").getAttribute("data-rules"), other);
+    assert.ok((await caption.innerText()).includes(other));
+    await page.keyboard.press("Shift+Tab");
+    const prev = await page.evaluate(() => document.activeElement.dataset.rules);
+    await page.keyboard.press(" ");
+    assert.equal(await page.locator("#lab-chart .series.focus").getAttribute("data-rules"), prev);
+    assert.equal(await page.locator(`button.series-pick[data-rules="${other}"]`).getAttribute("aria-pressed"), "false");
+
+    // A game from the table of every cell, not only from the summary.
+    const cellRow = data.rows[0];
+    await page.locator(`#lab-table .play-rules[data-rules="${cellRow.rules}"]`).first().click();
+    await page.waitForURL(/\/g\//);
+    await waitState(page, () => !!window.agonState);
+    assert.equal(await page.evaluate(() => window.agonState.rules), cellRow.rules);
+  });
+});

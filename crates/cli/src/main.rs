@@ -17,6 +17,11 @@ fn main() {
     let cli = cli::Cli::parse();
     cli.init_logging();
     if let Err(e) = commands::run(cli) {
+        // The reader of our output has gone (`agon … | head`): it has what
+        // it wanted, so end quietly, as Unix tools do.
+        if commands::is_broken_pipe(&e) {
+            std::process::exit(0);
+        }
         eprintln!("error: {e:#}");
         std::process::exit(2);
     }

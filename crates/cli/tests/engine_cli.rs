@@ -274,6 +274,101 @@ fn the_balance_lab_measures_each_rule_set_and_player_and_writes_the_games() {
 }
 
 #[test]
+fn the_balance_lab_redraws_its_table_and_chart_from_saved_rows() {
+    let dir = std::env::temp_dir().join(format!("agon-balance-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("results.json");
+    let played = agon(&[
+        "balance",
+        "--rules",
+        "classic",
+        "globe",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    std::fs::write(&saved, &played.stdout).unwrap();
+    let (md, svg) = (dir.join("table.md"), dir.join("chart.svg"));
+    let out = agon(&[
+        "balance",
+        "--from",
+        saved.to_str().unwrap(),
+        "--json",
+        "--markdown",
+        md.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    // The same rows and the command that played them; nothing is played again.
+    assert_eq!(json(&out), json(&played));
+    let md = std::fs::read_to_string(&md).unwrap();
+    // At a glance first (a line per rule set, a column per player), then every cell.
+    assert!(md.starts_with("| rules | random | greedy |\n"), "{md}");
+    assert!(md.contains("\n| `globe` | "), "{md}");
+    assert!(
+        md.contains("| rules | player | games | attackers win |"),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("| `classic` |").count(),
+        3,
+        "one summary line and two cells"
+    );
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 2, "one line per rule set");
+    assert!(svg.contains("<title>globe</title>"));
+    // Bad input: exit 2 with the reason; nothing is played instead.
+    std::fs::write(dir.join("empty.json"), r#"{"command": "x", "rows": []}"#).unwrap();
+    std::fs::write(dir.join("junk.json"), "| rules | not json").unwrap();
+    for (file, reason) in [
+        ("missing.json", "cannot read --from"),
+        ("empty.json", "has no rows"),
+        ("junk.json", "is not the JSON of `agon balance --json`"),
+    ] {
+        let out = agon(&["balance", "--from", dir.join(file).to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(reason),
+            "{file}"
+        );
+    }
+    let out = agon(&["balance", "--from", saved.to_str().unwrap(), "--games", "3"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--from plays nothing, so --games is refused"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_output_quietly() {
+    // `agon … | head`: the pipe closes before the table is written. Unix
+    // tools stop quietly there; `print!` would have panicked.
+    for args in [
+        vec!["ringo", "show"],
+        vec!["ringo", "legal", "--rules", "globe"],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 fn reviews_grade_every_ply_and_refuse_bad_records_with_the_token_index() {
     let v = json(&agon(&[
         "ringo",

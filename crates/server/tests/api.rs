@@ -308,6 +308,63 @@ async fn pages_and_static_files_are_served() {
     );
 }
 
+#[tokio::test]
+async fn the_balance_results_are_served_as_documented_and_each_rule_set_starts_a_game() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let (status, v) = call(&app, "GET", "/api/balance", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(v["command"]
+        .as_str()
+        .is_some_and(|c| c.starts_with("agon balance")));
+    let rows = v["rows"].as_array().expect("rows");
+    assert!(!rows.is_empty());
+    let mut rule_sets = std::collections::BTreeSet::new();
+    for r in rows {
+        // docs/api.md: every field, with its type and range.
+        let rate = r["attackers_win_rate"].as_f64().expect("rate");
+        let (lo, hi) = (
+            r["ci95"][0].as_f64().unwrap(),
+            r["ci95"][1].as_f64().unwrap(),
+        );
+        assert!(
+            (0.0..=1.0).contains(&lo) && lo <= rate && rate <= hi && hi <= 1.0,
+            "{r}"
+        );
+        let games = r["games"].as_u64().unwrap();
+        assert!(games > 0 && r["draws"].as_u64().unwrap() <= games, "{r}");
+        assert!(r["timeouts"].as_u64().unwrap() <= games, "{r}");
+        assert!(r["mean_plies"].as_f64().unwrap() > 0.0, "{r}");
+        assert!((0.0..=1.0).contains(&r["balance"].as_f64().unwrap()), "{r}");
+        assert!(r["player"].as_str().is_some_and(|p| !p.is_empty()));
+        rule_sets.insert(r["rules"].as_str().unwrap().to_string());
+    }
+    // The Rules lab's "Play it": each listed rule string is one the game
+    // creation takes, and the game plays under exactly it.
+    for rules in &rule_sets {
+        let g = create(
+            &app,
+            json!({"game": "ringo", "rules": rules, "opponent": "local"}),
+        )
+        .await;
+        assert_eq!(g["state"]["rules"], json!(rules), "{g}");
+    }
+    // Hostile requests: other methods are refused, a query changes nothing.
+    for method in ["POST", "PUT", "DELETE"] {
+        let (status, _) = call(&app, method, "/api/balance", None, Some("{\"rows\": []}")).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method}");
+    }
+    let (status, again) = call(
+        &app,
+        "GET",
+        "/api/balance?rules=%3Cscript%3E&x=1",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again, v);
+}
+
 /// Asks for a review until it is ready (the first request starts it).
 async fn review(app: &axum::Router, id: &str) -> Value {
     for _ in 0..600 {

@@ -10,8 +10,8 @@ use crate::ringo::tournament::{play_game, Spec, MOVE_LIMIT};
 use crate::stats::{round4, wilson_95};
 use ringo::{Rules, Side};
 
-/// One rule set at one strength.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+/// One rule set at one strength (read back by `agon balance --from`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// The rules.
     pub rules: String,

@@ -1,25 +1,109 @@
 //! `agon balance`: the Ringo balance lab (`agon_ai::ringo::balance`), as a
 //! table for people or `{"rows": [...]}` for programs, with a progress bar
-//! and every game written to `--records` as it ends.
+//! and every game written to `--records` as it ends. `--from` redraws the
+//! table and chart from saved rows without playing.
 
-use super::print_json;
 use super::tournament::ringo::parse_player;
+use super::{print_json, print_out};
 use crate::cli::BalanceArgs;
 use agon_ai::ringo::balance::{measure, Row};
 use agon_ai::ringo::Spec;
 use anyhow::{Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
+use std::path::Path;
 
-/// `--json`'s object: the command line that made the rows, and the rows.
-#[derive(Serialize)]
-struct Rows<'a> {
+/// `--json`'s object: the command line that made the rows, and the rows
+/// (what `--from` reads back).
+#[derive(Serialize, Deserialize)]
+struct Rows {
     command: String,
-    rows: &'a [Row],
+    rows: Vec<Row>,
 }
 
-/// Runs every cell, then prints the table (and the JSON with `--json`).
+/// Runs every cell (or reads them with `--from`), writes the Markdown and
+/// the chart asked for, then prints the table (the JSON with `--json`).
 pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
+    let (Rows { command, rows }, players) = match &args.from {
+        Some(path) => {
+            let saved = read_rows(path)?;
+            let mut players: Vec<String> = vec![];
+            for r in &saved.rows {
+                if !players.contains(&r.player) {
+                    players.push(r.player.clone());
+                }
+            }
+            (saved, players)
+        }
+        None => {
+            let rows = play(args)?;
+            let command = std::iter::once("agon".to_string())
+                .chain(std::env::args().skip(1))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (Rows { command, rows }, args.players.clone())
+        }
+    };
+    if let Some(path) = &args.markdown {
+        std::fs::write(path, markdown(&rows, &players))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.svg {
+        std::fs::write(path, chart(&rows, &players))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        return print_json(&Rows { command, rows });
+    }
+    let mut table = format!(
+        "{:<32} {:<10} {:>6} {:>9} {:>17} {:>6} {:>8} {:>7} {:>8}\n",
+        "rules",
+        "player",
+        "games",
+        "attackers",
+        "95% interval",
+        "draws",
+        "timeouts",
+        "plies",
+        "balance"
+    );
+    for row in &rows {
+        table.push_str(&format!(
+            "{:<32} {:<10} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>6} {:>8} {:>7.1} {:>8.3}\n",
+            row.rules,
+            row.player,
+            row.games,
+            100.0 * row.attackers_win_rate,
+            100.0 * row.ci95[0],
+            100.0 * row.ci95[1],
+            row.draws,
+            row.timeouts,
+            row.mean_plies,
+            row.balance
+        ));
+    }
+    print_out(&table)
+}
+
+/// The rows an earlier `agon balance --json` printed, refused with the
+/// reason when the file is missing, is not that JSON or has no rows.
+fn read_rows(path: &Path) -> Result<Rows> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read --from {}", path.display()))?;
+    let saved: Rows = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "--from {} is not the JSON of `agon balance --json`",
+            path.display()
+        )
+    })?;
+    if saved.rows.is_empty() {
+        anyhow::bail!("--from {} has no rows", path.display());
+    }
+    Ok(saved)
+}
+
+/// Plays every cell: each rule set with each player in both seats.
+fn play(args: &BalanceArgs) -> Result<Vec<Row>> {
     let rules: Vec<ringo::Rules> = args
         .rules
         .iter()
@@ -63,58 +147,43 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
     if let Some(out) = records.as_mut() {
         out.flush().context("cannot write --records")?;
     }
-    if let Some(path) = &args.markdown {
-        std::fs::write(path, markdown(&rows))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = &args.svg {
-        std::fs::write(path, chart(&rows, &args.players))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if args.json {
-        let command = std::iter::once("agon".to_string())
-            .chain(std::env::args().skip(1))
-            .collect::<Vec<_>>()
-            .join(" ");
-        return print_json(&Rows {
-            command,
-            rows: &rows,
-        });
-    }
-    println!(
-        "{:<32} {:<10} {:>6} {:>9} {:>17} {:>6} {:>8} {:>7} {:>8}",
-        "rules",
-        "player",
-        "games",
-        "attackers",
-        "95% interval",
-        "draws",
-        "timeouts",
-        "plies",
-        "balance"
-    );
-    for row in &rows {
-        println!(
-            "{:<32} {:<10} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>6} {:>8} {:>7.1} {:>8.3}",
-            row.rules,
-            row.player,
-            row.games,
-            100.0 * row.attackers_win_rate,
-            100.0 * row.ci95[0],
-            100.0 * row.ci95[1],
-            row.draws,
-            row.timeouts,
-            row.mean_plies,
-            row.balance
-        );
-    }
-    Ok(())
+    Ok(rows)
 }
 
-/// The rows as a Markdown table.
-fn markdown(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| rules | player | games | attackers win | 95% interval | draws | timeouts | mean plies | balance |\n\
+/// The rule sets in the order the rows first list them.
+fn rule_sets(rows: &[Row]) -> Vec<&str> {
+    let mut sets: Vec<&str> = vec![];
+    for r in rows {
+        if !sets.contains(&r.rules.as_str()) {
+            sets.push(&r.rules);
+        }
+    }
+    sets
+}
+
+/// The rows as Markdown: first one line per rule set with the attackers'
+/// share at each strength (what a reader compares), then every cell.
+fn markdown(rows: &[Row], players: &[String]) -> String {
+    let mut s = format!(
+        "| rules | {} |\n| --- |{}\n",
+        players.join(" | "),
+        " ---: |".repeat(players.len())
+    );
+    for rules in rule_sets(rows) {
+        let cells: Vec<String> = players
+            .iter()
+            .map(|p| {
+                rows.iter()
+                    .find(|r| r.rules == rules && r.player == *p)
+                    .map_or("–".to_string(), |r| {
+                        format!("{:.0}%", 100.0 * r.attackers_win_rate)
+                    })
+            })
+            .collect();
+        s.push_str(&format!("| `{rules}` | {} |\n", cells.join(" | ")));
+    }
+    s.push_str(
+        "\n| rules | player | games | attackers win | 95% interval | draws | timeouts | mean plies | balance |\n\
          | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
@@ -135,13 +204,42 @@ fn markdown(rows: &[Row]) -> String {
     s
 }
 
+/// Twelve colours that stay apart on a light background, then the same
+/// colours dashed and dotted, so no two of up to 36 lines look alike (the
+/// Rules lab page draws its lines with the same styles).
+const COLOURS: [&str; 12] = [
+    "#1a237e", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
+    "#9e9d24", "#0277bd", "#4e342e", "#546e7a",
+];
+/// The dash patterns of the second and third rounds of colours.
+const DASHES: [&str; 3] = ["", "7 4", "2 3"];
+
+/// The `k`-th line's stroke attributes: its colour and dash pattern.
+fn line_style(k: usize) -> (&'static str, String) {
+    let dash = DASHES[(k / COLOURS.len()) % DASHES.len()];
+    let dash = if dash.is_empty() {
+        String::new()
+    } else {
+        format!(" stroke-dasharray=\"{dash}\"")
+    };
+    (COLOURS[k % COLOURS.len()], dash)
+}
+
 /// An SVG line chart: the attackers' win rate (0–100%) against the players
 /// in the order given, one line per rule set, with its 95% interval as bars.
+/// The legend lists every rule set beside the plot; the picture grows to
+/// hold it (an SVG clips what lies outside its box).
 fn chart(rows: &[Row], players: &[String]) -> String {
-    const COLOURS: [&str; 8] = [
-        "#1a237e", "#9c3d2a", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
-    ];
-    let (w, h, left, top, plot_w, plot_h) = (760.0, 420.0, 60.0, 20.0, 480.0, 340.0);
+    let sets = rule_sets(rows);
+    let (left, top, plot_w, plot_h) = (60.0, 20.0, 480.0, 340.0);
+    let legend_x = left + plot_w + 16.0;
+    // About 7 units a character at font-size 12 (sans-serif), with room.
+    let longest = sets.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let w = legend_x + 44.0 + 7.0 * longest as f64;
+    let h = f64::max(
+        top + plot_h + 40.0,
+        top + 14.0 + 18.0 * sets.len() as f64 + 10.0,
+    );
     let x = |i: usize| left + plot_w * (i as f64 + 0.5) / players.len().max(1) as f64;
     let y = |p: f64| top + plot_h * (1.0 - p);
     let mut s = format!(
@@ -166,14 +264,8 @@ fn chart(rows: &[Row], players: &[String]) -> String {
             top + plot_h + 18.0
         ));
     }
-    let mut rule_sets: Vec<&str> = vec![];
-    for r in rows {
-        if !rule_sets.contains(&r.rules.as_str()) {
-            rule_sets.push(&r.rules);
-        }
-    }
-    for (k, rules) in rule_sets.iter().enumerate() {
-        let colour = COLOURS[k % COLOURS.len()];
+    for (k, rules) in sets.iter().enumerate() {
+        let (colour, dash) = line_style(k);
         let pts: Vec<(f64, &Row)> = players
             .iter()
             .enumerate()
@@ -188,7 +280,7 @@ fn chart(rows: &[Row], players: &[String]) -> String {
             .map(|(xx, r)| format!("{xx:.1},{:.1}", y(r.attackers_win_rate)))
             .collect();
         s.push_str(&format!(
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n",
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash} points=\"{}\"><title>{rules}</title></polyline>\n",
             line.join(" ")
         ));
         for (xx, r) in &pts {
@@ -201,11 +293,11 @@ fn chart(rows: &[Row], players: &[String]) -> String {
         }
         let ly = top + 14.0 + 18.0 * k as f64;
         s.push_str(&format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{rules}</text>\n",
-            left + plot_w + 16.0,
-            ly - 10.0,
-            left + plot_w + 34.0,
-            ly
+            "<line x1=\"{legend_x}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"3\"{dash}/><text x=\"{}\" y=\"{ly}\">{rules}</text>\n",
+            legend_x + 28.0,
+            ly - 4.0,
+            ly - 4.0,
+            legend_x + 36.0,
         ));
     }
     s.push_str("</svg>\n");

@@ -14,6 +14,29 @@ use crate::cli::{Cli, Command};
 use anyhow::Result;
 use std::io::Write;
 
+/// Prints `text` on stdout as it is. Unlike `print!`, a reader that has
+/// gone (`agon … | head`) is an error the caller returns, not a panic;
+/// `main` ends quietly on it.
+pub(crate) fn print_out(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Whether `e` comes from writing to a pipe whose reader has gone.
+pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            })
+            == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Prints one JSON object on one line.
 pub(crate) fn print_json(value: &impl serde::Serialize) -> Result<()> {
     let mut out = std::io::stdout().lock();

@@ -396,5 +396,9 @@ export default {
   "lab.balanced": "balanced",
   "lab.play": "Play it",
   "lab.chart": "The attackers' win rate against the players' strength, one line per rule set",
-  "lab.source": "From `agon balance` (docs/balance/): {cmd}"
+  "lab.source": "From `agon balance` (docs/balance/): {cmd}",
+  "lab.summary": "At a glance: the attackers' share of wins at each strength, tinted where the 95% interval favours a side",
+  "lab.every": "Every measured cell",
+  "lab.pick": "Pick a rule set under the chart to bring out its line, its points and their 95% intervals.",
+  "lab.focus": "{rules}: the attackers win {values}"
 };

@@ -396,5 +396,9 @@ export default {
   "lab.balanced": "équilibré",
   "lab.play": "Jouer",
   "lab.chart": "Le taux de victoire des assaillants selon la force des joueurs, une ligne par jeu de règles",
-  "lab.source": "Tiré de `agon balance` (docs/balance/) : {cmd}"
+  "lab.source": "Tiré de `agon balance` (docs/balance/) : {cmd}",
+  "lab.summary": "En bref : la part des victoires des assaillants à chaque force, teintée quand l'intervalle à 95 % favorise un camp",
+  "lab.every": "Toutes les cases mesurées",
+  "lab.pick": "Choisissez un jeu de règles sous le graphique pour faire ressortir sa ligne, ses points et leurs intervalles à 95 %.",
+  "lab.focus": "{rules} : les assaillants gagnent {values}"
 };

@@ -396,5 +396,9 @@ export default {
   "lab.balanced": "zrównoważone",
   "lab.play": "Zagraj",
   "lab.chart": "Odsetek wygranych atakujących wobec siły graczy, jedna linia na zestaw zasad",
-  "lab.source": "Z `agon balance` (docs/balance/): {cmd}"
+  "lab.source": "Z `agon balance` (docs/balance/): {cmd}",
+  "lab.summary": "W skrócie: odsetek wygranych atakujących przy każdej sile, zabarwiony, gdy przedział 95% sprzyja jednej stronie",
+  "lab.every": "Wszystkie zmierzone komórki",
+  "lab.pick": "Wybierz zestaw zasad pod wykresem, by wyróżnić jego linię, punkty i ich przedziały 95%.",
+  "lab.focus": "{rules}: atakujący wygrywają {values}"
 };

@@ -70,10 +70,7 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             depth,
             divide,
         } => print_json(&game::perft_json(&game.load()?, depth, divide)),
-        RingoCmd::Show { game } => {
-            print!("{}", game::draw(&game.load()?));
-            Ok(())
-        }
+        RingoCmd::Show { game } => super::print_out(&game::draw(&game.load()?)),
         RingoCmd::Analyze {
             game,
             level,

@@ -123,11 +123,8 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             seed,
         } => print_json(&analysis::calibrate(positions, rollouts, threads, seed)?),
         UrgammonCmd::Met { to, draw, json } => {
-            print!("{}", analysis::met(to, draw.into(), json)?);
-            if json {
-                println!();
-            }
-            Ok(())
+            let table = analysis::met(to, draw.into(), json)?;
+            super::print_out(&if json { table + "\n" } else { table })
         }
         UrgammonCmd::Train {
             games,

@@ -7,7 +7,16 @@ import { api, tokenKey } from "../api.js";
 import { navigate } from "../router.js";
 import { ringoSettings } from "../settings.js";
 
-const COLOURS = ["#1a237e", "#9c3d2a", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"];
+// Twelve colours that stay apart on the white chart, then the same colours
+// dashed and dotted: with more rule sets than colours, no two lines look alike.
+const COLOURS = ["#1a237e", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
+  "#9e9d24", "#0277bd", "#4e342e", "#546e7a"];
+const DASHES = ["", "7 4", "2 3"];
+
+/** The colour and dash pattern of the `k`-th rule set's line. */
+function lineStyle(k) {
+  return { colour: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] };
+}
 
 /** A rule set is balanced when, at the strongest strength measured, the
  *  attackers win between 40% and 60% and the 95% interval holds 50%. */
@@ -16,6 +25,13 @@ function balancedSets(rows, players) {
   return new Set(rows.filter((r) => r.player === strongest && Math.abs(r.attackers_win_rate - 0.5) <= 0.1 && r.ci95[0] <= 0.5 && r.ci95[1] >= 0.5).map((r) => r.rules));
 }
 
+const pct = (p) => (100 * p).toFixed(0) + "%";
+const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
+
+/** The chart: one line per rule set. Each line carries its points and 95%
+ *  intervals, drawn only while that rule set is picked out (`focus`): with
+ *  many sets at 0% or 100% the lines lie on top of each other, and picking
+ *  one out is how a reader tells them apart. */
 function chart(rows, players, ruleSets) {
   const W = 700, H = 320, L = 48, T = 12, PW = 620, PH = 270;
   const x = (i) => L + (PW * (i + 0.5)) / players.length, y = (p) => T + PH * (1 - p);
@@ -26,9 +42,15 @@ function chart(rows, players, ruleSets) {
   }
   players.forEach((p, i) => svg.append(sv("text", { x: x(i), y: T + PH + 18, "text-anchor": "middle", class: "axis" }, p)));
   ruleSets.forEach((rules, k) => {
+    const { colour, dash } = lineStyle(k);
     const pts = players.map((p, i) => [i, rows.find((r) => r.rules === rules && r.player === p)]).filter(([, r]) => r);
-    svg.append(sv("polyline", { fill: "none", stroke: COLOURS[k % COLOURS.length], "stroke-width": 2,
-      points: pts.map(([i, r]) => `${x(i)},${y(r.attackers_win_rate)}`).join(" ") }, sv("title", {}, rules)));
+    svg.append(sv("g", { class: "series", "data-rules": rules },
+      sv("polyline", { fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": dash || null,
+        points: pts.map(([i, r]) => `${x(i)},${y(r.attackers_win_rate)}`).join(" ") }, sv("title", {}, rules)),
+      pts.flatMap(([i, r]) => [
+        sv("line", { class: "ci", x1: x(i), x2: x(i), y1: y(r.ci95[0]), y2: y(r.ci95[1]), stroke: colour }),
+        sv("circle", { class: "dot", cx: x(i), cy: y(r.attackers_win_rate), r: 4, fill: colour }),
+      ])));
   });
   return svg;
 }
@@ -40,6 +62,7 @@ export async function labPage(main) {
   const players = [...new Set(rows.map((r) => r.player))];
   const ruleSets = [...new Set(rows.map((r) => r.rules))];
   const balanced = balancedSets(rows, players);
+  const cellOf = (rules, player) => rows.find((r) => r.rules === rules && r.player === player);
   const play = async (rules) => {
     try {
       const r = await api("POST", "/api/games", { game: "ringo", rules, opponent: "engine", level: 5, side: "attackers" });
@@ -47,20 +70,62 @@ export async function labPage(main) {
       navigate("/g/" + r.id);
     } catch (e) { toast(e.message); }
   };
+  const playButton = (rules) => el("button", { class: "play-rules", "data-rules": rules, onclick: () => play(rules) }, t("lab.play"));
+  const badge = (rules) => (balanced.has(rules) ? el("b", { class: "badge" }, " " + t("lab.balanced")) : null);
+
+  // Picking a rule set out of the chart: its line on top and bold, the
+  // others faded, its points and intervals drawn, its numbers written out
+  // (and read out) under the chart. The same button again puts it back.
+  const svg = chart(rows, players, ruleSets);
+  const caption = el("p", { id: "lab-focus", class: "muted", "aria-live": "polite" }, t("lab.pick"));
+  let picked = null;
+  const pick = (rules) => {
+    picked = picked === rules ? null : rules;
+    svg.classList.toggle("focusing", picked !== null);
+    for (const g of svg.querySelectorAll(".series")) {
+      const on = g.dataset.rules === picked;
+      g.classList.toggle("focus", on);
+      if (on) svg.append(g);
+    }
+    for (const b of legend.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.rules === picked));
+    caption.textContent = picked === null ? t("lab.pick") : t("lab.focus", {
+      rules: picked,
+      values: players.filter((p) => cellOf(picked, p)).map((p) => { const r = cellOf(picked, p); return `${p} ${pct(r.attackers_win_rate)} (${interval(r)})`; }).join(" · "),
+    });
+  };
+  const legend = el("ul", { class: "legend" }, ruleSets.map((rules, k) => {
+    const { colour, dash } = lineStyle(k);
+    return el("li", {}, el("button", { type: "button", class: "series-pick", "data-rules": rules, "aria-pressed": "false", onclick: () => pick(rules) },
+      sv("svg", { class: "swatch", width: 28, height: 10, "aria-hidden": "true" },
+        sv("line", { x1: 0, x2: 28, y1: 5, y2: 5, stroke: colour, "stroke-width": 3, "stroke-dasharray": dash || null })),
+      " ", el("code", {}, rules)), badge(rules));
+  }));
+
+  // At a glance: one row per rule set, the attackers' share at each strength
+  // (its interval on hover), tinted by which side the interval favours.
+  const lean = (r) => (r.ci95[0] > 0.5 ? "lean-attackers" : r.ci95[1] < 0.5 ? "lean-defenders" : "lean-even");
+  const summary = el("table", { class: "list stack spaced", id: "lab-summary" },
+    el("caption", {}, t("lab.summary")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("lab.col.rules")), players.map((p) => el("th", { scope: "col" }, p)), el("th", { scope: "col" }, t("lab.play")))),
+    el("tbody", {}, ruleSets.map((rules) => el("tr", { class: balanced.has(rules) ? "balanced" : "", "data-rules": rules },
+      el("th", { scope: "row", "data-label": t("lab.col.rules") }, el("code", {}, rules), el("br"), el("small", { class: "muted" }, ringoSettings(rules)), badge(rules)),
+      players.map((p) => {
+        const r = cellOf(rules, p);
+        return r ? el("td", { "data-label": p, class: lean(r), title: interval(r) }, pct(r.attackers_win_rate)) : el("td", { "data-label": p }, "–");
+      }),
+      el("td", { class: "links" }, playButton(rules))))));
+
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
-  const legend = el("ul", { class: "legend" }, ruleSets.map((rules, k) => el("li", {},
-    el("span", { class: "swatch", style: `background:${COLOURS[k % COLOURS.length]}` }), " ", el("code", {}, rules),
-    balanced.has(rules) ? el("b", { class: "badge" }, " " + t("lab.balanced")) : null)));
-  main.append(el("section", { class: "card spaced" }, chart(rows, players, ruleSets), legend),
+  main.append(el("section", { class: "card spaced" }, svg, caption, legend), summary,
+    el("h2", { class: "spaced" }, t("lab.every")),
     el("table", { class: "list stack spaced", id: "lab-table" },
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
       el("tbody", {}, rows.map((r) => el("tr", { class: balanced.has(r.rules) ? "balanced" : "" },
-        cell("rules", el("code", {}, r.rules), el("br"), el("small", { class: "muted" }, ringoSettings(r.rules)),
-          balanced.has(r.rules) ? el("b", { class: "badge" }, " " + t("lab.balanced")) : null),
+        cell("rules", el("code", {}, r.rules), el("br"), el("small", { class: "muted" }, ringoSettings(r.rules)), badge(r.rules)),
         cell("player", r.player), cell("games", r.games), cell("attackers", (100 * r.attackers_win_rate).toFixed(1) + "%"),
-        cell("interval", `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`), cell("draws", r.draws),
+        cell("interval", interval(r)), cell("draws", r.draws),
         cell("timeouts", r.timeouts), cell("plies", r.mean_plies), cell("balance", r.balance.toFixed(2)),
-        el("td", { class: "links" }, el("button", { class: "play-rules", "data-rules": r.rules, onclick: () => play(r.rules) }, t("lab.play"))))))),
+        el("td", { class: "links" }, playButton(r.rules)))))),
     el("p", { class: "muted" }, t("lab.source", { cmd: data.command || "" })));
 }
