@@ -308,7 +308,10 @@ fn the_balance_lab_redraws_its_table_and_chart_from_saved_rows() {
     assert_eq!(json(&out), json(&played));
     let md = std::fs::read_to_string(&md).unwrap();
     // At a glance first (a line per rule set, a column per player), then every cell.
-    assert!(md.starts_with("| rules | random | greedy |\n"), "{md}");
+    assert!(
+        md.starts_with("| rules | random | greedy | strongest 2 together | |\n"),
+        "{md}"
+    );
     assert!(md.contains("\n| `globe` | "), "{md}");
     assert!(
         md.contains("| rules | player | games | attackers win |"),

@@ -338,6 +338,45 @@ async fn the_balance_results_are_served_as_documented_and_each_rule_set_starts_a
         assert!(r["player"].as_str().is_some_and(|p| !p.is_empty()));
         rule_sets.insert(r["rules"].as_str().unwrap().to_string());
     }
+    // One verdict per rule set, pooling the strongest strengths the rows
+    // list, and at least one even rule set among the committed results.
+    let pooled = v["pooled"].as_u64().expect("pooled") as usize;
+    let verdicts = v["verdicts"].as_array().expect("verdicts");
+    assert_eq!(verdicts.len(), rule_sets.len());
+    let mut players: Vec<&str> = vec![];
+    for r in rows {
+        let p = r["player"].as_str().unwrap();
+        if !players.contains(&p) {
+            players.push(p);
+        }
+    }
+    let strongest = &players[players.len().saturating_sub(pooled)..];
+    for verdict in verdicts {
+        let cells: Vec<&Value> = rows
+            .iter()
+            .filter(|r| {
+                r["rules"] == verdict["rules"] && strongest.contains(&r["player"].as_str().unwrap())
+            })
+            .collect();
+        let games: u64 = cells.iter().map(|r| r["games"].as_u64().unwrap()).sum();
+        let wins: u64 = cells
+            .iter()
+            .map(|r| r["attackers_wins"].as_u64().unwrap())
+            .sum();
+        assert_eq!(verdict["games"], games, "{verdict}");
+        assert_eq!(verdict["attackers_wins"], wins, "{verdict}");
+        let rate = wins as f64 / games as f64;
+        let (lo, hi) = (
+            verdict["ci95"][0].as_f64().unwrap(),
+            verdict["ci95"][1].as_f64().unwrap(),
+        );
+        assert_eq!(
+            verdict["balanced"],
+            (rate - 0.5).abs() <= 0.1 && lo <= 0.5 && hi >= 0.5,
+            "{verdict}"
+        );
+    }
+    assert!(verdicts.iter().any(|v| v["balanced"] == true));
     // The Rules lab's "Play it": each listed rule string is one the game
     // creation takes, and the game plays under exactly it.
     for rules in &rule_sets {

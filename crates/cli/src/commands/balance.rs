@@ -6,7 +6,7 @@
 use super::tournament::ringo::parse_player;
 use super::{print_json, print_out};
 use crate::cli::BalanceArgs;
-use agon_ai::ringo::balance::{measure, Row};
+use agon_ai::ringo::balance::{measure, verdicts, Row, POOLED};
 use agon_ai::ringo::Spec;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -162,25 +162,36 @@ fn rule_sets(rows: &[Row]) -> Vec<&str> {
 }
 
 /// The rows as Markdown: first one line per rule set with the attackers'
-/// share at each strength (what a reader compares), then every cell.
+/// share at each strength and the verdict on the strongest strengths taken
+/// together (what a reader compares), then every cell.
 fn markdown(rows: &[Row], players: &[String]) -> String {
+    let verdicts = verdicts(rows);
+    let pooled = players.len().min(POOLED);
     let mut s = format!(
-        "| rules | {} |\n| --- |{}\n",
+        "| rules | {} | strongest {pooled} together | |\n| --- |{} ---: | --- |\n",
         players.join(" | "),
         " ---: |".repeat(players.len())
     );
-    for rules in rule_sets(rows) {
+    for v in &verdicts {
         let cells: Vec<String> = players
             .iter()
             .map(|p| {
                 rows.iter()
-                    .find(|r| r.rules == rules && r.player == *p)
+                    .find(|r| r.rules == v.rules && r.player == *p)
                     .map_or("–".to_string(), |r| {
                         format!("{:.0}%", 100.0 * r.attackers_win_rate)
                     })
             })
             .collect();
-        s.push_str(&format!("| `{rules}` | {} |\n", cells.join(" | ")));
+        s.push_str(&format!(
+            "| `{}` | {} | {:.0}% ({:.0}–{:.0}%) | {} |\n",
+            v.rules,
+            cells.join(" | "),
+            100.0 * v.attackers_win_rate,
+            100.0 * v.ci95[0],
+            100.0 * v.ci95[1],
+            if v.balanced { "**balanced**" } else { "" }
+        ));
     }
     s.push_str(
         "\n| rules | player | games | attackers win | 95% interval | draws | timeouts | mean plies | balance |\n\

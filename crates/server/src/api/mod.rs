@@ -156,11 +156,45 @@ pub async fn meta() -> Json<Meta> {
 /// `agon balance --json`), for the Rules lab page.
 const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
 
-/// `GET /api/balance`: `{"command", "rows": [...]}` as `agon balance --json`
-/// printed them, with the command that made them.
+/// `GET /api/balance`'s answer: the results as `agon balance --json` printed
+/// them, and each rule set's verdict (`agon_ai::ringo::balance::verdicts`,
+/// the one definition of "balanced" the page and the docs' table share).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct BalanceAnswer {
+    command: String,
+    rows: Vec<agon_ai::ringo::balance::Row>,
+    /// How many of the strongest strengths each verdict pools.
+    #[serde(default)]
+    pooled: usize,
+    #[serde(default)]
+    verdicts: Vec<agon_ai::ringo::balance::Verdict>,
+}
+
+/// The answer, made once: the file is built into the binary, so it is the
+/// same for every request. Were the file not `agon balance --json`'s (a
+/// test reads it, so the tests would fail first), the rows are served as
+/// they are, without verdicts, and the log says why.
+fn balance_answer() -> &'static str {
+    static ANSWER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ANSWER.get_or_init(|| {
+        let with_verdicts = serde_json::from_str::<BalanceAnswer>(BALANCE).and_then(|mut a| {
+            a.pooled = agon_ai::ringo::balance::POOLED;
+            a.verdicts = agon_ai::ringo::balance::verdicts(&a.rows);
+            serde_json::to_string(&a)
+        });
+        with_verdicts.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "docs/balance/results.json: served without verdicts");
+            BALANCE.to_string()
+        })
+    })
+}
+
+/// `GET /api/balance`: `{"command", "rows": [...], "pooled", "verdicts":
+/// [...]}`: the rows as `agon balance --json` printed them, the command that
+/// made them, and each rule set's verdict.
 pub async fn balance() -> impl axum::response::IntoResponse {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],
-        BALANCE,
+        balance_answer(),
     )
 }

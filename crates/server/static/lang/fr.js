@@ -400,5 +400,7 @@ export default {
   "lab.summary": "En bref : la part des victoires des assaillants à chaque force, teintée quand l'intervalle à 95 % favorise un camp",
   "lab.every": "Toutes les cases mesurées",
   "lab.pick": "Choisissez un jeu de règles sous le graphique pour faire ressortir sa ligne, ses points et leurs intervalles à 95 %.",
-  "lab.focus": "{rules} : les assaillants gagnent {values}"
+  "lab.focus": "{rules} : les assaillants gagnent {values}",
+  "lab.col.pooled": "Les {n} plus fortes ensemble",
+  "lab.verdict": "Un jeu de règles est marqué équilibré quand, aux {n} forces les plus hautes prises ensemble, les assaillants gagnent 40 à 60 % des parties et que l'intervalle à 95 % contient 50 %."
 };

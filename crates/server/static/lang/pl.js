@@ -400,5 +400,7 @@ export default {
   "lab.summary": "W skrócie: odsetek wygranych atakujących przy każdej sile, zabarwiony, gdy przedział 95% sprzyja jednej stronie",
   "lab.every": "Wszystkie zmierzone komórki",
   "lab.pick": "Wybierz zestaw zasad pod wykresem, by wyróżnić jego linię, punkty i ich przedziały 95%.",
-  "lab.focus": "{rules}: atakujący wygrywają {values}"
+  "lab.focus": "{rules}: atakujący wygrywają {values}",
+  "lab.col.pooled": "{n} najsilniejsze razem",
+  "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący wygrywają 40–60% partii, a przedział 95% obejmuje 50%."
 };

@@ -18,13 +18,6 @@ function lineStyle(k) {
   return { colour: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] };
 }
 
-/** A rule set is balanced when, at the strongest strength measured, the
- *  attackers win between 40% and 60% and the 95% interval holds 50%. */
-function balancedSets(rows, players) {
-  const strongest = players[players.length - 1];
-  return new Set(rows.filter((r) => r.player === strongest && Math.abs(r.attackers_win_rate - 0.5) <= 0.1 && r.ci95[0] <= 0.5 && r.ci95[1] >= 0.5).map((r) => r.rules));
-}
-
 const pct = (p) => (100 * p).toFixed(0) + "%";
 const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
 
@@ -61,7 +54,11 @@ export async function labPage(main) {
   const rows = data.rows;
   const players = [...new Set(rows.map((r) => r.player))];
   const ruleSets = [...new Set(rows.map((r) => r.rules))];
-  const balanced = balancedSets(rows, players);
+  // The server's verdicts (one definition of "balanced" for the page, the
+  // docs' table and other programs): the strongest strengths pooled.
+  const verdict = new Map((data.verdicts || []).map((v) => [v.rules, v]));
+  const balanced = new Set(ruleSets.filter((rules) => verdict.get(rules)?.balanced));
+  const pooledN = data.pooled || 0;
   const cellOf = (rules, player) => rows.find((r) => r.rules === rules && r.player === player);
   const play = async (rules) => {
     try {
@@ -106,18 +103,25 @@ export async function labPage(main) {
   const lean = (r) => (r.ci95[0] > 0.5 ? "lean-attackers" : r.ci95[1] < 0.5 ? "lean-defenders" : "lean-even");
   const summary = el("table", { class: "list stack spaced", id: "lab-summary" },
     el("caption", {}, t("lab.summary")),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("lab.col.rules")), players.map((p) => el("th", { scope: "col" }, p)), el("th", { scope: "col" }, t("lab.play")))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("lab.col.rules")), players.map((p) => el("th", { scope: "col" }, p)),
+      el("th", { scope: "col" }, t("lab.col.pooled", { n: Math.min(pooledN, players.length) })), el("th", { scope: "col" }, t("lab.play")))),
     el("tbody", {}, ruleSets.map((rules) => el("tr", { class: balanced.has(rules) ? "balanced" : "", "data-rules": rules },
       el("th", { scope: "row", "data-label": t("lab.col.rules") }, el("code", {}, rules), el("br"), el("small", { class: "muted" }, ringoSettings(rules)), badge(rules)),
       players.map((p) => {
         const r = cellOf(rules, p);
         return r ? el("td", { "data-label": p, class: lean(r), title: interval(r) }, pct(r.attackers_win_rate)) : el("td", { "data-label": p }, "–");
       }),
+      (() => {
+        const v = verdict.get(rules);
+        return v ? el("td", { "data-label": t("lab.col.pooled", { n: v.players.length }), class: "pooled " + lean(v) },
+          `${pct(v.attackers_win_rate)} (${interval(v)})`) : el("td", {}, "–");
+      })(),
       el("td", { class: "links" }, playButton(rules))))));
 
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
   main.append(el("section", { class: "card spaced" }, svg, caption, legend), summary,
+    el("p", { class: "muted", id: "lab-verdict" }, t("lab.verdict", { n: Math.min(pooledN, players.length) })),
     el("h2", { class: "spaced" }, t("lab.every")),
     el("table", { class: "list stack spaced", id: "lab-table" },
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
