@@ -39,6 +39,12 @@ try {
   await waitState(page, () => !!window.agonState);
   await page.waitForTimeout(400);
   await page.screenshot({ path: join(out, "urgammon.png") });
+  // The Rules lab with the even rule set picked out of the chart.
+  await page.goto(server.url + "/lab");
+  await page.locator('button.series-pick[data-rules="classic,slide=on"]').click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: join(out, "lab.png") });
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await phone.goto(server.url + "/");
   await phone.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
