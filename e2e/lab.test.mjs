@@ -5,13 +5,15 @@ import assert from "node:assert/strict";
 import { withApp, apiCall, waitState, SHOTS } from "./helpers.mjs";
 
 /** The balance verdict worked out here from the API's rows, independently
- *  of the page: the three strongest strengths pooled, Wilson's interval. */
+ *  of the page: the three strongest strengths pooled, the attackers' score
+ *  (a draw counts half), Wilson's interval. */
 function balancedByHand(rows) {
   const players = [...new Set(rows.map((r) => r.player))].slice(-3);
   const sets = [...new Set(rows.map((r) => r.rules))];
   return sets.filter((rules) => {
     const cells = rows.filter((r) => r.rules === rules && players.includes(r.player));
-    const n = cells.reduce((a, r) => a + r.games, 0), k = cells.reduce((a, r) => a + Math.round(r.attackers_win_rate * r.games), 0);
+    // The attackers' score: a win 1, a draw a half.
+    const n = cells.reduce((a, r) => a + r.games, 0), k = cells.reduce((a, r) => a + r.attackers_wins + r.draws / 2, 0);
     const p = k / n, z = 1.96, d = 1 + (z * z) / n, c = (p + (z * z) / (2 * n)) / d;
     const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
     return Math.abs(p - 0.5) <= 0.1 && c - h <= 0.5 && c + h >= 0.5;
@@ -30,7 +32,8 @@ test("the Rules lab shows every measured cell and starts a game under a listed r
     const ruleSets = new Set(data.rows.map((r) => r.rules));
     assert.equal(await page.locator("#lab-chart polyline").count(), ruleSets.size, "one line per rule set");
     // Balanced sets are marked exactly when the three strongest strengths,
-    // pooled, give the attackers 40-60% with a 95% interval holding 50%.
+    // pooled, give the attackers a score (a draw counts half) of 40-60%
+    // with a 95% interval holding 50%.
     const balanced = balancedByHand(data.rows);
     assert.ok(balanced.length > 0, "the committed results have balanced sets");
     assert.equal(await page.locator("#lab-table tr.balanced").count(), data.rows.filter((r) => balanced.includes(r.rules)).length);
@@ -60,9 +63,9 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
     const col = players.indexOf(sample.player);
     assert.equal((await row.locator("td").nth(col).innerText()).trim(), (100 * sample.attackers_win_rate).toFixed(0) + "%");
     assert.equal(await row.locator(".play-rules").count(), 1, "every summary row starts a game");
-    // The strongest three together, which the balance verdict reads.
+    // The strongest three together (the attackers' score), which the balance verdict reads.
     const top = data.rows.filter((r) => r.rules === sample.rules && players.slice(-3).includes(r.player));
-    const k = top.reduce((a, r) => a + Math.round(r.attackers_win_rate * r.games), 0), n = top.reduce((a, r) => a + r.games, 0);
+    const k = top.reduce((a, r) => a + r.attackers_wins + r.draws / 2, 0), n = top.reduce((a, r) => a + r.games, 0);
     assert.ok((await row.locator("td.pooled").innerText()).startsWith((100 * k / n).toFixed(0) + "% ("));
     assert.equal(await page.locator("#lab-summary tr.balanced[data-rules]").count(), balancedByHand(data.rows).length);
 
@@ -118,5 +121,38 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
     await page.waitForURL(/\/g\//);
     await waitState(page, () => !!window.agonState);
     assert.equal(await page.evaluate(() => window.agonState.rules), cellRow.rules);
+  });
+});
+
+test("the Rules lab shows the near-even sets measured again, with their verdicts, and plays one", async () => {
+  await withApp(async (server, browser) => {
+    const data = await apiCall(server.url, "GET", "/api/balance");
+    const checks = data.checks;
+    assert.ok(checks && checks.rows.length > 0, "the check run is served");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/lab");
+    const table = page.locator("#lab-checks");
+    await table.waitFor();
+    assert.equal(await table.locator("tbody tr").count(), checks.rows.length, "one row per rule set played again");
+    // What the reader sees: each set's score with its interval, as worked out
+    // here from the rows (a draw counts half), and the badge where it is even.
+    const even = [];
+    for (const r of checks.rows) {
+      const row = table.locator(`tr[data-rules="${r.rules}"]`);
+      const score = (r.attackers_wins + r.draws / 2) / r.games;
+      const z = 1.96, n = r.games, d = 1 + (z * z) / n, c = (score + (z * z) / (2 * n)) / d;
+      const h = (z * Math.sqrt((score * (1 - score)) / n + (z * z) / (4 * n * n))) / d;
+      const balanced = Math.abs(score - 0.5) <= 0.1 && c - h <= 0.5 && c + h >= 0.5;
+      if (balanced) even.push(r.rules);
+      assert.ok((await row.innerText()).includes(`${(100 * score).toFixed(0)}% (`), r.rules);
+      assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
+    }
+    assert.ok(even.length > 0, "some set is even at the strongest strength");
+    assert.ok((await table.locator("caption").innerText()).includes(checks.rows[0].player));
+    // Its Play button starts a game under that set.
+    await table.locator(`.play-rules[data-rules="${even[0]}"]`).click();
+    await page.waitForURL(/\/g\//);
+    await waitState(page, () => !!window.agonState);
+    assert.equal(await page.evaluate(() => window.agonState.rules), even[0]);
   });
 });

@@ -309,7 +309,7 @@ fn the_balance_lab_redraws_its_table_and_chart_from_saved_rows() {
     let md = std::fs::read_to_string(&md).unwrap();
     // At a glance first (a line per rule set, a column per player), then every cell.
     assert!(
-        md.starts_with("| rules | random | greedy | strongest 2 together | |\n"),
+        md.starts_with("| rules | random | greedy | score, strongest 2 together | |\n"),
         "{md}"
     );
     assert!(md.contains("\n| `globe` | "), "{md}");

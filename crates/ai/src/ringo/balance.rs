@@ -117,7 +117,10 @@ pub fn measure(
 pub const POOLED: usize = 3;
 
 /// A rule set's verdict: its games at the [`POOLED`] strongest strengths
-/// taken together, and whether that is an even game.
+/// taken together, and whether that is an even game. Evenness is judged on
+/// the attackers' **score** (a win 1, a draw ½), as match play scores it:
+/// with a drawn repetition a set whose attackers win 45% and lose 44% is
+/// even, though they win fewer than half.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
     /// The rules.
@@ -128,11 +131,15 @@ pub struct Verdict {
     pub games: usize,
     /// The attackers' wins among them.
     pub attackers_wins: usize,
-    /// The attackers' share of the pooled games.
+    /// The drawn games among them.
+    pub draws: usize,
+    /// The attackers' share of wins in the pooled games.
     pub attackers_win_rate: f64,
-    /// Its Wilson 95% interval.
+    /// The attackers' score: (wins + draws / 2) / games.
+    pub attackers_score: f64,
+    /// The score's Wilson 95% interval.
     pub ci95: [f64; 2],
-    /// Balanced: the attackers win 40–60% and the interval holds 50%.
+    /// Balanced: the attackers score 40–60% and the interval holds 50%.
     pub balanced: bool,
 }
 
@@ -160,16 +167,21 @@ pub fn verdicts(rows: &[Row]) -> Vec<Verdict> {
                 .collect();
             let games: usize = cells.iter().map(|r| r.games).sum();
             let wins: usize = cells.iter().map(|r| r.attackers_wins).sum();
-            let rate = wins as f64 / games.max(1) as f64;
-            let (lo, hi) = wilson_95(wins as f64, games as f64);
+            let draws: usize = cells.iter().map(|r| r.draws).sum();
+            let n = games.max(1) as f64;
+            let points = wins as f64 + draws as f64 / 2.0;
+            let score = points / n;
+            let (lo, hi) = wilson_95(points, games as f64);
             Verdict {
                 rules: rules.to_string(),
                 players: cells.iter().map(|r| r.player.clone()).collect(),
                 games,
                 attackers_wins: wins,
-                attackers_win_rate: round4(rate),
+                draws,
+                attackers_win_rate: round4(wins as f64 / n),
+                attackers_score: round4(score),
                 ci95: [round4(lo), round4(hi)],
-                balanced: games > 0 && (rate - 0.5).abs() <= 0.1 && lo <= 0.5 && hi >= 0.5,
+                balanced: games > 0 && (score - 0.5).abs() <= 0.1 && lo <= 0.5 && hi >= 0.5,
             }
         })
         .collect()
@@ -247,5 +259,20 @@ mod tests {
         // (outside 40-60%, its interval above 50%) is not.
         assert!(verdicts(&[row("x", "d", 35, 60)])[0].balanced);
         assert!(!verdicts(&[row("x", "d", 65, 100)])[0].balanced);
+        // Draws count half: 226 wins, 54 draws and 220 losses in 500 (as
+        // classic,slide=on,repetition=draw at depth 8) is an even score of
+        // 50.6%; 178 wins, 40 draws in 300 (59% wins plus draws) is not.
+        let mut drawn = row("r", "d", 226, 500);
+        (drawn.draws, drawn.defenders_wins) = (54, 220);
+        let v = &verdicts(&[drawn])[0];
+        assert_eq!((v.draws, v.attackers_score), (54, 0.506));
+        assert!(v.balanced, "{v:?}");
+        let mut leaning = row("r", "d", 158, 300);
+        (leaning.draws, leaning.defenders_wins) = (40, 102);
+        let v = &verdicts(&[leaning])[0];
+        assert!(
+            (v.attackers_score - 0.5933).abs() < 1e-9 && !v.balanced,
+            "{v:?}"
+        );
     }
 }

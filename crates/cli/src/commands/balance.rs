@@ -162,13 +162,17 @@ fn rule_sets(rows: &[Row]) -> Vec<&str> {
 }
 
 /// The rows as Markdown: first one line per rule set with the attackers'
-/// share at each strength and the verdict on the strongest strengths taken
-/// together (what a reader compares), then every cell.
+/// share of wins at each strength and the verdict on the strongest
+/// strengths taken together (the attackers' score, a draw counting half:
+/// what a reader compares), then every cell.
 fn markdown(rows: &[Row], players: &[String]) -> String {
     let verdicts = verdicts(rows);
-    let pooled = players.len().min(POOLED);
+    let pooled = match players.len().min(POOLED) {
+        1 => "score".to_string(),
+        n => format!("score, strongest {n} together"),
+    };
     let mut s = format!(
-        "| rules | {} | strongest {pooled} together | |\n| --- |{} ---: | --- |\n",
+        "| rules | {} | {pooled} | |\n| --- |{} ---: | --- |\n",
         players.join(" | "),
         " ---: |".repeat(players.len())
     );
@@ -187,7 +191,7 @@ fn markdown(rows: &[Row], players: &[String]) -> String {
             "| `{}` | {} | {:.0}% ({:.0}–{:.0}%) | {} |\n",
             v.rules,
             cells.join(" | "),
-            100.0 * v.attackers_win_rate,
+            100.0 * v.attackers_score,
             100.0 * v.ci95[0],
             100.0 * v.ci95[1],
             if v.balanced { "**balanced**" } else { "" }

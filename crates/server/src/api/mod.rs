@@ -155,6 +155,9 @@ pub async fn meta() -> Json<Meta> {
 /// The balance lab's committed results (`docs/balance/results.json`, made by
 /// `agon balance --json`), for the Rules lab page.
 const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
+/// The near-even rule sets played again at the strongest strength
+/// (`docs/balance/candidates.json`, another `agon balance --json` run).
+const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.json");
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed
 /// them, and each rule set's verdict (`agon_ai::ringo::balance::verdicts`,
@@ -168,6 +171,17 @@ struct BalanceAnswer {
     pooled: usize,
     #[serde(default)]
     verdicts: Vec<agon_ai::ringo::balance::Verdict>,
+    /// The check run's rows and verdicts (absent from the files themselves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checks: Option<Box<BalanceAnswer>>,
+}
+
+/// A results file with its verdicts filled in.
+fn with_verdicts(json: &str) -> serde_json::Result<BalanceAnswer> {
+    let mut a: BalanceAnswer = serde_json::from_str(json)?;
+    a.pooled = agon_ai::ringo::balance::POOLED;
+    a.verdicts = agon_ai::ringo::balance::verdicts(&a.rows);
+    Ok(a)
 }
 
 /// The answer, made once: the file is built into the binary, so it is the
@@ -177,12 +191,11 @@ struct BalanceAnswer {
 fn balance_answer() -> &'static str {
     static ANSWER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ANSWER.get_or_init(|| {
-        let with_verdicts = serde_json::from_str::<BalanceAnswer>(BALANCE).and_then(|mut a| {
-            a.pooled = agon_ai::ringo::balance::POOLED;
-            a.verdicts = agon_ai::ringo::balance::verdicts(&a.rows);
+        let answer = with_verdicts(BALANCE).and_then(|mut a| {
+            a.checks = Some(Box::new(with_verdicts(BALANCE_CHECKS)?));
             serde_json::to_string(&a)
         });
-        with_verdicts.unwrap_or_else(|e| {
+        answer.unwrap_or_else(|e| {
             tracing::error!(error = %e, "docs/balance/results.json: served without verdicts");
             BALANCE.to_string()
         })
@@ -190,8 +203,9 @@ fn balance_answer() -> &'static str {
 }
 
 /// `GET /api/balance`: `{"command", "rows": [...], "pooled", "verdicts":
-/// [...]}`: the rows as `agon balance --json` printed them, the command that
-/// made them, and each rule set's verdict.
+/// [...], "checks": {...}}`: the rows as `agon balance --json` printed them,
+/// the command that made them, each rule set's verdict, and the same for
+/// the run that played the near-even sets again.
 pub async fn balance() -> impl axum::response::IntoResponse {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],

@@ -401,6 +401,8 @@ export default {
   "lab.every": "Every measured cell",
   "lab.pick": "Pick a rule set under the chart to bring out its line, its points and their 95% intervals.",
   "lab.focus": "{rules}: the attackers win {values}",
-  "lab.col.pooled": "Strongest {n} together",
-  "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers win 40–60% of the games and the 95% interval holds 50%."
+  "lab.col.pooled": "Attackers' score, strongest {n} together",
+  "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers score 40–60% (a win counts 1, a draw ½) and the 95% interval holds 50%.",
+  "lab.checks": "Measured again: the near-even rule sets at {player}, {games} more games each on new openings",
+  "lab.col.score": "Attackers' score (95% interval)"
 };

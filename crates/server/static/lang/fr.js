@@ -401,6 +401,8 @@ export default {
   "lab.every": "Toutes les cases mesurées",
   "lab.pick": "Choisissez un jeu de règles sous le graphique pour faire ressortir sa ligne, ses points et leurs intervalles à 95 %.",
   "lab.focus": "{rules} : les assaillants gagnent {values}",
-  "lab.col.pooled": "Les {n} plus fortes ensemble",
-  "lab.verdict": "Un jeu de règles est marqué équilibré quand, aux {n} forces les plus hautes prises ensemble, les assaillants gagnent 40 à 60 % des parties et que l'intervalle à 95 % contient 50 %."
+  "lab.col.pooled": "Score des assaillants, les {n} plus fortes ensemble",
+  "lab.verdict": "Un jeu de règles est marqué équilibré quand, aux {n} forces les plus hautes prises ensemble, les assaillants marquent 40 à 60 % des points (une victoire compte 1, une nulle ½) et que l'intervalle à 95 % contient 50 %.",
+  "lab.checks": "Mesuré à nouveau : les jeux de règles presque équilibrés à {player}, {games} parties de plus chacun sur de nouvelles ouvertures",
+  "lab.col.score": "Score des assaillants (intervalle à 95 %)"
 };

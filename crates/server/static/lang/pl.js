@@ -401,6 +401,8 @@ export default {
   "lab.every": "Wszystkie zmierzone komórki",
   "lab.pick": "Wybierz zestaw zasad pod wykresem, by wyróżnić jego linię, punkty i ich przedziały 95%.",
   "lab.focus": "{rules}: atakujący wygrywają {values}",
-  "lab.col.pooled": "{n} najsilniejsze razem",
-  "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący wygrywają 40–60% partii, a przedział 95% obejmuje 50%."
+  "lab.col.pooled": "Wynik atakujących, {n} najsilniejsze razem",
+  "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący zdobywają 40–60% punktów (wygrana liczy się za 1, remis za ½), a przedział 95% obejmuje 50%.",
+  "lab.checks": "Zmierzone ponownie: prawie równe zestawy zasad przy {player}, po {games} kolejnych partii z nowymi otwarciami",
+  "lab.col.score": "Wynik atakujących (przedział 95%)"
 };
