@@ -4,20 +4,21 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { withApp, apiCall, waitState, SHOTS } from "./helpers.mjs";
 
-/** The balance verdict worked out here from the API's rows, independently
- *  of the page: the three strongest strengths pooled, the attackers' score
- *  (a draw counts half), Wilson's interval. */
+/** The attackers' score over `cells` (a win 1, a draw a half) and whether
+ *  it is even: 40-60% with Wilson's 95% interval holding 50%. Worked out here
+ *  from the API's rows, independently of the page and the server. */
+function scoreOf(cells) {
+  const n = cells.reduce((a, r) => a + r.games, 0), k = cells.reduce((a, r) => a + r.attackers_wins + r.draws / 2, 0);
+  const p = k / n, z = 1.96, d = 1 + (z * z) / n, c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return { score: p, balanced: Math.abs(p - 0.5) <= 0.1 && c - h <= 0.5 && c + h >= 0.5 };
+}
+
+/** The balanced rule sets: the three strongest strengths pooled. */
 function balancedByHand(rows) {
   const players = [...new Set(rows.map((r) => r.player))].slice(-3);
   const sets = [...new Set(rows.map((r) => r.rules))];
-  return sets.filter((rules) => {
-    const cells = rows.filter((r) => r.rules === rules && players.includes(r.player));
-    // The attackers' score: a win 1, a draw a half.
-    const n = cells.reduce((a, r) => a + r.games, 0), k = cells.reduce((a, r) => a + r.attackers_wins + r.draws / 2, 0);
-    const p = k / n, z = 1.96, d = 1 + (z * z) / n, c = (p + (z * z) / (2 * n)) / d;
-    const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-    return Math.abs(p - 0.5) <= 0.1 && c - h <= 0.5 && c + h >= 0.5;
-  });
+  return sets.filter((rules) => scoreOf(rows.filter((r) => r.rules === rules && players.includes(r.player))).balanced);
 }
 
 test("the Rules lab shows every measured cell and starts a game under a listed rule set", async () => {
@@ -65,8 +66,7 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
     assert.equal(await row.locator(".play-rules").count(), 1, "every summary row starts a game");
     // The strongest three together (the attackers' score), which the balance verdict reads.
     const top = data.rows.filter((r) => r.rules === sample.rules && players.slice(-3).includes(r.player));
-    const k = top.reduce((a, r) => a + r.attackers_wins + r.draws / 2, 0), n = top.reduce((a, r) => a + r.games, 0);
-    assert.ok((await row.locator("td.pooled").innerText()).startsWith((100 * k / n).toFixed(0) + "% ("));
+    assert.ok((await row.locator("td.pooled").innerText()).startsWith((100 * scoreOf(top).score).toFixed(0) + "% ("));
     assert.equal(await page.locator("#lab-summary tr.balanced[data-rules]").count(), balancedByHand(data.rows).length);
 
     // Nothing picked: every line at full strength, no points drawn.
@@ -139,10 +139,7 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
     const even = [];
     for (const r of checks.rows) {
       const row = table.locator(`tr[data-rules="${r.rules}"]`);
-      const score = (r.attackers_wins + r.draws / 2) / r.games;
-      const z = 1.96, n = r.games, d = 1 + (z * z) / n, c = (score + (z * z) / (2 * n)) / d;
-      const h = (z * Math.sqrt((score * (1 - score)) / n + (z * z) / (4 * n * n))) / d;
-      const balanced = Math.abs(score - 0.5) <= 0.1 && c - h <= 0.5 && c + h >= 0.5;
+      const { score, balanced } = scoreOf([r]);
       if (balanced) even.push(r.rules);
       assert.ok((await row.innerText()).includes(`${(100 * score).toFixed(0)}% (`), r.rules);
       assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
