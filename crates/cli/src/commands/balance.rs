@@ -24,26 +24,24 @@ struct Rows {
 /// Runs every cell (or reads them with `--from`), writes the Markdown and
 /// the chart asked for, then prints the table (the JSON with `--json`).
 pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
-    let (Rows { command, rows }, players) = match &args.from {
-        Some(path) => {
-            let saved = read_rows(path)?;
-            let mut players: Vec<String> = vec![];
-            for r in &saved.rows {
-                if !players.contains(&r.player) {
-                    players.push(r.player.clone());
-                }
-            }
-            (saved, players)
-        }
-        None => {
-            let rows = play(args)?;
-            let command = std::iter::once("agon".to_string())
+    let Rows { command, rows } = match &args.from {
+        Some(path) => read_rows(path)?,
+        None => Rows {
+            rows: play(args)?,
+            command: std::iter::once("agon".to_string())
                 .chain(std::env::args().skip(1))
                 .collect::<Vec<_>>()
-                .join(" ");
-            (Rows { command, rows }, args.players.clone())
-        }
+                .join(" "),
+        },
     };
+    // The players as the rows name them, in the order they were given (the
+    // rows go through each rule set's players in turn).
+    let mut players: Vec<String> = vec![];
+    for r in &rows {
+        if !players.contains(&r.player) {
+            players.push(r.player.clone());
+        }
+    }
     if let Some(path) = &args.markdown {
         std::fs::write(path, markdown(&rows, &players))
             .with_context(|| format!("cannot write {}", path.display()))?;
