@@ -145,6 +145,18 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
     }
     assert.ok(even.length > 0, "some set is even at the strongest strength");
+    // Each further check (level 10) has its own table, its numbers as the API gives them.
+    for (const [i, more] of (data.more_checks || []).entries()) {
+      const t2 = page.locator(`#lab-checks-${i + 2}`);
+      assert.ok((await t2.locator("caption").innerText()).includes(more.rows[0].player));
+      for (const r of more.rows) {
+        const { score, balanced } = scoreOf([r]);
+        const row = t2.locator(`tr[data-rules="${r.rules}"]`);
+        assert.ok((await row.innerText()).includes(`${(100 * score).toFixed(0)}% (`), r.rules);
+        assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
+      }
+    }
+    assert.ok((data.more_checks || []).length > 0, "the level-10 check is shown");
     assert.ok((await table.locator("caption").innerText()).includes(checks.rows[0].player));
     // Its Play button starts a game under that set.
     await table.locator(`.play-rules[data-rules="${even[0]}"]`).click();

@@ -401,6 +401,11 @@ async fn the_balance_results_are_served_as_documented_and_each_rule_set_starts_a
     // sets again.
     assert!(check_verdicts(&v) > 0);
     assert!(check_verdicts(&v["checks"]) > 0);
+    let more = v["more_checks"].as_array().expect("more_checks");
+    assert!(!more.is_empty());
+    for check in more {
+        check_verdicts(check);
+    }
     assert!(v["checks"]["command"]
         .as_str()
         .is_some_and(|c| c.starts_with("agon balance")));

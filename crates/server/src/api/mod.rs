@@ -158,6 +158,9 @@ const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
 /// The near-even rule sets played again at the strongest strength
 /// (`docs/balance/candidates.json`, another `agon balance --json` run).
 const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.json");
+/// Further checks at other strengths (`docs/balance/level10.json`: the most
+/// even set played by level 10 against itself).
+const BALANCE_MORE_CHECKS: [&str; 1] = [include_str!("../../../../docs/balance/level10.json")];
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed
 /// them, and each rule set's verdict (`agon_ai::ringo::balance::verdicts`,
@@ -174,6 +177,9 @@ struct BalanceAnswer {
     /// The check run's rows and verdicts (absent from the files themselves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     checks: Option<Box<BalanceAnswer>>,
+    /// Further check runs, each like `checks` (absent from the files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    more_checks: Vec<BalanceAnswer>,
 }
 
 /// A results file with its verdicts filled in.
@@ -193,6 +199,10 @@ fn balance_answer() -> &'static str {
     ANSWER.get_or_init(|| {
         let answer = with_verdicts(BALANCE).and_then(|mut a| {
             a.checks = Some(Box::new(with_verdicts(BALANCE_CHECKS)?));
+            a.more_checks = BALANCE_MORE_CHECKS
+                .iter()
+                .map(|json| with_verdicts(json))
+                .collect::<serde_json::Result<_>>()?;
             serde_json::to_string(&a)
         });
         answer.unwrap_or_else(|e| {
@@ -203,9 +213,10 @@ fn balance_answer() -> &'static str {
 }
 
 /// `GET /api/balance`: `{"command", "rows": [...], "pooled", "verdicts":
-/// [...], "checks": {...}}`: the rows as `agon balance --json` printed them,
-/// the command that made them, each rule set's verdict, and the same for
-/// the run that played the near-even sets again.
+/// [...], "checks": {...}, "more_checks": [...]}`: the rows as `agon
+/// balance --json` printed them, the command that made them, each rule
+/// set's verdict, and the same for the runs that played the near-even sets
+/// again.
 pub async fn balance() -> impl axum::response::IntoResponse {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],

@@ -403,6 +403,6 @@ export default {
   "lab.focus": "{rules}: the attackers win {values}",
   "lab.col.pooled": "Attackers' score, strongest {n} together",
   "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers score 40–60% (a win counts 1, a draw ½) and the 95% interval holds 50%.",
-  "lab.checks": "Measured again: the near-even rule sets at {player}, {games} more games each on new openings",
+  "lab.checks": "Measured again: the near-even rule sets played by {player} against itself, {games} more games each",
   "lab.col.score": "Attackers' score (95% interval)"
 };

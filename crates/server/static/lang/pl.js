@@ -403,6 +403,6 @@ export default {
   "lab.focus": "{rules}: atakujący wygrywają {values}",
   "lab.col.pooled": "Wynik atakujących, {n} najsilniejsze razem",
   "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący zdobywają 40–60% punktów (wygrana liczy się za 1, remis za ½), a przedział 95% obejmuje 50%.",
-  "lab.checks": "Zmierzone ponownie: prawie równe zestawy zasad przy {player}, po {games} kolejnych partii z nowymi otwarciami",
+  "lab.checks": "Zmierzone ponownie: prawie równe zestawy zasad, {player} przeciw sobie, po {games} kolejnych partii",
   "lab.col.score": "Wynik atakujących (przedział 95%)"
 };

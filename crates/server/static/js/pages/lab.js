@@ -118,14 +118,15 @@ export async function labPage(main) {
       })(),
       el("td", { class: "links" }, playButton(rules))))));
 
-  // The near-even sets played again at the strongest strength, on new
-  // openings: the verdict a player choosing rules should read last.
-  const checks = data.checks;
-  const checksTable = checks && el("table", { class: "list stack spaced", id: "lab-checks" },
-    el("caption", {}, t("lab.checks", { player: checks.rows[0]?.player || "", games: checks.verdicts[0]?.games || 0 })),
+  // The near-even sets played again (at the strongest strength, on new
+  // openings, and by level 10): the verdicts a player choosing rules should
+  // read last, since the sliding game leans to the defenders as play gets
+  // stronger.
+  const checkTable = (check, id) => el("table", { class: "list stack spaced", id },
+    el("caption", {}, t("lab.checks", { player: check.rows[0]?.player || "", games: check.verdicts[0]?.games || 0 })),
     el("thead", {}, el("tr", {}, ["rules", "player", "games", "attackers", "draws", "score"].map((c) => el("th", { scope: "col" }, t("lab.col." + c))),
       el("th", { scope: "col" }, t("lab.play")))),
-    el("tbody", {}, checks.verdicts.map((v) => el("tr", { class: v.balanced ? "balanced" : "", "data-rules": v.rules },
+    el("tbody", {}, check.verdicts.map((v) => el("tr", { class: v.balanced ? "balanced" : "", "data-rules": v.rules },
       el("th", { scope: "row", "data-label": t("lab.col.rules") }, el("code", {}, v.rules), el("br"), el("small", { class: "muted" }, ringoSettings(v.rules)),
         v.balanced ? el("b", { class: "badge" }, " " + t("lab.balanced")) : null),
       el("td", { "data-label": t("lab.col.player") }, v.players.join(", ")),
@@ -134,12 +135,15 @@ export async function labPage(main) {
       el("td", { "data-label": t("lab.col.draws") }, v.draws),
       el("td", { "data-label": t("lab.col.score"), class: lean(v) }, `${pct(v.attackers_score)} (${interval(v)})`),
       el("td", { class: "links" }, playButton(v.rules))))));
+  const checkRuns = [data.checks, ...(data.more_checks || [])].filter(Boolean);
+  const checkSections = checkRuns.flatMap((check, i) => [checkTable(check, i ? `lab-checks-${i + 1}` : "lab-checks"),
+    el("p", { class: "muted" }, t("lab.source", { cmd: check.command }))]);
 
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
   main.append(el("section", { class: "card spaced" }, svg, caption, legend), summary,
     el("p", { class: "muted", id: "lab-verdict" }, t("lab.verdict", { n: Math.min(pooledN, players.length) })),
-    checksTable, checks ? el("p", { class: "muted" }, t("lab.source", { cmd: checks.command })) : null,
+    ...checkSections,
     el("h2", { class: "spaced" }, t("lab.every")),
     el("table", { class: "list stack spaced", id: "lab-table" },
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
