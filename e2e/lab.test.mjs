@@ -157,6 +157,14 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       }
     }
     assert.ok((data.more_checks || []).length > 0, "the level-10 check is shown");
+    // The level-10 table's Play button starts a game under its set, too.
+    const strong = data.more_checks[0].rows[0].rules;
+    await page.locator(`#lab-checks-2 .play-rules[data-rules="${strong}"]`).click();
+    await page.waitForURL(/\/g\//);
+    await waitState(page, () => !!window.agonState);
+    assert.equal(await page.evaluate(() => window.agonState.rules), strong);
+    await page.goto(server.url + "/lab");
+    await table.waitFor();
     assert.ok((await table.locator("caption").innerText()).includes(checks.rows[0].player));
     // Its Play button starts a game under that set.
     await table.locator(`.play-rules[data-rules="${even[0]}"]`).click();
