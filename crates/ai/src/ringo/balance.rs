@@ -143,21 +143,36 @@ pub struct Verdict {
     pub balanced: bool,
 }
 
+/// The distinct values of `field` in the order the rows first list them.
+fn first_seen<'a>(rows: &'a [Row], field: impl Fn(&'a Row) -> &'a str) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = vec![];
+    for r in rows {
+        let v = field(r);
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    seen
+}
+
+/// The rule sets of `rows`, in the order the rows first list them.
+pub fn rule_sets(rows: &[Row]) -> Vec<&str> {
+    first_seen(rows, |r| &r.rules)
+}
+
+/// The players of `rows` as the rows name them, in the order given to
+/// `agon balance --players` (each rule set's rows go through them in turn).
+pub fn players(rows: &[Row]) -> Vec<&str> {
+    first_seen(rows, |r| &r.player)
+}
+
 /// The verdict on each rule set of `rows`, in the order the rows first list
 /// them. The strengths are ordered as the rows list their players (weakest
 /// first, as `agon balance --players` is given), so the strongest are the
 /// last [`POOLED`]; a rule set pools those of them it has.
 pub fn verdicts(rows: &[Row]) -> Vec<Verdict> {
-    let mut players: Vec<&str> = vec![];
-    let mut sets: Vec<&str> = vec![];
-    for r in rows {
-        if !players.contains(&r.player.as_str()) {
-            players.push(&r.player);
-        }
-        if !sets.contains(&r.rules.as_str()) {
-            sets.push(&r.rules);
-        }
-    }
+    let players = players(rows);
+    let sets = rule_sets(rows);
     let strongest = &players[players.len().saturating_sub(POOLED)..];
     sets.into_iter()
         .map(|rules| {

@@ -6,7 +6,7 @@
 use super::tournament::ringo::parse_player;
 use super::{print_json, print_out};
 use crate::cli::BalanceArgs;
-use agon_ai::ringo::balance::{measure, verdicts, Row, POOLED};
+use agon_ai::ringo::balance::{measure, players, rule_sets, verdicts, Row, POOLED};
 use agon_ai::ringo::Spec;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -34,14 +34,7 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
                 .join(" "),
         },
     };
-    // The players as the rows name them, in the order they were given (the
-    // rows go through each rule set's players in turn).
-    let mut players: Vec<String> = vec![];
-    for r in &rows {
-        if !players.contains(&r.player) {
-            players.push(r.player.clone());
-        }
-    }
+    let players = players(&rows);
     if let Some(path) = &args.markdown {
         std::fs::write(path, markdown(&rows, &players))
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -148,22 +141,11 @@ fn play(args: &BalanceArgs) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// The rule sets in the order the rows first list them.
-fn rule_sets(rows: &[Row]) -> Vec<&str> {
-    let mut sets: Vec<&str> = vec![];
-    for r in rows {
-        if !sets.contains(&r.rules.as_str()) {
-            sets.push(&r.rules);
-        }
-    }
-    sets
-}
-
 /// The rows as Markdown: first one line per rule set with the attackers'
 /// share of wins at each strength and the verdict on the strongest
 /// strengths taken together (the attackers' score, a draw counting half:
 /// what a reader compares), then every cell.
-fn markdown(rows: &[Row], players: &[String]) -> String {
+fn markdown(rows: &[Row], players: &[&str]) -> String {
     let verdicts = verdicts(rows);
     let pooled = match players.len().min(POOLED) {
         1 => "score".to_string(),
@@ -242,7 +224,7 @@ fn line_style(k: usize) -> (&'static str, String) {
 /// in the order given, one line per rule set, with its 95% interval as bars.
 /// The legend lists every rule set beside the plot; the picture grows to
 /// hold it (an SVG clips what lies outside its box).
-fn chart(rows: &[Row], players: &[String]) -> String {
+fn chart(rows: &[Row], players: &[&str]) -> String {
     let sets = rule_sets(rows);
     let (left, top, plot_w, plot_h) = (60.0, 20.0, 480.0, 340.0);
     let legend_x = left + plot_w + 16.0;
