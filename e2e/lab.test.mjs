@@ -145,17 +145,23 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
     }
     assert.ok(even.length > 0, "some set is even at the strongest strength");
-    // Each further check (level 10) has its own table, its numbers as the API gives them.
-    for (const [i, more] of (data.more_checks || []).entries()) {
-      const t2 = page.locator(`#lab-checks-${i + 2}`);
+    // The further checks: one table per player (level 10's runs together),
+    // every run's rows in it with their numbers as the API gives them, and
+    // every run's command under it.
+    const players = [...new Set((data.more_checks || []).map((more) => more.rows[0].player))];
+    for (const more of data.more_checks || []) {
+      const t2 = page.locator(`#lab-checks-${players.indexOf(more.rows[0].player) + 2}`);
       assert.ok((await t2.locator("caption").innerText()).includes(more.rows[0].player));
+      assert.ok((await page.locator("#main").innerText()).includes(more.command), more.command);
       for (const r of more.rows) {
         const { score, balanced } = scoreOf([r]);
         const row = t2.locator(`tr[data-rules="${r.rules}"]`);
+        assert.equal(await row.count(), 1, r.rules);
         assert.ok((await row.innerText()).includes(`${(100 * score).toFixed(0)}% (`), r.rules);
         assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
       }
     }
+    assert.equal(await page.locator(`#lab-checks-${players.length + 2}`).count(), 0, "no table per run beyond one per player");
     assert.ok((data.more_checks || []).length > 0, "the level-10 check is shown");
     // The level-10 table's Play button starts a game under its set, too.
     const strong = data.more_checks[0].rows[0].rules;
@@ -171,5 +177,22 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
     await page.waitForURL(/\/g\//);
     await waitState(page, () => !!window.agonState);
     assert.equal(await page.evaluate(() => window.agonState.rules), even[0]);
+  });
+});
+
+test("on a phone the Rules lab's tables become cards whose captions read across the screen", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(server.url + "/lab?lang=pl");
+    await page.locator("#lab-checks-2").waitFor();
+    // Each table shown as cards keeps its caption a line of text as wide as
+    // the cards, not a column one word wide.
+    for (const id of ["lab-summary", "lab-checks", "lab-checks-2"]) {
+      const table = page.locator(`#${id}`);
+      const caption = await table.locator("caption").boundingBox();
+      const card = await table.locator("tbody tr").first().boundingBox();
+      assert.ok(caption.width >= 0.9 * card.width, `${id}: caption ${caption.width}px wide, cards ${card.width}px`);
+    }
+    await page.screenshot({ path: `${SHOTS}/lab-phone.png`, fullPage: false });
   });
 });

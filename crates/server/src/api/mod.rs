@@ -158,9 +158,15 @@ const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
 /// The near-even rule sets played again at the strongest strength
 /// (`docs/balance/candidates.json`, another `agon balance --json` run).
 const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.json");
-/// Further checks at other strengths (`docs/balance/level10.json`: the most
-/// even set played by level 10 against itself).
-const BALANCE_MORE_CHECKS: [&str; 1] = [include_str!("../../../../docs/balance/level10.json")];
+/// Further checks at other strengths: level 10 against itself, first on the
+/// most even set (`docs/balance/level10.json`), then on sliding sets given
+/// something for the attackers (`level10-more.json`,
+/// `level10-neutral-limit.json`), one file per `agon balance` run.
+const BALANCE_MORE_CHECKS: [&str; 3] = [
+    include_str!("../../../../docs/balance/level10.json"),
+    include_str!("../../../../docs/balance/level10-more.json"),
+    include_str!("../../../../docs/balance/level10-neutral-limit.json"),
+];
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed
 /// them, and each rule set's verdict (`agon_ai::ringo::balance::verdicts`,

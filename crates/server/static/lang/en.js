@@ -404,5 +404,6 @@ export default {
   "lab.col.pooled": "Attackers' score, strongest {n} together",
   "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers score 40–60% (a win counts 1, a draw ½) and the 95% interval holds 50%.",
   "lab.checks": "Measured again: the near-even rule sets played by {player} against itself, {games} more games each",
+  "lab.checks.more": "Measured again by {player} against itself, {games} games each (a stronger player than the table's)",
   "lab.col.score": "Attackers' score (95% interval)"
 };

@@ -19,6 +19,25 @@ function lineStyle(k) {
 }
 
 const pct = (p) => (100 * p).toFixed(0) + "%";
+
+/** Further check runs by the same player (level 10 played several runs,
+ * each its own `agon balance` command) as one table: their rows and
+ * verdicts together, with every run's command under it. */
+function byPlayer(runs) {
+  const groups = new Map();
+  for (const run of runs) {
+    const player = run.rows[0]?.player || "";
+    const group = groups.get(player);
+    if (group) {
+      group.rows.push(...run.rows);
+      group.verdicts.push(...run.verdicts);
+      group.commands.push(run.command);
+    } else {
+      groups.set(player, { ...run, rows: [...run.rows], verdicts: [...run.verdicts], commands: [run.command] });
+    }
+  }
+  return [...groups.values()];
+}
 const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
 
 /** The chart: one line per rule set. Each line carries its points and 95%
@@ -123,7 +142,7 @@ export async function labPage(main) {
   // read last, since the sliding game leans to the defenders as play gets
   // stronger.
   const checkTable = (check, id) => el("table", { class: "list stack spaced", id },
-    el("caption", {}, t("lab.checks", { player: check.rows[0]?.player || "", games: check.verdicts[0]?.games || 0 })),
+    el("caption", {}, t(id === "lab-checks" ? "lab.checks" : "lab.checks.more", { player: check.rows[0]?.player || "", games: check.verdicts[0]?.games || 0 })),
     el("thead", {}, el("tr", {}, ["rules", "player", "games", "attackers", "draws", "score"].map((c) => el("th", { scope: "col" }, t("lab.col." + c))),
       el("th", { scope: "col" }, t("lab.play")))),
     el("tbody", {}, check.verdicts.map((v) => el("tr", { class: v.balanced ? "balanced" : "", "data-rules": v.rules },
@@ -135,9 +154,9 @@ export async function labPage(main) {
       el("td", { "data-label": t("lab.col.draws") }, v.draws),
       el("td", { "data-label": t("lab.col.score"), class: lean(v) }, `${pct(v.attackers_score)} (${interval(v)})`),
       el("td", { class: "links" }, playButton(v.rules))))));
-  const checkRuns = [data.checks, ...(data.more_checks || [])].filter(Boolean);
+  const checkRuns = [data.checks, ...byPlayer(data.more_checks || [])].filter(Boolean);
   const checkSections = checkRuns.flatMap((check, i) => [checkTable(check, i ? `lab-checks-${i + 1}` : "lab-checks"),
-    el("p", { class: "muted" }, t("lab.source", { cmd: check.command }))]);
+    ...(check.commands || [check.command]).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd })))]);
 
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
