@@ -161,11 +161,13 @@ const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.j
 /// Further checks at other strengths: level 10 against itself, first on the
 /// most even set (`docs/balance/level10.json`), then on sliding sets given
 /// something for the attackers (`level10-more.json`,
-/// `level10-neutral-limit.json`), one file per `agon balance` run.
-const BALANCE_MORE_CHECKS: [&str; 3] = [
+/// `level10-neutral-limit.json`, `level10-two-helps.json`), one file per
+/// `agon balance` run.
+const BALANCE_MORE_CHECKS: [&str; 4] = [
     include_str!("../../../../docs/balance/level10.json"),
     include_str!("../../../../docs/balance/level10-more.json"),
     include_str!("../../../../docs/balance/level10-neutral-limit.json"),
+    include_str!("../../../../docs/balance/level10-two-helps.json"),
 ];
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed

@@ -19,6 +19,7 @@ function lineStyle(k) {
 }
 
 const pct = (p) => (100 * p).toFixed(0) + "%";
+const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
 
 /** Further check runs by the same player (level 10 played several runs,
  * each its own `agon balance` command) as one table: their rows and
@@ -38,7 +39,6 @@ function byPlayer(runs) {
   }
   return [...groups.values()];
 }
-const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
 
 /** The chart: one line per rule set. Each line carries its points and 95%
  *  intervals, drawn only while that rule set is picked out (`focus`): with
