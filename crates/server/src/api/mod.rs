@@ -163,7 +163,7 @@ const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.j
 /// something for the attackers (`level10-more.json`,
 /// `level10-neutral-limit.json`, `level10-two-helps.json`), one file per
 /// `agon balance` run.
-const BALANCE_MORE_CHECKS: [&str; 4] = [
+const BALANCE_MORE_CHECKS: &[&str] = &[
     include_str!("../../../../docs/balance/level10.json"),
     include_str!("../../../../docs/balance/level10-more.json"),
     include_str!("../../../../docs/balance/level10-neutral-limit.json"),

@@ -28,14 +28,11 @@ function byPlayer(runs) {
   const groups = new Map();
   for (const run of runs) {
     const player = run.rows[0]?.player || "";
+    if (!groups.has(player)) groups.set(player, { ...run, rows: [], verdicts: [], commands: [] });
     const group = groups.get(player);
-    if (group) {
-      group.rows.push(...run.rows);
-      group.verdicts.push(...run.verdicts);
-      group.commands.push(run.command);
-    } else {
-      groups.set(player, { ...run, rows: [...run.rows], verdicts: [...run.verdicts], commands: [run.command] });
-    }
+    group.rows.push(...run.rows);
+    group.verdicts.push(...run.verdicts);
+    group.commands.push(run.command);
   }
   return [...groups.values()];
 }
