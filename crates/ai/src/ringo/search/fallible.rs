@@ -515,15 +515,9 @@ impl Searcher {
     /// time (the game's positions and the line's, as the rule counts).
     fn stands_third(&self) -> bool {
         let n = self.path.len();
-        let Some(&key) = self.path.last() else {
-            return false;
-        };
-        (0..n.saturating_sub(2))
-            .rev()
-            .step_by(2)
-            .filter(|&i| self.path[i] == key)
-            .count()
-            >= 2
+        self.path
+            .last()
+            .is_some_and(|&key| self.occurrences(key, n - 1) >= 2)
     }
 }
 

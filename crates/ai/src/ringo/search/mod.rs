@@ -221,13 +221,17 @@ impl Searcher {
     /// and the line's as the rule does (the opponent model's view of a
     /// repetition, [`crate::ringo::player::model_replies`]).
     fn third_occurrence(&self, key: u64) -> bool {
-        let n = self.path.len();
-        (0..n.saturating_sub(1))
+        self.occurrences(key, self.path.len()) >= 2
+    }
+
+    /// How often `key` stands among the first `end` positions of the path
+    /// with the same side to move as a position at index `end` would.
+    fn occurrences(&self, key: u64, end: usize) -> usize {
+        (0..end.saturating_sub(1))
             .rev()
             .step_by(2)
             .filter(|&i| self.path[i] == key)
             .count()
-            >= 2
     }
 
     /// Counts a node and reads the limits now and then. False once the search
