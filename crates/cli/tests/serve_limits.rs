@@ -236,3 +236,72 @@ fn bench_serve_drives_games_and_reports_latency() {
     assert!(!out.status.success());
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// SIGTERM closes every open WebSocket with 1012 ("service restart") before
+/// the process exits, so each page reconnects instead of seeing a dropped
+/// line. The upgraded sockets outlive their HTTP connections, so the server
+/// must wait for them, not only for the connections (a CI run once exited
+/// before a socket had sent its close frame).
+#[test]
+fn sigterm_closes_every_socket_with_a_reconnect_hint() {
+    use futures_util::StreamExt;
+    let mut server = start(&[]);
+    let port = server.port;
+    let pid = server.child.id();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let codes = runtime.block_on(async move {
+        let client = reqwest::Client::new();
+        let v: serde_json::Value = serde_json::from_slice(
+            &client
+                .post(format!("http://127.0.0.1:{port}/api/games"))
+                .header("content-type", "application/json")
+                .body(r#"{"game":"ringo","opponent":"local"}"#)
+                .send()
+                .await
+                .unwrap()
+                .bytes()
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        let id = v["id"].as_str().unwrap().to_string();
+        let mut sockets = vec![];
+        for _ in 0..12 {
+            let (mut s, _) = tokio_tungstenite::connect_async(format!(
+                "ws://127.0.0.1:{port}/api/games/{id}/ws"
+            ))
+            .await
+            .unwrap();
+            let _ = s.next().await; // the state
+            sockets.push(s);
+        }
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut codes = vec![];
+        for mut s in sockets {
+            let mut code = None;
+            while let Ok(Some(Ok(msg))) =
+                tokio::time::timeout(Duration::from_secs(10), s.next()).await
+            {
+                if let tokio_tungstenite::tungstenite::Message::Close(Some(frame)) = msg {
+                    code = Some(u16::from(frame.code));
+                    break;
+                }
+            }
+            codes.push(code);
+        }
+        codes
+    });
+    assert!(
+        codes.iter().all(|c| *c == Some(1012)),
+        "every socket closed with 1012: {codes:?}"
+    );
+    let exited = server.child.wait().unwrap();
+    assert!(exited.success(), "the server stops cleanly: {exited:?}");
+}

@@ -355,6 +355,15 @@ impl AppState {
         self.inner.closing.send_replace(true);
     }
 
+    /// Waits until every WebSocket has closed, polling, so a stopping server
+    /// does not exit before its sockets have sent the reconnect hint (the
+    /// upgraded sockets outlive the HTTP connections `listen` waits for).
+    pub async fn sockets_closed(&self) {
+        while self.sockets() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+
     /// True once the server is stopping.
     pub fn closing(&self) -> bool {
         *self.inner.closing.borrow()

@@ -2,7 +2,8 @@
 //! open (more wait in the kernel's queue), and hyper's header-read timeout,
 //! which also closes a kept-alive connection that stays idle that long. On
 //! Ctrl-C or SIGTERM the server stops accepting, lets requests in flight
-//! finish (up to ten seconds), and exits.
+//! finish and every WebSocket send its close frame (up to ten seconds in
+//! all), and exits.
 
 use crate::app::AppState;
 use axum::Router;
@@ -74,7 +75,11 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
     app.close();
     let _ = stop_tx.send(true);
     let all = u32::try_from(o.max_connections.max(1)).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(Duration::from_secs(10), slots.acquire_many(all)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        let _ = slots.acquire_many(all).await;
+        app.sockets_closed().await;
+    })
+    .await;
     Ok(())
 }
 
