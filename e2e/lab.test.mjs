@@ -153,6 +153,10 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       const t2 = page.locator(`#lab-checks-${players.indexOf(more.rows[0].player) + 2}`);
       assert.ok((await t2.locator("caption").innerText()).includes(more.rows[0].player));
       assert.ok((await page.locator("#main").innerText()).includes(more.command), more.command);
+      // Rows pooled from several runs name those runs too.
+      for (const source of more.sources || []) {
+        assert.ok((await page.locator("#main").innerText()).includes(source), source);
+      }
       for (const r of more.rows) {
         const { score, balanced } = scoreOf([r]);
         const row = t2.locator(`tr[data-rules="${r.rules}"]`);
@@ -162,6 +166,7 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       }
     }
     assert.equal(await page.locator(`#lab-checks-${players.length + 2}`).count(), 0, "no table per run beyond one per player");
+    assert.ok((data.more_checks || []).some((more) => (more.sources || []).length > 1), "a candidate played again is shown pooled, with its runs");
     assert.ok((data.more_checks || []).length > 0, "the level-10 check is shown");
     // The level-10 table's Play button starts a game under its set, too.
     const strong = data.more_checks[0].rows[0].rules;

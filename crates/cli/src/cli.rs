@@ -169,9 +169,11 @@ pub(crate) struct BalanceArgs {
     pub(crate) svg: Option<std::path::PathBuf>,
     /// Play nothing: read the rows an earlier `--json` run printed (such as
     /// docs/balance/results.json) and write the table, the Markdown and the
-    /// chart from them, the players in the order the rows list them.
-    #[arg(long, conflicts_with_all = ["rules", "players", "games", "threads", "seed", "records"])]
-    pub(crate) from: Option<std::path::PathBuf>,
+    /// chart from them, the players in the order the rows list them. Given
+    /// several files, each cell (rule set and player) measured in more than
+    /// one is pooled: all its games as one row.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["rules", "players", "games", "threads", "seed", "records"])]
+    pub(crate) from: Vec<std::path::PathBuf>,
 }
 
 /// `agon serve`: where to listen, and every limit of the web app.

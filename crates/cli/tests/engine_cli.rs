@@ -340,6 +340,84 @@ fn the_balance_lab_redraws_its_table_and_chart_from_saved_rows() {
             "{file}"
         );
     }
+    // Several saved runs: a cell measured in more than one is pooled (a
+    // candidate played again with another seed), the others kept; the
+    // command is this one, and the runs' commands are its sources.
+    let again = agon(&[
+        "balance",
+        "--rules",
+        "classic",
+        "--players",
+        "random",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    let second = dir.join("again.json");
+    std::fs::write(&second, &again.stdout).unwrap();
+    let out = agon(&[
+        "balance",
+        "--from",
+        saved.to_str().unwrap(),
+        second.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pooled = json(&out);
+    let (first, again) = (json(&played), json(&again));
+    assert!(pooled["command"]
+        .as_str()
+        .unwrap()
+        .starts_with("agon balance --from"));
+    assert_eq!(
+        pooled["sources"],
+        serde_json::json!([first["command"], again["command"]])
+    );
+    let rows = pooled["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        4,
+        "classic and globe, random and greedy: {pooled}"
+    );
+    let cell = |v: &serde_json::Value, rules: &str, player: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["rules"] == rules && r["player"] == player)
+            .unwrap()
+            .clone()
+    };
+    let both = cell(&pooled, "classic", "random");
+    let (a, b) = (
+        cell(&first, "classic", "random"),
+        cell(&again, "classic", "random"),
+    );
+    assert_eq!(both["games"], 10);
+    assert_eq!(
+        both["attackers_wins"].as_u64(),
+        Some(a["attackers_wins"].as_u64().unwrap() + b["attackers_wins"].as_u64().unwrap())
+    );
+    assert_eq!(
+        cell(&pooled, "globe", "greedy"),
+        cell(&first, "globe", "greedy")
+    );
+    // One missing file of several refuses the whole, with the reason.
+    let out = agon(&[
+        "balance",
+        "--from",
+        saved.to_str().unwrap(),
+        dir.join("missing.json").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read --from"));
     let out = agon(&["balance", "--from", saved.to_str().unwrap(), "--games", "3"]);
     assert_eq!(
         out.status.code(),

@@ -406,6 +406,23 @@ async fn the_balance_results_are_served_as_documented_and_each_rule_set_starts_a
     for check in more {
         check_verdicts(check);
     }
+    // A candidate played again is served pooled, with the commands of the
+    // runs pooled (`agon balance --from A B`).
+    let pooled: Vec<&serde_json::Value> = more
+        .iter()
+        .filter(|m| m["sources"].as_array().is_some_and(|s| s.len() > 1))
+        .collect();
+    assert!(!pooled.is_empty(), "a pooled check");
+    for m in pooled {
+        assert!(m["command"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("agon balance --from")));
+        for source in m["sources"].as_array().unwrap() {
+            assert!(source
+                .as_str()
+                .is_some_and(|c| c.starts_with("agon balance --rules")));
+        }
+    }
     // The check tables have Play buttons too, some under rule sets the main
     // table does not list.
     for check in std::iter::once(&v["checks"]).chain(more) {

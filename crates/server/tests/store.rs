@@ -295,7 +295,9 @@ async fn postgres_queue_leases_and_announces() {
         None
     );
     assert_eq!(store.queue_depth().await.unwrap().waiting, 1);
-    let lease = Duration::from_millis(300);
+    // Long enough that a loaded machine does not outlast it between two
+    // calls, short enough to wait out.
+    let lease = Duration::from_millis(1000);
     let job = store.take("w1", lease).await.unwrap().expect("a job");
     assert_eq!(
         (job.id, job.kind, job.game.as_deref(), job.revision),
@@ -307,7 +309,7 @@ async fn postgres_queue_leases_and_announces() {
     );
     assert_eq!(store.queue_depth().await.unwrap().running, 1);
     // w1 dies: after the lease, w2 gets it (a second attempt).
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     let again = store.take("w2", lease).await.unwrap().expect("due again");
     assert_eq!((again.id, again.attempts), (id, 2));
     assert!(

@@ -91,23 +91,109 @@ pub fn measure(
             true
         },
     );
-    let n = played.max(1) as f64;
-    let (lo, hi) = wilson_95(att as f64, played as f64);
-    let draws = played - att - def;
-    Row {
-        rules: rules.to_string(),
-        player: player.to_string(),
-        games: played,
-        attackers_wins: att,
-        defenders_wins: def,
-        attackers_win_rate: round4(att as f64 / n),
-        ci95: [round4(lo), round4(hi)],
-        draws,
-        timeouts,
-        mean_plies: (plies as f64 / n * 10.0).round() / 10.0,
-        balance: round4(1.0 - (att as f64 - def as f64).abs() / n),
-        drawishness: round4(draws as f64 / n),
+    Row::from_tally(
+        rules.to_string(),
+        player.to_string(),
+        Tally {
+            games: played,
+            attackers_wins: att,
+            defenders_wins: def,
+            timeouts,
+            plies: plies as f64,
+        },
+    )
+}
+
+/// A cell's counts, from which its [`Row`] is made: one copy of the rates,
+/// the interval and the metrics, for a cell played and for cells pooled.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    games: usize,
+    attackers_wins: usize,
+    defenders_wins: usize,
+    timeouts: usize,
+    /// The plies of every game together.
+    plies: f64,
+}
+
+impl Tally {
+    /// A row's counts (its plies from its mean length, so a pooled mean can
+    /// differ from the games' own in the second decimal).
+    fn of(row: &Row) -> Tally {
+        Tally {
+            games: row.games,
+            attackers_wins: row.attackers_wins,
+            defenders_wins: row.defenders_wins,
+            timeouts: row.timeouts,
+            plies: row.mean_plies * row.games as f64,
+        }
     }
+
+    /// Both tallies' games together.
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            games: self.games + other.games,
+            attackers_wins: self.attackers_wins + other.attackers_wins,
+            defenders_wins: self.defenders_wins + other.defenders_wins,
+            timeouts: self.timeouts + other.timeouts,
+            plies: self.plies + other.plies,
+        }
+    }
+}
+
+impl Row {
+    /// The row of `t`'s games of `player` under `rules`.
+    fn from_tally(rules: String, player: String, t: Tally) -> Row {
+        let n = t.games.max(1) as f64;
+        let (att, def) = (t.attackers_wins as f64, t.defenders_wins as f64);
+        let (lo, hi) = wilson_95(att, t.games as f64);
+        let draws = t.games - t.attackers_wins - t.defenders_wins;
+        Row {
+            rules,
+            player,
+            games: t.games,
+            attackers_wins: t.attackers_wins,
+            defenders_wins: t.defenders_wins,
+            attackers_win_rate: round4(att / n),
+            ci95: [round4(lo), round4(hi)],
+            draws,
+            timeouts: t.timeouts,
+            mean_plies: (t.plies / n * 10.0).round() / 10.0,
+            balance: round4(1.0 - (att - def).abs() / n),
+            drawishness: round4(draws as f64 / n),
+        }
+    }
+}
+
+/// The rows of several runs with each (rule set, player) cell's games taken
+/// together: counts summed, rates, interval and metrics made again from the
+/// sums, in the order the rows first list the cells. A cell measured once
+/// is kept as it is. This is how a candidate played again with another seed
+/// is judged on all its games (`agon balance --from A B`).
+pub fn pool(rows: &[Row]) -> Vec<Row> {
+    let mut cells: Vec<(&str, &str, Vec<&Row>)> = vec![];
+    for r in rows {
+        match cells
+            .iter_mut()
+            .find(|(rules, player, _)| *rules == r.rules && *player == r.player)
+        {
+            Some((_, _, same)) => same.push(r),
+            None => cells.push((&r.rules, &r.player, vec![r])),
+        }
+    }
+    cells
+        .into_iter()
+        .map(|(rules, player, same)| match same.as_slice() {
+            [one] => (*one).clone(),
+            _ => Row::from_tally(
+                rules.to_string(),
+                player.to_string(),
+                same.iter()
+                    .map(|r| Tally::of(r))
+                    .fold(Tally::default(), Tally::add),
+            ),
+        })
+        .collect()
 }
 
 /// How many of the strongest strengths a rule set's verdict pools. One cell
@@ -227,21 +313,59 @@ mod tests {
 
     /// A row of `wins` attackers' wins in `games` (no draws).
     fn row(rules: &str, player: &str, wins: usize, games: usize) -> Row {
-        let (lo, hi) = wilson_95(wins as f64, games as f64);
-        Row {
-            rules: rules.into(),
-            player: player.into(),
-            games,
-            attackers_wins: wins,
-            defenders_wins: games - wins,
-            attackers_win_rate: wins as f64 / games as f64,
-            ci95: [lo, hi],
-            draws: 0,
-            timeouts: 0,
-            mean_plies: 80.0,
-            balance: 1.0 - (2.0 * wins as f64 / games as f64 - 1.0).abs(),
-            drawishness: 0.0,
-        }
+        Row::from_tally(
+            rules.into(),
+            player.into(),
+            Tally {
+                games,
+                attackers_wins: wins,
+                defenders_wins: games - wins,
+                timeouts: 0,
+                plies: 80.0 * games as f64,
+            },
+        )
+    }
+
+    #[test]
+    fn pooled_runs_count_every_game_of_a_cell_once() {
+        // A candidate played again with another seed: 19 of 30, then 60 of
+        // 100, is one cell of 79 of 130, with the interval of 130 games;
+        // the other cells stay as they were, in the order first listed.
+        let set = "classic,slide=on,neutral-limit=none,capture-from-neutral=off";
+        let mut again = row(set, "level:10", 60, 100);
+        again.mean_plies = 120.0;
+        again.draws = 5;
+        again.defenders_wins = 35;
+        let rows = [
+            row(set, "level:10", 19, 30),
+            row("globe", "level:10", 0, 30),
+            again,
+            row(set, "depth:8", 50, 100),
+        ];
+        let pooled = pool(&rows);
+        let rules: Vec<(&str, &str)> = pooled
+            .iter()
+            .map(|r| (r.rules.as_str(), r.player.as_str()))
+            .collect();
+        assert_eq!(
+            rules,
+            [(set, "level:10"), ("globe", "level:10"), (set, "depth:8")]
+        );
+        let p = &pooled[0];
+        assert_eq!(
+            (p.games, p.attackers_wins, p.defenders_wins, p.draws),
+            (130, 79, 46, 5)
+        );
+        let (lo, hi) = wilson_95(79.0, 130.0);
+        assert_eq!(p.ci95, [round4(lo), round4(hi)]);
+        assert_eq!(p.attackers_win_rate, round4(79.0 / 130.0));
+        assert_eq!(
+            p.mean_plies,
+            ((30.0 * 80.0 + 100.0 * 120.0) / 130.0 * 10.0_f64).round() / 10.0
+        );
+        assert_eq!(p.balance, round4(1.0 - 33.0 / 130.0));
+        assert_eq!(pooled[1], rows[1], "a cell measured once is kept");
+        assert_eq!(pool(&pooled), pooled, "pooling again changes nothing");
     }
 
     #[test]

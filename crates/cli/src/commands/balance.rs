@@ -1,12 +1,13 @@
 //! `agon balance`: the Ringo balance lab (`agon_ai::ringo::balance`), as a
 //! table for people or `{"rows": [...]}` for programs, with a progress bar
 //! and every game written to `--records` as it ends. `--from` redraws the
-//! table and chart from saved rows without playing.
+//! table and chart from saved rows without playing, pooling the games of a
+//! cell that several saved runs measured.
 
 use super::tournament::ringo::parse_player;
 use super::{print_json, print_out};
 use crate::cli::BalanceArgs;
-use agon_ai::ringo::balance::{measure, players, rule_sets, verdicts, Row, POOLED};
+use agon_ai::ringo::balance::{measure, players, pool, rule_sets, verdicts, Row, POOLED};
 use agon_ai::ringo::Spec;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -19,20 +20,50 @@ use std::path::Path;
 struct Rows {
     command: String,
     rows: Vec<Row>,
+    /// The commands of the runs whose rows `--from` pooled (none for a run
+    /// that played its games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sources: Vec<String>,
 }
 
 /// Runs every cell (or reads them with `--from`), writes the Markdown and
 /// the chart asked for, then prints the table (the JSON with `--json`).
 pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
-    let Rows { command, rows } = match &args.from {
-        Some(path) => read_rows(path)?,
-        None => Rows {
+    let this_command = || {
+        std::iter::once("agon".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let Rows {
+        command,
+        rows,
+        sources,
+    } = match args.from.as_slice() {
+        [] => Rows {
             rows: play(args)?,
-            command: std::iter::once("agon".to_string())
-                .chain(std::env::args().skip(1))
-                .collect::<Vec<_>>()
-                .join(" "),
+            command: this_command(),
+            sources: vec![],
         },
+        [path] => read_rows(path)?,
+        paths => {
+            // Several runs: the rows pooled, made by this command from theirs.
+            let (mut rows, mut sources) = (vec![], vec![]);
+            for path in paths {
+                let saved = read_rows(path)?;
+                rows.extend(saved.rows);
+                if saved.sources.is_empty() {
+                    sources.push(saved.command);
+                } else {
+                    sources.extend(saved.sources);
+                }
+            }
+            Rows {
+                rows: pool(&rows),
+                command: this_command(),
+                sources,
+            }
+        }
     };
     let players = players(&rows);
     if let Some(path) = &args.markdown {
@@ -44,7 +75,11 @@ pub(crate) fn run(args: &BalanceArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
-        return print_json(&Rows { command, rows });
+        return print_json(&Rows {
+            command,
+            rows,
+            sources,
+        });
     }
     let mut table = format!(
         "{:<32} {:<10} {:>6} {:>9} {:>17} {:>6} {:>8} {:>7} {:>8}\n",

@@ -161,13 +161,17 @@ const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.j
 /// Further checks at other strengths: level 10 against itself, first on the
 /// most even set (`docs/balance/level10.json`), then on sliding sets given
 /// something for the attackers (`level10-more.json`,
-/// `level10-neutral-limit.json`, `level10-two-helps.json`), one file per
-/// `agon balance` run.
+/// `level10-neutral-limit.json`, and `level10-two-helps-pooled.json`: the
+/// 30 games of `level10-two-helps.json` and the 100 that played the
+/// candidate again, `level10-two-helps-more.json`, pooled by `agon balance
+/// --from`; `level10-capture-from-neutral-pooled.json` likewise), one file
+/// per `agon balance` run.
 const BALANCE_MORE_CHECKS: &[&str] = &[
     include_str!("../../../../docs/balance/level10.json"),
     include_str!("../../../../docs/balance/level10-more.json"),
     include_str!("../../../../docs/balance/level10-neutral-limit.json"),
-    include_str!("../../../../docs/balance/level10-two-helps.json"),
+    include_str!("../../../../docs/balance/level10-two-helps-pooled.json"),
+    include_str!("../../../../docs/balance/level10-capture-from-neutral-pooled.json"),
 ];
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed
@@ -177,6 +181,9 @@ const BALANCE_MORE_CHECKS: &[&str] = &[
 struct BalanceAnswer {
     command: String,
     rows: Vec<agon_ai::ringo::balance::Row>,
+    /// The runs whose rows `agon balance --from A B` pooled into these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sources: Vec<String>,
     /// How many of the strongest strengths each verdict pools.
     #[serde(default)]
     pooled: usize,

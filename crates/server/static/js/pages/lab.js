@@ -23,7 +23,8 @@ const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).t
 
 /** Further check runs by the same player (level 10 played several runs,
  * each its own `agon balance` command) as one table: their rows and
- * verdicts together, with every run's command under it. */
+ * verdicts together, with every run's command under it (and, for rows
+ * pooled from several runs, those runs' commands). */
 function byPlayer(runs) {
   const groups = new Map();
   for (const run of runs) {
@@ -32,7 +33,7 @@ function byPlayer(runs) {
     const group = groups.get(player);
     group.rows.push(...run.rows);
     group.verdicts.push(...run.verdicts);
-    group.commands.push(run.command);
+    group.commands.push(run.command, ...(run.sources || []));
   }
   return [...groups.values()];
 }
