@@ -49,6 +49,24 @@ fn get(port: u16, path: &str) -> Option<u16> {
     text.split(' ').nth(1)?.parse().ok()
 }
 
+/// Creates a game of two people at one screen; returns its id.
+async fn new_local_game(port: u16) -> String {
+    let v: serde_json::Value = serde_json::from_slice(
+        &reqwest::Client::new()
+            .post(format!("http://127.0.0.1:{port}/api/games"))
+            .header("content-type", "application/json")
+            .body(r#"{"game":"ringo","opponent":"local"}"#)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
 /// Whether the server closed this connection within `within`.
 fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
     s.set_read_timeout(Some(within)).unwrap();
@@ -123,23 +141,9 @@ fn websockets_are_capped_per_game_and_in_all() {
         .build()
         .unwrap();
     runtime.block_on(async move {
-        let client = reqwest::Client::new();
         let mut ids = vec![];
         for _ in 0..2 {
-            let v: serde_json::Value = serde_json::from_slice(
-                &client
-                    .post(format!("http://127.0.0.1:{port}/api/games"))
-                    .header("content-type", "application/json")
-                    .body(r#"{"game":"ringo","opponent":"local"}"#)
-                    .send()
-                    .await
-                    .unwrap()
-                    .bytes()
-                    .await
-                    .unwrap(),
-            )
-            .unwrap();
-            ids.push(v["id"].as_str().unwrap().to_string());
+            ids.push(new_local_game(port).await);
         }
         let url = |id: &str| format!("ws://127.0.0.1:{port}/api/games/{id}/ws");
         let a1 = tokio_tungstenite::connect_async(url(&ids[0]))
@@ -262,21 +266,7 @@ fn sigterm_closes_every_socket_with_a_reconnect_hint() {
         .build()
         .unwrap();
     let codes = runtime.block_on(async move {
-        let client = reqwest::Client::new();
-        let v: serde_json::Value = serde_json::from_slice(
-            &client
-                .post(format!("http://127.0.0.1:{port}/api/games"))
-                .header("content-type", "application/json")
-                .body(r#"{"game":"ringo","opponent":"local"}"#)
-                .send()
-                .await
-                .unwrap()
-                .bytes()
-                .await
-                .unwrap(),
-        )
-        .unwrap();
-        let id = v["id"].as_str().unwrap().to_string();
+        let id = new_local_game(port).await;
         let mut sockets = vec![];
         for _ in 0..12 {
             let (mut s, _) = tokio_tungstenite::connect_async(format!(
