@@ -69,6 +69,13 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
     assert.ok((await row.locator("td.pooled").innerText()).startsWith((100 * scoreOf(top).score).toFixed(0) + "% ("));
     assert.equal(await page.locator("#lab-summary tr.balanced[data-rules]").count(), balancedByHand(data.rows).length);
 
+    // One line per rule set, no two drawn alike (colour and dash pattern),
+    // so each can be told apart by its legend entry.
+    const looks = await page.locator("#lab-chart .series polyline").evaluateAll((ls) =>
+      ls.map((l) => `${l.getAttribute("stroke")} ${l.getAttribute("stroke-dasharray") || "solid"}`));
+    assert.equal(looks.length, ruleSets.length);
+    assert.equal(new Set(looks).size, looks.length, `two lines drawn alike: ${looks}`);
+
     // Nothing picked: every line at full strength, no points drawn.
     const caption = page.locator("#lab-focus");
     const hint = await caption.innerText();
@@ -145,6 +152,13 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       assert.equal(await row.locator(".badge").count(), balanced ? 1 : 0, r.rules);
     }
     assert.ok(even.length > 0, "some set is even at the strongest strength");
+    // The main table and this one were pooled from later runs too: each
+    // lists every command that made its games, not only the pooling one.
+    const text = await page.locator("#main").innerText();
+    for (const run of [data, checks]) {
+      assert.ok((run.sources || []).length > 1, "pooled from several runs: " + run.command);
+      for (const cmd of [run.command, ...run.sources]) assert.ok(text.includes(cmd), cmd);
+    }
     // The further checks: one table per player (level 10's runs together),
     // every run's rows in it with their numbers as the API gives them, and
     // every run's command under it.

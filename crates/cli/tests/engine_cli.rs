@@ -273,6 +273,56 @@ fn the_balance_lab_measures_each_rule_set_and_player_and_writes_the_games() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The committed chart redrawn from the committed rows: one line per rule
+/// set, and no two drawn alike (colour and dash pattern), so a reader can
+/// tell every line from the legend (with three dash patterns the 39th and
+/// 40th sets were drawn like the first ones).
+#[test]
+fn every_line_of_the_committed_balance_chart_looks_different() {
+    let dir = std::env::temp_dir().join(format!("agon-balance-chart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/balance/results.json"
+    );
+    let svg = dir.join("chart.svg");
+    let out = agon(&["balance", "--from", results, "--svg", svg.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results).unwrap()).unwrap();
+    let mut rule_sets: Vec<&str> = saved["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rules"].as_str().unwrap())
+        .collect();
+    rule_sets.dedup();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    // Each line's style: the attributes of its <polyline> before the points.
+    let styles: Vec<&str> = svg
+        .split("<polyline")
+        .skip(1)
+        .map(|l| l.split(" points=").next().unwrap())
+        .collect();
+    assert_eq!(styles.len(), rule_sets.len(), "one line per rule set");
+    assert!(
+        rule_sets.len() >= 40,
+        "the scan and the set found even at level 10"
+    );
+    let distinct: std::collections::HashSet<&str> = styles.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        styles.len(),
+        "two lines drawn alike: {styles:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn the_balance_lab_redraws_its_table_and_chart_from_saved_rows() {
     let dir = std::env::temp_dir().join(format!("agon-balance-from-{}", std::process::id()));

@@ -241,8 +241,10 @@ const COLOURS: [&str; 12] = [
     "#1a237e", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
     "#9e9d24", "#0277bd", "#4e342e", "#546e7a",
 ];
-/// The dash patterns of the second and third rounds of colours.
-const DASHES: [&str; 3] = ["", "7 4", "2 3"];
+/// The dash patterns of the second, third and fourth rounds of colours
+/// (solid, dashed, dotted, dash-dot): 48 lines that all look different. With
+/// three, the scan's 39th and 40th rule sets were drawn like its first ones.
+const DASHES: [&str; 4] = ["", "7 4", "2 3", "10 3 2 3"];
 
 /// The `k`-th line's stroke attributes: its colour and dash pattern.
 fn line_style(k: usize) -> (&'static str, String) {

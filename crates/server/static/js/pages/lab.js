@@ -8,10 +8,12 @@ import { navigate } from "../router.js";
 import { ringoSettings } from "../settings.js";
 
 // Twelve colours that stay apart on the white chart, then the same colours
-// dashed and dotted: with more rule sets than colours, no two lines look alike.
+// dashed, dotted and dash-dotted: with more rule sets than colours (the lab
+// has 40), no two of the first 48 lines look alike. The SVG `agon balance`
+// writes uses the same styles (crates/cli/src/commands/balance.rs).
 const COLOURS = ["#1a237e", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
   "#9e9d24", "#0277bd", "#4e342e", "#546e7a"];
-const DASHES = ["", "7 4", "2 3"];
+const DASHES = ["", "7 4", "2 3", "10 3 2 3"];
 
 /** The colour and dash pattern of the `k`-th rule set's line. */
 function lineStyle(k) {
@@ -20,6 +22,11 @@ function lineStyle(k) {
 
 const pct = (p) => (100 * p).toFixed(0) + "%";
 const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
+
+/** The commands behind one `agon balance --json` file: its own, then, when
+ * it pooled earlier runs (`--from A B …`), theirs, so a reader can remake
+ * every game counted. */
+const runCommands = (run) => [run.command || "", ...(run.sources || [])];
 
 /** Further check runs by the same player (level 10 played several runs,
  * each its own `agon balance` command) as one table: their rows and
@@ -33,7 +40,7 @@ function byPlayer(runs) {
     const group = groups.get(player);
     group.rows.push(...run.rows);
     group.verdicts.push(...run.verdicts);
-    group.commands.push(run.command, ...(run.sources || []));
+    group.commands.push(...runCommands(run));
   }
   return [...groups.values()];
 }
@@ -154,7 +161,7 @@ export async function labPage(main) {
       el("td", { class: "links" }, playButton(v.rules))))));
   const checkRuns = [data.checks, ...byPlayer(data.more_checks || [])].filter(Boolean);
   const checkSections = checkRuns.flatMap((check, i) => [checkTable(check, i ? `lab-checks-${i + 1}` : "lab-checks"),
-    ...(check.commands || [check.command]).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd })))]);
+    ...(check.commands || runCommands(check)).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd })))]);
 
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
@@ -170,5 +177,5 @@ export async function labPage(main) {
         cell("interval", interval(r)), cell("draws", r.draws),
         cell("timeouts", r.timeouts), cell("plies", r.mean_plies), cell("balance", r.balance.toFixed(2)),
         el("td", { class: "links" }, playButton(r.rules)))))),
-    el("p", { class: "muted" }, t("lab.source", { cmd: data.command || "" })));
+    ...runCommands(data).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd }))));
 }
