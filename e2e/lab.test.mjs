@@ -180,6 +180,15 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
       }
     }
     assert.equal(await page.locator(`#lab-checks-${players.length + 2}`).count(), 0, "no table per run beyond one per player");
+    // A caption says "N games each" only when it is true: level 10's table
+    // pools runs of different lengths, so it points to the games column.
+    for (const [k, player] of players.entries()) {
+      const games = new Set((data.more_checks || []).filter((m) => m.rows[0].player === player).flatMap((m) => m.rows.map((r) => r.games)));
+      const caption = await page.locator(`#lab-checks-${k + 2} caption`).innerText();
+      if (games.size > 1) assert.ok(caption.includes("the number of games given for each") && !/\d+ games each/.test(caption), caption);
+      else assert.ok(caption.includes(`${[...games][0]} games each`), caption);
+    }
+    assert.ok(await page.locator("#lab-checks caption").innerText().then((c) => /\d+ more games each/.test(c)), "the depth-8 checks: 400 each");
     assert.ok((data.more_checks || []).some((more) => (more.sources || []).length > 1), "a candidate played again is shown pooled, with its runs");
     assert.ok((data.more_checks || []).length > 0, "the level-10 check is shown");
     // The level-10 table's Play button starts a game under its set, too.

@@ -275,8 +275,8 @@ fn the_balance_lab_measures_each_rule_set_and_player_and_writes_the_games() {
 
 /// The committed chart redrawn from the committed rows: one line per rule
 /// set, and no two drawn alike (colour and dash pattern), so a reader can
-/// tell every line from the legend (with three dash patterns the 39th and
-/// 40th sets were drawn like the first ones).
+/// tell every line from the legend (with three dash patterns, 36 styles,
+/// the 37th to 40th sets were drawn like the first four).
 #[test]
 fn every_line_of_the_committed_balance_chart_looks_different() {
     let dir = std::env::temp_dir().join(format!("agon-balance-chart-{}", std::process::id()));

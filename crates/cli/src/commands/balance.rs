@@ -243,7 +243,7 @@ const COLOURS: [&str; 12] = [
 ];
 /// The dash patterns of the second, third and fourth rounds of colours
 /// (solid, dashed, dotted, dash-dot): 48 lines that all look different. With
-/// three, the scan's 39th and 40th rule sets were drawn like its first ones.
+/// three (36 lines), the 37th to 40th rule sets were drawn like the first four.
 const DASHES: [&str; 4] = ["", "7 4", "2 3", "10 3 2 3"];
 
 /// The `k`-th line's stroke attributes: its colour and dash pattern.

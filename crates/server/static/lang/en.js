@@ -405,5 +405,7 @@ export default {
   "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers score 40–60% (a win counts 1, a draw ½) and the 95% interval holds 50%.",
   "lab.checks": "Measured again: the near-even rule sets played by {player} against itself, {games} more games each",
   "lab.checks.more": "Measured again by {player} against itself, {games} games each (a stronger player than the table's)",
+  "lab.checks.varied": "Measured again: the near-even rule sets played by {player} against itself, the number of games given for each",
+  "lab.checks.more.varied": "Measured again by {player} against itself, the number of games given for each (a stronger player than the table's)",
   "lab.col.score": "Attackers' score (95% interval)"
 };

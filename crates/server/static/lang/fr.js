@@ -405,5 +405,7 @@ export default {
   "lab.verdict": "Un jeu de règles est marqué équilibré quand, aux {n} forces les plus hautes prises ensemble, les assaillants marquent 40 à 60 % des points (une victoire compte 1, une nulle ½) et que l'intervalle à 95 % contient 50 %.",
   "lab.checks": "Mesuré à nouveau : les jeux de règles presque équilibrés joués par {player} contre lui-même, {games} parties de plus chacun",
   "lab.checks.more": "Mesuré à nouveau par {player} contre lui-même, {games} parties chacun (un joueur plus fort que ceux du tableau)",
+  "lab.checks.varied": "Mesuré à nouveau : les jeux de règles presque équilibrés joués par {player} contre lui-même, nombre de parties indiqué pour chacun",
+  "lab.checks.more.varied": "Mesuré à nouveau par {player} contre lui-même, nombre de parties indiqué pour chacun (un joueur plus fort que ceux du tableau)",
   "lab.col.score": "Score des assaillants (intervalle à 95 %)"
 };

@@ -405,5 +405,7 @@ export default {
   "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący zdobywają 40–60% punktów (wygrana liczy się za 1, remis za ½), a przedział 95% obejmuje 50%.",
   "lab.checks": "Zmierzone ponownie: prawie równe zestawy zasad, {player} przeciw sobie, po {games} kolejnych partii",
   "lab.checks.more": "Zmierzone ponownie: {player} przeciw sobie, po {games} partii (gracz silniejszy niż w tabeli)",
+  "lab.checks.varied": "Zmierzone ponownie: prawie równe zestawy zasad, {player} przeciw sobie, liczba partii podana przy każdym",
+  "lab.checks.more.varied": "Zmierzone ponownie: {player} przeciw sobie, liczba partii podana przy każdym (gracz silniejszy niż w tabeli)",
   "lab.col.score": "Wynik atakujących (przedział 95%)"
 };

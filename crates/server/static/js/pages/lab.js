@@ -28,6 +28,14 @@ const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).t
  * every game counted. */
 const runCommands = (run) => [run.command || "", ...(run.sources || [])];
 
+/** The caption of a check table: "N games each" only when every rule set
+ * in it was played as often; pooled runs (level 10: 30, 130 and 240 games)
+ * point to the games column instead. */
+function checkCaption(check, id) {
+  const key = id === "lab-checks" ? "lab.checks" : "lab.checks.more";
+  return new Set(check.verdicts.map((v) => v.games)).size > 1 ? key + ".varied" : key;
+}
+
 /** Further check runs by the same player (level 10 played several runs,
  * each its own `agon balance` command) as one table: their rows and
  * verdicts together, with every run's command under it (and, for rows
@@ -147,7 +155,7 @@ export async function labPage(main) {
   // read last, since the sliding game leans to the defenders as play gets
   // stronger.
   const checkTable = (check, id) => el("table", { class: "list stack spaced", id },
-    el("caption", {}, t(id === "lab-checks" ? "lab.checks" : "lab.checks.more", { player: check.rows[0]?.player || "", games: check.verdicts[0]?.games || 0 })),
+    el("caption", {}, t(checkCaption(check, id), { player: check.rows[0]?.player || "", games: check.verdicts[0]?.games || 0 })),
     el("thead", {}, el("tr", {}, ["rules", "player", "games", "attackers", "draws", "score"].map((c) => el("th", { scope: "col" }, t("lab.col." + c))),
       el("th", { scope: "col" }, t("lab.play")))),
     el("tbody", {}, check.verdicts.map((v) => el("tr", { class: v.balanced ? "balanced" : "", "data-rules": v.rules },
