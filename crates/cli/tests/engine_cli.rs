@@ -200,6 +200,105 @@ fn a_small_tournament_reports_statistics() {
 }
 
 #[test]
+fn tournament_games_start_from_given_openings() {
+    let dir = std::env::temp_dir().join(format!("agon-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let file = write(
+        "openings.txt",
+        "globe b6-a6 d1-c1 a6-a5\n\nglobe ..AAAAAA/......../......../......../......../.D.D.D.D 0 a c6-c5\n",
+    );
+    let records = dir.join("games.jsonl");
+    let v = json(&tournament_ringo(&[
+        "--rules",
+        "globe",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--openings",
+        &file,
+        "--records",
+        records.to_str().unwrap(),
+    ]));
+    assert_eq!(v["games"], 4);
+    assert_eq!(v["a_as_attackers"]["games"], 2);
+    // Games 0 and 1 play the first opening from both seats, 2 and 3 the
+    // second (its position string kept in the record).
+    let text = std::fs::read_to_string(&records).unwrap();
+    for line in text.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        let record = g["record"].as_str().unwrap();
+        let start = if g["game"].as_u64().unwrap() < 2 {
+            "globe b6-a6 d1-c1 a6-a5 "
+        } else {
+            "globe ..AAAAAA/......../......../......../......../.D.D.D.D 0 a c6-c5 "
+        };
+        assert!(record.starts_with(start), "{record}");
+        assert!(g["plies"].as_u64().unwrap() > 3, "{record}");
+    }
+    // Hostile files: each refused before any game, naming the line.
+    for (name, text, says) in [
+        ("empty.txt", "\n  \n", "no opening"),
+        ("moves.txt", "globe b6-b9\n", "line 1"),
+        (
+            "rules.txt",
+            "globe b6-a6\nclassic c6-c5\n",
+            "line 2: rules classic",
+        ),
+        ("junk.txt", "{\"record\": 1}\n", "line 1"),
+        ("binary.txt", "\u{0}\u{1}\u{2}", "line 1"),
+        (
+            "over.txt",
+            "globe ......../......../......../......../......../A....... 1 a a1-F\n",
+            "already over",
+        ),
+    ] {
+        let path = write(name, text);
+        let out = tournament_ringo(&[
+            "--rules",
+            "globe",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--openings",
+            &path,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--openings") && err.contains(says),
+            "{name}: {err}"
+        );
+    }
+    let missing = dir.join("missing.txt");
+    let out = tournament_ringo(&[
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--openings",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read --openings"));
+    // An endless file is refused at its bound, not read until memory runs out.
+    let out = tournament_ringo(&["--a", "random", "--b", "random", "--openings", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 64 MiB"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn tuning_runs_end_to_end() {
     let v = json(&agon(&[
         "tune", "ringo", "--method", "spsa", "--games", "3", "--depth", "1", "--verify", "2",

@@ -144,9 +144,18 @@ impl GameResult {
 /// that keeps a pathological pair of players from running forever.
 pub const MOVE_LIMIT: usize = 600;
 
-/// Plays game `index`: openings come in pairs, each played from both seats.
-/// The opening is two random plies from the start, drawn from the pair's seed.
-/// With `seat`, A always plays that side and every game has its own opening.
+/// Game `index`'s seat and opening number: openings come in pairs, each
+/// played from both seats; with `seat`, A always plays that side and every
+/// game has its own opening.
+fn seat_and_opening(index: usize, seat: Option<Side>) -> (bool, usize) {
+    match seat {
+        None => (index % 2 == 0, index / 2),
+        Some(side) => (side == Side::Attackers, index),
+    }
+}
+
+/// Plays game `index` (see [`seat_and_opening`]). The opening is two random
+/// plies from the start, drawn from the opening's seed.
 pub fn play_game(
     rules: Rules,
     a: Spec,
@@ -155,18 +164,32 @@ pub fn play_game(
     seed: u64,
     seat: Option<Side>,
 ) -> GameResult {
-    let (a_attacks, opening) = match seat {
-        None => (index % 2 == 0, index / 2),
-        Some(side) => (side == Side::Attackers, index),
-    };
+    let opening = seat_and_opening(index, seat).1;
     let mut opening_rng = Rng::new(seed ^ (opening as u64 * 0x9e37_79b9));
-    let mut rng = Rng::new(seed.wrapping_add(index as u64));
     let mut game = Game::new(rules);
     for _ in 0..2 {
         if let Some(m) = ringo_player::random_move(&game, &mut opening_rng) {
             game.play_unchecked(m);
         }
     }
+    play_from(game, a, b, index, seed, seat)
+}
+
+/// Plays game `index` on from `game` (its rules, position and history: a
+/// level 10 player reads the opponent's moves already in it), A taking the
+/// seat [`seat_and_opening`] gives. The record returned holds `game`'s moves
+/// too.
+pub fn play_from(
+    mut game: Game,
+    a: Spec,
+    b: Spec,
+    index: usize,
+    seed: u64,
+    seat: Option<Side>,
+) -> GameResult {
+    let rules = *game.rules();
+    let a_attacks = seat_and_opening(index, seat).0;
+    let mut rng = Rng::new(seed.wrapping_add(index as u64));
     let mut searchers = [
         Searcher::with_weights(rules, crate::ringo::eval::WEIGHTS, 1 << 18),
         Searcher::with_weights(rules, crate::ringo::eval::WEIGHTS, 1 << 18),
@@ -311,7 +334,7 @@ pub fn elo_of(score: f64) -> f64 {
 pub const SPRT_BOUNDS: (f64, f64) = (-2.944_438_979, 2.944_438_979);
 
 /// What a tournament plays.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The rules.
     pub rules: Rules,
@@ -329,6 +352,114 @@ pub struct Config {
     pub sprt: Option<(f64, f64)>,
     /// Player A's only seat (both seats alternately when `None`).
     pub seat: Option<Side>,
+    /// Games to start from instead of two random plies (see [`Openings`]).
+    pub openings: Option<Openings>,
+}
+
+/// Given openings: game `index` starts from opening `n mod len` (`n` from
+/// [`seat_and_opening`], so without a seat each is played from both seats),
+/// with its whole history. They let a study replay the positions that decide
+/// a match (the endgames a seat loses, say) many times, instead of waiting
+/// for them to come up from the start.
+#[derive(Clone, Debug)]
+pub struct Openings(std::sync::Arc<[Game]>);
+
+/// Why a text of openings was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsError {
+    /// The text holds no opening.
+    Empty,
+    /// A line is not a game record.
+    Record {
+        /// The line's number, from 1.
+        line: usize,
+        /// Why.
+        error: String,
+    },
+    /// A line's rules are not the tournament's.
+    Rules {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line's rules.
+        found: String,
+        /// The tournament's.
+        expected: String,
+    },
+    /// A line's game is already over.
+    Over {
+        /// The line's number, from 1.
+        line: usize,
+    },
+}
+
+impl std::fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningsError::Empty => f.write_str("no opening: every line is blank"),
+            OpeningsError::Record { line, error } => write!(f, "line {line}: {error}"),
+            OpeningsError::Rules {
+                line,
+                found,
+                expected,
+            } => write!(
+                f,
+                "line {line}: rules {found}, but the tournament plays {expected}"
+            ),
+            OpeningsError::Over { line } => write!(f, "line {line}: the game is already over"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
+impl Openings {
+    /// Reads openings, one game record a line (`RULES [POSITION] MOVES…`, as
+    /// the `record` field of `agon tournament ringo --records` writes it).
+    /// Blank lines are skipped. Every game must be under `rules` and not over.
+    pub fn parse(text: &str, rules: &Rules) -> Result<Openings, OpeningsError> {
+        let mut games = vec![];
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let game = Game::parse_record(line).map_err(|e| OpeningsError::Record {
+                line: n,
+                error: e.to_string(),
+            })?;
+            if game.rules() != rules {
+                return Err(OpeningsError::Rules {
+                    line: n,
+                    found: game.rules().to_string(),
+                    expected: rules.to_string(),
+                });
+            }
+            if game.is_over() {
+                return Err(OpeningsError::Over { line: n });
+            }
+            games.push(game);
+        }
+        if games.is_empty() {
+            return Err(OpeningsError::Empty);
+        }
+        Ok(Openings(games.into()))
+    }
+
+    /// How many openings there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Never true: [`Openings::parse`] refuses an empty text.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The opening game `index` starts from.
+    pub fn for_game(&self, index: usize, seat: Option<Side>) -> Game {
+        self.0[seat_and_opening(index, seat).1 % self.0.len()].clone()
+    }
 }
 
 /// Runs a tournament; `progress` is called after every game with the tally so
@@ -344,12 +475,16 @@ pub fn run(config: Config, progress: &(dyn Fn(&Tally, &GameResult) + Sync)) -> T
         seed,
         sprt,
         seat,
+        openings,
     } = config;
     let mut t = Tally::default();
     crate::par::run(
         games,
         threads,
-        |i| play_game(rules, a, b, i, seed, seat),
+        |i| match &openings {
+            Some(o) => play_from(o.for_game(i, seat), a, b, i, seed, seat),
+            None => play_game(rules, a, b, i, seed, seat),
+        },
         |r| {
             t.add(&r);
             progress(&t, &r);
@@ -473,6 +608,7 @@ mod tests {
             seed: 1,
             sprt: None,
             seat: None,
+            openings: None,
         };
         let games = std::sync::Mutex::new(vec![]);
         let t = run(config, &|_, g| games.lock().unwrap().push(g.clone()));
@@ -491,5 +627,87 @@ mod tests {
             assert_eq!(g.a_attacks, g.index % 2 == 0);
         }
         assert!(t.score() >= 0.75, "score {}", t.score());
+    }
+
+    #[test]
+    fn openings_are_read_checked_and_played_in_turn() {
+        let rules: Rules = "globe".parse().unwrap();
+        let o = Openings::parse("globe b6-a6 d1-c1\n\n globe c6-c5 \n", &rules).unwrap();
+        assert_eq!(o.len(), 2);
+        // Without a seat each opening is played from both seats.
+        let plies = |g: Game| g.ply();
+        assert_eq!(
+            (0..6)
+                .map(|i| plies(o.for_game(i, None)))
+                .collect::<Vec<_>>(),
+            [2, 2, 1, 1, 2, 2]
+        );
+        assert_eq!(
+            (0..3)
+                .map(|i| plies(o.for_game(i, Some(Side::Attackers))))
+                .collect::<Vec<_>>(),
+            [2, 1, 2]
+        );
+        for (text, error) in [
+            ("", OpeningsError::Empty),
+            (" \n\t\n", OpeningsError::Empty),
+            (
+                "globe c6-c5\nglobe c6-c4",
+                OpeningsError::Record {
+                    line: 2,
+                    error: String::new(),
+                },
+            ),
+            (
+                "classic c6-c5",
+                OpeningsError::Rules {
+                    line: 1,
+                    found: "classic".into(),
+                    expected: "globe".into(),
+                },
+            ),
+            (
+                "globe ......../......../......../......../......../A....... 1 a a1-F",
+                OpeningsError::Over { line: 1 },
+            ),
+        ] {
+            let got = Openings::parse(text, &rules).unwrap_err();
+            match (&got, &error) {
+                (
+                    OpeningsError::Record { line, .. },
+                    OpeningsError::Record { line: expected, .. },
+                ) => assert_eq!(line, expected, "{text}: {got}"),
+                _ => assert_eq!(got, error, "{text}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_tournament_plays_on_from_its_openings() {
+        let rules: Rules = "globe".parse().unwrap();
+        let openings = Openings::parse("globe b6-a6 d1-c1 a6-a5", &rules).unwrap();
+        let config = Config {
+            rules,
+            a: Spec::Greedy,
+            b: Spec::Random,
+            games: 2,
+            threads: 1,
+            seed: 3,
+            sprt: None,
+            seat: None,
+            openings: Some(openings),
+        };
+        let games = std::sync::Mutex::new(vec![]);
+        run(config, &|_, g| games.lock().unwrap().push(g.clone()));
+        for g in games.into_inner().unwrap() {
+            assert!(
+                g.record.starts_with("globe b6-a6 d1-c1 a6-a5 "),
+                "{}",
+                g.record
+            );
+            let replay = Game::parse_record(&g.record).unwrap();
+            assert_eq!(replay.ply(), g.plies);
+            assert_eq!(replay.outcome().and_then(|o| o.winner), g.winner);
+        }
     }
 }

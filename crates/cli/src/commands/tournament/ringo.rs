@@ -128,6 +128,36 @@ pub struct RingoArgs {
     /// measure one seat; by default A plays both seats alternately.
     #[arg(long, value_enum)]
     seat: Option<crate::cli::RingoSide>,
+    /// Start the games from these unfinished games instead of two random
+    /// plies: a file with one game record a line (`RULES MOVES…`, as the
+    /// records' `record` field writes it). Game N starts from opening N mod
+    /// the count (without --seat, each opening is played from both seats);
+    /// level 10 reads the opponent's moves already played.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+}
+
+/// The most `--openings` reads: far more than any study needs (a record is
+/// a few kilobytes), and a bound so that `/dev/zero` is refused, not read
+/// until memory runs out.
+const OPENINGS_MAX_BYTES: u64 = 64 << 20;
+
+/// The openings of `--openings`, one game record a line.
+fn read_openings(path: &std::path::Path, rules: &ringo::Rules) -> Result<tournament::Openings> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(OPENINGS_MAX_BYTES + 1).read_to_string(&mut text))
+        .with_context(|| format!("cannot read --openings {}", path.display()))?;
+    if text.len() as u64 > OPENINGS_MAX_BYTES {
+        anyhow::bail!(
+            "invalid --openings {}: larger than {} MiB",
+            path.display(),
+            OPENINGS_MAX_BYTES >> 20
+        );
+    }
+    tournament::Openings::parse(&text, rules)
+        .with_context(|| format!("invalid --openings {}", path.display()))
 }
 
 /// `agon tournament ringo`.
@@ -156,6 +186,10 @@ pub fn ringo(args: &RingoArgs) -> Result<RingoReport> {
     if games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
+    let openings = match &args.openings {
+        Some(path) => Some(read_openings(path, &rules)?),
+        None => None,
+    };
     let start = std::time::Instant::now();
     let config = tournament::Config {
         rules,
@@ -166,6 +200,7 @@ pub fn ringo(args: &RingoArgs) -> Result<RingoReport> {
         seed,
         sprt,
         seat: args.seat.map(ringo::Side::from),
+        openings,
     };
     // Opened before the first game, so a bad path fails at once; each game is
     // written (and flushed) as it ends, so an interrupted run keeps its games.
