@@ -7,6 +7,17 @@ use agon_ai::Level;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+/// `agon serve`'s default data directory (the SQLite file, and the
+/// tablebases below).
+pub(crate) const DATA: &str = "agon-data";
+
+/// Where every command looks for the Ringo endgame tablebases by default and
+/// `agon ringo tablebase build` writes them: the `tablebases` folder of
+/// `agon serve`'s default data directory ([`DATA`]). Until 2026-11-26 the
+/// CLI commands used `./tablebases` while `serve` read `agon-data/tablebases`,
+/// so tables built as the README showed were never seen by the web app.
+pub(crate) const TABLEBASES: &str = "agon-data/tablebases";
+
 #[derive(Parser)]
 #[command(name = "agon", version, about = "Play and study Ringo and Urgammon")]
 pub(crate) struct Cli {
@@ -113,7 +124,7 @@ pub(crate) struct WorkerArgs {
     pub(crate) name: Option<String>,
     /// Ringo endgame tablebases for the engine (built by `agon ringo
     /// tablebase build`); a missing directory means none.
-    #[arg(long, default_value = "tablebases")]
+    #[arg(long, default_value = TABLEBASES)]
     pub(crate) tablebases: std::path::PathBuf,
 }
 
@@ -180,7 +191,7 @@ pub(crate) struct BalanceArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Data directory (the database is agon.db inside it).
-    #[arg(long, default_value = "agon-data")]
+    #[arg(long, default_value = DATA)]
     pub(crate) data: std::path::PathBuf,
     /// Ringo endgame tablebases the engine, analysis and review use (built
     /// by `agon ringo tablebase build`); default: DATA/tablebases. A missing
@@ -325,7 +336,7 @@ pub(crate) enum RingoCmd {
         #[arg(long)]
         movetime: Option<u64>,
         /// Endgame tablebases to use (a missing directory means none).
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         tablebases: std::path::PathBuf,
     },
     /// Review a game: each ply's best move, loss and grade, each side's
@@ -338,7 +349,7 @@ pub(crate) enum RingoCmd {
         #[arg(long, default_value_t = agon_ai::ringo::review::DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
         /// Endgame tablebases to use (a missing directory means none).
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         tablebases: std::path::PathBuf,
     },
     /// Play many games of A against B and review every one: each player's
@@ -366,7 +377,7 @@ pub(crate) enum RingoCmd {
         threads: u64,
         /// Directory of tablebases built by `agon ringo tablebase build`
         /// (used when it holds tables of these rules).
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         tablebases: std::path::PathBuf,
     },
     /// Endgame tablebases: build, verify and probe.
@@ -408,7 +419,7 @@ pub(crate) enum TablebaseCmd {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=4))]
         defenders: u8,
         /// Where the tables are written (and read, so only missing ones are built).
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         dir: std::path::PathBuf,
         /// Threads.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -421,7 +432,7 @@ pub(crate) enum TablebaseCmd {
         #[arg(long, default_value = "classic")]
         rules: String,
         /// Where the tables are.
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         dir: std::path::PathBuf,
         /// Positions a class searched by the minimax.
         #[arg(long, default_value_t = 1000)]
@@ -438,7 +449,7 @@ pub(crate) enum TablebaseCmd {
         #[command(flatten)]
         game: RingoGameArgs,
         /// Where the tables are.
-        #[arg(long, default_value = "tablebases")]
+        #[arg(long, default_value = TABLEBASES)]
         dir: std::path::PathBuf,
     },
 }
@@ -807,4 +818,20 @@ pub struct StudyArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tablebases_default_is_the_one_serve_reads() {
+        // `agon serve` reads DATA/tablebases; every other command's default
+        // must name the same folder, or tables built with the defaults are
+        // never used by the web app.
+        assert_eq!(
+            std::path::Path::new(TABLEBASES),
+            std::path::Path::new(DATA).join("tablebases")
+        );
+    }
 }

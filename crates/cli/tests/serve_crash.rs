@@ -3,8 +3,8 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use common::http;
+
 use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,38 +13,6 @@ use std::time::Duration;
 /// played flat out from one address).
 fn start(data: &std::path::Path) -> (Child, u16) {
     common::start_serve(data, &["--engine-delay-ms", "0", "--rate-limit", "0"])
-}
-
-/// A minimal HTTP/1.1 client: returns (status, body).
-fn http(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: &str,
-) -> std::io::Result<(u16, String)> {
-    let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let auth = token
-        .map(|t| format!("x-agon-token: {t}\r\n"))
-        .unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    let mut response = String::new();
-    s.read_to_string(&mut response)?;
-    let status = response
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    Ok((status, body))
 }
 
 /// How many games are played at once, so the server's writer commits their

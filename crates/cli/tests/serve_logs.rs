@@ -43,15 +43,7 @@ fn json_logs_carry_the_start_and_each_request() {
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     std::thread::sleep(std::time::Duration::from_millis(200));
-    child.kill().unwrap();
-    let mut log = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
-    let _ = child.wait();
+    let log = common::stop_and_read_log(child);
     let _ = std::fs::remove_dir_all(&data);
     let events: Vec<serde_json::Value> = log
         .lines()

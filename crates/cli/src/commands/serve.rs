@@ -9,6 +9,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<()> {
         .tablebases
         .clone()
         .unwrap_or_else(|| args.data.join("tablebases"));
+    announce_tablebases(&tables);
     agon_ai::ringo::tablebase::install(tables);
     let config = args.config();
     let runtime = tokio::runtime::Runtime::new()?;
@@ -19,10 +20,37 @@ pub(crate) fn run(args: ServeArgs) -> Result<()> {
 
 /// `agon worker`: takes engine jobs from the shared database.
 pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
+    announce_tablebases(&args.tablebases);
     agon_ai::ringo::tablebase::install(args.tablebases.clone());
     let config = args.config();
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(agon_server::worker::run(config))
         .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// Says at start where the engine looks for Ringo endgame tables and how many
+/// it found, so that a server without them (proven endgames missing from
+/// analysis and review) says why and what to run. The tables themselves are
+/// read when a game of their rules first needs them.
+fn announce_tablebases(dir: &std::path::Path) {
+    let count = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "tb"))
+                .count()
+        })
+        .unwrap_or(0);
+    if count > 0 {
+        tracing::info!(dir = %dir.display(), tables = count, "Ringo endgame tablebases found");
+    } else {
+        tracing::info!(
+            dir = %dir.display(),
+            "no Ringo endgame tablebases here, so endgames are searched, not proven; \
+             build them with `agon ringo tablebase build --rules classic --attackers 3 \
+             --defenders 2 --dir {}`",
+            dir.display()
+        );
+    }
 }

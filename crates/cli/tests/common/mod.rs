@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::{Read, Write};
 use std::process::{Command, Output};
 
 /// Runs `agon` with arguments and returns its output.
@@ -97,4 +98,50 @@ pub fn random_ringo_moves(rules: &str, n: usize, seed: u64) -> Vec<String> {
         game.play_unchecked(m);
     }
     out
+}
+
+/// A minimal HTTP/1.1 client: returns (status, body).
+pub fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> std::io::Result<(u16, String)> {
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
+    let auth = token
+        .map(|t| format!("x-agon-token: {t}\r\n"))
+        .unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut response = String::new();
+    s.read_to_string(&mut response)?;
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// Stops a server started with its stderr piped and returns what it logged.
+pub fn stop_and_read_log(mut child: std::process::Child) -> String {
+    child.kill().unwrap();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr is piped")
+        .read_to_string(&mut log)
+        .unwrap();
+    let _ = child.wait();
+    log
 }
