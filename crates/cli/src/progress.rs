@@ -31,9 +31,12 @@ impl Progress {
     }
 
     /// Leaves the finished bar on screen; without a terminal, writes the
-    /// summary line: `done/total unit in 1.2s  text`.
+    /// summary line: `done/total unit in 1.2s  text`. The bar keeps the steps
+    /// really done: a command that stops early (a proof found in 2,634 of
+    /// 10,000,000 nodes, a match that SPRT decides) shows where it stopped,
+    /// not a full bar (indicatif's `finish` fills it; `abandon` does not).
     pub fn finish(&self) {
-        self.0.finish();
+        self.0.abandon();
         if !std::io::stderr().is_terminal() {
             eprintln!("{}", self.summary());
         }
@@ -65,5 +68,8 @@ mod tests {
         assert!(p.summary().ends_with("s  +3 =0 -1"), "{}", p.summary());
         p.finish();
         assert!(p.0.is_finished());
+        // Stopped early: the bar and the summary keep the 4 steps done.
+        assert_eq!(p.0.position(), 4);
+        assert!(p.summary().starts_with("4/10 games in "), "{}", p.summary());
     }
 }

@@ -394,7 +394,7 @@ fn tablebases_build_verify_probe_and_solve() {
 #[test]
 fn solve_proves_small_positions_and_says_unknown_when_out_of_nodes() {
     // Two attackers next to the fortress, one to move: one ply.
-    let v = json(&agon(&[
+    let out = agon(&[
         "ringo",
         "solve",
         "--rules",
@@ -403,10 +403,18 @@ fn solve_proves_small_positions_and_says_unknown_when_out_of_nodes() {
         "......../......../......../......../......../AA.....D 1 a",
         "--tablebases",
         "/nonexistent",
-    ]));
+    ]);
+    let v = json(&out);
     assert_eq!(v["result"], "attackers");
     assert_eq!(v["plies"], 1);
     assert_eq!(v["pv"], serde_json::json!(["a1-F"]));
+    // The summary on stderr (no terminal) counts the nodes really searched,
+    // not the budget: "N/10000000 nodes in 0.0s  attackers".
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}/10000000 nodes in ", v["nodes"])),
+        "{err}"
+    );
     // The start of classic is far beyond 100 nodes.
     let v = json(&agon(&[
         "ringo",
