@@ -42,6 +42,16 @@ impl Progress {
         }
     }
 
+    /// Finishes work known to be all done with the bar full: a library that
+    /// reports at intervals (the tablebase builds, every few thousand
+    /// positions) may last report short of its final step.
+    pub fn complete(&self) {
+        if let Some(len) = self.0.length() {
+            self.0.set_position(len);
+        }
+        self.finish();
+    }
+
     /// The line a log gets at the end.
     fn summary(&self) -> String {
         let (bar, unit) = (&self.0, self.1);
@@ -71,5 +81,14 @@ mod tests {
         // Stopped early: the bar and the summary keep the 4 steps done.
         assert_eq!(p.0.position(), 4);
         assert!(p.summary().starts_with("4/10 games in "), "{}", p.summary());
+        // Work known to be done fills the bar, whatever was last reported.
+        let p = Progress::new(10, "steps");
+        p.set(7, "2v1");
+        p.complete();
+        assert!(
+            p.summary().starts_with("10/10 steps in "),
+            "{}",
+            p.summary()
+        );
     }
 }

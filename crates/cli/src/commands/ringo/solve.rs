@@ -96,7 +96,7 @@ pub(crate) fn tablebase(cmd: TablebaseCmd) -> Result<()> {
                 threads as usize,
                 &per_class(&progress, total),
             )?;
-            progress.finish();
+            progress.complete();
             tb.save(&dir)
                 .with_context(|| format!("writing the tablebases to {}", dir.display()))?;
             print_json(&summaries)
@@ -130,7 +130,7 @@ pub(crate) fn tablebase(cmd: TablebaseCmd) -> Result<()> {
                 1,
                 &per_class(&progress, total),
             );
-            progress.finish();
+            progress.complete();
             print_json(&report)?;
             if report.inconsistent > 0 || report.disagreements > 0 {
                 anyhow::bail!("the tables are wrong: see the report");
