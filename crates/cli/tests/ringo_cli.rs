@@ -296,7 +296,12 @@ fn tablebases_build_verify_probe_and_solve() {
             "2",
         ])
     };
-    let built = json(&build());
+    let out = build();
+    let built = json(&out);
+    // The finished build's summary (stderr, no terminal) shows a full bar.
+    let err = String::from_utf8_lossy(&out.stderr);
+    let steps = 2 * (1640 + 62400);
+    assert!(err.contains(&format!("{steps}/{steps} steps in ")), "{err}");
     let classes: Vec<&str> = built
         .as_array()
         .unwrap()
