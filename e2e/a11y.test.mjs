@@ -39,7 +39,7 @@ function pages(g) {
     ["urgammon replay", `/replay/${g.ur.id}`, "#replay-ply"],
     ["not found", "/no/such/page", "#not-found"],
     ["ringo review", `/review/${g.ringo.id}`, "#review-summary"],
-    ["rules lab", "/lab", "#lab-table"],
+    ["rules lab", "/lab", "#lab-every"],
     ["ringo analysis", "/analysis?game=ringo&moves=b6-b5&depth=3", "#best"],
     ["urgammon analysis", "/analysis?game=urgammon&record=start:2-3&level=4", "#position-eval"],
     ["urgammon review", `/review/${g.ur.id}`, "#review-summary"],
@@ -50,6 +50,11 @@ async function open(page, url, name, path, ready) {
   await page.goto(url + path);
   if (name === "home-urgammon") await page.locator("input[name=game][value=urgammon]").check();
   await page.locator(ready).first().waitFor({ timeout: 120000 });
+  // The lab's table of every cell is folded; unfolded, it is checked too.
+  if (name === "rules lab") {
+    await page.locator("#lab-every > summary").click();
+    await page.locator("#lab-table").waitFor();
+  }
   if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
 }
 
@@ -84,7 +89,7 @@ test("every page fits a phone: no horizontal scroll, touch targets of 44 px", as
       await open(page, server.url, name, path, ready);
       const { scroll, small } = await page.evaluate(() => ({
         scroll: document.scrollingElement.scrollWidth,
-        small: [...document.querySelectorAll("main button, main .button, main select, main td.links a, header a, header select")]
+        small: [...document.querySelectorAll("main button, main .button, main select, main summary, main td.links a, header a, header select")]
           .filter((e) => e.offsetParent !== null)
           .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
           .filter(([, r]) => r.height < 44 || r.width < 44)

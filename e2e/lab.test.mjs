@@ -28,6 +28,13 @@ test("the Rules lab shows every measured cell and starts a game under a listed r
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url + "/");
     await page.getByRole("link", { name: "Rules lab" }).click();
+    // The table of every cell comes folded, its row count on the fold; a
+    // click on the fold shows it.
+    const fold = page.locator("#lab-every > summary");
+    await fold.waitFor();
+    assert.equal(await page.locator("#lab-table").isVisible(), false);
+    assert.equal((await fold.innerText()).trim(), `Every measured cell (${data.rows.length})`);
+    await fold.click();
     await page.locator("#lab-table").waitFor();
     assert.equal(await page.locator("#lab-table tbody tr").count(), data.rows.length);
     const ruleSets = new Set(data.rows.map((r) => r.rules));
@@ -122,7 +129,15 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
     assert.equal(await page.locator("#lab-chart .series.focus").getAttribute("data-rules"), prev);
     assert.equal(await page.locator(`button.series-pick[data-rules="${other}"]`).getAttribute("aria-pressed"), "false");
 
-    // A game from the table of every cell, not only from the summary.
+    // A game from the table of every cell, not only from the summary: the
+    // fold opens from the keyboard (Enter), and shuts again (Space).
+    const fold = page.locator("#lab-every > summary");
+    await fold.focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#lab-table").waitFor();
+    await page.keyboard.press(" ");
+    await page.locator("#lab-table").waitFor({ state: "hidden" });
+    await page.keyboard.press("Enter");
     const cellRow = data.rows[0];
     await page.locator(`#lab-table .play-rules[data-rules="${cellRow.rules}"]`).first().click();
     await page.waitForURL(/\/g\//);

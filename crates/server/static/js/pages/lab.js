@@ -176,14 +176,18 @@ export async function labPage(main) {
   main.append(el("section", { class: "card spaced" }, svg, caption, legend), summary,
     el("p", { class: "muted", id: "lab-verdict" }, t("lab.verdict", { n: Math.min(pooledN, players.length) })),
     ...checkSections,
-    el("h2", { class: "spaced" }, t("lab.every")),
-    el("table", { class: "list stack spaced", id: "lab-table" },
+    // Every measured cell, one row each (hundreds): folded away until asked
+    // for, since above it the summary already gives each rule set one row; a
+    // phone showed them as a page some 90,000 pixels long.
+    el("details", { class: "spaced", id: "lab-every" },
+      el("summary", {}, el("h2", {}, `${t("lab.every")} (${rows.length})`)),
+      el("table", { class: "list stack spaced", id: "lab-table" },
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
       el("tbody", {}, rows.map((r) => el("tr", { class: balanced.has(r.rules) ? "balanced" : "" },
         cell("rules", el("code", {}, r.rules), el("br"), el("small", { class: "muted" }, ringoSettings(r.rules)), badge(r.rules)),
         cell("player", r.player), cell("games", r.games), cell("attackers", (100 * r.attackers_win_rate).toFixed(1) + "%"),
         cell("interval", interval(r)), cell("draws", r.draws),
         cell("timeouts", r.timeouts), cell("plies", r.mean_plies), cell("balance", r.balance.toFixed(2)),
-        el("td", { class: "links" }, playButton(r.rules)))))),
+        el("td", { class: "links" }, playButton(r.rules))))))),
     ...runCommands(data).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd }))));
 }
