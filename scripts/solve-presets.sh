@@ -7,13 +7,14 @@
 #   cargo build --release && scripts/solve-presets.sh   # writes docs/balance/proofs.json
 #
 # NODES (default 100000000) is the budget of each solve; TABLES the directory
-# for the tables (default ./tablebases, about 190 MB a preset, not committed),
-# emptied first so that every table is built and timed by this run.
+# for the tables (default agon-data/tablebases, where `agon serve` reads them,
+# so the run also installs them for the web app; about 190 MB a preset, not
+# committed), emptied first so that every table is built and timed by this run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 agon=target/release/agon
 nodes=${NODES:-100000000}
-tables=${TABLES:-tablebases}
+tables=${TABLES:-agon-data/tablebases}
 out=docs/balance/proofs.json
 tmp="$(mktemp -d /tmp/agon-proofs.XXXXXX)"
 trap 'rm -rf "$tmp"' EXIT
