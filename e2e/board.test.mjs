@@ -143,6 +143,48 @@ test("Urgammon by keyboard: roll, pick a movable piece, walk to its house, drop;
   });
 });
 
+test("on a phone and on a desktop, every word and number on both boards reads at 11 px or more, and no two overlap", async () => {
+  await withApp(async (server, browser) => {
+    const games = {
+      ringo: await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" }),
+      urgammon: await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" }),
+    };
+    for (const width of [390, 1280]) {
+      // Polish has the longest tray names ("Przedpole").
+      const page = await browser.newPage({ viewport: { width, height: 900 }, isMobile: width < 500, hasTouch: width < 500 });
+      await page.goto(server.url + "/?lang=pl");
+      for (const [game, g] of Object.entries(games)) {
+        await openAsPlayer(page, server.url, g);
+        await page.locator("svg.board text").first().waitFor();
+        const texts = await page.evaluate(() => {
+          const svg = document.querySelector("svg.board");
+          const box = svg.getBoundingClientRect();
+          const scale = box.width / svg.viewBox.baseVal.width;
+          return [...svg.querySelectorAll("text")].map((t) => {
+            const r = t.getBoundingClientRect();
+            return { text: t.textContent, cls: t.getAttribute("class"), px: parseFloat(getComputedStyle(t).fontSize) * scale,
+              r: { left: r.left, right: r.right, top: r.top, bottom: r.bottom }, inside: r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1 };
+          });
+        });
+        assert.ok(texts.length > 8, `${game}: text on the board`);
+        const small = texts.filter((t) => t.px < 11).map((t) => `${t.text} (${t.cls}) ${t.px.toFixed(1)} px`);
+        assert.deepEqual(small, [], `${game} at ${width} px: text under 11 px`);
+        assert.deepEqual(texts.filter((t) => !t.inside).map((t) => t.text), [], `${game} at ${width} px: text cut off at the board's edge`);
+        // Labels (not the letters on the pieces, which sit inside them) never overlap one another.
+        const labels = texts.filter((t) => !/upiece-letter/.test(t.cls));
+        const overlaps = [];
+        for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++) {
+          const [a, b] = [labels[i].r, labels[j].r];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push(`${labels[i].text} / ${labels[j].text}`);
+        }
+        assert.deepEqual(overlaps, [], `${game} at ${width} px: labels overlap`);
+        if (width < 500) await page.locator("svg.board").screenshot({ path: `${SHOTS}/phone-board-${game}.png` });
+      }
+      await page.close();
+    }
+  });
+});
+
 test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice and score", async () => {
   await withApp(async (server, browser) => {
     const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });

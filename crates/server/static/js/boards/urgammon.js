@@ -84,7 +84,7 @@ export function urgammonBoard(view, act, mine, onCell) {
     if (ROSETTES.includes(house)) {
       for (let i = 0; i < 4; i++) g.append(sv("ellipse", { class: "rosette-mark", cx: x + C / 2, cy: y + C / 2, rx: 26, ry: 9, transform: `rotate(${i * 45} ${x + C / 2} ${y + C / 2})` }));
     }
-    g.append(sv("text", { class: "hname", x: x + 14, y: y + 13, "aria-hidden": "true" }, house));
+    g.append(sv("text", { class: "hname", x: x + 18, y: y + 15, "aria-hidden": "true" }, house));
     svg.append(g);
     if (last.from === house || last.to === house) overlays.push(sv("rect", { class: "hl", x: x + 3, y: y + 3, width: C - 6, height: C - 6, rx: 6, "data-last": house }));
     if (lastMove && lastMove.captured && lastMove.to === house) overlays.push(captureMark(x + C - 16, y + 16, house));
@@ -103,7 +103,10 @@ export function urgammonBoard(view, act, mine, onCell) {
     const sc = side[0], onTop = (side === "light") !== flip, y = onTop ? 0 : TOP + 3 * C + 10, army = s[side];
     svg.append(sv("text", { class: "traylabel", x: 4 * C, y: y + 8 }, t("Side." + side)));
     svg.append(sv("rect", { class: "tray", x: 0, y: y + 16, width: 3.9 * C, height: 70, rx: 8 }));
-    svg.append(sv("text", { class: "traylabel small", x: 0.35 * C, y: y + 30 }, t("ur.waiting")));
+    // The trays' names stand above them, at the outer ends of the side's
+    // name, so that on a phone, where the text is drawn larger, no name
+    // covers a piece.
+    svg.append(sv("text", { class: "traylabel small tray-start", x: 0, y: y + 8 }, t("ur.waiting")));
     ["P", "C", "H"].forEach((k, i) => {
       const cx = 0.8 * C + i * C * 1.05, cy = y + 55;
       const canEnter = sc === actSide && legal.some((m) => m.from === null && m.piece === k);
@@ -122,7 +125,7 @@ export function urgammonBoard(view, act, mine, onCell) {
       "aria-label": t("ur.palace") + ": " + t("ur.palace_tray", { side: t("Side." + side), p: army.palace.P, c: army.palace.C, h: army.palace.H }) + (offTarget ? ", " + t("cell.target") : ""),
       onclick: () => offTarget && click("off") },
     sv("rect", { class: "tray" + (offTarget ? " target" : ""), x: 4.1 * C, y: y + 16, width: 3.9 * C, height: 70, rx: 8, "data-off": sc }),
-    sv("text", { class: "traylabel small", x: 4.45 * C, y: y + 30 }, t("ur.palace")));
+    sv("text", { class: "traylabel small tray-end", x: 8 * C, y: y + 8 }, t("ur.palace")));
     svg.append(palace);
     // The palace's pieces sit on the tray but outside its button, so the
     // button's name is its label (clicks pass through them to the tray).
