@@ -104,6 +104,8 @@ test("the Polish and French pages show no English sentence", async () => {
         await page.waitForLoadState("networkidle");
         if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
         assert.equal(await page.evaluate(() => document.documentElement.lang), l, `${path}: <html lang>`);
+        // Folded text (the home page's options, the lab's every cell) is read too.
+        await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
         const text = await page.evaluate(() => document.body.innerText);
         const found = english.filter((e) => text.includes(e));
         assert.deepEqual(found, [], `${l} ${path}: English on the page`);

@@ -38,6 +38,50 @@ test("play a whole Ringo game against the engine by clicking", async () => {
   }
 });
 
+test("the home page on a phone: the options come folded above the start button, open by click or keyboard, and a changed option survives choosing the opponent", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("input[name=game][value=ringo]").check();
+    const fold = page.locator("#options-fold > summary");
+    await fold.waitFor();
+    // Folded: no option shows, and the start button is a short scroll away.
+    assert.equal(await page.locator("#opt-rings").isVisible(), false);
+    assert.ok((await fold.innerText()).startsWith("Options"), await fold.innerText());
+    const startTop = await page.locator("#start").evaluate((b) => b.getBoundingClientRect().top + window.scrollY);
+    assert.ok(startTop < 2 * 844, `the start button is ${Math.round(startTop)} px down the page`);
+    // Opened by a tap, shut again by the keyboard (Space), opened by Enter.
+    await fold.click();
+    await page.locator("#opt-rings").waitFor();
+    await fold.focus();
+    await page.keyboard.press(" ");
+    await page.locator("#opt-rings").waitFor({ state: "hidden" });
+    await page.keyboard.press("Enter");
+    await page.locator("#opt-rings").waitFor();
+    await page.selectOption("#opt-rings", "5");
+    // Choosing the opponent redraws the form: the fold stays open and the
+    // small board stays chosen (it used to go back to the rule set's).
+    await page.locator("input[name=opponent][value=local]").check();
+    assert.equal(await page.locator("#opt-rings").isVisible(), true);
+    assert.equal(await page.locator("#opt-rings").inputValue(), "5");
+    // A new rule set puts every option back to its own.
+    await page.selectOption("#preset", "globe");
+    assert.equal(await page.locator("#opt-rings").inputValue(), "6");
+    await page.selectOption("#preset", "classic");
+    await page.selectOption("#opt-rings", "5");
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(page, () => !!window.agonState);
+    assert.equal(await page.evaluate(() => window.agonState.rules), "classic,rings=5");
+    assert.equal(await page.evaluate(() => window.agonState.rings), 5);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
 test("the rules page and the language switch", async () => {
   const server = await startServer();
   const browser = await launch();

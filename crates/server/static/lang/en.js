@@ -11,6 +11,7 @@ export default {
   "home.urgammon_desc": "The Royal Game of Ur with a double-or-quit verdict die, pawns, chariots and a hero, played in matches.",
   "home.preset": "Rule set",
   "home.options": "Options",
+  "home.options_hint": "(set by the rule set: open to change any of them)",
   "home.opponent": "Opponent",
   "opp.engine": "Computer",
   "opp.friend": "A friend (invite link)",

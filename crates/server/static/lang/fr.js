@@ -11,6 +11,7 @@ export default {
   "home.urgammon_desc": "Le jeu royal d'Ur avec un dé du verdict (quitte ou double), des pions, des chars et un héros, joué en matchs.",
   "home.preset": "Règles",
   "home.options": "Options",
+  "home.options_hint": "(fixées par le jeu de règles : ouvrez pour en changer)",
   "home.opponent": "Adversaire",
   "opp.engine": "Ordinateur",
   "opp.friend": "Un ami (lien d'invitation)",

@@ -11,6 +11,7 @@ export default {
   "home.urgammon_desc": "Królewska Gra z Ur z kością wyroku (double-or-quit), pionami, rydwanami i herosem, rozgrywana w meczach.",
   "home.preset": "Zestaw zasad",
   "home.options": "Opcje",
+  "home.options_hint": "(ustala je zestaw zasad: rozwiń, aby zmienić)",
   "home.opponent": "Przeciwnik",
   "opp.engine": "Komputer",
   "opp.friend": "Znajomy (link z zaproszeniem)",

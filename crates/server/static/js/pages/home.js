@@ -31,25 +31,35 @@ export async function homePage(main) {
       const presetSel = el("select", { id: "preset", "aria-describedby": "preset-help" },
         Object.keys(presets).map((p) => el("option", { value: p }, p + " — " + t("preset." + p))));
       presetSel.value = form.preset || "classic";
+      // The options the player changed from the rule set's, kept while the
+      // page redraws (choosing an opponent redraws it; until 2026-11-26 that
+      // put every option back to the rule set's without a word).
+      form.options = form.options || {};
       const opts = el("div", {});
       const fill = () => {
         opts.replaceChildren();
         const base = presets[presetSel.value];
         for (const o of m.ringo.options) {
           const id = "opt-" + o.key;
-          const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help" },
-            o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
-          sel.value = base[o.key];
+          const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help",
+            onchange: () => { form.options[o.key] = sel.value; } },
+          o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
+          sel.value = form.options[o.key] ?? base[o.key];
           opts.append(el("div", { class: "opt" }, el("label", { for: id }, t("optname." + o.key)), sel,
             el("small", { id: id + "-help" }, t("opt." + o.key) + " — " + t("source." + o.key))));
         }
       };
-      presetSel.addEventListener("change", () => { form.preset = presetSel.value; fill(); });
+      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; fill(); });
       fill();
+      // The options come folded: a rule set sets them all, and on a phone
+      // the thirteen of them stood between the rule set and the start
+      // button (2,000 px of scrolling).
+      const fold = el("details", { class: "fold", id: "options-fold", open: !!form.optionsOpen,
+        ontoggle: () => { form.optionsOpen = fold.open; } },
+      el("summary", {}, el("h3", {}, t("home.options")), " ", el("span", { class: "muted" }, t("home.options_hint"))), opts);
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
-        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")),
-        el("h3", {}, t("home.options")), opts);
+        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fold);
     } else {
       settings.append(el("h2", { id: "settings-title" }, t("ur.match")),
         el("div", { class: "opt" }, el("label", { for: "match-to" }, t("home.match_to")), el("input", { id: "match-to", type: "number", min: 1, max: 99, value: 7 })),

@@ -179,7 +179,7 @@ export async function labPage(main) {
     // Every measured cell, one row each (hundreds): folded away until asked
     // for, since above it the summary already gives each rule set one row; a
     // phone showed them as a page some 90,000 pixels long.
-    el("details", { class: "spaced", id: "lab-every" },
+    el("details", { class: "fold spaced", id: "lab-every" },
       el("summary", {}, el("h2", {}, `${t("lab.every")} (${rows.length})`)),
       el("table", { class: "list stack spaced", id: "lab-table" },
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
