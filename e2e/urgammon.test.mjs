@@ -16,12 +16,22 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(server.url + "/");
     await page.locator('input[name=game][value=urgammon]').check();
-    await page.locator('input[name=opponent][value=local]').check();
+    // The match settings are typed first: choosing the opponent after redraws
+    // the form, and what was typed must stay.
     await page.locator("#match-to").fill("1");
     await page.locator("#stake").fill("10");
+    await page.selectOption("#draw", "end");
+    await page.locator('input[name=opponent][value=local]').check();
+    assert.equal(await page.locator("#match-to").inputValue(), "1");
+    assert.equal(await page.locator("#stake").inputValue(), "10");
+    assert.equal(await page.locator("#draw").inputValue(), "end");
+    // This game plays a drawn game again (the decider path below).
+    await page.selectOption("#draw", "replay");
     await page.locator("#start").click();
     await page.waitForURL(/\/g\/[a-z0-9]+$/);
     await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    const { s: first } = await state(page);
+    assert.deepEqual([first.match.to, first.match.stake, first.match.draw], [1, "10", "replay"]);
     let verdicts = 0, moves = 0, rolls = 0, forced = 0;
     for (let i = 0; i < 3000; i++) {
       const { s } = await state(page);

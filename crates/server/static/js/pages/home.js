@@ -61,11 +61,16 @@ export async function homePage(main) {
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
         el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fold);
     } else {
+      // What the player typed is kept while the page redraws, as the Ringo options are.
+      const drawSel = el("select", { id: "draw", onchange: () => { form.draw = drawSel.value; } },
+        el("option", { value: "replay" }, t("draw.replay")), el("option", { value: "end" }, t("draw.end")));
+      drawSel.value = form.draw || "replay";
       settings.append(el("h2", { id: "settings-title" }, t("ur.match")),
-        el("div", { class: "opt" }, el("label", { for: "match-to" }, t("home.match_to")), el("input", { id: "match-to", type: "number", min: 1, max: 99, value: 7 })),
-        el("div", { class: "opt" }, el("label", { for: "draw" }, t("home.draw")),
-          el("select", { id: "draw" }, el("option", { value: "replay" }, t("draw.replay")), el("option", { value: "end" }, t("draw.end")))),
-        el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10" })));
+        el("div", { class: "opt" }, el("label", { for: "match-to" }, t("home.match_to")), el("input", { id: "match-to", type: "number", min: 1, max: 99,
+          value: form.to ?? 7, oninput: (e) => { form.to = e.target.value; } })),
+        el("div", { class: "opt" }, el("label", { for: "draw" }, t("home.draw")), drawSel),
+        el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10",
+          value: form.stake ?? "", oninput: (e) => { form.stake = e.target.value; } })));
     }
     const sides = form.game === "ringo" ? ["attackers", "defenders", "random"] : ["light", "dark", "random"];
     form.opponent = form.opponent || "engine";
