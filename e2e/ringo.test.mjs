@@ -61,8 +61,12 @@ test("the home page on a phone: the options come folded above the start button, 
     await page.keyboard.press("Enter");
     await page.locator("#opt-rings").waitFor();
     await page.selectOption("#opt-rings", "5");
-    // Choosing the opponent redraws the form: the fold stays open and the
-    // small board stays chosen (it used to go back to the rule set's).
+    // Choosing the opponent redraws the form: the fold stays open, the small
+    // board stays chosen (it used to go back to the rule set's), and so does
+    // the side.
+    await page.locator("input[name=side][value=defenders]").check();
+    await page.locator("input[name=opponent][value=friend]").check();
+    assert.equal(await page.locator("input[name=side][value=defenders]").isChecked(), true);
     await page.locator("input[name=opponent][value=local]").check();
     assert.equal(await page.locator("#opt-rings").isVisible(), true);
     assert.equal(await page.locator("#opt-rings").inputValue(), "5");

@@ -86,7 +86,8 @@ export async function homePage(main) {
       form.opponent === "engine" ? el("p", { class: "muted" }, t("home.engine_note")) : null,
       form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
       form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
-        sides.map((s, i) => radio("side", s, t("side." + s), i === 0, null))) : null,
+        sides.map((s, i) => radio("side", s, t("side." + s), sides.includes(form.side) ? form.side === s : i === 0,
+          () => { form.side = s; }))) : null,
       el("div", { class: "row" }, el("button", { class: "primary", id: "start", onclick: start }, t("home.start"))));
     wrap.append(el("div", { class: "cards" }, settings, who));
 
