@@ -352,3 +352,27 @@ fn play_against_the_engine_with_hints() {
     let out = agon(&["urgammon", "play", "--vs", "engine", "--side", "blue"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn typing_roll_or_a_die_says_the_program_rolls() {
+    // A player who types "roll" (or picks a die) at the move prompt is told
+    // that the dice are the program's, and is asked again; the match goes on.
+    // "roll" used to be read as a bad roll token ("a chance roll is r1, r2,
+    // r3 or r4"), which invited the player to choose the die.
+    let mut input = String::new();
+    for _ in 0..300 {
+        input.push_str("roll\nr4\n1\n");
+    }
+    let text = agon_with_input(
+        &[
+            "urgammon", "play", "--vs", "engine:2", "--seed", "7", "--to", "1",
+        ],
+        input.as_bytes(),
+    );
+    assert!(
+        text.contains("Dice are rolled by the program; type a move."),
+        "{text}"
+    );
+    assert!(!text.contains("a chance roll is"), "{text}");
+    assert!(text.contains("Match over"), "{text}");
+}

@@ -354,6 +354,13 @@ pub fn play(
                         writeln!(out, "The verdict die may not be rolled now.")?;
                         continue;
                     }
+                    // The chance die is rolled for the player; "roll" read as a
+                    // bad roll token said "a chance roll is r1, r2, r3 or r4",
+                    // as if the player should choose the die.
+                    "roll" | "r" => {
+                        writeln!(out, "Dice are rolled by the program; type a move.")?;
+                        continue;
+                    }
                     _ => {
                         if let Some(mv) = text
                             .parse::<usize>()
