@@ -5,6 +5,11 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { withApp, apiCall, clickRingoCell, clickUrgammonMove, SHOTS } from "./helpers.mjs";
 
+/** The arrows on the board, as "kind:from>to". */
+function arrows(page) {
+  return page.locator("[data-arrow]").evaluateAll((list) => list.map((a) => `${a.dataset.arrow}:${a.dataset.from}>${a.dataset.to}`));
+}
+
 test("Ringo: from a replay to the analysis board, moves on the board, take back, a shared link, a set-up position", async () => {
   await withApp(async (server, browser) => {
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
@@ -15,12 +20,19 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     await page.waitForURL(/\/analysis\?/);
     await page.locator("#best").waitFor();
     assert.match(await page.locator("#analysis-moves").innerText(), /b6-b5 b1-b2/);
-    // Play the engine's best move on the board.
+    // The engine's best move is drawn on the board as an arrow, from its
+    // piece to where it goes, and nothing else is.
     const best = await page.locator("#best").innerText();
     const [from, to] = best.split(/[-x]/);
+    assert.deepEqual(await arrows(page), [`best:${from}>${to.replace(/\(.*$/, "")}`]);
     await clickRingoCell(page, from);
     await clickRingoCell(page, to.replace(/\(.*$/, ""));
     await page.waitForFunction((b) => document.getElementById("analysis-moves")?.innerText.includes(b), best);
+    // The arrow follows: the new position's best move.
+    await page.locator("#best").waitFor();
+    const next = await page.locator("#best").innerText();
+    const [nf, nt] = next.split(/[-x]/);
+    assert.deepEqual(await arrows(page), [`best:${nf}>${nt.replace(/\(.*$/, "")}`]);
     assert.ok(new URL(page.url()).searchParams.get("moves").endsWith(best), page.url());
     const shared = await page.locator("#share-link").inputValue();
     // The link opens the same position elsewhere.
@@ -36,6 +48,8 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     }, best);
     // Set up a position: clear, two attackers and a defender, defenders to move.
     await page.locator("#edit").click();
+    // The editor shows the board bare: no arrow.
+    assert.deepEqual(await arrows(page), []);
     await page.locator("#clear").click();
     for (const cell of ["c3", "e2"]) await clickRingoCell(page, cell);
     await clickRingoCell(page, "g1");
@@ -67,6 +81,12 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     await page.locator('.roll-choice[data-roll="1"]').click();
     await page.waitForFunction(() => window.agonState.dice.chance === 1);
     assert.ok(await page.locator("#options tbody tr").count() >= 1);
+    // The best option, when it is a move, is an arrow from the piece (or the
+    // waiting piece it enters) to its house (or the palace); the verdict die
+    // has none.
+    const a = await page.evaluate(() => ({ best: window.agonAnalysis.best, legal: window.agonState.legal }));
+    const m = a.legal.find((x) => x.notation === a.best);
+    assert.deepEqual(await arrows(page), m ? [`best:${m.from ?? m.piece}>${m.to ?? "off"}`] : [], JSON.stringify(a));
     assert.match(new URL(page.url()).searchParams.get("record"), /r1$/);
     await page.locator("#rollout").click();
     await page.waitForFunction(() => /500/.test(document.getElementById("rollout-result").innerText), null, { timeout: 120000 });

@@ -5,6 +5,11 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { withApp, openAsPlayer, apiCall, SHOTS } from "./helpers.mjs";
 
+/** The arrows on the review's board, as "kind:from>to". */
+function boardArrows(page) {
+  return page.locator("#review-board [data-arrow]").evaluateAll((list) => list.map((a) => `${a.dataset.arrow}:${a.dataset.from}>${a.dataset.to}`));
+}
+
 async function finishedRingo(url) {
   const g = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "local" });
   for (const move of ["b6-b5", "b1-b2", "c6-c5", "b2-b3", "h6-a6"]) await apiCall(url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token);
@@ -28,10 +33,33 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     await page.locator('#win-graph .pt[data-ply="2"]').click();
     await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
     assert.match(await page.locator("#review-caption").innerText(), /3/);
+    // The move played there (c6-c5) is an arrow on the board, and the best
+    // move is a green one when it was another; the legend names what is drawn.
+    const third = (await page.evaluate(() => window.agonReview)).plies[2];
+    const arrows = await boardArrows(page);
+    if (third.best === "c6-c5") assert.deepEqual(arrows, ["best:c6>c5"]);
+    else {
+      const [bf, bt] = third.best.split(/[-x]/);
+      assert.deepEqual(arrows, [`best:${bf}>${bt}`, "played:c6>c5"]);
+      assert.match(await page.locator("#arrow-legend").innerText(), /the best move.*the move played/);
+    }
+    // The graph says whose chance it shows, and its scale.
+    assert.match(await page.locator("#graph-caption").innerText(), /Win chance of the attackers/);
+    assert.deepEqual(await page.locator("#win-graph .scale").allTextContents(), ["100%", "50%", "0%"]);
+    // On a phone the scale reads at 11 px or more, and stays on the screen.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${server.url}/review/${g.id}`);
+    await phone.locator("#win-graph .scale").first().waitFor();
+    for (const box of await phone.locator("#win-graph .scale").evaluateAll((list) => list.map((e) => e.getBoundingClientRect().toJSON()))) {
+      assert.ok(box.height >= 11 && box.left >= 0, JSON.stringify(box));
+    }
+    await phone.close();
     // By keyboard too.
     await page.locator('#win-graph .pt[data-ply="4"]').focus();
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => window.agonState.history.length === 4);
+    // The arrows follow the position: the fifth move, h6-a6, was played there.
+    assert.ok((await boardArrows(page)).some((a) => a.endsWith(":h6>a6")), (await boardArrows(page)).join());
     // Every graded move names its grade.
     const rows = await page.locator("#graded li").allInnerTexts();
     assert.ok(rows.every((r) => /best|excellent|good|inaccuracy|mistake|blunder/.test(r)), rows.join("\n"));
@@ -69,6 +97,19 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
       await page.locator("#next-key").click();
       await page.locator("#graded li.current").waitFor();
       assert.match(await page.locator("#review-caption").innerText(), /\d/);
+      // The decision's move is an arrow from its piece (or the waiting piece
+      // it enters) to its house; the verdict die is no arrow.
+      const ply = Number(await page.locator("#graded li.current").getAttribute("data-ply"));
+      const d = r.decisions.find((x) => x.ply === ply);
+      const moves = await page.evaluate(() => [...window.agonState.legal, ...window.agonState.promoted_legal]);
+      const want = [];
+      for (const [kind, n] of [["best", d.best], ["played", d.played]]) {
+        const m = moves.find((x) => x.notation === n);
+        const k = m && `${m.from ?? m.piece}>${m.to ?? "off"}`;
+        if (k && !want.some((w) => w.endsWith(":" + k))) want.push(`${kind}:${k}`);
+      }
+      assert.deepEqual(await boardArrows(page), want, JSON.stringify(d));
+      if (d.played !== "verdict") assert.ok(want.length > 0, JSON.stringify(d));
     }
     // An ongoing game has no review yet: the page says so in words.
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });

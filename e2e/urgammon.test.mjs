@@ -1,7 +1,7 @@
 // A whole Urgammon game on one screen: chance rolls, the verdict die, moves.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, withApp, SHOTS } from "./helpers.mjs";
 
 async function act(page, fn) {
   const before = (await state(page)).s.revision;
@@ -78,4 +78,49 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     await browser.close();
     server.stop();
   }
+});
+
+test("the home page says what the chosen level is, for the chosen game, and the game names it", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("input[name=game][value=ringo]").check();
+    await page.locator("input[name=opponent][value=engine]").check();
+    const note = page.locator("#level-note");
+    // The default level, in Ringo's words only (one paragraph used to tell
+    // both games' ten levels at once).
+    assert.match(await note.innerText(), /^Level 3: looks one move ahead/);
+    assert.doesNotMatch(await page.locator("main").innerText(), /Urgammon: level 1|neural network/);
+    // By keyboard: the slider's End and Home keys, and the note follows.
+    await page.locator("#level").focus();
+    await page.keyboard.press("End");
+    assert.match(await note.innerText(), /^Level 10: full strength, a second of thought a move; it reads how you play/);
+    assert.equal(await page.locator("#level-out").innerText(), "10");
+    await page.keyboard.press("Home");
+    assert.match(await note.innerText(), /^Level 1: looks one move ahead and mostly plays at random/);
+    // Urgammon keeps the level and tells it in its own words.
+    await page.locator("input[name=game][value=urgammon]").check();
+    assert.match(await note.innerText(), /^Level 1: a careless greedy player/);
+    assert.doesNotMatch(await page.locator("main").innerText(), /looks one move ahead/);
+    await page.locator("#level").focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    assert.match(await note.innerText(), /^Level 4: a hand-written evaluation/);
+    // With the mouse: a click near the slider's right end is level 10.
+    const box = await page.locator("#level").boundingBox();
+    await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+    assert.match(await note.innerText(), /^Level 10: full strength: the network looks two rolls ahead/);
+    // The note is the slider's description, for a screen reader.
+    assert.equal(await page.locator("#level").getAttribute("aria-describedby"), "level-note");
+    await page.locator("#level").focus();
+    await page.keyboard.press("ArrowLeft");
+    // The game page names the computer's level among the players.
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await page.locator("#presence").waitFor();
+    assert.match(await page.locator("#presence").innerText(), /computer, level 9/);
+    // In Polish the note is Polish.
+    await page.goto(server.url + "/?lang=pl");
+    await page.locator("input[name=opponent][value=engine]").check();
+    assert.match(await page.locator("#level-note").innerText(), /^Poziom \d+: /);
+  });
 });

@@ -26,6 +26,10 @@ const FILES: &[(&str, &str)] = &[
     ("js/settings.js", include_str!("../static/js/settings.js")),
     ("js/sound.js", include_str!("../static/js/sound.js")),
     (
+        "js/boards/arrows.js",
+        include_str!("../static/js/boards/arrows.js"),
+    ),
+    (
         "js/boards/keys.js",
         include_str!("../static/js/boards/keys.js"),
     ),

@@ -4,6 +4,7 @@
 import { sv, reducedMotion } from "../dom.js";
 import { t } from "../../i18n.js";
 import { keyboard, restoreFocus } from "./keys.js";
+import { drawArrows } from "./arrows.js";
 
 const SECTORS = "abcdefgh";
 
@@ -99,6 +100,8 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
   if (last.to === "F") overlays.push(sv("circle", { class: "hl", cx: 0, cy: 0, r: r0 - 4, "data-last": "F" }));
   if (last.captured === "F") overlays.push(captureMark(0, 0, "F"));
   svg.append(...overlays);
+  // The review's and the analysis board's arrows (played, best), over everything.
+  svg.append(...drawArrows(view.arrows, (cell) => (cell === "F" || /^[a-h]\d$/.test(cell) && Number(cell[1]) <= R ? centre(cell) : null)));
   // The piece that just moved slides from where it was.
   if (view.animate && last.from && last.to && !reducedMotion()) {
     const moved = [...svg.querySelectorAll(`[data-piece="${last.to}"]`)].pop();

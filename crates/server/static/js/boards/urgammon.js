@@ -4,6 +4,7 @@
 import { sv, reducedMotion } from "../dom.js";
 import { t } from "../../i18n.js";
 import { keyboard, restoreFocus } from "./keys.js";
+import { drawArrows } from "./arrows.js";
 
 const HOUSE_GRID = {
   "4a": [0, 0], "3a": [0, 1], "2a": [0, 2], "1a": [0, 3], "12a": [0, 6], "13a": [0, 7],
@@ -136,6 +137,16 @@ export function urgammonBoard(view, act, mine, onCell) {
     });
   }
   svg.append(...overlays);
+  // The review's and the analysis board's arrows (played, best): a house, a
+  // waiting piece of the side to act (an entry), or its palace (a bear-off).
+  const trayY = ((s.to_act || "light") === "light") !== flip ? 0 : TOP + 3 * C + 10;
+  const place = (key) => {
+    if (HOUSE_GRID[key]) return centre(key);
+    const i = ["P", "C", "H"].indexOf(key);
+    if (i >= 0) return [0.8 * C + i * C * 1.05, trayY + 55];
+    return key === "off" ? [6.05 * C, trayY + 51] : null;
+  };
+  svg.append(...drawArrows(view.arrows, place));
   if (view.animate && last.to && last.from && !reducedMotion()) {
     const moved = svg.querySelector(`[data-piece="${last.to}"]`);
     const [fx, fy] = centre(last.from), [tx, ty] = centre(last.to);

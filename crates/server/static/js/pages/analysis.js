@@ -8,6 +8,7 @@ import { t } from "../../i18n.js";
 import { api } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
+import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText } from "../log.js";
 
 const SECTORS = "abcdefgh";
@@ -82,6 +83,8 @@ export async function analysisPage(main) {
     view.state = { ...r.state, game: r.game };
     window.agonState = view.state;
     window.agonAnalysis = r.analysis;
+    // The engine's best move as an arrow on the board (not the verdict die).
+    view.arrows = r.analysis && r.analysis.best ? arrowsFor(view.state, [{ notation: r.analysis.best, kind: "best", label: t("analysis.best") + ": " + r.analysis.best }]) : [];
     const play = (m) => { setMoves([...moves(), m]); view.selected = null; load(); };
     boardWrap.replaceChildren(r.game === "ringo"
       ? ringoBoard(view, play, () => ringoBoardRedraw(), !view.state.over && view.state.status === "ongoing")
@@ -183,7 +186,7 @@ export async function analysisPage(main) {
     if (q.game === "ringo") {
       edited.board = Object.entries(editing.pieces).map(([cell, sd]) => ({ cell, side: sd }));
       edited.fortress = editing.fortress;
-      boardWrap.replaceChildren(ringoBoard({ ...view, state: edited }, () => {}, () => {}, false, (cell) => {
+      boardWrap.replaceChildren(ringoBoard({ ...view, state: edited, arrows: [] }, () => {}, () => {}, false, (cell) => {
         if (cell === "F") editing.fortress = (editing.fortress + 1) % 2;
         else editing.pieces[cell] = { undefined: "attackers", attackers: "defenders", defenders: undefined }[editing.pieces[cell]];
         if (!editing.pieces[cell]) delete editing.pieces[cell];
@@ -199,7 +202,7 @@ export async function analysisPage(main) {
       for (const sd of ["light", "dark"]) {
         edited[sd] = { ...s[sd], board: Object.fromEntries(Object.entries(editing.board).filter(([, p]) => p.side === sd).map(([h, p]) => [h, p.kind])) };
       }
-      boardWrap.replaceChildren(urgammonBoard({ ...view, state: edited }, () => {}, false, (key) => {
+      boardWrap.replaceChildren(urgammonBoard({ ...view, state: edited, arrows: [] }, () => {}, false, (key) => {
         if (!/^\d/.test(key)) return;
         const next = nextOccupant(key, editing.board[key]);
         if (next) editing.board[key] = next; else delete editing.board[key];

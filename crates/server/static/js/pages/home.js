@@ -75,15 +75,19 @@ export async function homePage(main) {
     const sides = form.game === "ringo" ? ["attackers", "defenders", "random"] : ["light", "dark", "random"];
     form.opponent = form.opponent || "engine";
     const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
-    const level = el("input", { id: "level", type: "range", min: 1, max: 10, value: form.level || 3,
-      oninput: (e) => { form.level = e.target.value; levelOut.textContent = e.target.value; } });
+    // What the chosen level is, for the chosen game (until 2026-11-27 one
+    // paragraph told both games' ten levels at once, whichever was chosen).
+    const levelText = (n) => t(`level.${form.game}.${n}`);
+    const levelNote = el("p", { class: "muted", id: "level-note", "aria-live": "polite" }, levelText(form.level || 3));
+    const level = el("input", { id: "level", type: "range", min: 1, max: 10, value: form.level || 3, "aria-describedby": "level-note",
+      oninput: (e) => { form.level = e.target.value; levelOut.textContent = e.target.value; levelNote.textContent = levelText(e.target.value); } });
     const who = el("section", { class: "card", "aria-labelledby": "opponent-title" },
       el("h2", { id: "opponent-title" }, t("home.opponent")),
       el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.opponent")),
         ["engine", "friend", "local"].map((o) =>
           radio("opponent", o, t("opp." + o), form.opponent === o, () => { form.opponent = o; draw(); }))),
       form.opponent === "engine" ? el("div", { class: "row" }, el("label", { for: "level" }, t("home.level_label")), level, levelOut) : null,
-      form.opponent === "engine" ? el("p", { class: "muted" }, t("home.engine_note")) : null,
+      form.opponent === "engine" ? levelNote : null,
       form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
       form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
         sides.map((s, i) => radio("side", s, t("side." + s), sides.includes(form.side) ? form.side === s : i === 0,

@@ -7,6 +7,7 @@ import { api, socketUrl } from "../api.js";
 import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
+import { arrowsFor } from "../boards/arrows.js";
 import { notFoundPage } from "./notfound.js";
 
 const pct = (x) => Math.round(100 * x);
@@ -26,11 +27,14 @@ function points(r) {
 
 function graph(r, select) {
   const pts = points(r);
-  const W = 600, H = 180, n = Math.max(pts.length - 1, 1);
-  const x = (i) => 10 + (i * (W - 20)) / n, y = (w) => 10 + (1 - w) * (H - 20);
+  const W = 600, H = 180, L = 64, n = Math.max(pts.length - 1, 1);
+  const x = (i) => L + (i * (W - L - 10)) / n, y = (w) => 10 + (1 - w) * (H - 20);
   const first = r.game === "ringo" ? "attackers" : "light";
-  const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-label": t("review.graph", { side: t("side." + first) }), id: "win-graph" },
-    sv("line", { class: "mid", x1: 10, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
+  // The scale is drawn: without it the curve said nothing of whose chance
+  // it is or how large (the name was only in the label a screen reader reads).
+  const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-labelledby": "graph-caption", id: "win-graph" },
+    ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w) + 4, "aria-hidden": "true" }, pct(w) + "%")),
+    sv("line", { class: "mid", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
     sv("polyline", { class: "curve", points: pts.map((p, i) => `${x(i)},${y(p.win)}`).join(" ") }));
   pts.forEach((p, i) => {
     svg.append(sv("circle", { class: "pt", cx: x(i), cy: y(p.win), r: 6, tabindex: 0, role: "button", "aria-label": p.label, "data-ply": p.ply,
@@ -45,7 +49,7 @@ function sideCards(r) {
     return el("div", { class: "cards", id: "review-summary" }, ["attackers", "defenders"].map((s) => el("div", { class: "card", "data-side": s },
       el("h2", {}, t("Side." + s)),
       el("p", {}, t("review.accuracy") + ": ", el("b", { class: "accuracy" }, r.accuracy[s] ?? "–")),
-      el("p", {}, t("review.mean_loss") + ": ", el("b", {}, r.mean_loss[s] ?? "–")))));
+      el("p", {}, t("review.mean_loss") + ": ", el("b", {}, r.mean_loss[s] == null ? "–" : r.mean_loss[s].toFixed(2))))));
   }
   return el("div", { class: "cards", id: "review-summary" }, ["light", "dark"].map((s) => el("div", { class: "card", "data-side": s },
     el("h2", {}, t("Side." + s)),
@@ -94,12 +98,24 @@ export async function reviewPage(main, id) {
     const view = { id, you: [], state: null, selected: null };
     const boardWrap = el("div", { id: "review-board" });
     const caption = el("p", { class: "muted", id: "review-caption" });
+    // What the arrows on the board mean, for the arrows drawn.
+    const legend = el("p", { class: "muted", id: "arrow-legend" });
     const keys = keyMoments(r);
     let keyAt = -1;
     async function select(ply) {
       const s = await api("GET", `/api/games/${id}/at/${ply}`);
       view.state = s;
       window.agonState = s;
+      // The move played and, when it was not the best, the best one, as
+      // arrows on the position before it (the best first, so a best move
+      // played shows as one green arrow).
+      const entry = (r.game === "ringo" ? r.plies : r.decisions).find((e) => e.ply === ply);
+      view.arrows = entry ? arrowsFor(s, [
+        { notation: entry.best, kind: "best", label: t("review.best", { move: entry.best }) },
+        { notation: entry.played, kind: "played", label: entry.played + entry.symbol },
+      ]) : [];
+      legend.replaceChildren(...["best", "played"].filter((k) => view.arrows.some((a) => a.kind === k))
+        .flatMap((k) => [el("span", { class: "arrow-key " + k, "aria-hidden": "true" }), k === "best" ? t("review.arrow_best") : t("review.arrow_played")]));
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
       body.querySelectorAll("[data-ply].current").forEach((e) => e.classList.remove("current"));
       body.querySelectorAll(`[data-ply="${ply}"]`).forEach((e) => e.classList.add("current"));
@@ -113,8 +129,10 @@ export async function reviewPage(main, id) {
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
         keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, String(k + 1))), " ", keyButton)
           : el("p", { class: "muted" }, t("review.none")),
+        el("p", { class: "muted", id: "graph-caption" }, t("review.graph", { side: t("side." + (r.game === "ringo" ? "attackers" : "light")) })),
         graph(r, select)),
-      el("div", { class: "game spaced" }, el("div", { class: "boardwrap" }, boardWrap, caption),
+      el("div", { class: "game spaced" }, el("div", { class: "boardwrap" }, boardWrap, caption,
+        legend),
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select),
           el("div", { class: "row" }, el("a", { class: "button", href: "/replay/" + id, "data-nav": true }, t("game.replay")),

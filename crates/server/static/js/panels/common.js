@@ -24,7 +24,7 @@ export function presenceBlock(view) {
     [0, 1].map((seat) => {
       const name = t("Side." + s.seat_names[seat]);
       let status, on = false;
-      if (s.engine_seat === seat) status = t("game.computer");
+      if (s.engine_seat === seat) status = t("game.computer") + (s.level ? ", " + t("home.level").toLowerCase() + " " + s.level : "");
       else if (s.seated && !s.seated[seat]) status = t("game.seat_free");
       else { on = !!view.presence[seat]; status = on ? t("game.present") : t("game.absent"); }
       return el("span", { class: "seat " + (on ? "on" : "off"), "data-seat": seat, "data-present": on ? "yes" : "no" },
