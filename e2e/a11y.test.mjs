@@ -24,16 +24,25 @@ async function someGames(url) {
   // Both finished, so both can be reviewed.
   await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "resign" }, ringo.token);
   if (!s.over) await apiCall(url, "POST", `/api/games/${ur.id}/action`, { type: "resign" }, ur.token);
-  return { ringo, ur };
+  // An unfinished game of the browser's own: the home page offers it, and
+  // the games list shows it under "Your games".
+  const mine = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "engine", level: 3, side: "defenders" });
+  return { ringo, ur, mine };
+}
+
+/** Gives `page`'s browser the seat token of `g.mine`, as after starting it there. */
+async function adopt(page, url, g) {
+  await page.goto(url + "/no/such/page");
+  await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.mine.id, g.mine.token]);
 }
 
 function pages(g) {
   return [
-    ["home", "/", "#start"],
+    ["home", "/", "#resume a"],
     ["home-urgammon", "/", "#start"],
     ["ringo game", `/g/${g.ringo.id}`, "svg.board"],
     ["urgammon game", `/g/${g.ur.id}`, "svg.board"],
-    ["games list", "/games", "#games"],
+    ["games list", "/games", "#own-games"],
     ["rules", "/rules", "#rules-ringo"],
     ["ringo replay", `/replay/${g.ringo.id}`, "#replay-ply"],
     ["urgammon replay", `/replay/${g.ur.id}`, "#replay-ply"],
@@ -64,6 +73,7 @@ test("axe-core finds no serious or critical violation on any page, in every lang
     // The page's policy allows no inline script; axe is injected around it.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    await adopt(page, server.url, g);
     const found = [];
     for (const lang of ["en", "pl", "fr"]) {
       for (const [name, path, ready] of pages(g)) {
@@ -85,6 +95,7 @@ test("every page fits a phone: no horizontal scroll, touch targets of 44 px", as
   await withApp(async (server, browser) => {
     const g = await someGames(server.url);
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await adopt(page, server.url, g);
     for (const [name, path, ready] of pages(g)) {
       await open(page, server.url, name, path, ready);
       const { scroll, small } = await page.evaluate(() => ({

@@ -66,7 +66,8 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     await page.screenshot({ path: `${SHOTS}/review-ringo.png`, fullPage: true });
     // The games list links to it.
     await page.goto(server.url + "/games");
-    assert.equal(await page.locator(".review-link").count(), 1);
+    assert.equal(await page.locator("#games .review-link").count(), 1);
+    assert.equal(await page.locator("#own-games .review-link").count(), 1, "the player's own game, among their games");
     // Stored: asked again, it is there at once.
     const r = await apiCall(server.url, "GET", `/api/games/${g.id}/review`);
     assert.equal(r.plies.length, 5);

@@ -103,6 +103,8 @@ pub enum ErrorCode {
     Storage,
     /// Something that should not happen.
     Internal,
+    /// A query parameter of the address that does not parse.
+    BadQuery,
     /// Any other client error.
     BadRequest,
 }

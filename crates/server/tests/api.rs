@@ -639,3 +639,78 @@ async fn the_analysis_board_analyses_any_position_and_refuses_bad_ones() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn the_games_list_pages_and_lists_a_players_own_games() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let mut ids = vec![];
+    for _ in 0..3 {
+        let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
+        ids.push(g["id"].as_str().unwrap().to_string());
+    }
+    let list_ids = |v: &Value| -> Vec<String> {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // One page of everything: no next page.
+    let (status, v) = call(&app, "GET", "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let all = list_ids(&v);
+    assert_eq!(all.len(), 3);
+    assert_eq!(v["next"], Value::Null);
+    // Pages of two: the first says where the next starts; the second ends.
+    let (_, first) = call(&app, "GET", "/api/games?limit=2", None, None).await;
+    assert_eq!(list_ids(&first), all[..2]);
+    let next = first["next"].as_str().expect("a next page").to_string();
+    let (status, second) = call(
+        &app,
+        "GET",
+        &format!("/api/games?limit=2&after={next}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    assert_eq!(list_ids(&second), all[2..]);
+    assert_eq!(second["next"], Value::Null);
+    // A player's own games, newest first; an unknown id is left out.
+    let (_, own) = call(
+        &app,
+        "GET",
+        &format!("/api/games?ids={},{},nosuchgame", ids[0], ids[2]),
+        None,
+        None,
+    )
+    .await;
+    let mut want = vec![ids[0].clone(), ids[2].clone()];
+    want.sort_by_key(|id| all.iter().position(|a| a == id));
+    assert_eq!(list_ids(&own), want);
+    let (_, none) = call(&app, "GET", "/api/games?ids=", None, None).await;
+    assert!(list_ids(&none).is_empty());
+    // Hostile queries: a clear 400 with its code, never a panic or a list.
+    let many = vec!["abc"; 101].join(",");
+    let long = "a".repeat(65);
+    for q in [
+        "limit=0",
+        "limit=101",
+        "limit=abc",
+        "limit=-1",
+        "limit=99999999999999999999999",
+        "ids=a%27b",
+        "ids=a%00b",
+        &format!("ids={many}"),
+        &format!("ids={long}"),
+        "after=junk",
+        "after=1.2.",
+        "after=1.2.x%27--",
+        "after=99999999999999999999.1.ab",
+    ] {
+        let (status, v) = call(&app, "GET", &format!("/api/games?{q}"), None, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{q}: {v}");
+        assert_eq!(v["code"], "bad-query", "{q}: {v}");
+    }
+}

@@ -6,7 +6,9 @@ mod common;
 
 use agon_server::dice::{Die, Drawn};
 use agon_server::model::{Kind, Mode, Status};
-use agon_server::store::{Commit, GameRow, JobKind, Notice, Store, StoreError};
+use agon_server::store::{
+    Commit, GameRow, JobKind, ListCursor, ListQuery, Notice, Store, StoreError,
+};
 use std::time::Duration;
 
 /// Runs a scenario on SQLite in memory, SQLite on a file, and PostgreSQL.
@@ -93,11 +95,93 @@ async fn round_trip(store: Store) {
     assert_eq!(loaded.tokens, toks(&["start:3-1"]));
     assert_eq!(loaded.dice, vec![die(Die::Opening, 0, 31)]);
     assert!(store.load("nope").await.unwrap().is_none());
-    let listed = store.list(10).await.unwrap();
+    let listed = store
+        .list(&ListQuery {
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].1, 1, "the token count");
 }
 on_both!(round_trip);
+
+/// The ids `query` lists, in order.
+async fn listed(store: &Store, query: ListQuery) -> Vec<String> {
+    store
+        .list(&query)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(r, _)| r.id)
+        .collect()
+}
+
+async fn lists_pages_and_a_players_own_games(store: Store) {
+    // (id, updated_at, created_at): two games share both times, so the id
+    // breaks the tie, and the order is total.
+    for (id, updated, created) in [
+        ("ga", 100, 100),
+        ("gb", 200, 100),
+        ("gc", 200, 150),
+        ("gd", 200, 150),
+        ("ge", 50, 50),
+    ] {
+        let mut r = row(id);
+        r.updated_at = updated;
+        r.created_at = created;
+        store.create(r, toks(&["a"]), vec![], None).await.unwrap();
+    }
+    let all = listed(
+        &store,
+        ListQuery {
+            limit: 10,
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!(all, ["gd", "gc", "gb", "ga", "ge"]);
+    // Pages of two, each starting after the last game of the one before:
+    // every game once, none skipped at the ties.
+    let mut paged = vec![];
+    let mut after = None;
+    loop {
+        let page = store
+            .list(&ListQuery {
+                limit: 2,
+                ids: None,
+                after: after.clone(),
+            })
+            .await
+            .unwrap();
+        paged.extend(page.iter().map(|(r, _)| r.id.clone()));
+        if page.len() < 2 {
+            break;
+        }
+        after = Some(ListCursor::of(&page.last().unwrap().0));
+    }
+    assert_eq!(paged, all);
+    // A player's own games, in the same order; unknown ids are left out,
+    // and no ids list nothing.
+    let own = |ids: &[&str]| ListQuery {
+        limit: 10,
+        ids: Some(ids.iter().map(|s| (*s).to_string()).collect()),
+        after: None,
+    };
+    assert_eq!(
+        listed(&store, own(&["ge", "gb", "nope"])).await,
+        ["gb", "ge"]
+    );
+    assert!(listed(&store, own(&[])).await.is_empty());
+    // The cursor's text round-trips, and junk is refused.
+    let c = ListCursor::of(&row("gc"));
+    assert_eq!(c.to_string().parse::<ListCursor>(), Ok(c));
+    for bad in ["", "1.2", "x.2.ga", "1.2.g a", "1.2.", "1.2.ga'--"] {
+        assert!(bad.parse::<ListCursor>().is_err(), "{bad}");
+    }
+}
+on_both!(lists_pages_and_a_players_own_games);
 
 async fn revisions_refuse_stale_writes(store: Store) {
     store

@@ -8,9 +8,10 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::secrets;
 use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
-use crate::store::{GameRow, Store};
+use crate::store::{GameRow, ListCursor, ListQuery, Store};
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -91,6 +92,70 @@ pub struct ListEntry {
 #[derive(Serialize)]
 pub struct List {
     games: Vec<ListEntry>,
+    /// Where the next page starts (`?after=`), when this page is full and
+    /// more games may follow; `null` at the end.
+    next: Option<String>,
+}
+
+/// The query of `GET /api/games`: `ids` (a player's own games, comma
+/// separated), `after` (the `next` of the page before) and `limit`.
+#[derive(Deserialize, Default)]
+pub struct ListParams {
+    ids: Option<String>,
+    after: Option<String>,
+    limit: Option<String>,
+}
+
+/// The most games a page (or an `ids` list) has.
+pub const LIST_LIMIT: usize = 100;
+
+impl ListParams {
+    /// The store query these parameters ask for, or what is wrong with them.
+    fn query(&self) -> Result<ListQuery, ApiError> {
+        let bad = |what: String| ApiError::BadRequest(ErrorCode::BadQuery, what);
+        let limit = match &self.limit {
+            None => LIST_LIMIT,
+            Some(s) => s
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=LIST_LIMIT).contains(n))
+                .ok_or_else(|| bad(format!("limit must be 1 to {LIST_LIMIT}, not '{s}'")))?,
+        };
+        let ids = match &self.ids {
+            None => None,
+            Some(s) => {
+                let ids: Vec<String> = s
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|id| !id.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                if ids.len() > LIST_LIMIT {
+                    return Err(bad(format!(
+                        "at most {LIST_LIMIT} ids at once, not {}",
+                        ids.len()
+                    )));
+                }
+                if let Some(id) = ids
+                    .iter()
+                    .find(|id| id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()))
+                {
+                    return Err(bad(format!("'{id}' is not a game id")));
+                }
+                Some(ids)
+            }
+        };
+        let after = match &self.after {
+            None => None,
+            Some(s) => Some(s.parse::<ListCursor>().map_err(|()| {
+                bad(format!(
+                    "after must be the 'next' of an earlier page, not '{s}'"
+                ))
+            })?),
+        };
+        Ok(ListQuery { limit, ids, after })
+    }
 }
 
 /// A whole number from JSON: a number, or a string of digits.
@@ -412,9 +477,20 @@ pub async fn import(
     Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
 }
 
-/// `GET /api/games`: the 100 most recently changed games.
-pub async fn list(State(app): State<AppState>) -> Result<Json<List>, ApiError> {
-    let rows = app.store().list(100).await?;
+/// `GET /api/games`: the 100 most recently changed games, a page after an
+/// earlier one (`?after=`), or the games named (`?ids=`, a player's own).
+pub async fn list(
+    State(app): State<AppState>,
+    params: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Json<List>, ApiError> {
+    let Query(params) =
+        params.map_err(|e| ApiError::BadRequest(ErrorCode::BadQuery, e.body_text()))?;
+    let query = params.query()?;
+    let rows = app.store().list(&query).await?;
+    // A full page may have more after it; a shorter one is the end.
+    let next = (rows.len() == query.limit)
+        .then(|| rows.last().map(|(r, _)| ListCursor::of(r).to_string()))
+        .flatten();
     let games = rows
         .into_iter()
         .map(|(r, n)| ListEntry {
@@ -431,7 +507,7 @@ pub async fn list(State(app): State<AppState>) -> Result<Json<List>, ApiError> {
             revision: r.revision,
         })
         .collect();
-    Ok(Json(List { games }))
+    Ok(Json(List { games, next }))
 }
 
 /// `GET /api/games/{id}`.

@@ -110,7 +110,12 @@ pub struct StoreHealth {
 pub async fn health(
     axum::extract::State(app): axum::extract::State<crate::AppState>,
 ) -> Result<(axum::http::StatusCode, Json<Health>), ApiError> {
-    app.store().list(1).await?;
+    app.store()
+        .list(&crate::store::ListQuery {
+            limit: 1,
+            ..Default::default()
+        })
+        .await?;
     let queue = app.store().queue_depth().await?;
     let (changes, commits) = app.store().commit_stats();
     let (code, status) = if app.closing() {

@@ -257,6 +257,67 @@ pub struct QueueDepth {
 const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
     start_position, status, created_at, updated_at, revision, reason, rematch";
 
+/// Which games [`Store::list`] answers: at most `limit`, most recently
+/// changed first (then most recently created, then by id, so the order is
+/// total and a page can start where the last one ended).
+#[derive(Clone, Debug, Default)]
+pub struct ListQuery {
+    /// The most games answered.
+    pub limit: usize,
+    /// Only these games (a player's own, from the tokens their browser
+    /// keeps); `None` for every game.
+    pub ids: Option<Vec<String>>,
+    /// Only games that come after this one in the order (the next page).
+    pub after: Option<ListCursor>,
+}
+
+/// A place in the games list's order: the last game of a page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListCursor {
+    /// The game's `updated_at`.
+    pub updated_at: i64,
+    /// The game's `created_at`.
+    pub created_at: i64,
+    /// The game's id.
+    pub id: String,
+}
+
+impl ListCursor {
+    /// The cursor of `row`: the next page starts after it.
+    pub fn of(row: &GameRow) -> ListCursor {
+        ListCursor {
+            updated_at: row.updated_at,
+            created_at: row.created_at,
+            id: row.id.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for ListCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.updated_at, self.created_at, self.id)
+    }
+}
+
+impl std::str::FromStr for ListCursor {
+    type Err = ();
+    /// `UPDATED.CREATED.ID`, as [`ListCursor`]'s `Display` writes it.
+    fn from_str(s: &str) -> Result<ListCursor, ()> {
+        let mut parts = s.splitn(3, '.');
+        let updated_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
+        let created_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
+        let id = parts.next().ok_or(())?;
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(());
+        }
+        Ok(ListCursor {
+            updated_at,
+            created_at,
+            id: id.to_string(),
+        })
+    }
+}
+
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
     std::time::SystemTime::now()
@@ -436,12 +497,13 @@ impl Store {
         each!(self, s => s.load(id).await)
     }
 
-    /// The most recently changed games, newest first, with their token counts.
+    /// The games `query` asks for, most recently changed first, with their
+    /// token counts.
     ///
     /// # Errors
     /// The read failed.
-    pub async fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
-        each!(self, s => s.list(limit).await)
+    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameRow, usize)>, StoreError> {
+        each!(self, s => s.list(query).await)
     }
 
     /// A game's stored review: the revision it was made at, and its JSON.

@@ -6,6 +6,32 @@ import { t, has } from "../i18n.js";
 export const tokenKey = (id) => "agon-token-" + id;
 export const inviteKey = (id) => "agon-invite-" + id;
 
+/** The games this browser holds a seat in: those it keeps a token for. */
+export function ownGameIds() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("agon-token-")) ids.push(key.slice("agon-token-".length));
+  }
+  return ids.filter((id) => /^[A-Za-z0-9]{1,64}$/.test(id));
+}
+
+/** The games of `ids` from `GET /api/games?ids=`, a hundred ids a request,
+ *  newest first. */
+export async function gamesByIds(ids) {
+  const out = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const { games } = await api("GET", "/api/games?ids=" + ids.slice(i, i + 100).join(","));
+    out.push(...games);
+  }
+  const key = (g) => [g.updated_at, g.created_at, g.id];
+  return out.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let k = 0; k < 3; k++) if (x[k] !== y[k]) return x[k] < y[k] ? 1 : -1;
+    return 0;
+  });
+}
+
 export class ApiError extends Error {
   constructor(status, code, english) {
     super(code && has("err." + code) ? t("err." + code) : english);

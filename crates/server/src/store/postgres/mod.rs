@@ -10,7 +10,7 @@
 //! computes, and a job whose lease ran out is due again.
 
 use super::COLUMNS;
-use super::{now, Commit, GameRow, Loaded, Notice, StoreError};
+use super::{now, Commit, GameRow, ListQuery, Loaded, Notice, StoreError};
 use crate::dice::{Die, Drawn};
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
@@ -385,15 +385,38 @@ impl PgStore {
     ///
     /// # Errors
     /// The read failed.
-    pub async fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
+    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameRow, usize)>, StoreError> {
         let client = self.client().await?;
+        let limit = query.limit as i64;
+        let no_ids: Vec<String> = vec![];
+        let ids = query.ids.as_ref().unwrap_or(&no_ids);
+        if query.ids.is_some() && ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let (after_u, after_c, after_id) = match &query.after {
+            Some(c) => (c.updated_at, c.created_at, c.id.as_str()),
+            None => (i64::MAX, i64::MAX, ""),
+        };
+        // One statement for every query: the filters that do not apply
+        // are switched off by their own parameters.
         let rows = client
             .query(
                 &format!(
                     "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
-                     FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT $1"
+                     FROM games g
+                     WHERE ($2 OR g.id = ANY($3))
+                       AND ($4 OR (updated_at, created_at, g.id) < ($5, $6, $7))
+                     ORDER BY updated_at DESC, created_at DESC, g.id DESC LIMIT $1"
                 ),
-                &[&(limit as i64)],
+                &[
+                    &limit,
+                    &query.ids.is_none(),
+                    ids,
+                    &query.after.is_none(),
+                    &after_u,
+                    &after_c,
+                    &after_id,
+                ],
             )
             .await?;
         rows.iter()

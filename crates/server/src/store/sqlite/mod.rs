@@ -17,7 +17,7 @@
 
 mod sql;
 
-use super::{Commit, GameRow, Loaded, StoreError};
+use super::{Commit, GameRow, ListQuery, Loaded, StoreError};
 use crate::dice::Drawn;
 use rusqlite::Connection;
 use std::path::Path;
@@ -269,8 +269,9 @@ impl SqliteStore {
     ///
     /// # Errors
     /// The read failed.
-    pub async fn list(&self, limit: usize) -> Result<Vec<(GameRow, usize)>, StoreError> {
-        self.read(move |c| sql::list(c, limit)).await
+    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameRow, usize)>, StoreError> {
+        let query = query.clone();
+        self.read(move |c| sql::list(c, &query)).await
     }
 
     /// A game's stored review: the revision it was made at, and its JSON.

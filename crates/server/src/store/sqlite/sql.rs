@@ -4,7 +4,7 @@
 
 use crate::dice::{Die, Drawn};
 use crate::store::COLUMNS;
-use crate::store::{Commit, GameRow, Loaded, StoreError};
+use crate::store::{Commit, GameRow, ListQuery, Loaded, StoreError};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 
@@ -251,14 +251,37 @@ pub(super) fn load(conn: &Connection, id: &str) -> Result<Option<Loaded>, rusqli
 /// The read failed.
 pub(super) fn list(
     conn: &Connection,
-    limit: usize,
+    query: &ListQuery,
 ) -> Result<Vec<(GameRow, usize)>, rusqlite::Error> {
+    let mut filters = vec![];
+    let mut values: Vec<rusqlite::types::Value> = vec![];
+    if let Some(ids) = &query.ids {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        filters.push(format!("g.id IN ({})", vec!["?"; ids.len()].join(", ")));
+        values.extend(ids.iter().map(|id| id.clone().into()));
+    }
+    if let Some(c) = &query.after {
+        filters.push("(updated_at, created_at, g.id) < (?, ?, ?)".to_string());
+        values.extend([
+            c.updated_at.into(),
+            c.created_at.into(),
+            c.id.clone().into(),
+        ]);
+    }
+    let filter = if filters.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", filters.join(" AND "))
+    };
+    values.push((query.limit as i64).into());
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
-         FROM games g ORDER BY updated_at DESC, created_at DESC LIMIT ?1"
+         FROM games g {filter} ORDER BY updated_at DESC, created_at DESC, g.id DESC LIMIT ?"
     ))?;
     let rows = stmt
-        .query_map(params![limit as i64], |r| {
+        .query_map(rusqlite::params_from_iter(values), |r| {
             Ok((row_from_sql(r)?, r.get::<_, i64>(15)? as usize))
         })?
         .collect();

@@ -1,8 +1,10 @@
-// The games list: every stored game, newest first, with links to play,
-// replay or download it. On a phone each row becomes a stacked card.
+// The games list: the player's own games (those this browser holds a seat
+// token for) first, then every game on the site, newest first, a page at a
+// time, with links to play, replay, review or download each. On a phone
+// each row becomes a stacked card.
 import { el } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api } from "../api.js";
+import { api, ownGameIds, gamesByIds } from "../api.js";
 import { settingsText } from "../settings.js";
 
 /** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
@@ -13,23 +15,66 @@ export function statusText(status) {
   return t("games.won", { side: t("Side." + side) });
 }
 
+const COLS = ["game", "settings", "mode", "status", "updated"];
+
+/** One game's row. */
+function row(g) {
+  const cell = (col, ...content) => el("td", { "data-label": t("games.col." + col) }, ...content);
+  return el("tr", { "data-game": g.id },
+    cell("game", g.game === "ringo" ? "Ringo" : "Urgammon"),
+    cell("settings", settingsText(g.game, g.settings)),
+    cell("mode", t("opp." + g.mode) + (g.level ? " " + g.level : "")),
+    cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")),
+    cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
+    el("td", { "data-label": t("games.col.links"), class: "links" },
+      el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),
+      el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")),
+      g.status !== "ongoing" ? el("a", { href: "/review/" + g.id, "data-nav": true, class: "review-link" }, t("games.review")) : null,
+      el("a", { href: `/api/games/${g.id}/record` }, t("games.record"))));
+}
+
+/** A table of games, named by the heading `labelledby`; its body grows
+ *  when more are appended. */
+function table(id, games, labelledby) {
+  const body = el("tbody", {}, games.map(row));
+  return el("table", { class: "list stack", id, "aria-labelledby": labelledby },
+    el("thead", {}, el("tr", {}, COLS.map((c) => el("th", { scope: "col" }, t("games.col." + c))), el("th", { scope: "col" }, t("games.col.links")))),
+    body);
+}
+
 export async function gamesPage(main) {
   main.append(el("h1", {}, t("games.title")));
-  const { games } = await api("GET", "/api/games");
-  if (!games.length) return main.append(el("p", { class: "muted" }, t("games.none")));
-  const cols = ["game", "settings", "mode", "status", "updated"];
-  const cell = (col, ...content) => el("td", { "data-label": t("games.col." + col) }, ...content);
-  main.append(el("table", { class: "list stack", id: "games" },
-    el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("games.col." + c))), el("th", { scope: "col" }, t("games.col.links")))),
-    el("tbody", {}, games.map((g) => el("tr", {},
-      cell("game", g.game === "ringo" ? "Ringo" : "Urgammon"),
-      cell("settings", settingsText(g.game, g.settings)),
-      cell("mode", t("opp." + g.mode) + (g.level ? " " + g.level : "")),
-      cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")),
-      cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
-      el("td", { "data-label": t("games.col.links"), class: "links" },
-        el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),
-        el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")),
-        g.status !== "ongoing" ? el("a", { href: "/review/" + g.id, "data-nav": true, class: "review-link" }, t("games.review")) : null,
-        el("a", { href: `/api/games/${g.id}/record` }, t("games.record"))))))));
+  // The player's own games: once a hundred newer games were played on the
+  // site, a game of theirs was no longer on the list at all.
+  const own = ownGameIds();
+  if (own.length) {
+    const games = await gamesByIds(own);
+    if (games.length) {
+      main.append(el("section", { id: "your-games", "aria-labelledby": "your-games-title" },
+        el("h2", { id: "your-games-title" }, t("games.yours")),
+        el("p", { class: "muted" }, t("games.yours_help")),
+        table("own-games", games, "your-games-title")));
+    }
+  }
+  const section = el("section", { "aria-labelledby": "all-games-title" }, el("h2", { id: "all-games-title" }, t("games.all")));
+  main.append(section);
+  let { games, next } = await api("GET", "/api/games");
+  if (!games.length) return section.append(el("p", { class: "muted" }, t("games.none")));
+  const list = table("games", games, "all-games-title");
+  section.append(list);
+  // Older games, a page at a time, after the last one shown.
+  const more = el("button", { id: "more-games", hidden: !next, onclick: async () => {
+    more.disabled = true;
+    try {
+      ({ games, next } = await api("GET", "/api/games?after=" + encodeURIComponent(next)));
+      list.tBodies[0].append(...games.map(row));
+      more.hidden = !next;
+      // The first new row takes the focus, so a keyboard user goes on from there.
+      const first = games.length ? list.querySelector(`tr[data-game="${games[0].id}"] a`) : null;
+      if (first) first.focus();
+    } finally {
+      more.disabled = false;
+    }
+  } }, t("games.more"));
+  section.append(el("div", { class: "row" }, more));
 }

@@ -1,16 +1,21 @@
 // The home page: choose a game, its rules, the opponent; or import a record.
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, meta, tokenKey, inviteKey } from "../api.js";
+import { api, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
-import { optionValue } from "../settings.js";
+import { optionValue, settingsText } from "../settings.js";
 
 export async function homePage(main) {
   const m = await meta();
   const form = { game: localStorage.getItem("agon-last-game") || "ringo" };
   const presets = Object.fromEntries(m.ringo.presets.map((p) => [p.name, p.options]));
   const wrap = el("div", {});
-  main.append(wrap);
+  // The player's unfinished games, to go back to: a game left in another
+  // tab or days ago was only to be found by its address, or on the games
+  // list until a hundred newer games pushed it off.
+  const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
+  main.append(resume, wrap);
+  showUnfinished(resume).catch(() => {});
 
   function radio(name, value, label, checked, onchange) {
     return el("label", {}, el("input", { type: "radio", name, value, checked, onchange }), label);
@@ -133,4 +138,21 @@ export async function homePage(main) {
     } catch (e) { toast(e.message); }
   }
   draw();
+}
+
+/** Fills `section` with the player's unfinished games (newest first, five at
+ *  most, and a link to the rest), and shows it when there is one. */
+async function showUnfinished(section) {
+  const ids = ownGameIds();
+  if (!ids.length) return;
+  const games = (await gamesByIds(ids)).filter((g) => g.status === "ongoing");
+  if (!games.length) return;
+  const shown = games.slice(0, 5);
+  section.replaceChildren(el("h2", { id: "resume-title" }, t("home.resume")),
+    el("ul", { class: "resume" }, shown.map((g) => el("li", {},
+      el("a", { class: "button", href: "/g/" + g.id, "data-nav": true, "data-game": g.id },
+        (g.game === "ringo" ? "Ringo" : "Urgammon") + " · " + settingsText(g.game, g.settings) + " · "
+          + t("opp." + g.mode) + (g.level ? " " + g.level : ""))))),
+    games.length > shown.length ? el("p", {}, el("a", { href: "/games", "data-nav": true }, t("home.resume_all", { n: games.length }))) : null);
+  section.hidden = false;
 }

@@ -1,0 +1,78 @@
+// Finding one's games again: the home page lists the player's unfinished
+// games, and the games page shows "Your games" above every game on the
+// site, which comes a hundred at a time with an "Older games" button.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { withApp, apiCall, openAsPlayer, waitState } from "./helpers.mjs";
+
+test("a player's games: back to an unfinished game from the home page, their own games above a paged list of all", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A first visit: nothing to go back to.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#start").waitFor();
+    assert.equal(await page.locator("#resume").isVisible(), false);
+    // The player starts a Ringo game in the browser, and finishes another.
+    await page.locator("input[name=game][value=ringo]").check();
+    await page.locator("input[name=opponent][value=local]").check();
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    const mine = page.url().split("/").pop();
+    const done = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 1 });
+    await apiCall(server.url, "POST", `/api/games/${done.id}/action`, { type: "resign" }, done.token);
+    await openAsPlayer(page, server.url, done);
+    // Then 105 games are played by others: the player's are off the first page.
+    const others = [];
+    for (let i = 0; i < 105; i++) others.push((await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" })).id);
+    // The home page offers the unfinished game (not the finished one) and
+    // takes the player back to it, by a click.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#resume").waitFor();
+    const links = page.locator("#resume a[data-game]");
+    assert.deepEqual(await links.evaluateAll((l) => l.map((a) => a.dataset.game)), [mine]);
+    assert.match(await links.first().innerText(), /^Ringo · Rules: classic · Same screen/);
+    await links.first().click();
+    await page.waitForURL(new RegExp(`/g/${mine}$`));
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    // And by the keyboard.
+    await page.goto(server.url + "/?lang=en");
+    await links.first().focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(new RegExp(`/g/${mine}$`));
+    // The games page: the player's two games first (times are whole
+    // seconds, so games of one second come in the order of their ids).
+    await page.goto(server.url + "/games?lang=en");
+    await page.locator("#own-games").waitFor();
+    const own = await page.locator("#own-games tbody tr").evaluateAll((r) => r.map((x) => x.dataset.game));
+    assert.deepEqual(own.sort(), [done.id, mine].sort());
+    assert.match(await page.locator("#your-games").innerText(), /Your games/);
+    // Every game on the site, a hundred at a time: the player's are on the
+    // next page, which the "Older games" button brings.
+    const all = page.locator("#games tbody tr");
+    assert.equal(await all.count(), 100);
+    const firstPage = await all.evaluateAll((r) => r.map((x) => x.dataset.game));
+    assert.ok(firstPage.every((id) => others.includes(id)), "the newest hundred are the others' games");
+    await page.locator("#more-games").click();
+    await page.waitForFunction(() => document.querySelectorAll("#games tbody tr").length === 107);
+    const rows = await all.evaluateAll((r) => r.map((x) => x.dataset.game));
+    assert.equal(new Set(rows).size, 107, "no game twice");
+    assert.deepEqual(rows.slice(-7).filter((id) => !others.includes(id)).sort(), [done.id, mine].sort());
+    // At the end the button goes; the first new row has the focus.
+    assert.equal(await page.locator("#more-games").isVisible(), false);
+    assert.equal(await page.evaluate(() => document.activeElement.closest("tr")?.dataset.game), rows[100]);
+    // By the keyboard too: a fresh page, Tab to the button, Enter.
+    await page.goto(server.url + "/games?lang=en");
+    await page.locator("#more-games").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#games tbody tr").length === 107);
+    // A browser that plays nothing sees no "Your games" and no resume box.
+    const stranger = await browser.newPage();
+    await stranger.goto(server.url + "/games?lang=en");
+    await stranger.locator("#games").waitFor();
+    assert.equal(await stranger.locator("#your-games").count(), 0);
+    await stranger.goto(server.url + "/?lang=en");
+    await stranger.locator("#start").waitFor();
+    await stranger.waitForTimeout(300);
+    assert.equal(await stranger.locator("#resume").isVisible(), false);
+  });
+});
