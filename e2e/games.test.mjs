@@ -21,7 +21,10 @@ test("a player's games: back to an unfinished game from the home page, their own
     const done = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 1 });
     await apiCall(server.url, "POST", `/api/games/${done.id}/action`, { type: "resign" }, done.token);
     await openAsPlayer(page, server.url, done);
-    // Then 105 games are played by others: the player's are off the first page.
+    // Then 105 games are played by others: the player's are off the first
+    // page (a second later: times are whole seconds, and games of one
+    // second come in the order of their ids).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const others = [];
     for (let i = 0; i < 105; i++) others.push((await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" })).id);
     // The home page offers the unfinished game (not the finished one) and
@@ -31,6 +34,7 @@ test("a player's games: back to an unfinished game from the home page, their own
     const links = page.locator("#resume a[data-game]");
     assert.deepEqual(await links.evaluateAll((l) => l.map((a) => a.dataset.game)), [mine]);
     assert.match(await links.first().innerText(), /^Ringo · Rules: classic · Same screen/);
+    assert.equal((await page.locator("#resume").innerText()).trim(), "Your unfinished games\n" + (await links.first().innerText()).trim());
     await links.first().click();
     await page.waitForURL(new RegExp(`/g/${mine}$`));
     await waitState(page, () => window.agonState && window.agonYou.length === 2);
@@ -65,6 +69,19 @@ test("a player's games: back to an unfinished game from the home page, their own
     await page.locator("#more-games").focus();
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelectorAll("#games tbody tr").length === 107);
+    // Six unfinished games: five are offered, and a link leads to the rest.
+    for (let i = 0; i < 5; i++) {
+      const g = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
+      await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [g.id, g.token]);
+    }
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#resume-all").waitFor();
+    assert.equal(await links.count(), 5);
+    assert.equal(await page.locator("#resume-all").innerText(), "All 6 of them on the games page");
+    await page.locator("#resume-all").click();
+    await page.waitForURL(/\/games$/);
+    await page.locator("#own-games").waitFor();
+    assert.equal(await page.locator("#own-games tbody tr").count(), 7);
     // A browser that plays nothing sees no "Your games" and no resume box.
     const stranger = await browser.newPage();
     await stranger.goto(server.url + "/games?lang=en");

@@ -148,11 +148,12 @@ async function showUnfinished(section) {
   const games = (await gamesByIds(ids)).filter((g) => g.status === "ongoing");
   if (!games.length) return;
   const shown = games.slice(0, 5);
-  section.replaceChildren(el("h2", { id: "resume-title" }, t("home.resume")),
+  section.replaceChildren(...[el("h2", { id: "resume-title" }, t("home.resume")),
     el("ul", { class: "resume" }, shown.map((g) => el("li", {},
       el("a", { class: "button", href: "/g/" + g.id, "data-nav": true, "data-game": g.id },
         (g.game === "ringo" ? "Ringo" : "Urgammon") + " · " + settingsText(g.game, g.settings) + " · "
           + t("opp." + g.mode) + (g.level ? " " + g.level : ""))))),
-    games.length > shown.length ? el("p", {}, el("a", { href: "/games", "data-nav": true }, t("home.resume_all", { n: games.length }))) : null);
+    games.length > shown.length ? el("p", {}, el("a", { href: "/games", "data-nav": true, id: "resume-all" }, t("home.resume_all", { n: games.length }))) : null]
+    .filter(Boolean));
   section.hidden = false;
 }
