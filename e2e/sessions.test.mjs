@@ -155,6 +155,15 @@ test("an Urgammon game ends on the board with its result and a Next game button"
     await waitState(page, (n) => window.agonState.tokens_all && document.getElementById("replay-ply").textContent.startsWith(n + " /"), endPly);
     assert.equal((await state(page)).s.phase, "over");
     assert.match(await page.locator("#replay-result").innerText(), winner ? /wins \d point/ : /drawn/);
+    // The move list shows the move of the ply replayed: the game is longer
+    // than the list's window, which used to show its first moves whatever
+    // the ply; and the page itself did not scroll to it.
+    const seen = await page.evaluate(() => {
+      const list = document.getElementById("move-list"), cur = list.querySelector(".current");
+      const a = list.getBoundingClientRect(), b = cur.getBoundingClientRect();
+      return { overflows: list.scrollHeight > list.clientHeight, inside: b.top >= a.top - 1 && b.bottom <= a.bottom + 1, pageY: window.scrollY };
+    });
+    assert.deepEqual(seen, { overflows: true, inside: true, pageY: 0 });
   } finally {
     await browser.close();
     server.stop();

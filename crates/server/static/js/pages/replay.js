@@ -43,7 +43,7 @@ export async function replayPage(main, id) {
       view.state = s;
       window.agonState = s;
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
-      const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[⏮◀▶⏭]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
+      const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[|◀▶]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
         onclick: () => show(to) }, t(key));
       const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": t("replay.slider"),
         onchange: (e) => show(Number(e.target.value)) });
@@ -75,6 +75,14 @@ export async function replayPage(main, id) {
       parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open")),
         el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
+      // The move of this ply stands in the middle of the move list: at the
+      // end of a long game it was far below the list's window, which showed
+      // the first moves whatever the ply. Only the list scrolls, not the page.
+      const list = side.querySelector("#move-list"), cur = list && list.querySelector(".current");
+      if (cur) {
+        const top = cur.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2 + cur.offsetHeight / 2);
+      }
     } finally {
       busy = false;
     }
