@@ -46,6 +46,19 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
       const moves = document.getElementById("analysis-moves");
       return moves && !moves.innerText.includes(b) && document.getElementById("best");
     }, best);
+    // The same position under another rule set: chosen with the mouse, the
+    // position carries over as a start and the engine reads it under globe.
+    const here = await page.evaluate(() => window.agonState.position);
+    await page.selectOption("#analysis-rules", "globe");
+    await page.waitForFunction(() => window.agonState.rules === "globe" && document.getElementById("best"));
+    assert.equal(new URL(page.url()).searchParams.get("position"), here);
+    assert.equal(new URL(page.url()).searchParams.get("rules"), "globe");
+    assert.equal(await page.evaluate(() => window.agonState.position), here);
+    assert.match(await page.locator("#analysis-panel").innerText(), /Rules: globe/);
+    // And back with the keyboard (typing the name's first letter).
+    await page.locator("#analysis-rules").focus();
+    await page.keyboard.type("c");
+    await page.waitForFunction(() => window.agonState.rules === "classic" && document.getElementById("best"));
     // Set up a position: clear, two attackers and a defender, defenders to move.
     await page.locator("#edit").click();
     // The editor shows the board bare: no arrow.

@@ -5,7 +5,7 @@
 // shares it.
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api } from "../api.js";
+import { api, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
@@ -66,6 +66,7 @@ export async function analysisPage(main) {
     el("a", { class: "button", href: "/analysis?game=urgammon", "data-nav": true, "aria-current": q.game === "urgammon" ? "page" : null }, "Urgammon"),
     el("button", { id: "edit", onclick: () => startEditing() }, t("analysis.edit")));
 
+  const presetNames = (await meta()).ringo.presets.map((p) => p.name);
   async function load() {
     history.replaceState({}, "", link());
     side.replaceChildren(el("p", { class: "muted", role: "status" }, t("analysis.thinking")));
@@ -109,6 +110,17 @@ export async function analysisPage(main) {
     const s = view.state, a = r.analysis, out = [el("h2", { id: "eval-title" }, t("analysis.eval"))];
     if (r.game === "ringo") {
       out.push(el("div", { class: "muted" }, t("analysis.rules") + ": " + s.rules));
+      // Another rule set for the same position: a position set up by hand
+      // had no way to be read under globe, say, but by editing the address.
+      // The position goes on as a start (its earlier moves, and with them
+      // the repetition count, are left behind).
+      const rulesSel = el("select", { id: "analysis-rules", onchange: () => {
+        q.rules = rulesSel.value;
+        q.position = s.position;
+        q.moves = "";
+        load();
+      } }, [...new Set([...presetNames, s.rules])].map((p) => el("option", { value: p, selected: p === s.rules }, p)));
+      out.push(el("div", { class: "row" }, el("label", { for: "analysis-rules" }, t("home.preset")), rulesSel));
       if (!a) out.push(el("p", { class: "result", id: "analysis-over" }, t("analysis.over")));
       else {
         out.push(el("dl", { class: "eval", id: "eval" },
