@@ -45,6 +45,21 @@ try {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(200);
   await page.screenshot({ path: join(out, "lab.png") });
+  // A review: the win-chance graph, and a key moment with the move played
+  // and the best move drawn on the board.
+  const rv = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+  let r = rv.state;
+  for (let i = 0; i < 24 && r.status === "ongoing"; i++) {
+    const capture = r.legal.find((m) => m.captured);
+    const move = capture ? capture.notation : r.legal[(i * 7) % r.legal.length].notation;
+    r = (await apiCall(server.url, "POST", `/api/games/${rv.id}/action`, { type: "move", move }, rv.token)).state;
+  }
+  if (r.status === "ongoing") await apiCall(server.url, "POST", `/api/games/${rv.id}/action`, { type: "resign" }, rv.token);
+  await page.goto(server.url + "/review/" + rv.id);
+  await page.locator("#review-summary").waitFor({ timeout: 120000 });
+  await page.waitForFunction(() => document.querySelectorAll("#review-board [data-arrow]").length > 0 || !document.querySelector("button.key"));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, "review.png"), fullPage: true });
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await phone.goto(server.url + "/");
   await phone.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
