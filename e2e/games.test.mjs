@@ -69,6 +69,18 @@ test("a player's games: back to an unfinished game from the home page, their own
     await page.locator("#more-games").focus();
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelectorAll("#games tbody tr").length === 107);
+    // A dropped connection: the button says so and stays, and works again after.
+    await page.goto(server.url + "/games?lang=en");
+    await page.locator("#more-games").waitFor();
+    await page.route("**/api/games?after=*", (route) => route.abort());
+    await page.locator("#more-games").click();
+    await page.locator("#toast.show").waitFor();
+    assert.match(await page.locator("#toast").innerText(), /network|connection|reach/i);
+    assert.equal(await page.locator("#games tbody tr").count(), 100);
+    assert.equal(await page.locator("#more-games").isEnabled(), true);
+    await page.unroute("**/api/games?after=*");
+    await page.locator("#more-games").click();
+    await page.waitForFunction(() => document.querySelectorAll("#games tbody tr").length === 107);
     // Six unfinished games: five are offered, and a link leads to the rest.
     for (let i = 0; i < 5; i++) {
       const g = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });

@@ -2,7 +2,7 @@
 // token for) first, then every game on the site, newest first, a page at a
 // time, with links to play, replay, review or download each. On a phone
 // each row becomes a stacked card.
-import { el } from "../dom.js";
+import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, ownGameIds, gamesByIds } from "../api.js";
 import { settingsText } from "../settings.js";
@@ -46,9 +46,10 @@ export async function gamesPage(main) {
   main.append(el("h1", {}, t("games.title")));
   // The player's own games: once a hundred newer games were played on the
   // site, a game of theirs was no longer on the list at all.
+  // A failure here (a dropped connection) leaves the list of all games.
   const own = ownGameIds();
   if (own.length) {
-    const games = await gamesByIds(own);
+    const games = await gamesByIds(own).catch((e) => { toast(e.message); return []; });
     if (games.length) {
       main.append(el("section", { id: "your-games", "aria-labelledby": "your-games-title" },
         el("h2", { id: "your-games-title" }, t("games.yours")),
@@ -72,6 +73,8 @@ export async function gamesPage(main) {
       // The first new row takes the focus, so a keyboard user goes on from there.
       const first = games.length ? list.querySelector(`tr[data-game="${games[0].id}"] a`) : null;
       if (first) first.focus();
+    } catch (e) {
+      toast(e.message);
     } finally {
       more.disabled = false;
     }

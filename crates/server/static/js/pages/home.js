@@ -80,7 +80,7 @@ export async function homePage(main) {
     const sides = form.game === "ringo" ? ["attackers", "defenders", "random"] : ["light", "dark", "random"];
     form.opponent = form.opponent || "engine";
     const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
-    // What the chosen level is, for the chosen game (until 2026-11-27 one
+    // What the chosen level is, for the chosen game (until 2026-11-26 one
     // paragraph told both games' ten levels at once, whichever was chosen).
     const levelText = (n) => t(`level.${form.game}.${n}`);
     const levelNote = el("p", { class: "muted", id: "level-note", "aria-live": "polite" }, levelText(form.level || 3));
