@@ -84,6 +84,52 @@ fn play_against_the_engine() {
     );
 }
 
+#[test]
+fn hint_shows_the_engines_best_move_in_terminal_play() {
+    // Against the engine: a legal best move, a score for the side to move,
+    // and the line; the game goes on after it.
+    let out = agon_with_input(
+        &["ringo", "play", "--rules", "globe", "--vs", "engine:1"],
+        b"hint\nquit\n",
+    );
+    let line = out
+        .lines()
+        .find(|l| l.contains("Engine analysis (1 s, depth "))
+        .unwrap_or_else(|| panic!("no hint in {out}"));
+    let best = line
+        .split("best ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    let start = ringo::Game::new("globe".parse().unwrap());
+    assert!(
+        start.legal_notations().contains(&best.to_string()),
+        "{line}"
+    );
+    assert!(line.contains("for the attackers."), "{line}");
+    assert!(out.contains("  Line: "), "{out}");
+    // Between two people, where the search proves the end: one attacker in
+    // F and one next to it.
+    let out = agon_with_input(
+        &[
+            "ringo",
+            "play",
+            "--rules",
+            "classic",
+            "--position",
+            "......../......../......../......../......../.A.D.... 1 a",
+        ],
+        b"hint\nquit\n",
+    );
+    assert!(
+        out.contains("best b1-F; the attackers win in 1 ply (proven)."),
+        "{out}"
+    );
+    assert!(out.contains("moves, hint, undo"), "{out}");
+}
+
 /// Runs `agon tournament ringo` with these arguments.
 fn tournament_ringo(args: &[&str]) -> std::process::Output {
     let mut all = vec!["tournament", "ringo"];

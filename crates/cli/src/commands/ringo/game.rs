@@ -126,7 +126,40 @@ pub fn draw(game: &Game) -> String {
 }
 
 const PLAY_HELP: &str =
-    "Type a move (b6-b5, d3xd1, d2xa2(b2), pass), or: moves, undo, record, help, quit.";
+    "Type a move (b6-b5, d3xd1, d2xa2(b2), pass), or: moves, hint, undo, record, help, quit.";
+
+/// How long `hint` thinks: level 10's time for a move.
+const HINT_MS: u64 = 1000;
+
+/// `hint`: the engine's best move, its score and line for the side to move
+/// (what `agon ringo analyze` prints, in words), as Urgammon's `hint` does.
+fn hint(game: &Game) -> String {
+    let limit = agon_ai::ringo::report::AnalyzeLimit {
+        movetime: Some(HINT_MS),
+        ..Default::default()
+    };
+    match agon_ai::ringo::report::analyze_json(game, limit) {
+        Err(e) => format!("No hint: {e}."),
+        Ok(a) => {
+            let best = a.best.unwrap_or_else(|| "pass".into());
+            let verdict = match &a.proven {
+                Some(p) => format!(
+                    "the {} win in {} {} (proven)",
+                    p.winner,
+                    p.plies,
+                    if p.plies == 1 { "ply" } else { "plies" }
+                ),
+                None => format!("score {:+} for the {}", a.score, a.to_move),
+            };
+            format!(
+                "Engine analysis ({} s, depth {}): best {best}; {verdict}.\n  Line: {}",
+                HINT_MS / 1000,
+                a.depth,
+                a.pv.join(" ")
+            )
+        }
+    }
+}
 
 /// `agon ringo play`: two people at one terminal. Reads one command per line,
 /// so it also works with piped input; at the end of input it stops.
@@ -157,6 +190,7 @@ pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             }
             "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
             "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
+            "hint" => writeln!(out, "{}", hint(game))?,
             "record" => writeln!(out, "{}", game.record())?,
             "undo" => match game.undo() {
                 Some(m) => writeln!(out, "Took back {m}.\n{}", draw(game))?,
@@ -229,6 +263,7 @@ fn play_one(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             }
             "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
             "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
+            "hint" => writeln!(out, "{}", hint(game))?,
             "record" => writeln!(out, "{}", game.record())?,
             "undo" => {
                 // Back to the person's previous turn: the engine's reply and the move.
