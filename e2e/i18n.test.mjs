@@ -98,11 +98,17 @@ test("the Polish and French pages show no English sentence", async () => {
         .map((part) => part.trim())
         .filter((part) => part.length >= 12 && part.includes(" "));
       const page = await browser.newPage();
+      // The browser holds the Ringo game's seat: the home page offers it
+      // and the games page lists it under the player's own, in words too.
+      await page.goto(`${server.url}/nowhere`);
+      await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
       for (const path of ["/", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere", "/lab",
         "/analysis?game=ringo&moves=b6-b5&depth=3", "/analysis?game=urgammon&record=start:2-3&level=4"]) {
         await page.goto(`${server.url}${path}${path.includes("?") ? "&" : "?"}lang=${l}`);
         await page.waitForLoadState("networkidle");
         if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
+        if (path === "/") await page.locator("#resume a").waitFor();
+        if (path === "/games") await page.locator("#own-games").waitFor();
         assert.equal(await page.evaluate(() => document.documentElement.lang), l, `${path}: <html lang>`);
         // Folded text (the home page's options, the lab's every cell) is read too.
         await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
