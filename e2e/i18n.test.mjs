@@ -132,3 +132,34 @@ test("the Polish and French pages show no English sentence", async () => {
     }
   });
 });
+
+test("counts read as the language says them: one point, two points; po 1 remisowym rzucie, po 5 remisowych rzutach", async () => {
+  // No string falls back on "point(s)": a plural takes its form from the
+  // language's rules.
+  for (const l of ["en", "pl", "fr"]) {
+    const bad = Object.entries(langs[l]).filter(([, v]) => /\w\(s\)/.test(v)).map(([k]) => k);
+    assert.deepEqual(bad, [], `${l}: strings with (s)`);
+  }
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    const say = async (lang, key, vars) => {
+      await page.goto(`${server.url}/?lang=${lang}`);
+      return page.evaluate(([k, v]) => import("/static/i18n.js").then((m) => m.t(k, v)), [key, vars]);
+    };
+    assert.equal(await say("en", "log.ties", { n: 1 }), "after 1 tied roll");
+    assert.equal(await say("en", "log.ties", { n: 3 }), "after 3 tied rolls");
+    assert.equal(await say("en", "ur.game_won", { side: "Light", n: 1, kind: "a plain win" }), "Light wins 1 point: a plain win.");
+    assert.equal(await say("en", "cell.fortress", { n: 2 }), "Fortress: 2 attackers");
+    assert.equal(await say("pl", "log.ties", { n: 1 }), "po 1 remisowym rzucie");
+    assert.equal(await say("pl", "log.ties", { n: 3 }), "po 3 remisowych rzutach");
+    assert.equal(await say("pl", "log.ties", { n: 5 }), "po 5 remisowych rzutach");
+    assert.equal(await say("fr", "log.ties", { n: 1 }), "après 1 égalité");
+    assert.equal(await say("fr", "log.ties", { n: 2 }), "après 2 égalités");
+    assert.equal(await say("fr", "game.captured_tally", { a: 0, at: 7, d: 2 }), "Pris : 0 assaillant sur 7 · 2 défenseurs sur 4");
+    // What a player sees: an Urgammon game whose opening roll tied, in the move list.
+    const ur = await apiCall(server.url, "POST", "/api/import", { game: "urgammon", record: "start:3-3 start:2-3 P-2a" });
+    await page.goto(`${server.url}/replay/${ur.id}?lang=en`);
+    await page.locator("#move-list").waitFor();
+    assert.match(await page.locator("#move-list").innerText(), /\(after 1 tied roll\)/);
+  });
+});

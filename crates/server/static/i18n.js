@@ -26,11 +26,27 @@ function pick() {
 export let LANG = pick();
 document.documentElement.lang = LANG;
 
-/** The string for `key` in the page's language, with `{name}` filled from `vars`. */
+/** The string for `key` in the page's language, with `{name}` filled from
+ *  `vars`, and `{name|one:…|few:…|many:…|other:…}` replaced by the form the
+ *  language's plural rules give for that number (`Intl.PluralRules`: one
+ *  and other in English and French, one, few and many in Polish), so no
+ *  string needs "point(s)". */
 export function t(key, vars) {
   let s = LANGS[LANG][key] ?? LANGS.en[key] ?? key;
-  if (vars) for (const k of Object.keys(vars)) s = s.split("{" + k + "}").join(vars[k]);
+  if (vars) {
+    s = s.replace(/\{(\w+)\|([^{}]*)\}/g, (whole, k, forms) => {
+      if (!(k in vars)) return whole;
+      const map = Object.fromEntries(forms.split("|").map((f) => [f.slice(0, f.indexOf(":")), f.slice(f.indexOf(":") + 1)]));
+      return map[plural(Number(vars[k]))] ?? map.other ?? whole;
+    });
+    for (const k of Object.keys(vars)) s = s.split("{" + k + "}").join(vars[k]);
+  }
   return s;
+}
+
+/** The plural category of `n` in the page's language. */
+function plural(n) {
+  return new Intl.PluralRules(LANG).select(n);
 }
 
 /** Whether `key` has a string. */

@@ -256,7 +256,7 @@ export default {
   "say.picked": "Wybrano {cell}: wskaż, dokąd idzie.",
   "say.cancelled": "Anulowano.",
   "log.opening": "Rzut rozpoczynający: jasne {l}, ciemne {d} — zaczynają {side} wynikiem {v}",
-  "log.ties": "po {n} remisowych rzutach",
+  "log.ties": "po {n} {n|one:remisowym rzucie|few:remisowych rzutach|many:remisowych rzutach|other:remisowych rzutach}",
   "log.rolled": "{side}: rzut {n}",
   "log.verdict_yes": "wyrok TAK → {v}",
   "log.verdict_no": "wyrok NIE: koniec tury",
