@@ -7,7 +7,11 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
   const server = await startServer();
   const browser = await launch();
   try {
-    const alice = await (await browser.newContext()).newPage();
+    // Alice's browser lets the page use the clipboard, as a person's does
+    // when they press Copy.
+    const aliceContext = await browser.newContext();
+    await aliceContext.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const alice = await aliceContext.newPage();
     const bob = await (await browser.newContext()).newPage();
     const carol = await (await browser.newContext()).newPage();
     await alice.goto(server.url + "/");
@@ -19,6 +23,15 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     const invite = await alice.locator("#invite-link").inputValue();
     const watch = await alice.locator("#watch-link").inputValue();
     assert.match(invite, /\?invite=[0-9a-f]{32}$/);
+    // Copy puts the link on the clipboard and says so; by the keyboard too.
+    await alice.locator("#invite-link-copy").click();
+    await alice.locator("#toast.show").waitFor();
+    assert.equal(await alice.locator("#toast").innerText(), "Copied.");
+    assert.equal(await alice.evaluate(() => navigator.clipboard.readText()), invite);
+    await alice.locator("#watch-link-copy").focus();
+    await alice.keyboard.press("Enter");
+    await alice.waitForFunction((w) => navigator.clipboard.readText().then((c) => c === w), watch);
+    assert.equal(await alice.locator("#invite-link-copy").getAttribute("aria-label"), "Copy: Invite link");
     // Before Bob comes, Alice sees his seat free.
     assert.match(await alice.locator("#presence").innerText(), /Defenders — seat free/);
 

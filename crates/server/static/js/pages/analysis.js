@@ -10,6 +10,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText } from "../log.js";
+import { copyField } from "../panels/common.js";
 
 const SECTORS = "abcdefgh";
 const KEYS = ["game", "rules", "position", "moves", "setup", "record", "level", "to", "score", "depth"];
@@ -172,8 +173,7 @@ export async function analysisPage(main) {
           urTurnText(turn, i === s.log.length - 1 && ["decide", "verdict", "move"].includes(s.phase))))));
     }
     out.push(el("div", { class: "row" }, el("button", { id: "back", disabled: !moves().length, onclick: () => { setMoves(moves().slice(0, -1)); load(); } }, t("analysis.back"))));
-    out.push(el("div", { class: "invite" }, el("label", { for: "share-link" }, t("analysis.share")),
-      el("input", { id: "share-link", readonly: true, value: location.origin + link(), onclick: (e) => e.target.select() })));
+    out.push(copyField("share-link", t("analysis.share"), location.origin + link()));
     return out;
   }
 

@@ -53,9 +53,23 @@ export function boardTools(view) {
   return el("div", { class: "row tools" }, flip, sound);
 }
 
-function copyField(id, label, value, help) {
+export function copyField(id, label, value, help) {
+  const input = el("input", { id, readonly: true, value, onclick: (e) => e.target.select() });
+  // A link is for sending: one press copies it (selecting the text by hand
+  // on a phone was the only way).
+  const copy = el("button", { type: "button", id: id + "-copy", "aria-label": t("game.copy_label", { what: label }), onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      // No clipboard API (a page served over plain http off this machine):
+      // the older command, on the selected text.
+      input.select();
+      if (!document.execCommand("copy")) { toast(t("game.copy_failed")); return; }
+    }
+    toast(t("game.copied"));
+  } }, t("game.copy"));
   return el("div", { class: "invite" }, el("label", { for: id }, label),
-    el("input", { id, readonly: true, value, onclick: (e) => e.target.select() }),
+    el("div", { class: "copyrow" }, input, copy),
     help ? el("p", { class: "muted" }, help) : null);
 }
 
