@@ -114,6 +114,14 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     await bob.locator("#toast.show", { hasText: /watching|only the players/ }).waitFor();
     assert.match(await bob.locator("#toast").innerText(), /watching|only the players/);
     assert.deepEqual(await ringoPieces(bob), boardBefore, "the old device moved nothing");
+    // Reopened, the old device watches, forgets the token, and no longer
+    // offers the game as one of its own.
+    await bob.reload();
+    await waitState(bob, () => window.agonState && window.agonYou.length === 0);
+    assert.equal(await bob.evaluate((id) => localStorage.getItem("agon-token-" + id), seatLink.match(/\/g\/([a-z0-9]+)/)[1]), null);
+    await bob.goto(server.url + "/games");
+    await bob.locator("#games").waitFor();
+    assert.equal(await bob.locator("#your-games").count(), 0);
 
     // The phone resigns (two clicks: Resign, then confirm); everyone sees it.
     await phone.locator("#resign").click();

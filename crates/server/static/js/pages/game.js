@@ -136,6 +136,9 @@ export async function gamePage(main, id) {
   // with the same state: it always redraws.
   function refresh() {
     return api("GET", `/api/games/${id}`, undefined, token).then((r) => {
+      // A token that holds no seat any more (the seat was moved to another
+      // device) is forgotten, so the game leaves this browser's own games.
+      if (token && !r.you.length) localStorage.removeItem(tokenKey(id));
       view.you = r.you;
       window.agonYou = r.you;
       view.presence = r.presence || view.presence;
