@@ -17,13 +17,19 @@ export function statusText(status) {
 
 const COLS = ["game", "settings", "mode", "status", "updated"];
 
+/** A listed game's name. */
+export const gameName = (g) => (g.game === "ringo" ? "Ringo" : "Urgammon");
+
+/** A listed game's opponent in words: the computer with its level, a friend, one screen. */
+export const opponentText = (g) => t("opp." + g.mode) + (g.level ? " " + g.level : "");
+
 /** One game's row. */
 function row(g) {
   const cell = (col, ...content) => el("td", { "data-label": t("games.col." + col) }, ...content);
   return el("tr", { "data-game": g.id },
-    cell("game", g.game === "ringo" ? "Ringo" : "Urgammon"),
+    cell("game", gameName(g)),
     cell("settings", settingsText(g.game, g.settings)),
-    cell("mode", t("opp." + g.mode) + (g.level ? " " + g.level : "")),
+    cell("mode", opponentText(g)),
     cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")),
     cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
     el("td", { "data-label": t("games.col.links"), class: "links" },
