@@ -137,10 +137,7 @@ impl ListParams {
                         ids.len()
                     )));
                 }
-                if let Some(id) = ids
-                    .iter()
-                    .find(|id| id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()))
-                {
+                if let Some(id) = ids.iter().find(|id| !crate::store::is_game_id(id)) {
                     return Err(bad(format!("'{id}' is not a game id")));
                 }
                 Some(ids)

@@ -271,6 +271,12 @@ pub struct ListQuery {
     pub after: Option<ListCursor>,
 }
 
+/// Whether `s` can be a game id: 1 to 64 ASCII letters and digits (what the
+/// games list takes from a query, in `ids` and in a cursor).
+pub fn is_game_id(s: &str) -> bool {
+    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// A place in the games list's order: the last game of a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListCursor {
@@ -307,7 +313,7 @@ impl std::str::FromStr for ListCursor {
         let updated_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
         let created_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
         let id = parts.next().ok_or(())?;
-        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !is_game_id(id) {
             return Err(());
         }
         Ok(ListCursor {
