@@ -276,7 +276,8 @@ impl ServeArgs {
     }
 }
 
-/// The rules, start position and moves that set up a Ringo game.
+/// The rules, start position and moves that set up a Ringo game, or a whole
+/// saved record (as the web app's "Download record" writes it).
 #[derive(clap::Args)]
 pub(crate) struct RingoGameArgs {
     /// Rules: PRESET[,key=value]... e.g. classic,attackers=6
@@ -285,14 +286,61 @@ pub(crate) struct RingoGameArgs {
     /// Start position (section 8 notation); default: the rules' start.
     #[arg(long)]
     pub(crate) position: Option<String>,
-    /// Moves to play first, separated by spaces.
+    /// Moves to play first, separated by spaces (after --record's or --file's moves).
     #[arg(long)]
     pub(crate) moves: Option<String>,
+    /// A whole game record instead of --rules and --position: the rules, an
+    /// optional start position, the moves, and maybe a last `resign:SIDE`.
+    #[arg(long, conflicts_with_all = ["rules", "position", "file"])]
+    pub(crate) record: Option<String>,
+    /// The same record from a file, such as the web app's download (`-`: standard input).
+    #[arg(long, conflicts_with_all = ["rules", "position"])]
+    pub(crate) file: Option<std::path::PathBuf>,
 }
 
 impl RingoGameArgs {
+    /// The game these options set up.
     pub(crate) fn load(&self) -> Result<ringo::Game> {
-        ringo_game::load(&self.rules, self.position.as_deref(), self.moves.as_deref())
+        Ok(self.load_saved()?.0)
+    }
+
+    /// The game, and the side that resigned it when the record says so.
+    pub(crate) fn load_saved(&self) -> Result<(ringo::Game, Option<ringo::Side>)> {
+        let record = match (&self.record, &self.file) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some(path)) => Some(crate::commands::read_file(path)?),
+            (None, None) => None,
+        };
+        match record {
+            Some(text) => ringo_game::load_saved(&text, self.moves.as_deref()),
+            None => Ok((
+                ringo_game::load(&self.rules, self.position.as_deref(), self.moves.as_deref())?,
+                None,
+            )),
+        }
+    }
+}
+
+/// An Urgammon record: as text (`--record`) or from a file (`--file`).
+#[derive(clap::Args)]
+pub(crate) struct UrgammonRecordArgs {
+    /// The record: game tokens on one line, or a match record (header line
+    /// first); a last `resign:SIDE` is read too.
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) record: Option<String>,
+    /// The same record from a file, such as the web app's download (`-`: standard input).
+    #[arg(long)]
+    pub(crate) file: Option<std::path::PathBuf>,
+}
+
+impl UrgammonRecordArgs {
+    /// The record's text; empty (the start) when neither option is given.
+    pub(crate) fn text(&self) -> Result<String> {
+        match (&self.record, &self.file) {
+            (Some(text), _) => Ok(text.clone()),
+            (None, Some(path)) => crate::commands::read_file(path),
+            (None, None) => Ok(String::new()),
+        }
     }
 }
 
@@ -385,20 +433,25 @@ pub(crate) enum RingoCmd {
         #[command(subcommand)]
         cmd: TablebaseCmd,
     },
-    /// Two people play at this terminal, or one against the engine (--vs).
+    /// Two people play at this terminal, or one against the engine (--vs);
+    /// --record or --file goes on from a saved game.
     Play {
-        /// Rules: PRESET[,key=value]...
-        #[arg(long, default_value = "classic")]
-        rules: String,
-        /// Start position; default: the rules' start.
-        #[arg(long)]
-        position: Option<String>,
+        #[command(flatten)]
+        game: RingoGameArgs,
         /// Play against the engine: engine or engine:LEVEL (1-10, default 5).
         #[arg(long)]
         vs: Option<String>,
         /// Your side against the engine.
         #[arg(long, value_enum, default_value_t = RingoSide::Attackers)]
         side: RingoSide,
+    },
+    /// Step through a game: its record (--record, --file) or --moves.
+    Replay {
+        #[command(flatten)]
+        game: RingoGameArgs,
+        /// Print every step without waiting for commands.
+        #[arg(long)]
+        all: bool,
     },
 }
 
@@ -458,9 +511,8 @@ pub(crate) enum TablebaseCmd {
 pub(crate) enum UrgammonCmd {
     /// Print the phase, side to act, legal moves and result after a record, as JSON.
     Legal {
-        /// The record: game tokens on one line, or a match record (header line first).
-        #[arg(long, default_value = "")]
-        record: String,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
     },
     /// Two people play a match at this terminal; the program rolls the dice.
     Play {
@@ -485,9 +537,8 @@ pub(crate) enum UrgammonCmd {
     },
     /// The engine's analysis of the decision after a record, as one JSON object.
     Analyze {
-        /// The record: game tokens on one line, or a match record (header line first).
-        #[arg(long, default_value = "")]
-        record: String,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
         /// Analyse as this playing level (1-10; 10 searches 2 plies).
         #[arg(long, default_value_t = Level::MAX)]
         level: Level,
@@ -501,9 +552,8 @@ pub(crate) enum UrgammonCmd {
     /// Review a game or a match: every decision's loss and grade, each
     /// side's error rate, rating and luck, light's win chance, as JSON.
     Review {
-        /// The record: game tokens on one line, or a match record (header line first).
-        #[arg(long)]
-        record: String,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
         /// Review as this playing level (10: the network with its full look-ahead).
         #[arg(long, default_value_t = Level::new(agon_ai::urgammon::review::LEVEL))]
         level: Level,
@@ -519,9 +569,8 @@ pub(crate) enum UrgammonCmd {
     },
     /// Play the position out many times: mean points, outcome shares, 95% intervals.
     Rollout {
-        /// The record: game tokens on one line, or a match record.
-        #[arg(long, default_value = "")]
-        record: String,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
         /// Games to play out.
         #[arg(long, default_value_t = 1000)]
         games: usize,
@@ -603,8 +652,8 @@ pub(crate) enum UrgammonCmd {
     },
     /// Step through a saved game or match record.
     Replay {
-        /// The record file.
-        #[arg(long)]
+        /// The record file, such as the web app's download (`-`: standard input).
+        #[arg(long, alias = "file")]
         record: std::path::PathBuf,
         /// Print every step without waiting for commands.
         #[arg(long)]

@@ -8,9 +8,11 @@
 #![deny(missing_docs)]
 
 mod ringo_view;
+mod saved;
 mod urgammon_view;
 
 pub use ringo_view::*;
+pub use saved::{Saved, RESIGN};
 pub use urgammon_view::*;
 
 #[cfg(test)]

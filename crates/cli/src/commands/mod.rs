@@ -37,6 +37,24 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// A record file's text; `-` reads standard input (a pipe from `curl`).
+pub(crate) fn read_file(path: &std::path::Path) -> Result<String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| anyhow::anyhow!("cannot read standard input: {e}"))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
+}
+
+/// Whether a record comes from standard input, which then cannot also
+/// carry a replay's commands.
+pub(crate) fn is_stdin(path: Option<&std::path::Path>) -> bool {
+    path.is_some_and(|p| p.as_os_str() == "-")
+}
+
 /// Prints one JSON object on one line.
 pub(crate) fn print_json(value: &impl serde::Serialize) -> Result<()> {
     let mut out = std::io::stdout().lock();

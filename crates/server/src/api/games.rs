@@ -410,19 +410,11 @@ pub async fn import(
     let kind: Kind = req.game.parse()?;
     let bad =
         |e: String| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}"));
-    let words: Vec<String> = req.record.split_whitespace().map(str::to_string).collect();
-    let resign = match words.last() {
-        Some(w) if w.starts_with("resign:") => Some(w.clone()),
-        _ => None,
-    };
-    let text = match &resign {
-        Some(r) => req
-            .record
-            .trim_end()
-            .strip_suffix(r.as_str())
-            .unwrap_or(&req.record),
-        None => &req.record,
-    };
+    let saved = agon_views::Saved::split(&req.record);
+    let resign = saved
+        .resigned
+        .map(|side| format!("{}{side}", agon_views::RESIGN));
+    let text = saved.record;
     let (settings, start, mut tokens) = match kind {
         Kind::Ringo => {
             let game = ringo::Game::parse_record(text).map_err(|e| bad(e.to_string()))?;

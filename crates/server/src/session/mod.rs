@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 use crate::store::{Commit, GameRow, Loaded};
 
 /// The record token that says a side resigned: `resign:defenders`.
-const RESIGN: &str = "resign:";
+use agon_views::RESIGN;
 
 /// The reason stored for a game that ended by resignation.
 pub const RESIGNATION: &str = "resignation";

@@ -23,6 +23,35 @@ pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<
     Ok(game)
 }
 
+/// Reads a saved record (rules, an optional start position, the moves and
+/// maybe a last `resign:SIDE`, as the web app's download writes it), then
+/// plays `moves` after it. Returns the game and the side that resigned.
+pub fn load_saved(text: &str, moves: Option<&str>) -> Result<(Game, Option<Side>)> {
+    let saved = agon_views::Saved::split(text);
+    let resigned = saved.ringo_side().map_err(anyhow::Error::msg)?;
+    let mut game = Game::parse_record(saved.record).context("invalid record")?;
+    if let Some(moves) = moves {
+        if resigned.is_some() {
+            bail!("--moves: the record ends with a resignation");
+        }
+        for (index, text) in moves.split_whitespace().enumerate() {
+            if let Err(e) = game.play_text(text) {
+                bail!("move at index {index}: {e}");
+            }
+        }
+    }
+    Ok((game, resigned))
+}
+
+/// The line that says a game ended by resignation.
+fn resigned_line(side: Side) -> String {
+    format!(
+        "  Game over: the {} resigned; the {} win.\n",
+        side.name(),
+        side.other().name()
+    )
+}
+
 /// The JSON object of `agon ringo legal` (with the extra fields the web app uses).
 pub fn legal_json(game: &Game) -> agon_views::RingoGame {
     agon_views::RingoGame::of(game)
@@ -71,6 +100,12 @@ pub fn perft_json(game: &Game, depth: u32, divide: bool) -> PerftJson {
 /// Draws the board as rings × sectors: ring 6 at the top, the neutral zone (sector
 /// a) in brackets, then the fortress and whose turn it is.
 pub fn draw(game: &Game) -> String {
+    draw_saved(game, None)
+}
+
+/// [`draw`], for a game that `resigned` may have ended: then its last line
+/// says who resigned instead of whose turn it is.
+pub fn draw_saved(game: &Game, resigned: Option<Side>) -> String {
     let pos = game.position();
     let rules = game.rules();
     let mut s = String::new();
@@ -111,8 +146,9 @@ pub fn draw(game: &Game) -> String {
         pos.attackers_left(),
         pos.defenders_left()
     ));
-    match game.outcome() {
-        Some(o) => s.push_str(&format!(
+    match (game.outcome(), resigned) {
+        (None, Some(side)) => s.push_str(&resigned_line(side)),
+        (Some(o), _) => s.push_str(&format!(
             "  Game over: {} ({}).\n",
             match o.winner {
                 Some(side) => format!("the {} win", side.name()),
@@ -120,7 +156,7 @@ pub fn draw(game: &Game) -> String {
             },
             o.reason.describe()
         )),
-        None => s.push_str(&format!("  The {} are to move.\n", pos.to_move().name())),
+        (None, None) => s.push_str(&format!("  The {} are to move.\n", pos.to_move().name())),
     }
     s
 }
@@ -161,6 +197,57 @@ fn hint(game: &Game) -> String {
     }
 }
 
+/// What one line typed at the move prompt did.
+enum Typed {
+    /// Stop playing.
+    Quit,
+    /// A move was played.
+    Played,
+    /// Moves were taken back.
+    TookBack,
+    /// Something was shown; the same side is still to move.
+    Shown,
+}
+
+/// Acts on one line typed at the move prompt. Against the engine, `undo` goes
+/// back to the person's previous turn: the engine's reply and the move.
+fn typed(game: &mut Game, text: &str, vs_engine: bool, out: &mut dyn Write) -> Result<Typed> {
+    match text {
+        "quit" | "exit" => {
+            writeln!(out, "Record: {}", game.record())?;
+            return Ok(Typed::Quit);
+        }
+        "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
+        "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
+        "hint" => writeln!(out, "{}", hint(game))?,
+        "record" => writeln!(out, "{}", game.record())?,
+        "undo" => {
+            let plies = if vs_engine { 2 } else { 1 };
+            if game.ply() < plies {
+                writeln!(out, "Nothing to take back.")?;
+                return Ok(Typed::Shown);
+            }
+            let mut notations = game.move_notations();
+            let taken = notations.split_off(notations.len() - plies);
+            for _ in 0..plies {
+                game.undo();
+            }
+            writeln!(out, "Took back {}.", taken.join(" "))?;
+            return Ok(Typed::TookBack);
+        }
+        // Every move names a cell, and every cell but `F` has its ring's digit:
+        // a word without one is a command this prompt does not know.
+        text if text != "pass" && !text.contains(|c: char| c.is_ascii_digit()) => {
+            writeln!(out, "Unknown command '{text}'. {PLAY_HELP}")?
+        }
+        text => match game.play_text(text) {
+            Ok(_) => return Ok(Typed::Played),
+            Err(e) => writeln!(out, "Illegal: {e}")?,
+        },
+    }
+    Ok(Typed::Shown)
+}
+
 /// `agon ringo play`: two people at one terminal. Reads one command per line,
 /// so it also works with piped input; at the end of input it stops.
 pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
@@ -184,21 +271,10 @@ pub fn play(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         }
         match line.trim() {
             "" => continue,
-            "quit" | "exit" => {
-                writeln!(out, "Record: {}", game.record())?;
-                return Ok(());
-            }
-            "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
-            "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
-            "hint" => writeln!(out, "{}", hint(game))?,
-            "record" => writeln!(out, "{}", game.record())?,
-            "undo" => match game.undo() {
-                Some(m) => writeln!(out, "Took back {m}.\n{}", draw(game))?,
-                None => writeln!(out, "Nothing to take back.")?,
-            },
-            text => match game.play_text(text) {
-                Ok(_) => writeln!(out, "{}", draw(game))?,
-                Err(e) => writeln!(out, "Illegal: {e}")?,
+            text => match typed(game, text, false, out)? {
+                Typed::Quit => return Ok(()),
+                Typed::Played | Typed::TookBack => writeln!(out, "{}", draw(game))?,
+                Typed::Shown => {}
             },
         }
     }
@@ -231,15 +307,14 @@ pub fn play_engine(
             }
             continue;
         }
-        // The person's turn (or the end): the two-player loop handles one line.
+        // The person's turn (or the end).
         if !play_one(game, input, out)? {
             return Ok(());
         }
-        // Undo in a game against the engine takes back the engine's reply too.
     }
 }
 
-/// Shows the board, reads one command and applies it. Returns false to stop.
+/// Shows the board, reads commands until a move or an undo. Returns false to stop.
 fn play_one(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<bool> {
     writeln!(out, "{}", draw(game))?;
     if game.is_over() {
@@ -257,23 +332,72 @@ fn play_one(game: &mut Game, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         }
         match line.trim() {
             "" => continue,
-            "quit" | "exit" => {
-                writeln!(out, "Record: {}", game.record())?;
-                return Ok(false);
+            text => match typed(game, text, true, out)? {
+                Typed::Quit => return Ok(false),
+                Typed::Played | Typed::TookBack => return Ok(true),
+                Typed::Shown => {}
+            },
+        }
+    }
+}
+
+/// `agon ringo replay`: steps through a game, one ply at a time. Commands,
+/// one per line: Enter or `n` next, `b` back, a number jumps to that ply, `q`
+/// quits. With `all`, prints every ply without waiting.
+pub fn replay(
+    game: &Game,
+    resigned: Option<Side>,
+    all: bool,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let moves = game.move_notations();
+    let n = moves.len();
+    let mut at = 0usize;
+    let mut line = String::new();
+    loop {
+        let view = Game::from_moves(
+            *game.rules(),
+            Some(&game.start_position().to_text(game.rules().rings)),
+            moves[..at].iter().map(String::as_str),
+        )
+        .context("the game replays")?;
+        let last = if at == 0 {
+            "(start)"
+        } else {
+            moves[at - 1].as_str()
+        };
+        let resigned = resigned.filter(|_| at == n);
+        writeln!(
+            out,
+            "--- ply {at}/{n}: {last}\n{}",
+            draw_saved(&view, resigned)
+        )?;
+        if all {
+            if at == n {
+                return Ok(());
             }
-            "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
-            "moves" => writeln!(out, "{}", game.legal_notations().join(" "))?,
-            "hint" => writeln!(out, "{}", hint(game))?,
-            "record" => writeln!(out, "{}", game.record())?,
-            "undo" => {
-                // Back to the person's previous turn: the engine's reply and the move.
-                let me = game.position().to_move();
-                while game.undo().is_some() && game.position().to_move() != me {}
-                return Ok(true);
+            at += 1;
+            continue;
+        }
+        write!(out, "[Enter/n next, b back, NUMBER jump, q quit]> ")?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        match line.trim() {
+            "" | "n" => {
+                if at == n {
+                    return Ok(());
+                }
+                at += 1;
             }
-            text => match game.play_text(text) {
-                Ok(_) => return Ok(true),
-                Err(e) => writeln!(out, "Illegal: {e}")?,
+            "b" => at = at.saturating_sub(1),
+            "q" => return Ok(()),
+            t => match t.parse::<usize>() {
+                Ok(k) if k <= n => at = k,
+                _ => writeln!(out, "Unknown command '{t}'.")?,
             },
         }
     }

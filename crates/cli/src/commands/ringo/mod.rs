@@ -70,7 +70,20 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             depth,
             divide,
         } => print_json(&game::perft_json(&game.load()?, depth, divide)),
-        RingoCmd::Show { game } => super::print_out(&game::draw(&game.load()?)),
+        RingoCmd::Show { game } => {
+            let (game, resigned) = game.load_saved()?;
+            super::print_out(&game::draw_saved(&game, resigned))
+        }
+        RingoCmd::Replay { game: args, all } => {
+            let (game, resigned) = args.load_saved()?;
+            game::replay(
+                &game,
+                resigned,
+                all || super::is_stdin(args.file.as_deref()),
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout(),
+            )
+        }
         RingoCmd::Analyze {
             game,
             level,
@@ -92,12 +105,20 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             )
         }
         RingoCmd::Play {
-            rules,
-            position,
+            game: args,
             vs,
             side,
         } => {
-            let mut game = game::load(&rules, position.as_deref(), None)?;
+            let (mut game, resigned) = args.load_saved()?;
+            if let Some(side) = resigned {
+                anyhow::bail!(
+                    "this game is over: the {} resigned (replay it with `agon ringo replay`)",
+                    side.name()
+                );
+            }
+            if super::is_stdin(args.file.as_deref()) {
+                anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
+            }
             let (stdin, stdout) = (&mut std::io::stdin().lock(), &mut std::io::stdout());
             match vs.as_deref() {
                 None => game::play(&mut game, stdin, stdout),

@@ -10,9 +10,19 @@ use urgammon::{Game, House, Kind, Match, MatchSettings, Phase, Side, State, Toke
 /// A record is a game (tokens on one line) or a match (a header line, then a
 /// line per game). Either way, parse it into a match so one code path serves.
 pub fn load_record(text: &str) -> Result<Match> {
-    let text = text.trim();
+    Ok(load_saved(text)?.0)
+}
+
+/// A saved record (game tokens or a match record, maybe ending with
+/// `resign:SIDE`, as the web app's download writes it): the match, and the
+/// side that resigned it.
+pub fn load_saved(text: &str) -> Result<(Match, Option<Side>)> {
+    let saved = agon_views::Saved::split(text);
+    let resigned = saved.urgammon_side().map_err(anyhow::Error::msg)?;
+    let text = saved.record.trim();
     if text.starts_with("urgammon") {
-        return Match::parse(text).map_err(|e| anyhow::anyhow!("{e}"));
+        let m = Match::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        return Ok((m, resigned));
     }
     // A single game: play it in a one-game "match" with no target to reach.
     let mut m = Match::new(MatchSettings {
@@ -24,7 +34,7 @@ pub fn load_record(text: &str) -> Result<Match> {
             bail!("token {index} ('{token}'): {reason}");
         }
     }
-    Ok(m)
+    Ok((m, resigned))
 }
 
 /// `agon urgammon legal`: the state after the record; with a match record, the
@@ -139,7 +149,7 @@ fn describe_result(state: &State) -> String {
 
 const PLAY_HELP: &str = "Type a move by number or in notation (P-2a, 2a-3a, Cx6, 13b-off); \
 'v' rolls the verdict die when you may; 'hint' shows the engine's analysis; \
-also: record, help, quit.";
+also: moves, record, help, quit.";
 
 /// The engine's seat in a terminal match.
 #[derive(Clone, Copy, Debug)]
@@ -337,6 +347,8 @@ pub fn play(
                         writeln!(out, "{}", m.record())?;
                         continue;
                     }
+                    // The loop shows the numbered moves again.
+                    "moves" => continue,
                     "hint" => {
                         write!(out, "{}", hint(&m))?;
                         continue;
@@ -359,6 +371,14 @@ pub fn play(
                     // as if the player should choose the die.
                     "roll" | "r" => {
                         writeln!(out, "Dice are rolled by the program; type a move.")?;
+                        continue;
+                    }
+                    // Every move has a digit (a house or a die); a word without
+                    // one (but `v+`, `v-`) is a command this prompt does not know.
+                    text if !text.starts_with('v')
+                        && !text.contains(|c: char| c.is_ascii_digit()) =>
+                    {
+                        writeln!(out, "Unknown command '{text}'. {PLAY_HELP}")?;
                         continue;
                     }
                     _ => {
@@ -398,7 +418,7 @@ pub fn play(
 /// per line: Enter or `n` next, `b` back, a number jumps to that token, `q` quits.
 /// With `all`, prints every step without waiting.
 pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    let m = load_record(record)?;
+    let (m, resigned) = load_saved(record)?;
     let games: Vec<&Game> = m
         .finished()
         .iter()
@@ -454,7 +474,14 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
             }
         }
     }
-    if let Some(r) = m.result() {
+    if let Some(side) = resigned {
+        writeln!(
+            out,
+            "Match over: {} resigned; {} wins the match.",
+            side.name(),
+            side.other().name()
+        )?;
+    } else if let Some(r) = m.result() {
         writeln!(out, "{}", match_over(&r))?;
     }
     Ok(())

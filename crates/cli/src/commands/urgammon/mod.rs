@@ -13,6 +13,7 @@ use anyhow::Result;
 pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
     match cmd {
         UrgammonCmd::Legal { record } => {
+            let record = record.text()?;
             let m = game::load_record(&record)?;
             print_json(&game::legal_json(
                 &m,
@@ -61,6 +62,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             match_to,
             score,
         } => {
+            let record = record.text()?;
             let (m, ctx) = analysis::load_in_context(&record, match_to, score.as_deref())?;
             print_json(&analysis::analysis_json(m.current().state(), level, ctx))
         }
@@ -73,6 +75,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             threads,
             seed,
         } => {
+            let record = record.text()?;
             let (m, ctx) = analysis::load_in_context(&record, match_to, score.as_deref())?;
             print_json(&analysis::rollout(
                 m.current().state(),
@@ -84,6 +87,10 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             )?)
         }
         UrgammonCmd::Review { record, level } => {
+            let record = record.text()?;
+            if record.trim().is_empty() {
+                anyhow::bail!("nothing to review: give the game with --record or --file");
+            }
             let m = game::load_record(&record)?;
             let in_match = record.trim_start().starts_with("urgammon");
             let total: usize = m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
@@ -157,11 +164,10 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             })?)
         }
         UrgammonCmd::Replay { record, all } => {
-            let text = std::fs::read_to_string(&record)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", record.display()))?;
+            let text = super::read_file(&record)?;
             game::replay(
                 &text,
-                all,
+                all || super::is_stdin(Some(&record)),
                 &mut std::io::stdin().lock(),
                 &mut std::io::stdout(),
             )
