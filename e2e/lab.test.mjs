@@ -237,5 +237,28 @@ test("on a phone the Rules lab's tables become cards whose captions read across 
       assert.ok(caption.width >= 0.9 * card.width, `${id}: caption ${caption.width}px wide, cards ${card.width}px`);
     }
     await page.screenshot({ path: `${SHOTS}/lab-phone.png`, fullPage: false });
+    // The chart's axis reads at 11 px or more: the chart keeps its width and
+    // scrolls sideways in its frame, not the page.
+    const sizes = await page.locator("#lab-chart text.axis").evaluateAll((list) => list.map((t) => {
+      const svg = t.ownerSVGElement;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return parseFloat(getComputedStyle(t).fontSize) * scale;
+    }));
+    assert.ok(sizes.length > 5 && sizes.every((px) => px >= 11), `axis text at ${sizes.map((px) => px.toFixed(1)).join(", ")} px`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the page itself does not scroll sideways");
+    const frame = page.locator("#lab-chart-frame");
+    const widths = await frame.evaluate((f) => [f.scrollWidth, f.clientWidth]);
+    assert.ok(widths[0] > widths[1], `the chart scrolls in its frame: ${widths}`);
+    // The last strength is off the screen at first; a finger's swipe (the
+    // frame's own scroll) or the keyboard brings it in.
+    const lastLabel = page.locator("#lab-chart text.axis").last();
+    const onScreen = async () => { const b = await lastLabel.boundingBox(); return b.x + b.width <= 390; };
+    assert.equal(await onScreen(), false);
+    await frame.focus();
+    for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => { const f = document.querySelector("#lab-chart-frame"); return f.scrollLeft + f.clientWidth >= f.scrollWidth - 1; });
+    assert.equal(await onScreen(), true, "the keyboard scrolled the chart to its last strength");
+    // A screen reader names the frame it lands in, in the page's language.
+    assert.equal(await frame.getAttribute("aria-label"), "Odsetek wygranych atakujących wobec siły graczy, jedna linia na zestaw zasad");
   });
 });

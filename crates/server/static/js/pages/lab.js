@@ -173,7 +173,10 @@ export async function labPage(main) {
 
   const cols = ["rules", "player", "games", "attackers", "interval", "draws", "timeouts", "plies", "balance"];
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
-  main.append(el("section", { class: "card spaced" }, svg, caption, legend), summary,
+  // On a phone the chart keeps a width its axis labels read at (11 px or
+  // more) and scrolls sideways in its own frame, by finger or by keyboard.
+  const frame = el("div", { class: "chart-frame", id: "lab-chart-frame", tabindex: "0", role: "region", "aria-label": t("lab.chart") }, svg);
+  main.append(el("section", { class: "card spaced" }, frame, caption, legend), summary,
     el("p", { class: "muted", id: "lab-verdict" }, t("lab.verdict", { n: Math.min(pooledN, players.length) })),
     ...checkSections,
     // Every measured cell, one row each (hundreds): folded away until asked
