@@ -10,6 +10,31 @@ function arrows(page) {
   return page.locator("[data-arrow]").evaluateAll((list) => list.map((a) => `${a.dataset.arrow}:${a.dataset.from}>${a.dataset.to}`));
 }
 
+test("the menu's Analysis link opens each game's start with the engine's view, and the game buttons switch", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server.url + "/");
+    await page.getByRole("link", { name: "Analysis", exact: true }).click();
+    await page.waitForURL(/\/analysis/);
+    // Ringo's start: the engine's best move and its arrow, no endless "thinking".
+    await page.locator("#best").waitFor();
+    assert.equal(await page.locator("#analysis-panel").getByText("The engine is thinking").count(), 0);
+    assert.equal((await arrows(page)).length, 1);
+    assert.equal(await page.locator("#back").isDisabled(), true, "nothing to take back at the start");
+    // The Urgammon button: the opening, valued.
+    await page.getByRole("link", { name: "Urgammon", exact: true }).click();
+    await page.locator("#position-eval").waitFor();
+    // And back with the Ringo button, by the keyboard.
+    await page.getByRole("link", { name: "Ringo", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/game=ringo/);
+    await page.locator("#best").waitFor();
+    assert.deepEqual(errors, []);
+  });
+});
+
 test("Ringo: from a replay to the analysis board, moves on the board, take back, a shared link, a set-up position", async () => {
   await withApp(async (server, browser) => {
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });

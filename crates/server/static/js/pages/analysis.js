@@ -59,7 +59,8 @@ export async function analysisPage(main) {
     for (const k of KEYS) if (q[k] !== undefined && q[k] !== "") p.set(k, q[k]);
     return `/analysis?${p}`;
   };
-  const moves = () => (q.game === "ringo" ? q.moves : q.record || "").split(" ").filter(Boolean);
+  // The menu's plain /analysis (and /analysis?game=ringo) has no moves yet.
+  const moves = () => ((q.game === "ringo" ? q.moves : q.record) || "").split(" ").filter(Boolean);
   const setMoves = (list) => { if (q.game === "ringo") q.moves = list.join(" "); else q.record = list.join(" "); };
 
   head.replaceChildren(
