@@ -23,9 +23,27 @@ test("the menu's Analysis link opens each game's start with the engine's view, a
     assert.equal(await page.locator("#analysis-panel").getByText("The engine is thinking").count(), 0);
     assert.equal((await arrows(page)).length, 1);
     assert.equal(await page.locator("#back").isDisabled(), true, "nothing to take back at the start");
-    // The Urgammon button: the opening, valued.
+    // The Urgammon button: the opening, valued, and whose value it is.
     await page.getByRole("link", { name: "Urgammon", exact: true }).click();
     await page.locator("#position-eval").waitFor();
+    assert.match(await page.locator("#position-eval").innerText(), /^The position for light: equity 0, win \d+%, draw \d+%$/);
+    // The opening roll, chosen by hand: a tie first (it is rolled again),
+    // then light 3 against dark 2 by the keyboard: dark starts with its 2.
+    await page.getByLabel("Light's die").selectOption("2");
+    await page.getByLabel("Dark's die").selectOption("2");
+    await page.getByRole("button", { name: "Play this opening roll" }).click();
+    await page.waitForURL(/record=start%3A2-2/);
+    await page.locator("#opening-roll").waitFor();
+    await page.getByLabel("Light's die").focus();
+    await page.keyboard.press("3");
+    assert.equal(await page.getByLabel("Light's die").inputValue(), "3");
+    await page.getByLabel("Dark's die").selectOption("2");
+    await page.locator("#opening-roll").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#options").waitFor();
+    assert.match(await page.locator("#move-list").innerText(), /Opening roll: light 3, dark 2 — Dark starts with 2 \(after 1 tied roll\)/);
+    assert.match(await page.locator("#position-eval").innerText(), /^The position for dark:/);
+    assert.equal(await page.locator("#opening-roll").count(), 0, "the opening is played");
     // And back with the Ringo button, by the keyboard.
     await page.getByRole("link", { name: "Ringo", exact: true }).focus();
     await page.keyboard.press("Enter");

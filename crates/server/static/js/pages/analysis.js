@@ -136,6 +136,16 @@ export async function analysisPage(main) {
       if (a && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => play("pass") }, t("game.pass")));
       out.push(el("h3", {}, t("game.moves")), el("p", { id: "analysis-moves", class: "mv" }, s.history.join(" ") || "–"));
     } else {
+      // The opening: both dice chosen by hand (a tie rolls again), as the
+      // chance die is below; without it the opening was a dead end.
+      if (s.phase === "opening") {
+        const die = (id) => el("select", { id }, [1, 2, 3, 4].map((n) => el("option", { value: String(n) }, String(n))));
+        const light = die("opening-light"), dark = die("opening-dark");
+        out.push(el("div", { class: "row", role: "group", "aria-label": t("ur.phase.opening") },
+          el("label", { for: "opening-light" }, t("analysis.opening_light")), light,
+          el("label", { for: "opening-dark" }, t("analysis.opening_dark")), dark,
+          el("button", { id: "opening-roll", onclick: () => play(`start:${light.value}-${dark.value}`) }, t("analysis.opening_play"))));
+      }
       if (s.phase === "roll") {
         out.push(el("div", { class: "row", role: "group", "aria-label": t("ur.roll") },
           [1, 2, 3, 4].map((n) => el("button", { class: "roll-choice", "data-roll": n, onclick: () => play("r" + n) }, t("analysis.roll", { n })))));
@@ -145,7 +155,7 @@ export async function analysisPage(main) {
           el("button", { id: "verdict-no", onclick: () => play("v-") }, t("analysis.verdict_no"))));
       }
       if (a) {
-        out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { e: a.equity, w: Math.round(100 * a.win) }),
+        out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { side: t("side." + a.perspective), e: a.equity, w: Math.round(100 * a.win), d: Math.round(100 * a.outcomes.draw) }),
           a.mwc !== undefined ? " · " + t("analysis.mwc", { m: Math.round(100 * a.mwc) }) : ""));
         if (a.options.length) {
           const names = ["win1", "win2", "win3", "win4", "loss1", "loss2", "loss3", "loss4", "draw"];
