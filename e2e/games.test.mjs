@@ -50,6 +50,8 @@ test("a player's games: back to an unfinished game from the home page, their own
     const own = await page.locator("#own-games tbody tr").evaluateAll((r) => r.map((x) => x.dataset.game));
     assert.deepEqual(own.sort(), [done.id, mine].sort());
     assert.match(await page.locator("#your-games").innerText(), /Your games/);
+    // The Rules column says the rule set, not "Rules:" again.
+    assert.equal(await page.locator(`#own-games tr[data-game="${mine}"] td[data-label="Rules"]`).innerText(), "classic");
     // Every game on the site, a hundred at a time: the player's are on the
     // next page, which the "Older games" button brings.
     const all = page.locator("#games tbody tr");

@@ -9,14 +9,15 @@ export function optionValue(key, value) {
   return t(`optval.${key}.${value}`);
 }
 
-/** A Ringo rules string (`classic,attackers=5`) in words. */
-export function ringoSettings(rules) {
+/** A Ringo rules string (`classic,attackers=5`) in words; `labelled` false
+ *  leaves out the "Rules:" a column headed Rules already says. */
+export function ringoSettings(rules, labelled = true) {
   const [preset, ...changes] = String(rules).split(",");
   const parts = changes.map((c) => {
     const [k, v] = c.split("=");
     return t("settings.changed", { name: t("optname." + k), value: optionValue(k, v) });
   });
-  return [t("settings.ringo", { preset }), ...parts].join(" · ");
+  return [labelled ? t("settings.ringo", { preset }) : preset, ...parts].join(" · ");
 }
 
 /** An Urgammon match header (`urgammon match to=7 draw=replay stake=5`) in words. */
@@ -26,7 +27,8 @@ export function urgammonSettings(header) {
   return f.stake ? line + " · " + t("settings.stake", { x: f.stake }) : line;
 }
 
-/** A stored game's settings in words, whichever game. */
-export function settingsText(game, settings) {
-  return game === "ringo" ? ringoSettings(settings) : urgammonSettings(settings);
+/** A stored game's settings in words, whichever game (`labelled`: as in
+ *  `ringoSettings`). */
+export function settingsText(game, settings, labelled = true) {
+  return game === "ringo" ? ringoSettings(settings, labelled) : urgammonSettings(settings);
 }

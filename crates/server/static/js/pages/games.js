@@ -28,7 +28,8 @@ function row(g) {
   const cell = (col, ...content) => el("td", { "data-label": t("games.col." + col) }, ...content);
   return el("tr", { "data-game": g.id },
     cell("game", gameName(g)),
-    cell("settings", settingsText(g.game, g.settings)),
+    // Under the Rules heading (or its label on a phone): "classic", not "Rules: classic".
+    cell("settings", settingsText(g.game, g.settings, false)),
     cell("mode", opponentText(g)),
     cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")),
     cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
