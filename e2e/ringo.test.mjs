@@ -18,7 +18,19 @@ test("play a whole Ringo game against the engine by clicking", async () => {
       // Head for the fortress: the legal move whose destination is innermost.
       const ring = (m) => (m === "pass" ? 9 : m.includes("-F") || m.includes("xF") ? 0 : Number(m[4]));
       const move = [...s.moves].sort((a, b) => ring(a) - ring(b))[0];
+      // The first two moves come with a line on how to move; then it goes.
+      if (moves < 2) {
+        assert.equal(await page.locator("#move-hint").innerText(),
+          "Pick a piece with a dashed ring (click or tap it), then where it goes; or use the keyboard: arrow keys, then Enter.");
+        // It stands right under the status line.
+        assert.equal(await page.locator("#turn + #move-hint").count(), 1);
+      } else assert.equal(await page.locator("#move-hint").count(), 0, `no hint at move ${moves + 1}`);
       await playRingoMove(page, move);
+      // Not while the engine thinks.
+      if (moves === 0 && !(await state(page)).s.over) {
+        const after = await state(page);
+        if (!after.you.includes(after.s.seat_to_act)) assert.equal(await page.locator("#move-hint").count(), 0);
+      }
       if (moves === 6) await page.screenshot({ path: `${SHOTS}/ringo-game.png` });
     }
     await waitState(page, () => window.agonState.over);

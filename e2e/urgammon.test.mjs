@@ -41,8 +41,9 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
         await page.locator("#game-result").waitFor();
         await act(page, () => page.locator("#next").click());
       } else if (s.phase === "roll") {
-        // The verdict button appears only when rolling it is allowed.
+        // The verdict button appears only when rolling it is allowed; no piece moves yet.
         assert.equal(await page.locator("#verdict").count(), 0);
+        assert.equal(await page.locator("#move-hint").count(), 0);
         await act(page, () => page.locator("#roll").click());
         rolls++;
       } else if (s.phase === "verdict") {
@@ -54,6 +55,9 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
         verdicts++;
       } else {
         const move = s.moves[0];
+        // The match's first move comes with a line on how to move; later ones not.
+        if (moves === 0) assert.match(await page.locator("#move-hint").innerText(), /^Pick a piece with a dashed ring/);
+        if (moves >= 10) assert.equal(await page.locator("#move-hint").count(), 0);
         const [, from, , to] = move.match(/^([PCH]|\d+[ab]?)([-x])(\d+[ab]?|off)$/);
         const side = s.to_act[0];
         await act(page, async () => {

@@ -242,6 +242,7 @@ export default {
   "game.flip": "Flip the board",
   "game.sound": "Sounds",
   "game.board_help": "Keyboard: arrow keys move between cells, Enter picks a piece and drops it, Escape cancels.",
+  "game.move_hint": "Pick a piece with a dashed ring (click or tap it), then where it goes; or use the keyboard: arrow keys, then Enter.",
   "board.ringo": "Ringo board",
   "board.urgammon": "Urgammon board",
   "cell.empty": "{cell}: empty",

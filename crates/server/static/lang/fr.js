@@ -242,6 +242,7 @@ export default {
   "game.flip": "Retourner le plateau",
   "game.sound": "Sons",
   "game.board_help": "Clavier : les flèches passent d'une case à l'autre, Entrée prend une pièce et la pose, Échap annule.",
+  "game.move_hint": "Choisissez une pièce entourée de pointillés (clic ou toucher), puis sa destination ; ou au clavier : les flèches, puis Entrée.",
   "board.ringo": "Plateau de Ringo",
   "board.urgammon": "Plateau d'Urgammon",
   "cell.empty": "{cell} : vide",

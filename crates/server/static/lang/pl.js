@@ -242,6 +242,7 @@ export default {
   "game.flip": "Obróć planszę",
   "game.sound": "Dźwięki",
   "game.board_help": "Klawiatura: strzałki przenoszą między polami, Enter wybiera bierkę i ją stawia, Escape anuluje.",
+  "game.move_hint": "Wybierz pionek z przerywaną obwódką (kliknij lub dotknij), a potem pole, na które ma iść; albo klawiatura: strzałki, potem Enter.",
   "board.ringo": "Plansza Ringo",
   "board.urgammon": "Plansza Urgammona",
   "cell.empty": "{cell}: puste",

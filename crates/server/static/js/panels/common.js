@@ -39,6 +39,14 @@ export function whoLine(view) {
   return el("p", { class: "muted", id: "role" }, t("game.you_play", { side: t("side." + s.seat_names[view.you[0]]) }));
 }
 
+/** How to move, under the status line while a player's first moves are to
+ *  be made (`early`): the dashed ring that marks a movable piece says
+ *  nothing by itself to someone new to the page. A list: empty, or the line. */
+export function moveHint(view, early) {
+  if (!canAct(view) || !early || !view.state.legal?.some((m) => m.from || m.piece)) return [];
+  return [el("p", { class: "muted", id: "move-hint" }, t("game.move_hint"))];
+}
+
 /** Flip and sound switches; both remembered. */
 export function boardTools(view) {
   const flip = el("button", { id: "flip", "aria-pressed": String(!!view.flipped), onclick: () => {

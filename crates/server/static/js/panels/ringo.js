@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { ringoSettings } from "../settings.js";
 import { ringoRows } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
 
 /** The result line of a finished game, or null. */
 export function ringoResult(s) {
@@ -42,6 +42,8 @@ export function ringoPanel(view, send) {
   } else {
     const turn = canAct(view) ? t("game.your_turn", { side: t("side." + s.to_move) }) : t("game.to_move", { side: t("Side." + s.to_move) });
     out.push(el("div", { class: "status", id: "turn" }, turn));
+    // Each side's first two moves.
+    out.push(...moveHint(view, s.history.length < 4));
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
   const chooser = el("div", { class: "chooser", id: "chooser" });

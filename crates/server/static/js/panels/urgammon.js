@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, valueText } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
 
 export function gameResultLine(r) {
   if (!r) return null;
@@ -61,6 +61,8 @@ export function urgammonPanel(view, send) {
     const side = s.to_act ? t("Side." + s.to_act) : "";
     out.push(el("div", { class: "status", id: "turn" }, t("ur.phase." + s.phase, { side, v: s.value ? valueText(s) : "" })));
     if (s.last_turn) out.push(el("div", { class: "muted" }, t("ur.last_turn")));
+    // The match's first turns (the opening roll is the log's first line).
+    out.push(...moveHint(view, mt.games === 1 && s.log.length < 4 && ["move", "decide"].includes(s.phase)));
     const row = el("div", { class: "row" });
     if (canAct(view) && s.phase === "roll") row.append(el("button", { class: "primary", id: "roll", onclick: () => send({ type: "roll" }) }, t("ur.roll")));
     if (canAct(view) && s.verdict_allowed) {
