@@ -10,6 +10,8 @@ test("play a whole Ringo game against the engine by clicking", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await newGame(page, server.url, { game: "ringo", level: 1, side: "attackers" });
     await waitState(page, () => window.agonState && window.agonYou.length === 1);
+    // No move yet: the move list shows a dash, not an empty box.
+    assert.equal(await page.locator("#move-list").evaluate((l) => getComputedStyle(l, "::before").content), '"–"');
     let moves = 0;
     for (; moves < 400; moves++) {
       await waitState(page, () => window.agonState.over || window.agonYou.includes(window.agonState.seat_to_act));
