@@ -119,3 +119,24 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
     assert.match(await page.locator("#review-status").innerText(), /partie/);
   });
 });
+
+test("the review and the replay lead back to the game with 'Open the game', by mouse and by keyboard", async () => {
+  await withApp(async (server, browser) => {
+    const g = await apiCall(server.url, "POST", "/api/import", {
+      game: "ringo", record: "classic ......../......../......../......../..A...../..D..... 1 a c2xF" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/review/${g.id}`);
+    const open = page.getByRole("link", { name: "Open the game" });
+    await open.click();
+    await page.waitForURL(new RegExp(`/g/${g.id}$`));
+    assert.match(await page.locator("#result").innerText(), /attackers win/i);
+    await page.goto(`${server.url}/replay/${g.id}`);
+    await page.getByRole("link", { name: "Open the game" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(new RegExp(`/g/${g.id}$`));
+    await page.locator("#result").waitFor();
+    // In Polish too.
+    await page.goto(`${server.url}/replay/${g.id}?lang=pl`);
+    assert.equal(await page.locator("#open-game").innerText(), "Otwórz partię");
+  });
+});

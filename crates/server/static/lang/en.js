@@ -159,6 +159,7 @@ export default {
   "games.col.status": "Status",
   "games.col.updated": "Updated",
   "replay.title": "Replay",
+  "replay.open_game": "Open the game",
   "err.network": "Network error: {e}",
   "opt.rings": "Rings around the fortress: 6 (standard board) or 5 (small board).",
   "opt.attackers": "How many attackers start.",

@@ -159,6 +159,7 @@ export default {
   "games.col.status": "État",
   "games.col.updated": "Mise à jour",
   "replay.title": "Revoir",
+  "replay.open_game": "Ouvrir la partie",
   "err.network": "Erreur réseau : {e}",
   "opt.rings": "Couronnes autour de la citadelle : 6 (plateau normal) ou 5 (petit).",
   "opt.attackers": "Nombre d'assaillants au départ.",

@@ -159,6 +159,7 @@ export default {
   "games.col.status": "Stan",
   "games.col.updated": "Zmiana",
   "replay.title": "Powtórka",
+  "replay.open_game": "Otwórz partię",
   "err.network": "Błąd sieci: {e}",
   "opt.rings": "Pierścienie wokół twierdzy: 6 (zwykła plansza) lub 5 (mała).",
   "opt.attackers": "Ilu atakujących zaczyna.",

@@ -72,7 +72,7 @@ export async function replayPage(main, id) {
         an.set("record", s.tokens.join(" "));
         if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
       }
-      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open")),
+      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game")),
         el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
       // The move of this ply stands in the middle of the move list: at the

@@ -136,7 +136,7 @@ export async function reviewPage(main, id) {
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select),
           el("div", { class: "row" }, el("a", { class: "button", href: "/replay/" + id, "data-nav": true }, t("game.replay")),
-            el("a", { class: "button", href: "/g/" + id, "data-nav": true }, t("games.open"))))));
+            el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"))))));
     window.agonReview = r;
     select(keys.length ? keys[0] : 0);
   };
