@@ -107,3 +107,42 @@ test("a player's games: back to an unfinished game from the home page, their own
     assert.equal(await stranger.locator("#resume").isVisible(), false);
   });
 });
+
+test("importing a record: the game is read from the record, a downloaded file opens into the box, and a bad record says why", async () => {
+  await withApp(async (server, browser) => {
+    // A resigned Urgammon match, downloaded as the game page's link saves it.
+    const u = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
+    await apiCall(server.url, "POST", `/api/games/${u.id}/action`, { type: "resign" }, u.token);
+    const saved = await (await fetch(`${server.url}/api/games/${u.id}/record`)).text();
+    assert.match(saved, /^urgammon match to=7/);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/?lang=en");
+    // Ringo is chosen above; the record is Urgammon's all the same.
+    assert.equal(await page.locator("input[name=game][value=ringo]").isChecked(), true);
+    await page.locator("#import-record").fill("classic b6-b5 zz-top");
+    await page.getByRole("button", { name: "Import" }).click();
+    const error = page.locator("#import-error");
+    await error.waitFor();
+    assert.match(await error.innerText(), /^This record cannot be read or replayed\. \(invalid record: .*zz-top/);
+    assert.equal(new URL(page.url()).pathname, "/", "the page stays, the record in its box");
+    assert.equal(await page.locator("#import-record").inputValue(), "classic b6-b5 zz-top");
+    // The downloaded file, opened with the file button, fills the box.
+    await page.getByLabel("Or open a saved record file:").setInputFiles({ name: `agon-urgammon-${u.id}.txt`, mimeType: "text/plain", buffer: Buffer.from(saved) });
+    await page.waitForFunction(() => document.getElementById("import-record").value.startsWith("urgammon match"));
+    // Imported by the keyboard: the match and its resignation.
+    await page.locator("#import").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(page, () => window.agonState && window.agonState.game === "urgammon");
+    assert.match(await page.locator("#result").innerText(), /resigned/);
+    // A Ringo record is read as Ringo with Urgammon chosen.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("input[name=game][value=urgammon]").check();
+    await page.locator("#import-record").fill("globe b6-b5 b1-c1");
+    await page.locator("#import").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(page, () => window.agonState && window.agonState.game === "ringo");
+    assert.equal(await page.evaluate(() => window.agonState.rules), "globe");
+    assert.deepEqual(await page.evaluate(() => window.agonState.history), ["b6-b5", "b1-c1"]);
+  });
+});

@@ -26,6 +26,7 @@ export default {
   "home.start": "Start the game",
   "home.import": "Import a record",
   "home.import_help": "Paste a game record (Ringo: rules then moves; Urgammon: tokens, or a match record).",
+  "home.import_file": "Or open a saved record file:",
   "home.import_btn": "Import",
   "level.ringo.1": "Level 1: looks one move ahead and mostly plays at random.",
   "level.ringo.2": "Level 2: looks one move ahead, often at random.",

@@ -26,6 +26,7 @@ export default {
   "home.start": "Commencer",
   "home.import": "Importer une partie",
   "home.import_help": "Collez un enregistrement (Ringo : règles puis coups ; Urgammon : jetons, ou un match).",
+  "home.import_file": "Ou ouvrez un fichier d'enregistrement :",
   "home.import_btn": "Importer",
   "level.ringo.1": "Niveau 1 : regarde un coup à l'avance et joue surtout au hasard.",
   "level.ringo.2": "Niveau 2 : regarde un coup à l'avance, souvent au hasard.",

@@ -26,6 +26,7 @@ export default {
   "home.start": "Rozpocznij grę",
   "home.import": "Wczytaj zapis",
   "home.import_help": "Wklej zapis partii (Ringo: zasady, potem ruchy; Urgammon: żetony albo zapis meczu).",
+  "home.import_file": "Albo otwórz plik z zapisem:",
   "home.import_btn": "Wczytaj",
   "level.ringo.1": "Poziom 1: patrzy jeden ruch naprzód i gra przeważnie na chybił trafił.",
   "level.ringo.2": "Poziom 2: patrzy jeden ruch naprzód, często gra losowo.",

@@ -6,6 +6,16 @@ import { navigate } from "../router.js";
 import { gameName, opponentText } from "./games.js";
 import { optionValue, settingsText } from "../settings.js";
 
+/** Which game a pasted record is, whatever game is chosen above it: an
+ *  Urgammon record starts with its match header or its opening roll, a Ringo
+ *  record with its rules or a start position. Anything else: `chosen`. */
+export function recordGame(text, chosen) {
+  const first = text.trim().split(/\s+/)[0] || "";
+  if (/^(urgammon|start:)/.test(first)) return "urgammon";
+  if (/^(classic|encyclopedia|globe)\b|\//.test(first)) return "ringo";
+  return chosen;
+}
+
 export async function homePage(main) {
   const m = await meta();
   const form = { game: localStorage.getItem("agon-last-game") || "ringo" };
@@ -102,15 +112,29 @@ export async function homePage(main) {
     wrap.append(el("div", { class: "cards" }, settings, who));
 
     const record = el("textarea", { id: "import-record", rows: 3, "aria-describedby": "import-help" });
+    // A failed import says why where the record is, and stays until the next try.
+    const error = el("p", { class: "result", id: "import-error", role: "alert", hidden: true });
+    // A file saved with "Download record" opens into the box.
+    const file = el("input", { type: "file", id: "import-file", accept: ".txt,text/plain", onchange: async () => {
+      const f = file.files && file.files[0];
+      if (f) record.value = await f.text();
+    } });
     wrap.append(el("section", { class: "card spaced", "aria-labelledby": "import-title" },
       el("h2", { id: "import-title" }, t("home.import")), el("p", { class: "muted", id: "import-help" }, t("home.import_help")),
       el("label", { for: "import-record" }, t("home.import_label")), record,
+      el("div", { class: "row" }, el("label", { for: "import-file" }, t("home.import_file")), file),
+      error,
       el("div", { class: "row" }, el("button", { id: "import", onclick: async () => {
+        error.hidden = true;
         try {
-          const r = await api("POST", "/api/import", { game: form.game, record: record.value });
+          const r = await api("POST", "/api/import", { game: recordGame(record.value, form.game), record: record.value });
           localStorage.setItem(tokenKey(r.id), r.token);
           navigate("/g/" + r.id);
-        } catch (e) { toast(e.message); }
+        } catch (e) {
+          // The server's words name the bad token; the translation says what it means.
+          error.textContent = e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
+          error.hidden = false;
+        }
       } }, t("home.import_btn")))));
   }
 
