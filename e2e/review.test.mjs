@@ -138,5 +138,11 @@ test("the review and the replay lead back to the game with 'Open the game', by m
     // In Polish too.
     await page.goto(`${server.url}/replay/${g.id}?lang=pl`);
     assert.equal(await page.locator("#open-game").innerText(), "Otwórz partię");
+    // An unfinished game's review says it comes after the end, and leads back to the game.
+    const live = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    await page.goto(`${server.url}/review/${live.id}?lang=en`);
+    assert.equal(await page.locator("#review-error").innerText(), "This game is not over yet: its review comes after the end.");
+    await page.getByRole("link", { name: "Open the game" }).click();
+    await page.waitForURL(new RegExp(`/g/${live.id}$`));
   });
 });

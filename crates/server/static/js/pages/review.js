@@ -151,7 +151,9 @@ export async function reviewPage(main, id) {
     if (res.status === 200) return show(data);
     if (res.status === 202) { progress(data.done, data.total); return; }
     if (data.code === "game-not-found") { main.replaceChildren(); return notFoundPage(main, true); }
-    status.replaceChildren(el("p", { class: "result" }, data.code ? t("err." + data.code) : data.error));
+    status.replaceChildren(el("p", { class: "result", id: "review-error" }, data.code ? t("err." + data.code) : data.error),
+      // An unfinished game: the way back to it, to finish it.
+      data.code === "game-not-over" ? el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"))) : "");
     done = true;
   }
   await ask();
