@@ -228,6 +228,7 @@ fn bad_saved_records_get_clear_errors() {
     let record = dir.file("r.txt", "classic b6-b5");
     let out = agon(&["ringo", "play", "--file", "-"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the moves are typed on standard input"));
     assert!(json(&agon(&["ringo", "legal", "--file", &record])).is_object());
 }
 

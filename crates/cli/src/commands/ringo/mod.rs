@@ -109,15 +109,16 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             vs,
             side,
         } => {
+            // Checked before reading: the record would use up the typed moves.
+            if super::is_stdin(args.file.as_deref()) {
+                anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
+            }
             let (mut game, resigned) = args.load_saved()?;
             if let Some(side) = resigned {
                 anyhow::bail!(
                     "this game is over: the {} resigned (replay it with `agon ringo replay`)",
                     side.name()
                 );
-            }
-            if super::is_stdin(args.file.as_deref()) {
-                anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
             }
             let (stdin, stdout) = (&mut std::io::stdin().lock(), &mut std::io::stdout());
             match vs.as_deref() {
