@@ -515,11 +515,12 @@ pub(crate) enum UrgammonCmd {
         record: UrgammonRecordArgs,
     },
     /// Two people play a match at this terminal; the program rolls the dice.
+    /// --record or --file goes on from a saved match.
     Play {
         /// RNG seed for the dice, to reproduce a match.
         #[arg(long)]
         seed: Option<u64>,
-        /// Points to win the match.
+        /// Points to win the match (a saved match record keeps its own).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=99))]
         to: u32,
         /// What a drawn game does: replay (play on) or end (the match is drawn).
@@ -534,6 +535,8 @@ pub(crate) enum UrgammonCmd {
         /// Your side against the engine.
         #[arg(long, value_enum, default_value_t = UrgammonSide::Light)]
         side: UrgammonSide,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
     },
     /// The engine's analysis of the decision after a record, as one JSON object.
     Analyze {

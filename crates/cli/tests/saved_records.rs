@@ -76,6 +76,7 @@ fn downloaded_records_replay_at_the_terminal() {
     let ringo_resigned = download(port, "ringo", &["b6-b5", "b1-b2"], true);
     let ringo_open = download(port, "ringo", &["b6-b5"], false);
     let urgammon_resigned = download(port, "urgammon", &[], true);
+    let urgammon_open = download(port, "urgammon", &[], false);
     server.kill().unwrap();
     let _ = server.wait();
     assert_eq!(
@@ -161,6 +162,28 @@ fn downloaded_records_replay_at_the_terminal() {
     assert_eq!(v["match"]["to"], 7);
     let v = json(&agon(&["urgammon", "review", "--file", &urgammon]));
     assert!(v.is_object());
+    // An unfinished match goes on at the terminal, its opening roll kept.
+    let open = dir.file("urgammon-open.txt", &urgammon_open);
+    let opening = urgammon_open.lines().nth(1).unwrap().trim();
+    assert!(opening.starts_with("start:"), "{urgammon_open}");
+    let text = agon_with_input(
+        &["urgammon", "play", "--file", &open, "--seed", "5"],
+        b"quit
+",
+    );
+    assert!(
+        text.contains("=== Game 1 — score light 0 : dark 0 (to 7) ==="),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Record:\nurgammon match to=7 draw=replay\n{opening}"
+        )),
+        "{text}"
+    );
+    let out = agon(&["urgammon", "play", "--file", &urgammon]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resigned (replay it"));
 }
 
 #[test]

@@ -17,6 +17,18 @@ pub fn load_record(text: &str) -> Result<Match> {
 /// `resign:SIDE`, as the web app's download writes it): the match, and the
 /// side that resigned it.
 pub fn load_saved(text: &str) -> Result<(Match, Option<Side>)> {
+    load_saved_as(
+        text,
+        MatchSettings {
+            to: 99,
+            ..MatchSettings::default()
+        },
+    )
+}
+
+/// [`load_saved`], with the settings of the match a bare game record (no
+/// header line) is the first game of.
+pub fn load_saved_as(text: &str, bare: MatchSettings) -> Result<(Match, Option<Side>)> {
     let saved = agon_views::Saved::split(text);
     let resigned = saved.urgammon_side().map_err(anyhow::Error::msg)?;
     let text = saved.record.trim();
@@ -24,11 +36,9 @@ pub fn load_saved(text: &str) -> Result<(Match, Option<Side>)> {
         let m = Match::parse(text).map_err(|e| anyhow::anyhow!("{e}"))?;
         return Ok((m, resigned));
     }
-    // A single game: play it in a one-game "match" with no target to reach.
-    let mut m = Match::new(MatchSettings {
-        to: 99,
-        ..MatchSettings::default()
-    });
+    // A single game: the first game of a match (by default one with no
+    // target to reach).
+    let mut m = Match::new(bare);
     for (index, token) in text.split_whitespace().enumerate() {
         if let Err(reason) = m.apply_text(token) {
             bail!("token {index} ('{token}'): {reason}");
@@ -189,16 +199,17 @@ fn hint(m: &Match) -> String {
 }
 
 /// `agon urgammon play`: two people play a match at this terminal, or one
-/// plays the engine (`engine`). The program rolls every die; the players choose
-/// moves and whether to risk the verdict die.
+/// plays the engine (`engine`), from the start or from a saved match `m`.
+/// The program rolls every die; the players choose moves and whether to risk
+/// the verdict die.
 pub fn play(
-    settings: MatchSettings,
+    mut m: Match,
     engine: Option<EngineSeat>,
     rng: &mut Rng,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let mut m = Match::new(settings);
+    let settings = *m.settings();
     writeln!(out, "A match to {} points. {PLAY_HELP}", settings.to)?;
     if let Some(e) = engine {
         writeln!(

@@ -27,6 +27,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             stake,
             vs,
             side,
+            record,
         } => {
             let engine = match vs.as_deref() {
                 None => None,
@@ -47,9 +48,27 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                     .transpose()
                     .map_err(anyhow::Error::msg)?,
             };
+            // Checked before reading: the record would use up the typed moves.
+            if super::is_stdin(record.file.as_deref()) {
+                anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
+            }
+            // From the start, or on from a saved match (a bare game record is
+            // the first game of a match with these settings).
+            let m = if record.record.is_none() && record.file.is_none() {
+                urgammon::Match::new(settings)
+            } else {
+                let (m, resigned) = game::load_saved_as(&record.text()?, settings)?;
+                if let Some(side) = resigned {
+                    anyhow::bail!(
+                        "this match is over: {} resigned (replay it with `agon urgammon replay`)",
+                        side.name()
+                    );
+                }
+                m
+            };
             let mut rng = agon_ai::Rng::new(seed.unwrap_or_else(rng::time_seed));
             game::play(
-                settings,
+                m,
                 engine,
                 &mut rng,
                 &mut std::io::stdin().lock(),
