@@ -24,6 +24,7 @@ mod fallible;
 mod levels;
 mod ordering;
 pub mod params;
+mod pv;
 mod time;
 mod tt;
 
@@ -97,6 +98,8 @@ pub struct Searcher {
     /// short searches must not see the main search's deeper table entries,
     /// nor leave entries searched without the game's history in its table.
     reader: Option<Box<fallible::Reader>>,
+    /// The lines the search finds, ply by ply.
+    lines: pv::Lines,
 }
 
 impl Searcher {
@@ -122,6 +125,7 @@ impl Searcher {
             aborted: false,
             tablebases: crate::ringo::tablebase::for_rules(&rules),
             reader: None,
+            lines: pv::Lines::new(),
         }
     }
 
@@ -267,6 +271,7 @@ impl Searcher {
         ply: usize,
         last_pass: bool,
     ) -> i32 {
+        self.lines.clear(ply);
         if !self.enter_node() {
             return 0;
         }
@@ -311,7 +316,8 @@ impl Searcher {
             let j = (i..moves.len()).max_by_key(|&k| moves[k].0).unwrap_or(i);
             moves.swap(i, j);
             let m = moves[i].1;
-            let score = if m.is_pass() && last_pass {
+            let searched = !(m.is_pass() && last_pass);
+            let score = if !searched {
                 // A second pass in a row: the defenders win at once.
                 self.win_for(Side::Defenders, side, ply + 1)
             } else {
@@ -347,6 +353,7 @@ impl Searcher {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
+                    self.lines.update(ply, m, searched);
                     if alpha >= beta {
                         if !m.is_capture() {
                             self.history.reward(side, m, ply, depth);
@@ -411,12 +418,21 @@ impl Searcher {
         best
     }
 
-    /// The principal variation from the table, checked move by move.
-    fn pv(&self, game: &Game, first: Move, max: usize) -> Vec<Move> {
+    /// The principal variation: the search's own line (`found`, when it
+    /// starts with `first`), then on from the table, checked move by move.
+    fn pv(&self, game: &Game, found: &[Move], first: Move, max: usize) -> Vec<Move> {
         let mut pv = vec![first];
         let mut g = game.clone();
         if g.play(first).is_err() {
             return pv;
+        }
+        if found.first() == Some(&first) {
+            for &m in &found[1..] {
+                if g.is_over() || g.play(m).is_err() {
+                    break;
+                }
+                pv.push(m);
+            }
         }
         while pv.len() < max && !g.is_over() {
             let key = g.position().key() ^ if g.last_was_pass() { PASS_KEY } else { 0 };
@@ -467,6 +483,9 @@ impl Searcher {
         let mut score = 0;
         let mut done = 0;
         let mut depth = 0;
+        // The line of the last whole iteration (a timed search's last one is
+        // cut off).
+        let mut line: Vec<Move> = vec![];
         self.faithful = false;
         while depth < max_depth {
             depth += 1;
@@ -487,6 +506,7 @@ impl Searcher {
             }
             score = s;
             done = depth;
+            line = self.pv(game, self.lines.root(), best, depth as usize);
             // Once per iteration, so a subscriber costs nothing in the tree.
             tracing::trace!(depth, score, nodes = self.nodes, best = ?best, "iteration");
             if s.abs() >= MATE_BAND {
@@ -527,11 +547,19 @@ impl Searcher {
         });
         // A proof may come from quiescence, deeper than the iteration: follow it.
         let pv_len = proven.map_or(done, |p| p.plies.max(done)).max(1) as usize;
+        // The last whole iteration's line, when the root's move is still its
+        // first (a cut-off iteration may have found a better one).
+        let start = if line.first() == Some(&best) {
+            &line[..]
+        } else {
+            &[][..]
+        };
+        let pv = self.pv(game, start, best, pv_len);
         Report {
             best: Some(best),
             score,
             proven,
-            pv: self.pv(game, best, pv_len),
+            pv,
             depth: done,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
@@ -594,6 +622,30 @@ mod tests {
                 ..Limits::default()
             },
         )
+    }
+
+    #[test]
+    fn the_line_is_as_deep_as_the_search_even_when_the_table_forgot_it() {
+        // A table of 256 entries keeps almost nothing of a depth-10 search:
+        // read back from it alone, the line broke off after a move or two.
+        for rules in ["classic", "globe"] {
+            let g = Game::new(rules.parse().unwrap());
+            let r = Searcher::with_weights(*g.rules(), WEIGHTS, 1 << 8).search_game(
+                &g,
+                Limits {
+                    depth: Some(10),
+                    ..Limits::default()
+                },
+            );
+            assert_eq!(r.depth, 10);
+            assert_eq!(r.pv.len(), 10, "{rules}: {:?}", r.pv);
+            assert_eq!(r.pv[0], r.best.unwrap());
+            // Every move of it is legal in turn.
+            let mut line = g.clone();
+            for m in &r.pv {
+                line.play(*m).unwrap();
+            }
+        }
     }
 
     #[test]
