@@ -50,6 +50,12 @@ test("the menu's Analysis link opens each game's start with the engine's view, a
     await page.waitForURL(/game=ringo/);
     await page.locator("#best").waitFor();
     assert.deepEqual(errors, []);
+    // A mistyped link says which move is wrong, and the Ringo button starts afresh.
+    await page.goto(server.url + "/analysis?game=ringo&moves=b6-b5+zz-top");
+    await page.locator("#analysis-error").waitFor();
+    assert.match(await page.locator("#analysis-error").innerText(), /^That move is not allowed\. \(.*zz-top/);
+    await page.getByRole("link", { name: "Ringo", exact: true }).click();
+    await page.locator("#best").waitFor();
   });
 });
 

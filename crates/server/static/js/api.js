@@ -41,6 +41,12 @@ export class ApiError extends Error {
   }
 }
 
+/** An error in words for a box on the page: the translated meaning, then
+ *  the server's own words, which name the bad part ("move 1 ('zz-top')"). */
+export function errorText(e) {
+  return e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
+}
+
 export async function api(method, path, body, token) {
   const headers = { "content-type": "application/json" };
   if (token) headers["x-agon-token"] = token;

@@ -5,7 +5,7 @@
 // shares it.
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, meta } from "../api.js";
+import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
@@ -78,7 +78,7 @@ export async function analysisPage(main) {
       r = await api("POST", "/api/analyze", body);
     } catch (e) {
       toast(e.message);
-      side.replaceChildren(el("p", { class: "result", id: "analysis-error" }, e.message));
+      side.replaceChildren(el("p", { class: "result", id: "analysis-error" }, errorText(e)));
       return;
     }
     // The editor was opened while this analysis ran: it keeps the screen.

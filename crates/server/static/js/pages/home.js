@@ -1,7 +1,7 @@
 // The home page: choose a game, its rules, the opponent; or import a record.
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
+import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
 import { gameName, opponentText } from "./games.js";
 import { optionValue, settingsText } from "../settings.js";
@@ -131,8 +131,7 @@ export async function homePage(main) {
           localStorage.setItem(tokenKey(r.id), r.token);
           navigate("/g/" + r.id);
         } catch (e) {
-          // The server's words name the bad token; the translation says what it means.
-          error.textContent = e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
+          error.textContent = errorText(e);
           error.hidden = false;
         }
       } }, t("home.import_btn")))));
