@@ -50,8 +50,11 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await phone.goto(`${server.url}/review/${g.id}`);
     await phone.locator("#win-graph .scale").first().waitFor();
+    // Each label wholly inside the graph's frame (the top one stood half out).
+    const frame = await phone.locator("#win-graph").evaluate((g) => g.getBoundingClientRect().toJSON());
     for (const box of await phone.locator("#win-graph .scale").evaluateAll((list) => list.map((e) => e.getBoundingClientRect().toJSON()))) {
       assert.ok(box.height >= 11 && box.left >= 0, JSON.stringify(box));
+      assert.ok(box.top >= frame.top && box.bottom <= frame.bottom, `${JSON.stringify(box)} inside ${JSON.stringify(frame)}`);
     }
     await phone.close();
     // By keyboard too.

@@ -28,12 +28,14 @@ function points(r) {
 function graph(r, select) {
   const pts = points(r);
   const W = 600, H = 180, L = 64, n = Math.max(pts.length - 1, 1);
-  const x = (i) => L + (i * (W - L - 10)) / n, y = (w) => 10 + (1 - w) * (H - 20);
+  // Room above 100% and below 0% for half a scale label (13 px, 26 on a
+  // phone): the phone's "100%" stood half outside the frame.
+  const x = (i) => L + (i * (W - L - 10)) / n, y = (w) => 18 + (1 - w) * (H - 36);
   const first = r.game === "ringo" ? "attackers" : "light";
   // The scale is drawn: without it the curve said nothing of whose chance
   // it is or how large (the name was only in the label a screen reader reads).
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-labelledby": "graph-caption", id: "win-graph" },
-    ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w) + 4, "aria-hidden": "true" }, pct(w) + "%")),
+    ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w), "aria-hidden": "true" }, pct(w) + "%")),
     sv("line", { class: "mid", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
     sv("polyline", { class: "curve", points: pts.map((p, i) => `${x(i)},${y(p.win)}`).join(" ") }));
   pts.forEach((p, i) => {
