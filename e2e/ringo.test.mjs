@@ -108,6 +108,22 @@ test("the rules page and the language switch", async () => {
     await page.goto(server.url + "/rules");
     await page.locator("#rules-ringo").waitFor();
     assert.match(await page.locator("#rules-ringo").innerText(), /neutral-limit/);
+    // Each game's start is drawn under its rules, with a caption: Ringo's
+    // seven attackers and four defenders, Urgammon's pieces all waiting.
+    const ringoFigure = page.locator("#rules-board-ringo");
+    await ringoFigure.locator("svg.ringo").waitFor();
+    assert.equal(await ringoFigure.locator("circle.piece.att").count(), 7);
+    assert.equal(await ringoFigure.locator("circle.piece").count(), 11);
+    assert.match(await ringoFigure.locator("figcaption").innerText(), /^At the start: the seven attackers \(dark\)/);
+    const urFigure = page.locator("#rules-board-urgammon");
+    await urFigure.locator("svg.urgammon").waitFor();
+    assert.equal(await urFigure.locator("[data-piece]").count(), 0, "no piece on the board yet");
+    assert.match(await urFigure.locator("figcaption").innerText(), /every piece waits beside the board/);
+    // Nothing on them moves: a click on an attacker selects nothing.
+    await ringoFigure.locator('[data-cell="b6"]').dispatchEvent("click");
+    assert.equal(await ringoFigure.locator("[data-selected], .selected").count(), 0);
+    // The figures sit under the rules' lists, the options table after.
+    assert.equal(await page.locator("#rules-ringo ul + #rules-board-ringo").count(), 1);
     await page.selectOption("#lang", "fr");
     await page.locator("#rules-ringo").waitFor();
     const fr = await page.locator("main").innerText();
@@ -117,6 +133,8 @@ test("the rules page and the language switch", async () => {
     await page.locator("#rules-urgammon").waitFor();
     const pl = await page.locator("main").innerText();
     for (const term of ["kundel", "Isztar", "byk", "psy na ulicach", "Babilon"]) assert.match(pl, new RegExp(term));
+    await page.locator("#rules-board-ringo figcaption").waitFor();
+    assert.match(await page.locator("#rules-board-ringo figcaption").innerText(), /^Na początku: siedmiu atakujących/);
     await page.screenshot({ path: `${SHOTS}/rules-pl.png`, fullPage: true });
   } finally {
     await browser.close();

@@ -2,8 +2,26 @@
 // preset's value, its meaning and its sources.
 import { el } from "../dom.js";
 import { t } from "../../i18n.js";
-import { meta } from "../api.js";
+import { api, meta } from "../api.js";
 import { optionValue } from "../settings.js";
+import { ringoBoard } from "../boards/ringo.js";
+import { urgammonBoard } from "../boards/urgammon.js";
+
+/** Each game's start, drawn by the game page's own board (nothing to
+ *  move), with a caption saying what is where; the text alone left a new
+ *  player to picture the board. Drawn when the server's start position
+ *  comes; without it the page keeps its text. */
+async function startFigure(game, into) {
+  try {
+    const r = await api("POST", "/api/analyze", game === "ringo" ? { game, depth: 1 } : { game, level: 1 });
+    const view = { id: "rules-" + game, you: [], state: { ...r.state, game: r.game }, selected: null, flipped: false, arrows: [] };
+    into.replaceChildren(game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false),
+      el("figcaption", { class: "muted" }, t("rules.board_" + game)));
+    into.hidden = false;
+  } catch {
+    into.remove();
+  }
+}
 
 export async function rulesPage(main) {
   const m = await meta();
@@ -25,5 +43,11 @@ export async function rulesPage(main) {
   el("p", {}, el("a", { href: "/lab", "data-nav": true, id: "lab-link" }, t("lab.title"))));
   const ur = el("section", { class: "card spaced", id: "rules-urgammon" }, el("h2", {}, "Urgammon"));
   ur.insertAdjacentHTML("beforeend", t("rules.urgammon"));
-  main.append(ringo, ur);
+  const figure = (game) => el("figure", { class: "rules-board", id: "rules-board-" + game, hidden: true });
+  const ringoFigure = figure("ringo"), urFigure = figure("urgammon");
+  // Under each game's list of rules (or at its end, were a translation without one).
+  (ringo.querySelector("ul") || ringo.lastChild).after(ringoFigure);
+  (ur.querySelector("ul") || ur.lastChild).after(urFigure);
+  main.append(ringo, ur, el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
+  await Promise.all([startFigure("ringo", ringoFigure), startFigure("urgammon", urFigure)]);
 }
