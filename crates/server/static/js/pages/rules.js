@@ -16,7 +16,7 @@ async function startFigure(game, into) {
     const r = await api("POST", "/api/analyze", game === "ringo" ? { game, depth: 1 } : { game, level: 1 });
     const view = { id: "rules-" + game, you: [], state: { ...r.state, game: r.game }, selected: null, flipped: false, arrows: [] };
     into.replaceChildren(game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false),
-      el("figcaption", { class: "muted" }, t("rules.board_" + game)));
+      el("figcaption", { class: "muted" }, t(game === "ringo" ? "rules.board_ringo" : "rules.board_urgammon")));
     into.hidden = false;
   } catch {
     into.remove();
