@@ -37,6 +37,46 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// What a replay's reader asked for ([`replay_step`]).
+pub(crate) enum ReplayStep {
+    /// Show the position after this many steps.
+    Show(usize),
+    /// Next, at the last step: the game's replay is done.
+    Past,
+    /// `q`, or the end of input.
+    Quit,
+}
+
+/// Reads one replay command for a game of `n` steps shown at `at`: Enter or
+/// `n` next, `b` back, a number jumps there, `q` quits. Both games' replays
+/// step this way.
+pub(crate) fn replay_step(
+    at: usize,
+    n: usize,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn std::io::Write,
+) -> Result<ReplayStep> {
+    write!(out, "[Enter/n next, b back, NUMBER jump, q quit]> ")?;
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(ReplayStep::Quit);
+    }
+    Ok(match line.trim() {
+        "" | "n" if at == n => ReplayStep::Past,
+        "" | "n" => ReplayStep::Show(at + 1),
+        "b" => ReplayStep::Show(at.saturating_sub(1)),
+        "q" => ReplayStep::Quit,
+        t => match t.parse::<usize>() {
+            Ok(k) if k <= n => ReplayStep::Show(k),
+            _ => {
+                writeln!(out, "Unknown command '{t}'.")?;
+                ReplayStep::Show(at)
+            }
+        },
+    })
+}
+
 /// A record file's text; `-` reads standard input (a pipe from `curl`).
 pub(crate) fn read_file(path: &std::path::Path) -> Result<String> {
     if path.as_os_str() == "-" {

@@ -1,5 +1,6 @@
 //! `agon ringo …`: legal moves, perft, the board drawing and terminal play.
 
+use crate::commands::ReplayStep;
 use anyhow::{bail, Context, Result};
 use ringo::{Cell, Game, Position, Rules, Side};
 use serde::Serialize;
@@ -354,7 +355,6 @@ pub fn replay(
     let moves = game.move_notations();
     let n = moves.len();
     let mut at = 0usize;
-    let mut line = String::new();
     loop {
         let view = Game::from_moves(
             *game.rules(),
@@ -380,25 +380,9 @@ pub fn replay(
             at += 1;
             continue;
         }
-        write!(out, "[Enter/n next, b back, NUMBER jump, q quit]> ")?;
-        out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        match line.trim() {
-            "" | "n" => {
-                if at == n {
-                    return Ok(());
-                }
-                at += 1;
-            }
-            "b" => at = at.saturating_sub(1),
-            "q" => return Ok(()),
-            t => match t.parse::<usize>() {
-                Ok(k) if k <= n => at = k,
-                _ => writeln!(out, "Unknown command '{t}'.")?,
-            },
+        match crate::commands::replay_step(at, n, input, out)? {
+            ReplayStep::Show(k) => at = k,
+            ReplayStep::Past | ReplayStep::Quit => return Ok(()),
         }
     }
 }

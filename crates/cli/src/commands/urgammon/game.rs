@@ -1,5 +1,6 @@
 //! `agon urgammon …`: the state after a record, terminal match play, replays.
 
+use crate::commands::ReplayStep;
 use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::{analyze, decide, level_spec, Payoff};
 use agon_ai::Rng;
@@ -444,7 +445,6 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
             games.len()
         )?;
         let mut at = 0usize;
-        let mut line = String::new();
         loop {
             let view = game.truncated(at);
             let last = if at == 0 {
@@ -463,25 +463,10 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
                 at += 1;
                 continue;
             }
-            write!(out, "[Enter/n next, b back, NUMBER jump, q quit]> ")?;
-            out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
-                return Ok(());
-            }
-            match line.trim() {
-                "" | "n" => {
-                    if at == n {
-                        break;
-                    }
-                    at += 1;
-                }
-                "b" => at = at.saturating_sub(1),
-                "q" => return Ok(()),
-                t => match t.parse::<usize>() {
-                    Ok(k) if k <= n => at = k,
-                    _ => writeln!(out, "Unknown command '{t}'.")?,
-                },
+            match crate::commands::replay_step(at, n, input, out)? {
+                ReplayStep::Show(k) => at = k,
+                ReplayStep::Past => break,
+                ReplayStep::Quit => return Ok(()),
             }
         }
     }
