@@ -41,14 +41,10 @@ impl<'a> Saved<'a> {
     /// # Errors
     /// The word names no Ringo side.
     pub fn ringo_side(&self) -> Result<Option<ringo::Side>, String> {
-        self.resigned
-            .map(|name| {
-                [ringo::Side::Attackers, ringo::Side::Defenders]
-                    .into_iter()
-                    .find(|s| s.name() == name)
-                    .ok_or_else(|| bad_side(name, "attackers", "defenders"))
-            })
-            .transpose()
+        self.side_of(
+            [ringo::Side::Attackers, ringo::Side::Defenders],
+            ringo::Side::name,
+        )
     }
 
     /// The Urgammon side that resigned.
@@ -56,19 +52,30 @@ impl<'a> Saved<'a> {
     /// # Errors
     /// The word names no Urgammon side.
     pub fn urgammon_side(&self) -> Result<Option<urgammon::Side>, String> {
+        self.side_of(
+            [urgammon::Side::Light, urgammon::Side::Dark],
+            urgammon::Side::name,
+        )
+    }
+
+    /// The one of a game's two `sides` whose `name` the word gives.
+    fn side_of<S: Copy>(
+        &self,
+        sides: [S; 2],
+        name: fn(S) -> &'static str,
+    ) -> Result<Option<S>, String> {
         self.resigned
-            .map(|name| {
-                [urgammon::Side::Light, urgammon::Side::Dark]
-                    .into_iter()
-                    .find(|s| s.name() == name)
-                    .ok_or_else(|| bad_side(name, "light", "dark"))
+            .map(|word| {
+                sides.into_iter().find(|&s| name(s) == word).ok_or_else(|| {
+                    format!(
+                        "'{RESIGN}{word}': the side that resigns is {} or {}",
+                        name(sides[0]),
+                        name(sides[1])
+                    )
+                })
             })
             .transpose()
     }
-}
-
-fn bad_side(name: &str, a: &str, b: &str) -> String {
-    format!("'{RESIGN}{name}': the side that resigns is {a} or {b}")
 }
 
 #[cfg(test)]
