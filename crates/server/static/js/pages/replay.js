@@ -10,6 +10,7 @@ import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
+import { openGameLink } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
 function replayResult(s) {
@@ -72,7 +73,7 @@ export async function replayPage(main, id) {
         an.set("record", s.tokens.join(" "));
         if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
       }
-      parts.push(el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game")),
+      parts.push(el("div", { class: "row" }, openGameLink(id),
         el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
       // The move of this ply stands in the middle of the move list: at the

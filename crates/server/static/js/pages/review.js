@@ -9,6 +9,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { notFoundPage } from "./notfound.js";
+import { openGameLink } from "../panels/common.js";
 
 const pct = (x) => Math.round(100 * x);
 
@@ -138,7 +139,7 @@ export async function reviewPage(main, id) {
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select),
           el("div", { class: "row" }, el("a", { class: "button", href: "/replay/" + id, "data-nav": true }, t("game.replay")),
-            el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"))))));
+            openGameLink(id)))));
     window.agonReview = r;
     select(keys.length ? keys[0] : 0);
   };
@@ -155,7 +156,7 @@ export async function reviewPage(main, id) {
     if (data.code === "game-not-found") { main.replaceChildren(); return notFoundPage(main, true); }
     status.replaceChildren(el("p", { class: "result", id: "review-error" }, data.code ? t("err." + data.code) : data.error),
       // An unfinished game: the way back to it, to finish it.
-      data.code === "game-not-over" ? el("div", { class: "row" }, el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"))) : "");
+      data.code === "game-not-over" ? el("div", { class: "row" }, openGameLink(id)) : "");
     done = true;
   }
   await ask();

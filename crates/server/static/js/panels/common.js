@@ -47,6 +47,11 @@ export function moveHint(view, early) {
   return [el("p", { class: "muted", id: "move-hint" }, t("game.move_hint"))];
 }
 
+/** The link back to game `id`'s own page (from its replay or review). */
+export function openGameLink(id) {
+  return el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"));
+}
+
 /** Flip and sound switches; both remembered. */
 export function boardTools(view) {
   const flip = el("button", { id: "flip", "aria-pressed": String(!!view.flipped), onclick: () => {
