@@ -91,6 +91,8 @@ test("the Rules lab picks one rule set out of the chart, by mouse and by keyboar
 
     // Click a rule set's legend entry: its line comes to the front with its
     // points and intervals, the others fade, and its numbers are written out.
+    // On a desktop the rule sets' buttons come unfolded.
+    assert.equal(await page.locator("#lab-legend").evaluate((d) => d.open), true);
     const pickButton = page.locator(`button.series-pick[data-rules="${sample.rules}"]`);
     await pickButton.click();
     assert.equal(await pickButton.getAttribute("aria-pressed"), "true");
@@ -260,5 +262,23 @@ test("on a phone the Rules lab's tables become cards whose captions read across 
     assert.equal(await onScreen(), true, "the keyboard scrolled the chart to its last strength");
     // A screen reader names the frame it lands in, in the page's language.
     assert.equal(await frame.getAttribute("aria-label"), "Odsetek wygranych atakujących wobec siły graczy, jedna linia na zestaw zasad");
+    // The forty rule-set buttons come folded on a phone; the fold opens by
+    // a tap or the keyboard, and a button in it picks its line.
+    const fold = page.locator("#lab-legend");
+    const sets = await page.locator("button.series-pick").count();
+    assert.ok(sets > 10);
+    assert.equal(await fold.evaluate((d) => d.open), false);
+    assert.equal(await page.locator("button.series-pick").first().isVisible(), false);
+    assert.equal(await fold.locator("summary").innerText(), `Zestawy zasad (${sets}): wybierz jeden, by wyróżnić jego linię`);
+    await fold.locator("summary").click();
+    const first = page.locator("button.series-pick").first();
+    await first.click();
+    assert.equal(await first.getAttribute("aria-pressed"), "true");
+    assert.equal(await page.locator("#lab-chart .series.focus").count(), 1);
+    await fold.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await fold.evaluate((d) => d.open), false);
+    await page.keyboard.press("Enter");
+    assert.equal(await first.isVisible(), true);
   });
 });

@@ -441,6 +441,7 @@ export default {
   "lab.summary": "At a glance: the attackers' share of wins at each strength, tinted where the 95% interval favours a side",
   "lab.every": "Every measured cell",
   "lab.pick": "Pick a rule set under the chart to bring out its line, its points and their 95% intervals.",
+  "lab.legend": "The rule sets ({n}): pick one to bring out its line",
   "lab.focus": "{rules}: the attackers win {values}",
   "lab.col.pooled": "Attackers' score, strongest {n} together",
   "lab.verdict": "A rule set is marked balanced when, at the {n} strongest strengths taken together, the attackers score 40–60% (a win counts 1, a draw ½) and the 95% interval holds 50%.",

@@ -441,6 +441,7 @@ export default {
   "lab.summary": "En bref : la part des victoires des assaillants à chaque force, teintée quand l'intervalle à 95 % favorise un camp",
   "lab.every": "Toutes les cases mesurées",
   "lab.pick": "Choisissez un jeu de règles sous le graphique pour faire ressortir sa ligne, ses points et leurs intervalles à 95 %.",
+  "lab.legend": "Les jeux de règles ({n}) : choisissez-en un pour faire ressortir sa ligne",
   "lab.focus": "{rules} : les assaillants gagnent {values}",
   "lab.col.pooled": "Score des assaillants, les {n} plus fortes ensemble",
   "lab.verdict": "Un jeu de règles est marqué équilibré quand, aux {n} forces les plus hautes prises ensemble, les assaillants marquent 40 à 60 % des points (une victoire compte 1, une nulle ½) et que l'intervalle à 95 % contient 50 %.",

@@ -441,6 +441,7 @@ export default {
   "lab.summary": "W skrócie: odsetek wygranych atakujących przy każdej sile, zabarwiony, gdy przedział 95% sprzyja jednej stronie",
   "lab.every": "Wszystkie zmierzone komórki",
   "lab.pick": "Wybierz zestaw zasad pod wykresem, by wyróżnić jego linię, punkty i ich przedziały 95%.",
+  "lab.legend": "Zestawy zasad ({n}): wybierz jeden, by wyróżnić jego linię",
   "lab.focus": "{rules}: atakujący wygrywają {values}",
   "lab.col.pooled": "Wynik atakujących, {n} najsilniejsze razem",
   "lab.verdict": "Zestaw zasad jest oznaczony jako zrównoważony, gdy przy {n} najsilniejszych poziomach łącznie atakujący zdobywają 40–60% punktów (wygrana liczy się za 1, remis za ½), a przedział 95% obejmuje 50%.",
