@@ -178,10 +178,8 @@ export async function labPage(main) {
   const frame = el("div", { class: "chart-frame", id: "lab-chart-frame", tabindex: "0", role: "region", "aria-label": t("lab.chart") }, svg);
   // The rule sets to pick from: some forty buttons, a screen and a half on a
   // phone before the summary; there they come folded, on a desktop open.
-  const legendFold = el("details", { class: "fold", id: "lab-legend" },
+  const legendFold = el("details", { class: "fold", id: "lab-legend", open: matchMedia("(min-width: 561px)").matches },
     el("summary", {}, t("lab.legend", { n: ruleSets.length })), legend);
-  // (Set as a property: `el` reads an attribute named on… as an event.)
-  legendFold.open = matchMedia("(min-width: 561px)").matches;
   main.append(el("section", { class: "card spaced" }, frame, caption, legendFold), summary,
     el("p", { class: "muted", id: "lab-verdict" }, t("lab.verdict", { n: Math.min(pooledN, players.length) })),
     ...checkSections,
