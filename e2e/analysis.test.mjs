@@ -29,6 +29,11 @@ test("the menu's Analysis link opens each game's start with the engine's view, a
     assert.match(await page.locator("#position-eval").innerText(), /^The position for light: equity 0, win \d+%, draw \d+%$/);
     // The opening roll, chosen by hand: a tie first (it is rolled again),
     // then light 3 against dark 2 by the keyboard: dark starts with its 2.
+    // Finger-sized (44 px or more each way).
+    for (const id of ["#opening-light", "#opening-dark"]) {
+      const box = await page.locator(id).boundingBox();
+      assert.ok(box.width >= 44 && box.height >= 44, `${id}: ${box.width}×${box.height}`);
+    }
     await page.getByLabel("Light's die").selectOption("2");
     await page.getByLabel("Dark's die").selectOption("2");
     await page.getByRole("button", { name: "Play this opening roll" }).click();
