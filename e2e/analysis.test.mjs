@@ -163,10 +163,20 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     await page.locator("#clear").click();
     await page.locator('[data-house="5"]').click({ force: true });
     await page.selectOption("#edit-roll", "dark");
+    // The palace counts name each kind's plural in words, and a light hero
+    // borne off is set up by its label.
+    assert.deepEqual(await page.locator("#analysis-panel label:has(input[data-palace])").allInnerTexts(), [
+      "Light: pawns in the palace", "Light: chariots in the palace", "Light: heroes in the palace",
+      "Dark: pawns in the palace", "Dark: chariots in the palace", "Dark: heroes in the palace"].map((s) => s + " "));
+    await page.getByLabel("Light: heroes in the palace").fill("1");
+    await page.getByLabel("Light: heroes in the palace").dispatchEvent("change");
+    // Each menu stands on its own line with its label.
+    const [roll, starter] = [await page.locator("#edit-roll").boundingBox(), await page.locator("#edit-starter").boundingBox()];
+    assert.ok(starter.y >= roll.y + roll.height, "the two menus do not share a line");
     await page.locator("#analyse").click();
     await page.locator(".roll-choice").first().waitFor();
     const setup = new URL(page.url()).searchParams.get("setup");
-    assert.match(setup, /light=5:P/);
+    assert.match(setup, /light=5:P,off:H/);
     assert.match(setup, /roll=dark/);
     // A bad link says what is wrong, in words.
     await page.goto(`${server.url}/analysis?game=urgammon&setup=light%3D2a%3AX`);

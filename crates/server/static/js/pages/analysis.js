@@ -231,13 +231,16 @@ export async function analysisPage(main) {
         if (next) editing.board[key] = next; else delete editing.board[key];
         drawEditor();
       }));
-      const count = (sd, k) => el("label", {}, t("analysis.palace_count", { side: t("Side." + sd), piece: t("ur." + k) }) + " ",
+      // Each kind's plural in words ("heros" and "héross" were made by adding an s).
+      const plural = { P: "ur.pawns", C: "ur.chariots", H: "ur.heroes" };
+      const count = (sd, k) => el("label", {}, t("analysis.palace_count", { side: t("Side." + sd), pieces: t(plural[k]) }) + " ",
         el("input", { type: "number", min: 0, max: k === "H" ? 1 : 3, value: editing.palace[sd][k], "data-palace": sd + k,
           onchange: (e) => { editing.palace[sd][k] = Number(e.target.value); } }));
-      const pick = (id, label, key) => [el("label", { for: id }, label),
+      // Each menu on a line of its own with its label (they ran together).
+      const pick = (id, label, key) => el("div", {}, el("label", { for: id }, label), " ",
         el("select", { id, onchange: (e) => { editing[key] = e.target.value; } },
-          ["light", "dark"].map((x) => el("option", { value: x, selected: editing[key] === x }, t("Side." + x))))];
-      controls = [...pick("edit-roll", t("analysis.roll_side"), "roll"), ...pick("edit-starter", t("analysis.starter"), "starter"),
+          ["light", "dark"].map((x) => el("option", { value: x, selected: editing[key] === x }, t("Side." + x)))));
+      controls = [pick("edit-roll", t("analysis.roll_side"), "roll"), pick("edit-starter", t("analysis.starter"), "starter"),
         ...["light", "dark"].flatMap((sd) => ["P", "C", "H"].map((k) => el("div", {}, count(sd, k))))];
     }
     side.replaceChildren(el("h2", { id: "eval-title" }, t("analysis.edit")), el("p", { class: "muted" }, t("analysis.editing")), ...controls,
