@@ -216,9 +216,9 @@ export async function analysisPage(main) {
         drawEditor();
       }));
       controls = [
-        el("label", { for: "edit-to-move" }, t("analysis.to_move")),
-        el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
-          ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x)))),
+        el("div", {}, el("label", { for: "edit-to-move" }, t("analysis.to_move")), " ",
+          el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
+            ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x))))),
         el("p", { class: "muted" }, t("analysis.fortress") + ": " + editing.fortress),
       ];
     } else {
