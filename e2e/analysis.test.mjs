@@ -27,6 +27,8 @@ test("the menu's Analysis link opens each game's start with the engine's view, a
     await page.getByRole("link", { name: "Urgammon", exact: true }).click();
     await page.locator("#position-eval").waitFor();
     assert.match(await page.locator("#position-eval").innerText(), /^The position for light: equity 0, win \d+%, draw \d+%$/);
+    // A screen reader hears the waiting pieces by their plural names.
+    assert.equal(await page.locator('[data-entry="lH"]').locator("xpath=..").getAttribute("aria-label"), "H ×1: Light heroes waiting: 1");
     // The opening roll, chosen by hand: a tie first (it is rolled again),
     // then light 3 against dark 2 by the keyboard: dark starts with its 2.
     // Finger-sized (44 px or more each way).

@@ -283,7 +283,7 @@ export default {
   "ur.house": "house {h}",
   "ur.rosette": "rosette",
   "ur.house_piece": "house {h}: {side} {piece}",
-  "ur.waiting_piece": "{side} {piece}s waiting: {n}",
+  "ur.waiting_piece": "{side} {pieces} waiting: {n}",
   "ur.palace_tray": "{side} palace: {p} pawns, {c} chariots, {h} hero",
   "ur.dice": "Dice",
   "ur.chance_die": "Chance die",

@@ -283,7 +283,7 @@ export default {
   "ur.house": "maison {h}",
   "ur.rosette": "rosace",
   "ur.house_piece": "maison {h} : {side}, {piece}",
-  "ur.waiting_piece": "{side}, {piece} en attente : {n}",
+  "ur.waiting_piece": "{side}, {pieces} en attente : {n}",
   "ur.palace_tray": "{side}, palais : {p} pions, {c} chars, {h} héros",
   "ur.dice": "Dés",
   "ur.chance_die": "Dé de chance",

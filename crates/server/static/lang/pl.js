@@ -283,7 +283,7 @@ export default {
   "ur.house": "dom {h}",
   "ur.rosette": "rozeta",
   "ur.house_piece": "dom {h}: {side}, {piece}",
-  "ur.waiting_piece": "{side}, {piece} na przedpolu: {n}",
+  "ur.waiting_piece": "{side}, {pieces} na przedpolu: {n}",
   "ur.palace_tray": "{side}, pałac: pionów {p}, rydwanów {c}, herosów {h}",
   "ur.dice": "Kości",
   "ur.chance_die": "Kość szansy",

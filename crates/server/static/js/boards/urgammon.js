@@ -31,6 +31,9 @@ function pieceShape(kind, side, cx, cy, size, attrs) {
 }
 
 /** The board for `view.state`; `act(notation)` plays a move. */
+/** Each piece kind's plural, as a translation key ("heroes", not hero + s). */
+export const PLURAL = { P: "ur.pawns", C: "ur.chariots", H: "ur.heroes" };
+
 export function urgammonBoard(view, act, mine, onCell) {
   const s = view.state;
   const flip = !!view.flipped;
@@ -113,7 +116,7 @@ export function urgammonBoard(view, act, mine, onCell) {
       const canEnter = sc === actSide && legal.some((m) => m.from === null && m.piece === k);
       const g = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? k : sc + k, "data-x": cx, "data-y": cy,
         // The label starts with the visible text (the letter and the count).
-        "aria-label": `${k} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), piece: t("ur." + k), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
+        "aria-label": `${k} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), pieces: t(PLURAL[k]), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
         onclick: () => (onCell || sc === actSide) && click(k) });
       const shapes = pieceShape(k, sc, cx, cy, 38, { "data-entry": sc + k });
       if (canEnter && !sel) shapes[0].classList.add("movable");

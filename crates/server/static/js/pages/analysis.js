@@ -7,7 +7,7 @@ import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
+import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText } from "../log.js";
 import { copyField } from "../panels/common.js";
@@ -232,8 +232,7 @@ export async function analysisPage(main) {
         drawEditor();
       }));
       // Each kind's plural in words ("heros" and "héross" were made by adding an s).
-      const plural = { P: "ur.pawns", C: "ur.chariots", H: "ur.heroes" };
-      const count = (sd, k) => el("label", {}, t("analysis.palace_count", { side: t("Side." + sd), pieces: t(plural[k]) }) + " ",
+      const count = (sd, k) => el("label", {}, t("analysis.palace_count", { side: t("Side." + sd), pieces: t(PLURAL[k]) }) + " ",
         el("input", { type: "number", min: 0, max: k === "H" ? 1 : 3, value: editing.palace[sd][k], "data-palace": sd + k,
           onchange: (e) => { editing.palace[sd][k] = Number(e.target.value); } }));
       // Each menu on a line of its own with its label (they ran together).
