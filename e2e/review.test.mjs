@@ -69,6 +69,9 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     await page.screenshot({ path: `${SHOTS}/review-ringo.png`, fullPage: true });
     // The games list links to it.
     await page.goto(server.url + "/games");
+    // The lists come after the page: wait for them, then count.
+    await page.locator("#games .review-link").first().waitFor();
+    await page.locator("#own-games .review-link").first().waitFor();
     assert.equal(await page.locator("#games .review-link").count(), 1);
     assert.equal(await page.locator("#own-games .review-link").count(), 1, "the player's own game, among their games");
     // Stored: asked again, it is there at once.
