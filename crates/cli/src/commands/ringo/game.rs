@@ -16,12 +16,19 @@ pub fn load(rules: &str, position: Option<&str>, moves: Option<&str>) -> Result<
         None => Position::start(&rules),
     };
     let mut game = Game::from_position(rules, pos);
-    for (index, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+    play_moves(&mut game, moves.unwrap_or(""))?;
+    Ok(game)
+}
+
+/// Plays `--moves` (separated by spaces) on `game`; a bad move names its
+/// 0-based index, its text and the reason.
+fn play_moves(game: &mut Game, moves: &str) -> Result<()> {
+    for (index, text) in moves.split_whitespace().enumerate() {
         if let Err(e) = game.play_text(text) {
             bail!("move at index {index}: {e}");
         }
     }
-    Ok(game)
+    Ok(())
 }
 
 /// Reads a saved record (rules, an optional start position, the moves and
@@ -35,11 +42,7 @@ pub fn load_saved(text: &str, moves: Option<&str>) -> Result<(Game, Option<Side>
         if resigned.is_some() {
             bail!("--moves: the record ends with a resignation");
         }
-        for (index, text) in moves.split_whitespace().enumerate() {
-            if let Err(e) = game.play_text(text) {
-                bail!("move at index {index}: {e}");
-            }
-        }
+        play_moves(&mut game, moves)?;
     }
     Ok((game, resigned))
 }
