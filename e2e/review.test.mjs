@@ -152,3 +152,67 @@ test("the review and the replay lead back to the game with 'Open the game', by m
     await page.waitForURL(new RegExp(`/g/${live.id}$`));
   });
 });
+
+test("a two-game match's review: games marked on the graph and the list, one tab stop, arrows and clicks walk the curve", async () => {
+  await withApp(async (server, browser) => {
+    // A match played on one screen through the API until its second game has
+    // begun, then resigned: a review of two games.
+    const u = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
+    let s = u.state;
+    for (let i = 0; i < 3000 && !(s.match.games === 2 && !s.between_games && s.log.length > 6); i++) {
+      const action = s.between_games ? { type: "next" } : s.phase === "roll" ? { type: "roll" }
+        : s.moves.length ? { type: "move", move: s.moves[s.moves.length - 1] } : { type: "verdict" };
+      s = (await apiCall(server.url, "POST", `/api/games/${u.id}/action`, action, u.token)).state;
+    }
+    assert.equal(s.match.games, 2, "the match reached its second game");
+    await apiCall(server.url, "POST", `/api/games/${u.id}/action`, { type: "resign" }, u.token);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/review/${u.id}`);
+    await page.locator("#review-summary").waitFor({ timeout: 240000 });
+    const r = await page.evaluate(() => window.agonReview);
+    // Where the second game begins: a line with its number on the graph, and a
+    // heading in the graded list before its first decision.
+    assert.equal(await page.locator("#win-graph .game-start").count(), 1);
+    assert.deepEqual(await page.locator("#win-graph .game-label").allTextContents(), ["Game 2"]);
+    const frame = await page.locator("#win-graph").boundingBox();
+    const label = await page.locator("#win-graph .game-label").boundingBox();
+    assert.ok(label.x >= frame.x && label.x + label.width <= frame.x + frame.width, "the game's number inside the graph");
+    assert.deepEqual(await page.locator("#graded li.game-head").allInnerTexts(), ["Game 1", "Game 2"]);
+    const second = r.decisions.find((d) => d.game === 2 && !d.trivial);
+    assert.equal(await page.locator("#graded li.game-head + li").nth(1).getAttribute("data-ply"), String(second.ply));
+    // A point per position, small enough not to hide the curve when there are
+    // many; the errors in their grade's colour.
+    const dots = page.locator("#win-graph .pt");
+    assert.equal(await dots.count(), r.win_curve.length);
+    if (r.win_curve.length > 120) assert.equal(await dots.nth(1).getAttribute("r"), "2.5");
+    const onCurve = new Set(r.win_curve.map((c) => c.ply));
+    const blunders = r.decisions.filter((d) => !d.trivial && d.grade === "blunder" && onCurve.has(d.ply)).length;
+    assert.equal(await page.locator("#win-graph .pt.g-blunder").count(), blunders);
+    // The graph is one tab stop, on the position shown.
+    const tabStops = () => page.locator('#win-graph .pt[tabindex="0"]').evaluateAll((l) => l.map((e) => e.dataset.ply));
+    const shown = () => page.evaluate(() => document.querySelector("#win-graph .pt.current")?.dataset.ply);
+    const start = await shown();
+    assert.deepEqual(await tabStops(), [start]);
+    // The keyboard: Tab from the Next key moment button reaches the graph's
+    // point; the arrow keys step to the next position and back, End to the last.
+    await page.locator("#next-key").focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.ply), start);
+    const at = r.win_curve.findIndex((c) => String(c.ply) === start);
+    await page.keyboard.press("ArrowRight");
+    const next = String(r.win_curve[at + 1].ply);
+    await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, next);
+    assert.match(await page.locator("#review-caption").innerText(), new RegExp(`^The position before move ${Number(next) + 1}`));
+    assert.deepEqual(await tabStops(), [next]);
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, start);
+    await page.keyboard.press("End");
+    const last = String(r.win_curve[r.win_curve.length - 1].ply);
+    await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, last);
+    // A click on the graph's face, between the dots, opens the nearest position.
+    const box = await page.locator("#win-graph").boundingBox();
+    await page.mouse.click(box.x + 64 / 600 * box.width + 1, box.y + box.height - 6);
+    await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, String(r.win_curve[0].ply));
+    await page.screenshot({ path: `${SHOTS}/review-urgammon-match.png`, fullPage: true });
+  });
+});

@@ -13,18 +13,24 @@ import { openGameLink } from "../panels/common.js";
 
 const pct = (x) => Math.round(100 * x);
 
-/** The graph's points: `{ply, win, label}` with the first side's win chance. */
+/** The graph's points: `{ply, win, label, grade, game}` with the first side's win chance. */
 function points(r) {
   if (r.game === "ringo") {
     return r.plies.map((p) => ({
       ply: p.ply,
       win: p.side === "attackers" ? p.win : 1 - p.win,
+      grade: p.grade,
+      game: 0,
       label: t("review.point", { n: p.ply + 1, move: p.played + p.symbol, side: t("side.attackers"), win: pct(p.side === "attackers" ? p.win : 1 - p.win) }),
     }));
   }
-  const played = Object.fromEntries(r.decisions.map((d) => [d.ply, d.played + d.symbol]));
-  return r.win_curve.map((c) => ({ ply: c.ply, win: c.win, label: t("review.point", { n: c.ply + 1, move: played[c.ply] ?? "", side: t("side.light"), win: pct(c.win) }) }));
+  const decided = Object.fromEntries(r.decisions.filter((d) => !d.trivial).map((d) => [d.ply, d]));
+  return r.win_curve.map((c) => ({ ply: c.ply, win: c.win, grade: decided[c.ply]?.grade, game: c.game,
+    label: t("review.point", { n: c.ply + 1, move: decided[c.ply] ? decided[c.ply].played + decided[c.ply].symbol : "", side: t("side.light"), win: pct(c.win) }) }));
 }
+
+/** The grades the graph marks in colour: the errors worth finding on it. */
+const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
 
 function graph(r, select) {
   const pts = points(r);
@@ -32,18 +38,47 @@ function graph(r, select) {
   // Room above 100% and below 0% for half a scale label (13 px, 26 on a
   // phone): the phone's "100%" stood half outside the frame.
   const x = (i) => L + (i * (W - L - 10)) / n, y = (w) => 18 + (1 - w) * (H - 36);
-  const first = r.game === "ringo" ? "attackers" : "light";
-  // The scale is drawn: without it the curve said nothing of whose chance
-  // it is or how large (the name was only in the label a screen reader reads).
+  // A long match has hundreds of points: at one size for all they overlapped
+  // into a thick band that hid the curve. The dots shrink with their number;
+  // a click anywhere on the graph still finds the nearest one.
+  const r0 = pts.length <= 40 ? 6 : pts.length <= 120 ? 4 : 2.5;
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-labelledby": "graph-caption", id: "win-graph" },
+    // The scale is drawn: without it the curve said nothing of whose chance
+    // it is or how large (the name was only in the label a screen reader reads).
     ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w), "aria-hidden": "true" }, pct(w) + "%")),
     sv("line", { class: "mid", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
+    // Each game of a match starts again near 50%: a line and its number
+    // say where, so the jump reads as a new game, not as a swing.
+    ...pts.flatMap((p, i) => i > 0 && p.game !== pts[i - 1].game ? [
+      sv("line", { class: "game-start", x1: x(i - 0.5), x2: x(i - 0.5), y1: 4, y2: H - 4 }),
+      // Near the right edge the number goes before its line, not outside the frame.
+      sv("text", { class: "game-label", x: x(i - 0.5) + (x(i - 0.5) > W - 70 ? -4 : 4), y: 12, "text-anchor": x(i - 0.5) > W - 70 ? "end" : "start",
+        "aria-hidden": "true" }, t("ur.game_n", { n: p.game })),
+    ] : []),
+    sv("rect", { class: "hit", x: L, y: 0, width: W - L, height: H }),
     sv("polyline", { class: "curve", points: pts.map((p, i) => `${x(i)},${y(p.win)}`).join(" ") }));
-  pts.forEach((p, i) => {
-    svg.append(sv("circle", { class: "pt", cx: x(i), cy: y(p.win), r: 6, tabindex: 0, role: "button", "aria-label": p.label, "data-ply": p.ply,
-      onclick: () => select(p.ply), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(p.ply); } } },
-    sv("title", {}, p.label)));
+  // The nearest point to a click on the graph's face.
+  svg.addEventListener("click", (e) => {
+    if (e.target.classList.contains("pt") || !pts.length) return;
+    const m = svg.getScreenCTM();
+    if (!m) return;
+    const px = (e.clientX - m.e) / m.a;
+    const i = Math.max(0, Math.min(pts.length - 1, Math.round(((px - L) * n) / (W - L - 10))));
+    select(pts[i].ply);
   });
+  // One tab stop for the whole curve (a roving tabindex): with a point per
+  // move a keyboard user had to press Tab hundreds of times to get past it.
+  // The arrow keys, Home and End walk the points and open each position.
+  const dots = pts.map((p, i) => sv("circle", { class: "pt" + (MARKED.has(p.grade) ? " g-" + p.grade : ""), cx: x(i), cy: y(p.win), r: r0,
+    tabindex: i === 0 ? 0 : -1, role: "button", "aria-label": p.label, "data-ply": p.ply,
+    onclick: () => select(p.ply),
+    onkeydown: (e) => {
+      const to = { ArrowRight: i + 1, ArrowUp: i + 1, ArrowLeft: i - 1, ArrowDown: i - 1, Home: 0, End: pts.length - 1 }[e.key];
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(p.ply); }
+      else if (to !== undefined && to >= 0 && to < pts.length) { e.preventDefault(); dots[to].focus(); select(pts[to].ply); }
+    } },
+  sv("title", {}, p.label)));
+  svg.append(...dots);
   return svg;
 }
 
@@ -73,12 +108,18 @@ function moveList(r, select) {
           + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + p.loss + ")" : "") + proven)));
     }
   } else {
-    for (const d of r.decisions.filter((d) => !d.trivial)) {
+    const shown = r.decisions.filter((d) => !d.trivial);
+    const several = shown.some((d) => d.game !== shown[0].game);
+    shown.forEach((d, i) => {
+      // A match's games are headed, as on the graph: the plies run on
+      // through the match, and without it a list of 200 rows hid where a
+      // game began.
+      if (several && (i === 0 || d.game !== shown[i - 1].game)) list.append(el("li", { class: "game-head" }, t("ur.game_n", { n: d.game })));
       list.append(el("li", { class: "g-" + d.grade, "data-ply": d.ply, onclick: () => select(d.ply) },
         el("span", { class: "num" }, (d.ply + 1) + "."),
         el("span", {}, t("Side." + d.side) + " ", el("b", { class: "mv" }, d.played + d.symbol), " — " + t("grade." + d.grade)
           + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + d.equity_loss + ")" : ""))));
-    }
+    });
   }
   return list;
 }
@@ -122,6 +163,9 @@ export async function reviewPage(main, id) {
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
       body.querySelectorAll("[data-ply].current").forEach((e) => e.classList.remove("current"));
       body.querySelectorAll(`[data-ply="${ply}"]`).forEach((e) => e.classList.add("current"));
+      // The graph's one tab stop follows the position shown.
+      const dot = body.querySelector(`#win-graph .pt[data-ply="${ply}"]`);
+      if (dot) body.querySelectorAll("#win-graph .pt").forEach((e) => e.setAttribute("tabindex", e === dot ? "0" : "-1"));
       const row = body.querySelector(`#graded [data-ply="${ply}"]`);
       if (row) row.scrollIntoView({ block: "nearest" });
       caption.textContent = t("review.position") + " " + (ply + 1) + (row ? ": " + row.innerText.replace(/^\d+\.\s*/, "") : "");
