@@ -76,6 +76,8 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     await page.waitForURL(/\/analysis\?/);
     await page.locator("#best").waitFor();
     assert.match(await page.locator("#analysis-moves").innerText(), /b6-b5 b1-b2/);
+    // Whose move the engine's view is for.
+    assert.equal(await page.locator("#analysis-to-move").innerText(), "Attackers to move");
     // The engine's best move is drawn on the board as an arrow, from its
     // piece to where it goes, and nothing else is.
     const best = await page.locator("#best").innerText();
@@ -126,6 +128,7 @@ test("Ringo: from a replay to the analysis board, moves on the board, take back,
     await page.selectOption("#edit-to-move", "defenders");
     await page.locator("#analyse").click();
     await page.locator("#best").waitFor();
+    assert.equal(await page.locator("#analysis-to-move").innerText(), "Defenders to move");
     const pos = new URL(page.url()).searchParams.get("position");
     assert.equal(pos, "......../......../......../..A...../....A.../......D. 0 d");
     // Two attackers against one defender: the endgame tables know the

@@ -125,6 +125,9 @@ export async function analysisPage(main) {
       out.push(el("div", { class: "row" }, el("label", { for: "analysis-rules" }, t("home.preset")), rulesSel));
       if (!a) out.push(el("p", { class: "result", id: "analysis-over" }, t("analysis.over")));
       else {
+        // Whose move it is: the score and the best move are that side's, and
+        // the board alone does not say (a position set up or opened by link).
+        out.push(el("p", { class: "status", id: "analysis-to-move" }, t("game.to_move", { side: t("Side." + s.to_move) })));
         out.push(el("dl", { class: "eval", id: "eval" },
           el("dt", {}, t("analysis.best")), el("dd", { id: "best" }, a.best ?? "–"),
           el("dt", {}, t("analysis.score")), el("dd", { id: "score-value" }, a.proven ? t("review.proven", { side: t("side." + a.proven.winner), n: a.proven.plies }) : String(a.score)),
