@@ -108,6 +108,12 @@ test("every page fits a phone: no horizontal scroll, touch targets of 44 px", as
       }));
       assert.ok(scroll <= 390, `${name}: the page is ${scroll} px wide on a 390 px screen`);
       assert.deepEqual(small, [], `${name}: touch targets under 44 px`);
+      // The header is two rows, the name and the language, then the menu
+      // (stacked one per row it took 167 px, a fifth of the screen).
+      const head = await page.evaluate(() => ({ h: document.querySelector("header.top").getBoundingClientRect().height,
+        brand: document.querySelector("header .brand").getBoundingClientRect().top, lang: document.querySelector("#lang").getBoundingClientRect() }));
+      assert.ok(head.h <= 110, `${name}: the header is ${head.h} px tall`);
+      assert.ok(Math.abs(head.lang.top - head.brand) < 20 && head.lang.right <= 390, `${name}: the language menu beside the name`);
       if (name === "games list" || name === "rules" || name === "ringo game") {
         await page.screenshot({ path: `${SHOTS}/phone-${name.replace(/ /g, "-")}.png`, fullPage: true });
       }
