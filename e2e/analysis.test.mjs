@@ -153,6 +153,12 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     await page.locator('.roll-choice[data-roll="1"]').click();
     await page.waitForFunction(() => window.agonState.dice.chance === 1);
     assert.ok(await page.locator("#options tbody tr").count() >= 1);
+    // The panel says where the turn stands, so the verdict die's two buttons read.
+    const turn = await page.evaluate(() => window.agonState);
+    assert.match(await page.locator("#analysis-turn").innerText(),
+      turn.phase === "decide" ? /^Dark: move with value 1 \(mongrel\), or risk the verdict die$/
+        : turn.phase === "verdict" ? /^Dark: no move with value 1/ : /^Dark: move with value 1 \(mongrel\)$/);
+    if (turn.verdict_allowed) assert.equal(await page.locator("#verdict-yes").count(), 1);
     // The best option, when it is a move, is an arrow from the piece (or the
     // waiting piece it enters) to its house (or the palace); the verdict die
     // has none.
@@ -180,6 +186,7 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     assert.ok(starter.y >= roll.y + roll.height, "the two menus do not share a line");
     await page.locator("#analyse").click();
     await page.locator(".roll-choice").first().waitFor();
+    assert.equal(await page.locator("#analysis-turn").innerText(), "Dark: roll the chance die");
     const setup = new URL(page.url()).searchParams.get("setup");
     assert.match(setup, /light=5:P,off:H/);
     assert.match(setup, /roll=dark/);

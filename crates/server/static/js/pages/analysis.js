@@ -9,7 +9,7 @@ import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
-import { urTurnText } from "../log.js";
+import { urTurnText, valueText } from "../log.js";
 import { copyField } from "../panels/common.js";
 
 const SECTORS = "abcdefgh";
@@ -139,6 +139,11 @@ export async function analysisPage(main) {
       if (a && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => play("pass") }, t("game.pass")));
       out.push(el("h3", {}, t("game.moves")), el("p", { id: "analysis-moves", class: "mv" }, s.history.join(" ") || "–"));
     } else {
+      // Where the turn stands, as the game page says it: the buttons below
+      // (a chance die, the verdict die's two faces) mean nothing without it.
+      if (s.phase === "opening" || s.to_act) {
+        out.push(el("p", { class: "status", id: "analysis-turn" }, t("ur.phase." + s.phase, { side: s.to_act ? t("Side." + s.to_act) : "", v: s.value ? valueText(s) : "" })));
+      }
       // The opening: both dice chosen by hand (a tie rolls again), as the
       // chance die is below; without it the opening was a dead end.
       if (s.phase === "opening") {
