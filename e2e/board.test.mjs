@@ -5,7 +5,7 @@
 // not-found page.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, openAsPlayer, waitState, state, apiCall, SHOTS } from "./helpers.mjs";
+import { withApp, openAsPlayer, waitState, state, apiCall, twoGameMatch, SHOTS } from "./helpers.mjs";
 
 /** WCAG contrast of two CSS colours, computed in the page. */
 function contrastIn(page, pairs) {
@@ -210,6 +210,18 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.locator("#replay-ply").waitFor();
     assert.equal(await page.locator("#dice #chance-die").count(), 1, "the dice at this ply");
     assert.match(await page.locator("#score").innerText(), /0 : 0/);
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
+    // A match's replay says which game each ply is in, and its slider spans
+    // the panel.
+    const { u } = await twoGameMatch(server.url);
+    await page.goto(`${server.url}/replay/${u.id}`);
+    await page.locator("#replay-ply").waitFor();
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 2");
+    const [slider, panel] = [await page.locator("#replay-slider").boundingBox(), await page.locator("aside").boundingBox()];
+    assert.ok(slider.width >= 0.8 * panel.width, `the slider is ${slider.width} px in a ${panel.width} px panel`);
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("0 /"));
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
   });
 });
 

@@ -3,7 +3,7 @@
 // graph whose points open positions, the graded moves and key moments.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, openAsPlayer, apiCall, SHOTS } from "./helpers.mjs";
+import { withApp, openAsPlayer, apiCall, twoGameMatch, SHOTS } from "./helpers.mjs";
 
 /** The arrows on the review's board, as "kind:from>to". */
 function boardArrows(page) {
@@ -155,16 +155,9 @@ test("the review and the replay lead back to the game with 'Open the game', by m
 
 test("a two-game match's review: games marked on the graph and the list, one tab stop, arrows and clicks walk the curve", async () => {
   await withApp(async (server, browser) => {
-    // A match played on one screen through the API until its second game has
-    // begun, then resigned: a review of two games.
-    const u = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
-    let s = u.state;
-    for (let i = 0; i < 3000 && !(s.match.games === 2 && !s.between_games && s.log.length > 6); i++) {
-      const action = s.between_games ? { type: "next" } : s.phase === "roll" ? { type: "roll" }
-        : s.moves.length ? { type: "move", move: s.moves[s.moves.length - 1] } : { type: "verdict" };
-      s = (await apiCall(server.url, "POST", `/api/games/${u.id}/action`, action, u.token)).state;
-    }
-    assert.equal(s.match.games, 2, "the match reached its second game");
+    // A match played until its second game has begun, then resigned: a
+    // review of two games.
+    const { u } = await twoGameMatch(server.url);
     await apiCall(server.url, "POST", `/api/games/${u.id}/action`, { type: "resign" }, u.token);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}/review/${u.id}`);

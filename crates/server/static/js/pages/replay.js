@@ -65,7 +65,9 @@ export async function replayPage(main, id) {
         const full = { history: moves, to_move: moves.length % 2 === 0 ? first : other(first) };
         parts.push(capturedTally(s), el("h2", {}, t("game.moves")), ringoMoveList(full, ply, (p) => show(p)));
       } else {
-        parts.push(scoreLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
+        // Which game of the match this ply is in: the plies run on through
+        // the match, and the score alone did not say.
+        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
       }
       const an = new URLSearchParams({ game: s.game });
       if (s.game === "ringo") { an.set("rules", s.rules); an.set("position", s.start_position); an.set("moves", s.history.join(" ")); }
