@@ -22,12 +22,14 @@ function pieceShape(kind, side, cx, cy, size, attrs) {
   else {
     const pts = [];
     for (let i = 0; i < 10; i++) {
-      const r = i % 2 ? size * 0.22 : size * 0.5, a = -Math.PI / 2 + i * Math.PI / 5;
+      // A broad star: with a thin one (inner radius 0.22) its points crossed
+      // the letter H, which a phone showed as a smudge.
+      const r = i % 2 ? size * 0.32 : size * 0.54, a = -Math.PI / 2 + i * Math.PI / 5;
       pts.push(`${cx + r * Math.cos(a)},${cy + r * Math.sin(a)}`);
     }
     shape = sv("polygon", { class: cls, points: pts.join(" "), ...attrs });
   }
-  return [shape, sv("text", { class: "upiece-letter " + side, x: cx, y: cy, "aria-hidden": "true" }, kind)];
+  return [shape, sv("text", { class: "upiece-letter " + side + (kind === "H" ? " hero" : ""), x: cx, y: cy + (kind === "H" ? size * 0.04 : 0), "aria-hidden": "true" }, kind)];
 }
 
 /** The board for `view.state`; `act(notation)` plays a move. */
