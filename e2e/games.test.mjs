@@ -3,7 +3,7 @@
 // site, which comes a hundred at a time with an "Older games" button.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, apiCall, openAsPlayer, waitState } from "./helpers.mjs";
+import { withApp, apiCall, openAsPlayer, waitState, twoGameMatch } from "./helpers.mjs";
 
 test("a player's games: back to an unfinished game from the home page, their own games above a paged list of all", async () => {
   await withApp(async (server, browser) => {
@@ -144,5 +144,32 @@ test("importing a record: the game is read from the record, a downloaded file op
     await waitState(page, () => window.agonState && window.agonState.game === "ringo");
     assert.equal(await page.evaluate(() => window.agonState.rules), "globe");
     assert.deepEqual(await page.evaluate(() => window.agonState.history), ["b6-b5", "b1-c1"]);
+  });
+});
+
+test("a match's score in the lists: the games page and the home page's unfinished games", async () => {
+  await withApp(async (server, browser) => {
+    // A match in its second game, so its score is not 0 : 0.
+    const { u, s } = await twoGameMatch(server.url);
+    const want = `Light ${s.match.score.light} : ${s.match.score.dark} Dark`;
+    assert.notEqual(want, "Light 0 : 0 Dark");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openAsPlayer(page, server.url, u);
+    await page.goto(server.url + "/?lang=en");
+    const link = page.locator(`#resume a[data-game="${u.id}"]`);
+    await link.waitFor();
+    assert.match(await link.innerText(), new RegExp(`^Urgammon · .* · Same screen · ${want}$`));
+    await page.goto(server.url + "/games?lang=en");
+    const status = page.locator(`#own-games tr[data-game="${u.id}"] td[data-label="Status"]`);
+    await status.waitFor();
+    assert.equal(await status.innerText(), `in play · ${want}`);
+    // A Ringo game has no score; in French the sides are named in French.
+    const r = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    await page.goto(server.url + "/games?lang=en");
+    assert.equal(await page.locator(`#games tr[data-game="${r.id}"] td[data-label="Status"]`).innerText(), "in play");
+    await page.goto(server.url + "/games?lang=fr");
+    await page.locator(`#own-games tr[data-game="${u.id}"]`).waitFor();
+    assert.match(await page.locator(`#own-games tr[data-game="${u.id}"] td:nth-child(4)`).innerText(),
+      new RegExp(` · Clairs ${s.match.score.light} : ${s.match.score.dark} Foncés$`));
   });
 });

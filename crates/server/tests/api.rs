@@ -662,6 +662,8 @@ async fn the_games_list_pages_and_lists_a_players_own_games() {
     let all = list_ids(&v);
     assert_eq!(all.len(), 3);
     assert_eq!(v["next"], Value::Null);
+    // A Ringo game has no match score.
+    assert_eq!(v["games"][0]["score"], Value::Null, "{v}");
     // Pages of two: the first says where the next starts; the second ends.
     let (_, first) = call(&app, "GET", "/api/games?limit=2", None, None).await;
     assert_eq!(list_ids(&first), all[..2]);
@@ -691,6 +693,17 @@ async fn the_games_list_pages_and_lists_a_players_own_games() {
     assert_eq!(list_ids(&own), want);
     let (_, none) = call(&app, "GET", "/api/games?ids=", None, None).await;
     assert!(list_ids(&none).is_empty());
+    // A new Urgammon match has 0 : 0 (light's, dark's).
+    let u = create(&app, json!({"game": "urgammon", "opponent": "local"})).await;
+    let (_, ur) = call(
+        &app,
+        "GET",
+        &format!("/api/games?ids={}", u["id"].as_str().unwrap()),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(ur["games"][0]["score"], json!([0, 0]), "{ur}");
     // Hostile queries: a clear 400 with its code, never a panic or a list.
     let many = vec!["abc"; 101].join(",");
     let long = "a".repeat(65);

@@ -418,6 +418,13 @@ async fn an_urgammon_game_end_stays_in_view_until_next() {
         s["result"]["points"].as_u64().unwrap_or(0),
         "the game's points are in the match score"
     );
+    // The games list carries the match score, light's then dark's.
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={id}"), None, None).await;
+    assert_eq!(
+        list["games"][0]["score"],
+        json!([score["light"], score["dark"]]),
+        "{list}"
+    );
     // The final position stays: a reload shows the same, moves are refused.
     let again = get(&app, id, None).await["state"].clone();
     assert_eq!(again["phase"], "over");

@@ -57,6 +57,7 @@ fn row(id: &str) -> GameRow {
         revision: 0,
         reason: None,
         rematch: None,
+        score: Some([0, 0]),
     }
 }
 
@@ -76,6 +77,7 @@ fn commit(from: i64, keep: usize, append: &[&str], dice: Vec<Drawn>) -> Commit {
         dice,
         status: Status::Ongoing,
         reason: None,
+        score: Some([0, 0]),
     }
 }
 
@@ -104,6 +106,28 @@ async fn round_trip(store: Store) {
         .unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].1, 1, "the token count");
+    assert_eq!(listed[0].0.score, Some([0, 0]));
+    // A change carries the match score to the row, and a list reads it.
+    let mut c = commit(0, 1, &["P-1a"], vec![]);
+    c.score = Some([3, 12]);
+    store.commit("g1", c).await.unwrap();
+    assert_eq!(
+        store.load("g1").await.unwrap().unwrap().row.score,
+        Some([3, 12])
+    );
+    let listed = store
+        .list(&ListQuery {
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(listed[0].0.score, Some([3, 12]));
+    // A Ringo game has none.
+    let mut ringo = row("g2");
+    (ringo.kind, ringo.score) = (Kind::Ringo, None);
+    store.create(ringo, vec![], vec![], None).await.unwrap();
+    assert_eq!(store.load("g2").await.unwrap().unwrap().row.score, None);
 }
 on_both!(round_trip);
 

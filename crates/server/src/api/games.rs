@@ -86,6 +86,9 @@ pub struct ListEntry {
     updated_at: i64,
     tokens: usize,
     revision: i64,
+    /// Urgammon: the match score `[light, dark]`; `null` for Ringo (and for
+    /// a match stored before scores were, until its next change).
+    score: Option<[u32; 2]>,
 }
 
 /// `GET /api/games`.
@@ -303,6 +306,7 @@ pub(crate) async fn open_game(
     }
     session.row.status = session.status();
     session.row.reason = session.reason();
+    session.row.score = session.score();
     let (row, all) = (session.row.clone(), session.tokens.clone());
     app.store()
         .create(row, all, drawn, invite.map(|(c, s)| (c.to_string(), s)))
@@ -336,6 +340,7 @@ pub(crate) fn new_row(
         revision: 0,
         reason: None,
         rematch: None,
+        score: None,
     })
 }
 
@@ -494,6 +499,7 @@ pub async fn list(
             updated_at: r.updated_at,
             tokens: n,
             revision: r.revision,
+            score: r.score,
         })
         .collect();
     Ok(Json(List { games, next }))

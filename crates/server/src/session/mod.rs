@@ -191,6 +191,17 @@ impl Session {
         }
     }
 
+    /// The match score for lists, light's then dark's (Urgammon only).
+    pub fn score(&self) -> Option<[u32; 2]> {
+        match &self.rules {
+            Rules::Urgammon(m) => {
+                let s = m.score();
+                Some([s[urgammon::Side::Light], s[urgammon::Side::Dark]])
+            }
+            Rules::Ringo(_) => None,
+        }
+    }
+
     /// The stored end reason that the record alone would not give.
     pub fn reason(&self) -> Option<String> {
         self.resigned.map(|_| RESIGNATION.to_string())
@@ -349,10 +360,12 @@ impl Session {
             dice: drawn,
             status: next.status(),
             reason: next.reason(),
+            score: next.score(),
         };
         next.row.revision += 1;
         next.row.status = commit.status;
         next.row.reason = commit.reason.clone();
+        next.row.score = commit.score;
         Ok((next, commit))
     }
 

@@ -61,6 +61,10 @@ pub struct GameRow {
     pub reason: Option<String>,
     /// The id of the rematch, once one was created.
     pub rematch: Option<String>,
+    /// Urgammon: the match score, light's then dark's, for lists (a
+    /// match in play said only "in play"); `None` for Ringo, and for a
+    /// match stored before the score was (until its next change).
+    pub score: Option<[u32; 2]>,
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -79,6 +83,8 @@ pub struct Commit {
     pub status: Status,
     /// The new end reason, if any.
     pub reason: Option<String>,
+    /// The new match score (Urgammon).
+    pub score: Option<[u32; 2]>,
 }
 
 /// A store failure, or a change made from an old revision.
@@ -255,7 +261,12 @@ pub struct QueueDepth {
 /// The columns of `games` that make a [`GameRow`], in the order both
 /// backends read them.
 const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
-    start_position, status, created_at, updated_at, revision, reason, rematch";
+    start_position, status, created_at, updated_at, revision, reason, rematch,
+    score_light, score_dark";
+
+/// How many columns [`COLUMNS`] names: what a query selects after them
+/// starts at this index.
+const N_COLUMNS: usize = 17;
 
 /// Which games [`Store::list`] answers: at most `limit`, most recently
 /// changed first (then most recently created, then by id, so the order is

@@ -9,8 +9,8 @@
 //! with `FOR UPDATE SKIP LOCKED` and a lease, renews the lease while it
 //! computes, and a job whose lease ran out is due again.
 
-use super::COLUMNS;
 use super::{now, Commit, GameRow, ListQuery, Loaded, Notice, StoreError};
+use super::{COLUMNS, N_COLUMNS};
 use crate::dice::{Die, Drawn};
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
@@ -139,8 +139,9 @@ impl PgStore {
         let tx = client.transaction().await?;
         tx.execute(
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
-                start_position, status, created_at, updated_at, revision, reason, rematch)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                start_position, status, created_at, updated_at, revision, reason, rematch,
+                score_light, score_dark)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
             &[
                 &row.id,
                 &row.kind.name(),
@@ -157,6 +158,8 @@ impl PgStore {
                 &row.revision,
                 &row.reason,
                 &row.rematch,
+                &score_column(row.score, 0),
+                &score_column(row.score, 1),
             ],
         )
         .await?;
@@ -187,7 +190,8 @@ impl PgStore {
         let next = c.from_revision + 1;
         let update = tx
             .prepare_cached(
-                "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5
+                "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5,
+                    score_light = $7, score_dark = $8
                  WHERE id = $1 AND revision = $6",
             )
             .await?;
@@ -203,8 +207,17 @@ impl PgStore {
         let (dies, dice_seqs, values) = dice_columns(&c.dice);
         let payload = format!("{id} {next}");
         let (status, at, keep) = (c.status.name(), now(), c.keep as i64);
-        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
-            [&id, &status, &c.reason, &next, &at, &c.from_revision];
+        let (light, dark) = (score_column(c.score, 0), score_column(c.score, 1));
+        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] = [
+            &id,
+            &status,
+            &c.reason,
+            &next,
+            &at,
+            &c.from_revision,
+            &light,
+            &dark,
+        ];
         let delete_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&id, &keep];
         let token_params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&id, &seqs, &c.append];
         let dice_params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
@@ -363,9 +376,12 @@ impl PgStore {
             return Ok(None);
         };
         let row = row_from(&r)?;
-        let tokens: Vec<String> = r.get(15);
-        let (dies, seqs, values): (Vec<String>, Vec<i64>, Vec<i16>) =
-            (r.get(16), r.get(17), r.get(18));
+        let tokens: Vec<String> = r.get(N_COLUMNS);
+        let (dies, seqs, values): (Vec<String>, Vec<i64>, Vec<i16>) = (
+            r.get(N_COLUMNS + 1),
+            r.get(N_COLUMNS + 2),
+            r.get(N_COLUMNS + 3),
+        );
         let dice = dies
             .iter()
             .zip(seqs)
@@ -420,7 +436,7 @@ impl PgStore {
             )
             .await?;
         rows.iter()
-            .map(|r| Ok((row_from(r)?, r.get::<_, i64>(15) as usize)))
+            .map(|r| Ok((row_from(r)?, r.get::<_, i64>(N_COLUMNS) as usize)))
             .collect()
     }
 
@@ -529,6 +545,10 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
         r.get::<_, Option<i16>>(i)
             .and_then(|v| u8::try_from(v).ok())
     };
+    let score = |i: usize| {
+        r.get::<_, Option<i32>>(i)
+            .and_then(|v| u32::try_from(v).ok())
+    };
     Ok(GameRow {
         id: r.get(0),
         kind: parsed(r, 1)?,
@@ -545,7 +565,16 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
         revision: r.get(12),
         reason: r.get(13),
         rematch: r.get(14),
+        score: match (score(15), score(16)) {
+            (Some(light), Some(dark)) => Some([light, dark]),
+            _ => None,
+        },
     })
+}
+
+/// One side's match score as its column holds it (`INTEGER`).
+fn score_column(score: Option<[u32; 2]>, side: usize) -> Option<i32> {
+    score.and_then(|s| i32::try_from(s[side]).ok())
 }
 
 /// Turns one announcement into a notice.

@@ -3,8 +3,8 @@
 //! savepoint), so none of them opens a transaction of its own.
 
 use crate::dice::{Die, Drawn};
-use crate::store::COLUMNS;
 use crate::store::{Commit, GameRow, ListQuery, Loaded, StoreError};
+use crate::store::{COLUMNS, N_COLUMNS};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 
@@ -60,8 +60,9 @@ pub(super) fn create(
 ) -> Result<(), rusqlite::Error> {
     conn.execute(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
-            start_position, status, created_at, updated_at, revision, reason, rematch)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            start_position, status, created_at, updated_at, revision, reason, rematch,
+            score_light, score_dark)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             row.id,
             row.kind.name(),
@@ -77,7 +78,9 @@ pub(super) fn create(
             row.updated_at,
             row.revision,
             row.reason,
-            row.rematch
+            row.rematch,
+            row.score.map(|s| s[0]),
+            row.score.map(|s| s[1])
         ],
     )?;
     insert_tokens(conn, &row.id, 0, tokens)?;
@@ -97,9 +100,19 @@ pub(super) fn create(
 pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, StoreError> {
     let next = c.from_revision + 1;
     let changed = conn.execute(
-        "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5
+        "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5,
+            score_light = ?7, score_dark = ?8
          WHERE id = ?1 AND revision = ?6",
-        params![id, c.status.name(), c.reason, next, now(), c.from_revision],
+        params![
+            id,
+            c.status.name(),
+            c.reason,
+            next,
+            now(),
+            c.from_revision,
+            c.score.map(|s| s[0]),
+            c.score.map(|s| s[1])
+        ],
     )?;
     if changed == 0 {
         let at: i64 = conn
@@ -282,7 +295,7 @@ pub(super) fn list(
     ))?;
     let rows = stmt
         .query_map(rusqlite::params_from_iter(values), |r| {
-            Ok((row_from_sql(r)?, r.get::<_, i64>(15)? as usize))
+            Ok((row_from_sql(r)?, r.get::<_, i64>(N_COLUMNS)? as usize))
         })?
         .collect();
     rows
@@ -406,6 +419,10 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
         revision: r.get(12)?,
         reason: r.get(13)?,
         rematch: r.get(14)?,
+        score: match (r.get::<_, Option<u32>>(15)?, r.get::<_, Option<u32>>(16)?) {
+            (Some(light), Some(dark)) => Some([light, dark]),
+            _ => None,
+        },
     })
 }
 

@@ -15,6 +15,12 @@ export function statusText(status) {
   return t("games.won", { side: t("Side." + side) });
 }
 
+/** An Urgammon match's score as the game page shows it ("Light 3 : 1 Dark");
+ *  empty for Ringo, or a match stored before scores were listed. */
+export function scoreText(g) {
+  return Array.isArray(g.score) ? `${t("Side.light")} ${g.score[0]} : ${g.score[1]} ${t("Side.dark")}` : "";
+}
+
 const COLS = ["game", "settings", "mode", "status", "updated"];
 
 /** A listed game's name. */
@@ -31,7 +37,9 @@ function row(g) {
     // Under the Rules heading (or its label on a phone): "classic", not "Rules: classic".
     cell("settings", settingsText(g.game, g.settings, false)),
     cell("mode", opponentText(g)),
-    cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")),
+    // A match in play said only "in play": its score tells one match from another.
+    cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")
+      + (scoreText(g) ? " · " + scoreText(g) : "")),
     cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
     el("td", { "data-label": t("games.col.links"), class: "links" },
       el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),

@@ -3,7 +3,7 @@ import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
-import { gameName, opponentText } from "./games.js";
+import { gameName, opponentText, scoreText } from "./games.js";
 import { optionValue, settingsText } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -175,7 +175,7 @@ async function showUnfinished(section) {
   section.replaceChildren(...[el("h2", { id: "resume-title" }, t("home.resume")),
     el("ul", { class: "resume" }, shown.map((g) => el("li", {},
       el("a", { class: "button", href: "/g/" + g.id, "data-nav": true, "data-game": g.id },
-        [gameName(g), settingsText(g.game, g.settings), opponentText(g)].join(" · "))))),
+        [gameName(g), settingsText(g.game, g.settings), opponentText(g), scoreText(g)].filter(Boolean).join(" · "))))),
     games.length > shown.length ? el("p", {}, el("a", { href: "/games", "data-nav": true, id: "resume-all" }, t("home.resume_all", { n: games.length }))) : null]
     .filter(Boolean));
   section.hidden = false;
