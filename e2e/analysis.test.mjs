@@ -187,6 +187,8 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     await page.locator("#analyse").click();
     await page.locator(".roll-choice").first().waitFor();
     assert.equal(await page.locator("#analysis-turn").innerText(), "Dark: roll the chance die");
+    // A pawn on 5 (12 steps to go), a hero in the palace, five waiting (85).
+    assert.equal(await page.locator("#pips").innerText(), "Steps to the palace: light 97 · dark 119");
     const setup = new URL(page.url()).searchParams.get("setup");
     assert.match(setup, /light=5:P,off:H/);
     assert.match(setup, /roll=dark/);

@@ -222,6 +222,8 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.keyboard.press("Home");
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("0 /"));
     assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
+    // Before the first move every piece waits: 7 × 17 steps each.
+    assert.equal(await page.locator("#pips").innerText(), "Steps to the palace: light 119 · dark 119");
   });
 });
 

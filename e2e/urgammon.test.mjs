@@ -68,6 +68,14 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
         });
         moves++;
         if (moves === 40) await page.screenshot({ path: `${SHOTS}/urgammon-game.png` });
+        if (moves % 10 === 0) {
+          // The race count, worked out here from the pieces: 17 steps for a
+          // waiting piece, 17 − its place on its path for one on the board.
+          const now = (await state(page)).s;
+          const steps = (side) => Object.keys(now[side].board).reduce((n, h) => n + 16 - now.paths[side].indexOf(h), 0)
+            + 17 * (now[side].waiting.P + now[side].waiting.C + now[side].waiting.H);
+          assert.equal(await page.locator("#pips").innerText(), `Steps to the palace: light ${steps("light")} · dark ${steps("dark")}`);
+        }
       }
     }
     const { s } = await state(page);

@@ -167,6 +167,11 @@ fn play_a_match_at_the_terminal() {
         out.contains("waiting: P"),
         "the board shows counts by piece type"
     );
+    // Before any piece moves, each side has 7 × 17 steps to go.
+    assert!(
+        out.contains("palace: P0 C0 H0   to go: 119"),
+        "the board shows the race count"
+    );
     assert!(
         out.contains("Match over"),
         "{}",

@@ -55,6 +55,21 @@ impl Army {
         self.palace.iter().sum()
     }
 
+    /// The steps still to travel to the palace (the race count, as a pip
+    /// count in backgammon): `PALACE` for each waiting piece, `PALACE` −
+    /// progress for each piece on the board, nothing for the palace's.
+    #[inline]
+    pub fn pips(&self) -> u32 {
+        let mut total = u32::from(PALACE) * u32::from(self.waiting_total());
+        let mut mask = self.mask;
+        while mask != 0 {
+            let p = mask.trailing_zeros();
+            mask &= mask - 1;
+            total += u32::from(PALACE) - p;
+        }
+        total
+    }
+
     /// The pieces on the board as (progress, kind).
     pub fn on_board(&self) -> impl Iterator<Item = (u8, Kind)> + '_ {
         (1..=16u8).filter_map(|p| self.at(p).map(|k| (p, k)))

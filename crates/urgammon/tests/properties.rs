@@ -33,6 +33,9 @@ fn check_invariants(game: &Game) {
         for (p, _) in army.on_board() {
             houses[urgammon::house_at(side, p).index()] += 1;
         }
+        // The race count: 17 for a waiting piece, 17 − progress on the board.
+        let steps: u32 = army.on_board().map(|(p, _)| 17 - u32::from(p)).sum();
+        assert_eq!(army.pips(), 17 * u32::from(army.waiting_total()) + steps);
     }
     // No two pieces share a house (of one side, or of both).
     assert!(houses.iter().all(|&n| n <= 1));

@@ -501,3 +501,19 @@ fn match_settings_header_round_trips() {
     let m = Match::new(MatchSettings::default());
     assert_eq!(m.record(), "urgammon match to=7 draw=replay");
 }
+
+#[test]
+fn pips_count_the_steps_still_to_go() {
+    // "A piece's progress is its index on its own path: 1 for 1a or 1b, up
+    // to 16 for the gate, and 17 for the palace."
+    let start = urgammon::parse_setup("light= dark= roll=light").unwrap();
+    for side in Side::ALL {
+        assert_eq!(start.position().army(side).pips(), 7 * 17, "every piece waits");
+    }
+    // Light: a pawn on 5 (progress 5), the hero in the palace, five waiting;
+    // dark: a chariot on 12b (progress 12: dark's path runs 11 12b 13b 14 13a
+    // 12a), six waiting.
+    let s = urgammon::parse_setup("light=5:P,off:H dark=12b:C roll=dark").unwrap();
+    assert_eq!(s.position().army(Side::Light).pips(), 12 + 5 * 17);
+    assert_eq!(s.position().army(Side::Dark).pips(), 5 + 6 * 17);
+}

@@ -25,6 +25,10 @@ pub struct ArmyView {
     pub waiting: PieceCounts,
     /// Pieces borne off.
     pub palace: PieceCounts,
+    /// The steps still to travel to the palace, 17 for each waiting piece
+    /// and 17 − progress for each on the board: the race count a
+    /// backgammon player knows as the pip count.
+    pub pips: u32,
 }
 
 /// A finished Urgammon game's result.
@@ -101,6 +105,7 @@ impl UrgammonState {
                     .collect(),
                 waiting: counts(|k| a.waiting(k)),
                 palace: counts(|k| a.palace(k)),
+                pips: a.pips(),
             }
         };
         UrgammonState {

@@ -232,17 +232,9 @@ fn danger(state: &State, side: Side) -> f32 {
     total
 }
 
-/// Pips still to travel: 17 per waiting piece, 17 − progress per board piece.
+/// Pips still to travel (`urgammon::Army::pips`).
 fn pips(state: &State, side: Side) -> u32 {
-    let army = state.position().army(side);
-    let mut total = 17 * u32::from(army.waiting_total());
-    let mut mask = army.mask();
-    while mask != 0 {
-        let p = mask.trailing_zeros();
-        mask &= mask - 1;
-        total += 17 - p;
-    }
-    total
+    state.position().army(side).pips()
 }
 
 /// The network's inputs for `state` (phase roll), from the roller's side.

@@ -112,6 +112,7 @@ export default {
   "ur.verdict_yes": "YES",
   "ur.verdict_no": "NO",
   "ur.waiting": "Waiting",
+  "ur.pips": "Steps to the palace: {light} {l} · {dark} {d}",
   "ur.palace": "Palace",
   "ur.value": "Value {v}",
   "ur.phase.roll": "{side}: roll the chance die",

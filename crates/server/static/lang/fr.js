@@ -112,6 +112,7 @@ export default {
   "ur.verdict_yes": "OUI",
   "ur.verdict_no": "NON",
   "ur.waiting": "Attente",
+  "ur.pips": "Cases jusqu'au palais : {light} {l} · {dark} {d}",
   "ur.palace": "Palais",
   "ur.value": "Valeur {v}",
   "ur.phase.roll": "{side} : lancez le dé de chance",

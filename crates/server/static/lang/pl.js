@@ -112,6 +112,7 @@ export default {
   "ur.verdict_yes": "TAK",
   "ur.verdict_no": "NIE",
   "ur.waiting": "Przedpole",
+  "ur.pips": "Pola do pałacu: {light} {l} · {dark} {d}",
   "ur.palace": "Pałac",
   "ur.value": "Wynik {v}",
   "ur.phase.roll": "{side}: rzut kością szansy",

@@ -70,7 +70,7 @@ pub struct LegalJson {
 
 /// Draws the board: the 3 × 8 grid of houses (rosettes in brackets), pieces as
 /// `lP`/`dC` (light pawn, dark chariot…), then each side's waiting area and
-/// palace by piece type.
+/// palace by piece type, and its steps still to go (the race count).
 pub fn draw(state: &State) -> String {
     let pos = state.position();
     let mut grid = [[None::<House>; 8]; 3];
@@ -128,10 +128,11 @@ pub fn draw(state: &State) -> String {
                 .join(" ")
         };
         s.push_str(&format!(
-            "  {:<5}  waiting: {}   palace: {}\n",
+            "  {:<5}  waiting: {}   palace: {}   to go: {}\n",
             side.name(),
             counts(&|k| a.waiting(k)),
             counts(&|k| a.palace(k)),
+            a.pips(),
         ));
     }
     s

@@ -11,6 +11,7 @@ import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText, valueText } from "../log.js";
 import { copyField } from "../panels/common.js";
+import { pipLine } from "../panels/urgammon.js";
 
 const SECTORS = "abcdefgh";
 const KEYS = ["game", "rules", "position", "moves", "setup", "record", "level", "to", "score", "depth"];
@@ -144,6 +145,7 @@ export async function analysisPage(main) {
       if (s.phase === "opening" || s.to_act) {
         out.push(el("p", { class: "status", id: "analysis-turn" }, t("ur.phase." + s.phase, { side: s.to_act ? t("Side." + s.to_act) : "", v: s.value ? valueText(s) : "" })));
       }
+      out.push(pipLine(s));
       // The opening: both dice chosen by hand (a tie rolls again), as the
       // chance die is below; without it the opening was a dead end.
       if (s.phase === "opening") {

@@ -8,7 +8,7 @@ import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
-import { diceBlock, scoreLine, urLog, gameResultLine } from "../panels/urgammon.js";
+import { diceBlock, scoreLine, urLog, gameResultLine, pipLine } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
 import { openGameLink } from "../panels/common.js";
 
@@ -67,7 +67,7 @@ export async function replayPage(main, id) {
       } else {
         // Which game of the match this ply is in: the plies run on through
         // the match, and the score alone did not say.
-        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
+        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
       }
       const an = new URLSearchParams({ game: s.game });
       if (s.game === "ringo") { an.set("rules", s.rules); an.set("position", s.start_position); an.set("moves", s.history.join(" ")); }

@@ -20,6 +20,13 @@ export function scoreLine(s) {
     mt.stake ? el("div", { class: "muted" }, t("ur.stake", { x: mt.stake })) : null);
 }
 
+/** The race: each side's steps still to go to the palace (the pip count of
+ *  backgammon), so a player sees who leads without counting houses. */
+export function pipLine(s) {
+  return el("div", { class: "muted", id: "pips" },
+    t("ur.pips", { light: t("side.light"), l: s.light.pips, dark: t("side.dark"), d: s.dark.pips }));
+}
+
 /** The two dice and the value they make; they roll when they changed. */
 export function diceBlock(s, prev) {
   const changed = prev && (prev.chance !== s.dice.chance || prev.verdict !== s.dice.verdict);
@@ -43,7 +50,7 @@ export function urLog(s, current) {
 
 export function urgammonPanel(view, send) {
   const s = view.state, mt = s.match;
-  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s)];
+  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s), pipLine(s)];
   out.push(diceBlock(s, view.prev && view.prev.dice));
   if (mt.over) {
     const winner = mt.winner;
