@@ -508,7 +508,11 @@ fn pips_count_the_steps_still_to_go() {
     // to 16 for the gate, and 17 for the palace."
     let start = urgammon::parse_setup("light= dark= roll=light").unwrap();
     for side in Side::ALL {
-        assert_eq!(start.position().army(side).pips(), 7 * 17, "every piece waits");
+        assert_eq!(
+            start.position().army(side).pips(),
+            7 * 17,
+            "every piece waits"
+        );
     }
     // Light: a pawn on 5 (progress 5), the hero in the palace, five waiting;
     // dark: a chariot on 12b (progress 12: dark's path runs 11 12b 13b 14 13a
