@@ -32,6 +32,15 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     await waitState(page, () => window.agonState && window.agonYou.length === 2);
     const { s: first } = await state(page);
     assert.deepEqual([first.match.to, first.match.stake, first.match.draw], [1, "10", "replay"]);
+    // The stake is said once: in the settings line, not again under the score.
+    assert.equal((await page.locator("aside").innerText()).match(/10 per point/g).length, 1);
+    assert.match(await page.locator("#settings").innerText(), /stake 10 per point/);
+    assert.equal(await page.locator("#score-stake").count(), 0);
+    // The replay has no settings line: there the score says it.
+    const replay = await browser.newPage();
+    await replay.goto(page.url().replace("/g/", "/replay/"));
+    assert.equal(await replay.locator("#score-stake").innerText(), "Stake: 10 per point");
+    await replay.close();
     let verdicts = 0, moves = 0, rolls = 0, forced = 0;
     for (let i = 0; i < 3000; i++) {
       const { s } = await state(page);

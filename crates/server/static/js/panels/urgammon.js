@@ -12,12 +12,13 @@ export function gameResultLine(r) {
   return el("div", {}, t("ur.game_won", { side: t("Side." + r.winner), n: r.points, kind: t("ur.kind." + r.kind) }));
 }
 
-/** The match score line. */
-export function scoreLine(s) {
+/** The match score line, and the stake where no settings line above says it
+ *  (the game page's does: there it stood twice). */
+export function scoreLine(s, stake = true) {
   const mt = s.match;
   return el("div", { class: "score", id: "score" },
     `${t("ur.match")} ${t("ur.to", { n: mt.to })} — ${t("Side.light")} ${mt.score.light} : ${mt.score.dark} ${t("Side.dark")}`,
-    mt.stake ? el("div", { class: "muted" }, t("ur.stake", { x: mt.stake })) : null);
+    stake && mt.stake ? el("div", { class: "muted", id: "score-stake" }, t("ur.stake", { x: mt.stake })) : null);
 }
 
 /** The race: each side's steps still to go to the palace (the pip count of
@@ -50,7 +51,7 @@ export function urLog(s, current) {
 
 export function urgammonPanel(view, send) {
   const s = view.state, mt = s.match;
-  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s), pipLine(s)];
+  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s, false), pipLine(s)];
   out.push(diceBlock(s, view.prev && view.prev.dice));
   if (mt.over) {
     const winner = mt.winner;
