@@ -97,13 +97,7 @@ async fn round_trip(store: Store) {
     assert_eq!(loaded.tokens, toks(&["start:3-1"]));
     assert_eq!(loaded.dice, vec![die(Die::Opening, 0, 31)]);
     assert!(store.load("nope").await.unwrap().is_none());
-    let listed = store
-        .list(&ListQuery {
-            limit: 10,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    let listed = first_ten(&store).await;
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].1, 1, "the token count");
     assert_eq!(listed[0].0.score, Some([0, 0]));
@@ -115,13 +109,7 @@ async fn round_trip(store: Store) {
         store.load("g1").await.unwrap().unwrap().row.score,
         Some([3, 12])
     );
-    let listed = store
-        .list(&ListQuery {
-            limit: 10,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    let listed = first_ten(&store).await;
     assert_eq!(listed[0].0.score, Some([3, 12]));
     // A Ringo game has none.
     let mut ringo = row("g2");
@@ -130,6 +118,17 @@ async fn round_trip(store: Store) {
     assert_eq!(store.load("g2").await.unwrap().unwrap().row.score, None);
 }
 on_both!(round_trip);
+
+/// The ten most recently changed games, with their token counts.
+async fn first_ten(store: &Store) -> Vec<(GameRow, usize)> {
+    store
+        .list(&ListQuery {
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+}
 
 /// The ids `query` lists, in order.
 async fn listed(store: &Store, query: ListQuery) -> Vec<String> {
