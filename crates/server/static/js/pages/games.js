@@ -32,6 +32,7 @@ export const opponentText = (g) => t("opp." + g.mode) + (g.level ? " " + g.level
 /** One game's row. */
 function row(g) {
   const cell = (col, ...content) => el("td", { "data-label": t("games.col." + col) }, ...content);
+  const score = scoreText(g);
   return el("tr", { "data-game": g.id },
     cell("game", gameName(g)),
     // Under the Rules heading (or its label on a phone): "classic", not "Rules: classic".
@@ -39,7 +40,7 @@ function row(g) {
     cell("mode", opponentText(g)),
     // A match in play said only "in play": its score tells one match from another.
     cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")
-      + (scoreText(g) ? " · " + scoreText(g) : "")),
+      + (score ? " · " + score : "")),
     cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
     el("td", { "data-label": t("games.col.links"), class: "links" },
       el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),

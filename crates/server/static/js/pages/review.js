@@ -49,12 +49,14 @@ function graph(r, select) {
     sv("line", { class: "mid", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
     // Each game of a match starts again near 50%: a line and its number
     // say where, so the jump reads as a new game, not as a swing.
-    ...pts.flatMap((p, i) => i > 0 && p.game !== pts[i - 1].game ? [
-      sv("line", { class: "game-start", x1: x(i - 0.5), x2: x(i - 0.5), y1: 4, y2: H - 4 }),
+    ...pts.flatMap((p, i) => {
+      if (i === 0 || p.game === pts[i - 1].game) return [];
       // Near the right edge the number goes before its line, not outside the frame.
-      sv("text", { class: "game-label", x: x(i - 0.5) + (x(i - 0.5) > W - 70 ? -4 : 4), y: 12, "text-anchor": x(i - 0.5) > W - 70 ? "end" : "start",
-        "aria-hidden": "true" }, t("ur.game_n", { n: p.game })),
-    ] : []),
+      const at = x(i - 0.5), before = at > W - 70;
+      return [sv("line", { class: "game-start", x1: at, x2: at, y1: 4, y2: H - 4 }),
+        sv("text", { class: "game-label", x: at + (before ? -4 : 4), y: 12, "text-anchor": before ? "end" : "start", "aria-hidden": "true" },
+          t("ur.game_n", { n: p.game }))];
+    }),
     sv("rect", { class: "hit", x: L, y: 0, width: W - L, height: H }),
     sv("polyline", { class: "curve", points: pts.map((p, i) => `${x(i)},${y(p.win)}`).join(" ") }));
   // The nearest point to a click on the graph's face.
