@@ -211,6 +211,7 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     assert.equal(await page.locator("#dice #chance-die").count(), 1, "the dice at this ply");
     assert.match(await page.locator("#score").innerText(), /0 : 0/);
     assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
+    assert.equal(await page.locator("#replay-game-start").count(), 0, "one game: no game buttons");
     // A match's replay says which game each ply is in, and its slider spans
     // the panel.
     const { u } = await twoGameMatch(server.url);
@@ -219,6 +220,28 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     assert.equal(await page.locator("#replay-game").innerText(), "Game 2");
     const [slider, panel] = [await page.locator("#replay-slider").boundingBox(), await page.locator("aside").boundingBox()];
     assert.ok(slider.width >= 0.8 * panel.width, `the slider is ${slider.width} px in a ${panel.width} px panel`);
+    // A game at a time: Game start goes to the second game's first position
+    // (after its opening roll), then to the first game's start; Next game back.
+    const all = (await page.evaluate(() => window.agonState)).tokens_all;
+    let second = all.findIndex((tk, i) => i > 0 && tk.startsWith("start:") && !all[i - 1].startsWith("start:"));
+    while (all[second].startsWith("start:")) second++;
+    const plyIs = (n) => page.waitForFunction((n) => document.getElementById("replay-ply").innerText.startsWith(n + " /"), n);
+    assert.equal(await page.getByRole("button", { name: "Next game", exact: true }).isDisabled(), true, "no game after the last");
+    await page.getByRole("button", { name: "Game start", exact: true }).click();
+    await plyIs(second);
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 2");
+    await page.locator("#replay-game-start").click();
+    await plyIs(0);
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
+    assert.equal(await page.locator("#replay-game-start").isDisabled(), true, "no game before the first");
+    await page.locator("#replay-game-next").click();
+    await plyIs(second);
+    // And by the keyboard: Page Up, Page Down.
+    await page.keyboard.press("PageUp");
+    await plyIs(0);
+    await page.keyboard.press("PageDown");
+    await plyIs(second);
+    assert.equal(await page.locator("#replay-game").innerText(), "Game 2");
     await page.keyboard.press("Home");
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("0 /"));
     assert.equal(await page.locator("#replay-game").innerText(), "Game 1");

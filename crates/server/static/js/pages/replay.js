@@ -24,6 +24,21 @@ function replayResult(s) {
   return content ? el("div", { class: "result", id: "replay-result" }, content) : null;
 }
 
+/** The plies at which a match record's games start: 0 for the first, and for
+ *  each later one the ply after its opening roll (its `start:` tokens, one
+ *  more for each tie), where that game's board and dice are first shown. */
+function matchGameStarts(tokens) {
+  const starts = [0];
+  tokens.forEach((tk, i) => {
+    if (i > 0 && tk.startsWith("start:") && !tokens[i - 1].startsWith("start:")) {
+      let j = i;
+      while (j < tokens.length && tokens[j].startsWith("start:")) j++;
+      starts.push(j);
+    }
+  });
+  return starts;
+}
+
 export async function replayPage(main, id) {
   const view = { id, you: [], state: null, selected: null };
   const boardWrap = el("div", { class: "boardwrap" });
@@ -31,6 +46,11 @@ export async function replayPage(main, id) {
   main.append(el("h1", {}, t("replay.title")), el("div", { class: "game" }, boardWrap, side),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   let ply = 1e9, total = 0, busy = false;
+  // Urgammon: the ply each game of the match starts at (after its opening
+  // roll; the first game at 0), from the whole record.
+  let gameStarts = [];
+  const gameBack = () => gameStarts.filter((g) => g < ply).pop() ?? -1;
+  const gameNext = () => gameStarts.find((g) => g > ply) ?? -1;
   async function show(p) {
     if (busy) return;
     busy = true;
@@ -38,6 +58,7 @@ export async function replayPage(main, id) {
       const before = view.state;
       const s = await api("GET", `/api/games/${id}/at/${Math.max(0, Math.min(p, 1e9))}`);
       ply = Math.min(Math.max(0, p), s.total);
+      if (s.game === "urgammon") gameStarts = matchGameStarts(s.tokens_all);
       total = s.total;
       view.prev = before;
       view.animate = !!before && s.version === before.version + 1;
@@ -67,6 +88,12 @@ export async function replayPage(main, id) {
       } else {
         // Which game of the match this ply is in: the plies run on through
         // the match, and the score alone did not say.
+        // A match of several games: a game at a time, by button or Page Up / Down.
+        if (gameStarts.length > 1) {
+          parts.splice(3, 0, el("div", { class: "row", role: "group", "aria-label": t("ur.match") },
+            button("replay-game-start", "replay.game_start", gameBack()), button("replay-game-next", "replay.game_next", gameNext())),
+          el("p", { class: "muted" }, t("replay.keys_games")));
+        }
         parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
       }
       const an = new URLSearchParams({ game: s.game });
@@ -92,10 +119,11 @@ export async function replayPage(main, id) {
   }
   const keys = (e) => {
     if (e.target.closest("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total }[e.key];
+    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total,
+      PageUp: gameStarts.length > 1 ? gameBack() : undefined, PageDown: gameStarts.length > 1 ? gameNext() : undefined }[e.key];
     if (to === undefined || e.target.closest("svg")) return;
     e.preventDefault();
-    show(Math.max(0, Math.min(total, to)));
+    if (to >= 0) show(Math.max(0, Math.min(total, to)));
   };
   document.addEventListener("keydown", keys);
   onLeave(() => document.removeEventListener("keydown", keys));
