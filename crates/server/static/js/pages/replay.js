@@ -58,7 +58,8 @@ export async function replayPage(main, id) {
       const before = view.state;
       const s = await api("GET", `/api/games/${id}/at/${Math.max(0, Math.min(p, 1e9))}`);
       ply = Math.min(Math.max(0, p), s.total);
-      if (s.game === "urgammon") gameStarts = matchGameStarts(s.tokens_all);
+      // The whole record is the same at every ply: read its games once.
+      if (s.game === "urgammon" && !gameStarts.length) gameStarts = matchGameStarts(s.tokens_all);
       total = s.total;
       view.prev = before;
       view.animate = !!before && s.version === before.version + 1;
@@ -86,14 +87,14 @@ export async function replayPage(main, id) {
         const full = { history: moves, to_move: moves.length % 2 === 0 ? first : other(first) };
         parts.push(capturedTally(s), el("h2", {}, t("game.moves")), ringoMoveList(full, ply, (p) => show(p)));
       } else {
-        // Which game of the match this ply is in: the plies run on through
-        // the match, and the score alone did not say.
         // A match of several games: a game at a time, by button or Page Up / Down.
         if (gameStarts.length > 1) {
           parts.splice(3, 0, el("div", { class: "row", role: "group", "aria-label": t("ur.match") },
             button("replay-game-start", "replay.game_start", gameBack()), button("replay-game-next", "replay.game_next", gameNext())),
           el("p", { class: "muted" }, t("replay.keys_games")));
         }
+        // Which game of the match this ply is in: the plies run on through
+        // the match, and the score alone did not say.
         parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
       }
       const an = new URLSearchParams({ game: s.game });
