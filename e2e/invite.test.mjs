@@ -1,7 +1,8 @@
-// Two browsers through an invite link, with a spectator watching live.
+// Two browsers through an invite link, with a spectator watching live: a Ringo
+// game, and an Urgammon match with its dice, next game and stake.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, ringoPieces, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, ringoPieces, clickUrgammonMove, apiCall, SHOTS } from "./helpers.mjs";
 
 test("a two-browser game through an invite link, seen live by a spectator", async () => {
   const server = await startServer();
@@ -154,6 +155,130 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     const list = await alice.locator("#games").innerText();
     assert.match(list, /in play/);
     assert.match(list, /resigned/);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("an Urgammon match between two browsers by invite: dice, turns, the next game, resignation and rematch", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const alice = await (await browser.newContext()).newPage();
+    const bob = await (await browser.newContext()).newPage();
+    const carol = await (await browser.newContext()).newPage();
+    // Alice takes dark in a match to 7 with a stake, so the invite gives light.
+    await alice.goto(server.url + "/");
+    await alice.locator("input[name=game][value=urgammon]").check();
+    await alice.locator("input[name=opponent][value=friend]").check();
+    await alice.locator("input[name=side][value=dark]").check();
+    await alice.locator("#match-to").fill("7");
+    await alice.locator("#stake").fill("5");
+    await alice.locator("#start").click();
+    await alice.waitForURL(/\/g\/[a-z0-9]+$/);
+    const invite = await alice.locator("#invite-link").inputValue();
+    const watch = await alice.locator("#watch-link").inputValue();
+    assert.match(await alice.locator("#presence").innerText(), /Light — seat free/);
+    await bob.goto(invite);
+    await waitState(bob, () => window.agonState && window.agonYou.length === 1);
+    assert.deepEqual((await state(bob)).you, [0], "the invite gives light");
+    assert.match(await bob.locator("#role").innerText(), /light/);
+    await carol.goto(watch);
+    await waitState(carol, () => window.agonState && window.agonYou.length === 0);
+    await alice.locator('#presence [data-seat="0"][data-present="yes"]').waitFor();
+
+    // Whoever acts, the others see the same dice, record and score at once;
+    // only the player whose turn it is has a Roll or Verdict button, and the
+    // other's clicks on the board change nothing.
+    const pages = [alice, bob, carol];
+    const seen = async (p) => p.evaluate(() => ({
+      rev: window.agonState.revision,
+      chance: document.querySelector("#chance-die").textContent,
+      verdict: document.querySelector("#verdict-die").textContent,
+      log: document.querySelector("#move-list").innerText,
+      score: document.querySelector("#score").innerText,
+    }));
+    let checkedIdle = false, rolls = 0, compared = 0;
+    for (let i = 0; i < 40; i++) {
+      const { s } = await state(alice);
+      const [actor, idle] = s.to_act === "light" ? [bob, alice] : [alice, bob];
+      assert.equal(await idle.locator("#roll, #verdict").count(), 0, "no dice buttons out of turn");
+      if (!checkedIdle && s.phase === "move" && s.legal.length) {
+        // The idle player tries the actor's move on their own page: nothing happens.
+        await clickUrgammonMove(idle, s.legal[0].notation, s.to_act === "light" ? "l" : "d");
+        assert.equal(await idle.locator(".target, .picked").count(), 0);
+        assert.equal((await state(idle)).s.revision, s.revision);
+        checkedIdle = true;
+      }
+      if (s.phase === "roll") { await actor.locator("#roll").click(); rolls++; }
+      else if (s.phase === "verdict" || (s.phase === "decide" && i % 4 === 0)) await actor.locator("#verdict").click();
+      else await clickUrgammonMove(actor, s.legal[i % s.legal.length].notation, s.to_act === "light" ? "l" : "d");
+      for (const p of pages) await waitState(p, (v) => window.agonState.revision > v, s.revision);
+      // A page may be a revision ahead of another for a moment: compare
+      // when all three show the same one.
+      const views = await Promise.all(pages.map(seen));
+      if (views[0].rev === views[1].rev && views[1].rev === views[2].rev) {
+        assert.deepEqual(views[1], views[0], "Bob sees what Alice sees");
+        assert.deepEqual(views[2], views[0], "Carol sees what Alice sees");
+        compared++;
+      }
+    }
+    assert.ok(checkedIdle && rolls > 0 && compared > 30, `${checkedIdle} ${rolls} ${compared}`);
+    // The rest of the first game goes faster, through the API with each
+    // player's own seat token (what their page sends); the pages follow live.
+    const id = alice.url().match(/\/g\/([a-z0-9]+)$/)[1];
+    const token = async (p) => p.evaluate((g) => localStorage.getItem("agon-token-" + g), id);
+    const tokens = { light: await token(bob), dark: await token(alice) };
+    let s = (await apiCall(server.url, "GET", `/api/games/${id}`)).state;
+    for (let i = 0; i < 3000 && !s.between_games; i++) {
+      const action = s.phase === "roll" ? { type: "roll" }
+        : s.moves.length ? { type: "move", move: s.moves[i % s.moves.length] } : { type: "verdict" };
+      s = (await apiCall(server.url, "POST", `/api/games/${id}/action`, action, tokens[s.to_act])).state;
+    }
+
+    // The first game ends (a game is worth at most 4 points, so the match to
+    // 7 goes on): all three see its result, the players alone get Next game.
+    for (const p of pages) await waitState(p, (v) => window.agonState.revision >= v, s.revision);
+    const { s: end } = await state(alice);
+    assert.ok(end.between_games, "the first game ended");
+    const result = await alice.locator("#game-result").innerText();
+    assert.match(result, /Game 1 is over\.\n(Light|Dark) wins \d points?: /);
+    for (const p of [bob, carol]) assert.equal(await p.locator("#game-result").innerText(), result);
+    assert.match(await carol.locator("#score").innerText(), new RegExp(`Light ${end.match.score.light} : ${end.match.score.dark} Dark`));
+    assert.equal(await carol.locator("#next").count(), 0, "a spectator cannot start the next game");
+    await bob.locator("#next").click();
+    for (const p of pages) {
+      await waitState(p, () => window.agonState.match.games === 2 && !window.agonState.between_games);
+      await p.locator("text=Game 2").first().waitFor();
+      assert.match(await p.locator("#move-list").innerText(), /^1\. Opening roll: light \d, dark \d/);
+    }
+
+    // Alice resigns the match (Resign, then confirm): everyone sees who won
+    // and what the stake costs; Bob asks for a rematch and both swap colours.
+    await alice.locator("#resign").click();
+    await alice.locator("#resign").click();
+    for (const p of pages) {
+      await waitState(p, () => window.agonState.match.over);
+      const text = await p.locator("#result").innerText();
+      assert.match(text, /Light wins the match\./);
+      assert.match(text, /Dark resigned the match\./);
+      assert.match(text, /Dark pays \d+/);
+      assert.equal(await p.locator("#undo").count(), 0);
+    }
+    const oldUrl = bob.url();
+    await bob.locator("#rematch").click();
+    for (const p of [alice, bob]) {
+      await p.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
+      await waitState(p, () => window.agonState && window.agonState.match.games === 1 && window.agonYou.length === 1);
+    }
+    assert.equal(alice.url(), bob.url());
+    assert.deepEqual((await state(alice)).you, [0], "Alice plays light in the rematch");
+    assert.deepEqual((await state(bob)).you, [1], "Bob plays dark in the rematch");
+    assert.match(await alice.locator("#settings").innerText(), /7/);
+    await carol.locator("#rematch-link").click();
+    await waitState(carol, (u) => window.location.href === u && window.agonState && window.agonState.match.games === 1, alice.url());
+    assert.match(await carol.locator("#role").innerText(), /watching/);
   } finally {
     await browser.close();
     server.stop();
