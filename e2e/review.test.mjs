@@ -32,7 +32,14 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     // A point of the graph opens the position before that move.
     await page.locator('#win-graph .pt[data-ply="2"]').click();
     await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
-    assert.match(await page.locator("#review-caption").innerText(), /3/);
+    // Numbered as the game's move list numbers it: moves in pairs, "2." for
+    // the attackers' second move, "1…" for the defenders' first.
+    assert.match(await page.locator("#review-caption").innerText(), /^The position before move 2: Attackers c6-c5/);
+    assert.deepEqual(await page.locator("#graded li .num").allInnerTexts(), ["1.", "1…", "2.", "2…", "3."]);
+    assert.equal(await page.locator('#win-graph .pt[data-ply="3"]').getAttribute("aria-label"), (await page.evaluate(() => {
+      const p = window.agonReview.plies[3];
+      return `2… · ${p.played}${p.symbol}: attackers ${Math.round(100 * (1 - p.win))}%`;
+    })));
     // The move played there (c6-c5) is an arrow on the board, and the best
     // move is a green one when it was another; the legend names what is drawn.
     const third = (await page.evaluate(() => window.agonReview)).plies[2];
@@ -103,11 +110,16 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
     if (worst.length) {
       await page.locator("#next-key").click();
       await page.locator("#graded li.current").waitFor();
-      assert.match(await page.locator("#review-caption").innerText(), /\d/);
       // The decision's move is an arrow from its piece (or the waiting piece
       // it enters) to its house; the verdict die is no arrow.
       const ply = Number(await page.locator("#graded li.current").getAttribute("data-ply"));
       const d = r.decisions.find((x) => x.ply === ply);
+      // It is numbered by its turn, as the game page's log numbers it (one
+      // game: no game named), and the caption says the same.
+      assert.equal(await page.locator("#graded li.current .num").innerText(), d.turn + ".");
+      assert.match(await page.locator("#review-caption").innerText(), new RegExp(`^The position before move ${d.turn}: ${d.side === "light" ? "Light" : "Dark"} `));
+      const firstKey = Math.min(...worst.sort((a, b) => b.equity_loss - a.equity_loss).slice(0, 5).map((w) => w.ply));
+      assert.equal(await page.locator("button.key").first().innerText(), String(r.decisions.find((x) => x.ply === firstKey).turn));
       const moves = await page.evaluate(() => [...window.agonState.legal, ...window.agonState.promoted_legal]);
       const want = [];
       for (const [kind, n] of [["best", d.best], ["played", d.played]]) {
@@ -173,6 +185,10 @@ test("a two-game match's review: games marked on the graph and the list, one tab
     assert.deepEqual(await page.locator("#graded li.game-head").allInnerTexts(), ["Game 1", "Game 2"]);
     const second = r.decisions.find((d) => d.game === 2 && !d.trivial);
     assert.equal(await page.locator("#graded li.game-head + li").nth(1).getAttribute("data-ply"), String(second.ply));
+    // Game 2's turns are numbered from 1 again, as its log on the game page:
+    // the line of that number there is the same side's turn.
+    assert.equal(await page.locator("#graded li.game-head + li .num").nth(1).innerText(), second.turn + ".");
+    assert.ok(second.turn < second.ply, "numbered within its game, not through the match");
     // A point per position, small enough not to hide the curve when there are
     // many; the errors in their grade's colour.
     const dots = page.locator("#win-graph .pt");
@@ -195,7 +211,8 @@ test("a two-game match's review: games marked on the graph and the list, one tab
     await page.keyboard.press("ArrowRight");
     const next = String(r.win_curve[at + 1].ply);
     await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, next);
-    assert.match(await page.locator("#review-caption").innerText(), new RegExp(`^The position before move ${Number(next) + 1}`));
+    const nextPoint = r.win_curve[at + 1];
+    assert.match(await page.locator("#review-caption").innerText(), new RegExp(`^The position before move ${nextPoint.turn} \\(game ${nextPoint.game}\\)`));
     assert.deepEqual(await tabStops(), [next]);
     await page.keyboard.press("ArrowLeft");
     await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, start);
@@ -207,5 +224,11 @@ test("a two-game match's review: games marked on the graph and the list, one tab
     await page.mouse.click(box.x + 64 / 600 * box.width + 1, box.y + box.height - 6);
     await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, String(r.win_curve[0].ply));
     await page.screenshot({ path: `${SHOTS}/review-urgammon-match.png`, fullPage: true });
+    // The game page shows game 2's log: its line of that number is the same
+    // side's turn.
+    await page.goto(`${server.url}/g/${u.id}`);
+    const line = await page.locator(`#move-list li[data-turn="${second.turn}"]`).innerText();
+    const who = second.side === "light" ? "Light" : "Dark";
+    assert.match(line, new RegExp(`^${second.turn}\\. (${who} rolled|Opening roll: .* ${who} starts)`), line);
   });
 });

@@ -528,7 +528,7 @@ async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
     .await;
     let (uid, ut) = (u["id"].as_str().unwrap(), u["token"].as_str());
     let mut s = u["state"].clone();
-    for _ in 0..4 {
+    for _ in 0..40 {
         let a = if s["phase"] == "roll" {
             json!({"type": "roll"})
         } else if let Some(m) = s["moves"].as_array().and_then(|m| m.first()) {
@@ -545,6 +545,39 @@ async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
     assert!(r["error_rate"]["light"].as_f64().is_some());
     assert!(r["rating"]["dark"].is_string());
     assert!(r["decisions"][0]["ply"].as_u64().is_some());
+    // Each decision's `turn` is the line of the game's own log that holds
+    // it, so the review and the game page number it alike.
+    let decisions = r["decisions"].as_array().unwrap();
+    assert!(decisions.len() > 5, "{r}");
+    for d in decisions {
+        let ply = d["ply"].as_u64().unwrap();
+        let (_, at) = call(
+            &app,
+            "GET",
+            &format!("/api/games/{uid}/at/{}", ply + 1),
+            None,
+            None,
+        )
+        .await;
+        let log = at["log"].as_array().unwrap();
+        let line = log
+            .iter()
+            .find(|l| l["turn"] == d["turn"])
+            .unwrap_or_else(|| panic!("{d} {at}"));
+        if d["kind"] == "move" {
+            assert!(
+                line["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["notation"] == d["played"]),
+                "{d} {line}"
+            );
+        } else {
+            assert!(line["verdict"].is_boolean(), "{d} {line}");
+        }
+        assert_eq!(line["side"], d["side"], "{d} {line}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

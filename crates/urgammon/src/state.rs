@@ -55,6 +55,20 @@ pub enum Token {
     Move(Move),
 }
 
+impl Token {
+    /// Whether the token opens a turn of the game's record: a chance roll, or
+    /// an opening roll that decides who starts. A tied opening roll opens
+    /// none (both roll again). The game's log and its review number turns by
+    /// this, so a review's "52." is the log's line 52.
+    pub fn opens_turn(self) -> bool {
+        match self {
+            Token::Start(l, d) => l != d,
+            Token::Roll(_) => true,
+            Token::Verdict(_) | Token::Move(_) => false,
+        }
+    }
+}
+
 /// The whole state of one game: the position and where the turn stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct State {

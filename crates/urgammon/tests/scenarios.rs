@@ -115,6 +115,20 @@ fn the_lower_opening_roll_starts_with_that_value() {
 }
 
 #[test]
+fn turns_open_with_a_roll_and_a_tied_opening_roll_opens_none() {
+    // "Both players roll the chance die; ties are rolled again." The record
+    // of the example opening holds four turns: the opening roll that decided
+    // (the tie before it is rolled again) and three chance rolls, one of them
+    // followed by the verdict die inside the same turn.
+    let game = Game::parse("start:3-3 start:2-3 P-2a r3 P-3b r4 P-4a r1 v+ 2a-7").unwrap();
+    let opening: Vec<bool> = game.tokens().iter().map(|t| t.opens_turn()).collect();
+    assert_eq!(
+        opening,
+        [false, true, false, true, false, true, false, true, false, false]
+    );
+}
+
+#[test]
 fn no_move_and_no_promoted_move_ends_the_turn() {
     // "If P(c) is empty, the verdict die may not be rolled. If M(c) is also empty,
     // the turn ends"

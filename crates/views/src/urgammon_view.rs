@@ -366,7 +366,7 @@ fn turns(start: &State, tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
             moves: vec![],
         };
         match *t {
-            urgammon::Token::Start(l, d) if l == d => ties += 1,
+            urgammon::Token::Start(..) if !t.opens_turn() => ties += 1,
             urgammon::Token::Start(l, d) => {
                 let starter = if l < d { Side::Light } else { Side::Dark };
                 let mut first = row(Some([l, d]), Some(l.min(d)), Some(starter), out.len() + 1);

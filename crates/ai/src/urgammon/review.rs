@@ -59,6 +59,9 @@ pub struct ReviewedDecision {
     pub index: usize,
     /// The token's index in the whole match record.
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// Who decided.
     pub side: Side,
     /// A move, or the verdict die.
@@ -88,6 +91,9 @@ pub struct Roll {
     pub index: usize,
     /// The token's index in the whole match record.
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// Who rolled.
     pub side: Side,
     /// The token: `r3`, `v+`, `v-`.
@@ -105,6 +111,9 @@ pub struct CurvePoint {
     pub index: usize,
     /// The token's index in the whole match record.
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// Light's chance to win the game.
     pub win: f64,
 }
@@ -176,6 +185,9 @@ pub struct DecisionJson {
     /// The token's index in the whole match record (`/at/{ply}` shows the
     /// position before it).
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// `light` or `dark`.
     pub side: &'static str,
     /// `move` or `verdict`.
@@ -216,6 +228,9 @@ pub struct RollJson {
     pub index: usize,
     /// The token's index in the whole match record.
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// Who rolled.
     pub side: &'static str,
     /// `r1`…`r4`, `v+`, `v-`.
@@ -242,6 +257,9 @@ pub struct CurveJson {
     pub index: usize,
     /// The token's index in the whole match record.
     pub ply: usize,
+    /// The turn of its game the token belongs to, from 1, as the game's
+    /// log numbers it (`Token::opens_turn`).
+    pub turn: usize,
     /// Light's chance to win the game.
     pub win: f64,
 }
@@ -287,6 +305,7 @@ impl Review {
                     game: d.game,
                     index: d.index,
                     ply: d.ply,
+                    turn: d.turn,
                     side: d.side.name(),
                     kind: match d.kind {
                         Kind::Move => "move",
@@ -323,6 +342,7 @@ impl Review {
                     game: r.game,
                     index: r.index,
                     ply: r.ply,
+                    turn: r.turn,
                     side: r.side.name(),
                     token: r.token.clone(),
                     luck: round4(r.luck),
@@ -335,6 +355,7 @@ impl Review {
                     game: p.game,
                     index: p.index,
                     ply: p.ply,
+                    turn: p.turn,
                     win: round4(p.win),
                 })
                 .collect(),
@@ -387,7 +408,11 @@ fn review_game(
 ) {
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let mut state = *Game::new().state();
+    let mut turn = 0;
     for (index, &token) in game.tokens().iter().enumerate() {
+        if token.opens_turn() {
+            turn += 1;
+        }
         let side = state.to_act();
         match (state.phase(), token, side) {
             (Phase::Roll, Token::Roll(c), Some(side)) => {
@@ -407,6 +432,7 @@ fn review_game(
                     game: game_no,
                     index,
                     ply: offset + index,
+                    turn,
                     side,
                     token: format!("r{c}"),
                     luck: this - mean,
@@ -443,6 +469,7 @@ fn review_game(
                         game: game_no,
                         index,
                         ply: offset + index,
+                        turn,
                         win: f64::from(a.position.win()),
                     });
                     // A forced verdict die is no decision.
@@ -451,6 +478,7 @@ fn review_game(
                             game: game_no,
                             index,
                             ply: offset + index,
+                            turn,
                             side,
                             kind: if matches!(played, Decision::Verdict) {
                                 Kind::Verdict
@@ -485,6 +513,7 @@ fn review_game(
                             game: game_no,
                             index,
                             ply: offset + index,
+                            turn,
                             side,
                             token: if yes { "v+" } else { "v-" }.to_string(),
                             luck: if yes { vy } else { vn } - mean,

@@ -13,27 +13,51 @@ import { openGameLink } from "../panels/common.js";
 
 const pct = (x) => Math.round(100 * x);
 
+/** How the game's own record numbers a reviewed entry, so "52." here is
+ *  line 52 of the game page's log: Ringo's moves in pairs ("4." for the side
+ *  that moved first, "4…" for the other, as its move list), Urgammon's turns
+ *  of each game (and the game, in a match). `num` heads a list row, `place`
+ *  names the position in a button or a caption. A review stored before the
+ *  API gave `turn` counts tokens instead. */
+function numbering(r) {
+  if (r.game === "ringo") {
+    const offset = r.plies.length && r.plies[0].side === "defenders" ? 1 : 0;
+    const at = (ply) => ({ n: Math.floor((ply + offset) / 2) + 1, second: (ply + offset) % 2 === 1 });
+    return {
+      num: (ply) => { const a = at(ply); return a.n + (a.second ? "…" : "."); },
+      place: (ply) => { const a = at(ply); return a.n + (a.second ? "…" : ""); },
+    };
+  }
+  const byPly = new Map([...r.win_curve, ...r.decisions].map((e) => [e.ply, e]));
+  const several = r.win_curve.some((c) => c.game !== r.win_curve[0].game);
+  const turn = (ply) => byPly.get(ply)?.turn ?? ply + 1;
+  return {
+    num: (ply) => turn(ply) + ".",
+    place: (ply) => several && byPly.has(ply) ? t("review.in_game", { n: turn(ply), g: byPly.get(ply).game }) : String(turn(ply)),
+  };
+}
+
 /** The graph's points: `{ply, win, label, grade, game}` with the first side's win chance. */
-function points(r) {
+function points(r, number) {
   if (r.game === "ringo") {
     return r.plies.map((p) => ({
       ply: p.ply,
       win: p.side === "attackers" ? p.win : 1 - p.win,
       grade: p.grade,
       game: 0,
-      label: t("review.point", { n: p.ply + 1, move: p.played + p.symbol, side: t("side.attackers"), win: pct(p.side === "attackers" ? p.win : 1 - p.win) }),
+      label: t("review.point", { n: number.place(p.ply), move: p.played + p.symbol, side: t("side.attackers"), win: pct(p.side === "attackers" ? p.win : 1 - p.win) }),
     }));
   }
   const decided = Object.fromEntries(r.decisions.filter((d) => !d.trivial).map((d) => [d.ply, d]));
   return r.win_curve.map((c) => ({ ply: c.ply, win: c.win, grade: decided[c.ply]?.grade, game: c.game,
-    label: t("review.point", { n: c.ply + 1, move: decided[c.ply] ? decided[c.ply].played + decided[c.ply].symbol : "", side: t("side.light"), win: pct(c.win) }) }));
+    label: t("review.point", { n: number.place(c.ply), move: decided[c.ply] ? decided[c.ply].played + decided[c.ply].symbol : "", side: t("side.light"), win: pct(c.win) }) }));
 }
 
 /** The grades the graph marks in colour: the errors worth finding on it. */
 const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
 
-function graph(r, select) {
-  const pts = points(r);
+function graph(r, select, number) {
+  const pts = points(r, number);
   const W = 600, H = 180, L = 64, n = Math.max(pts.length - 1, 1);
   // Room above 100% and below 0% for half a scale label (13 px, 26 on a
   // phone): the phone's "100%" stood half outside the frame.
@@ -99,13 +123,13 @@ function sideCards(r) {
     el("p", {}, t("review.luck_adjusted") + ": ", el("b", {}, r.luck_adjusted[s])))));
 }
 
-function moveList(r, select) {
+function moveList(r, select, number) {
   const list = el("ol", { class: "moves graded", id: "graded" });
   if (r.game === "ringo") {
     for (const p of r.plies) {
       const proven = p.proven ? " · " + t("review.proven", { side: t("side." + p.proven.winner), n: p.proven.plies }) : "";
       list.append(el("li", { class: "g-" + p.grade, "data-ply": p.ply, onclick: () => select(p.ply) },
-        el("span", { class: "num" }, (p.ply + 1) + "."),
+        el("span", { class: "num" }, number.num(p.ply)),
         el("span", {}, t("Side." + p.side) + " ", el("b", { class: "mv" }, p.played + p.symbol), " — " + t("grade." + p.grade)
           + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + p.loss + ")" : "") + proven)));
     }
@@ -118,7 +142,7 @@ function moveList(r, select) {
       // game began.
       if (several && (i === 0 || d.game !== shown[i - 1].game)) list.append(el("li", { class: "game-head" }, t("ur.game_n", { n: d.game })));
       list.append(el("li", { class: "g-" + d.grade, "data-ply": d.ply, onclick: () => select(d.ply) },
-        el("span", { class: "num" }, (d.ply + 1) + "."),
+        el("span", { class: "num" }, number.num(d.ply)),
         el("span", {}, t("Side." + d.side) + " ", el("b", { class: "mv" }, d.played + d.symbol), " — " + t("grade." + d.grade)
           + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + d.equity_loss + ")" : ""))));
     });
@@ -147,6 +171,7 @@ export async function reviewPage(main, id) {
     // What the arrows on the board mean, for the arrows drawn.
     const legend = el("p", { class: "muted", id: "arrow-legend" });
     const keys = keyMoments(r);
+    const number = numbering(r);
     let keyAt = -1;
     async function select(ply) {
       const s = await api("GET", `/api/games/${id}/at/${ply}`);
@@ -170,20 +195,20 @@ export async function reviewPage(main, id) {
       if (dot) body.querySelectorAll("#win-graph .pt").forEach((e) => e.setAttribute("tabindex", e === dot ? "0" : "-1"));
       const row = body.querySelector(`#graded [data-ply="${ply}"]`);
       if (row) row.scrollIntoView({ block: "nearest" });
-      caption.textContent = t("review.position") + " " + (ply + 1) + (row ? ": " + row.innerText.replace(/^\d+\.\s*/, "") : "");
+      caption.textContent = t("review.position") + " " + number.place(ply) + (row ? ": " + row.lastChild.textContent : "");
       announce(caption.textContent);
     }
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
     body.replaceChildren(sideCards(r),
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
-        keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, String(k + 1))), " ", keyButton)
+        keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, number.place(k))), " ", keyButton)
           : el("p", { class: "muted" }, t("review.none")),
         el("p", { class: "muted", id: "graph-caption" }, t("review.graph", { side: t("side." + (r.game === "ringo" ? "attackers" : "light")) })),
-        graph(r, select)),
+        graph(r, select, number)),
       el("div", { class: "game spaced" }, el("div", { class: "boardwrap" }, boardWrap, caption,
         legend),
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
-          el("p", { class: "muted" }, t("review.legend")), moveList(r, select),
+          el("p", { class: "muted" }, t("review.legend")), moveList(r, select, number),
           el("div", { class: "row" }, el("a", { class: "button", href: "/replay/" + id, "data-nav": true }, t("game.replay")),
             openGameLink(id)))));
     window.agonReview = r;
