@@ -1,7 +1,7 @@
 // A whole Ringo game against the engine, played by clicking in the browser.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, newGame, SHOTS } from "./helpers.mjs";
+import { startServer, launch, withApp, waitState, state, playRingoMove, newGame, SHOTS } from "./helpers.mjs";
 
 test("play a whole Ringo game against the engine by clicking", async () => {
   const server = await startServer();
@@ -140,4 +140,67 @@ test("the rules page and the language switch", async () => {
     await browser.close();
     server.stop();
   }
+});
+
+test("on a phone, a tap that just misses a small target still plays it; a tap away from every target drops the piece", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await newGame(page, server.url, { game: "ringo", opponent: "local" });
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    await playRingoMove(page, "b6-b5");
+    // The defenders' pieces stand on ring 1, whose cells a phone shows at
+    // about 20 px. Pick one and find, for one of its targets, a point within
+    // a fingertip of the target's centre but on another cell that is
+    // neither a target nor a piece to pick.
+    const from = (await state(page)).s.legal.find((m) => /^[a-h]1$/.test(m.from) && /^[a-h]1$/.test(m.to)).from;
+    const centre = (cell) => page.evaluate((cell) => {
+      const path = document.querySelector(`[data-cell="${cell}"]`);
+      const q = new DOMPoint(Number(path.dataset.cx), Number(path.dataset.cy)).matrixTransform(path.ownerSVGElement.getScreenCTM());
+      return { x: q.x, y: q.y };
+    }, cell);
+    const f = await centre(from);
+    await page.touchscreen.tap(f.x, f.y);
+    await page.locator(`.cell.selected[data-cell="${from}"]`).waitFor();
+    const miss = await page.evaluate(() => {
+      const targets = [...document.querySelectorAll(".cell.target")];
+      for (const t of targets) {
+        const q = new DOMPoint(Number(t.dataset.cx), Number(t.dataset.cy)).matrixTransform(t.ownerSVGElement.getScreenCTM());
+        for (let r = 12; r <= 20; r += 2) {
+          for (let a = 0; a < 360; a += 10) {
+            const x = q.x + r * Math.cos(a * Math.PI / 180), y = q.y + r * Math.sin(a * Math.PI / 180);
+            const hit = document.elementFromPoint(x, y)?.closest("[data-key]");
+            const cell = hit?.dataset.key;
+            if (!cell || cell === t.dataset.cell || document.querySelector(`.cell.target[data-cell="${cell}"]`)
+              || hit.querySelector(".piece")) continue;
+            // The nearest target to this point must be this one.
+            const nearest = targets.map((o) => {
+              const p = new DOMPoint(Number(o.dataset.cx), Number(o.dataset.cy)).matrixTransform(o.ownerSVGElement.getScreenCTM());
+              return [Math.hypot(p.x - x, p.y - y), o.dataset.cell];
+            }).sort((u, v) => u[0] - v[0])[0][1];
+            if (nearest === t.dataset.cell) return { x, y, target: t.dataset.cell, on: cell, size: t.getBoundingClientRect().height };
+          }
+        }
+      }
+      return null;
+    });
+    assert.ok(miss, "a near miss exists");
+    assert.ok(miss.size < 44, `the target is small on a phone (${miss.size} px)`);
+    const before = (await state(page)).s.revision;
+    await page.touchscreen.tap(miss.x, miss.y);
+    await waitState(page, (v) => window.agonState.revision > v, before);
+    assert.equal((await state(page)).s.history.at(-1), `${from}-${miss.target}`, `the tap on ${miss.on} played the move to ${miss.target}`);
+    assert.match(await page.locator("#move-list").innerText(), new RegExp(`${from}-${miss.target}`));
+    // A tap far from every target (the corner of the board's frame) drops
+    // the piece and plays nothing.
+    const piece = (await state(page)).s.legal[0].from;
+    const p = await centre(piece);
+    await page.touchscreen.tap(p.x, p.y);
+    await page.locator(".cell.selected").waitFor();
+    const box = await page.locator("svg.board").boundingBox();
+    const rev = (await state(page)).s.revision;
+    await page.touchscreen.tap(box.x + 4, box.y + 4);
+    await page.locator(".cell.selected").waitFor({ state: "detached" });
+    assert.equal(await page.locator(".cell.target").count(), 0);
+    assert.equal((await state(page)).s.revision, rev, "nothing played");
+  });
 });

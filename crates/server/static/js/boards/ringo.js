@@ -29,11 +29,33 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
     return pt(r0 + (ring - 0.5) * w, angle(sec));
   };
   const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(ringoBoard(view, act, onChoice, mine, onCell)); };
-  const click = (cell) => {
+  // A tap that just misses a target plays it: on a phone the inner rings'
+  // cells are about 20 px, under the 44 px a finger needs. The nearest
+  // target whose centre is within a fingertip (24 px on the screen, or the
+  // fortress's own radius and 12 px more) takes the tap, which otherwise
+  // would drop the piece. The keyboard and exact clicks never get here.
+  const nearTarget = (e) => {
+    const m = svg.getScreenCTM();
+    if (!e || !m) return null;
+    let best = null, bestD = Infinity;
+    for (const to of new Set(targets.map((x) => x.to))) {
+      const [cx, cy] = centre(to);
+      const d = Math.hypot(m.a * cx + m.c * cy + m.e - e.clientX, m.b * cx + m.d * cy + m.f - e.clientY);
+      const reach = to === "F" ? (r0 - 4) * Math.hypot(m.a, m.b) + 12 : 24;
+      if (d <= reach && d < bestD) { best = to; bestD = d; }
+    }
+    return best;
+  };
+  const click = (cell, e) => {
     if (onCell) return onCell(cell);
     if (!mine) return;
     if (sel) {
-      const cands = targets.filter((m) => m.to === cell);
+      let cands = targets.filter((m) => m.to === cell);
+      const ownPiece = pieces[cell] === s.to_move && legal.some((m) => m.from === cell);
+      if (!cands.length && !ownPiece) {
+        const near = nearTarget(e);
+        if (near) cands = targets.filter((m) => m.to === near);
+      }
       if (cands.length === 1) return act(cands[0].notation);
       if (cands.length > 1) { view.chooser = cands.map((m) => m.notation); view.selected = sel; onChoice(); return rerender(); }
     }
@@ -65,7 +87,7 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
       if (targets.some((m) => m.to === cell)) classes.push("target");
       if (sel === cell) classes.push("selected");
       const [cx, cy] = centre(cell);
-      const g = sv("g", { role: "button", tabindex: "-1", "data-key": cell, "aria-label": cellLabel(cell, sec), onclick: () => click(cell) },
+      const g = sv("g", { role: "button", tabindex: "-1", "data-key": cell, "aria-label": cellLabel(cell, sec), onclick: (e) => click(cell, e) },
         sv("path", { class: classes.join(" "), "data-cell": cell, "data-cx": cx.toFixed(1), "data-cy": cy.toFixed(1), d }));
       const piece = pieces[cell];
       if (piece) {
@@ -89,7 +111,7 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
   }
   const fClasses = ["fortress"];
   if (targets.some((m) => m.to === "F")) fClasses.push("target");
-  const fortress = sv("g", { role: "button", tabindex: "-1", "data-key": "F", onclick: () => click("F"),
+  const fortress = sv("g", { role: "button", tabindex: "-1", "data-key": "F", onclick: (e) => click("F", e),
     "aria-label": [t("cell.fortress", { n: s.fortress }), targets.some((m) => m.to === "F") ? t("cell.target") : null,
       last.to === "F" ? t("cell.last") : null, last.captured === "F" ? t("cell.captured") : null].filter(Boolean).join(", ") },
   sv("circle", { class: fClasses.join(" "), cx: 0, cy: 0, r: r0 - 4, "data-cell": "F" }));
@@ -121,6 +143,9 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
     if (key === "ArrowDown") return ring > 1 ? SECTORS[sec] + (ring - 1) : "F";
     return null;
   };
+  // A tap beside the rings (between the labels) may still reach a target
+  // on the outer ring; missing everything, it drops the piece.
+  if (mine && !onCell && sel) svg.addEventListener("click", (e) => { if (!e.target.closest("[data-key]")) click(null, e); });
   keyboard(svg, view, { neighbour, activate: click, cancel: () => { view.selected = null; view.chooser = null; onChoice(); rerender(); } });
   restoreFocus(svg, view, sel || legal[0]?.from || "a" + R);
   return svg;
