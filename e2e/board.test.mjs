@@ -193,6 +193,7 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.goto(`${server.url}/replay/${ringo.id}`);
     await page.locator("#replay-ply").waitFor();
     assert.match(await page.locator("#replay-ply").innerText(), /^3 \/ 3/);
+    assert.match(await page.locator("#replay-ply").textContent(), /— Move 3 of 3$/);
     for (const name of ["First", "Previous", "Next", "Last"]) assert.equal(await page.getByRole("button", { name, exact: true }).count(), 1, name);
     await page.keyboard.press("Home");
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("0 /"));
@@ -212,6 +213,9 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     assert.match(await page.locator("#score").innerText(), /0 : 0/);
     assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
     assert.equal(await page.locator("#replay-game-start").count(), 0, "one game: no game buttons");
+    // Its record counts dice and moves alike: steps, not moves.
+    assert.match(await page.locator("#replay-ply").textContent(), /^\d+ \/ \d+ — Step \d+ of \d+$/);
+    assert.equal(await page.getByRole("slider", { name: "Step of the record (each die and each move)" }).count(), 1);
     // A match's replay says which game each ply is in, and its slider spans
     // the panel.
     const { u } = await twoGameMatch(server.url);

@@ -299,6 +299,8 @@ export default {
   "replay.game_start": "◀◀ Game start",
   "replay.game_next": "Next game ▶▶",
   "replay.keys_games": "Page Up / Page Down: the games of the match",
+  "replay.slider_steps": "Step of the record (each die and each move)",
+  "replay.step": "Step {n} of {total}",
   "replay.position": "Move {n} of {total}",
   "games.col.links": "Links",
   "home.import_label": "Game record",

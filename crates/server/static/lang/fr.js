@@ -299,6 +299,8 @@ export default {
   "replay.game_start": "◀◀ Début de la partie",
   "replay.game_next": "Partie suivante ▶▶",
   "replay.keys_games": "Page préc. / Page suiv. : les parties du match",
+  "replay.slider_steps": "Étape de la partie (chaque dé et chaque coup)",
+  "replay.step": "Étape {n} sur {total}",
   "replay.position": "Coup {n} sur {total}",
   "games.col.links": "Liens",
   "home.import_label": "Enregistrement",

@@ -299,6 +299,8 @@ export default {
   "replay.game_start": "◀◀ Początek partii",
   "replay.game_next": "Następna partia ▶▶",
   "replay.keys_games": "Page Up / Page Down: partie meczu",
+  "replay.slider_steps": "Krok zapisu (każdy rzut i każdy ruch)",
+  "replay.step": "Krok {n} z {total}",
   "replay.position": "Ruch {n} z {total}",
   "games.col.links": "Linki",
   "home.import_label": "Zapis partii",

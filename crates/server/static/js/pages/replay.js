@@ -68,13 +68,16 @@ export async function replayPage(main, id) {
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
       const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[|◀▶]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
         onclick: () => show(to) }, t(key));
-      const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": t("replay.slider"),
+      // Urgammon's record counts each die and each move: its counter says
+      // steps, since "move 231" named no move of the game's log.
+      const ur = s.game === "urgammon";
+      const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": ur ? t("replay.slider_steps") : t("replay.slider"),
         onchange: (e) => show(Number(e.target.value)) });
       const parts = [
         el("div", { class: "row", role: "group", "aria-label": t("replay.title") },
           button("replay-start", "replay.first", 0), button("replay-back", "replay.prev", ply - 1),
           button("replay-forward", "replay.next", ply + 1), button("replay-end", "replay.last", s.total)),
-        el("div", { id: "replay-ply", "aria-live": "polite" }, `${ply} / ${s.total}`, el("span", { class: "sr-only" }, " — " + t("replay.position", { n: ply, total: s.total }))),
+        el("div", { id: "replay-ply", "aria-live": "polite" }, `${ply} / ${s.total}`, el("span", { class: "sr-only" }, " — " + (ur ? t("replay.step", { n: ply, total: s.total }) : t("replay.position", { n: ply, total: s.total })))),
         el("p", { class: "muted" }, t("replay.keys")),
         slider,
         replayResult(s),
