@@ -201,8 +201,21 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("1 /"));
     await page.keyboard.press("End");
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("3 /"));
+    assert.equal(new URL(page.url()).search, "", "the end needs no ply in the address");
     await page.keyboard.press("ArrowLeft");
     await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("2 /"));
+    // The address follows the position: reloaded (or shared), it opens there.
+    assert.equal(new URL(page.url()).search, "?ply=2");
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById("replay-ply")?.innerText.startsWith("2 /"));
+    assert.equal((await page.evaluate(() => window.agonState)).history.length, 2);
+    // A ply that is no number, or past the end, opens the end.
+    for (const bad of ["abc", "-1", "1.5", "99"]) {
+      await page.goto(`${server.url}/replay/${ringo.id}?ply=${bad}`);
+      await page.waitForFunction(() => document.getElementById("replay-ply")?.innerText.startsWith("3 /"));
+    }
+    await page.goto(`${server.url}/replay/${ringo.id}?ply=2`);
+    await page.waitForFunction(() => document.getElementById("replay-ply")?.innerText.startsWith("2 /"));
     const rows = await page.locator("#move-list li").allInnerTexts();
     assert.equal(rows.length, 2, "one row per turn");
     assert.match(rows[0], /^1\.\s*b6-b5\s*b1-b2/);

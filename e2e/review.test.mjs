@@ -74,6 +74,12 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     const rows = await page.locator("#graded li").allInnerTexts();
     assert.ok(rows.every((r) => /best|excellent|good|inaccuracy|mistake|blunder/.test(r)), rows.join("\n"));
     await page.screenshot({ path: `${SHOTS}/review-ringo.png`, fullPage: true });
+    // Replay opens at the position shown, to step on from it.
+    await page.locator("#review-replay").click();
+    await page.waitForURL(new RegExp(`/replay/${g.id}\\?ply=4$`));
+    await page.waitForFunction(() => document.getElementById("replay-ply")?.innerText.startsWith("4 /"));
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => document.getElementById("replay-ply").innerText.startsWith("5 /"));
     // The games list links to it.
     await page.goto(server.url + "/games");
     // The lists come after the page: wait for them, then count.

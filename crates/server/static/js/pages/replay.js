@@ -45,7 +45,10 @@ export async function replayPage(main, id) {
   const side = el("aside", { class: "side", "aria-label": t("replay.title") });
   main.append(el("h1", {}, t("replay.title")), el("div", { class: "game" }, boardWrap, side),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
-  let ply = 1e9, total = 0, busy = false;
+  // `?ply=N` opens that position (a link from the review, or one shared);
+  // without it, or with anything but a whole number, the game's end.
+  const asked = Number(new URLSearchParams(location.search).get("ply") ?? "x");
+  let ply = Number.isInteger(asked) && asked >= 0 ? asked : 1e9, total = 0, busy = false;
   // Urgammon: the ply each game of the match starts at (after its opening
   // roll; the first game at 0), from the whole record.
   let gameStarts = [];
@@ -65,6 +68,10 @@ export async function replayPage(main, id) {
       view.animate = !!before && s.version === before.version + 1;
       view.state = s;
       window.agonState = s;
+      // The address follows the position shown, so it can be shared or
+      // reloaded (replaced, not pushed: Back leaves the replay).
+      const here = "/replay/" + id;
+      if (location.pathname === here) history.replaceState(history.state, "", here + (ply < total ? "?ply=" + ply : ""));
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
       const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[|◀▶]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
         onclick: () => show(to) }, t(key));

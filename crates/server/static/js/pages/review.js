@@ -196,8 +196,11 @@ export async function reviewPage(main, id) {
       const row = body.querySelector(`#graded [data-ply="${ply}"]`);
       if (row) row.scrollIntoView({ block: "nearest" });
       caption.textContent = t("review.position") + " " + number.place(ply) + (row ? ": " + row.lastChild.textContent : "");
+      // Replay opens at the position shown, to play on from it move by move.
+      replayLink.setAttribute("href", `/replay/${id}?ply=${ply}`);
       announce(caption.textContent);
     }
+    const replayLink = el("a", { class: "button", id: "review-replay", href: "/replay/" + id, "data-nav": true }, t("game.replay"));
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
     body.replaceChildren(sideCards(r),
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
@@ -209,8 +212,7 @@ export async function reviewPage(main, id) {
         legend),
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select, number),
-          el("div", { class: "row" }, el("a", { class: "button", href: "/replay/" + id, "data-nav": true }, t("game.replay")),
-            openGameLink(id)))));
+          el("div", { class: "row" }, replayLink, openGameLink(id)))));
     window.agonReview = r;
     select(keys.length ? keys[0] : 0);
   };
