@@ -41,7 +41,7 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     await replay.goto(page.url().replace("/g/", "/replay/"));
     assert.equal(await replay.locator("#score-stake").innerText(), "Stake: 10 per point");
     await replay.close();
-    let verdicts = 0, moves = 0, rolls = 0, forced = 0;
+    let verdicts = 0, moves = 0, rolls = 0, forced = 0, checkedYes = 0;
     for (let i = 0; i < 3000; i++) {
       const { s } = await state(page);
       if (s.over) break;
@@ -60,6 +60,15 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
         await act(page, () => page.locator("#verdict").click());
         verdicts++; forced++;
       } else if (s.phase === "decide" && verdicts < 3 && i % 3 === 0) {
+        // What a YES would allow is said in the log's words, one per move.
+        if (s.promoted_legal.length) {
+          const text = await page.locator("#if-yes").innerText();
+          assert.match(text, /^If the verdict die says YES: /);
+          assert.equal(text.split(", ").length, s.promoted_legal.length, text);
+          assert.ok(s.promoted_legal.every((m) => text.includes(m.to ?? m.from) && /pawn|chariot|hero/.test(text)), text);
+          assert.doesNotMatch(text, /[PCH]-\d/, "no notation");
+          checkedYes++;
+        }
         await act(page, () => page.locator("#verdict").click());
         verdicts++;
       } else {
@@ -89,7 +98,7 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
     }
     const { s } = await state(page);
     assert.ok(s.over, "the match ended");
-    assert.ok(verdicts > 0 && moves > 10 && rolls > 10, `verdicts ${verdicts}, moves ${moves}, rolls ${rolls}`);
+    assert.ok(verdicts > 0 && moves > 10 && rolls > 10 && checkedYes > 0, `verdicts ${verdicts}, moves ${moves}, rolls ${rolls}, checked YES ${checkedYes}`);
     await page.locator("#result").waitFor();
     const text = await page.locator("#result").innerText();
     assert.match(text, /wins the match|draw/);

@@ -109,6 +109,7 @@ export default {
   "ur.roll": "Roll the die",
   "ur.verdict": "Roll the verdict die",
   "ur.verdict_forced": "Roll the verdict die (forced: no move with this roll)",
+  "ur.if_yes": "If the verdict die says YES: {moves}",
   "ur.verdict_yes": "YES",
   "ur.verdict_no": "NO",
   "ur.waiting": "Waiting",

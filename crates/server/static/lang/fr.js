@@ -109,6 +109,7 @@ export default {
   "ur.roll": "Lancer le dé",
   "ur.verdict": "Lancer le dé du verdict",
   "ur.verdict_forced": "Lancer le dé du verdict (obligatoire : aucun coup avec ce dé)",
+  "ur.if_yes": "Si le dé du verdict dit OUI : {moves}",
   "ur.verdict_yes": "OUI",
   "ur.verdict_no": "NON",
   "ur.waiting": "Attente",

@@ -109,6 +109,7 @@ export default {
   "ur.roll": "Rzuć kością",
   "ur.verdict": "Rzuć kością wyroku",
   "ur.verdict_forced": "Rzuć kością wyroku (obowiązkowo: brak ruchu tym wynikiem)",
+  "ur.if_yes": "Jeśli kość wyroku pokaże TAK: {moves}",
   "ur.verdict_yes": "TAK",
   "ur.verdict_no": "NIE",
   "ur.waiting": "Przedpole",

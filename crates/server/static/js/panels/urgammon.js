@@ -3,7 +3,7 @@
 import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
-import { urTurnText, valueText } from "../log.js";
+import { urTurnText, urMoveText, valueText } from "../log.js";
 import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
 
 export function gameResultLine(r) {
@@ -79,7 +79,9 @@ export function urgammonPanel(view, send) {
     }
     out.push(row);
     if (canAct(view) && s.phase === "decide" && s.promoted_legal.length) {
-      out.push(el("div", { class: "muted" }, t("ur.verdict_yes") + " → " + s.promoted_legal.map((m) => m.notation).join(" ")));
+      // What a YES would allow, in the log's words ("pawn 3b → 9"): the
+      // notation alone asked the player to read the record's code.
+      out.push(el("div", { class: "muted", id: "if-yes" }, t("ur.if_yes", { moves: s.promoted_legal.map(urMoveText).join(", ") })));
     }
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
