@@ -118,5 +118,16 @@ test("every page fits a phone: no horizontal scroll, touch targets of 44 px", as
         await page.screenshot({ path: `${SHOTS}/phone-${name.replace(/ /g, "-")}.png`, fullPage: true });
       }
     }
+    // The menu fits its one row in every language, on a phone as narrow as
+    // 360 px (French's "Nouvelle partie … Laboratoire des règles" took two).
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const lang of ["en", "fr", "pl"]) {
+      await page.goto(`${server.url}/rules?lang=${lang}`);
+      await page.locator("#lang").waitFor();
+      const rows = await page.locator("header nav a").evaluateAll((list) => new Set(list.map((a) => Math.round(a.getBoundingClientRect().top))).size);
+      const h = await page.locator("header.top").evaluate((e) => e.getBoundingClientRect().height);
+      assert.equal(rows, 1, `${lang}: the menu takes ${rows} rows`);
+      assert.ok(h <= 110, `${lang}: the header is ${h} px tall`);
+    }
   });
 });

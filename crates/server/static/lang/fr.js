@@ -1,6 +1,6 @@
 // French: every string the page shows (keys as in en.js).
 export default {
-  "nav.new": "Nouvelle partie",
+  "nav.new": "Jouer",
   "nav.games": "Parties",
   "nav.rules": "Règles",
   "home.title": "Jouer",
@@ -433,7 +433,7 @@ export default {
   "analysis.opening_dark": "Dé des foncés",
   "analysis.opening_light": "Dé des clairs",
   "analysis.mwc": "Chance de gagner le match {m} %",
-  "nav.lab": "Laboratoire des règles",
+  "nav.lab": "Labo des règles",
   "lab.title": "Laboratoire des règles",
   "lab.intro": "Chaque jeu de règles est-il équitable ? Chacun a été joué de nombreuses fois entre joueurs égaux (le même moteur des deux côtés, ouvertures variées et jouées des deux côtés). Entre joueurs égaux, des règles équitables donnent aux assaillants environ la moitié des parties.",
   "lab.col.rules": "Règles",

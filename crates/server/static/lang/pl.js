@@ -433,7 +433,7 @@ export default {
   "analysis.opening_dark": "Kość ciemnych",
   "analysis.opening_light": "Kość jasnych",
   "analysis.mwc": "Szansa wygrania meczu {m}%",
-  "nav.lab": "Laboratorium zasad",
+  "nav.lab": "Laboratorium",
   "lab.title": "Laboratorium zasad",
   "lab.intro": "Jak sprawiedliwy jest każdy zestaw zasad? Każdy rozegrano wiele razy między równymi graczami (ten sam silnik po obu stronach, różne otwarcia, każde z obu stron). Między równymi graczami sprawiedliwe zasady dają atakującym mniej więcej połowę partii.",
   "lab.col.rules": "Zasady",
