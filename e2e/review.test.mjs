@@ -136,6 +136,15 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
       assert.deepEqual(await boardArrows(page), want, JSON.stringify(d));
       if (d.played !== "verdict") assert.ok(want.length > 0, JSON.stringify(d));
     }
+    // In French the numbers take a decimal comma ("12,5", "−0,0412").
+    await page.goto(`${server.url}/review/${u.id}?lang=fr`);
+    await page.locator("#review-summary").waitFor();
+    assert.match(await page.locator('[data-side="light"] .error-rate').innerText(), /^\d+,\d$/);
+    const losses = (await page.locator("#graded").innerText()).match(/−\d[\d.,]*/g) ?? [];
+    assert.ok(losses.every((l) => !l.includes(".")), losses.join(" "));
+    await page.goto(`${server.url}/review/${u.id}?lang=en`);
+    await page.locator("#review-summary").waitFor();
+    assert.match(await page.locator('[data-side="light"] .error-rate').innerText(), /^\d+\.\d$/);
     // An ongoing game has no review yet: the page says so in words.
     const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
     await page.goto(`${server.url}/review/${g.id}?lang=fr`);

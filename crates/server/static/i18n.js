@@ -44,6 +44,21 @@ export function t(key, vars) {
   return s;
 }
 
+/** `x` as the page's language writes a number: a decimal comma in Polish
+ *  and French ("−0,0783", "101,7"), with `digits` decimals (as many as it
+ *  has when omitted); no grouping, so a count reads as the record says it. */
+export function num(x, digits) {
+  if (x === null || x === undefined || Number.isNaN(Number(x))) return "–";
+  const places = digits === undefined ? { maximumFractionDigits: 10 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(LANG, { ...places, useGrouping: false }).format(Number(x));
+}
+
+/** The fraction `x` as a percentage in the page's language ("57%", "57 %"),
+ *  with `digits` decimals. */
+export function percent(x, digits = 0) {
+  return new Intl.NumberFormat(LANG, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(x);
+}
+
 /** The plural category of `n` in the page's language. */
 function plural(n) {
   return new Intl.PluralRules(LANG).select(n);

@@ -4,7 +4,7 @@
 // split, and a rollout on demand. The address holds the position, so a link
 // shares it.
 import { el, toast } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, num, percent } from "../../i18n.js";
 import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
@@ -165,7 +165,7 @@ export async function analysisPage(main) {
           el("button", { id: "verdict-no", onclick: () => play("v-") }, t("analysis.verdict_no"))));
       }
       if (a) {
-        out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { side: t("side." + a.perspective), e: a.equity, w: Math.round(100 * a.win), d: Math.round(100 * a.outcomes.draw) }),
+        out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { side: t("side." + a.perspective), e: num(a.equity), w: Math.round(100 * a.win), d: Math.round(100 * a.outcomes.draw) }),
           a.mwc !== undefined ? " · " + t("analysis.mwc", { m: Math.round(100 * a.mwc) }) : ""));
         if (a.options.length) {
           const names = ["win1", "win2", "win3", "win4", "loss1", "loss2", "loss3", "loss4", "draw"];
@@ -174,8 +174,8 @@ export async function analysisPage(main) {
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.option")), el("th", { scope: "col" }, t("analysis.equity")), el("th", { scope: "col" }, t("analysis.win")))),
             el("tbody", {}, a.options.map((o) => el("tr", {},
               el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option,
-                el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${Math.round(100 * o.outcomes[n])}%`).join(" · "))),
-              el("td", {}, o.equity), el("td", {}, Math.round(100 * o.win) + "%"))))));
+                el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${percent(o.outcomes[n])}`).join(" · "))),
+              el("td", {}, num(o.equity)), el("td", {}, percent(o.win)))))));
         }
         const result = el("p", { id: "rollout-result", role: "status" });
         out.push(el("button", { id: "rollout", onclick: async () => {
@@ -185,7 +185,7 @@ export async function analysisPage(main) {
             for (const k of ["setup", "record"]) if (q[k]) body[k] = q[k];
             if (q.to) { body.to = Number(q.to); if (q.score) body.score = q.score.split(",").map(Number); }
             const ro = await api("POST", "/api/rollout", body);
-            result.textContent = t("analysis.rollout_result", { games: ro.games, mean: ro.mean_points, lo: ro.mean_points_95[0], hi: ro.mean_points_95[1], win: Math.round(100 * ro.win) });
+            result.textContent = t("analysis.rollout_result", { games: ro.games, mean: num(ro.mean_points), lo: num(ro.mean_points_95[0]), hi: num(ro.mean_points_95[1]), win: Math.round(100 * ro.win) });
           } catch (e) { result.textContent = e.message; }
         } }, t("analysis.rollout")), result);
       } else out.push(el("p", { class: "result", id: "analysis-over" }, t("analysis.over")));

@@ -2,7 +2,7 @@
 // measured by `agon balance` (docs/balance/), as a table and a chart; any
 // listed rule set starts a game in one click; the balanced ones are marked.
 import { el, sv, toast } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, num, percent } from "../../i18n.js";
 import { api, tokenKey } from "../api.js";
 import { navigate } from "../router.js";
 import { ringoSettings } from "../settings.js";
@@ -20,8 +20,8 @@ function lineStyle(k) {
   return { colour: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] };
 }
 
-const pct = (p) => (100 * p).toFixed(0) + "%";
-const interval = (r) => `${(100 * r.ci95[0]).toFixed(1)}–${(100 * r.ci95[1]).toFixed(1)}%`;
+const pct = (p) => percent(p);
+const interval = (r) => `${num(100 * r.ci95[0], 1)}–${percent(r.ci95[1], 1)}`;
 
 /** The commands behind one `agon balance --json` file: its own, then, when
  * it pooled earlier runs (`--from A B …`), theirs, so a reader can remake
@@ -63,7 +63,7 @@ function chart(rows, players, ruleSets) {
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("lab.chart"), id: "lab-chart" });
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     svg.append(sv("line", { x1: L, x2: L + PW, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "gridline" }),
-      sv("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", class: "axis" }, Math.round(100 * p) + "%"));
+      sv("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", class: "axis" }, percent(p)));
   }
   players.forEach((p, i) => svg.append(sv("text", { x: x(i), y: T + PH + 18, "text-anchor": "middle", class: "axis" }, p)));
   ruleSets.forEach((rules, k) => {
@@ -192,9 +192,9 @@ export async function labPage(main) {
       el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, t("lab.col." + c))), el("th", { scope: "col" }, t("lab.play")))),
       el("tbody", {}, rows.map((r) => el("tr", { class: balanced.has(r.rules) ? "balanced" : "" },
         cell("rules", el("code", {}, r.rules), el("br"), el("small", { class: "muted" }, ringoSettings(r.rules)), badge(r.rules)),
-        cell("player", r.player), cell("games", r.games), cell("attackers", (100 * r.attackers_win_rate).toFixed(1) + "%"),
+        cell("player", r.player), cell("games", r.games), cell("attackers", percent(r.attackers_win_rate, 1)),
         cell("interval", interval(r)), cell("draws", r.draws),
-        cell("timeouts", r.timeouts), cell("plies", r.mean_plies), cell("balance", r.balance.toFixed(2)),
+        cell("timeouts", r.timeouts), cell("plies", num(r.mean_plies)), cell("balance", num(r.balance, 2)),
         el("td", { class: "links" }, playButton(r.rules))))))),
     ...runCommands(data).map((cmd) => el("p", { class: "muted" }, t("lab.source", { cmd }))));
 }

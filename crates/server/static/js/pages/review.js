@@ -2,7 +2,7 @@
 // rating and luck (Urgammon); the win-chance graph, whose points open the
 // position before that move; the graded move list; the key moments.
 import { el, sv, announce } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, num, percent } from "../../i18n.js";
 import { api, socketUrl } from "../api.js";
 import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
@@ -69,7 +69,7 @@ function graph(r, select, number) {
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-labelledby": "graph-caption", id: "win-graph" },
     // The scale is drawn: without it the curve said nothing of whose chance
     // it is or how large (the name was only in the label a screen reader reads).
-    ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w), "aria-hidden": "true" }, pct(w) + "%")),
+    ...[1, 0.5, 0].map((w) => sv("text", { class: "scale", x: L - 8, y: y(w), "aria-hidden": "true" }, percent(w))),
     sv("line", { class: "mid", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
     // Each game of a match starts again near 50%: a line and its number
     // say where, so the jump reads as a new game, not as a swing.
@@ -112,15 +112,15 @@ function sideCards(r) {
   if (r.game === "ringo") {
     return el("div", { class: "cards", id: "review-summary" }, ["attackers", "defenders"].map((s) => el("div", { class: "card", "data-side": s },
       el("h2", {}, t("Side." + s)),
-      el("p", {}, t("review.accuracy") + ": ", el("b", { class: "accuracy" }, r.accuracy[s] ?? "–")),
-      el("p", {}, t("review.mean_loss") + ": ", el("b", {}, r.mean_loss[s] == null ? "–" : r.mean_loss[s].toFixed(2))))));
+      el("p", {}, t("review.accuracy") + ": ", el("b", { class: "accuracy" }, num(r.accuracy[s]))),
+      el("p", {}, t("review.mean_loss") + ": ", el("b", {}, num(r.mean_loss[s], 2))))));
   }
   return el("div", { class: "cards", id: "review-summary" }, ["light", "dark"].map((s) => el("div", { class: "card", "data-side": s },
     el("h2", {}, t("Side." + s)),
-    el("p", {}, t("review.error_rate") + ": ", el("b", { class: "error-rate" }, r.error_rate[s].toFixed(1))),
+    el("p", {}, t("review.error_rate") + ": ", el("b", { class: "error-rate" }, num(r.error_rate[s], 1))),
     el("p", {}, t("review.rating") + ": ", el("b", {}, t("rating." + r.rating[s].toLowerCase().replace(/ /g, "-")))),
-    el("p", {}, t("review.luck") + ": ", el("b", {}, r.luck[s])),
-    el("p", {}, t("review.luck_adjusted") + ": ", el("b", {}, r.luck_adjusted[s])))));
+    el("p", {}, t("review.luck") + ": ", el("b", {}, num(r.luck[s]))),
+    el("p", {}, t("review.luck_adjusted") + ": ", el("b", {}, num(r.luck_adjusted[s]))))));
 }
 
 function moveList(r, select, number) {
@@ -131,7 +131,7 @@ function moveList(r, select, number) {
       list.append(el("li", { class: "g-" + p.grade, "data-ply": p.ply, onclick: () => select(p.ply) },
         el("span", { class: "num" }, number.num(p.ply)),
         el("span", {}, t("Side." + p.side) + " ", el("b", { class: "mv" }, p.played + p.symbol), " — " + t("grade." + p.grade)
-          + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + p.loss + ")" : "") + proven)));
+          + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + num(p.loss) + ")" : "") + proven)));
     }
   } else {
     const shown = r.decisions.filter((d) => !d.trivial);
@@ -144,7 +144,7 @@ function moveList(r, select, number) {
       list.append(el("li", { class: "g-" + d.grade, "data-ply": d.ply, onclick: () => select(d.ply) },
         el("span", { class: "num" }, number.num(d.ply)),
         el("span", {}, t("Side." + d.side) + " ", el("b", { class: "mv" }, d.played + d.symbol), " — " + t("grade." + d.grade)
-          + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + d.equity_loss + ")" : ""))));
+          + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + num(d.equity_loss) + ")" : ""))));
     });
   }
   return list;
