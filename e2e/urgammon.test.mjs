@@ -154,3 +154,29 @@ test("the home page says what the chosen level is, for the chosen game, and the 
     assert.match(await page.locator("#level-note").innerText(), /^Poziom \d+: /);
   });
 });
+
+test("a stake typed with a decimal comma, and amounts written as the page's language writes them", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(server.url + "/?lang=fr");
+    await page.locator("input[name=game][value=urgammon]").check();
+    await page.locator("input[name=opponent][value=local]").check();
+    await page.locator("#match-to").fill("1");
+    await page.locator("#stake").fill("2,5");
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(page, () => window.agonState && window.agonYou.length === 2);
+    assert.equal((await state(page)).s.match.stake, "2.50", "the API got the amount");
+    assert.match(await page.locator("#settings").innerText(), /mise de 2,50 par point/);
+    // Resigned at 0–0 in a match to 1: the loser pays one point's stake.
+    await page.locator("#resign").click();
+    await page.locator("#resign").click();
+    await page.locator("#result").waitFor();
+    assert.match(await page.locator("#result").innerText(), /paient 2,50\./);
+    // In English the same amounts take a point.
+    await page.goto(page.url() + "?lang=en");
+    await page.locator("#result").waitFor();
+    assert.match(await page.locator("#settings").innerText(), /stake 2\.50 per point/);
+    assert.match(await page.locator("#result").innerText(), /pays 2\.50\./);
+  });
+});

@@ -53,6 +53,12 @@ export function num(x, digits) {
   return new Intl.NumberFormat(LANG, { ...places, useGrouping: false }).format(Number(x));
 }
 
+/** An amount of money (a stake, a payout) in the page's language: whole, or
+ *  with two decimals ("12,50" in French). */
+export function amount(x) {
+  return num(x, Number(x) % 1 ? 2 : 0);
+}
+
 /** The fraction `x` as a percentage in the page's language ("57%", "57 %"),
  *  with `digits` decimals. */
 export function percent(x, digits = 0) {

@@ -1,6 +1,6 @@
 // Rule settings in words: option names and values, presets, and the one-line
 // summary of a game's settings (a Ringo rules string, an Urgammon match).
-import { t } from "../i18n.js";
+import { t, amount } from "../i18n.js";
 
 /** An option's value in words (numbers stay numbers). */
 export function optionValue(key, value) {
@@ -24,7 +24,7 @@ export function ringoSettings(rules, labelled = true) {
 export function urgammonSettings(header) {
   const f = Object.fromEntries(String(header).split(/\s+/).filter((w) => w.includes("=")).map((w) => w.split("=")));
   const line = t("settings.urgammon", { to: f.to || 7, draw: t("draw." + (f.draw || "replay")) });
-  return f.stake ? line + " · " + t("settings.stake", { x: f.stake }) : line;
+  return f.stake ? line + " · " + t("settings.stake", { x: amount(f.stake) }) : line;
 }
 
 /** A stored game's settings in words, whichever game (`labelled`: as in

@@ -148,7 +148,9 @@ export async function homePage(main) {
     } else {
       body.to = Number(document.getElementById("match-to").value);
       body.draw = document.getElementById("draw").value;
-      const stake = document.getElementById("stake").value.trim();
+      // A decimal comma is how Polish and French write 2,5: the record
+      // (and the API) take a point.
+      const stake = document.getElementById("stake").value.trim().replace(",", ".");
       if (stake) body.stake = stake;
     }
     if (form.opponent === "engine") body.level = Number(document.getElementById("level").value);

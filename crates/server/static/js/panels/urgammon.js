@@ -1,7 +1,7 @@
 // Urgammon's side panel: the match, the dice with what they mean, whose turn
 // and what to do, the buttons, and the game told turn by turn.
 import { el } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, amount } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
 import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
@@ -18,7 +18,7 @@ export function scoreLine(s, stake = true) {
   const mt = s.match;
   return el("div", { class: "score", id: "score" },
     `${t("ur.match")} ${t("ur.to", { n: mt.to })} — ${t("Side.light")} ${mt.score.light} : ${mt.score.dark} ${t("Side.dark")}`,
-    stake && mt.stake ? el("div", { class: "muted", id: "score-stake" }, t("ur.stake", { x: mt.stake })) : null);
+    stake && mt.stake ? el("div", { class: "muted", id: "score-stake" }, t("ur.stake", { x: amount(mt.stake) })) : null);
 }
 
 /** The race: each side's steps still to go to the palace (the pip count of
@@ -58,7 +58,7 @@ export function urgammonPanel(view, send) {
     out.push(el("div", { class: "result", id: "result" },
       el("b", {}, winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
       mt.resigned ? el("div", {}, t("ur.match_resigned", { side: t("Side." + mt.resigned) })) : null,
-      winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: mt.payout })) : null,
+      winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: amount(mt.payout) })) : null,
       mt.resigned ? null : gameResultLine(s.result)));
   } else if (s.between_games) {
     out.push(el("div", { class: "result", id: "game-result" },
