@@ -278,7 +278,7 @@ export default {
   "log.enters": "{piece} entre en {to}",
   "log.steps": "{piece} {from} → {to}",
   "log.bears_off": "{piece} sort depuis {from}",
-  "log.captures": "prend : {piece}",
+  "log.captures": "prend un {piece}",
   "ur.value_yes": "valeur {v} (OUI sur {c})",
   "ur.value_plain": "valeur {v}",
   "ur.path": "Le chemin des {side}, fléché",
