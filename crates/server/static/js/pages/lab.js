@@ -20,7 +20,6 @@ function lineStyle(k) {
   return { colour: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] };
 }
 
-const pct = (p) => percent(p);
 const interval = (r) => `${num(100 * r.ci95[0], 1)}–${percent(r.ci95[1], 1)}`;
 
 /** The commands behind one `agon balance --json` file: its own, then, when
@@ -119,7 +118,7 @@ export async function labPage(main) {
     for (const b of legend.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.rules === picked));
     caption.textContent = picked === null ? t("lab.pick") : t("lab.focus", {
       rules: picked,
-      values: players.filter((p) => cellOf(picked, p)).map((p) => { const r = cellOf(picked, p); return `${p} ${pct(r.attackers_win_rate)} (${interval(r)})`; }).join(" · "),
+      values: players.filter((p) => cellOf(picked, p)).map((p) => { const r = cellOf(picked, p); return `${p} ${percent(r.attackers_win_rate)} (${interval(r)})`; }).join(" · "),
     });
   };
   const legend = el("ul", { class: "legend" }, ruleSets.map((rules, k) => {
@@ -141,12 +140,12 @@ export async function labPage(main) {
       el("th", { scope: "row", "data-label": t("lab.col.rules") }, el("code", {}, rules), el("br"), el("small", { class: "muted" }, ringoSettings(rules)), badge(rules)),
       players.map((p) => {
         const r = cellOf(rules, p);
-        return r ? el("td", { "data-label": p, class: lean(r), title: interval(r) }, pct(r.attackers_win_rate)) : el("td", { "data-label": p }, "–");
+        return r ? el("td", { "data-label": p, class: lean(r), title: interval(r) }, percent(r.attackers_win_rate)) : el("td", { "data-label": p }, "–");
       }),
       (() => {
         const v = verdict.get(rules);
         return v ? el("td", { "data-label": t("lab.col.pooled", { n: v.players.length }), class: "pooled " + lean(v) },
-          `${pct(v.attackers_score)} (${interval(v)})`) : el("td", {}, "–");
+          `${percent(v.attackers_score)} (${interval(v)})`) : el("td", {}, "–");
       })(),
       el("td", { class: "links" }, playButton(rules))))));
 
@@ -163,9 +162,9 @@ export async function labPage(main) {
         v.balanced ? el("b", { class: "badge" }, " " + t("lab.balanced")) : null),
       el("td", { "data-label": t("lab.col.player") }, v.players.join(", ")),
       el("td", { "data-label": t("lab.col.games") }, v.games),
-      el("td", { "data-label": t("lab.col.attackers") }, pct(v.attackers_win_rate)),
+      el("td", { "data-label": t("lab.col.attackers") }, percent(v.attackers_win_rate)),
       el("td", { "data-label": t("lab.col.draws") }, v.draws),
-      el("td", { "data-label": t("lab.col.score"), class: lean(v) }, `${pct(v.attackers_score)} (${interval(v)})`),
+      el("td", { "data-label": t("lab.col.score"), class: lean(v) }, `${percent(v.attackers_score)} (${interval(v)})`),
       el("td", { class: "links" }, playButton(v.rules))))));
   const checkRuns = [data.checks, ...byPlayer(data.more_checks || [])].filter(Boolean);
   const checkSections = checkRuns.flatMap((check, i) => [checkTable(check, i ? `lab-checks-${i + 1}` : "lab-checks"),

@@ -16,7 +16,7 @@ const pct = (x) => Math.round(100 * x);
 /** How the game's own record numbers a reviewed entry, so "52." here is
  *  line 52 of the game page's log: Ringo's moves in pairs ("4." for the side
  *  that moved first, "4…" for the other, as its move list), Urgammon's turns
- *  of each game (and the game, in a match). `num` heads a list row, `place`
+ *  of each game (and the game, in a match). `row` heads a list row, `place`
  *  names the position in a button or a caption. A review stored before the
  *  API gave `turn` counts tokens instead. */
 function numbering(r) {
@@ -24,7 +24,7 @@ function numbering(r) {
     const offset = r.plies.length && r.plies[0].side === "defenders" ? 1 : 0;
     const at = (ply) => ({ n: Math.floor((ply + offset) / 2) + 1, second: (ply + offset) % 2 === 1 });
     return {
-      num: (ply) => { const a = at(ply); return a.n + (a.second ? "…" : "."); },
+      row: (ply) => { const a = at(ply); return a.n + (a.second ? "…" : "."); },
       place: (ply) => { const a = at(ply); return a.n + (a.second ? "…" : ""); },
     };
   }
@@ -32,7 +32,7 @@ function numbering(r) {
   const several = r.win_curve.some((c) => c.game !== r.win_curve[0].game);
   const turn = (ply) => byPly.get(ply)?.turn ?? ply + 1;
   return {
-    num: (ply) => turn(ply) + ".",
+    row: (ply) => turn(ply) + ".",
     place: (ply) => several && byPly.has(ply) ? t("review.in_game", { n: turn(ply), g: byPly.get(ply).game }) : String(turn(ply)),
   };
 }
@@ -129,7 +129,7 @@ function moveList(r, select, number) {
     for (const p of r.plies) {
       const proven = p.proven ? " · " + t("review.proven", { side: t("side." + p.proven.winner), n: p.proven.plies }) : "";
       list.append(el("li", { class: "g-" + p.grade, "data-ply": p.ply, onclick: () => select(p.ply) },
-        el("span", { class: "num" }, number.num(p.ply)),
+        el("span", { class: "num" }, number.row(p.ply)),
         el("span", {}, t("Side." + p.side) + " ", el("b", { class: "mv" }, p.played + p.symbol), " — " + t("grade." + p.grade)
           + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + num(p.loss) + ")" : "") + proven)));
     }
@@ -142,7 +142,7 @@ function moveList(r, select, number) {
       // game began.
       if (several && (i === 0 || d.game !== shown[i - 1].game)) list.append(el("li", { class: "game-head" }, t("ur.game_n", { n: d.game })));
       list.append(el("li", { class: "g-" + d.grade, "data-ply": d.ply, onclick: () => select(d.ply) },
-        el("span", { class: "num" }, number.num(d.ply)),
+        el("span", { class: "num" }, number.row(d.ply)),
         el("span", {}, t("Side." + d.side) + " ", el("b", { class: "mv" }, d.played + d.symbol), " — " + t("grade." + d.grade)
           + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + num(d.equity_loss) + ")" : ""))));
     });
