@@ -111,6 +111,24 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
     await page.screenshot({ path: `${SHOTS}/review-urgammon.png`, fullPage: true });
     // Key moments: the worst decisions, stepped through with the button.
     const r = await apiCall(server.url, "GET", `/api/games/${u.id}/review`);
+    // The dice counted for each side against the rules' odds: each face of
+    // the chance die (1 and 2 on two faces of six, 3 and 4 on one), and the
+    // verdict die's YES (four faces of six).
+    const expected = { r1: "33%", r2: "33%", r3: "17%", r4: "17%", "v+": "67%" };
+    for (const [token, share] of Object.entries(expected)) {
+      const cells = await page.locator(`#dice-stats tr[data-token="${token}"] td`).allInnerTexts();
+      const want = ["light", "dark"].map((side) => {
+        const of = r.rolls.filter((x) => x.side === side && x.token[0] === token[0]).length;
+        const n = r.rolls.filter((x) => x.side === side && x.token === token).length;
+        return of ? `${n} (${Math.round(100 * n / of)}%)` : "–";
+      });
+      assert.deepEqual(cells, [...want, share], token);
+    }
+    for (const kind of ["r", "v"]) {
+      const totals = await page.locator(`#dice-stats tr[data-token="${kind}"] td`).allInnerTexts();
+      assert.deepEqual(totals, [...["light", "dark"].map((side) => String(r.rolls.filter((x) => x.side === side && x.token[0] === kind).length)), ""], kind);
+    }
+    assert.ok(r.rolls.some((x) => x.token[0] === "r"), "some chance rolls were counted");
     const worst = r.decisions.filter((d) => !d.trivial && d.equity_loss > 0);
     assert.equal(await page.locator("button.key").count(), Math.min(worst.length, 5));
     if (worst.length) {

@@ -202,6 +202,25 @@ async fn urgammon_dice_are_rolled_by_the_server() {
 }
 
 #[tokio::test]
+async fn the_meta_gives_the_dice_the_rules_roll() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let (status, v) = call(&app, "GET", "/api/meta", None, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // "A d6 with faces 1, 1, 2, 2, 3, 4"; the verdict die "YES on 4 faces
+    // and NO on 2" (shared/rules/urgammon.md, section 3).
+    assert_eq!(v["urgammon"]["chance_faces"], json!([1, 1, 2, 2, 3, 4]));
+    assert_eq!(v["urgammon"]["verdict_yes_faces"], 4);
+    assert_eq!(v["urgammon"]["draw"], json!(["replay", "end"]));
+    // Other methods are refused; a query changes nothing.
+    for method in ["POST", "PUT", "DELETE"] {
+        let (status, _) = call(&app, method, "/api/meta", None, Some("{}")).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method}");
+    }
+    let (_, again) = call(&app, "GET", "/api/meta?x=%00", None, None).await;
+    assert_eq!(again, v);
+}
+
+#[tokio::test]
 async fn engine_games_play_and_undo() {
     let app = app(state_on(Store::in_memory().unwrap()));
     let g = create(

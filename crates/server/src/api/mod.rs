@@ -65,6 +65,11 @@ pub struct RingoMeta {
 pub struct UrgammonMeta {
     /// The values of `draw`.
     pub draw: [&'static str; 2],
+    /// The chance die's six faces (1, 1, 2, 2, 3, 4), so a page weighs a
+    /// game's rolls against the rules' own odds.
+    pub chance_faces: [u8; 6],
+    /// How many of the verdict die's six faces say YES.
+    pub verdict_yes_faces: u8,
 }
 
 /// `GET /api/meta`.
@@ -153,6 +158,8 @@ pub async fn meta() -> Json<Meta> {
         ringo: RingoMeta { presets, options },
         urgammon: UrgammonMeta {
             draw: urgammon::DrawRule::ALL.map(urgammon::DrawRule::name),
+            chance_faces: urgammon::CHANCE_FACES,
+            verdict_yes_faces: urgammon::VERDICT_YES_FACES,
         },
     })
 }

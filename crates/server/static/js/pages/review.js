@@ -3,7 +3,7 @@
 // position before that move; the graded move list; the key moments.
 import { el, sv, announce } from "../dom.js";
 import { t, num, percent } from "../../i18n.js";
-import { api, socketUrl } from "../api.js";
+import { api, socketUrl, meta } from "../api.js";
 import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
@@ -123,6 +123,34 @@ function sideCards(r) {
     el("p", {}, t("review.luck_adjusted") + ": ", el("b", {}, num(r.luck_adjusted[s]))))));
 }
 
+/** How each side's dice fell against the rules' odds (Urgammon): each face
+ *  of the chance die and the verdict die's YES, counted from the review's
+ *  rolls, beside the share the rules give it. A player who doubts the dice
+ *  sees them counted; the opening rolls, which only choose who starts, are
+ *  not among the rolls. */
+function diceCard(r, m) {
+  const faces = m.urgammon.chance_faces;
+  const count = (side, test) => r.rolls.filter((x) => x.side === side && test(x.token)).length;
+  const cell = (side, token, kind) => {
+    const n = count(side, (k) => k === token), of = count(side, (k) => k[0] === kind);
+    return el("td", {}, of ? `${n} (${percent(n / of)})` : "–");
+  };
+  const row = (label, token, share) => el("tr", { "data-token": token }, el("th", { scope: "row" }, label),
+    cell("light", token, token[0]), cell("dark", token, token[0]), el("td", {}, percent(share)));
+  // How many rolls each share is of.
+  const total = (label, kind) => el("tr", { "data-token": kind }, el("th", { scope: "row" }, label),
+    ...["light", "dark"].map((side) => el("td", {}, String(count(side, (k) => k[0] === kind)))), el("td", {}, ""));
+  return el("section", { class: "card spaced", id: "dice-stats" }, el("h2", {}, t("ur.dice")),
+    el("table", { class: "list" }, el("caption", { class: "muted" }, t("review.dice_caption")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("review.die")), el("th", { scope: "col" }, t("Side.light")),
+        el("th", { scope: "col" }, t("Side.dark")), el("th", { scope: "col" }, t("review.expected")))),
+      // Both dice are six-sided: each face's share is its count over six.
+      el("tbody", {}, total(t("review.chance_rolls"), "r"),
+        [...new Set(faces)].map((f) => row(`${t("ur.chance_die")}: ${f}`, "r" + f, faces.filter((x) => x === f).length / faces.length)),
+        total(t("review.verdict_rolls"), "v"),
+        row(`${t("ur.verdict_die")}: ${t("ur.verdict_yes")}`, "v+", m.urgammon.verdict_yes_faces / faces.length))));
+}
+
 function moveList(r, select, number) {
   const list = el("ol", { class: "moves graded", id: "graded" });
   if (r.game === "ringo") {
@@ -162,6 +190,9 @@ export async function reviewPage(main, id) {
   const body = el("div", { id: "review-body" });
   main.append(status, body);
   let socket = null, done = false;
+  // The dice's odds, from the rules (one request, kept by the page); without
+  // them the review shows all else.
+  const facts = await meta().catch(() => null);
   const show = (r) => {
     done = true;
     status.replaceChildren();
@@ -202,7 +233,7 @@ export async function reviewPage(main, id) {
     }
     const replayLink = el("a", { class: "button", id: "review-replay", href: "/replay/" + id, "data-nav": true }, t("game.replay"));
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
-    body.replaceChildren(sideCards(r),
+    body.replaceChildren(sideCards(r), r.game === "urgammon" && facts ? diceCard(r, facts) : "",
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
         keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, number.place(k))), " ", keyButton)
           : el("p", { class: "muted" }, t("review.none")),
