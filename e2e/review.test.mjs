@@ -55,13 +55,16 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     assert.deepEqual(await page.locator("#win-graph .scale").allTextContents(), ["100%", "50%", "0%"]);
     // On a phone the scale reads at 11 px or more, and stays on the screen.
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await phone.goto(`${server.url}/review/${g.id}`);
-    await phone.locator("#win-graph .scale").first().waitFor();
-    // Each label wholly inside the graph's frame (the top one stood half out).
-    const frame = await phone.locator("#win-graph").evaluate((g) => g.getBoundingClientRect().toJSON());
-    for (const box of await phone.locator("#win-graph .scale").evaluateAll((list) => list.map((e) => e.getBoundingClientRect().toJSON()))) {
-      assert.ok(box.height >= 11 && box.left >= 0, JSON.stringify(box));
-      assert.ok(box.top >= frame.top && box.bottom <= frame.bottom, `${JSON.stringify(box)} inside ${JSON.stringify(frame)}`);
+    // Each label wholly inside the graph's frame (the top one stood half
+    // out), in French too, whose "100 %" is the widest.
+    for (const lang of ["en", "fr"]) {
+      await phone.goto(`${server.url}/review/${g.id}?lang=${lang}`);
+      await phone.locator("#win-graph .scale").first().waitFor();
+      const frame = await phone.locator("#win-graph").evaluate((g) => g.getBoundingClientRect().toJSON());
+      for (const box of await phone.locator("#win-graph .scale").evaluateAll((list) => list.map((e) => e.getBoundingClientRect().toJSON()))) {
+        assert.ok(box.height >= 11 && box.left >= frame.left, `${lang} ${JSON.stringify(box)}`);
+        assert.ok(box.top >= frame.top && box.bottom <= frame.bottom, `${lang} ${JSON.stringify(box)} inside ${JSON.stringify(frame)}`);
+      }
     }
     await phone.close();
     // By keyboard too.
@@ -254,7 +257,8 @@ test("a two-game match's review: games marked on the graph and the list, one tab
     await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, last);
     // A click on the graph's face, between the dots, opens the nearest position.
     const box = await page.locator("#win-graph").boundingBox();
-    await page.mouse.click(box.x + 64 / 600 * box.width + 1, box.y + box.height - 6);
+    const left = Number(await page.locator("#win-graph rect.hit").getAttribute("x"));
+    await page.mouse.click(box.x + left / 600 * box.width + 1, box.y + box.height - 6);
     await page.waitForFunction((p) => document.querySelector("#win-graph .pt.current")?.dataset.ply === p, String(r.win_curve[0].ply));
     await page.screenshot({ path: `${SHOTS}/review-urgammon-match.png`, fullPage: true });
     // The game page shows game 2's log: its line of that number is the same

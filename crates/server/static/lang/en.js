@@ -370,6 +370,7 @@ export default {
   "review.expected": "Expected",
   "review.chance_rolls": "Chance rolls",
   "review.verdict_rolls": "Verdict rolls",
+  "review.die_face": "{die}: {face}",
   "review.key": "Key moments",
   "review.next_key": "Next key moment",
   "review.graph": "Win chance of the {side}, move by move: choose a point to see the position",

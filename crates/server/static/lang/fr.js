@@ -370,6 +370,7 @@ export default {
   "review.expected": "Attendu",
   "review.chance_rolls": "Lancers du dé de chance",
   "review.verdict_rolls": "Lancers du dé du verdict",
+  "review.die_face": "{die} : {face}",
   "review.key": "Moments clés",
   "review.next_key": "Moment clé suivant",
   "review.graph": "Chance de gain des {side}, coup par coup : choisissez un point pour voir la position",

@@ -370,6 +370,7 @@ export default {
   "review.expected": "Oczekiwane",
   "review.chance_rolls": "Rzuty kością szansy",
   "review.verdict_rolls": "Rzuty kością wyroku",
+  "review.die_face": "{die}: {face}",
   "review.key": "Kluczowe momenty",
   "review.next_key": "Następny kluczowy moment",
   "review.graph": "Szansa wygranej: {side}, ruch po ruchu; wybierz punkt, by zobaczyć pozycję",

@@ -58,7 +58,9 @@ const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
 
 function graph(r, select, number) {
   const pts = points(r, number);
-  const W = 600, H = 180, L = 64, n = Math.max(pts.length - 1, 1);
+  // Room on the left for the widest scale label at a phone's size: French
+  // writes "100 %", which at L = 64 lost its first digit.
+  const W = 600, H = 180, L = 84, n = Math.max(pts.length - 1, 1);
   // Room above 100% and below 0% for half a scale label (13 px, 26 on a
   // phone): the phone's "100%" stood half outside the frame.
   const x = (i) => L + (i * (W - L - 10)) / n, y = (w) => 18 + (1 - w) * (H - 36);
@@ -146,9 +148,9 @@ function diceCard(r, m) {
         el("th", { scope: "col" }, t("Side.dark")), el("th", { scope: "col" }, t("review.expected")))),
       // Both dice are six-sided: each face's share is its count over six.
       el("tbody", {}, total(t("review.chance_rolls"), "r"),
-        [...new Set(faces)].map((f) => row(`${t("ur.chance_die")}: ${f}`, "r" + f, faces.filter((x) => x === f).length / faces.length)),
+        [...new Set(faces)].map((f) => row(t("review.die_face", { die: t("ur.chance_die"), face: f }), "r" + f, faces.filter((x) => x === f).length / faces.length)),
         total(t("review.verdict_rolls"), "v"),
-        row(`${t("ur.verdict_die")}: ${t("ur.verdict_yes")}`, "v+", m.urgammon.verdict_yes_faces / faces.length))));
+        row(t("review.die_face", { die: t("ur.verdict_die"), face: t("ur.verdict_yes") }), "v+", m.urgammon.verdict_yes_faces / faces.length))));
 }
 
 function moveList(r, select, number) {
