@@ -44,6 +44,12 @@ export function t(key, vars) {
   return s;
 }
 
+/** The colon that joins a label to its value, as the language sets it:
+ *  French puts a no-break space before it ("Chance : 0,04"). */
+export function colon() {
+  return t("punct.colon");
+}
+
 /** `x` as the page's language writes a number: a decimal comma in Polish
  *  and French ("−0,0783", "101,7"), with `digits` decimals (as many as it
  *  has when omitted); no grouping, so a count reads as the record says it. */

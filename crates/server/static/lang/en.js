@@ -1,5 +1,6 @@
 // English: every string the page shows (keys as in en.js).
 export default {
+  "punct.colon": ": ",
   "nav.new": "New game",
   "nav.games": "Games",
   "nav.rules": "Rules",

@@ -1,5 +1,6 @@
 // Polish: every string the page shows (keys as in en.js).
 export default {
+  "punct.colon": ": ",
   "nav.new": "Nowa gra",
   "nav.games": "Partie",
   "nav.rules": "Zasady",

@@ -2,7 +2,7 @@
 // below, the shared street between), each side's waiting area and palace,
 // the path of the side to act drawn with arrows, movable pieces ringed.
 import { sv, reducedMotion } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, colon } from "../../i18n.js";
 import { keyboard, restoreFocus } from "./keys.js";
 import { drawArrows } from "./arrows.js";
 
@@ -128,7 +128,7 @@ export function urgammonBoard(view, act, mine, onCell) {
     });
     const offTarget = sc === actSide && targets.some((m) => m.to === null);
     const palace = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? "off" : sc + "off", "data-x": 6 * C, "data-y": y + 50,
-      "aria-label": t("ur.palace") + ": " + t("ur.palace_tray", { side: t("Side." + side), p: army.palace.P, c: army.palace.C, h: army.palace.H }) + (offTarget ? ", " + t("cell.target") : ""),
+      "aria-label": t("ur.palace") + colon() + t("ur.palace_tray", { side: t("Side." + side), p: army.palace.P, c: army.palace.C, h: army.palace.H }) + (offTarget ? ", " + t("cell.target") : ""),
       onclick: () => offTarget && click("off") },
     sv("rect", { class: "tray" + (offTarget ? " target" : ""), x: 4.1 * C, y: y + 16, width: 3.9 * C, height: 70, rx: 8, "data-off": sc }),
     sv("text", { class: "traylabel small tray-end", x: 8 * C, y: y + 8 }, t("ur.palace")));

@@ -4,7 +4,7 @@
 // split, and a rollout on demand. The address holds the position, so a link
 // shares it.
 import { el, toast } from "../dom.js";
-import { t, num, percent } from "../../i18n.js";
+import { t, num, percent, colon } from "../../i18n.js";
 import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
@@ -88,7 +88,7 @@ export async function analysisPage(main) {
     window.agonState = view.state;
     window.agonAnalysis = r.analysis;
     // The engine's best move as an arrow on the board (not the verdict die).
-    view.arrows = r.analysis && r.analysis.best ? arrowsFor(view.state, [{ notation: r.analysis.best, kind: "best", label: t("analysis.best") + ": " + r.analysis.best }]) : [];
+    view.arrows = r.analysis && r.analysis.best ? arrowsFor(view.state, [{ notation: r.analysis.best, kind: "best", label: t("analysis.best") + colon() + r.analysis.best }]) : [];
     const play = (m) => { setMoves([...moves(), m]); view.selected = null; load(); };
     boardWrap.replaceChildren(r.game === "ringo"
       ? ringoBoard(view, play, () => ringoBoardRedraw(), !view.state.over && view.state.status === "ongoing")
@@ -112,7 +112,7 @@ export async function analysisPage(main) {
   function panel(r, play) {
     const s = view.state, a = r.analysis, out = [el("h2", { id: "eval-title" }, t("analysis.eval"))];
     if (r.game === "ringo") {
-      out.push(el("div", { class: "muted" }, t("analysis.rules") + ": " + s.rules));
+      out.push(el("div", { class: "muted" }, t("analysis.rules") + colon() + s.rules));
       // Another rule set for the same position: a position set up by hand
       // had no way to be read under globe, say, but by editing the address.
       // The position goes on as a start (its earlier moves, and with them
@@ -229,7 +229,7 @@ export async function analysisPage(main) {
         el("div", {}, el("label", { for: "edit-to-move" }, t("analysis.to_move")), " ",
           el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
             ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x))))),
-        el("p", { class: "muted" }, t("analysis.fortress") + ": " + editing.fortress),
+        el("p", { class: "muted" }, t("analysis.fortress") + colon() + editing.fortress),
       ];
     } else {
       for (const sd of ["light", "dark"]) {

@@ -2,7 +2,7 @@
 // rating and luck (Urgammon); the win-chance graph, whose points open the
 // position before that move; the graded move list; the key moments.
 import { el, sv, announce } from "../dom.js";
-import { t, num, percent } from "../../i18n.js";
+import { t, num, percent, colon } from "../../i18n.js";
 import { api, socketUrl, meta } from "../api.js";
 import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
@@ -114,15 +114,15 @@ function sideCards(r) {
   if (r.game === "ringo") {
     return el("div", { class: "cards", id: "review-summary" }, ["attackers", "defenders"].map((s) => el("div", { class: "card", "data-side": s },
       el("h2", {}, t("Side." + s)),
-      el("p", {}, t("review.accuracy") + ": ", el("b", { class: "accuracy" }, num(r.accuracy[s]))),
-      el("p", {}, t("review.mean_loss") + ": ", el("b", {}, num(r.mean_loss[s], 2))))));
+      el("p", {}, t("review.accuracy") + colon(), el("b", { class: "accuracy" }, num(r.accuracy[s]))),
+      el("p", {}, t("review.mean_loss") + colon(), el("b", {}, num(r.mean_loss[s], 2))))));
   }
   return el("div", { class: "cards", id: "review-summary" }, ["light", "dark"].map((s) => el("div", { class: "card", "data-side": s },
     el("h2", {}, t("Side." + s)),
-    el("p", {}, t("review.error_rate") + ": ", el("b", { class: "error-rate" }, num(r.error_rate[s], 1))),
-    el("p", {}, t("review.rating") + ": ", el("b", {}, t("rating." + r.rating[s].toLowerCase().replace(/ /g, "-")))),
-    el("p", {}, t("review.luck") + ": ", el("b", {}, num(r.luck[s]))),
-    el("p", {}, t("review.luck_adjusted") + ": ", el("b", {}, num(r.luck_adjusted[s]))))));
+    el("p", {}, t("review.error_rate") + colon(), el("b", { class: "error-rate" }, num(r.error_rate[s], 1))),
+    el("p", {}, t("review.rating") + colon(), el("b", {}, t("rating." + r.rating[s].toLowerCase().replace(/ /g, "-")))),
+    el("p", {}, t("review.luck") + colon(), el("b", {}, num(r.luck[s]))),
+    el("p", {}, t("review.luck_adjusted") + colon(), el("b", {}, num(r.luck_adjusted[s]))))));
 }
 
 /** How each side's dice fell against the rules' odds (Urgammon): each face
@@ -228,7 +228,7 @@ export async function reviewPage(main, id) {
       if (dot) body.querySelectorAll("#win-graph .pt").forEach((e) => e.setAttribute("tabindex", e === dot ? "0" : "-1"));
       const row = body.querySelector(`#graded [data-ply="${ply}"]`);
       if (row) row.scrollIntoView({ block: "nearest" });
-      caption.textContent = t("review.position") + " " + number.place(ply) + (row ? ": " + row.lastChild.textContent : "");
+      caption.textContent = t("review.position") + " " + number.place(ply) + (row ? colon() + row.lastChild.textContent : "");
       // Replay opens at the position shown, to play on from it move by move.
       replayLink.setAttribute("href", `/replay/${id}?ply=${ply}`);
       announce(caption.textContent);

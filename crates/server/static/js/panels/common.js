@@ -1,7 +1,7 @@
 // What both games' side panels share: who you are, presence, Undo / Resign /
 // Rematch, links, the board tools (flip, sounds).
 import { el, toast } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, colon } from "../../i18n.js";
 import { api, inviteKey } from "../api.js";
 import { prefs } from "../prefs.js";
 
@@ -20,7 +20,7 @@ export function canUndo(view) {
 /** Who sits where, and whether they are connected. */
 export function presenceBlock(view) {
   const s = view.state;
-  return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + ": "),
+  return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + colon()),
     [0, 1].map((seat) => {
       const name = t("Side." + s.seat_names[seat]);
       let status, on = false;

@@ -1,7 +1,7 @@
 // Urgammon's side panel: the match, the dice with what they mean, whose turn
 // and what to do, the buttons, and the game told turn by turn.
 import { el } from "../dom.js";
-import { t, amount } from "../../i18n.js";
+import { t, amount, colon } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
 import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
@@ -34,9 +34,9 @@ export function diceBlock(s, prev) {
   const verdict = s.dice.verdict === null || s.dice.verdict === undefined ? "–" : s.dice.verdict ? t("ur.verdict_yes") : t("ur.verdict_no");
   return el("div", { class: "dice", id: "dice", role: "group", "aria-label": t("ur.dice") },
     el("div", { class: "die" + (changed ? " rolling" : ""), id: "chance-die", role: "img",
-      "aria-label": t("ur.chance_die") + ": " + (s.dice.chance ?? t("ur.no_die")) }, s.dice.chance ?? "–"),
+      "aria-label": t("ur.chance_die") + colon() + (s.dice.chance ?? t("ur.no_die")) }, s.dice.chance ?? "–"),
     el("div", { class: "die verdict" + (s.dice.verdict === true ? " yes" : s.dice.verdict === false ? " no" : "") + (changed ? " rolling" : ""),
-      id: "verdict-die", role: "img", "aria-label": t("ur.verdict_die") + ": " + (verdict === "–" ? t("ur.no_die") : verdict) }, verdict),
+      id: "verdict-die", role: "img", "aria-label": t("ur.verdict_die") + colon() + (verdict === "–" ? t("ur.no_die") : verdict) }, verdict),
     s.value ? el("span", { id: "value" }, valueText(s)) : null);
 }
 
