@@ -5,7 +5,7 @@
 // not-found page.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, openAsPlayer, waitState, state, apiCall, twoGameMatch, SHOTS } from "./helpers.mjs";
+import { withApp, openAsPlayer, waitState, state, apiCall, twoGameMatch, ringoPieces, urgammonPieces, clickRingoCell as clickCell, SHOTS } from "./helpers.mjs";
 
 /** WCAG contrast of two CSS colours, computed in the page. */
 function contrastIn(page, pairs) {
@@ -282,5 +282,83 @@ test("unknown pages and games: a 404 page in the reader's language", async () =>
     const icon = await fetch(server.url + "/static/favicon.svg");
     assert.equal(icon.status, 200);
     assert.match(icon.headers.get("content-type"), /svg/);
+  });
+});
+
+test("looking back during a game: a move in the list, or ← →, shows the position after it; the game goes on; Back, Escape or acting returns", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    for (const move of ["b6-b5", "b1-b2", "c6-c5"]) await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token);
+    await openAsPlayer(page, server.url, g);
+    const live = await ringoPieces(page);
+    const piecesAt = async (ply) => {
+      const other = await browser.newPage();
+      await other.goto(`${server.url}/replay/${g.id}?ply=${ply}`);
+      await other.waitForFunction((p) => document.getElementById("replay-ply")?.innerText.startsWith(p + " /"), ply);
+      const pieces = await ringoPieces(other);
+      await other.close();
+      return pieces;
+    };
+    // A click on the first move: the board shows the position after it, the
+    // later moves are greyed, and a banner says where we are.
+    await page.locator("#move-list .mv", { hasText: "b6-b5" }).click();
+    await page.locator("#browsing").waitFor();
+    assert.match(await page.locator("#browsing").innerText(), /The position after move 1 of 3\./);
+    assert.deepEqual(await ringoPieces(page), await piecesAt(1));
+    assert.equal(await page.locator("#move-list .mv.later").filter({ hasText: /\S/ }).count(), 2);
+    assert.equal(await page.locator("#move-list .mv.current").innerText(), "b6-b5");
+    // Nothing on the old position can be played.
+    await clickCell(page, "b5");
+    assert.equal(await page.locator(".cell.selected").count(), 0);
+    // ← to the start, → back up; past the last move, the game again (with
+    // the focus off the board, whose own arrow keys walk its cells).
+    await page.locator("#browsing span").first().click();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /after move 0 of 3/.test(document.getElementById("browsing")?.innerText));
+    assert.deepEqual(await ringoPieces(page), await piecesAt(0));
+    for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => /after move 2 of 3/.test(document.getElementById("browsing")?.innerText));
+    await page.keyboard.press("ArrowRight");
+    await page.locator("#browsing").waitFor({ state: "detached" });
+    assert.deepEqual(await ringoPieces(page), live);
+    // The game goes on while we look: the other side's move comes into the
+    // list, the board stays where we were, and Back to the game shows it.
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /after move 2 of 3/.test(document.getElementById("browsing")?.innerText));
+    const past = await ringoPieces(page);
+    await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move: "b2-b3" }, g.token);
+    await page.waitForFunction(() => /after move 2 of 4/.test(document.getElementById("browsing")?.innerText));
+    assert.match(await page.locator("#move-list").innerText(), /b2-b3/);
+    assert.deepEqual(await ringoPieces(page), past);
+    await page.locator("#back-to-game").click();
+    await page.locator("#browsing").waitFor({ state: "detached" });
+    assert.ok((await ringoPieces(page)).includes("b3:D"), "the new move on the board");
+    // Escape returns too.
+    await page.keyboard.press("ArrowLeft");
+    await page.locator("#browsing").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("#browsing").waitFor({ state: "detached" });
+
+    // Urgammon: a turn of the log opens the position after it; acting (the
+    // Roll button) returns to the game.
+    const { u } = await twoGameMatch(server.url);
+    await openAsPlayer(page, server.url, u);
+    let s = (await state(page)).s;
+    while (s.phase !== "roll") {
+      s = (await apiCall(server.url, "POST", `/api/games/${u.id}/action`, s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" }, u.token)).state;
+    }
+    await waitState(page, (r) => window.agonState.revision >= r, s.revision);
+    const line = s.log[1];
+    await page.locator(`#move-list li[data-turn="${line.turn}"]`).click();
+    await page.locator("#browsing").waitFor();
+    assert.match(await page.locator("#browsing").innerText(), new RegExp(`The position after turn ${line.turn} of ${s.log.length}\\.`));
+    assert.equal(await page.locator("#move-list li.current").getAttribute("data-turn"), String(line.turn));
+    const at = await apiCall(server.url, "GET", `/api/games/${u.id}/at/${line.ply}`);
+    const onBoard = await urgammonPieces(page);
+    assert.deepEqual(onBoard, [...Object.keys(at.light.board).map((h) => h + ":l"), ...Object.keys(at.dark.board).map((h) => h + ":d")].sort());
+    await page.locator("#roll").click();
+    await page.locator("#browsing").waitFor({ state: "detached" });
+    await waitState(page, (r) => window.agonState.revision > r, s.revision);
   });
 });

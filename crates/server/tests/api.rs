@@ -221,6 +221,52 @@ async fn the_meta_gives_the_dice_the_rules_roll() {
 }
 
 #[tokio::test]
+async fn each_log_line_names_the_record_length_that_shows_its_turn() {
+    let app = app(state_on(Store::in_memory().unwrap()));
+    let u = create(&app, json!({"game": "urgammon", "opponent": "local"})).await;
+    let (id, t) = (u["id"].as_str().unwrap(), u["token"].as_str());
+    // Into the match's second game, so the plies run on past the first.
+    let mut s = u["state"].clone();
+    for _ in 0..3000 {
+        if s["match"]["games"] == 2 && s["log"].as_array().unwrap().len() > 3 {
+            break;
+        }
+        let a = if s["between_games"] == true {
+            json!({"type": "next"})
+        } else if s["phase"] == "roll" {
+            json!({"type": "roll"})
+        } else if let Some(m) = s["moves"].as_array().and_then(|m| m.last()) {
+            json!({"type": "move", "move": m})
+        } else {
+            json!({"type": "verdict"})
+        };
+        s = action(&app, id, t, a).await.1["state"].clone();
+    }
+    assert_eq!(s["match"]["games"], 2, "{s}");
+    let log = s["log"].as_array().unwrap();
+    assert_eq!(log.last().unwrap()["ply"], s["version"]);
+    for line in log {
+        let ply = line["ply"].as_u64().unwrap();
+        let (status, at) = call(
+            &app,
+            "GET",
+            &format!("/api/games/{id}/at/{ply}"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        // The position after the line's turn: the line is that state's last.
+        assert_eq!(at["log"].as_array().unwrap().last().unwrap(), line, "{ply}");
+        assert_eq!(at["match"]["games"], 2);
+    }
+    // Plies rise line by line, from past the first game's tokens.
+    let plies: Vec<u64> = log.iter().map(|l| l["ply"].as_u64().unwrap()).collect();
+    assert!(plies.windows(2).all(|w| w[0] < w[1]), "{plies:?}");
+    assert!(plies[0] > 20, "counted through the match: {plies:?}");
+}
+
+#[tokio::test]
 async fn engine_games_play_and_undo() {
     let app = app(state_on(Store::in_memory().unwrap()));
     let g = create(

@@ -311,6 +311,10 @@ pub struct UrgammonTurn {
     pub value: Option<u8>,
     /// The move made, if any.
     pub moves: Vec<UrgammonMoveView>,
+    /// The record's length once this turn's last token is played, counted
+    /// through the whole match: `GET /api/games/{id}/at/{ply}` shows the
+    /// position after the turn (the game page opens it from its log).
+    pub ply: usize,
 }
 
 /// Each side's path: the houses at progress 1 to 16.
@@ -347,13 +351,14 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-/// The game's turns, replayed from its tokens. Tied opening rolls are
-/// counted, not listed: a record may hold thousands of them.
-fn turns(start: &State, tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
+/// The game's turns, replayed from its tokens, which follow `offset` tokens
+/// of the match's earlier games. Tied opening rolls are counted, not listed:
+/// a record may hold thousands of them.
+fn turns(start: &State, tokens: &[urgammon::Token], offset: usize) -> Vec<UrgammonTurn> {
     let mut out: Vec<UrgammonTurn> = vec![];
     let mut ties = 0;
     let mut replay = urgammon::Game::from_state(*start);
-    for t in tokens {
+    for (i, t) in tokens.iter().enumerate() {
         let side = replay.state().to_act();
         let row = |opening, roll, side: Option<Side>, n| UrgammonTurn {
             turn: n,
@@ -364,6 +369,7 @@ fn turns(start: &State, tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
             verdict: None,
             value: None,
             moves: vec![],
+            ply: 0,
         };
         match *t {
             urgammon::Token::Start(..) if !t.opens_turn() => ties += 1,
@@ -381,6 +387,7 @@ fn turns(start: &State, tokens: &[urgammon::Token]) -> Vec<UrgammonTurn> {
         }
         let state = replay.state();
         if let Some(last) = out.last_mut() {
+            last.ply = offset + i + 1;
             match *t {
                 urgammon::Token::Verdict(yes) => {
                     last.verdict = Some(yes);
@@ -404,6 +411,8 @@ impl UrgammonMatch {
     /// The view of a match for the web.
     pub fn of(m: &Match) -> UrgammonMatch {
         let game = m.current();
+        // The match record is its games' tokens one after another.
+        let earlier = m.finished().iter().map(|g| g.tokens().len()).sum();
         // The dice of the turn in progress, or of the last turn: the last
         // chance roll (or opening value) and whether the verdict die followed.
         let mut dice = DiceView {
@@ -454,7 +463,7 @@ impl UrgammonMatch {
             verdict_forced: phase == urgammon::Phase::Verdict,
             legal: move_views(&game.state().moves(), game.state().to_act()),
             promoted_legal: move_views(&game.state().promoted_moves(), game.state().to_act()),
-            log: turns(game.start(), game.tokens()),
+            log: turns(game.start(), game.tokens(), earlier),
             paths: Paths::new(),
         }
     }
@@ -491,7 +500,7 @@ impl UrgammonBoard {
     /// The board view of a game.
     pub fn of(game: &urgammon::Game) -> UrgammonBoard {
         let state = game.state();
-        let log = turns(game.start(), game.tokens());
+        let log = turns(game.start(), game.tokens(), 0);
         let last_turn = log.last();
         let side = state.to_act();
         UrgammonBoard {

@@ -67,13 +67,75 @@ export async function gamePage(main, id) {
     const mine = canAct(view);
     document.title = mine ? t("app.your_turn_title") : t("app.title");
     document.getElementById("game-title").textContent = s.game === "ringo" ? "Ringo" : "Urgammon";
-    const board = s.game === "ringo"
-      ? ringoBoard(view, (m) => send({ type: "move", move: m }), () => view.rerender(), mine)
-      : urgammonBoard(view, (m) => send({ type: "move", move: m }), mine);
+    let board;
+    if (view.past) {
+      // An earlier position, to look at: nothing on it can be played.
+      const past = { ...view, state: view.past.state, selected: null, chooser: null, animate: false };
+      board = s.game === "ringo" ? ringoBoard(past, () => {}, () => {}, false) : urgammonBoard(past, () => {}, false);
+    } else {
+      board = s.game === "ringo"
+        ? ringoBoard(view, (m) => send({ type: "move", move: m }), () => view.rerender(), mine)
+        : urgammonBoard(view, (m) => send({ type: "move", move: m }), mine);
+    }
     boardWrap.replaceChildren(board);
+    boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
-    side.replaceChildren(...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
+    side.replaceChildren(...(view.past ? [browsingBanner()] : []),
+      ...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
   };
+
+  // Looking back while the game goes on: a move in the list, or ← and →,
+  // shows the position after it on the board, read-only; Back to the game
+  // (or Escape, or → past the last) returns. The panel stays live, so whose
+  // turn it is and every button still speak of the game now.
+  view.past = null;
+  /** The plies one can look at, in order, the live one last: Ringo's every
+   *  move, Urgammon's every turn of the game in play. */
+  const stops = (s) => (s.game === "ringo" ? [...Array(s.history.length + 1).keys()] : s.log.map((l) => l.ply));
+  // The ply asked for last (null: the game now), ahead of its answer, so
+  // keys pressed faster than the server answers step from it.
+  let asked = 0, lookingAt = null;
+  async function browse(ply) {
+    const s = view.state;
+    const all = s ? stops(s) : [];
+    const n = ++asked;
+    if (!s || ply === null || ply === undefined || ply >= all[all.length - 1]) {
+      lookingAt = null;
+      view.past = null;
+      return render();
+    }
+    lookingAt = Math.max(0, ply);
+    const at = await api("GET", `/api/games/${id}/at/${Math.max(0, ply)}`);
+    // A later request (another click, a key held down) wins.
+    if (n !== asked || view.closed) return;
+    view.past = { ply: Math.max(0, ply), state: at };
+    render();
+  }
+  view.browse = browse;
+  function browsingBanner() {
+    const s = view.state;
+    const where = s.game === "ringo"
+      ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
+      : t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply)?.turn ?? "?", total: s.log.length });
+    return el("div", { class: "browsing", id: "browsing", role: "status" },
+      el("span", {}, where, " ", el("span", { class: "muted" }, t("game.browsing_keys"))),
+      el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game")));
+  }
+  const keys = (e) => {
+    // The board has its own arrow keys, and a field its own.
+    if (!view.state || e.target.closest("svg, input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const all = stops(view.state);
+    const at = lookingAt === null ? all.length - 1 : all.indexOf(lookingAt);
+    let to;
+    if (e.key === "ArrowLeft" && at > 0) to = all[at - 1];
+    else if (e.key === "ArrowRight" && lookingAt !== null) to = all[at + 1] ?? null;
+    else if (e.key === "Escape" && lookingAt !== null) to = null;
+    else return;
+    e.preventDefault();
+    browse(to);
+  };
+  document.addEventListener("keydown", keys);
+  onLeave(() => document.removeEventListener("keydown", keys));
   view.rerender = () => {
     // A redraw for a new selection keeps the board's focus; the panel follows.
     render();
@@ -82,6 +144,9 @@ export async function gamePage(main, id) {
   // Every action names the revision the player saw, so a click on a board
   // that has changed meanwhile is refused rather than applied elsewhere.
   async function send(action) {
+    // Acting returns to the game from an earlier position, at once (the
+    // answer may bring no state the socket has not brought already).
+    if (lookingAt !== null) { view.past = null; lookingAt = null; asked++; render(); }
     try {
       const body = { ...action, expect_revision: view.state ? view.state.revision : undefined };
       const r = await api("POST", `/api/games/${id}/action`, body, token);
@@ -116,6 +181,9 @@ export async function gamePage(main, id) {
     const before = view.state;
     view.prev = before;
     view.state = state;
+    // A position looked at that the game no longer holds (an Undo took it
+    // back, or the next game of the match began): back to the game.
+    if (lookingAt !== null && !stops(state).slice(0, -1).includes(lookingAt)) { lookingAt = null; view.past = null; asked++; }
     const moved = before && JSON.stringify(before.last_move) !== JSON.stringify(state.last_move) && state.last_move;
     view.animate = !!moved && state.version > before.version;
     if (view.animate) {

@@ -25,7 +25,8 @@ export function ringoMoveList(s, upTo, onPick) {
   const list = el("ol", { class: "moves", id: "move-list" });
   for (const row of ringoRows(s)) {
     const cell = (text, ply) => el("span", {
-      class: "mv" + (upTo !== undefined && ply > upTo ? " later" : "") + (upTo !== undefined && ply === upTo ? " current" : ""),
+      class: "mv" + (upTo !== undefined && ply > upTo ? " later" : "") + (upTo !== undefined && ply === upTo ? " current" : "")
+        + (onPick && text && text !== "…" ? " pick" : ""),
       onclick: onPick && text && text !== "…" ? () => onPick(ply) : null,
     }, text);
     list.append(el("li", { "data-turn": row.turn }, el("span", { class: "num" }, row.turn + "."), cell(row.first, row.ply), cell(row.second, row.ply + 1)));
@@ -56,9 +57,14 @@ export function ringoPanel(view, send) {
   out.push(capturedTally(s));
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
-  const list = ringoMoveList(s);
+  // A move picked in the list shows the position after it (the game page's
+  // look back); the list then marks it, else it follows the last move.
+  const list = ringoMoveList(s, view.past ? view.past.ply : undefined, view.browse);
   out.push(list);
-  setTimeout(() => { list.scrollTop = list.scrollHeight; });
+  setTimeout(() => {
+    const cur = !!view.past && list.querySelector(".current");
+    if (cur) cur.scrollIntoView({ block: "nearest" }); else list.scrollTop = list.scrollHeight;
+  });
   out.push(...commonLinks(view, send));
   return out;
 }

@@ -40,11 +40,13 @@ export function diceBlock(s, prev) {
     s.value ? el("span", { id: "value" }, valueText(s)) : null);
 }
 
-/** The game so far, one numbered row per turn; `upTo` marks the replay's turn. */
-export function urLog(s, current) {
+/** The game so far, one numbered row per turn; `current` marks the
+ *  replay's (or the looked-at) turn; `onPick(ply)` opens a turn's end. */
+export function urLog(s, current, onPick) {
   const list = el("ol", { class: "moves log", id: "move-list" });
   const playing = ["decide", "verdict", "move"].includes(s.phase);
-  s.log.forEach((turn, i) => list.append(el("li", { "data-turn": turn.turn, class: current !== undefined && i === current ? "current" : "" },
+  s.log.forEach((turn, i) => list.append(el("li", { "data-turn": turn.turn, class: (current !== undefined && i === current ? "current" : "") + (onPick ? " pick" : ""),
+    onclick: onPick ? () => onPick(turn.ply) : null },
     el("span", { class: "num" }, turn.turn + "."), " ", urTurnText(turn, playing && i === s.log.length - 1))));
   return list;
 }
@@ -87,9 +89,13 @@ export function urgammonPanel(view, send) {
   }
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
-  const list = urLog(s);
+  const looked = view.past ? s.log.findIndex((l) => l.ply === view.past.ply) : -1;
+  const list = urLog(s, looked >= 0 ? looked : undefined, view.browse);
   out.push(list);
-  setTimeout(() => { list.scrollTop = list.scrollHeight; });
+  setTimeout(() => {
+    const cur = looked >= 0 && list.querySelector(".current");
+    if (cur) cur.scrollIntoView({ block: "nearest" }); else list.scrollTop = list.scrollHeight;
+  });
   out.push(...commonLinks(view, send));
   return out;
 }
