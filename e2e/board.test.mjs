@@ -339,6 +339,14 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     await page.locator("#browsing").waitFor();
     await page.keyboard.press("Escape");
     await page.locator("#browsing").waitFor({ state: "detached" });
+    // An Undo that takes back the position looked at ends the look back.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /after move 2 of 4/.test(document.getElementById("browsing")?.innerText));
+    for (let i = 0; i < 2; i++) await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "undo" }, g.token);
+    await page.locator("#browsing").waitFor({ state: "detached" });
+    assert.equal((await state(page)).s.history.length, 2);
+    assert.deepEqual(await ringoPieces(page), await piecesAt(2));
 
     // Urgammon: a turn of the log opens the position after it; acting (the
     // Roll button) returns to the game.
