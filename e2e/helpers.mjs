@@ -148,13 +148,16 @@ export async function clickUrgammonMove(page, move, side) {
 }
 
 /** Starts a game from the home page as a person does: the game, the opponent
- *  (and level), the side, then Start; waits for the game page. */
-export async function newGame(page, url, { game, opponent = "engine", level, side }) {
-  await page.goto(url + "/");
+ *  (and level), the side, an Urgammon match's target and stake (typed as
+ *  given), then Start; waits for the game page. `lang` opens the page in it. */
+export async function newGame(page, url, { game, opponent = "engine", level, side, to, stake, lang }) {
+  await page.goto(url + "/" + (lang ? "?lang=" + lang : ""));
   await page.locator(`input[name=game][value=${game}]`).check();
   await page.locator(`input[name=opponent][value=${opponent}]`).check();
   if (level !== undefined) await page.locator("#level").fill(String(level));
   if (side) await page.locator(`input[name=side][value=${side}]`).check();
+  if (to !== undefined) await page.locator("#match-to").fill(String(to));
+  if (stake !== undefined) await page.locator("#stake").fill(stake);
   await page.locator("#start").click();
   await page.waitForURL(/\/g\/[a-z0-9]+$/);
 }

@@ -2,7 +2,7 @@
 // game, and an Urgammon match with its dice, next game and stake.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, ringoPieces, clickUrgammonMove, apiCall, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, clickRingoCell, ringoPieces, clickUrgammonMove, apiCall, newGame, SHOTS } from "./helpers.mjs";
 
 test("a two-browser game through an invite link, seen live by a spectator", async () => {
   const server = await startServer();
@@ -169,14 +169,7 @@ test("an Urgammon match between two browsers by invite: dice, turns, the next ga
     const bob = await (await browser.newContext()).newPage();
     const carol = await (await browser.newContext()).newPage();
     // Alice takes dark in a match to 7 with a stake, so the invite gives light.
-    await alice.goto(server.url + "/");
-    await alice.locator("input[name=game][value=urgammon]").check();
-    await alice.locator("input[name=opponent][value=friend]").check();
-    await alice.locator("input[name=side][value=dark]").check();
-    await alice.locator("#match-to").fill("7");
-    await alice.locator("#stake").fill("5");
-    await alice.locator("#start").click();
-    await alice.waitForURL(/\/g\/[a-z0-9]+$/);
+    await newGame(alice, server.url, { game: "urgammon", opponent: "friend", side: "dark", to: 7, stake: "5" });
     const invite = await alice.locator("#invite-link").inputValue();
     const watch = await alice.locator("#watch-link").inputValue();
     assert.match(await alice.locator("#presence").innerText(), /Light — seat free/);

@@ -1,7 +1,7 @@
 // A whole Urgammon game on one screen: chance rolls, the verdict die, moves.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, withApp, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, withApp, newGame, SHOTS } from "./helpers.mjs";
 
 async function act(page, fn) {
   const before = (await state(page)).s.revision;
@@ -158,13 +158,7 @@ test("the home page says what the chosen level is, for the chosen game, and the 
 test("a stake typed with a decimal comma, and amounts written as the page's language writes them", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/?lang=fr");
-    await page.locator("input[name=game][value=urgammon]").check();
-    await page.locator("input[name=opponent][value=local]").check();
-    await page.locator("#match-to").fill("1");
-    await page.locator("#stake").fill("2,5");
-    await page.locator("#start").click();
-    await page.waitForURL(/\/g\/[a-z0-9]+$/);
+    await newGame(page, server.url, { game: "urgammon", opponent: "local", to: 1, stake: "2,5", lang: "fr" });
     await waitState(page, () => window.agonState && window.agonYou.length === 2);
     assert.equal((await state(page)).s.match.stake, "2.50", "the API got the amount");
     assert.match(await page.locator("#settings").innerText(), /mise de 2,50 par point/);

@@ -231,16 +231,7 @@ async fn each_log_line_names_the_record_length_that_shows_its_turn() {
         if s["match"]["games"] == 2 && s["log"].as_array().unwrap().len() > 3 {
             break;
         }
-        let a = if s["between_games"] == true {
-            json!({"type": "next"})
-        } else if s["phase"] == "roll" {
-            json!({"type": "roll"})
-        } else if let Some(m) = s["moves"].as_array().and_then(|m| m.last()) {
-            json!({"type": "move", "move": m})
-        } else {
-            json!({"type": "verdict"})
-        };
-        s = action(&app, id, t, a).await.1["state"].clone();
+        s = action(&app, id, t, urgammon_step(&s, true)).await.1["state"].clone();
     }
     assert_eq!(s["match"]["games"], 2, "{s}");
     let log = s["log"].as_array().unwrap();
@@ -594,14 +585,7 @@ async fn finished_games_are_reviewed_once_and_the_review_is_stored() {
     let (uid, ut) = (u["id"].as_str().unwrap(), u["token"].as_str());
     let mut s = u["state"].clone();
     for _ in 0..40 {
-        let a = if s["phase"] == "roll" {
-            json!({"type": "roll"})
-        } else if let Some(m) = s["moves"].as_array().and_then(|m| m.first()) {
-            json!({"type": "move", "move": m})
-        } else {
-            json!({"type": "verdict"})
-        };
-        s = action(&app, uid, ut, a).await.1["state"].clone();
+        s = action(&app, uid, ut, urgammon_step(&s, false)).await.1["state"].clone();
     }
     action(&app, uid, ut, json!({"type": "resign"})).await;
     let r = review(&app, uid).await;

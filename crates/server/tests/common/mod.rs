@@ -62,6 +62,23 @@ pub async fn action(
     .await
 }
 
+/// The next action of an Urgammon match played on one screen: the next game
+/// between games, the roll, a legal move (the last listed with `last`, else
+/// the first), or the verdict die when no move is listed.
+pub fn urgammon_step(s: &Value, last: bool) -> Value {
+    let moves = s["moves"].as_array();
+    let pick = moves.and_then(|m| if last { m.last() } else { m.first() });
+    if s["between_games"] == true {
+        json!({"type": "next"})
+    } else if s["phase"] == "roll" {
+        json!({"type": "roll"})
+    } else if let Some(m) = pick {
+        json!({"type": "move", "move": m})
+    } else {
+        json!({"type": "verdict"})
+    }
+}
+
 pub fn mv(m: &str) -> Value {
     json!({"type": "move", "move": m})
 }
