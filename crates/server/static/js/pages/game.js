@@ -95,15 +95,16 @@ export async function gamePage(main, id) {
   // The ply asked for last (null: the game now), ahead of its answer, so
   // keys pressed faster than the server answers step from it.
   let asked = 0, lookingAt = null;
+  /** Back to the game now; an answer still on its way is dropped. */
+  const backToGame = () => { lookingAt = null; view.past = null; asked++; };
   async function browse(ply) {
     const s = view.state;
     const all = s ? stops(s) : [];
-    const n = ++asked;
     if (!s || ply === null || ply === undefined || ply >= all[all.length - 1]) {
-      lookingAt = null;
-      view.past = null;
+      backToGame();
       return render();
     }
+    const n = ++asked;
     lookingAt = Math.max(0, ply);
     const at = await api("GET", `/api/games/${id}/at/${Math.max(0, ply)}`);
     // A later request (another click, a key held down) wins.
@@ -146,7 +147,7 @@ export async function gamePage(main, id) {
   async function send(action) {
     // Acting returns to the game from an earlier position, at once (the
     // answer may bring no state the socket has not brought already).
-    if (lookingAt !== null) { view.past = null; lookingAt = null; asked++; render(); }
+    if (lookingAt !== null) { backToGame(); render(); }
     try {
       const body = { ...action, expect_revision: view.state ? view.state.revision : undefined };
       const r = await api("POST", `/api/games/${id}/action`, body, token);
@@ -183,7 +184,7 @@ export async function gamePage(main, id) {
     view.state = state;
     // A position looked at that the game no longer holds (an Undo took it
     // back, or the next game of the match began): back to the game.
-    if (lookingAt !== null && !stops(state).slice(0, -1).includes(lookingAt)) { lookingAt = null; view.past = null; asked++; }
+    if (lookingAt !== null && !stops(state).slice(0, -1).includes(lookingAt)) backToGame();
     const moved = before && JSON.stringify(before.last_move) !== JSON.stringify(state.last_move) && state.last_move;
     view.animate = !!moved && state.version > before.version;
     if (view.animate) {

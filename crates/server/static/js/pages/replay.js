@@ -10,7 +10,7 @@ import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine, pipLine } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
-import { openGameLink } from "../panels/common.js";
+import { openGameLink, showInList } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
 function replayResult(s) {
@@ -116,14 +116,8 @@ export async function replayPage(main, id) {
       parts.push(el("div", { class: "row" }, openGameLink(id),
         el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
-      // The move of this ply stands in the middle of the move list: at the
-      // end of a long game it was far below the list's window, which showed
-      // the first moves whatever the ply. Only the list scrolls, not the page.
-      const list = side.querySelector("#move-list"), cur = list && list.querySelector(".current");
-      if (cur) {
-        const top = cur.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
-        list.scrollTop = Math.max(0, top - list.clientHeight / 2 + cur.offsetHeight / 2);
-      }
+      // The move of this ply stands in the middle of the move list.
+      showInList(side.querySelector("#move-list"));
     } finally {
       busy = false;
     }

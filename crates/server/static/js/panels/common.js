@@ -48,6 +48,18 @@ export function moveHint(view, early) {
 }
 
 /** The link back to game `id`'s own page (from its replay or review). */
+/** Scrolls a move list (not the page) so that its marked move stands in
+ *  its middle, or, with none marked, to its last move. At the end of a long
+ *  game the marked move was far below the list's window; scrolling it into
+ *  view moved the page too, away from the board. */
+export function showInList(list) {
+  const cur = list && list.querySelector(".current");
+  if (!list) return;
+  if (!cur) { list.scrollTop = list.scrollHeight; return; }
+  const top = cur.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  list.scrollTop = Math.max(0, top - list.clientHeight / 2 + cur.offsetHeight / 2);
+}
+
 export function openGameLink(id) {
   return el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"));
 }

@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { ringoSettings } from "../settings.js";
 import { ringoRows } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList } from "./common.js";
 
 /** The result line of a finished game, or null. */
 export function ringoResult(s) {
@@ -61,10 +61,7 @@ export function ringoPanel(view, send) {
   // look back); the list then marks it, else it follows the last move.
   const list = ringoMoveList(s, view.past ? view.past.ply : undefined, view.browse);
   out.push(list);
-  setTimeout(() => {
-    const cur = !!view.past && list.querySelector(".current");
-    if (cur) cur.scrollIntoView({ block: "nearest" }); else list.scrollTop = list.scrollHeight;
-  });
+  setTimeout(() => showInList(list));
   out.push(...commonLinks(view, send));
   return out;
 }

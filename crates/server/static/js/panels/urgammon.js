@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t, amount, colon } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList } from "./common.js";
 
 export function gameResultLine(r) {
   if (!r) return null;
@@ -92,10 +92,7 @@ export function urgammonPanel(view, send) {
   const looked = view.past ? s.log.findIndex((l) => l.ply === view.past.ply) : -1;
   const list = urLog(s, looked >= 0 ? looked : undefined, view.browse);
   out.push(list);
-  setTimeout(() => {
-    const cur = looked >= 0 && list.querySelector(".current");
-    if (cur) cur.scrollIntoView({ block: "nearest" }); else list.scrollTop = list.scrollHeight;
-  });
+  setTimeout(() => showInList(list));
   out.push(...commonLinks(view, send));
   return out;
 }
