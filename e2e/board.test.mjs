@@ -348,6 +348,27 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     assert.equal((await state(page)).s.history.length, 2);
     assert.deepEqual(await ringoPieces(page), await piecesAt(2));
 
+    // On a phone the list is far below the board: a tap on a move brings the
+    // board into view, with the banner's step buttons under it.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await openAsPlayer(phone, server.url, g);
+    await phone.locator("#move-list").waitFor();
+    await phone.evaluate(() => window.scrollTo(0, document.scrollingElement.scrollHeight));
+    assert.ok((await phone.locator("svg.board").boundingBox()).y < 0, "the board is off the screen at the list");
+    await phone.locator("#move-list .mv", { hasText: "b6-b5" }).tap();
+    await phone.locator("#browsing").waitFor();
+    const seen = await phone.locator("svg.board").boundingBox();
+    assert.ok(seen.y >= -2 && seen.y < 200, `the board in view (${seen.y})`);
+    assert.match(await phone.locator("#browsing").innerText(), /after move 1 of 2/);
+    await phone.locator("#look-prev").tap();
+    await phone.waitForFunction(() => /after move 0 of 2/.test(document.getElementById("browsing")?.innerText));
+    assert.equal(await phone.locator("#look-prev").isDisabled(), true, "nothing before the start");
+    await phone.locator("#look-next").tap();
+    await phone.waitForFunction(() => /after move 1 of 2/.test(document.getElementById("browsing")?.innerText));
+    await phone.locator("#look-next").tap();
+    await phone.locator("#browsing").waitFor({ state: "detached" });
+    await phone.close();
+
     // Urgammon: a turn of the log opens the position after it; acting (the
     // Roll button) returns to the game.
     const { u } = await twoGameMatch(server.url);

@@ -112,7 +112,21 @@ export async function gamePage(main, id) {
     view.past = { ply: Math.max(0, ply), state: at };
     render();
   }
-  view.browse = browse;
+  /** One step back (-1) or on (+1) from the position shown. */
+  const step = (d) => {
+    const all = stops(view.state);
+    const at = lookingAt === null ? all.length - 1 : all.indexOf(lookingAt);
+    if (d < 0 && at > 0) browse(all[at - 1]);
+    else if (d > 0 && lookingAt !== null) browse(all[at + 1] ?? null);
+  };
+  // A move picked in the list: on a phone the list is far below the board,
+  // so the board (with the banner and its step buttons under it) comes
+  // into view.
+  view.browse = (ply) => {
+    browse(ply);
+    const top = boardWrap.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) boardWrap.scrollIntoView({ block: "start" });
+  };
   function browsingBanner() {
     const s = view.state;
     const where = s.game === "ringo"
@@ -120,20 +134,19 @@ export async function gamePage(main, id) {
       : t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply)?.turn ?? "?", total: s.log.length });
     return el("div", { class: "browsing", id: "browsing", role: "status" },
       el("span", {}, where, " ", el("span", { class: "muted" }, t("game.browsing_keys"))),
-      el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game")));
+      el("div", { class: "row" },
+        el("button", { id: "look-prev", "aria-label": t("replay.prev").replace(/[◀▶]/g, "").trim(), disabled: lookingAt === stops(s)[0], onclick: () => step(-1) }, t("replay.prev")),
+        el("button", { id: "look-next", "aria-label": t("replay.next").replace(/[◀▶]/g, "").trim(), onclick: () => step(1) }, t("replay.next")),
+        el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game"))));
   }
   const keys = (e) => {
     // The board has its own arrow keys, and a field its own.
     if (!view.state || e.target.closest("svg, input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
-    const all = stops(view.state);
-    const at = lookingAt === null ? all.length - 1 : all.indexOf(lookingAt);
-    let to;
-    if (e.key === "ArrowLeft" && at > 0) to = all[at - 1];
-    else if (e.key === "ArrowRight" && lookingAt !== null) to = all[at + 1] ?? null;
-    else if (e.key === "Escape" && lookingAt !== null) to = null;
+    if (e.key === "ArrowLeft") step(-1);
+    else if (e.key === "ArrowRight") step(1);
+    else if (e.key === "Escape" && lookingAt !== null) browse(null);
     else return;
     e.preventDefault();
-    browse(to);
   };
   document.addEventListener("keydown", keys);
   onLeave(() => document.removeEventListener("keydown", keys));
