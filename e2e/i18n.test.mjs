@@ -155,7 +155,7 @@ test("counts read as the language says them: one point, two points; po 1 remisow
     assert.equal(await say("pl", "log.ties", { n: 5 }), "po 5 remisowych rzutach");
     assert.equal(await say("fr", "log.ties", { n: 1 }), "après 1 égalité");
     assert.equal(await say("fr", "log.ties", { n: 2 }), "après 2 égalités");
-    assert.equal(await say("fr", "game.captured_tally", { a: 0, at: 7, d: 2 }), "Pris : 0 assaillant sur 7 · 2 défenseurs sur 4");
+    assert.equal(await say("fr", "game.captured_tally", { a: 0, at: 7, d: 2 }), "Pris\u00a0: 0 assaillant sur 7 · 2 défenseurs sur 4");
     // What a player sees: an Urgammon game whose opening roll tied, in the move list.
     const ur = await apiCall(server.url, "POST", "/api/import", { game: "urgammon", record: "start:3-3 start:2-3 P-2a" });
     await page.goto(`${server.url}/replay/${ur.id}?lang=en`);

@@ -33,6 +33,10 @@ document.documentElement.lang = LANG;
  *  string needs "point(s)". */
 export function t(key, vars) {
   let s = LANGS[LANG][key] ?? LANGS.en[key] ?? key;
+  // French sets a no-break space before : ; ! ? and %, so a line never
+  // starts with one; the language files keep plain spaces, easier to edit.
+  // Only the string's own text is set, before any value is put in.
+  if (LANG === "fr") s = s.replace(/ ([:;!?%])/g, "\u00a0$1");
   if (vars) {
     s = s.replace(/\{(\w+)\|([^{}]*)\}/g, (whole, k, forms) => {
       if (!(k in vars)) return whole;

@@ -1,6 +1,6 @@
 // French: every string the page shows (keys as in en.js).
 export default {
-  "punct.colon": " : ",
+  "punct.colon": " : ",
   "nav.new": "Jouer",
   "nav.games": "Parties",
   "nav.rules": "Règles",
@@ -375,7 +375,7 @@ export default {
   "review.expected": "Attendu",
   "review.chance_rolls": "Lancers du dé de chance",
   "review.verdict_rolls": "Lancers du dé du verdict",
-  "review.die_face": "{die}\u00a0: {face}",
+  "review.die_face": "{die} : {face}",
   "review.key": "Moments clés",
   "review.next_key": "Moment clé suivant",
   "review.graph": "Chance de gain des {side}, coup par coup : choisissez un point pour voir la position",
