@@ -304,7 +304,7 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     // later moves are greyed, and a banner says where we are.
     await page.locator("#move-list .mv", { hasText: "b6-b5" }).click();
     await page.locator("#browsing").waitFor();
-    assert.match(await page.locator("#browsing").innerText(), /The position after move 1 of 3\./);
+    assert.match(await page.locator("#browsing").innerText(), /The position after move 1 of 3\. ← → step through the game; Escape returns\./);
     assert.deepEqual(await ringoPieces(page), await piecesAt(1));
     assert.equal(await page.locator("#move-list .mv.later").filter({ hasText: /\S/ }).count(), 2);
     assert.equal(await page.locator("#move-list .mv.current").innerText(), "b6-b5");
@@ -360,6 +360,9 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     const seen = await phone.locator("svg.board").boundingBox();
     assert.ok(seen.y >= -2 && seen.y < 200, `the board in view (${seen.y})`);
     assert.match(await phone.locator("#browsing").innerText(), /after move 1 of 2/);
+    // A touch screen has no keys to press: their hint is left out there.
+    assert.equal(await phone.locator("#browsing .keys-hint").isVisible(), false);
+    assert.doesNotMatch(await phone.locator("#browsing").innerText(), /Escape/);
     await phone.locator("#look-prev").tap();
     await phone.waitForFunction(() => /after move 0 of 2/.test(document.getElementById("browsing")?.innerText));
     assert.equal(await phone.locator("#look-prev").isDisabled(), true, "nothing before the start");

@@ -133,7 +133,7 @@ export async function gamePage(main, id) {
       ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
       : t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply)?.turn ?? "?", total: s.log.length });
     return el("div", { class: "browsing", id: "browsing", role: "status" },
-      el("span", {}, where, " ", el("span", { class: "muted" }, t("game.browsing_keys"))),
+      el("span", {}, where, " ", el("span", { class: "muted keys-hint" }, t("game.browsing_keys"))),
       el("div", { class: "row" },
         el("button", { id: "look-prev", "aria-label": t("replay.prev").replace(/[◀▶]/g, "").trim(), disabled: lookingAt === stops(s)[0], onclick: () => step(-1) }, t("replay.prev")),
         el("button", { id: "look-next", "aria-label": t("replay.next").replace(/[◀▶]/g, "").trim(), onclick: () => step(1) }, t("replay.next")),

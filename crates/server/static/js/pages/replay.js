@@ -85,7 +85,7 @@ export async function replayPage(main, id) {
           button("replay-start", "replay.first", 0), button("replay-back", "replay.prev", ply - 1),
           button("replay-forward", "replay.next", ply + 1), button("replay-end", "replay.last", s.total)),
         el("div", { id: "replay-ply", "aria-live": "polite" }, `${ply} / ${s.total}`, el("span", { class: "sr-only" }, " — " + (ur ? t("replay.step", { n: ply, total: s.total }) : t("replay.position", { n: ply, total: s.total })))),
-        el("p", { class: "muted" }, t("replay.keys")),
+        el("p", { class: "muted keys-hint" }, t("replay.keys")),
         slider,
         replayResult(s),
       ];
@@ -101,7 +101,7 @@ export async function replayPage(main, id) {
         if (gameStarts.length > 1) {
           parts.splice(3, 0, el("div", { class: "row", role: "group", "aria-label": t("ur.match") },
             button("replay-game-start", "replay.game_start", gameBack()), button("replay-game-next", "replay.game_next", gameNext())),
-          el("p", { class: "muted" }, t("replay.keys_games")));
+          el("p", { class: "muted keys-hint" }, t("replay.keys_games")));
         }
         // Which game of the match this ply is in: the plies run on through
         // the match, and the score alone did not say.
