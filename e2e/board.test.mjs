@@ -235,6 +235,12 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.goto(`${server.url}/replay/${u.id}`);
     await page.locator("#replay-ply").waitFor();
     assert.equal(await page.locator("#replay-game").innerText(), "Game 2");
+    // A turn of the log, clicked, opens the position after it, as Ringo's moves do.
+    const turnTwo = (await page.evaluate(() => window.agonState)).log[1];
+    await page.locator('#move-list li[data-turn="2"]').click();
+    await page.waitForFunction((n) => document.getElementById("replay-ply").innerText.startsWith(n + " /"), turnTwo.ply);
+    assert.equal(await page.locator("#move-list li.current").getAttribute("data-turn"), "2");
+    await page.keyboard.press("End");
     const [slider, panel] = [await page.locator("#replay-slider").boundingBox(), await page.locator("aside").boundingBox()];
     assert.ok(slider.width >= 0.8 * panel.width, `the slider is ${slider.width} px in a ${panel.width} px panel`);
     // A game at a time: Game start goes to the second game's first position

@@ -105,7 +105,7 @@ export async function replayPage(main, id) {
         }
         // Which game of the match this ply is in: the plies run on through
         // the match, and the score alone did not say.
-        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1));
+        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
       }
       const an = new URLSearchParams({ game: s.game });
       if (s.game === "ringo") { an.set("rules", s.rules); an.set("position", s.start_position); an.set("moves", s.history.join(" ")); }
