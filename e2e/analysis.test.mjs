@@ -153,6 +153,15 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     await page.locator('.roll-choice[data-roll="1"]').click();
     await page.waitForFunction(() => window.agonState.dice.chance === 1);
     assert.ok(await page.locator("#options tbody tr").count() >= 1);
+    // Each move option is also said in words, as the log says it.
+    const opts = await page.evaluate(() => ({ options: window.agonAnalysis.options.map((o) => o.option),
+      moves: [...window.agonState.legal, ...window.agonState.promoted_legal] }));
+    assert.ok(opts.options.some((x) => x !== "verdict"), "a move among the options");
+    for (const o of opts.options.filter((x) => x !== "verdict")) {
+      const m = opts.moves.find((x) => x.notation === o);
+      const words = await page.locator(`#options tr[data-option="${o}"] .words`).innerText();
+      assert.match(words, new RegExp(`^· (pawn|chariot|hero) (enters ${m.to}|${m.from} → ${m.to}|bears off from ${m.from})`), words);
+    }
     // The panel says where the turn stands, so the verdict die's two buttons read.
     const turn = await page.evaluate(() => window.agonState);
     assert.match(await page.locator("#analysis-turn").innerText(),

@@ -9,7 +9,7 @@ import { api, errorText, meta } from "../api.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
-import { urTurnText, valueText } from "../log.js";
+import { urTurnText, urMoveText, valueText } from "../log.js";
 import { copyField } from "../panels/common.js";
 import { pipLine } from "../panels/urgammon.js";
 
@@ -168,12 +168,16 @@ export async function analysisPage(main) {
         out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { side: t("side." + a.perspective), e: num(a.equity), w: Math.round(100 * a.win), d: Math.round(100 * a.outcomes.draw) }),
           a.mwc !== undefined ? " · " + t("analysis.mwc", { m: Math.round(100 * a.mwc) }) : ""));
         if (a.options.length) {
+          // Each move also in the log's words ("pawn enters 2b"), so the
+          // table reads without the record's code.
+          const moveOf = (n) => [...s.legal, ...s.promoted_legal].find((x) => x.notation === n);
           const names = ["win1", "win2", "win3", "win4", "loss1", "loss2", "loss3", "loss4", "draw"];
           out.push(el("table", { class: "list", id: "options" },
             el("caption", { class: "muted" }, t("analysis.outcomes")),
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.option")), el("th", { scope: "col" }, t("analysis.equity")), el("th", { scope: "col" }, t("analysis.win")))),
-            el("tbody", {}, a.options.map((o) => el("tr", {},
+            el("tbody", {}, a.options.map((o) => el("tr", { "data-option": o.option },
               el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option,
+                moveOf(o.option) ? [" ", el("span", { class: "muted words" }, "· " + urMoveText(moveOf(o.option)))] : null,
                 el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${percent(o.outcomes[n])}`).join(" · "))),
               el("td", {}, num(o.equity)), el("td", {}, percent(o.win)))))));
         }
