@@ -241,6 +241,7 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.waitForFunction((n) => document.getElementById("replay-ply").innerText.startsWith(n + " /"), turnTwo.ply);
     assert.equal(await page.locator("#move-list li.current").getAttribute("data-turn"), "2");
     await page.keyboard.press("End");
+    await page.waitForFunction(() => { const [a, b] = document.getElementById("replay-ply").innerText.split(" / "); return parseInt(a) === parseInt(b); });
     const [slider, panel] = [await page.locator("#replay-slider").boundingBox(), await page.locator("aside").boundingBox()];
     assert.ok(slider.width >= 0.8 * panel.width, `the slider is ${slider.width} px in a ${panel.width} px panel`);
     // A game at a time: Game start goes to the second game's first position

@@ -149,8 +149,8 @@ test("importing a record: the game is read from the record, a downloaded file op
 
 test("a match's score in the lists: the games page and the home page's unfinished games", async () => {
   await withApp(async (server, browser) => {
-    // A match in its second game, so its score is not 0 : 0.
-    const { u, s } = await twoGameMatch(server.url);
+    // A match in a later game with a point scored, so not at 0 : 0.
+    const { u, s } = await twoGameMatch(server.url, { scored: true });
     const want = `Light ${s.match.score.light} : ${s.match.score.dark} Dark`;
     assert.notEqual(want, "Light 0 : 0 Dark");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -163,15 +163,19 @@ export async function newGame(page, url, { game, opponent = "engine", level, sid
 }
 
 /** An Urgammon match played on one screen through the API until its second
- *  game has begun (a few turns in); answers the game and its last state. */
-export async function twoGameMatch(url) {
+ *  game has begun (a few turns in); answers the game and its last state.
+ *  With `scored`, until a later game has begun with a point scored (a drawn
+ *  first game scores nothing, so the second may start at 0 : 0). */
+export async function twoGameMatch(url, { scored = false } = {}) {
   const u = await apiCall(url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
   let s = u.state;
-  for (let i = 0; i < 3000 && !(s.match.games === 2 && !s.between_games && s.log.length > 6); i++) {
+  const done = () => !s.between_games && s.log.length > 6
+    && (scored ? s.match.games >= 2 && s.match.score.light + s.match.score.dark > 0 : s.match.games === 2);
+  for (let i = 0; i < 6000 && !done(); i++) {
     const action = s.between_games ? { type: "next" } : s.phase === "roll" ? { type: "roll" }
       : s.moves.length ? { type: "move", move: s.moves[s.moves.length - 1] } : { type: "verdict" };
     s = (await apiCall(url, "POST", `/api/games/${u.id}/action`, action, u.token)).state;
   }
-  if (s.match.games !== 2) throw new Error("the match did not reach its second game");
+  if (!done()) throw new Error("the match did not reach its second game");
   return { u, s };
 }
