@@ -64,7 +64,7 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
         if (s.promoted_legal.length) {
           const text = await page.locator("#if-yes").innerText();
           assert.match(text, /^If the verdict die says YES: /);
-          assert.equal(text.split(", ").length, s.promoted_legal.length, text);
+          assert.equal(text.split(" · ").length, s.promoted_legal.length, text);
           assert.ok(s.promoted_legal.every((m) => text.includes(m.to ?? m.from) && /pawn|chariot|hero/.test(text)), text);
           assert.doesNotMatch(text, /[PCH]-\d/, "no notation");
           checkedYes++;

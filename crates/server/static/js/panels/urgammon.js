@@ -82,8 +82,9 @@ export function urgammonPanel(view, send) {
     out.push(row);
     if (canAct(view) && s.phase === "decide" && s.promoted_legal.length) {
       // What a YES would allow, in the log's words ("pawn 3b → 9"): the
-      // notation alone asked the player to read the record's code.
-      out.push(el("div", { class: "muted", id: "if-yes" }, t("ur.if_yes", { moves: s.promoted_legal.map(urMoveText).join(", ") })));
+      // notation alone asked the player to read the record's code. A dot
+      // parts the moves, since a capture's words hold a comma.
+      out.push(el("div", { class: "muted", id: "if-yes" }, t("ur.if_yes", { moves: s.promoted_legal.map(urMoveText).join(" · ") })));
     }
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
