@@ -175,11 +175,14 @@ export async function analysisPage(main) {
           out.push(el("table", { class: "list", id: "options" },
             el("caption", { class: "muted" }, t("analysis.outcomes")),
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.option")), el("th", { scope: "col" }, t("analysis.equity")), el("th", { scope: "col" }, t("analysis.win")))),
-            el("tbody", {}, a.options.map((o) => el("tr", { "data-option": o.option },
-              el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option,
-                moveOf(o.option) ? [" ", el("span", { class: "muted words" }, "· " + urMoveText(moveOf(o.option)))] : null,
-                el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${percent(o.outcomes[n])}`).join(" · "))),
-              el("td", {}, num(o.equity)), el("td", {}, percent(o.win)))))));
+            el("tbody", {}, a.options.map((o) => {
+              const m = moveOf(o.option);
+              return el("tr", { "data-option": o.option },
+                el("td", {}, o.option === "verdict" ? t("ur.verdict") : o.option,
+                  m ? [" ", el("span", { class: "muted words" }, "· " + urMoveText(m))] : null,
+                  el("br"), el("small", { class: "muted split" }, names.map((n, i) => `${["+1", "+2", "+3", "+4", "−1", "−2", "−3", "−4", "="][i]} ${percent(o.outcomes[n])}`).join(" · "))),
+                el("td", {}, num(o.equity)), el("td", {}, percent(o.win)));
+            }))));
         }
         const result = el("p", { id: "rollout-result", role: "status" });
         out.push(el("button", { id: "rollout", onclick: async () => {

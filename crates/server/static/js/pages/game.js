@@ -10,7 +10,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoPanel, ringoResult } from "../panels/ringo.js";
 import { urgammonPanel } from "../panels/urgammon.js";
-import { canAct, presenceBlock } from "../panels/common.js";
+import { canAct, presenceBlock, stepLabel } from "../panels/common.js";
 import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
 
@@ -135,8 +135,8 @@ export async function gamePage(main, id) {
     return el("div", { class: "browsing", id: "browsing", role: "status" },
       el("span", {}, where, " ", el("span", { class: "muted keys-hint" }, t("game.browsing_keys"))),
       el("div", { class: "row" },
-        el("button", { id: "look-prev", "aria-label": t("replay.prev").replace(/[◀▶]/g, "").trim(), disabled: lookingAt === stops(s)[0], onclick: () => step(-1) }, t("replay.prev")),
-        el("button", { id: "look-next", "aria-label": t("replay.next").replace(/[◀▶]/g, "").trim(), onclick: () => step(1) }, t("replay.next")),
+        el("button", { id: "look-prev", "aria-label": stepLabel("replay.prev"), disabled: lookingAt === stops(s)[0], onclick: () => step(-1) }, t("replay.prev")),
+        el("button", { id: "look-next", "aria-label": stepLabel("replay.next"), onclick: () => step(1) }, t("replay.next")),
         el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game"))));
   }
   const keys = (e) => {

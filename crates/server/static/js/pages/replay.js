@@ -10,7 +10,7 @@ import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine, pipLine } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
-import { openGameLink, showInList } from "../panels/common.js";
+import { openGameLink, showInList, stepLabel } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
 function replayResult(s) {
@@ -73,7 +73,7 @@ export async function replayPage(main, id) {
       const here = "/replay/" + id;
       if (location.pathname === here) history.replaceState(history.state, "", here + (ply < total ? "?ply=" + ply : ""));
       boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
-      const button = (id, key, to) => el("button", { id, "aria-label": t(key).replace(/[|◀▶]/g, "").trim(), disabled: to === ply || to < 0 || to > total,
+      const button = (id, key, to) => el("button", { id, "aria-label": stepLabel(key), disabled: to === ply || to < 0 || to > total,
         onclick: () => show(to) }, t(key));
       // Urgammon's record counts each die and each move: its counter says
       // steps, since "move 231" named no move of the game's log.

@@ -60,6 +60,12 @@ export function showInList(list) {
   list.scrollTop = Math.max(0, top - list.clientHeight / 2 + cur.offsetHeight / 2);
 }
 
+/** A step button's name without its arrows ("◀ Previous" is "Previous"),
+ *  for screen readers and for tests that find it by name. */
+export function stepLabel(key) {
+  return t(key).replace(/[|◀▶]/g, "").trim();
+}
+
 export function openGameLink(id) {
   return el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"));
 }
