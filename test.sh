@@ -6,13 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-echo "== cargo fmt --check"
+# Each phase says when it starts, in seconds since the suite began, so a slow
+# run shows where its time went.
+phase() { echo "== [${SECONDS}s] $*"; }
+
+phase "cargo fmt --check"
 cargo fmt --all -- --check
 
-echo "== cargo clippy -D warnings"
+phase "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
-echo "== PostgreSQL (a throwaway server for the shared-store tests)"
+phase "PostgreSQL (a throwaway server for the shared-store tests)"
 # The store tests run on SQLite and on PostgreSQL; the multi-instance test
 # needs PostgreSQL. A cluster of our own, on a free port, removed on exit.
 if [ -z "${AGON_TEST_DATABASE_URL:-}" ]; then
@@ -31,13 +35,15 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq nginx-light >/dev/null
 fi
 
-echo "== cargo test --workspace"
+phase "cargo test --workspace"
 cargo test --workspace
 
-echo "== the game-session tests again, on PostgreSQL"
-AGON_TEST_STORE=postgres cargo test -p agon-server --test sessions
+phase "the game-session tests again, on PostgreSQL"
+# `--workspace` keeps the features of the build above: `-p agon-server` alone
+# would resolve them anew and rebuild for a minute.
+AGON_TEST_STORE=postgres cargo test --workspace --test sessions
 
-echo "== browser tests (headless Chromium)"
+phase "browser tests (headless Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then
   sudo_cmd=""
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
@@ -47,3 +53,4 @@ fi
 (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 # The tests start target/debug/agon, built by `cargo test` above.
 (cd e2e && node --test --test-concurrency=1 ringo.test.mjs urgammon.test.mjs invite.test.mjs sessions.test.mjs board.test.mjs review.test.mjs analysis.test.mjs games.test.mjs lab.test.mjs i18n.test.mjs a11y.test.mjs)
+phase "done"

@@ -131,7 +131,9 @@ async fn the_dice_ledger_holds_over_random_games_with_random_undos() {
     let app = fresh().await;
     let mut rng = Rng::new(2026);
     let (mut undos, mut rerolled) = (0, 0);
-    for game in 0..200 {
+    // 30 games of up to 160 steps take about 5,000 steps and 900 undos (200
+    // games took two minutes and proved no more: every game reaches the cap).
+    for game in 0..30 {
         let mode = if game % 2 == 0 { "local" } else { "engine" };
         let mut body =
             json!({"game": "urgammon", "opponent": mode, "to": 1, "side": "light", "level": 1});
