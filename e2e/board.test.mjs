@@ -223,7 +223,7 @@ test("the replay: labelled buttons, arrow/Home/End keys, numbered moves, dice an
     await page.goto(`${server.url}/replay/${ur.id}`);
     await page.locator("#replay-ply").waitFor();
     assert.equal(await page.locator("#dice #chance-die").count(), 1, "the dice at this ply");
-    assert.match(await page.locator("#score").innerText(), /0 : 0/);
+    assert.match(await page.locator("#score").innerText(), /0\u00a0:\u00a00/);
     assert.equal(await page.locator("#replay-game").innerText(), "Game 1");
     assert.equal(await page.locator("#replay-game-start").count(), 0, "one game: no game buttons");
     // Its record counts dice and moves alike: steps, not moves.

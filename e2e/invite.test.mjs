@@ -239,7 +239,7 @@ test("an Urgammon match between two browsers by invite: dice, turns, the next ga
     // (A drawn game, which the dice sometimes make, is over too.)
     assert.match(result, /Game 1 is over\.\n((Light|Dark) wins \d points?: |The game is drawn: both finished\.)/);
     for (const p of [bob, carol]) assert.equal(await p.locator("#game-result").innerText(), result);
-    assert.match(await carol.locator("#score").innerText(), new RegExp(`Light ${end.match.score.light} : ${end.match.score.dark} Dark`));
+    assert.match(await carol.locator("#score").innerText(), new RegExp(`Light ${end.match.score.light}\\s:\\s${end.match.score.dark} Dark`));
     assert.equal(await carol.locator("#next").count(), 0, "a spectator cannot start the next game");
     await bob.locator("#next").click();
     for (const p of pages) {

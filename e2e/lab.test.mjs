@@ -225,6 +225,70 @@ test("the Rules lab shows the near-even sets measured again, with their verdicts
   });
 });
 
+test("the home page says how even the chosen rules are, and one click (or key) takes the lab's most even set", async () => {
+  await withApp(async (server, browser) => {
+    const data = await apiCall(server.url, "GET", "/api/balance");
+    const players = [...new Set(data.rows.map((r) => r.player))].slice(-3);
+    const pooled = (rules) => scoreOf(data.rows.filter((r) => r.rules === rules && players.includes(r.player)));
+    // The set to suggest, worked out here: among the sets played again, the
+    // balanced one closest to even.
+    const even = data.checks.rows.filter((r) => scoreOf([r]).balanced)
+      .sort((a, b) => Math.abs(scoreOf([a]).score - 0.5) - Math.abs(scoreOf([b]).score - 0.5))[0].rules;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("input[name=game][value=ringo]").check();
+    const fair = page.locator("#fairness");
+    await fair.locator("[data-lean]").waitFor();
+    // classic: the attackers' game, in the lab's numbers.
+    const classic = pooled("classic");
+    assert.ok(classic.score > 0.9, "classic is the attackers' game");
+    assert.match(await fair.innerText(), new RegExp(`looking 6 to 8 moves ahead \\(300 games\\), the attackers score ${(100 * classic.score).toFixed(0)}% under these rules`));
+    assert.match(await fair.innerText(), /The attackers' game\./);
+    assert.equal(await fair.locator("[data-lean]").getAttribute("data-lean"), "attackers");
+    // globe: the defenders'.
+    await page.locator("#preset").selectOption("globe");
+    assert.match(await fair.innerText(), /the attackers score 0% under these rules.*The defenders' game\./s);
+    // The suggestion, by mouse: the rule set and its options are set.
+    const use = page.locator("#use-even");
+    assert.equal(await use.getAttribute("data-rules"), even);
+    await use.click();
+    const [preset, ...changes] = even.split(",");
+    assert.equal(await page.locator("#preset").inputValue(), preset);
+    for (const c of changes) {
+      const [k, v] = c.split("=");
+      assert.equal(await page.locator(`#opt-${k}`).inputValue(), v, k);
+    }
+    await page.locator("#fairness .badge").waitFor();
+    assert.equal(await fair.locator("[data-lean]").getAttribute("data-lean"), "even");
+    assert.equal(await use.count(), 0, "no suggestion while the even set is chosen");
+    assert.ok((await fair.innerText()).includes(`the attackers score ${(100 * pooled(even).score).toFixed(0)}%`));
+    // An option changed to a set the lab never played: said so, and the
+    // suggestion comes back; taken by keyboard this time.
+    await page.locator("#options-fold > summary").click();
+    await page.locator("#opt-defender-pass").selectOption("on");
+    assert.equal(await fair.locator("[data-lean]").getAttribute("data-lean"), "unknown");
+    assert.match(await fair.innerText(), /The Rules lab has not measured these rules\./);
+    await use.focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#fairness .badge").waitFor();
+    assert.equal(await page.locator("#opt-defender-pass").inputValue(), "off");
+    // The game starts under the even set.
+    await page.locator("#start").click();
+    await page.waitForURL(/\/g\//);
+    await waitState(page, () => !!window.agonState);
+    assert.equal(await page.evaluate(() => window.agonState.rules), even);
+    // The link under the verdict opens the Rules lab.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#fair-lab").click();
+    await page.waitForURL(/\/lab$/);
+    await page.locator("#lab-summary").waitFor();
+    // In French, the numbers and the colons as French writes them.
+    await page.goto(server.url + "/?lang=fr");
+    await fair.locator("[data-lean]").waitFor();
+    assert.match(await fair.innerText(), /les assaillants marquent 100\u00a0% avec ces règles \(intervalle à 95\u00a0%\u00a0: /);
+  });
+});
+
 test("on a phone the Rules lab's tables become cards whose captions read across the screen", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });

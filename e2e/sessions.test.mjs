@@ -134,7 +134,7 @@ test("an Urgammon game ends on the board with its result and a Next game button"
     const text = await box.innerText();
     assert.match(text, /Game 1 is over/);
     assert.match(text, winner ? /wins \d point/ : /drawn/);
-    assert.match(await page.locator("#score").innerText(), new RegExp(`${end.match.score.light} : ${end.match.score.dark}`));
+    assert.match(await page.locator("#score").innerText(), new RegExp(`${end.match.score.light}\\s:\\s${end.match.score.dark}`));
     assert.equal(await page.locator("#roll").count(), 0, "no dice while the result is shown");
     await page.screenshot({ path: `${SHOTS}/urgammon-game-over.png` });
     // A reload shows the same end.

@@ -6,6 +6,7 @@ import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, ownGameIds, gamesByIds } from "../api.js";
 import { settingsText } from "../settings.js";
+import { scoreWords } from "../panels/urgammon.js";
 
 /** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
 export function statusText(status) {
@@ -18,7 +19,7 @@ export function statusText(status) {
 /** An Urgammon match's score as the game page shows it ("Light 3 : 1 Dark");
  *  empty for Ringo, or a match stored before scores were listed. */
 export function scoreText(g) {
-  return Array.isArray(g.score) ? `${t("Side.light")} ${g.score[0]} : ${g.score[1]} ${t("Side.dark")}` : "";
+  return Array.isArray(g.score) ? scoreWords(g.score[0], g.score[1]) : "";
 }
 
 const COLS = ["game", "settings", "mode", "status", "updated"];

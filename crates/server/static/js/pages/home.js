@@ -1,10 +1,10 @@
 // The home page: choose a game, its rules, the opponent; or import a record.
 import { el, toast } from "../dom.js";
-import { t } from "../../i18n.js";
+import { t, percent, num } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
 import { gameName, opponentText, scoreText } from "./games.js";
-import { optionValue, settingsText } from "../settings.js";
+import { optionValue, settingsText, ringoSettings } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
  *  Urgammon record starts with its match header or its opening roll, a Ringo
@@ -16,10 +16,50 @@ export function recordGame(text, chosen) {
   return chosen;
 }
 
+/** Every option of a rules string (`preset[,key=value]…`), the preset's
+ *  filled in, so two spellings of one rule set compare equal. */
+export function fullRules(rules, presets) {
+  const [preset, ...changes] = String(rules).split(",");
+  if (!presets[preset]) return null;
+  return { ...presets[preset], ...Object.fromEntries(changes.map((c) => c.split("="))) };
+}
+
+/** The Rules lab's verdict on the rule set `options` (every option given),
+ *  and the lab's most even set to suggest, from `GET /api/balance`: the
+ *  main table's verdict (the strongest strengths pooled), and the set
+ *  closest to even among those played again and still balanced (the
+ *  checks; the main table's balanced sets when there are none). */
+export function fairness(options, lab, presets) {
+  const same = (rules) => {
+    const full = fullRules(rules, presets);
+    return !!full && Object.keys(options).every((k) => full[k] === options[k]);
+  };
+  const verdict = (lab.verdicts || []).find((v) => same(v.rules)) || null;
+  const even = (list) => (list || []).filter((v) => v.balanced)
+    .sort((a, b) => Math.abs(a.attackers_score - 0.5) - Math.abs(b.attackers_score - 0.5))[0];
+  const suggest = even(lab.checks?.verdicts) || even(lab.verdicts) || null;
+  return { verdict, suggest: suggest && !same(suggest.rules) ? suggest.rules : null };
+}
+
+/** The engines a verdict pooled, in words: "looking 6 to 8 moves ahead" for
+ *  the searches of depth 6 to 8 (the lab's `depth:N` players), else their
+ *  names as the lab gives them. */
+function playersText(players) {
+  const depths = players.map((p) => /^depth:(\d+)$/.exec(p)?.[1]).map(Number);
+  return depths.every((d) => d > 0)
+    ? t("home.fair.depths", { lo: Math.min(...depths), hi: Math.max(...depths) })
+    : players.join(", ");
+}
+
 export async function homePage(main) {
   const m = await meta();
   const form = { game: localStorage.getItem("agon-last-game") || "ringo" };
   const presets = Object.fromEntries(m.ringo.presets.map((p) => [p.name, p.options]));
+  // The Rules lab's measurements, read once: how even the chosen rule set
+  // is between equal players, said under it (the lab page was the only
+  // place that told a player `classic` is an attackers' game).
+  let lab = null;
+  const labRead = api("GET", "/api/balance").then((d) => { lab = d; }).catch(() => {});
   const wrap = el("div", {});
   // The player's unfinished games, to go back to: a game left in another
   // tab or days ago was only to be found by its address, or on the games
@@ -52,21 +92,51 @@ export async function homePage(main) {
       // put every option back to the rule set's without a word).
       form.options = form.options || {};
       const opts = el("div", {});
+      const fair = el("div", { class: "muted", id: "fairness", "aria-live": "polite" });
+      const sayFair = () => {
+        fair.replaceChildren();
+        if (!lab) return;
+        const options = { ...presets[presetSel.value], ...form.options };
+        const { verdict: v, suggest } = fairness(options, lab, presets);
+        if (v) {
+          const lean = v.balanced ? "even" : v.attackers_score > 0.5 ? "attackers" : "defenders";
+          fair.append(el("p", { "data-lean": lean }, t("home.fair.measured", {
+            share: percent(v.attackers_score), lo: num(100 * v.ci95[0], 0), hi: percent(v.ci95[1]),
+            players: playersText(v.players), games: v.games,
+          }), " ", v.balanced ? el("b", { class: "badge" }, t("lab.balanced"))
+            : lean === "attackers" ? t("home.fair.attackers") : t("home.fair.defenders")));
+        } else {
+          fair.append(el("p", { "data-lean": "unknown" }, t("home.fair.unmeasured")));
+        }
+        const more = el("a", { href: "/lab", "data-nav": true, id: "fair-lab" }, t("home.fair.lab"));
+        fair.append(suggest
+          ? el("p", {}, t("home.fair.try", { rules: ringoSettings(suggest, false) }), " ",
+            el("button", { type: "button", id: "use-even", "data-rules": suggest, onclick: () => {
+              const full = fullRules(suggest, presets);
+              form.preset = suggest.split(",")[0];
+              form.options = Object.fromEntries(Object.entries(full).filter(([k, val]) => presets[form.preset][k] !== val));
+              draw();
+              document.getElementById("preset")?.focus();
+            } }, t("home.fair.use")), " ", more)
+          : el("p", {}, more));
+      };
+      labRead.then(sayFair);
       const fill = () => {
         opts.replaceChildren();
         const base = presets[presetSel.value];
         for (const o of m.ringo.options) {
           const id = "opt-" + o.key;
           const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help",
-            onchange: () => { form.options[o.key] = sel.value; } },
+            onchange: () => { form.options[o.key] = sel.value; sayFair(); } },
           o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
           sel.value = form.options[o.key] ?? base[o.key];
           opts.append(el("div", { class: "opt" }, el("label", { for: id }, t("optname." + o.key)), sel,
             el("small", { id: id + "-help" }, t("opt." + o.key) + " — " + t("source." + o.key))));
         }
       };
-      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; fill(); });
+      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; fill(); sayFair(); });
       fill();
+      sayFair();
       // The options come folded: a rule set sets them all, and on a phone
       // the thirteen of them stood between the rule set and the start
       // button (2,000 px of scrolling).
@@ -75,7 +145,7 @@ export async function homePage(main) {
       el("summary", {}, el("h3", {}, t("home.options")), " ", el("span", { class: "muted" }, t("home.options_hint"))), opts);
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
-        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fold);
+        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fair, fold);
     } else {
       // What the player typed is kept while the page redraws, as the Ringo options are.
       const drawSel = el("select", { id: "draw", onchange: () => { form.draw = drawSel.value; } },

@@ -12,12 +12,19 @@ export function gameResultLine(r) {
   return el("div", {}, t("ur.game_won", { side: t("Side." + r.winner), n: r.points, kind: t("ur.kind." + r.kind) }));
 }
 
+/** A match score in words, "Light 3 : 1 Dark". No-break spaces hold the
+ *  numbers and the colon together, so a narrow line never parts them (and
+ *  French wants a no-break space before a colon anyway). */
+export function scoreWords(light, dark) {
+  return `${t("Side.light")} ${light}\u00a0:\u00a0${dark} ${t("Side.dark")}`;
+}
+
 /** The match score line, and the stake where no settings line above says it
  *  (the game page's does: there it stood twice). */
 export function scoreLine(s, stake = true) {
   const mt = s.match;
   return el("div", { class: "score", id: "score" },
-    `${t("ur.match")} ${t("ur.to", { n: mt.to })} — ${t("Side.light")} ${mt.score.light} : ${mt.score.dark} ${t("Side.dark")}`,
+    `${t("ur.match")} ${t("ur.to", { n: mt.to })} — ${scoreWords(mt.score.light, mt.score.dark)}`,
     stake && mt.stake ? el("div", { class: "muted", id: "score-stake" }, t("ur.stake", { x: amount(mt.stake) })) : null);
 }
 
