@@ -27,7 +27,7 @@ test("the Rules lab shows every measured cell and starts a game under a listed r
     assert.ok(data.rows.length > 0);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url + "/");
-    await page.getByRole("link", { name: "Rules lab" }).click();
+    await page.getByRole("link", { name: "Rules lab", exact: true }).click();
     // The table of every cell comes folded, its row count on the fold; a
     // click on the fold shows it.
     const fold = page.locator("#lab-every > summary");
