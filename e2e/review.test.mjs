@@ -77,6 +77,17 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     const rows = await page.locator("#graded li").allInnerTexts();
     assert.ok(rows.every((r) => /best|excellent|good|inaccuracy|mistake|blunder/.test(r)), rows.join("\n"));
     await page.screenshot({ path: `${SHOTS}/review-ringo.png`, fullPage: true });
+    // Analyse opens the analysis board on the position shown (before the
+    // fifth move), to try other moves there; Back returns to the review.
+    await page.locator("#review-analyse").click();
+    await page.waitForURL(/\/analysis\?/);
+    await page.locator("#best").waitFor();
+    assert.equal(await page.locator("#analysis-moves").innerText(), "b6-b5 b1-b2 c6-c5 b2-b3");
+    assert.equal(await page.locator("#analysis-to-move").innerText(), "Attackers to move");
+    await page.goBack();
+    await page.waitForURL(/\/review\//);
+    await page.locator('#win-graph .pt[data-ply="4"]').click();
+    await page.waitForFunction(() => window.agonState.history.length === 4);
     // Replay opens at the position shown, to step on from it.
     await page.locator("#review-replay").click();
     await page.waitForURL(new RegExp(`/replay/${g.id}\\?ply=4$`));
@@ -156,6 +167,23 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
       }
       assert.deepEqual(await boardArrows(page), want, JSON.stringify(d));
       if (d.played !== "verdict") assert.ok(want.length > 0, JSON.stringify(d));
+    }
+    // A decision picked in the list, then Analyse, by keyboard: the analysis
+    // board opens on that decision, with the move played and the best among
+    // its options.
+    const d = r.decisions.find((x) => !x.trivial);
+    assert.ok(d, "a decision with a choice was graded");
+    {
+      await page.locator(`#graded li[data-ply="${d.ply}"]`).click();
+      await page.waitForFunction((n) => document.querySelector("#graded li.current")?.dataset.ply === String(n), d.ply);
+      await page.locator("#review-analyse").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForURL(/\/analysis\?/);
+      await page.locator("#options tbody tr").first().waitFor({ timeout: 60000 });
+      const options = await page.evaluate(() => window.agonAnalysis.options.map((o) => o.option));
+      for (const o of [d.played, d.best]) assert.ok(options.includes(o), `${o} among ${options}`);
+      await page.goBack();
+      await page.locator("#review-summary").waitFor();
     }
     // In French the numbers take a decimal comma ("12,5", "−0,0412").
     await page.goto(`${server.url}/review/${u.id}?lang=fr`);

@@ -10,7 +10,7 @@ import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine, pipLine } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
-import { openGameLink, showInList, stepLabel } from "../panels/common.js";
+import { openGameLink, showInList, stepLabel, analysisHref } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
 function replayResult(s) {
@@ -107,14 +107,8 @@ export async function replayPage(main, id) {
         // the match, and the score alone did not say.
         parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
       }
-      const an = new URLSearchParams({ game: s.game });
-      if (s.game === "ringo") { an.set("rules", s.rules); an.set("position", s.start_position); an.set("moves", s.history.join(" ")); }
-      else {
-        an.set("record", s.tokens.join(" "));
-        if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
-      }
       parts.push(el("div", { class: "row" }, openGameLink(id),
-        el("a", { class: "button", id: "analyse-link", href: "/analysis?" + an, "data-nav": true }, t("analysis.open"))));
+        el("a", { class: "button", id: "analyse-link", href: analysisHref(s), "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
       // The move of this ply stands in the middle of the move list.
       showInList(side.querySelector("#move-list"));

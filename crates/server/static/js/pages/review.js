@@ -9,7 +9,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { notFoundPage } from "./notfound.js";
-import { openGameLink } from "../panels/common.js";
+import { openGameLink, analysisHref } from "../panels/common.js";
 
 const pct = (x) => Math.round(100 * x);
 
@@ -231,9 +231,12 @@ export async function reviewPage(main, id) {
       caption.textContent = t("review.position") + " " + number.place(ply) + (row ? colon() + row.lastChild.textContent : "");
       // Replay opens at the position shown, to play on from it move by move.
       replayLink.setAttribute("href", `/replay/${id}?ply=${ply}`);
+      // The analysis board opens on it too, to try other moves there.
+      analyseLink.setAttribute("href", analysisHref(s));
       announce(caption.textContent);
     }
     const replayLink = el("a", { class: "button", id: "review-replay", href: "/replay/" + id, "data-nav": true }, t("game.replay"));
+    const analyseLink = el("a", { class: "button", id: "review-analyse", href: "/analysis?game=" + r.game, "data-nav": true }, t("analysis.open"));
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
     body.replaceChildren(sideCards(r), r.game === "urgammon" && facts ? diceCard(r, facts) : "",
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
@@ -245,7 +248,7 @@ export async function reviewPage(main, id) {
         legend),
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select, number),
-          el("div", { class: "row" }, replayLink, openGameLink(id)))));
+          el("div", { class: "row" }, replayLink, analyseLink, openGameLink(id)))));
     window.agonReview = r;
     select(keys.length ? keys[0] : 0);
   };

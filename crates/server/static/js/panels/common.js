@@ -66,6 +66,24 @@ export function stepLabel(key) {
   return t(key).replace(/[|◀▶]/g, "").trim();
 }
 
+/** The analysis board's address for the position of a state read from
+ *  `GET /api/games/{id}/at/{ply}`: Ringo's rules, start and moves; the
+ *  Urgammon game's record (and, while the match goes on, its score, which
+ *  the verdict die's choices depend on). The replay and the review link to
+ *  it, to try other moves from the position shown. */
+export function analysisHref(s) {
+  const an = new URLSearchParams({ game: s.game });
+  if (s.game === "ringo") {
+    an.set("rules", s.rules);
+    an.set("position", s.start_position);
+    an.set("moves", s.history.join(" "));
+  } else {
+    an.set("record", s.tokens.join(" "));
+    if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
+  }
+  return "/analysis?" + an;
+}
+
 export function openGameLink(id) {
   return el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"));
 }
