@@ -2,8 +2,8 @@
 //! route of the app, and its ES modules, translations, style and icon.
 
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 
 /// The app's page: the script draws the route.
 pub const INDEX_HTML: &str = include_str!("../static/index.html");
@@ -89,8 +89,54 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// The app's page; the script draws the route.
-pub async fn page() -> Html<&'static str> {
-    Html(INDEX_HTML)
+pub async fn page(headers: HeaderMap) -> Response {
+    validated(&headers, "text/html; charset=utf-8", INDEX_HTML)
+}
+
+/// A strong validator of a body built into the binary: FNV-1a of its bytes,
+/// in quotes. Every instance of one build gives the same tag, so a copy a
+/// browser holds stays good behind a load balancer, and a new build that
+/// changes the file changes the tag.
+pub fn etag(body: &str) -> String {
+    let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("\"{hash:016x}\"")
+}
+
+/// Whether an `If-None-Match` header names `tag` (a list of tags, weak ones
+/// compared by their value, or `*`), as RFC 9110 compares them for a GET.
+fn holds(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim())
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
+}
+
+/// A body built into the binary, with its ETag and `Cache-Control:
+/// no-cache` (the browser asks again each time, since a new build may have
+/// changed it): a browser that already holds this version gets `304 Not
+/// Modified` and no body. Until 2026-11-27 every page load fetched the
+/// whole front end again (254 kB), since no-cache without a validator
+/// leaves a browser nothing to ask with.
+pub fn validated(headers: &HeaderMap, content_type: &'static str, body: &'static str) -> Response {
+    let tag = etag(body);
+    let cache = [
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+        (header::ETAG, tag.clone()),
+    ];
+    if holds(headers, &tag) {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        [(header::CONTENT_TYPE, content_type.to_string())],
+        cache,
+        body,
+    )
+        .into_response()
 }
 
 /// The content type of a static file, by its extension.
@@ -104,23 +150,16 @@ fn mime(path: &str) -> &'static str {
 }
 
 /// One of the embedded static files.
-pub async fn static_file(Path(path): Path<String>) -> Response {
+pub async fn static_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let Some((_, body)) = FILES.iter().find(|(p, _)| *p == path) else {
         return not_found().await.into_response();
     };
-    (
-        [
-            (header::CONTENT_TYPE, mime(&path)),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        *body,
-    )
-        .into_response()
+    validated(&headers, mime(&path), body)
 }
 
 /// The icon, also at the address browsers try by themselves.
-pub async fn favicon() -> Response {
-    static_file(Path("favicon.svg".to_string())).await
+pub async fn favicon(headers: HeaderMap) -> Response {
+    static_file(Path("favicon.svg".to_string()), headers).await
 }
 
 /// Any unknown path: the edge makes it a JSON error under `/api/` and the

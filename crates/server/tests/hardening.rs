@@ -551,3 +551,91 @@ async fn idle_games_leave_memory_and_come_back_from_the_store() {
     let (status, v) = action(&app, &id, Some(&t), a).await;
     assert_eq!(status, StatusCode::OK, "{v}");
 }
+
+/// The front end and the lab's results are built into the binary, so each
+/// answer carries an ETag: a browser that holds that version gets `304 Not
+/// Modified` with no body (every page load used to fetch the whole front
+/// end again), whatever else the header holds; and a client that accepts
+/// gzip gets the same bytes packed.
+#[tokio::test]
+async fn built_in_files_carry_an_etag_and_come_packed() {
+    use std::io::Read;
+    let app = fresh();
+    let get = |uri: &str, headers: &[(header::HeaderName, &[u8])]| {
+        let mut b = Request::builder()
+            .uri(uri)
+            .header(header::HOST, "agon.test");
+        for (k, v) in headers {
+            b = b.header(k, header::HeaderValue::from_bytes(v).unwrap());
+        }
+        b.body(Body::empty()).unwrap()
+    };
+    for uri in [
+        "/",
+        "/g/abcdef",
+        "/static/app.js",
+        "/static/js/pages/home.js",
+        "/static/style.css",
+        "/favicon.ico",
+        "/api/balance",
+    ] {
+        let (status, h, body) = raw(&app, get(uri, &[])).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        let tag = h[header::ETAG].to_str().unwrap().to_string();
+        assert!(tag.starts_with('"') && tag.ends_with('"'), "{uri}: {tag}");
+        assert_eq!(h[header::CACHE_CONTROL], "no-cache", "{uri}");
+        assert!(!body.is_empty());
+        // The same version: 304, no body, the tag again. Weak, listed
+        // among others, or `*`: the same.
+        let listed = format!("\"0000000000000000\", {tag}");
+        let weak = format!("W/{tag}");
+        for held in [tag.as_str(), listed.as_str(), weak.as_str(), "*"] {
+            let (status, h2, body) =
+                raw(&app, get(uri, &[(header::IF_NONE_MATCH, held.as_bytes())])).await;
+            assert_eq!(status, StatusCode::NOT_MODIFIED, "{uri} {held}");
+            assert_eq!(h2[header::ETAG], tag.as_str());
+            assert!(body.is_empty(), "{uri}: {body}");
+        }
+        // Another version, a bad or hostile header: the whole answer.
+        let long = format!("\"{}\"", "x".repeat(4000));
+        for other in [
+            b"\"0000000000000000\"".as_slice(),
+            b"garbage",
+            b"\xff\xfe\"x\"",
+            b"W/",
+            b",,,",
+            long.as_bytes(),
+        ] {
+            let (status, _, again) = raw(&app, get(uri, &[(header::IF_NONE_MATCH, other)])).await;
+            assert_eq!(status, StatusCode::OK, "{uri} {other:?}");
+            assert_eq!(again, body, "{uri}");
+        }
+        // Packed for a client that takes gzip, and the same once unpacked.
+        let res = app
+            .clone()
+            .oneshot(get(uri, &[(header::ACCEPT_ENCODING, b"gzip")]))
+            .await
+            .unwrap();
+        assert_eq!(res.headers()[header::CONTENT_ENCODING], "gzip", "{uri}");
+        let packed = axum::body::to_bytes(res.into_body(), 1 << 22)
+            .await
+            .unwrap();
+        let mut unpacked = String::new();
+        flate2::read::GzDecoder::new(&packed[..])
+            .read_to_string(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, body, "{uri}");
+        if body.len() > 10_000 {
+            assert!(
+                packed.len() < body.len() / 2,
+                "{uri}: {} of {}",
+                packed.len(),
+                body.len()
+            );
+        }
+    }
+    // A file of a new build has a new tag: two files never share one.
+    let (_, a, _) = raw(&app, get("/static/app.js", &[])).await;
+    let (_, b, _) = raw(&app, get("/static/style.css", &[])).await;
+    assert_ne!(a[header::ETAG], b[header::ETAG]);
+}

@@ -244,9 +244,8 @@ fn balance_answer() -> &'static str {
 /// balance --json` printed them, the command that made them, each rule
 /// set's verdict, and the same for the runs that played the near-even sets
 /// again.
-pub async fn balance() -> impl axum::response::IntoResponse {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        balance_answer(),
-    )
+/// The answer is built into the binary, so it carries an ETag: the home
+/// page reads it on every visit, and a browser that holds it gets `304`.
+pub async fn balance(headers: axum::http::HeaderMap) -> axum::response::Response {
+    crate::assets::validated(&headers, "application/json", balance_answer())
 }
