@@ -97,11 +97,31 @@ pub async fn page(headers: HeaderMap) -> Response {
 /// in quotes. Every instance of one build gives the same tag, so a copy a
 /// browser holds stays good behind a load balancer, and a new build that
 /// changes the file changes the tag.
-pub fn etag(body: &str) -> String {
+fn etag(body: &str) -> String {
     let hash = body.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     format!("\"{hash:016x}\"")
+}
+
+/// The ETag of a body built into the binary, worked out once for all of
+/// them (the page, every static file, the lab's answer) rather than on
+/// every request: a page load asks for some thirty files.
+fn tag_of(body: &'static str) -> String {
+    static TAGS: std::sync::OnceLock<std::collections::HashMap<(usize, usize), String>> =
+        std::sync::OnceLock::new();
+    let key = |b: &str| (b.as_ptr() as usize, b.len());
+    TAGS.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(_, b)| *b)
+            .chain([INDEX_HTML, crate::api::balance_answer()])
+            .map(|b| (key(b), etag(b)))
+            .collect()
+    })
+    .get(&key(body))
+    .cloned()
+    .unwrap_or_else(|| etag(body))
 }
 
 /// Whether an `If-None-Match` header names `tag` (a list of tags, weak ones
@@ -123,7 +143,7 @@ fn holds(headers: &HeaderMap, tag: &str) -> bool {
 /// whole front end again (254 kB), since no-cache without a validator
 /// leaves a browser nothing to ask with.
 pub fn validated(headers: &HeaderMap, content_type: &'static str, body: &'static str) -> Response {
-    let tag = etag(body);
+    let tag = tag_of(body);
     let cache = [
         (header::CACHE_CONTROL, "no-cache".to_string()),
         (header::ETAG, tag.clone()),

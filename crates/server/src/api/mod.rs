@@ -221,7 +221,7 @@ fn with_verdicts(json: &str) -> serde_json::Result<BalanceAnswer> {
 /// same for every request. Were the file not `agon balance --json`'s (a
 /// test reads it, so the tests would fail first), the rows are served as
 /// they are, without verdicts, and the log says why.
-fn balance_answer() -> &'static str {
+pub(crate) fn balance_answer() -> &'static str {
     static ANSWER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ANSWER.get_or_init(|| {
         let answer = with_verdicts(BALANCE).and_then(|mut a| {

@@ -9,14 +9,19 @@ export function optionValue(key, value) {
   return t(`optval.${key}.${value}`);
 }
 
+/** A Ringo rules string (`classic,attackers=5`) taken apart: the preset,
+ *  and the options it changes as `{key: value}`. */
+export function parseRules(rules) {
+  const [preset, ...changes] = String(rules).split(",");
+  return { preset, changes: Object.fromEntries(changes.map((c) => c.split("="))) };
+}
+
 /** A Ringo rules string (`classic,attackers=5`) in words; `labelled` false
  *  leaves out the "Rules:" a column headed Rules already says. */
 export function ringoSettings(rules, labelled = true) {
-  const [preset, ...changes] = String(rules).split(",");
-  const parts = changes.map((c) => {
-    const [k, v] = c.split("=");
-    return t("settings.changed", { name: t("optname." + k), value: optionValue(k, v) });
-  });
+  const { preset, changes } = parseRules(rules);
+  const parts = Object.entries(changes).map(([k, v]) =>
+    t("settings.changed", { name: t("optname." + k), value: optionValue(k, v) }));
   return [labelled ? t("settings.ringo", { preset }) : preset, ...parts].join(" · ");
 }
 

@@ -4,7 +4,7 @@ import { t, percent, num } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
 import { gameName, opponentText, scoreText } from "./games.js";
-import { optionValue, settingsText, ringoSettings } from "../settings.js";
+import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
  *  Urgammon record starts with its match header or its opening roll, a Ringo
@@ -19,9 +19,8 @@ export function recordGame(text, chosen) {
 /** Every option of a rules string (`preset[,key=value]…`), the preset's
  *  filled in, so two spellings of one rule set compare equal. */
 export function fullRules(rules, presets) {
-  const [preset, ...changes] = String(rules).split(",");
-  if (!presets[preset]) return null;
-  return { ...presets[preset], ...Object.fromEntries(changes.map((c) => c.split("="))) };
+  const { preset, changes } = parseRules(rules);
+  return presets[preset] ? { ...presets[preset], ...changes } : null;
 }
 
 /** The Rules lab's verdict on the rule set `options` (every option given),
@@ -112,9 +111,7 @@ export async function homePage(main) {
         fair.append(suggest
           ? el("p", {}, t("home.fair.try", { rules: ringoSettings(suggest, false) }), " ",
             el("button", { type: "button", id: "use-even", "data-rules": suggest, onclick: () => {
-              const full = fullRules(suggest, presets);
-              form.preset = suggest.split(",")[0];
-              form.options = Object.fromEntries(Object.entries(full).filter(([k, val]) => presets[form.preset][k] !== val));
+              ({ preset: form.preset, changes: form.options } = parseRules(suggest));
               draw();
               document.getElementById("preset")?.focus();
             } }, t("home.fair.use")), " ", more)
