@@ -11,6 +11,8 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(server.url + "/?lang=en");
   await page.locator("#start").waitFor();
+  // The Rules lab's verdict under the rule set comes after the page.
+  await page.locator("#fairness [data-lean]").waitFor();
   await page.screenshot({ path: join(out, "home.png") });
   // A Ringo game a few moves in, with a capture marked.
   const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
