@@ -1,7 +1,7 @@
 // A whole Ringo game against the engine, played by clicking in the browser.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, withApp, waitState, state, playRingoMove, newGame, SHOTS } from "./helpers.mjs";
+import { startServer, launch, withApp, waitState, state, playRingoMove, newGame, apiCall, SHOTS } from "./helpers.mjs";
 
 test("play a whole Ringo game against the engine by clicking", async () => {
   const server = await startServer();
@@ -202,5 +202,74 @@ test("on a phone, a tap that just misses a small target still plays it; a tap aw
     await page.locator(".cell.selected").waitFor({ state: "detached" });
     assert.equal(await page.locator(".cell.target").count(), 0);
     assert.equal((await state(page)).s.revision, rev, "nothing played");
+  });
+});
+
+test("a hint against the computer or on one screen: the engine's move in words and as an arrow, gone once the position moves on; none between two people", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await newGame(page, server.url, { game: "ringo", level: 1, side: "attackers" });
+    await waitState(page, () => window.agonState && window.agonYou.length === 1 && window.agonState.seat_to_act === 0);
+    const hint = page.locator("#hint");
+    const text = page.locator("#hint-text");
+    assert.equal(await text.count(), 0, "no hint until asked");
+    await hint.click();
+    await page.waitForFunction(() => /would play/.test(document.getElementById("hint-text")?.innerText || ""));
+    const said = await text.innerText();
+    const best = said.match(/^Hint: the computer would play (\S+)\.$/)?.[1];
+    const { s } = await state(page);
+    assert.ok(best && s.moves.includes(best), `${said} among ${s.moves}`);
+    // The same move as the analysis board gives for this position.
+    const a = await apiCall(server.url, "POST", "/api/analyze", { game: "ringo", rules: s.rules, position: s.start_position, moves: s.history.join(" ") });
+    assert.equal(best, a.analysis.best);
+    // As a green arrow on the board, from the piece to where it goes.
+    const [from, to] = best.split(/[-x(]/);
+    assert.deepEqual(await page.locator("[data-arrow]").evaluateAll((l) => l.map((x) => `${x.dataset.arrow}:${x.dataset.from}>${x.dataset.to}`)), [`best:${from}>${to}`]);
+    assert.equal(await hint.isDisabled(), true, "asked once for this position");
+    // Played: the computer answers, and the hint and its arrow are gone.
+    await playRingoMove(page, best);
+    await waitState(page, () => window.agonState.seat_to_act === 0 && window.agonState.history.length === 2);
+    assert.equal(await text.count(), 0);
+    assert.equal(await page.locator("[data-arrow]").count(), 0);
+    // By keyboard this time.
+    await hint.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => /would play/.test(document.getElementById("hint-text")?.innerText || ""));
+    // Undo takes the position back: the hint was for the one undone.
+    await page.locator("#undo").click();
+    await waitState(page, () => window.agonState.history.length === 0);
+    assert.equal(await text.count(), 0);
+    assert.equal(await page.locator("[data-arrow]").count(), 0);
+    // On one screen too, in French.
+    await newGame(page, server.url, { game: "ringo", opponent: "local", lang: "fr" });
+    await waitState(page, () => !!window.agonState);
+    await page.locator("#hint").click();
+    await page.waitForFunction(() => /jouerait/.test(document.getElementById("hint-text")?.innerText || ""));
+    assert.match(await text.innerText(), /^Indice\u00a0: l'ordinateur jouerait \S+\.$/);
+    // Between two people no hint is offered, to either.
+    const f = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
+    await page.goto(`${server.url}/?lang=en`);
+    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [f.id, f.token]);
+    await page.goto(`${server.url}/g/${f.id}`);
+    await waitState(page, () => !!window.agonState && window.agonYou.length === 1);
+    await page.locator("#turn, .status").first().waitFor();
+    assert.equal(await page.locator("#hint").count(), 0);
+    // Urgammon against the computer: after the roll, the engine's choice
+    // in the log's words with its notation, or the verdict die.
+    await newGame(page, server.url, { game: "urgammon", level: 1, side: "light" });
+    await waitState(page, () => !!window.agonState && window.agonYou.length === 1);
+    for (let i = 0; i < 60 && !(await page.locator("#hint").count()); i++) {
+      if (await page.locator("#roll").count()) await page.locator("#roll").click();
+      await page.waitForTimeout(200);
+    }
+    const u = (await state(page)).s;
+    assert.ok(u.moves.length || u.verdict_allowed, "a decision to make");
+    await page.locator("#hint").click();
+    await page.waitForFunction(() => /^Hint: the computer would/.test(document.getElementById("hint-text")?.innerText || ""));
+    const ur = await text.innerText();
+    const notation = ur.match(/\(([^()]+)\)\.$/)?.[1];
+    if (notation) assert.ok([...u.legal, ...u.promoted_legal].some((m) => m.notation === notation), ur);
+    else assert.equal(ur, "Hint: the computer would roll the verdict die.");
+    await page.screenshot({ path: `${SHOTS}/hint-urgammon.png` });
   });
 });

@@ -10,7 +10,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoPanel, ringoResult } from "../panels/ringo.js";
 import { urgammonPanel } from "../panels/urgammon.js";
-import { canAct, presenceBlock, stepLabel } from "../panels/common.js";
+import { canAct, presenceBlock, stepLabel, hintArrows } from "../panels/common.js";
 import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
 
@@ -73,6 +73,8 @@ export async function gamePage(main, id) {
       const past = { ...view, state: view.past.state, selected: null, chooser: null, animate: false };
       board = s.game === "ringo" ? ringoBoard(past, () => {}, () => {}, false) : urgammonBoard(past, () => {}, false);
     } else {
+      // A hint asked for this position is an arrow on it.
+      view.arrows = hintArrows(view);
       board = s.game === "ringo"
         ? ringoBoard(view, (m) => send({ type: "move", move: m }), () => view.rerender(), mine)
         : urgammonBoard(view, (m) => send({ type: "move", move: m }), mine);

@@ -4,6 +4,8 @@ import { el, toast } from "../dom.js";
 import { t, colon } from "../../i18n.js";
 import { api, inviteKey } from "../api.js";
 import { prefs } from "../prefs.js";
+import { arrowsFor } from "../boards/arrows.js";
+import { urMoveText } from "../log.js";
 
 /** True when one of your seats is to act now. */
 export function canAct(view) {
@@ -45,6 +47,55 @@ export function whoLine(view) {
 export function moveHint(view, early) {
   if (!canAct(view) || !early || !view.state.legal?.some((m) => m.from || m.piece)) return [];
   return [el("p", { class: "muted", id: "move-hint" }, t("game.move_hint"))];
+}
+
+/** The body of `POST /api/analyze` for the position of state `s` (a game's,
+ *  or one read from `/at/{ply}`), at the engine's default strength. */
+function analyzeBody(s) {
+  if (s.game === "ringo") return { game: "ringo", rules: s.rules, position: s.start_position, moves: s.history.join(" ") };
+  const body = { game: "urgammon", record: s.tokens.join(" ") };
+  if (!s.match.over) Object.assign(body, { to: s.match.to, score: [s.match.score.light, s.match.score.dark] });
+  return body;
+}
+
+/** A hint, in a game against the computer or on one screen (never between
+ *  two people, whose game it would decide): the engine's choice for the
+ *  position now, in words and as a green arrow on the board. It belongs to
+ *  the revision it was asked for, so a move, a roll or an Undo takes it
+ *  away. Nothing to choose (an Urgammon roll), nothing offered. A list:
+ *  empty, or the box. */
+export function hintBlock(view) {
+  const s = view.state;
+  if (!canAct(view) || !["engine", "local"].includes(s.mode) || view.past) return [];
+  if (s.game === "urgammon" && !(s.moves?.length || s.verdict_allowed)) return [];
+  const shown = view.hint?.revision === s.revision ? view.hint : null;
+  const ask = async () => {
+    const revision = s.revision;
+    view.hint = { revision, busy: true };
+    view.rerender();
+    try {
+      const r = await api("POST", "/api/analyze", analyzeBody(s));
+      const best = r.analysis?.best;
+      if (view.state.revision !== revision || !best) return;
+      const move = [...(s.legal || []), ...(s.promoted_legal || [])].find((m) => m.notation === best);
+      const words = s.game === "ringo" ? best : move ? `${urMoveText(move)} (${best})` : null;
+      view.hint = { revision, best, text: words ? t("game.hint_move", { move: words }) : t("game.hint_verdict") };
+    } catch (e) {
+      view.hint = null;
+      toast(e.message);
+    }
+    view.rerender();
+  };
+  return [el("div", { class: "row hint", id: "hint-box" },
+    el("button", { id: "hint", disabled: !!shown, onclick: ask }, t("game.hint")),
+    shown ? el("span", { class: "muted", id: "hint-text", role: "status" }, shown.busy ? t("game.hint_wait") : shown.text) : null)];
+}
+
+/** The arrow of the hint shown for the position now (none once it moved on). */
+export function hintArrows(view) {
+  const h = view.hint;
+  return h && h.best && !view.past && view.state && h.revision === view.state.revision
+    ? arrowsFor(view.state, [{ notation: h.best, kind: "best", label: h.text }]) : [];
 }
 
 /** The link back to game `id`'s own page (from its replay or review). */

@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { ringoSettings } from "../settings.js";
 import { ringoRows } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock } from "./common.js";
 
 /** The result line of a finished game, or null. */
 export function ringoResult(s) {
@@ -55,6 +55,7 @@ export function ringoPanel(view, send) {
   }
   if (canAct(view) && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => send({ type: "move", move: "pass" }) }, t("game.pass")));
   out.push(capturedTally(s));
+  out.push(...hintBlock(view));
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
   // A move picked in the list shows the position after it (the game page's

@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 import { t, amount, colon } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock } from "./common.js";
 
 export function gameResultLine(r) {
   if (!r) return null;
@@ -95,6 +95,7 @@ export function urgammonPanel(view, send) {
     }
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
+  out.push(...hintBlock(view));
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
   const looked = view.past ? s.log.findIndex((l) => l.ply === view.past.ply) : -1;
