@@ -50,7 +50,9 @@ export function moveHint(view, early) {
 }
 
 /** The body of `POST /api/analyze` for the position of state `s` (a game's,
- *  or one read from `/at/{ply}`), at the engine's default strength. */
+ *  or one read from `/at/{ply}`), at the engine's default strength: Ringo's
+ *  rules, start and moves; the Urgammon game's record (and, while the match
+ *  goes on, its score, which the verdict die's choices depend on). */
 function analyzeBody(s) {
   if (s.game === "ringo") return { game: "ringo", rules: s.rules, position: s.start_position, moves: s.history.join(" ") };
   const body = { game: "urgammon", record: s.tokens.join(" ") };
@@ -75,11 +77,12 @@ export function hintBlock(view) {
     view.rerender();
     try {
       const r = await api("POST", "/api/analyze", analyzeBody(s));
+      // The position moved on meanwhile: this answer is for none shown.
+      if (view.state.revision !== revision) return;
       const best = r.analysis?.best;
-      if (view.state.revision !== revision || !best) return;
       const move = [...(s.legal || []), ...(s.promoted_legal || [])].find((m) => m.notation === best);
       const words = s.game === "ringo" ? best : move ? `${urMoveText(move)} (${best})` : null;
-      view.hint = { revision, best, text: words ? t("game.hint_move", { move: words }) : t("game.hint_verdict") };
+      view.hint = !best ? null : { revision, best, text: words ? t("game.hint_move", { move: words }) : t("game.hint_verdict") };
     } catch (e) {
       view.hint = null;
       toast(e.message);
@@ -98,7 +101,6 @@ export function hintArrows(view) {
     ? arrowsFor(view.state, [{ notation: h.best, kind: "best", label: h.text }]) : [];
 }
 
-/** The link back to game `id`'s own page (from its replay or review). */
 /** Scrolls a move list (not the page) so that its marked move stands in
  *  its middle, or, with none marked, to its last move. At the end of a long
  *  game the marked move was far below the list's window; scrolling it into
@@ -118,23 +120,15 @@ export function stepLabel(key) {
 }
 
 /** The analysis board's address for the position of a state read from
- *  `GET /api/games/{id}/at/{ply}`: Ringo's rules, start and moves; the
- *  Urgammon game's record (and, while the match goes on, its score, which
- *  the verdict die's choices depend on). The replay and the review link to
- *  it, to try other moves from the position shown. */
+ *  `GET /api/games/{id}/at/{ply}`: the analysis's own body as its query (a
+ *  score as "2,3"). The replay and the review link to it, to try other
+ *  moves from the position shown. */
 export function analysisHref(s) {
-  const an = new URLSearchParams({ game: s.game });
-  if (s.game === "ringo") {
-    an.set("rules", s.rules);
-    an.set("position", s.start_position);
-    an.set("moves", s.history.join(" "));
-  } else {
-    an.set("record", s.tokens.join(" "));
-    if (!s.match.over) { an.set("to", s.match.to); an.set("score", `${s.match.score.light},${s.match.score.dark}`); }
-  }
-  return "/analysis?" + an;
+  const body = Object.entries(analyzeBody(s)).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]);
+  return "/analysis?" + new URLSearchParams(body);
 }
 
+/** The link back to game `id`'s own page (from its replay or review). */
 export function openGameLink(id) {
   return el("a", { class: "button", href: "/g/" + id, "data-nav": true, id: "open-game" }, t("replay.open_game"));
 }
