@@ -1,7 +1,7 @@
 // A whole Urgammon game on one screen: chance rolls, the verdict die, moves.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, withApp, newGame, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, withApp, newGame, twoGameMatch, openAsPlayer, apiCall, SHOTS } from "./helpers.mjs";
 
 async function act(page, fn) {
   const before = (await state(page)).s.revision;
@@ -172,5 +172,49 @@ test("a stake typed with a decimal comma, and amounts written as the page's lang
     await page.locator("#result").waitFor();
     assert.match(await page.locator("#settings").innerText(), /stake 2\.50 per point/);
     assert.match(await page.locator("#result").innerText(), /pays 2\.50\./);
+  });
+});
+
+/** A finished game's result as the page words it, worked out here. */
+function resultWords(r) {
+  if (!r.winner) return "The game is drawn: both finished.";
+  const kinds = { plain: "a plain win", streets: "dogs in the streets", waiting: "dogs in the waiting area", babylon: "Babylon" };
+  return `${r.winner === "light" ? "Light" : "Dark"} wins ${r.points} ${r.points === 1 ? "point" : "points"}: ${kinds[r.kind]}.`;
+}
+
+test("a match lists its games with their results under the score, from the second game to the end", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The first game: nothing to list yet.
+    const first = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local" });
+    await openAsPlayer(page, server.url, first);
+    await page.locator("#score").waitFor();
+    assert.equal(await page.locator("#match-games").count(), 0);
+    // The second game: the first one's result.
+    const { u, s } = await twoGameMatch(server.url);
+    await openAsPlayer(page, server.url, u);
+    const list = page.locator("#match-games li");
+    await list.first().waitFor();
+    assert.deepEqual(await list.allInnerTexts(), s.match.results.map((r, i) => `Game ${i + 1} — ${resultWords(r)}`));
+    // Played on to the end of the match (the page follows live): every
+    // game, the last one with it, and their points make the final score.
+    let end = s;
+    for (let i = 0; i < 20000 && !end.over; i++) {
+      const action = end.between_games ? { type: "next" } : end.phase === "roll" ? { type: "roll" }
+        : end.moves.length ? { type: "move", move: end.moves[end.moves.length - 1] } : { type: "verdict" };
+      end = (await apiCall(server.url, "POST", `/api/games/${u.id}/action`, action, u.token)).state;
+    }
+    assert.ok(end.over, "the match ended");
+    await waitState(page, () => window.agonState.match.over);
+    const games = [...end.match.results, end.result];
+    assert.equal(games.length, end.match.games);
+    assert.deepEqual(await list.allInnerTexts(), games.map((r, i) => `Game ${i + 1} — ${resultWords(r)}`));
+    for (const side of ["light", "dark"]) {
+      assert.equal(games.filter((r) => r.winner === side).reduce((a, r) => a + r.points, 0), end.match.score[side], side);
+    }
+    // In Polish too.
+    await page.goto(`${server.url}/g/${u.id}?lang=pl`);
+    await list.first().waitFor();
+    assert.match(await list.first().innerText(), /^Partia 1 — /);
   });
 });

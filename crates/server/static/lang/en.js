@@ -155,6 +155,7 @@ export default {
   "ur.chariots": "chariots",
   "ur.pawns": "pawns",
   "ur.game_n": "Game {n}",
+  "ur.match_games": "The games of the match",
   "games.title": "Games",
   "games.ongoing": "in play",
   "games.won": "{side} won",

@@ -155,6 +155,7 @@ export default {
   "ur.chariots": "chars",
   "ur.pawns": "pions",
   "ur.game_n": "Partie {n}",
+  "ur.match_games": "Les parties du match",
   "games.title": "Parties",
   "games.ongoing": "en cours",
   "games.won": "victoire : {side}",

@@ -155,6 +155,7 @@ export default {
   "ur.chariots": "rydwany",
   "ur.pawns": "piony",
   "ur.game_n": "Partia {n}",
+  "ur.match_games": "Partie meczu",
   "games.title": "Partie",
   "games.ongoing": "w toku",
   "games.won": "wygrane: {side}",

@@ -58,9 +58,22 @@ export function urLog(s, current, onPick) {
   return list;
 }
 
+/** The match's games so far, each with its result, once there has been more
+ *  than one (the score alone did not say how it was made: a 3 : 1 may be
+ *  one Babylon or three plain wins). The current game is listed once it
+ *  has ended. A list: empty, or the list. */
+export function matchGames(s) {
+  const mt = s.match;
+  const done = [...mt.results, ...(s.result ? [s.result] : [])];
+  if (mt.games < 2 || !done.length) return [];
+  return [el("ol", { class: "muted match-games", id: "match-games", "aria-label": t("ur.match_games") },
+    done.map((r, i) => el("li", { "data-game": i + 1 }, t("ur.game_n", { n: i + 1 }) + " — " + gameResultLine(r).textContent)))];
+}
+
 export function urgammonPanel(view, send) {
   const s = view.state, mt = s.match;
-  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s, false), pipLine(s)];
+  const out = [el("h2", {}, "Urgammon"), el("div", { class: "muted", id: "settings" }, urgammonSettings(s.settings)), whoLine(view), scoreLine(s, false),
+    ...matchGames(s), pipLine(s)];
   out.push(diceBlock(s, view.prev && view.prev.dice));
   if (mt.over) {
     const winner = mt.winner;
