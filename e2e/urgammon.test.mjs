@@ -212,6 +212,14 @@ test("a match lists its games with their results under the score, from the secon
     for (const side of ["light", "dark"]) {
       assert.equal(games.filter((r) => r.winner === side).reduce((a, r) => a + r.points, 0), end.match.score[side], side);
     }
+    // The replay lists them as they stood at the position shown: all of
+    // them at the end, none at the start.
+    await page.goto(`${server.url}/replay/${u.id}`);
+    await list.first().waitFor();
+    assert.equal(await list.count(), games.length);
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.getElementById("replay-ply")?.innerText.startsWith("0 /"));
+    assert.equal(await page.locator("#match-games").count(), 0);
     // In Polish too.
     await page.goto(`${server.url}/g/${u.id}?lang=pl`);
     await list.first().waitFor();

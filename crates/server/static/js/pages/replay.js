@@ -8,7 +8,7 @@ import { onLeave } from "../router.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
-import { diceBlock, scoreLine, urLog, gameResultLine, pipLine } from "../panels/urgammon.js";
+import { diceBlock, scoreLine, urLog, gameResultLine, pipLine, matchGames } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
 import { openGameLink, showInList, stepLabel, analysisHref } from "../panels/common.js";
 
@@ -105,7 +105,7 @@ export async function replayPage(main, id) {
         }
         // Which game of the match this ply is in: the plies run on through
         // the match, and the score alone did not say.
-        parts.push(scoreLine(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
+        parts.push(scoreLine(s), ...matchGames(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
       }
       parts.push(el("div", { class: "row" }, openGameLink(id),
         el("a", { class: "button", id: "analyse-link", href: analysisHref(s), "data-nav": true }, t("analysis.open"))));
