@@ -315,6 +315,7 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     assert.deepEqual(await ringoPieces(page), await piecesAt(1));
     assert.equal(await page.locator("#move-list .mv.later").filter({ hasText: /\S/ }).count(), 2);
     assert.equal(await page.locator("#move-list .mv.current").innerText(), "b6-b5");
+    assert.equal(await page.locator("#look-analyse").count(), 0, "no engine's view while the game goes on");
     // Nothing on the old position can be played.
     await clickCell(page, "b5");
     assert.equal(await page.locator(".cell.selected").count(), 0);
@@ -399,5 +400,26 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     await page.locator("#roll").click();
     await page.locator("#browsing").waitFor({ state: "detached" });
     await waitState(page, (r) => window.agonState.revision > r, s.revision);
+  });
+});
+
+test("once a game is over, a position looked back at opens on the analysis board", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
+    for (const move of ["b6-b5", "b1-b2", "c6-c5"]) await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move }, g.token);
+    await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "resign" }, g.token);
+    await openAsPlayer(page, server.url, g);
+    await page.locator("#move-list .mv", { hasText: "b1-b2" }).click();
+    await page.waitForFunction(() => /after move 2 of 3/.test(document.getElementById("browsing")?.innerText));
+    // By keyboard: Tab reaches it from Back to the game.
+    await page.locator("#back-to-game").focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "look-analyse");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/analysis\?/);
+    await page.locator("#best").waitFor();
+    assert.equal(await page.locator("#analysis-moves").innerText(), "b6-b5 b1-b2");
+    assert.equal(await page.locator("#analysis-to-move").innerText(), "Attackers to move");
   });
 });

@@ -10,7 +10,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoPanel, ringoResult } from "../panels/ringo.js";
 import { urgammonPanel } from "../panels/urgammon.js";
-import { canAct, presenceBlock, stepLabel, hintArrows } from "../panels/common.js";
+import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref } from "../panels/common.js";
 import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
 
@@ -139,7 +139,10 @@ export async function gamePage(main, id) {
       el("div", { class: "row" },
         el("button", { id: "look-prev", "aria-label": stepLabel("replay.prev"), disabled: lookingAt === stops(s)[0], onclick: () => step(-1) }, t("replay.prev")),
         el("button", { id: "look-next", "aria-label": stepLabel("replay.next"), onclick: () => step(1) }, t("replay.next")),
-        el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game"))));
+        el("button", { class: "primary", id: "back-to-game", onclick: () => browse(null) }, t("game.back_to_game")),
+        // Once the game is over, the analysis board opens on the position
+        // looked at (while it goes on, the engine's view would play for you).
+        s.over ? el("a", { class: "button", id: "look-analyse", href: analysisHref(view.past.state), "data-nav": true }, t("analysis.open")) : null));
   }
   const keys = (e) => {
     // The board has its own arrow keys, and a field its own.
