@@ -246,6 +246,16 @@ test("a hint against the computer or on one screen: the engine's move in words a
     await page.locator("#hint").click();
     await page.waitForFunction(() => /jouerait/.test(document.getElementById("hint-text")?.innerText || ""));
     assert.match(await text.innerText(), /^Indice\u00a0: l'ordinateur jouerait \S+\.$/);
+    // A win the engine proves is said so: an imported ending, the
+    // attackers one jump from the fortress.
+    const ending = await apiCall(server.url, "POST", "/api/import", { game: "ringo", record: "classic ......../......../......../......../..A...../..D..... 1 a" });
+    await page.goto(`${server.url}/?lang=en`);
+    await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ending.id, ending.token]);
+    await page.goto(`${server.url}/g/${ending.id}`);
+    await waitState(page, () => !!window.agonState && window.agonYou.length > 0);
+    await page.locator("#hint").click();
+    await page.waitForFunction(() => /would play/.test(document.getElementById("hint-text")?.innerText || ""));
+    assert.equal(await text.innerText(), "Hint: the computer would play c2xF (proven: the attackers win in 1).");
     // Between two people no hint is offered, to either.
     const f = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
     await page.goto(`${server.url}/?lang=en`);

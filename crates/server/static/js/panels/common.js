@@ -81,7 +81,11 @@ export function hintBlock(view) {
       if (view.state.revision !== revision) return;
       const best = r.analysis?.best;
       const move = [...(s.legal || []), ...(s.promoted_legal || [])].find((m) => m.notation === best);
-      const words = s.game === "ringo" ? best : move ? `${urMoveText(move)} (${best})` : null;
+      // A win the search or the endgame tables prove is said so.
+      const proven = r.analysis?.proven;
+      const words = s.game === "ringo"
+        ? best + (proven ? ` (${t("review.proven", { side: t("side." + proven.winner), n: proven.plies })})` : "")
+        : move ? `${urMoveText(move)} (${best})` : null;
       view.hint = !best ? null : { revision, best, text: words ? t("game.hint_move", { move: words }) : t("game.hint_verdict") };
     } catch (e) {
       view.hint = null;
