@@ -324,6 +324,15 @@ test("on a phone the Rules lab's tables become cards whose captions read across 
     for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
     await page.waitForFunction(() => { const f = document.querySelector("#lab-chart-frame"); return f.scrollLeft + f.clientWidth >= f.scrollWidth - 1; });
     assert.equal(await onScreen(), true, "the keyboard scrolled the chart to its last strength");
+    // The percentages stay at the frame's left edge, over the scrolled
+    // chart, and read at 11 px or more: the lines on the right keep a scale.
+    const fbox = await frame.boundingBox();
+    const kept = await page.locator("#lab-chart-frame .chart-axis text").evaluateAll((list) => list.map((t) => {
+      const b = t.getBoundingClientRect();
+      return { text: t.textContent, left: b.left, right: b.right, px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width };
+    }));
+    assert.deepEqual(kept.map((k) => k.text), ["0%", "25%", "50%", "75%", "100%"]);
+    assert.ok(kept.every((k) => k.left >= fbox.x && k.right <= fbox.x + 60 && k.px >= 11), JSON.stringify(kept));
     // A screen reader names the frame it lands in, in the page's language.
     assert.equal(await frame.getAttribute("aria-label"), "Odsetek wygranych atakujących wobec siły graczy, jedna linia na zestaw zasad");
     // The forty rule-set buttons come folded on a phone; the fold opens by

@@ -56,14 +56,26 @@ function byPlayer(runs) {
  *  intervals, drawn only while that rule set is picked out (`focus`): with
  *  many sets at 0% or 100% the lines lie on top of each other, and picking
  *  one out is how a reader tells them apart. */
+// The chart's frame: its size, the left margin for the percentages, the plot.
+const W = 700, H = 320, L = 48, T = 12, PW = 620, PH = 270;
+const y = (p) => T + PH * (1 - p);
+const TICKS = [0, 0.25, 0.5, 0.75, 1];
+/** The percentages of the chart's scale. */
+const scale = () => TICKS.map((p) => sv("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", class: "axis" }, percent(p)));
+
+/** The scale again, alone, for a phone: there the chart scrolls sideways in
+ *  its frame, and this copy stays at the frame's left edge over it, so the
+ *  lines on the right still have their percentages beside them. */
+function scaleOverlay() {
+  return sv("svg", { class: "graph chart-axis", viewBox: `0 0 ${L} ${H}`, "aria-hidden": "true" },
+    sv("rect", { x: 0, y: 0, width: L, height: H, fill: "#fff" }), ...scale());
+}
+
 function chart(rows, players, ruleSets) {
-  const W = 700, H = 320, L = 48, T = 12, PW = 620, PH = 270;
-  const x = (i) => L + (PW * (i + 0.5)) / players.length, y = (p) => T + PH * (1 - p);
+  const x = (i) => L + (PW * (i + 0.5)) / players.length;
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("lab.chart"), id: "lab-chart" });
-  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
-    svg.append(sv("line", { x1: L, x2: L + PW, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "gridline" }),
-      sv("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", class: "axis" }, percent(p)));
-  }
+  for (const p of TICKS) svg.append(sv("line", { x1: L, x2: L + PW, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "gridline" }));
+  svg.append(...scale());
   players.forEach((p, i) => svg.append(sv("text", { x: x(i), y: T + PH + 18, "text-anchor": "middle", class: "axis" }, p)));
   ruleSets.forEach((rules, k) => {
     const { colour, dash } = lineStyle(k);
@@ -174,7 +186,8 @@ export async function labPage(main) {
   const cell = (c, ...content) => el("td", { "data-label": t("lab.col." + c) }, ...content);
   // On a phone the chart keeps a width its axis labels read at (11 px or
   // more) and scrolls sideways in its own frame, by finger or by keyboard.
-  const frame = el("div", { class: "chart-frame", id: "lab-chart-frame", tabindex: "0", role: "region", "aria-label": t("lab.chart") }, svg);
+  const frame = el("div", { class: "chart-frame", id: "lab-chart-frame", tabindex: "0", role: "region", "aria-label": t("lab.chart") },
+    el("div", { class: "chart-inner" }, scaleOverlay(), svg));
   // The rule sets to pick from: some forty buttons, a screen and a half on a
   // phone before the summary; there they come folded, on a desktop open.
   const legendFold = el("details", { class: "fold", id: "lab-legend", open: matchMedia("(min-width: 561px)").matches },
