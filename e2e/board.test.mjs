@@ -397,6 +397,25 @@ test("looking back during a game: a move in the list, or ← →, shows the posi
     const at = await apiCall(server.url, "GET", `/api/games/${u.id}/at/${line.ply}`);
     const onBoard = await urgammonPieces(page);
     assert.deepEqual(onBoard, [...Object.keys(at.light.board).map((h) => h + ":l"), ...Object.keys(at.dark.board).map((h) => h + ":d")].sort());
+    // Back from the first turn: this game's opening position (the opening
+    // roll made, no piece moved; not the end of the game before it), and
+    // no further back.
+    await page.locator("#browsing span").first().click();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /after turn 1 of/.test(document.getElementById("browsing")?.innerText));
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /opening roll, before its first move/.test(document.getElementById("browsing")?.innerText));
+    assert.equal(await page.locator("#look-prev").isDisabled(), true);
+    assert.equal(await page.locator("#move-list li.current").count(), 0);
+    const opening = s.version - s.tokens.length + (s.log[0].ties || 0) + 1;
+    const first = await apiCall(server.url, "GET", `/api/games/${u.id}/at/${opening}`);
+    assert.equal(first.match.games, 2, "the second game's opening, not the first game's end");
+    assert.equal(first.between_games, false);
+    assert.equal(Object.keys(first.light.board).length + Object.keys(first.dark.board).length, 0, "no piece on the board yet");
+    assert.deepEqual(await urgammonPieces(page), []);
+    // → walks on to the first turn.
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => /after turn 1 of/.test(document.getElementById("browsing")?.innerText));
     await page.locator("#roll").click();
     await page.locator("#browsing").waitFor({ state: "detached" });
     await waitState(page, (r) => window.agonState.revision > r, s.revision);

@@ -67,6 +67,7 @@ export default {
   "game.draw": "Draw",
   "game.browsing_move": "The position after move {n} of {total}.",
   "game.browsing_turn": "The position after turn {n} of {total}.",
+  "game.browsing_opening": "The game's opening roll, before its first move.",
   "game.browsing_keys": "← → step through the game; Escape returns.",
   "game.back_to_game": "Back to the game",
   "game.moves": "Moves",

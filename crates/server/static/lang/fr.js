@@ -67,6 +67,7 @@ export default {
   "game.draw": "Nulle",
   "game.browsing_move": "La position après le coup {n} sur {total}.",
   "game.browsing_turn": "La position après le tour {n} sur {total}.",
+  "game.browsing_opening": "Le lancer d'ouverture de la partie, avant son premier coup.",
   "game.browsing_keys": "← → parcourent la partie ; Échap revient.",
   "game.back_to_game": "Revenir à la partie",
   "game.moves": "Coups",

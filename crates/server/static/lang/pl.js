@@ -67,6 +67,7 @@ export default {
   "game.draw": "Remis",
   "game.browsing_move": "Pozycja po ruchu {n} z {total}.",
   "game.browsing_turn": "Pozycja po turze {n} z {total}.",
+  "game.browsing_opening": "Rzut otwierający partii, przed jej pierwszym ruchem.",
   "game.browsing_keys": "← → przechodzą przez partię; Escape wraca.",
   "game.back_to_game": "Wróć do gry",
   "game.moves": "Ruchy",

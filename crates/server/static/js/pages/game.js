@@ -92,8 +92,16 @@ export async function gamePage(main, id) {
   // turn it is and every button still speak of the game now.
   view.past = null;
   /** The plies one can look at, in order, the live one last: Ringo's every
-   *  move, Urgammon's every turn of the game in play. */
-  const stops = (s) => (s.game === "ringo" ? [...Array(s.history.length + 1).keys()] : s.log.map((l) => l.ply));
+   *  move from the start, Urgammon's every turn of the game in play, after
+   *  the game's opening position (its opening roll made, no piece moved). */
+  const stops = (s) => {
+    if (s.game === "ringo") return [...Array(s.history.length + 1).keys()];
+    const turns = s.log.map((l) => l.ply);
+    // The game's tokens follow the match's earlier games in the record; the
+    // tied opening rolls come first, then the one that decided.
+    const opening = s.version - s.tokens.length + (s.log[0]?.ties || 0) + 1;
+    return turns.length && opening < turns[0] ? [opening, ...turns] : turns;
+  };
   // The ply asked for last (null: the game now), ahead of its answer, so
   // keys pressed faster than the server answers step from it.
   let asked = 0, lookingAt = null;
@@ -133,7 +141,9 @@ export async function gamePage(main, id) {
     const s = view.state;
     const where = s.game === "ringo"
       ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
-      : t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply)?.turn ?? "?", total: s.log.length });
+      : s.log.some((l) => l.ply === view.past.ply)
+        ? t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply).turn, total: s.log.length })
+        : t("game.browsing_opening");
     return el("div", { class: "browsing", id: "browsing", role: "status" },
       el("span", {}, where, " ", el("span", { class: "muted keys-hint" }, t("game.browsing_keys"))),
       el("div", { class: "row" },
