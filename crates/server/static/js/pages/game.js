@@ -139,11 +139,10 @@ export async function gamePage(main, id) {
   };
   function browsingBanner() {
     const s = view.state;
-    const where = s.game === "ringo"
-      ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
-      : s.log.some((l) => l.ply === view.past.ply)
-        ? t("game.browsing_turn", { n: s.log.find((l) => l.ply === view.past.ply).turn, total: s.log.length })
-        : t("game.browsing_opening");
+    // An Urgammon stop is a turn of the log, or the game's opening before them.
+    const turn = s.game === "urgammon" ? s.log.find((l) => l.ply === view.past.ply) : null;
+    const where = s.game === "ringo" ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
+      : turn ? t("game.browsing_turn", { n: turn.turn, total: s.log.length }) : t("game.browsing_opening");
     return el("div", { class: "browsing", id: "browsing", role: "status" },
       el("span", {}, where, " ", el("span", { class: "muted keys-hint" }, t("game.browsing_keys"))),
       el("div", { class: "row" },

@@ -52,10 +52,6 @@ function byPlayer(runs) {
   return [...groups.values()];
 }
 
-/** The chart: one line per rule set. Each line carries its points and 95%
- *  intervals, drawn only while that rule set is picked out (`focus`): with
- *  many sets at 0% or 100% the lines lie on top of each other, and picking
- *  one out is how a reader tells them apart. */
 // The chart's frame: its size, the left margin for the percentages, the plot.
 const W = 700, H = 320, L = 48, T = 12, PW = 620, PH = 270;
 const y = (p) => T + PH * (1 - p);
@@ -71,6 +67,10 @@ function scaleOverlay() {
     sv("rect", { x: 0, y: 0, width: L, height: H, fill: "#fff" }), ...scale());
 }
 
+/** The chart: one line per rule set. Each line carries its points and 95%
+ *  intervals, drawn only while that rule set is picked out (`focus`): with
+ *  many sets at 0% or 100% the lines lie on top of each other, and picking
+ *  one out is how a reader tells them apart. */
 function chart(rows, players, ruleSets) {
   const x = (i) => L + (PW * (i + 0.5)) / players.length;
   const svg = sv("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("lab.chart"), id: "lab-chart" });
