@@ -210,7 +210,7 @@ export default {
   "notfound.game": "There is no game with this id: the link may be mistyped, or the game was never saved.",
   "notfound.home": "Start a game",
   "home.preset_help": "A rule set from one of the sources; change any option below.",
-  "home.fair.measured": "Between equal engines {players} ({games} games), the attackers score {share} under these rules (95% interval {lo}–{hi}).",
+  "home.fair.measured": "Between equal engines {players} ({games} games), the attackers score {share} under these rules (95% interval {interval}).",
   "home.fair.depths": "looking {lo} to {hi} moves ahead",
   "home.fair.attackers": "The attackers' game.",
   "home.fair.defenders": "The defenders' game.",

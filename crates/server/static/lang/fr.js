@@ -210,7 +210,7 @@ export default {
   "notfound.game": "Aucune partie ne porte cet identifiant : le lien est peut-être erroné, ou la partie n'a jamais été enregistrée.",
   "notfound.home": "Commencer une partie",
   "home.preset_help": "Des règles tirées d'une des sources ; chaque option peut être changée ci-dessous.",
-  "home.fair.measured": "Entre moteurs de même force {players} ({games} parties), les assaillants marquent {share} avec ces règles (intervalle à 95 % : {lo}–{hi}).",
+  "home.fair.measured": "Entre moteurs de même force {players} ({games} parties), les assaillants marquent {share} avec ces règles (intervalle à 95 % : {interval}).",
   "home.fair.depths": "qui regardent {lo} à {hi} coups à l'avance",
   "home.fair.attackers": "Le jeu des assaillants.",
   "home.fair.defenders": "Le jeu des défenseurs.",

@@ -210,7 +210,7 @@ export default {
   "notfound.game": "Nie ma partii o tym identyfikatorze: link może być błędny albo partia nie została zapisana.",
   "notfound.home": "Rozpocznij grę",
   "home.preset_help": "Zestaw zasad z jednego ze źródeł; każdą opcję można zmienić poniżej.",
-  "home.fair.measured": "Między silnikami równej siły {players} ({games} partii) atakujący zdobywają {share} przy tych zasadach (przedział 95%: {lo}–{hi}).",
+  "home.fair.measured": "Między silnikami równej siły {players} ({games} partii) atakujący zdobywają {share} przy tych zasadach (przedział 95%: {interval}).",
   "home.fair.depths": "patrzącymi {lo}–{hi} ruchów naprzód",
   "home.fair.attackers": "Gra dla atakujących.",
   "home.fair.defenders": "Gra dla obrońców.",

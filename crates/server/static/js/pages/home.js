@@ -1,9 +1,10 @@
 // The home page: choose a game, its rules, the opponent; or import a record.
 import { el, toast } from "../dom.js";
-import { t, percent, num } from "../../i18n.js";
+import { t, percent } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
 import { gameName, opponentText, scoreText } from "./games.js";
+import { interval } from "./lab.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -100,7 +101,7 @@ export async function homePage(main) {
         if (v) {
           const lean = v.balanced ? "even" : v.attackers_score > 0.5 ? "attackers" : "defenders";
           fair.append(el("p", { "data-lean": lean }, t("home.fair.measured", {
-            share: percent(v.attackers_score), lo: num(100 * v.ci95[0], 0), hi: percent(v.ci95[1]),
+            share: percent(v.attackers_score), interval: interval(v, 0),
             players: playersText(v.players), games: v.games,
           }), " ", v.balanced ? el("b", { class: "badge" }, t("lab.balanced"))
             : lean === "attackers" ? t("home.fair.attackers") : t("home.fair.defenders")));

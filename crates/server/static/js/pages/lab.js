@@ -20,7 +20,8 @@ function lineStyle(k) {
   return { colour: COLOURS[k % COLOURS.length], dash: DASHES[Math.floor(k / COLOURS.length) % DASHES.length] };
 }
 
-const interval = (r) => `${num(100 * r.ci95[0], 1)}–${percent(r.ci95[1], 1)}`;
+/** A row's or verdict's 95% interval, "42.1–51.3%", to `digits` places. */
+export const interval = (r, digits = 1) => `${num(100 * r.ci95[0], digits)}–${percent(r.ci95[1], digits)}`;
 
 /** The commands behind one `agon balance --json` file: its own, then, when
  * it pooled earlier runs (`--from A B …`), theirs, so a reader can remake

@@ -101,7 +101,7 @@ export function hintBlock(view) {
 /** The arrow of the hint shown for the position now (none once it moved on). */
 export function hintArrows(view) {
   const h = view.hint;
-  return h && h.best && !view.past && view.state && h.revision === view.state.revision
+  return h?.best && h.revision === view.state.revision
     ? arrowsFor(view.state, [{ notation: h.best, kind: "best", label: h.text }]) : [];
 }
 
