@@ -10,6 +10,10 @@ cd "$(dirname "$0")"
 # run shows where its time went.
 phase() { echo "== [${SECONDS}s] $*"; }
 
+# Every part of every test runs: a test whose service (PostgreSQL, nginx)
+# is missing fails instead of skipping.
+export AGON_REQUIRE_ALL=1
+
 phase "cargo fmt --check"
 cargo fmt --all -- --check
 

@@ -234,6 +234,10 @@ pub(crate) struct ServeArgs {
     /// Open connections at most; more wait to be accepted.
     #[arg(long, default_value_t = 10_000)]
     pub(crate) max_connections: usize,
+    /// Open connections at most from one client address (a --trust-proxy
+    /// excepted): more are answered 503 and closed; 0 turns the cap off.
+    #[arg(long, default_value_t = 256)]
+    pub(crate) max_connections_per_address: usize,
     /// Seconds a connection may take to send a request's headers, or stay
     /// idle between requests.
     #[arg(long, default_value_t = 10)]
@@ -244,6 +248,23 @@ pub(crate) struct ServeArgs {
     /// WebSockets open at most on one game.
     #[arg(long, default_value_t = 5_000)]
     pub(crate) max_sockets_per_game: usize,
+    /// WebSockets open at most from one client address; 0 turns the cap off.
+    #[arg(long, default_value_t = 1_000)]
+    pub(crate) max_sockets_per_address: usize,
+    /// The address people reach this server at behind a proxy, e.g.
+    /// https://agon.example.org: its host is one the server answers to (IP
+    /// addresses and localhost always are; others are refused, against DNS
+    /// rebinding).
+    #[arg(long)]
+    pub(crate) public_url: Option<String>,
+    /// Another host name the server answers to (see --public-url); repeat
+    /// for more; `*` for any.
+    #[arg(long = "allow-host")]
+    pub(crate) allow_host: Vec<String>,
+    /// Analyses, rollouts and reviews one client may have queued or running
+    /// at once; more are refused with 429.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) analysis_per_client: usize,
     /// Seconds after which an unused game (no socket, no engine work) leaves
     /// memory; it is reloaded from the store when asked for.
     #[arg(long, default_value_t = 600)]
@@ -267,9 +288,18 @@ impl ServeArgs {
                 rate_limit: self.rate_limit,
                 create_limit: self.create_limit,
                 max_connections: self.max_connections,
+                max_connections_per_address: self.max_connections_per_address,
                 header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
                 max_sockets: self.max_sockets,
                 max_sockets_per_game: self.max_sockets_per_game,
+                max_sockets_per_address: self.max_sockets_per_address,
+                allowed_hosts: self
+                    .public_url
+                    .iter()
+                    .filter_map(|u| agon_server::host_of_url(u))
+                    .chain(self.allow_host)
+                    .collect(),
+                analysis_per_client: self.analysis_per_client,
                 evict_after: Duration::from_secs(self.evict_after_secs),
             },
         }

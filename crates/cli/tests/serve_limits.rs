@@ -304,3 +304,121 @@ fn sigterm_closes_every_socket_with_a_reconnect_hint() {
     let exited = server.child.wait().unwrap();
     assert!(exited.success(), "the server stops cleanly: {exited:?}");
 }
+
+/// A whole GET on a fresh connection from `local`, a loopback address of
+/// the client's choosing (127.0.0.2 is another client than 127.0.0.1).
+fn get_from(local: [u8; 4], port: u16, path: &str) -> Option<u16> {
+    let socket = std::net::SocketAddr::from((local, 0));
+    let sock = socket2_connect(socket, port)?;
+    let mut s = sock;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    text.split(' ').nth(1)?.parse().ok()
+}
+
+/// A TCP connection to the server's port from a chosen local address.
+fn socket2_connect(local: std::net::SocketAddr, port: u16) -> Option<TcpStream> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .ok()?;
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        socket.bind(local).ok()?;
+        let stream = socket
+            .connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+            .await
+            .ok()?;
+        let std = stream.into_std().ok()?;
+        std.set_nonblocking(false).ok()?;
+        Some(std)
+    })
+}
+
+#[test]
+fn ten_thousand_silent_connections_lock_nobody_out() {
+    // The defaults, but a short header timeout: one address holds at most
+    // 256 of the 10,000 slots.
+    let server = start(&["--header-timeout-secs", "4"]);
+    let port = server.port;
+    let t = Instant::now();
+    let mut silent = vec![];
+    for _ in 0..10_000 {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Ok(s) => silent.push(s),
+            Err(e) => panic!("connection {} failed: {e}", silent.len()),
+        }
+    }
+    let opened = t.elapsed();
+    // Another client is served at once, though 10,000 connections that say
+    // nothing are open.
+    let t = Instant::now();
+    assert_eq!(get_from([127, 0, 0, 2], port, "/api/meta"), Some(200));
+    let served = t.elapsed();
+    assert!(served < Duration::from_secs(2), "served after {served:?}");
+    // The attacker's own address gets its share, no more: past it, a 503.
+    let mut past_share = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    past_share
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = past_share.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
+    assert!(answer.contains("too-many-connections"), "{answer}");
+    // Every silent connection is closed after the header timeout.
+    let t = Instant::now();
+    let mut still_open = 0;
+    for s in &mut silent {
+        let left = Duration::from_secs(12)
+            .saturating_sub(t.elapsed())
+            .max(Duration::from_millis(100));
+        if !closed_within(s, left) {
+            still_open += 1;
+        }
+    }
+    assert_eq!(still_open, 0, "silent connections left open");
+    // And the attacker's address is served again once they are gone.
+    drop(silent);
+    let t = Instant::now();
+    let again = loop {
+        match get(port, "/api/meta") {
+            Some(200) => break true,
+            _ if t.elapsed() < Duration::from_secs(5) => {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            _ => break false,
+        }
+    };
+    assert!(again, "127.0.0.1 is served again");
+    eprintln!(
+        "10,000 silent connections opened in {opened:?}; a fresh client served in {served:?}"
+    );
+}
+
+#[test]
+fn an_http2_preface_that_goes_quiet_is_closed() {
+    let server = start(&["--header-timeout-secs", "1"]);
+    // The prior-knowledge preface and an empty SETTINGS frame, then nothing.
+    let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    s.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .unwrap();
+    let t = Instant::now();
+    assert!(
+        closed_within(&mut s, Duration::from_secs(5)),
+        "never closed"
+    );
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    // Half a preface, the same.
+    let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    s.write_all(b"PRI * HT").unwrap();
+    assert!(
+        closed_within(&mut s, Duration::from_secs(5)),
+        "never closed"
+    );
+}

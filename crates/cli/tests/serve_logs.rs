@@ -82,3 +82,50 @@ fn a_bad_log_level_is_refused_before_anything_runs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: text, json"));
 }
+
+#[test]
+fn the_log_keeps_no_invite_code() {
+    let data = std::env::temp_dir().join(format!("agon-logs-q-{}", std::process::id()));
+    let port = common::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--log-format", "json", "--log-level", "debug"])
+        .args([
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // A friend game's invite link, opened as a browser opens it.
+    let (status, body) = common::http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"ringo","opponent":"friend"}"#,
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{body}");
+    let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let url = created["invite_url"].as_str().unwrap().to_string();
+    let code = created["invite"].as_str().unwrap().to_string();
+    let (status, _) = common::http(port, "GET", &url, None, "").unwrap();
+    assert_eq!(status, 200);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let log = common::stop_and_read_log(child);
+    let _ = std::fs::remove_dir_all(&data);
+    let path = url.split('?').next().unwrap();
+    assert!(
+        log.contains(&format!("{path}?invite=…")),
+        "the request is logged, its query redacted: {log}"
+    );
+    assert!(!log.contains(&code), "the invite code is in the log: {log}");
+}

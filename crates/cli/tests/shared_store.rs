@@ -307,14 +307,104 @@ fn seat_after(moves: &[String]) -> usize {
     game.position().to_move().index()
 }
 
+/// The test PostgreSQL server's admin URL, or `None` (with a line saying
+/// so) when there is none; under `./test.sh` (`AGON_REQUIRE_ALL`) a missing
+/// server fails the test instead of skipping it.
+fn test_database() -> Option<String> {
+    match std::env::var("AGON_TEST_DATABASE_URL") {
+        Ok(url) => Some(url),
+        Err(_) => {
+            assert!(
+                std::env::var_os("AGON_REQUIRE_ALL").is_none(),
+                "AGON_TEST_DATABASE_URL is not set, and ./test.sh (AGON_REQUIRE_ALL) runs every test"
+            );
+            eprintln!(
+                "skipped: AGON_TEST_DATABASE_URL is not set (./test.sh starts a throwaway PostgreSQL)"
+            );
+            None
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_that_kills_its_workers_falls_back_and_the_game_goes_on() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-fallback-{}", std::process::id()));
+    let (_a, addr_a) = serve(&db, &dir.join("a"));
+    let client = reqwest::Client::new();
+    let (pg, connection) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    // The computer (the attackers) moves first: its move job is queued.
+    let new_game = async || {
+        let (status, e) = call(
+            &client,
+            "POST",
+            format!("http://{addr_a}/api/games"),
+            None,
+            Some(json!({"game": "ringo", "opponent": "engine", "level": 10, "side": "defenders"})),
+        )
+        .await;
+        assert_eq!(status, 201, "{e}");
+        e["id"].as_str().unwrap().to_string()
+    };
+    let crashed = new_game().await;
+    let given_up = new_game().await;
+    eventually(10, "both move jobs queued", async || {
+        let n: i64 = pg
+            .query_one("SELECT COUNT(*) FROM jobs WHERE kind = 'move'", &[])
+            .await
+            .unwrap()
+            .get(0);
+        n == 2
+    })
+    .await;
+    // One job has killed five workers already (each take counts an
+    // attempt); the other was given up by a worker from before the fallback
+    // existed, and stalled its game.
+    pg.execute(
+        "UPDATE jobs SET attempts = 5 WHERE game_id = $1",
+        &[&crashed],
+    )
+    .await
+    .unwrap();
+    pg.execute(
+        "UPDATE jobs SET attempts = 6, finished = TRUE,
+                error = 'given up after 5 attempts' WHERE game_id = $1",
+        &[&given_up],
+    )
+    .await
+    .unwrap();
+    let _w = worker(&db);
+    // The crashed move is made again, at level 1, and the game goes on.
+    eventually(30, "the crashed move made at level 1", async || {
+        let (_, v) = get_game(&client, &addr_a, &crashed).await;
+        v["state"]["revision"].as_i64() == Some(1)
+    })
+    .await;
+    let payload: String = pg
+        .query_one("SELECT payload FROM jobs WHERE game_id = $1", &[&crashed])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(payload, "fallback 1", "the job fell back to level 1");
+    // The stalled game goes on once an instance looks at it afresh.
+    let (_b, addr_b) = serve(&db, &dir.join("b"));
+    let (status, v) = get_game(&client, &addr_b, &given_up).await;
+    assert_eq!(status, 200, "{v}");
+    eventually(30, "the stalled game's move", async || {
+        let (_, v) = get_game(&client, &addr_b, &given_up).await;
+        v["state"]["revision"].as_i64() == Some(1)
+    })
+    .await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_and_a_worker_share_one_postgres() {
-    let Ok(admin) = std::env::var("AGON_TEST_DATABASE_URL") else {
-        eprintln!(
-            "skipped: AGON_TEST_DATABASE_URL is not set (./test.sh starts a throwaway PostgreSQL)"
-        );
-        return;
-    };
+    let Some(admin) = test_database() else { return };
     let db = fresh_database(&admin).await;
     let dir = std::env::temp_dir().join(format!("agon-shared-{}", std::process::id()));
     let (mut a, addr_a) = serve(&db, &dir.join("a"));
@@ -447,6 +537,10 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     // for any request, WebSockets passed through.
     let proxy = nginx(&addr_a, &addr_b, &dir.join("proxy"));
     if proxy.is_none() {
+        assert!(
+            std::env::var_os("AGON_REQUIRE_ALL").is_none(),
+            "nginx is not installed, and ./test.sh (AGON_REQUIRE_ALL) runs every part of every test"
+        );
         eprintln!("nginx is not installed: the proxy part of this test is skipped (./test.sh installs it)");
     }
     let mut proxied = None;

@@ -219,7 +219,17 @@ pub enum RulesError {
         /// The rejected value.
         value: String,
     },
+    /// An option is given twice (`slide=on,slide=off`): which one was meant
+    /// is not clear, so neither is taken.
+    RepeatedKey(String),
+    /// The string is longer than any rules string needs ([`MAX_RULES_TEXT`]
+    /// bytes): every option, spelled out, fits well within it.
+    TooLong(usize),
 }
+
+/// The longest rules string taken: the longest preset with every option
+/// spelled out is under 300 bytes.
+pub const MAX_RULES_TEXT: usize = 512;
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -229,6 +239,13 @@ impl fmt::Display for RulesError {
             RulesError::UnknownPreset(p) => {
                 write!(f, "unknown preset '{p}'; valid presets: {presets}")
             }
+            RulesError::RepeatedKey(k) => {
+                write!(f, "the option '{k}' is given twice; give each option once")
+            }
+            RulesError::TooLong(n) => write!(
+                f,
+                "the rules string is {n} bytes long; a rules string is at most {MAX_RULES_TEXT}"
+            ),
             RulesError::NotKeyValue(item) => {
                 write!(f, "'{item}' is not of the form key=value")
             }
@@ -402,6 +419,9 @@ impl FromStr for Rules {
     type Err = RulesError;
 
     fn from_str(s: &str) -> Result<Rules, RulesError> {
+        if s.len() > MAX_RULES_TEXT {
+            return Err(RulesError::TooLong(s.len()));
+        }
         let s = s.trim();
         if s.is_empty() {
             return Err(RulesError::Empty);
@@ -413,11 +433,17 @@ impl FromStr for Rules {
             .find(|p| p.name() == preset_name)
             .ok_or_else(|| RulesError::UnknownPreset(preset_name.to_string()))?;
         let mut rules = preset.rules();
+        let mut seen: Vec<&str> = vec![];
         for item in items {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| RulesError::NotKeyValue(item.to_string()))?;
-            rules.set(key.trim(), value.trim())?;
+            let key = key.trim();
+            if seen.contains(&key) {
+                return Err(RulesError::RepeatedKey(key.to_string()));
+            }
+            seen.push(key);
+            rules.set(key, value.trim())?;
         }
         Ok(rules)
     }
@@ -453,6 +479,23 @@ mod tests {
             Preset::Encyclopedia.rules().neutral_limit,
             NeutralLimit::None
         );
+    }
+
+    #[test]
+    fn a_repeated_option_and_an_endless_string_are_refused() {
+        assert_eq!(
+            "classic,slide=on,slide=off".parse::<Rules>(),
+            Err(RulesError::RepeatedKey("slide".into()))
+        );
+        let long = format!("classic{}", ",slide=on".repeat(100));
+        assert_eq!(long.parse::<Rules>(), Err(RulesError::TooLong(long.len())));
+        // Every option spelled out fits well within the limit.
+        let mut all = String::from("encyclopedia");
+        for (key, values) in OPTIONS {
+            all.push_str(&format!(",{key}={}", values[values.len() - 1]));
+        }
+        assert!(all.len() < MAX_RULES_TEXT, "{}", all.len());
+        assert!(all.parse::<Rules>().is_ok(), "{all}");
     }
 
     #[test]

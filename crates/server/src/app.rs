@@ -55,6 +55,9 @@ pub struct Options {
     pub create_limit: u32,
     /// Open connections at most; more wait to be accepted.
     pub max_connections: usize,
+    /// Open connections at most from one client address (trusted proxies
+    /// excepted), so one address cannot take every slot; 0 for no cap.
+    pub max_connections_per_address: usize,
     /// How long a connection may take to send a request's headers, and stay
     /// idle between requests.
     pub header_timeout: Duration,
@@ -62,6 +65,15 @@ pub struct Options {
     pub max_sockets: usize,
     /// WebSockets open at most on one game.
     pub max_sockets_per_game: usize,
+    /// WebSockets open at most from one client address; 0 for no cap.
+    pub max_sockets_per_address: usize,
+    /// Host names this server answers to besides IP addresses and
+    /// `localhost` (DNS-rebinding check): the `--public-url`'s host and
+    /// `--allow-host`s.
+    pub allowed_hosts: Vec<String>,
+    /// Engine work (analyses, rollouts, reviews) one client may have queued
+    /// or running at once; more is refused with 429.
+    pub analysis_per_client: usize,
     /// A game nobody has used for this long, with no socket open and no
     /// engine work, leaves memory (it is reloaded from the store on demand).
     pub evict_after: Duration,
@@ -79,9 +91,13 @@ impl Default for Options {
             rate_limit: 0,
             create_limit: 0,
             max_connections: 10_000,
+            max_connections_per_address: 256,
             header_timeout: Duration::from_secs(10),
             max_sockets: 20_000,
             max_sockets_per_game: 5_000,
+            max_sockets_per_address: 1_000,
+            allowed_hosts: vec![],
+            analysis_per_client: 2,
             evict_after: Duration::from_secs(600),
         }
     }
@@ -113,11 +129,19 @@ pub struct AppState {
 pub(crate) struct Inner {
     store: Store,
     games: Mutex<HashMap<String, Arc<Slot>>>,
+    /// The computer's moves in games: a pool of their own, so that no
+    /// analysis, rollout or review is ever ahead of a game in the queue.
     pub(crate) engine: Arc<Semaphore>,
+    /// Analyses, rollouts and reviews.
+    pub(crate) analysis: Arc<Semaphore>,
+    /// Analysis work queued or running, per client address, and in all.
+    pub(crate) analysis_load: Mutex<crate::engine::AnalysisLoad>,
     pub(crate) engine_delay: Duration,
     pub(crate) options: Options,
     /// WebSockets open now, in all.
     pub(crate) sockets: AtomicUsize,
+    /// WebSockets open now per client address.
+    pub(crate) socket_addresses: Arc<crate::listen::PerAddress>,
     /// The rate limiters, to forget old clients now and then.
     limiters: Mutex<Vec<crate::limits::Limiter>>,
     /// When the app started: slots note their last use as seconds since.
@@ -145,6 +169,10 @@ pub(crate) struct Slot {
     pub(crate) presence: [AtomicUsize; 2],
     /// Open sockets on this game, players and spectators.
     pub(crate) sockets: AtomicUsize,
+    /// Raised whenever a seat changes hands (a seat link or an invite used,
+    /// here or on another instance), so each socket looks again at the
+    /// seats its token holds and a device whose seat moved away is told.
+    pub(crate) seat_changes: std::sync::atomic::AtomicU64,
     /// When the game was last used, in seconds since the app started.
     last_used: std::sync::atomic::AtomicU64,
 }
@@ -158,6 +186,7 @@ impl Slot {
             engine_stop: Mutex::new(None),
             presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
             sockets: AtomicUsize::new(0),
+            seat_changes: std::sync::atomic::AtomicU64::new(0),
             last_used: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -198,14 +227,18 @@ impl AppState {
     /// A state over a store, with these limits.
     pub fn with_options(store: Store, options: Options) -> AppState {
         let notices = store.notices();
+        let per_address_sockets = options.max_sockets_per_address;
         let app = AppState {
             inner: Arc::new(Inner {
                 store,
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
+                analysis: Arc::new(Semaphore::new(options.engine_threads.max(1))),
+                analysis_load: Mutex::new(crate::engine::AnalysisLoad::default()),
                 engine_delay: options.engine_delay,
                 options,
                 sockets: AtomicUsize::new(0),
+                socket_addresses: crate::listen::PerAddress::new(per_address_sockets, vec![]),
                 limiters: Mutex::new(vec![]),
                 started: std::time::Instant::now(),
                 reviews: Mutex::new(HashMap::new()),
@@ -490,6 +523,9 @@ impl AppState {
         let changed = fresh.revision() != session.revision()
             || fresh.row.token0 != session.row.token0
             || fresh.row.token1 != session.row.token1;
+        if fresh.row.token0 != session.row.token0 || fresh.row.token1 != session.row.token1 {
+            slot.seat_changes.fetch_add(1, Ordering::SeqCst);
+        }
         *session = fresh;
         if changed {
             slot.broadcast(&WsMessage::State {
@@ -588,9 +624,20 @@ pub fn app(state: AppState) -> Router {
         // site would drown its info log), a 5xx at error level.
         .layer(
             tower_http::trace::TraceLayer::new_for_http()
-                .make_span_with(
-                    tower_http::trace::DefaultMakeSpan::new().level(tracing::Level::DEBUG),
-                )
+                // The path only: a query may carry an invite code
+                // (`/g/{id}?invite=…`), which the log must not keep.
+                .make_span_with(|req: &axum::http::Request<_>| {
+                    let uri = match req.uri().query() {
+                        Some(q) => format!("{}?{}", req.uri().path(), redacted_query(q)),
+                        None => req.uri().path().to_string(),
+                    };
+                    tracing::debug_span!(
+                        "request",
+                        method = %req.method(),
+                        uri = %uri,
+                        version = ?req.version(),
+                    )
+                })
                 .on_response(
                     tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
                 ),
@@ -605,4 +652,29 @@ pub fn app(state: AppState) -> Router {
         // upgrades are left as they are.
         .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state)
+}
+
+/// A query string with its values hidden (`invite=…&ply=…`): the log says
+/// which parameters came, never what they were.
+pub(crate) fn redacted_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) => format!("{key}=…"),
+            None => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_keeps_no_query_value() {
+        assert_eq!(
+            super::redacted_query("invite=s3cret&ply=4"),
+            "invite=…&ply=…"
+        );
+        assert_eq!(super::redacted_query("flag"), "flag");
+    }
 }

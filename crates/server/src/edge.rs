@@ -6,8 +6,16 @@
 //! - **One error shape**: every 4xx and 5xx of the API, axum's own rejections
 //!   included (413, 405, a bad path, a failed WebSocket upgrade), is
 //!   `{"error": …}`; an unknown page outside the API is an HTML 404 page.
+//! - **Host**: a request for a host name this server does not serve is
+//!   refused (421), against DNS rebinding: a page of `evil.example`, whose
+//!   name an attacker points at 127.0.0.1, sends `Host: evil.example`. IP
+//!   addresses and `localhost` are always served (no name to rebind), and
+//!   so are the `--public-url`'s host and the `--allow-host`s.
 //! - **Headers**: a content security policy without inline script, no
-//!   framing, no sniffing, no referrer.
+//!   framing, no sniffing, no referrer; `Cache-Control: no-store` on every
+//!   API answer that sets no cache policy of its own (several carry a seat
+//!   token or an invite code, which no cache may keep); HSTS when the request
+//!   came over HTTPS through a trusted proxy.
 
 use crate::app::AppState;
 use crate::error::{ErrorBody, ErrorCode};
@@ -39,6 +47,68 @@ fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
 }
 
+/// The host a request names (its `Host`, or an HTTP/2 authority), without
+/// the port; `None` when it names none.
+fn requested_host(req: &Request) -> Option<String> {
+    let raw = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.as_str().to_string()))?;
+    let raw = raw.trim();
+    let host = if let Some(rest) = raw.strip_prefix('[') {
+        // [::1]:8080
+        format!("[{}]", rest.split(']').next().unwrap_or(""))
+    } else {
+        raw.rsplit_once(':')
+            .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(raw, |(h, _)| h)
+            .to_string()
+    };
+    Some(host.trim_end_matches('.').to_ascii_lowercase())
+}
+
+/// Whether this server answers to `host`: an IP address, `localhost` (and
+/// names under it, which resolve only to this machine), or an allowed name.
+pub(crate) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare.parse::<std::net::IpAddr>().is_ok()
+        || host == "localhost"
+        || host.ends_with(".localhost")
+        || allowed
+            .iter()
+            .any(|a| a == "*" || a.trim_end_matches('.').eq_ignore_ascii_case(host))
+}
+
+/// The host of a URL such as `https://agon.example.org:8443/`, lower-cased.
+pub fn host_of_url(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    let host = if authority.starts_with('[') {
+        authority.split(']').next().map(|h| format!("{h}]"))?
+    } else {
+        authority.split(':').next()?.to_string()
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// Whether the request came over HTTPS: said by a trusted proxy's
+/// `X-Forwarded-Proto` (this server itself speaks plain HTTP).
+fn came_over_https(req: &Request, trusted: &[std::net::IpAddr]) -> bool {
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    peer.is_some_and(|p| trusted.contains(&p))
+        && req
+            .headers()
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+}
+
 fn json_error(status: StatusCode, code: ErrorCode, message: String) -> Response {
     (
         status,
@@ -59,6 +129,7 @@ fn code_of(status: StatusCode) -> ErrorCode {
         StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::JsonOnly,
         StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::BadJson,
+        StatusCode::MISDIRECTED_REQUEST => ErrorCode::ForeignHost,
         s if s.is_server_error() => ErrorCode::Internal,
         _ => ErrorCode::BadRequest,
     }
@@ -71,7 +142,16 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
     let api = path.starts_with("/api/") || path == "/api";
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let upgrade = req.headers().contains_key(header::UPGRADE);
-    let mut res = if api
+    let o = &app.inner.options;
+    let https = came_over_https(&req, &o.trusted_proxies);
+    let foreign_host = requested_host(&req).filter(|h| !host_allowed(h, &o.allowed_hosts));
+    let mut res = if let Some(host) = foreign_host {
+        json_error(
+            StatusCode::MISDIRECTED_REQUEST,
+            ErrorCode::ForeignHost,
+            format!("this server does not serve the host '{host}' (start it with --public-url or --allow-host to serve a name)"),
+        )
+    } else if api
         && (changes_state || upgrade)
         && !origin_allowed(req.headers(), &app.inner.options.allowed_origins)
     {
@@ -136,6 +216,15 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
+    if api && !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if https {
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
     res
 }
 

@@ -7,7 +7,7 @@
 
 use crate::app::{AppState, Slot};
 use crate::dice::OsDice;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::session::{Action, Rules, Session};
 use crate::ws::WsMessage;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -179,7 +179,17 @@ pub fn ringo_reply(
 /// What the engine does now: roll when it must roll, else the level's
 /// decision. A raised `stop` ends a Ringo search early.
 pub(crate) fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
-    let level = agon_ai::Level::new(session.row.level.unwrap_or(5));
+    engine_action_at(session, None, stop)
+}
+
+/// [`engine_action`] at `level` instead of the game's own (a move retried
+/// after failures is made at level 1).
+pub(crate) fn engine_action_at(
+    session: &Session,
+    level: Option<u8>,
+    stop: Arc<AtomicBool>,
+) -> Option<Action> {
+    let level = agon_ai::Level::new(level.or(session.row.level).unwrap_or(5));
     match &session.rules {
         Rules::Ringo(g) => {
             ringo_reply(g, level, session.tokens.len(), Some(stop)).map(Action::Move)
@@ -204,15 +214,87 @@ pub(crate) fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<
     }
 }
 
-/// Runs `work` on a blocking thread once a permit of the engine pool is
-/// free: every engine computation (moves, reviews, analyses) shares the pool.
+/// Analysis work (analyses, rollouts) queued or running, per client
+/// address and in all: one client may hold only its share
+/// (`--analysis-per-client`), and the queue as a whole is bounded, so that
+/// nobody's flood makes everyone else wait for minutes.
+#[derive(Default)]
+pub(crate) struct AnalysisLoad {
+    per_client: std::collections::HashMap<std::net::IpAddr, usize>,
+    total: usize,
+}
+
+/// How many analyses may be queued or running in all, per engine thread.
+const ANALYSIS_QUEUE_PER_THREAD: usize = 8;
+
+/// One piece of analysis work counted against its client until dropped.
+pub(crate) struct AnalysisTicket {
+    app: AppState,
+    client: std::net::IpAddr,
+}
+
+impl AnalysisTicket {
+    /// Counts one more piece of work for `client`, or refuses it: 429 when
+    /// the client has its share queued already, 503 when the queue is full.
+    pub(crate) fn take(app: &AppState, client: std::net::IpAddr) -> Result<Self, ApiError> {
+        let o = app.options();
+        let cap = ANALYSIS_QUEUE_PER_THREAD * o.engine_threads.max(1);
+        let mut load = app
+            .inner
+            .analysis_load
+            .lock()
+            .map_err(|_| ApiError::Internal("analysis count poisoned".into()))?;
+        let mine = load.per_client.get(&client).copied().unwrap_or(0);
+        if mine >= o.analysis_per_client.max(1) {
+            return Err(ApiError::TooMany(
+                ErrorCode::AnalysisLimit,
+                format!(
+                    "you have {mine} analyses or rollouts running already (at most {} at once): wait for them, then try again",
+                    o.analysis_per_client.max(1)
+                ),
+                5,
+            ));
+        }
+        if load.total >= cap {
+            return Err(ApiError::Busy(
+                ErrorCode::EngineBusy,
+                "the engine has too many analyses queued: try again in a few seconds".into(),
+                10,
+            ));
+        }
+        load.total += 1;
+        *load.per_client.entry(client).or_insert(0) += 1;
+        Ok(AnalysisTicket {
+            app: app.clone(),
+            client,
+        })
+    }
+}
+
+impl Drop for AnalysisTicket {
+    fn drop(&mut self) {
+        if let Ok(mut load) = self.app.inner.analysis_load.lock() {
+            load.total = load.total.saturating_sub(1);
+            if let Some(n) = load.per_client.get_mut(&self.client) {
+                *n -= 1;
+                if *n == 0 {
+                    load.per_client.remove(&self.client);
+                }
+            }
+        }
+    }
+}
+
+/// Runs analysis work (an analysis, a rollout, a review) on a blocking
+/// thread once a permit of the analysis pool is free. The computer's moves
+/// in games have a pool of their own, so they never wait behind this.
 pub(crate) async fn on_pool<T: Send + 'static>(
     app: &AppState,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let _permit = app
         .inner
-        .engine
+        .analysis
         .clone()
         .acquire_owned()
         .await

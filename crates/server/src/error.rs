@@ -61,6 +61,15 @@ pub enum ErrorCode {
     BodyTooLarge,
     /// A request from another site.
     ForeignOrigin,
+    /// The request names a host this server does not serve (421).
+    ForeignHost,
+    /// The client has as many analyses, rollouts or reviews queued as it may
+    /// (429, with `Retry-After`).
+    AnalysisLimit,
+    /// The engine's queue for analyses is full (503, with `Retry-After`).
+    EngineBusy,
+    /// A friend game waits for the friend: nobody moves until she joins (409).
+    WaitingForFriend,
     /// A method the route does not take.
     MethodNotAllowed,
     /// Too many requests from this client.
@@ -128,6 +137,14 @@ pub enum ApiError {
     /// The server cannot do it right now (the secure generator failed).
     #[error("{1}")]
     Unavailable(ErrorCode, String),
+    /// Too much at once from this client (429); try again after the
+    /// seconds given (`Retry-After`).
+    #[error("{1}")]
+    TooMany(ErrorCode, String, u64),
+    /// The server is too busy for this now (503); try again after the
+    /// seconds given (`Retry-After`).
+    #[error("{1}")]
+    Busy(ErrorCode, String, u64),
     /// The store failed; nothing was changed.
     #[error("storage error: {0}")]
     Storage(#[from] rusqlite::Error),
@@ -153,7 +170,9 @@ impl ApiError {
             | ApiError::NotFound(c, _)
             | ApiError::Forbidden(c, _)
             | ApiError::Conflict(c, _)
-            | ApiError::Unavailable(c, _) => *c,
+            | ApiError::Unavailable(c, _)
+            | ApiError::TooMany(c, _, _)
+            | ApiError::Busy(c, _, _) => *c,
             ApiError::Storage(_) => ErrorCode::Storage,
             ApiError::Internal(_) => ErrorCode::Internal,
         }
@@ -203,17 +222,27 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(..) => StatusCode::NOT_FOUND,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
-            ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(..) | ApiError::Busy(..) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (
+        let retry_after = match self {
+            ApiError::TooMany(_, _, s) | ApiError::Busy(_, _, s) => Some(s),
+            _ => None,
+        };
+        let mut res = (
             status,
             Json(ErrorBody {
                 code: self.code(),
                 error: self.to_string(),
             }),
         )
-            .into_response()
+            .into_response();
+        if let Some(secs) = retry_after {
+            res.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+        }
+        res
     }
 }
 

@@ -38,6 +38,7 @@ pub mod worker;
 pub mod ws;
 
 pub use app::{app, AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
+pub use edge::host_of_url;
 pub use ws::MAX_WS_MESSAGE;
 
 use store::Store;
@@ -68,9 +69,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             ..config.options.clone()
         },
     );
-    let listener = tokio::net::TcpListener::bind(config.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let listener =
+        listen::bind(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
     let db = match &config.database {
         // The URL without its password.

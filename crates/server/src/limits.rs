@@ -4,9 +4,12 @@
 //! in `X-Forwarded-For`; requests without one (tests driving the router
 //! directly) share one key.
 
+use crate::app::AppState;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::http::Request;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap, Request};
 use axum::routing::MethodRouter;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -23,28 +26,51 @@ pub struct ClientIp {
     pub trusted: Arc<Vec<IpAddr>>,
 }
 
-impl KeyExtractor for ClientIp {
-    type Key = IpAddr;
-
-    fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
-        let peer = req
-            .extensions()
+impl ClientIp {
+    /// The client of a request with these extensions and headers.
+    pub fn of(&self, extensions: &Extensions, headers: &HeaderMap) -> IpAddr {
+        let peer = extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
         if !self.trusted.contains(&peer) {
-            return Ok(peer);
+            return peer;
         }
         // The last address is the one our proxy saw; earlier ones are the
         // client's word.
-        let forwarded = req
-            .headers()
+        let forwarded = headers
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
             .filter_map(|a| a.trim().parse::<IpAddr>().ok())
             .next_back();
-        Ok(forwarded.unwrap_or(peer))
+        forwarded.unwrap_or(peer)
+    }
+}
+
+impl KeyExtractor for ClientIp {
+    type Key = IpAddr;
+
+    fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
+        Ok(self.of(req.extensions(), req.headers()))
+    }
+}
+
+/// The client of a request, as a handler's argument: its address, or the
+/// one a trusted proxy forwarded.
+pub struct Client(pub IpAddr);
+
+impl FromRequestParts<AppState> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        app: &AppState,
+    ) -> Result<Client, Self::Rejection> {
+        let trusted = ClientIp {
+            trusted: Arc::new(app.options().trusted_proxies.clone()),
+        };
+        Ok(Client(trusted.of(&parts.extensions, &parts.headers)))
     }
 }
 

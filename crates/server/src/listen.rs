@@ -1,7 +1,15 @@
-//! The listening socket, with bounds: at most `max_connections` connections
-//! open (more wait in the kernel's queue), and hyper's header-read timeout,
-//! which also closes a kept-alive connection that stays idle that long. On
-//! Ctrl-C or SIGTERM the server stops accepting, lets requests in flight
+//! The listening socket, with bounds:
+//!
+//! - at most `max_connections` connections open (more wait in the kernel's
+//!   queue), and at most `max_connections_per_address` from one client
+//!   address (trusted proxies excepted), so one address cannot take every
+//!   slot: a connection past its address's share is answered 503 and closed;
+//! - hyper's header-read timeout for a request begun but not finished, and an
+//!   idle timeout of the same length for every connection with no request in
+//!   flight, whatever it sent: nothing at all, half a preface, an HTTP/2
+//!   prior-knowledge preface, or a kept-alive connection gone quiet.
+//!
+//! On Ctrl-C or SIGTERM the server stops accepting, lets requests in flight
 //! finish and every WebSocket send its close frame (up to ten seconds in
 //! all), and exits.
 
@@ -10,12 +18,158 @@ use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
-use tower::Service;
+use tower::{Service, ServiceExt};
+
+/// What a connection past its address's share is told before it is closed.
+const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n\
+Content-Type: application/json\r\nContent-Length: 96\r\nConnection: close\r\n\r\n\
+{\"error\":\"too many connections from your address; try again soon\",\"code\":\"too-many-connections\"}";
+
+/// Open connections per client address, so that one address cannot hold
+/// more than its share of the server's connection slots.
+pub(crate) struct PerAddress {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    cap: usize,
+    exempt: Vec<IpAddr>,
+}
+
+/// One connection counted against its address; uncounted when dropped.
+pub(crate) struct AddressSlot {
+    table: Arc<PerAddress>,
+    ip: IpAddr,
+}
+
+impl PerAddress {
+    /// At most `cap` connections per address (0: no cap); `exempt`
+    /// addresses (trusted proxies, which carry many clients) have none.
+    pub(crate) fn new(cap: usize, exempt: Vec<IpAddr>) -> Arc<PerAddress> {
+        Arc::new(PerAddress {
+            open: Mutex::new(HashMap::new()),
+            cap,
+            exempt,
+        })
+    }
+
+    /// Counts one more connection from `ip`, or `None` when it has its share.
+    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
+        if self.cap > 0 && !self.exempt.contains(&ip) {
+            let mut open = self.open.lock().ok()?;
+            let n = open.entry(ip).or_insert(0);
+            if *n >= self.cap {
+                return None;
+            }
+            *n += 1;
+        }
+        Some(AddressSlot {
+            table: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if self.table.cap == 0 || self.table.exempt.contains(&self.ip) {
+            return;
+        }
+        if let Ok(mut open) = self.table.open.lock() {
+            if let Some(n) = open.get_mut(&self.ip) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&self.ip);
+                }
+            }
+        }
+    }
+}
+
+/// A connection's requests in flight and when it last began or ended one,
+/// for the idle timeout.
+struct Activity {
+    opened: Instant,
+    in_flight: AtomicUsize,
+    /// Milliseconds after `opened`.
+    last: AtomicU64,
+}
+
+impl Activity {
+    fn new() -> Arc<Activity> {
+        Arc::new(Activity {
+            opened: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            last: AtomicU64::new(0),
+        })
+    }
+
+    fn touch(&self) {
+        let ms = u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last.store(ms, Ordering::SeqCst);
+    }
+
+    /// Resolves once the connection has had no request in flight for
+    /// `timeout`.
+    async fn idle_for(&self, timeout: Duration) {
+        loop {
+            let quiet = self
+                .opened
+                .elapsed()
+                .saturating_sub(Duration::from_millis(self.last.load(Ordering::SeqCst)));
+            if self.in_flight.load(Ordering::SeqCst) > 0 {
+                tokio::time::sleep(timeout).await;
+            } else if quiet >= timeout {
+                return;
+            } else {
+                tokio::time::sleep(timeout - quiet).await;
+            }
+        }
+    }
+}
+
+/// Counts a request in flight until its answer's head is ready.
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn begin(a: &Arc<Activity>) -> InFlight {
+        a.in_flight.fetch_add(1, Ordering::SeqCst);
+        a.touch();
+        InFlight(a.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Connections the kernel queues for the accept loop: the most Linux allows
+/// by default (`net.core.somaxconn`), so that a burst of connections (a
+/// flood, or a busy minute) is queued rather than dropped and retried a
+/// second later.
+const BACKLOG: u32 = 4096;
+
+/// The listening socket on `addr`, with a deep accept queue.
+///
+/// # Errors
+/// The address cannot be bound.
+pub(crate) fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
 
 /// Serves `router` on `listener` until a shutdown signal.
 ///
@@ -24,6 +178,7 @@ use tower::Service;
 pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::io::Result<()> {
     let o = app.options().clone();
     let slots = Arc::new(Semaphore::new(o.max_connections.max(1)));
+    let per_address = PerAddress::new(o.max_connections_per_address, o.trusted_proxies.clone());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut make = router.into_make_service_with_connect_info::<SocketAddr>();
     let shutdown = shutdown_signal();
@@ -44,8 +199,29 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
                 }
             },
         };
+        let Some(address) = per_address.take(peer.ip()) else {
+            // Past its share: say so if the socket takes it at once, close.
+            let _ = stream.try_write(TOO_MANY);
+            drop(permit);
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let Ok(service) = make.call(peer).await;
+        let activity = Activity::new();
+        let service = {
+            let activity = activity.clone();
+            ServiceExt::<hyper::Request<hyper::body::Incoming>>::map_future(
+                service,
+                move |answer| {
+                    let busy = InFlight::begin(&activity);
+                    async move {
+                        let answer = answer.await;
+                        drop(busy);
+                        answer
+                    }
+                },
+            )
+        };
         let mut stop = stop_rx.clone();
         let header_timeout = o.header_timeout;
         tokio::spawn(async move {
@@ -65,7 +241,14 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
                     conn.as_mut().graceful_shutdown();
                     let _ = conn.await;
                 }
+                // Nothing asked for that long (not even a first byte): end
+                // it, and drop it if it will not end by itself.
+                () = activity.idle_for(header_timeout) => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(header_timeout, conn.as_mut()).await;
+                }
             }
+            drop(address);
             drop(permit);
         });
     }

@@ -27,6 +27,18 @@ use std::time::Duration;
 /// what kills its workers.
 const MAX_ATTEMPTS: i32 = 5;
 
+/// The payload of a move job queued again after failing: `fallback N`, the
+/// Nth time; it plays at level 1.
+const FALLBACK: &str = "fallback";
+
+/// How many times a move job has fallen back already (0: never).
+fn fallback_round(payload: &str) -> u32 {
+    payload
+        .strip_prefix(FALLBACK)
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The worker's settings (the flags of `agon worker`).
 #[derive(Clone, Debug)]
 pub struct WorkerConfig {
@@ -113,6 +125,26 @@ async fn wait_for_work(notices: &mut Option<tokio::sync::broadcast::Receiver<Not
 /// Does one job while renewing its lease, and records how it ended.
 async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
     let started = std::time::Instant::now();
+    if job.attempts > MAX_ATTEMPTS && job.kind == JobKind::Move {
+        // A game must never wait for ever on a move that kills its workers:
+        // the move is queued again at the cheapest level, after a pause
+        // that doubles each time (up to five minutes).
+        let round = fallback_round(&job.payload) + 1;
+        let delay = Duration::from_secs(1 << round.min(8)).min(Duration::from_secs(300));
+        tracing::error!(
+            job = job.id,
+            game = job.game.as_deref().unwrap_or("-"),
+            round,
+            "move job failed {MAX_ATTEMPTS} times: retrying at level 1"
+        );
+        if let Err(e) = store
+            .retry(&job, format!("{FALLBACK} {round}"), delay)
+            .await
+        {
+            tracing::error!(job = job.id, error = %e, "could not queue a move again");
+        }
+        return;
+    }
     if job.attempts > MAX_ATTEMPTS {
         tracing::error!(job = job.id, kind = job.kind.name(), "job given up");
         let _ = store
@@ -211,7 +243,10 @@ async fn engine_move(
         return Ok("stale: dropped".into());
     }
     let snapshot = session.clone();
-    let Some(action) = blocking(move || Ok(crate::engine::engine_action(&snapshot, stop))).await?
+    // A move that failed before is made at the cheapest level.
+    let level = (fallback_round(&job.payload) > 0).then_some(1);
+    let Some(action) =
+        blocking(move || Ok(crate::engine::engine_action_at(&snapshot, level, stop))).await?
     else {
         return Ok("no action".into());
     };

@@ -6,6 +6,7 @@
 use crate::app::{AppState, Slot};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::limits::Client;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -46,6 +47,13 @@ pub enum WsMessage {
         /// The review is stored.
         ready: bool,
     },
+    /// This socket's seat moved to another device (its seat link was
+    /// used): the token it said `hello` with holds only `you` now (none: it
+    /// watches). Sent at once, so the old device stops looking live.
+    Moved {
+        /// The seats the token still holds.
+        you: Vec<u8>,
+    },
     /// The answer to `ping`.
     Pong,
     /// A message the socket does not take.
@@ -83,12 +91,13 @@ enum ClientMessage {
 pub async fn upgrade(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     // Count the socket now, so a flood of upgrades cannot pass the caps
     // before the first of them is counted.
-    let count = SocketCount::take(&app, &slot)?;
+    let count = SocketCount::take(&app, &slot, client)?;
     Ok(upgrade
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
@@ -100,20 +109,37 @@ pub async fn upgrade(
         }))
 }
 
-/// One open socket, counted in all and on its game until dropped.
+/// One open socket, counted in all, on its game and for its client's
+/// address until dropped.
 struct SocketCount {
     app: AppState,
     slot: Arc<Slot>,
+    _address: crate::listen::AddressSlot,
 }
 
 impl SocketCount {
-    fn take(app: &AppState, slot: &Arc<Slot>) -> Result<SocketCount, ApiError> {
+    fn take(
+        app: &AppState,
+        slot: &Arc<Slot>,
+        client: std::net::IpAddr,
+    ) -> Result<SocketCount, ApiError> {
         let o = app.options();
+        let address = app.inner.socket_addresses.take(client).ok_or_else(|| {
+            ApiError::TooMany(
+                ErrorCode::TooManyConnections,
+                format!(
+                    "too many live connections from your address (at most {}): close some and try again",
+                    o.max_sockets_per_address
+                ),
+                10,
+            )
+        })?;
         let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
         let here = slot.sockets.fetch_add(1, Ordering::SeqCst);
         let count = SocketCount {
             app: app.clone(),
             slot: slot.clone(),
+            _address: address,
         };
         if total >= o.max_sockets || here >= o.max_sockets_per_game {
             return Err(ApiError::Unavailable(
@@ -210,6 +236,9 @@ async fn push_updates(
         slot: slot.clone(),
         seats: vec![],
     };
+    // The token this socket said hello with, and the seat changes seen.
+    let mut hello: Option<String> = None;
+    let mut seats_seen = slot.seat_changes.load(Ordering::SeqCst);
     loop {
         tokio::select! {
             () = closed(&mut closing) => {
@@ -234,6 +263,21 @@ async fn push_updates(
                 if socket.send(Message::Text(text.to_string().into())).await.is_err() {
                     return;
                 }
+                // A seat changed hands: does this socket's token still hold
+                // what it held?
+                let changes = slot.seat_changes.load(Ordering::SeqCst);
+                if changes != seats_seen {
+                    seats_seen = changes;
+                    if let Some(token) = &hello {
+                        let you = slot.session.lock().await.seats_for(Some(token));
+                        if you != presence.seats {
+                            presence.set(you.clone());
+                            if !send(&mut socket, &WsMessage::Moved { you }).await {
+                                return;
+                            }
+                        }
+                    }
+                }
             }
             msg = socket.recv() => {
                 let reply = match msg {
@@ -243,6 +287,7 @@ async fn push_updates(
                         Ok(ClientMessage::Hello { token }) => {
                             let you = slot.session.lock().await.seats_for(Some(&token));
                             presence.set(you.clone());
+                            hello = Some(token);
                             WsMessage::Hello { you }
                         }
                         Err(_) => WsMessage::Error {

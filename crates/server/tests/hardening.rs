@@ -33,7 +33,7 @@ fn post(uri: &str, content_type: Option<&str>, body: &str) -> axum::http::reques
     let mut b = Request::builder()
         .method("POST")
         .uri(uri)
-        .header(header::HOST, "agon.test");
+        .header(header::HOST, "agon.localhost");
     if let Some(ct) = content_type {
         b = b.header(header::CONTENT_TYPE, ct);
     }
@@ -86,7 +86,7 @@ async fn other_sites_cannot_change_state_or_open_sockets() {
     assert_eq!(status, StatusCode::FORBIDDEN, "{text}");
     assert!(text.contains("another site"), "{text}");
     assert_eq!(
-        raw(&app, from("http://agon.test")).await.0,
+        raw(&app, from("http://agon.localhost")).await.0,
         StatusCode::CREATED,
         "same origin"
     );
@@ -95,7 +95,7 @@ async fn other_sites_cannot_change_state_or_open_sockets() {
     let upgrade = |origin: &str| {
         Request::builder()
             .uri(format!("/api/games/{id}/ws"))
-            .header(header::HOST, "agon.test")
+            .header(header::HOST, "agon.localhost")
             .header(header::ORIGIN, origin)
             .header(header::CONNECTION, "upgrade")
             .header(header::UPGRADE, "websocket")
@@ -564,7 +564,7 @@ async fn built_in_files_carry_an_etag_and_come_packed() {
     let get = |uri: &str, headers: &[(header::HeaderName, &[u8])]| {
         let mut b = Request::builder()
             .uri(uri)
-            .header(header::HOST, "agon.test");
+            .header(header::HOST, "agon.localhost");
         for (k, v) in headers {
             b = b.header(k, header::HeaderValue::from_bytes(v).unwrap());
         }

@@ -239,7 +239,10 @@ async fn engine_reply(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_stall() {
-    let delay = Duration::from_millis(60);
+    // The engine waits this long before it thinks: long enough that the
+    // three actions of a round always land inside it (checked below, so a
+    // machine too slow for that fails instead of skipping the race).
+    let delay = Duration::from_millis(150);
     let app = app(AppState::new(store().await, 2, delay));
     // Ringo level 1 thinks for a few milliseconds; the budget is its time plus
     // the delay, with room for a loaded test machine.
@@ -252,7 +255,7 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
     let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng::new(9);
     let mut slowest = Duration::ZERO;
-    for round in 0..100 {
+    for round in 0..60 {
         let s = get(&app, id, t).await["state"].clone();
         if s["over"] == true {
             break;
@@ -266,9 +269,10 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
         let first = &moves[rng.below(moves.len())];
         let second = &moves[rng.below(moves.len())];
         let before = s["history"].as_array().unwrap().len();
-        // The three actions come 0–20 ms apart, inside the engine's 60 ms
-        // delay, so the engine has already seen the first move.
+        // The three actions come 0–20 ms apart, inside the engine's delay,
+        // so the engine has already seen the first move.
         let gap = Duration::from_millis(rng.below(11) as u64);
+        let sent = std::time::Instant::now();
         let (status, v) = action(&app, id, t, mv(first)).await;
         assert_eq!(status, StatusCode::OK, "round {round}: {v}");
         tokio::time::sleep(gap).await;
@@ -277,6 +281,11 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
         tokio::time::sleep(gap).await;
         let (status, v) = action(&app, id, t, mv(second)).await;
         assert_eq!(status, StatusCode::OK, "round {round}: {v}");
+        assert!(
+            sent.elapsed() < delay,
+            "round {round}: the three actions took {:?}, longer than the engine's delay, so the race was not run",
+            sent.elapsed()
+        );
         let (s, took) = engine_reply(&app, id, 0, budget).await;
         slowest = slowest.max(took);
         let history: Vec<&str> = s["history"]

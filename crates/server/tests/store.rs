@@ -489,7 +489,11 @@ async fn postgres_changes_are_announced_to_every_instance() {
     a.commit("g8", commit(0, 0, &["x"], vec![])).await.unwrap();
     a.claim_invite("g8", "c".into(), "t".into()).await.unwrap();
     // A refused change is not announced.
-    let _ = a.commit("g8", commit(0, 0, &["y"], vec![])).await;
+    let stale = a.commit("g8", commit(0, 0, &["y"], vec![])).await;
+    assert!(
+        matches!(stale, Err(StoreError::Stale(_))),
+        "a write at an old revision is refused: {stale:?}"
+    );
     a.commit("g8", commit(1, 1, &["y"], vec![])).await.unwrap();
     let mut seen = vec![];
     while seen.len() < 3 {

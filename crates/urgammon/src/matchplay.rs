@@ -56,7 +56,12 @@ impl FromStr for Stake {
     /// Parses `10`, `12.5` or `0.25` (at most two decimals, at most 10^12).
     fn from_str(s: &str) -> Result<Stake, SettingsError> {
         let bad = || SettingsError::Stake(s.to_string());
-        let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+        // `5.` is refused like `.5`: a point stands between digits.
+        let (whole, frac) = match s.split_once('.') {
+            Some((_, "")) => return Err(bad()),
+            Some(parts) => parts,
+            None => (s, ""),
+        };
         if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 12 {
             return Err(bad());
         }

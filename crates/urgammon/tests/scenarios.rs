@@ -495,7 +495,7 @@ fn stakes_are_exact_amounts() {
     let stake: Stake = "10".parse().unwrap();
     assert_eq!(Stake(stake.0 * 4).to_string(), "40");
     assert_eq!("2.5".parse::<Stake>().unwrap().to_string(), "2.50");
-    for bad in ["-1", "1.234", "x", "", ".5", "1e3"] {
+    for bad in ["-1", "1.234", "x", "", ".5", "5.", " 5", "1e3"] {
         assert!(bad.parse::<Stake>().is_err(), "{bad}");
     }
 }

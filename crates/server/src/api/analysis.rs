@@ -5,7 +5,9 @@
 
 use super::parse_json;
 use crate::app::AppState;
+use crate::engine::AnalysisTicket;
 use crate::error::{ApiError, ErrorCode};
+use crate::limits::Client;
 use crate::session::Kind;
 use crate::store::JobKind;
 use agon_ai::urgammon::MatchContext;
@@ -221,9 +223,14 @@ pub fn analyze_json(body: &[u8]) -> Result<String, ApiError> {
 /// Urgammon: set-up and record, level, match score) and the engine's view of
 /// it, with bounded effort. A bad request is refused at once, before any
 /// engine work is queued.
-pub async fn analyze(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+pub async fn analyze(
+    State(app): State<AppState>,
+    Client(client): Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_analyze(&req)?;
+    let _ticket = AnalysisTicket::take(&app, client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
         .engine_work(JobKind::Analyze, payload.clone(), move || {
@@ -280,9 +287,14 @@ pub fn rollout_json(body: &[u8]) -> Result<String, ApiError> {
 }
 
 /// `POST /api/rollout`: an Urgammon position played out by level 8 on both sides.
-pub async fn rollout(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+pub async fn rollout(
+    State(app): State<AppState>,
+    Client(client): Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_rollout(&req)?;
+    let _ticket = AnalysisTicket::take(&app, client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
         .engine_work(JobKind::Rollout, payload.clone(), move || {

@@ -158,14 +158,18 @@ impl ListParams {
     }
 }
 
-/// A whole number from JSON: a number, or a string of digits.
+/// A whole number from JSON: a number, or a string of digits as a form
+/// field sends it: no padding, no sign, no leading zero (`" 3"`, `"+3"` and
+/// `"03"` are refused, so one value has one spelling).
 fn whole(v: &Value, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<u32, ApiError> {
     let n = match v {
         Value::Number(n) => n.as_u64(),
         Value::String(s)
-            if !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) =>
+            if !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && (s == "0" || !s.starts_with('0')) =>
         {
-            s.trim().parse().ok()
+            s.parse().ok()
         }
         _ => None,
     };
@@ -204,12 +208,11 @@ fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiErr
     };
     let stake = match &req.stake {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.trim().is_empty() => None,
-        Some(Value::String(s)) => {
-            Some(s.trim().parse().map_err(|e: urgammon::SettingsError| {
-                ApiError::BadRequest(ErrorCode::BadStake, e.to_string())
-            })?)
-        }
+        Some(Value::String(s)) if s.is_empty() => None,
+        // Parsed as written: a padded stake is refused like a padded number.
+        Some(Value::String(s)) => Some(s.parse().map_err(|e: urgammon::SettingsError| {
+            ApiError::BadRequest(ErrorCode::BadStake, e.to_string())
+        })?),
         Some(Value::Number(n)) => Some(n.to_string().parse().map_err(
             |e: urgammon::SettingsError| ApiError::BadRequest(ErrorCode::BadStake, e.to_string()),
         )?),
@@ -249,9 +252,36 @@ impl NewGame {
             }
             Kind::Urgammon => match_settings(req)?.header(),
         };
-        let mode: Mode = req.opponent.as_deref().unwrap_or("engine").parse()?;
+        let (mode, my_seat, level) = seating(
+            kind,
+            req.opponent.as_deref().unwrap_or("engine"),
+            req.side.as_deref(),
+            req.level.as_ref(),
+        )?;
+        Ok(NewGame {
+            kind,
+            settings,
+            start: None,
+            mode,
+            level,
+            my_seat,
+            tokens: vec![],
+        })
+    }
+}
+
+/// Who plays a new (or imported) game: the opponent, the creator's seat
+/// (`side`, random by default) and the computer's level, checked.
+fn seating(
+    kind: Kind,
+    opponent: &str,
+    side: Option<&str>,
+    level: Option<&Value>,
+) -> Result<(Mode, u8, Option<u8>), ApiError> {
+    {
+        let mode: Mode = opponent.parse()?;
         let names = kind.seat_names();
-        let my_seat = match req.side.as_deref().unwrap_or("random") {
+        let my_seat = match side.unwrap_or("random") {
             "random" => secrets::coin()?,
             s => kind.seat_of(s).ok_or_else(|| {
                 ApiError::BadRequest(
@@ -263,7 +293,7 @@ impl NewGame {
                 )
             })?,
         };
-        let level = match &req.level {
+        let level = match level {
             None | Some(Value::Null) => None,
             Some(v) => Some(whole(v, "level", 1..=10).map_err(|_| {
                 ApiError::BadRequest(
@@ -272,15 +302,7 @@ impl NewGame {
                 )
             })? as u8),
         };
-        Ok(NewGame {
-            kind,
-            settings,
-            start: None,
-            mode,
-            level,
-            my_seat,
-            tokens: vec![],
-        })
+        Ok((mode, my_seat, level))
     }
 }
 
@@ -402,6 +424,15 @@ pub async fn create(
 struct ImportRequest {
     game: String,
     record: String,
+    /// As for creation: `local` (the default), `engine` or `friend`.
+    #[serde(default)]
+    opponent: Option<String>,
+    /// As for creation: the computer's level.
+    #[serde(default)]
+    level: Option<Value>,
+    /// As for creation: the importer's side (default: the side to act).
+    #[serde(default)]
+    side: Option<String>,
 }
 
 /// `POST /api/import`: a record as a new same-screen game: a Ringo game
@@ -420,13 +451,19 @@ pub async fn import(
         .resigned
         .map(|side| format!("{}{side}", agon_views::RESIGN));
     let text = saved.record;
-    let (settings, start, mut tokens) = match kind {
+    let (settings, start, mut tokens, to_act) = match kind {
         Kind::Ringo => {
             let game = ringo::Game::parse_record(text).map_err(|e| bad(e.to_string()))?;
             let rules = *game.rules();
             let start = (*game.start_position() != ringo::Position::start(&rules))
                 .then(|| game.start_position().to_text(rules.rings));
-            (rules.to_string(), start, game.move_notations())
+            let to_act = game.position().to_move().index() as u8;
+            (
+                rules.to_string(),
+                start,
+                game.move_notations(),
+                Some(to_act),
+            )
         }
         Kind::Urgammon => {
             let text = text.trim();
@@ -446,7 +483,8 @@ pub async fn import(
                 .chain(std::iter::once(m.current()))
                 .flat_map(|g| g.token_texts().to_vec())
                 .collect();
-            (m.settings().header(), None, tokens)
+            let to_act = m.current().state().to_act().map(|s| s.index() as u8);
+            (m.settings().header(), None, tokens, to_act)
         }
     };
     tokens.extend(resign);
@@ -459,13 +497,24 @@ pub async fn import(
             crate::app::MAX_TOKENS
         )));
     }
+    let (mode, my_seat, level) = seating(
+        kind,
+        req.opponent.as_deref().unwrap_or("local"),
+        // The importer goes on with the side to act, unless she says.
+        Some(req.side.as_deref().unwrap_or("to-act")).filter(|s| *s != "to-act"),
+        req.level.as_ref(),
+    )?;
+    let my_seat = match req.side.as_deref() {
+        Some(_) => my_seat,
+        None => to_act.unwrap_or(0),
+    };
     let g = NewGame {
         kind,
         settings,
         start,
-        mode: Mode::Local,
-        level: None,
-        my_seat: 0,
+        mode,
+        level,
+        my_seat,
         tokens,
     };
     Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))

@@ -59,6 +59,8 @@ pub async fn join(
     let you = if seat == 2 { vec![0, 1] } else { vec![seat] };
     let state = session.view();
     drop(session);
+    slot.seat_changes
+        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     slot.broadcast(&crate::ws::WsMessage::State {
         state: Box::new(state),
     });

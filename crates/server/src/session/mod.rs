@@ -268,6 +268,13 @@ impl Session {
         }
     }
 
+    /// A friend game whose invited seat is still empty: it has not begun.
+    pub fn waiting_for_friend(&self) -> bool {
+        self.row.mode == Mode::Friend
+            && !self.is_over()
+            && (self.row.token0.is_none() || self.row.token1.is_none())
+    }
+
     /// Applies a player's action for the seats a token holds. Returns the next
     /// session and the change to store; `self` is left as it was.
     ///
@@ -284,6 +291,12 @@ impl Session {
             return Err(SessionError::Forbidden(
                 ErrorCode::WatchOnly,
                 "this link is for watching: only the players' links can act".into(),
+            ));
+        }
+        if self.waiting_for_friend() && !matches!(action, Action::Resign) {
+            return Err(SessionError::Conflict(
+                ErrorCode::WaitingForFriend,
+                "the game starts when your friend joins: send her the invite link".into(),
             ));
         }
         let mut next = self.clone();

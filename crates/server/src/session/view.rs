@@ -57,6 +57,10 @@ pub struct SessionView {
     pub rematch: Option<String>,
     /// Whether each seat has a player (or the computer).
     pub seated: [bool; 2],
+    /// A friend game whose friend has not joined yet: nobody can move until
+    /// she does (actions other than resigning are refused with 409
+    /// `waiting-for-friend`).
+    pub waiting_for_friend: bool,
     /// The replay only: the tokens of the whole game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<usize>,
@@ -128,6 +132,7 @@ impl Session {
                 self.row.token0.is_some() || self.row.engine_seat == Some(0),
                 self.row.token1.is_some() || self.row.engine_seat == Some(1),
             ],
+            waiting_for_friend: self.waiting_for_friend(),
             total: None,
             tokens_all: None,
         }

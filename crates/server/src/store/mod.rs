@@ -604,6 +604,21 @@ impl Store {
         queue!(self, s => s.finish(job, result).await)
     }
 
+    /// Queues a job again, from its first attempt, with a new payload, due
+    /// after `delay`: a move job that keeps failing is retried this way at
+    /// a cheaper level instead of being given up, so its game never stalls.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    pub async fn retry(
+        &self,
+        job: &Job,
+        payload: String,
+        delay: Duration,
+    ) -> Result<(), StoreError> {
+        queue!(self, s => s.retry(job, payload, delay).await)
+    }
+
     /// Where a job stands; `None` once it is gone.
     ///
     /// # Errors

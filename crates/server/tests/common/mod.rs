@@ -117,10 +117,17 @@ pub async fn pg_store(test: &str) -> Option<Store> {
 }
 
 /// The admin URL of the test server, if there is one.
+/// Under `./test.sh` (`AGON_REQUIRE_ALL`) a missing server fails the test
+/// instead of skipping it.
 pub fn pg_admin_url() -> Option<String> {
-    std::env::var("AGON_TEST_DATABASE_URL")
+    let url = std::env::var("AGON_TEST_DATABASE_URL")
         .ok()
-        .filter(|u| !u.is_empty())
+        .filter(|u| !u.is_empty());
+    assert!(
+        url.is_some() || std::env::var_os("AGON_REQUIRE_ALL").is_none(),
+        "AGON_TEST_DATABASE_URL is not set, and ./test.sh (AGON_REQUIRE_ALL) runs every test"
+    );
+    url
 }
 
 /// Creates a fresh database for a test on the server at `admin`, and returns

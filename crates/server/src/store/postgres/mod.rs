@@ -58,6 +58,11 @@ pub struct PgStore {
     commits: Arc<AtomicUsize>,
 }
 
+/// Marks used every unused code of a game for the same seat code (0, 1,
+/// or 2 for both), so that only the newest link of a seat can take it.
+const REVOKE_INVITES: &str = "UPDATE invites SET used = TRUE
+     WHERE game_id = $1 AND NOT used AND seat = $2";
+
 impl PgStore {
     /// Connects, migrates the schema, and starts listening.
     ///
@@ -277,13 +282,17 @@ impl PgStore {
         code_hash: String,
         seat: u8,
     ) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "INSERT INTO invites (game_id, code, seat) VALUES ($1, $2, $3)",
-                &[&id, &code_hash, &i16::from(seat)],
-            )
-            .await?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // A new link for a seat is the only one that works: older unused
+        // links of that seat are revoked.
+        tx.execute(REVOKE_INVITES, &[&id, &i16::from(seat)]).await?;
+        tx.execute(
+            "INSERT INTO invites (game_id, code, seat) VALUES ($1, $2, $3)",
+            &[&id, &code_hash, &i16::from(seat)],
+        )
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -312,6 +321,8 @@ impl PgStore {
         let Some(seat) = seat.and_then(|s| u8::try_from(s).ok()) else {
             return Ok(None);
         };
+        // The seat has a new holder: an older link of it no longer works.
+        tx.execute(REVOKE_INVITES, &[&id, &i16::from(seat)]).await?;
         let revision: i64 = tx
             .query_one(
                 "UPDATE games SET

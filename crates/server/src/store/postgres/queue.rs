@@ -9,7 +9,9 @@ use tokio_postgres::Row;
 
 impl PgStore {
     /// Queues a job due after `delay`; `None` when the same move or review
-    /// job is already queued.
+    /// job is already queued (or done). A move job that was given up (by a
+    /// worker from before moves fell back to level 1) is queued again, at
+    /// level 1, so that its game goes on.
     ///
     /// # Errors
     /// The write failed.
@@ -28,7 +30,11 @@ impl PgStore {
                 "INSERT INTO jobs (kind, game_id, revision, payload, run_after)
                  VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
                  ON CONFLICT (kind, game_id, revision) WHERE kind IN ('move', 'review')
-                 DO NOTHING RETURNING id",
+                 DO UPDATE SET finished = FALSE, attempts = 0, error = NULL,
+                    payload = 'fallback 1', leased_until = NULL, worker = NULL,
+                    run_after = EXCLUDED.run_after
+                 WHERE jobs.kind = 'move' AND jobs.finished AND jobs.result IS NULL
+                 RETURNING id",
                 &[
                     &kind.name(),
                     &game,
@@ -154,6 +160,31 @@ impl PgStore {
         .await?;
         let game = job.game.as_deref().unwrap_or("-");
         notify(&tx, JOBS, &format!("done {} {game}", job.id)).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Queues a job again from its first attempt, with a new payload, due
+    /// after `delay`, and announces it.
+    ///
+    /// # Errors
+    /// The write failed.
+    pub async fn retry(
+        &self,
+        job: &Job,
+        payload: String,
+        delay: Duration,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            "UPDATE jobs SET payload = $2, attempts = 0, leased_until = NULL, worker = NULL,
+                    run_after = now() + make_interval(secs => $3)
+             WHERE id = $1",
+            &[&job.id, &payload, &delay.as_secs_f64()],
+        )
+        .await?;
+        notify(&tx, JOBS, "queued").await?;
         tx.commit().await?;
         Ok(())
     }

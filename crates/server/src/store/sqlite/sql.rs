@@ -155,7 +155,21 @@ pub(super) fn add_invite(
     code: &str,
     seat: u8,
 ) -> Result<(), rusqlite::Error> {
+    // A new link for a seat is the only one that works: older unused links
+    // of that seat are revoked.
+    revoke_invites(conn, id, seat)?;
     insert_invite(conn, id, code, seat)?;
+    Ok(())
+}
+
+/// Marks used every unused code of a game for the same seat code (0, 1,
+/// or 2 for both), so that only the newest link of a seat can take it.
+fn revoke_invites(conn: &Connection, id: &str, seat: u8) -> Result<(), rusqlite::Error> {
+    conn.execute(
+        "UPDATE invites SET used = 1
+         WHERE game_id = ?1 AND used = 0 AND seat = ?2",
+        params![id, seat],
+    )?;
     Ok(())
 }
 
@@ -183,6 +197,9 @@ pub(super) fn claim_invite(
         "UPDATE invites SET used = 1 WHERE game_id = ?1 AND code = ?2",
         params![id, code],
     )?;
+    // The seat has a new holder: a link made before this one, for the same
+    // seat, no longer takes it back.
+    revoke_invites(conn, id, seat)?;
     if seat == 0 || seat == 2 {
         conn.execute(
             "UPDATE games SET token0 = ?2 WHERE id = ?1",
