@@ -163,11 +163,12 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
       assert.match(words, new RegExp(`^· (pawn|chariot|hero) (enters ${m.to}|${m.from} → ${m.to}|bears off from ${m.from})`), words);
     }
     // The panel says where the turn stands, so the verdict die's two buttons read.
+    // After start:2-3 P-2a r1 Dark has one move and no verdict die to
+    // choose (the position where it has is checked below).
     const turn = await page.evaluate(() => window.agonState);
-    assert.match(await page.locator("#analysis-turn").innerText(),
-      turn.phase === "decide" ? /^Dark: move with value 1 \(mongrel\), or risk the verdict die$/
-        : turn.phase === "verdict" ? /^Dark: no move with value 1/ : /^Dark: move with value 1 \(mongrel\)$/);
-    if (turn.verdict_allowed) assert.equal(await page.locator("#verdict-yes").count(), 1);
+    assert.equal(turn.phase, "move");
+    assert.match(await page.locator("#analysis-turn").innerText(), /^Dark: move with value 1 \(mongrel\)$/);
+    assert.equal(await page.locator("#verdict-yes").count(), 0);
     // The best option, when it is a move, is an arrow from the piece (or the
     // waiting piece it enters) to its house (or the palace); the verdict die
     // has none.
@@ -204,5 +205,12 @@ test("Urgammon: options with equities, dice chosen by hand, a move on the board,
     // A bad link says what is wrong, in words.
     await page.goto(`${server.url}/analysis?game=urgammon&setup=light%3D2a%3AX`);
     await page.locator("#analysis-error").waitFor();
+    // A position where the verdict die may be chosen instead of a move:
+    // the panel says so, and offers the die's YES.
+    await page.goto(`${server.url}/analysis?game=urgammon&record=${encodeURIComponent("start:2-3 P-2a r1 P-1b r1")}&level=4`);
+    await page.locator("#position-eval").waitFor();
+    assert.equal((await page.evaluate(() => window.agonState)).phase, "decide");
+    assert.equal(await page.locator("#analysis-turn").innerText(), "Light: move with value 1 (mongrel), or risk the verdict die");
+    assert.equal(await page.locator("#verdict-yes").count(), 1);
   });
 });

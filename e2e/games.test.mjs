@@ -103,7 +103,8 @@ test("a player's games: back to an unfinished game from the home page, their own
     assert.equal(await stranger.locator("#your-games").count(), 0);
     await stranger.goto(server.url + "/?lang=en");
     await stranger.locator("#start").waitFor();
-    await stranger.waitForTimeout(300);
+    // The page has looked for the browser's own games (and found none).
+    await stranger.locator("#resume[data-checked]").waitFor({ state: "attached" });
     assert.equal(await stranger.locator("#resume").isVisible(), false);
   });
 });

@@ -23,7 +23,9 @@ function freePort() {
   });
 }
 
-export async function startServer() {
+/** Starts `agon serve`; `engineDelayMs` paces the computer (0: it answers at
+ *  once; a test that must see the computer thinking gives it time). */
+export async function startServer({ engineDelayMs = 0 } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
@@ -33,7 +35,7 @@ export async function startServer() {
     "--dir", join(data, "tablebases")], { stdio: ["ignore", "ignore", "inherit"] });
   // The tests click faster than a person: no per-client rate limits here
   // (their own API tests cover them).
-  const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", "0",
+  const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
     "--rate-limit", "0", "--create-limit", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -55,8 +57,8 @@ export async function launch() {
 }
 
 /** Runs `fn(server, browser)` with a fresh server and browser, and stops both after. */
-export async function withApp(fn) {
-  const server = await startServer();
+export async function withApp(fn, options) {
+  const server = await startServer(options);
   const browser = await launch();
   try {
     return await fn(server, browser);

@@ -89,7 +89,12 @@ test("the Polish and French pages show no English sentence", async () => {
     const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local", rules: "classic,attackers=6" });
     await apiCall(server.url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move: "b6-b5" }, ringo.token);
     const ur = await apiCall(server.url, "POST", "/api/games", { game: "urgammon", opponent: "local", stake: "5" });
-    await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, { type: "roll" }, ur.token).catch(() => {});
+    // Its first move, then the other side's roll, so the log, the dice and
+    // the turn's words show (a match opens with the opening roll made: the
+    // starter moves first). Each step must succeed.
+    assert.equal(ur.state.phase, "move");
+    await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, { type: "move", move: ur.state.moves[0] }, ur.token);
+    await apiCall(server.url, "POST", `/api/games/${ur.id}/action`, { type: "roll" }, ur.token);
     // English sentences: long values with a space, different in the language checked.
     for (const l of ["pl", "fr"]) {
       const english = Object.entries(langs.en)

@@ -28,11 +28,6 @@ test("play a whole Ringo game against the engine by clicking", async () => {
         assert.equal(await page.locator("#turn + #move-hint").count(), 1);
       } else assert.equal(await page.locator("#move-hint").count(), 0, `no hint at move ${moves + 1}`);
       await playRingoMove(page, move);
-      // Not while the engine thinks.
-      if (moves === 0 && !(await state(page)).s.over) {
-        const after = await state(page);
-        if (!after.you.includes(after.s.seat_to_act)) assert.equal(await page.locator("#move-hint").count(), 0);
-      }
       if (moves === 6) await page.screenshot({ path: `${SHOTS}/ringo-game.png` });
     }
     await waitState(page, () => window.agonState.over);
@@ -64,8 +59,18 @@ test("the home page on a phone: the options come folded above the start button, 
     // Folded: no option shows, and the start button is a short scroll away.
     assert.equal(await page.locator("#opt-rings").isVisible(), false);
     assert.ok((await fold.innerText()).startsWith("Options"), await fold.innerText());
-    const startTop = await page.locator("#start").evaluate((b) => b.getBoundingClientRect().top + window.scrollY);
-    assert.ok(startTop < 2 * 844, `the start button is ${Math.round(startTop)} px down the page`);
+    // The start button is on the first screen, at its foot, and stays
+    // there while the choices scroll by (it stood 1.4 screens down).
+    const onScreen = () => page.locator("#start").evaluate((b) => {
+      const r = b.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.top >= 0 && r.bottom <= window.innerHeight && (top === b || b.contains(top));
+    });
+    assert.ok(await onScreen(), "the start button shows on the first screen");
+    await page.locator("#level-note, #preset").first().scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 300);
+    assert.ok(await onScreen(), "and while the choices scroll by");
+    await page.evaluate(() => window.scrollTo(0, 0));
     // Opened by a tap, shut again by the keyboard (Space), opened by Enter.
     await fold.click();
     await page.locator("#opt-rings").waitFor();
@@ -282,4 +287,25 @@ test("a hint against the computer or on one screen: the engine's move in words a
     else assert.equal(ur, "Hint: the computer would roll the verdict die.");
     await page.screenshot({ path: `${SHOTS}/hint-urgammon.png` });
   });
+});
+
+test("while the computer thinks, the player is offered no move hint and no Hint", async () => {
+  // The computer waits 1.5 s before it answers, so its turn is certain to
+  // be seen (with no delay the answer came first and nothing was checked).
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await newGame(page, server.url, { game: "ringo", level: 1, side: "attackers" });
+    await waitState(page, () => window.agonState && window.agonYou.length === 1);
+    assert.equal(await page.locator("#move-hint").count(), 1, "the move hint on the first move");
+    assert.equal(await page.locator("#hint").count(), 1);
+    await playRingoMove(page, "b6-b5");
+    const { s, you } = await state(page);
+    assert.ok(!you.includes(s.seat_to_act), "the computer's turn");
+    assert.equal(await page.locator("#move-hint").count(), 0);
+    assert.equal(await page.locator("#hint").count(), 0);
+    assert.match(await page.locator("#turn").innerText(), /Defenders to move/);
+    // Then it answers, and the player's turn comes back with its hint.
+    await waitState(page, () => window.agonYou.includes(window.agonState.seat_to_act), undefined, 10000);
+    assert.equal(await page.locator("#move-hint").count(), 1, "the second move's hint");
+  }, { engineDelayMs: 1500 });
 });

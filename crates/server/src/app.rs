@@ -631,7 +631,11 @@ pub fn app(state: AppState) -> Router {
                         Some(q) => format!("{}?{}", req.uri().path(), redacted_query(q)),
                         None => req.uri().path().to_string(),
                     };
-                    tracing::debug_span!(
+                    // tower-http's own target, so `tower_http=debug` (the
+                    // documented way to see requests) still shows them.
+                    tracing::span!(
+                        target: "tower_http::trace::make_span",
+                        tracing::Level::DEBUG,
                         "request",
                         method = %req.method(),
                         uri = %uri,

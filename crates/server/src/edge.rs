@@ -115,6 +115,7 @@ fn json_error(status: StatusCode, code: ErrorCode, message: String) -> Response 
         Json(ErrorBody {
             error: message,
             code,
+            at: None,
         }),
     )
         .into_response()

@@ -86,7 +86,11 @@ impl AppState {
             }
             (session.clone(), session.revision())
         };
-        tokio::time::sleep(self.inner.engine_delay).await;
+        // The pause that lets people follow the game counts from now and
+        // includes the thinking: the action comes once both are over, not
+        // one after the other (an Urgammon turn of a roll and a move at
+        // level 3 took up to 3.3 s).
+        let paced = tokio::time::Instant::now() + self.inner.engine_delay;
         let permit = self
             .inner
             .engine
@@ -121,6 +125,7 @@ impl AppState {
         let Some(action) = action else {
             return Ok(false);
         };
+        tokio::time::sleep_until(paced).await;
         let mut session = slot.session.lock().await;
         if session.revision() != revision {
             // Computed for an older revision (an Undo came in): ask again.

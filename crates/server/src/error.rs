@@ -145,6 +145,9 @@ pub enum ApiError {
     /// seconds given (`Retry-After`).
     #[error("{1}")]
     Busy(ErrorCode, String, u64),
+    /// A record that cannot be read (400 `bad-record`), with where.
+    #[error("{0}")]
+    BadRecordAt(String, RecordAt),
     /// The store failed; nothing was changed.
     #[error("storage error: {0}")]
     Storage(#[from] rusqlite::Error),
@@ -160,6 +163,19 @@ pub struct ErrorBody {
     pub error: String,
     /// What was wrong, as a stable code.
     pub code: ErrorCode,
+    /// A record that could not be read: where (only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<RecordAt>,
+}
+
+/// Where a record could not be read: the token (or move) by its index from
+/// 0, and its text, so a page can say where in its own language.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct RecordAt {
+    /// The token's index in the record's moves (Ringo) or tokens (Urgammon).
+    pub index: usize,
+    /// The token as written.
+    pub token: String,
 }
 
 impl ApiError {
@@ -173,6 +189,7 @@ impl ApiError {
             | ApiError::Unavailable(c, _)
             | ApiError::TooMany(c, _, _)
             | ApiError::Busy(c, _, _) => *c,
+            ApiError::BadRecordAt(..) => ErrorCode::BadRecord,
             ApiError::Storage(_) => ErrorCode::Storage,
             ApiError::Internal(_) => ErrorCode::Internal,
         }
@@ -218,7 +235,7 @@ impl IntoResponse for ApiError {
             tracing::error!(error = %self, "request failed");
         }
         let status = match self {
-            ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(..) | ApiError::BadRecordAt(..) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(..) => StatusCode::NOT_FOUND,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
@@ -230,11 +247,16 @@ impl IntoResponse for ApiError {
             ApiError::TooMany(_, _, s) | ApiError::Busy(_, _, s) => Some(s),
             _ => None,
         };
+        let at = match &self {
+            ApiError::BadRecordAt(_, at) => Some(at.clone()),
+            _ => None,
+        };
         let mut res = (
             status,
             Json(ErrorBody {
                 code: self.code(),
                 error: self.to_string(),
+                at,
             }),
         )
             .into_response();

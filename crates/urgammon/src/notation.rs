@@ -84,6 +84,17 @@ fn die(s: &str) -> Option<u8> {
 }
 
 impl TokenText {
+    /// Whether the token opens a turn of the record, as
+    /// [`crate::Token::opens_turn`] says of the played token: a chance roll,
+    /// or an opening roll that decides who starts (a tie opens none).
+    pub fn opens_turn(&self) -> bool {
+        match *self {
+            TokenText::Start(l, d) => l != d,
+            TokenText::Roll(_) => true,
+            TokenText::Verdict(_) | TokenText::Move { .. } => false,
+        }
+    }
+
     /// Parses one token. Never panics.
     ///
     /// # Errors

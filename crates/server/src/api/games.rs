@@ -4,8 +4,8 @@
 use super::{parse_json, token_from};
 use crate::app::AppState;
 use crate::dice::{Ledger, OsDice};
-use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::error::{ApiError, RecordAt};
 use crate::secrets;
 use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, ListCursor, ListQuery, Store};
@@ -446,6 +446,16 @@ pub async fn import(
     let kind: Kind = req.game.parse()?;
     let bad =
         |e: String| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}"));
+    // A token that cannot be read: where, besides the English words.
+    let bad_at = |e: String, index: usize, token: &str| {
+        ApiError::BadRecordAt(
+            format!("invalid record: {e}"),
+            RecordAt {
+                index,
+                token: token.to_string(),
+            },
+        )
+    };
     let saved = agon_views::Saved::split(&req.record);
     let resign = saved
         .resigned
@@ -453,7 +463,10 @@ pub async fn import(
     let text = saved.record;
     let (settings, start, mut tokens, to_act) = match kind {
         Kind::Ringo => {
-            let game = ringo::Game::parse_record(text).map_err(|e| bad(e.to_string()))?;
+            let game = ringo::Game::parse_record(text).map_err(|e| match &e {
+                ringo::RecordError::Move { index, text, .. } => bad_at(e.to_string(), *index, text),
+                _ => bad(e.to_string()),
+            })?;
             let rules = *game.rules();
             let start = (*game.start_position() != ringo::Position::start(&rules))
                 .then(|| game.start_position().to_text(rules.rings));
@@ -468,12 +481,13 @@ pub async fn import(
         Kind::Urgammon => {
             let text = text.trim();
             let m = if text.starts_with("urgammon") {
-                urgammon::Match::parse(text).map_err(|e| bad(e.to_string()))?
+                urgammon::Match::parse(text)
+                    .map_err(|e| bad_at(e.to_string(), e.index, &e.token))?
             } else {
                 let mut m = urgammon::Match::new(urgammon::MatchSettings::default());
                 for (i, t) in text.split_whitespace().enumerate() {
                     m.apply_text(t)
-                        .map_err(|e| bad(format!("token {i} ('{t}'): {e}")))?;
+                        .map_err(|e| bad_at(format!("token {i} ('{t}'): {e}"), i, t))?;
                 }
                 m
             };
@@ -612,6 +626,9 @@ pub async fn at_ply(
     .map_err(ApiError::Internal)?;
     let mut view = past.view();
     view.total = Some(session.tokens.len());
+    if session.kind() == Kind::Urgammon {
+        view.turn_plies = Some(crate::session::turn_plies(&session.tokens));
+    }
     view.tokens_all = Some(session.tokens.clone());
     Ok(Json(view))
 }

@@ -9,7 +9,7 @@ mod view;
 
 pub use crate::model::{Kind, Mode, Status};
 pub use kinds::{Action, Rules, SessionError};
-pub use view::{GameView, SessionView};
+pub use view::{turn_plies, GameView, SessionView};
 
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
 use crate::error::ErrorCode;

@@ -67,6 +67,31 @@ pub struct SessionView {
     /// The replay only: every token of the whole game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens_all: Option<Vec<String>>,
+    /// The replay of an Urgammon record only: the plies at which a turn ends
+    /// (the next one opens, or the next game of the match begins), with 0
+    /// and the end, in order. The replay steps turn by turn through them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_plies: Option<Vec<usize>>,
+}
+
+/// The plies of an Urgammon record at which a turn ends: before each token
+/// that opens a turn, before the first opening roll of each game, at 0 and
+/// at the end.
+pub fn turn_plies(tokens: &[String]) -> Vec<usize> {
+    let is_start = |t: &str| t.starts_with("start:");
+    let mut plies = vec![0];
+    for (i, token) in tokens.iter().enumerate().skip(1) {
+        let opens = urgammon::TokenText::parse(token).is_ok_and(|t| t.opens_turn());
+        let new_game = is_start(token) && !is_start(&tokens[i - 1]);
+        if opens || new_game {
+            plies.push(i);
+        }
+    }
+    if plies.last() != Some(&tokens.len()) {
+        plies.push(tokens.len());
+    }
+    plies.dedup();
+    plies
 }
 
 impl Session {
@@ -135,6 +160,7 @@ impl Session {
             waiting_for_friend: self.waiting_for_friend(),
             total: None,
             tokens_all: None,
+            turn_plies: None,
         }
     }
 }

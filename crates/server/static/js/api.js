@@ -33,18 +33,24 @@ export async function gamesByIds(ids) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, english) {
+  constructor(status, code, english, at) {
     super(code && has("err." + code) ? t("err." + code) : english);
     this.status = status;
     this.code = code;
     this.english = english;
+    this.at = at || null;
   }
 }
 
 /** An error in words for a box on the page: the translated meaning, then
- *  the server's own words, which name the bad part ("move 1 ('zz-top')"). */
+ *  where a record failed ("at token 2, 'zz'") in the page's language when
+ *  the server says where; else, on an English page, the server's own words,
+ *  which name the bad part ("move 1 ('zz-top')"). A Polish or French page
+ *  shows no English sentence. */
 export function errorText(e) {
-  return e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
+  if (e.at) return `${e.message} ${t("err.at", { n: e.at.index + 1, token: e.at.token })}`;
+  const english = document.documentElement.lang === "en";
+  return english && e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
 }
 
 export async function api(method, path, body, token) {
@@ -57,7 +63,7 @@ export async function api(method, path, body, token) {
     throw new ApiError(0, null, t("err.network", { e: e.message }));
   }
   const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) throw new ApiError(res.status, data.code, data.error || res.statusText);
+  if (!res.ok) throw new ApiError(res.status, data.code, data.error || res.statusText, data.at);
   return data;
 }
 

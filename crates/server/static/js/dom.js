@@ -26,6 +26,24 @@ export function sv(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children, true);
 }
 
+/** The attributes that make an element a button for every hand: the mouse
+ *  clicks it, Tab reaches it, Enter or Space press it. For list entries
+ *  that pick a move (a `<button>` in each row would break the list's look,
+ *  and a phone's 44 px targets). */
+export function pressable(action, attrs = {}) {
+  return {
+    ...attrs,
+    role: "button",
+    tabindex: 0,
+    onclick: action,
+    onkeydown: (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      action();
+    },
+  };
+}
+
 let toastTimer = null;
 /** A short message at the bottom of the screen (also read out). */
 export function toast(msg) {

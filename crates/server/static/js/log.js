@@ -31,6 +31,22 @@ export function urMoveText(m) {
   return text;
 }
 
+/** An Urgammon decision in words where only its notation is known (the
+ *  review's lists and arrows): "P-2a" is "pawn enters 2a", "4ax6" is
+ *  "4a → 6, takes", "13b-off" is "bears off from 13b", "verdict" is "the
+ *  verdict die". A Polish or French reader met "najlepszy: verdict" and
+ *  "4a-6??" there. Anything else is shown as it is. */
+export function urNotationText(n) {
+  if (n === "verdict") return t("review.verdict_choice");
+  const m = /^([PCH]|\d+[ab]?)([x-])(off|\d+[ab]?)$/.exec(n || "");
+  if (!m) return n;
+  const [, from, sep, to] = m;
+  const takes = sep === "x" ? ", " + t("log.takes") : "";
+  if (/^[PCH]$/.test(from)) return t("log.enters", { piece: pieceName(from), to }) + takes;
+  if (to === "off") return t("review.bears_off_from", { from });
+  return t("review.moves_from", { from, to }) + takes;
+}
+
 /** One Urgammon turn in words; `inProgress` for the turn still being played. */
 export function urTurnText(turn, inProgress) {
   const parts = [];

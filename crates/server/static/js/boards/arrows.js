@@ -36,8 +36,13 @@ export function drawArrows(arrows, pos) {
     const ux = dx / len, uy = dy / len;
     // The shaft starts a little off the piece's centre and stops under the
     // head, which ends short of the target's centre, so both stay readable.
-    const head = Math.min(16, len * 0.45), start = Math.min(8, len * 0.15);
-    const tipX = q[0] - ux * 4, tipY = q[1] - uy * 4;
+    // A short move (one step) keeps its whole length: shaft from the
+    // piece's centre, tip on the target's, so it is no triangle under the
+    // piece.
+    const short = len < 60;
+    const head = short ? Math.min(14, len * 0.4) : Math.min(16, len * 0.45), start = short ? 0 : Math.min(8, len * 0.15);
+    const back = short ? 0 : 4;
+    const tipX = q[0] - ux * back, tipY = q[1] - uy * back;
     const baseX = tipX - ux * head, baseY = tipY - uy * head;
     const half = head * 0.6;
     out.push(sv("g", { class: "arrow arrow-" + a.kind, "data-arrow": a.kind, "data-from": a.from, "data-to": a.to, "aria-hidden": "true" },

@@ -60,7 +60,8 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
       if (cands.length > 1) { view.chooser = cands.map((m) => m.notation); view.selected = sel; onChoice(); return rerender(); }
     }
     const own = s.to_move;
-    view.selected = pieces[cell] === own && legal.some((m) => m.from === cell) ? cell : null;
+    // The selected piece, clicked again, is put down.
+    view.selected = sel !== cell && pieces[cell] === own && legal.some((m) => m.from === cell) ? cell : null;
     view.chooser = null;
     onChoice();
     rerender();
@@ -105,8 +106,11 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
     const [x, y] = pt(r0 + R * w + 18, angle(sec));
     svg.append(sv("text", { class: "label", x, y, "aria-hidden": "true" }, SECTORS[sec]));
   }
+  // On the line between the neutral zone and sector h, as far from a
+  // piece on a1 as from one on h1 (at 15° from the zone's middle, ring 1's
+  // number touched a piece on a1, the board flipped or not).
   for (let ring = 1; ring <= R; ring++) {
-    const [x, y] = pt(r0 + (ring - 0.5) * w, angle(0) - 15);
+    const [x, y] = pt(r0 + (ring - 0.5) * w, angle(0) - 22.5);
     svg.append(sv("text", { class: "ringno", x, y, "aria-hidden": "true" }, ring));
   }
   const fClasses = ["fortress"];

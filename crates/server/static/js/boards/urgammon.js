@@ -29,7 +29,7 @@ function pieceShape(kind, side, cx, cy, size, attrs) {
     }
     shape = sv("polygon", { class: cls, points: pts.join(" "), ...attrs });
   }
-  return [shape, sv("text", { class: "upiece-letter " + side + (kind === "H" ? " hero" : ""), x: cx, y: cy + (kind === "H" ? size * 0.04 : 0), "aria-hidden": "true" }, kind)];
+  return [shape, sv("text", { class: "upiece-letter " + side + (kind === "H" ? " hero" : ""), x: cx, y: cy + (kind === "H" ? size * 0.04 : 0), "aria-hidden": "true" }, t("ur.letter." + kind))];
 }
 
 /** The board for `view.state`; `act(notation)` plays a move. */
@@ -118,7 +118,7 @@ export function urgammonBoard(view, act, mine, onCell) {
       const canEnter = sc === actSide && legal.some((m) => m.from === null && m.piece === k);
       const g = sv("g", { role: "button", tabindex: "-1", "data-key": sc === actSide ? k : sc + k, "data-x": cx, "data-y": cy,
         // The label starts with the visible text (the letter and the count).
-        "aria-label": `${k} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), pieces: t(PLURAL[k]), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
+        "aria-label": `${t("ur.letter." + k)} ×${army.waiting[k]}: ` + t("ur.waiting_piece", { side: t("Side." + side), pieces: t(PLURAL[k]), n: army.waiting[k] }) + (canEnter ? ", " + t("cell.movable") : ""),
         onclick: () => (onCell || sc === actSide) && click(k) });
       const shapes = pieceShape(k, sc, cx, cy, 38, { "data-entry": sc + k });
       if (canEnter && !sel) shapes[0].classList.add("movable");
@@ -136,6 +136,8 @@ export function urgammonBoard(view, act, mine, onCell) {
     // The palace's pieces sit on the tray but outside its button, so the
     // button's name is its label (clicks pass through them to the tray).
     ["P", "C", "H"].forEach((k, i) => {
+      // An empty palace is empty: no ghost piece marked ×0.
+      if (!army.palace[k]) return;
       const cx = 4.9 * C + i * C * 1.05, cy = y + 55;
       svg.append(sv("g", { class: "passive", "aria-hidden": "true" }, ...pieceShape(k, sc, cx, cy, 38, {}),
         sv("text", { class: "count", x: cx + 30, y: cy }, "×" + army.palace[k])));

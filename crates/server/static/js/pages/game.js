@@ -10,7 +10,7 @@ import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
 import { ringoPanel, ringoResult } from "../panels/ringo.js";
 import { urgammonPanel } from "../panels/urgammon.js";
-import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref } from "../panels/common.js";
+import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
 import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
 
@@ -82,7 +82,7 @@ export async function gamePage(main, id) {
     boardWrap.replaceChildren(board);
     boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
-    side.replaceChildren(...(view.past ? [browsingBanner()] : []),
+    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...(view.past ? [browsingBanner()] : []),
       ...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
   };
 
@@ -273,6 +273,18 @@ export async function gamePage(main, id) {
         window.agonPresence = msg.seats;
         const line = document.getElementById("presence");
         if (line && view.state) line.replaceWith(presenceBlock(view));
+      } else if (msg.type === "moved") {
+        // This device's seat was taken to another one (its seat link was
+        // used): it watches from now on, and says why.
+        view.you = msg.you;
+        window.agonYou = msg.you;
+        if (!msg.you.length) localStorage.removeItem(tokenKey(id));
+        view.movedAway = true;
+        view.selected = null;
+        view.chooser = null;
+        view.seatLink = null;
+        toast(t("game.moved_away"));
+        render();
       }
     };
     ws.onclose = () => {

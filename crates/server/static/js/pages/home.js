@@ -66,7 +66,9 @@ export async function homePage(main) {
   // list until a hundred newer games pushed it off.
   const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
   main.append(resume, wrap);
-  showUnfinished(resume).catch(() => {});
+  // The section says when the look is over (found or not), so a test can
+  // wait for that instead of for a fixed time.
+  showUnfinished(resume).catch(() => {}).finally(() => { resume.dataset.checked = "1"; });
 
   function radio(name, value, label, checked, onchange) {
     return el("label", {}, el("input", { type: "radio", name, value, checked, onchange }), label);
@@ -175,9 +177,11 @@ export async function homePage(main) {
       form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
       form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
         sides.map((s, i) => radio("side", s, t("side." + s), sides.includes(form.side) ? form.side === s : i === 0,
-          () => { form.side = s; }))) : null,
-      el("div", { class: "row" }, el("button", { class: "primary", id: "start", onclick: start }, t("home.start"))));
-    wrap.append(el("div", { class: "cards" }, settings, who));
+          () => { form.side = s; }))) : null);
+    // The start button under both cards, in a block of its own: on a phone
+    // it stays at the foot of the screen while the choices scroll by.
+    wrap.append(el("div", { class: "play-block" }, el("div", { class: "cards" }, settings, who),
+      el("div", { class: "row start-row" }, el("button", { class: "primary", id: "start", onclick: start }, t("home.start")))));
 
     const record = el("textarea", { id: "import-record", rows: 3, "aria-describedby": "import-help" });
     // A failed import says why where the record is, and stays until the next try.
@@ -187,16 +191,32 @@ export async function homePage(main) {
       const f = file.files && file.files[0];
       if (f) record.value = await f.text();
     } });
+    // Who plays the imported game on: one screen, the computer (the
+    // importer keeps the side to move) or a friend.
+    const importLevel = el("select", { id: "import-level", hidden: form.importOpponent !== "engine",
+      "aria-label": t("home.level_label"), onchange: () => { form.importLevel = importLevel.value; } },
+    [...Array(10).keys()].map((i) => el("option", { value: i + 1 }, t("home.level") + " " + (i + 1))));
+    importLevel.value = form.importLevel || 3;
+    const importOpponent = el("select", { id: "import-opponent", onchange: () => {
+      form.importOpponent = importOpponent.value;
+      importLevel.hidden = importOpponent.value !== "engine";
+    } }, ["local", "engine", "friend"].map((o) => el("option", { value: o }, t("opp." + o))));
+    importOpponent.value = form.importOpponent || "local";
     wrap.append(el("section", { class: "card spaced", "aria-labelledby": "import-title" },
       el("h2", { id: "import-title" }, t("home.import")), el("p", { class: "muted", id: "import-help" }, t("home.import_help")),
       el("label", { for: "import-record" }, t("home.import_label")), record,
       el("div", { class: "row" }, el("label", { for: "import-file" }, t("home.import_file")), file),
+      el("div", { class: "row" }, el("label", { for: "import-opponent" }, t("home.import_opponent")), importOpponent, importLevel),
+      el("p", { class: "muted", id: "import-side-help" }, t("home.import_side")),
       error,
       el("div", { class: "row" }, el("button", { id: "import", onclick: async () => {
         error.hidden = true;
         try {
-          const r = await api("POST", "/api/import", { game: recordGame(record.value, form.game), record: record.value });
+          const body = { game: recordGame(record.value, form.game), record: record.value, opponent: importOpponent.value };
+          if (importOpponent.value === "engine") body.level = Number(importLevel.value);
+          const r = await api("POST", "/api/import", body);
           localStorage.setItem(tokenKey(r.id), r.token);
+          if (r.invite) localStorage.setItem(inviteKey(r.id), r.invite);
           navigate("/g/" + r.id);
         } catch (e) {
           error.textContent = errorText(e);

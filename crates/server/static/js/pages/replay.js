@@ -49,18 +49,48 @@ export async function replayPage(main, id) {
   // without it, or with anything but a whole number, the game's end.
   const asked = Number(new URLSearchParams(location.search).get("ply") ?? "x");
   let ply = Number.isInteger(asked) && asked >= 0 ? asked : 1e9, total = 0, busy = false;
+  // The ply wanted: keys and buttons step from it at once, ahead of the
+  // server's answer, so ten quick presses go ten steps (the answer for the
+  // last one is the one shown; none is lost while another loads).
+  let target = ply;
+  // Urgammon steps a turn at a time (the record counts each die and each
+  // move: 270 steps for one game), or token by token on request.
+  let byToken = false;
+  /** The plies a step may land on, or null for every ply. */
+  const stopsOf = (s) => (s && s.game === "urgammon" && !byToken && s.turn_plies ? s.turn_plies : null);
+  /** The ply one step back (-1) or on (+1) from `from`. */
+  const stepFrom = (from, d) => {
+    const stops = stopsOf(view.state);
+    if (!stops) return from + d;
+    return d > 0 ? (stops.find((x) => x > from) ?? total + 1) : (stops.filter((x) => x < from).pop() ?? -1);
+  };
   // Urgammon: the ply each game of the match starts at (after its opening
   // roll; the first game at 0), from the whole record.
   let gameStarts = [];
   const gameBack = () => gameStarts.filter((g) => g < ply).pop() ?? -1;
   const gameNext = () => gameStarts.find((g) => g > ply) ?? -1;
+  /** Shows ply `p` (clamped to the record): the newest ply asked for is
+   *  the one loaded next, whatever was loading when it was asked. */
   async function show(p) {
+    target = Math.max(0, Math.min(p, total || 1e9));
     if (busy) return;
     busy = true;
     try {
+      for (;;) {
+        const want = target;
+        await load(want);
+        if (target === want || view.closed) break;
+      }
+    } finally {
+      busy = false;
+    }
+  }
+  async function load(p) {
+    {
       const before = view.state;
       const s = await api("GET", `/api/games/${id}/at/${Math.max(0, Math.min(p, 1e9))}`);
       ply = Math.min(Math.max(0, p), s.total);
+      if (target === p) target = ply;
       // The whole record is the same at every ply: read its games once.
       if (s.game === "urgammon" && !gameStarts.length) gameStarts = matchGameStarts(s.tokens_all);
       total = s.total;
@@ -80,11 +110,18 @@ export async function replayPage(main, id) {
       const ur = s.game === "urgammon";
       const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": ur ? t("replay.slider_steps") : t("replay.slider"),
         onchange: (e) => show(Number(e.target.value)) });
+      const stops = stopsOf(s);
+      const turnAt = stops ? stops.filter((x) => x <= ply).length - 1 : null;
       const parts = [
         el("div", { class: "row", role: "group", "aria-label": t("replay.title") },
-          button("replay-start", "replay.first", 0), button("replay-back", "replay.prev", ply - 1),
-          button("replay-forward", "replay.next", ply + 1), button("replay-end", "replay.last", s.total)),
+          button("replay-start", "replay.first", 0), button("replay-back", "replay.prev", stepFrom(ply, -1)),
+          button("replay-forward", "replay.next", stepFrom(ply, 1)), button("replay-end", "replay.last", s.total)),
         el("div", { id: "replay-ply", "aria-live": "polite" }, `${ply} / ${s.total}`, el("span", { class: "sr-only" }, " — " + (ur ? t("replay.step", { n: ply, total: s.total }) : t("replay.position", { n: ply, total: s.total })))),
+        // Urgammon: whole turns by default, each die and move on request.
+        ur ? el("div", { class: "row" },
+          stops ? el("span", { id: "replay-turn" }, t("replay.turn_of", { n: turnAt, total: stops.length - 1 })) : null,
+          el("label", { class: "check" }, el("input", { type: "checkbox", id: "replay-by-token", checked: byToken,
+            onchange: (e) => { byToken = e.target.checked; show(ply); } }), " " + t("replay.by_token"))) : null,
         el("p", { class: "muted keys-hint" }, t("replay.keys")),
         slider,
         replayResult(s),
@@ -112,20 +149,19 @@ export async function replayPage(main, id) {
       side.replaceChildren(...parts.filter(Boolean));
       // The move of this ply stands in the middle of the move list.
       showInList(side.querySelector("#move-list"));
-    } finally {
-      busy = false;
     }
   }
   const keys = (e) => {
     if (e.target.closest("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total,
+    // Steps count from the ply wanted, not the one shown yet.
+    const to = { ArrowLeft: stepFrom(target, -1), ArrowRight: stepFrom(target, 1), Home: 0, End: total,
       PageUp: gameStarts.length > 1 ? gameBack() : undefined, PageDown: gameStarts.length > 1 ? gameNext() : undefined }[e.key];
     if (to === undefined || e.target.closest("svg")) return;
     e.preventDefault();
-    if (to >= 0) show(Math.max(0, Math.min(total, to)));
+    if (to >= 0 && to <= total) show(to);
   };
   document.addEventListener("keydown", keys);
-  onLeave(() => document.removeEventListener("keydown", keys));
+  onLeave(() => { view.closed = true; document.removeEventListener("keydown", keys); });
   try {
     await show(ply);
   } catch (e) {

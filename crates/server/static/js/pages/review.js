@@ -1,7 +1,7 @@
 // The review of a finished game: each side's accuracy (Ringo) or error rate,
 // rating and luck (Urgammon); the win-chance graph, whose points open the
 // position before that move; the graded move list; the key moments.
-import { el, sv, announce } from "../dom.js";
+import { el, sv, announce, pressable } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
 import { api, socketUrl, meta } from "../api.js";
 import { onLeave } from "../router.js";
@@ -10,6 +10,14 @@ import { urgammonBoard } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { notFoundPage } from "./notfound.js";
 import { openGameLink, analysisHref } from "../panels/common.js";
+import { urNotationText } from "../log.js";
+
+/** A reviewed move as the list and the board say it: Ringo's notation with
+ *  its grade's mark ("c2xF!"), an Urgammon decision in words (its grade is
+ *  said in words beside it). */
+function said(game, notation, symbol) {
+  return game === "ringo" ? notation + (symbol || "") : urNotationText(notation);
+}
 
 const pct = (x) => Math.round(100 * x);
 
@@ -50,7 +58,7 @@ function points(r, number) {
   }
   const decided = Object.fromEntries(r.decisions.filter((d) => !d.trivial).map((d) => [d.ply, d]));
   return r.win_curve.map((c) => ({ ply: c.ply, win: c.win, grade: decided[c.ply]?.grade, game: c.game,
-    label: t("review.point", { n: number.place(c.ply), move: decided[c.ply] ? decided[c.ply].played + decided[c.ply].symbol : "", side: t("side.light"), win: pct(c.win) }) }));
+    label: t("review.point", { n: number.place(c.ply), move: decided[c.ply] ? said("urgammon", decided[c.ply].played) : "", side: t("side.light"), win: pct(c.win) }) }));
 }
 
 /** The grades the graph marks in colour: the errors worth finding on it. */
@@ -153,6 +161,12 @@ function diceCard(r, m) {
         row(t("review.die_face", { die: t("ur.verdict_die"), face: t("ur.verdict_yes") }), "v+", m.urgammon.verdict_yes_faces / faces.length))));
 }
 
+/** A row's text as a button for the keyboard (Tab, then Enter or Space);
+ *  the row itself takes the mouse's click. */
+function keys(action) {
+  return { ...pressable(action), onclick: null };
+}
+
 function moveList(r, select, number) {
   const list = el("ol", { class: "moves graded", id: "graded" });
   if (r.game === "ringo") {
@@ -160,7 +174,7 @@ function moveList(r, select, number) {
       const proven = p.proven ? " · " + t("review.proven", { side: t("side." + p.proven.winner), n: p.proven.plies }) : "";
       list.append(el("li", { class: "g-" + p.grade, "data-ply": p.ply, onclick: () => select(p.ply) },
         el("span", { class: "num" }, number.row(p.ply)),
-        el("span", {}, t("Side." + p.side) + " ", el("b", { class: "mv" }, p.played + p.symbol), " — " + t("grade." + p.grade)
+        el("span", keys(() => select(p.ply)), t("Side." + p.side) + " ", el("b", { class: "mv" }, p.played + p.symbol), " — " + t("grade." + p.grade)
           + (p.played !== p.best && p.grade !== "best" ? " (" + t("review.best", { move: p.best }) + ", −" + num(p.loss) + ")" : "") + proven)));
     }
   } else {
@@ -173,8 +187,8 @@ function moveList(r, select, number) {
       if (several && (i === 0 || d.game !== shown[i - 1].game)) list.append(el("li", { class: "game-head" }, t("ur.game_n", { n: d.game })));
       list.append(el("li", { class: "g-" + d.grade, "data-ply": d.ply, onclick: () => select(d.ply) },
         el("span", { class: "num" }, number.row(d.ply)),
-        el("span", {}, t("Side." + d.side) + " ", el("b", { class: "mv" }, d.played + d.symbol), " — " + t("grade." + d.grade)
-          + (d.grade !== "best" ? " (" + t("review.best", { move: d.best }) + ", −" + num(d.equity_loss) + ")" : ""))));
+        el("span", keys(() => select(d.ply)), t("Side." + d.side) + " ", el("b", { class: "mv" }, said("urgammon", d.played)), " — " + t("grade." + d.grade)
+          + (d.grade !== "best" ? " (" + t("review.best", { move: said("urgammon", d.best) }) + ", −" + num(d.equity_loss) + ")" : ""))));
     });
   }
   return list;
@@ -215,8 +229,8 @@ export async function reviewPage(main, id) {
       // played shows as one green arrow).
       const entry = (r.game === "ringo" ? r.plies : r.decisions).find((e) => e.ply === ply);
       view.arrows = entry ? arrowsFor(s, [
-        { notation: entry.best, kind: "best", label: t("review.best", { move: entry.best }) },
-        { notation: entry.played, kind: "played", label: entry.played + entry.symbol },
+        { notation: entry.best, kind: "best", label: t("review.best", { move: said(r.game, entry.best) }) },
+        { notation: entry.played, kind: "played", label: said(r.game, entry.played, entry.symbol) },
       ]) : [];
       legend.replaceChildren(...["best", "played"].filter((k) => view.arrows.some((a) => a.kind === k))
         .flatMap((k) => [el("span", { class: "arrow-key " + k, "aria-hidden": "true" }), k === "best" ? t("review.arrow_best") : t("review.arrow_played")]));

@@ -10,7 +10,36 @@ import { urMoveText } from "../log.js";
 /** True when one of your seats is to act now. */
 export function canAct(view) {
   const s = view.state;
-  return !!s && !s.over && s.seat_to_act !== null && view.you.includes(s.seat_to_act);
+  return !!s && !s.over && !s.waiting_for_friend && s.seat_to_act !== null && view.you.includes(s.seat_to_act);
+}
+
+/** A friend game before the friend has come: nobody can move yet, so the
+ *  invite link comes first and largest, with its copy button; the watch
+ *  link stays at the panel's end, apart. A list: empty, or the box. */
+export function waitingBlock(view) {
+  const s = view.state;
+  if (!s.waiting_for_friend) return [];
+  const box = el("section", { class: "waiting", id: "waiting", "aria-labelledby": "waiting-title" });
+  if (!view.you.length) {
+    box.append(el("h2", { id: "waiting-title" }, t("game.waiting_other")));
+    return [box];
+  }
+  box.append(el("h2", { id: "waiting-title" }, t("game.waiting_title")), el("p", {}, t("game.waiting_help")));
+  const invite = localStorage.getItem(inviteKey(s.id));
+  box.append(invite
+    ? copyField("invite-link", t("game.invite_label"), `${location.origin}/g/${s.id}?invite=${invite}`)
+    : el("p", { class: "muted" }, t("game.waiting_lost")));
+  return [box];
+}
+
+/** The status line of a game that waits for its second player, or null. */
+export function waitingStatus(s) {
+  return s.waiting_for_friend ? el("div", { class: "status", id: "turn" }, t("game.waiting_status")) : null;
+}
+
+/** Shown once this device's seat has moved to another one. A list. */
+export function movedAwayBlock(view) {
+  return view.movedAway ? [el("div", { class: "notice", id: "moved-away", role: "status" }, t("game.moved_away"))] : [];
 }
 
 /** Undo, only when one of your seats has a decision to take back. */
@@ -192,11 +221,13 @@ export function commonLinks(view, send) {
   out.push(presenceBlock(view));
   const invite = localStorage.getItem(inviteKey(s.id));
   const free = s.seated ? s.seated.indexOf(false) : -1;
-  if (s.mode === "friend" && invite && free >= 0 && view.you.length) {
+  // While the game waits for the friend, the invite stands at the top.
+  if (s.mode === "friend" && invite && free >= 0 && view.you.length && !s.waiting_for_friend) {
     out.push(el("h3", {}, t("game.invite")),
       copyField("invite-link", t("game.invite_label"), `${location.origin}/g/${s.id}?invite=${invite}`, t("game.invite_help")));
   }
-  out.push(copyField("watch-link", t("game.watch_link"), `${location.origin}/g/${s.id}`));
+  out.push(el("div", { class: "watch-box", id: "watch-box" },
+    copyField("watch-link", t("game.watch_link"), `${location.origin}/g/${s.id}`, s.waiting_for_friend ? t("game.watch_help") : null)));
   if (view.you.length && !s.over) {
     const box = el("div", { class: "invite", id: "seat-link-box" });
     if (view.seatLink) {

@@ -1,10 +1,10 @@
 // Ringo's side panel: the rules, whose turn, the result, a capture chooser,
 // Pass, the captured tally, and the numbered move list.
-import { el } from "../dom.js";
+import { el, pressable } from "../dom.js";
 import { t } from "../../i18n.js";
 import { ringoSettings } from "../settings.js";
 import { ringoRows } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock, waitingStatus } from "./common.js";
 
 /** The result line of a finished game, or null. */
 export function ringoResult(s) {
@@ -24,11 +24,11 @@ export function capturedTally(s) {
 export function ringoMoveList(s, upTo, onPick) {
   const list = el("ol", { class: "moves", id: "move-list" });
   for (const row of ringoRows(s)) {
-    const cell = (text, ply) => el("span", {
-      class: "mv" + (upTo !== undefined && ply > upTo ? " later" : "") + (upTo !== undefined && ply === upTo ? " current" : "")
-        + (onPick && text && text !== "…" ? " pick" : ""),
-      onclick: onPick && text && text !== "…" ? () => onPick(ply) : null,
-    }, text);
+    const cls = (ply) => "mv" + (upTo !== undefined && ply > upTo ? " later" : "") + (upTo !== undefined && ply === upTo ? " current" : "");
+    // A move that opens its position is a button for the keyboard too.
+    const cell = (text, ply) => el("span", onPick && text && text !== "…"
+      ? pressable(() => onPick(ply), { class: cls(ply) + " pick", "aria-label": text })
+      : { class: cls(ply) }, text);
     list.append(el("li", { "data-turn": row.turn }, el("span", { class: "num" }, row.turn + "."), cell(row.first, row.ply), cell(row.second, row.ply + 1)));
   }
   return list;
@@ -40,6 +40,8 @@ export function ringoPanel(view, send) {
   const result = ringoResult(s);
   if (result) {
     out.push(el("div", { class: "result", id: "result" }, el("b", {}, result.split(" — ")[0]), " — ", result.split(" — ").slice(1).join(" — ")));
+  } else if (s.waiting_for_friend) {
+    out.push(waitingStatus(s));
   } else {
     const turn = canAct(view) ? t("game.your_turn", { side: t("side." + s.to_move) }) : t("game.to_move", { side: t("Side." + s.to_move) });
     out.push(el("div", { class: "status", id: "turn" }, turn));

@@ -1,10 +1,10 @@
 // Urgammon's side panel: the match, the dice with what they mean, whose turn
 // and what to do, the buttons, and the game told turn by turn.
-import { el } from "../dom.js";
+import { el, pressable } from "../dom.js";
 import { t, amount, colon } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
-import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock } from "./common.js";
+import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlock, waitingStatus } from "./common.js";
 
 export function gameResultLine(r) {
   if (!r) return null;
@@ -52,9 +52,16 @@ export function diceBlock(s, prev) {
 export function urLog(s, current, onPick) {
   const list = el("ol", { class: "moves log", id: "move-list" });
   const playing = ["decide", "verdict", "move"].includes(s.phase);
-  s.log.forEach((turn, i) => list.append(el("li", { "data-turn": turn.turn, class: (current !== undefined && i === current ? "current" : "") + (onPick ? " pick" : ""),
-    onclick: onPick ? () => onPick(turn.ply) : null },
-    el("span", { class: "num" }, turn.turn + "."), " ", urTurnText(turn, playing && i === s.log.length - 1))));
+  // A turn that opens its position is a button for the keyboard too (the
+  // row stays a list item; the button is inside it).
+  s.log.forEach((turn, i) => {
+    const text = urTurnText(turn, playing && i === s.log.length - 1);
+    list.append(el("li", { "data-turn": turn.turn, class: (current !== undefined && i === current ? "current" : "") + (onPick ? " pick" : ""),
+      onclick: onPick ? () => onPick(turn.ply) : null },
+    el("span", { class: "num" }, turn.turn + "."), " ",
+    // The row takes the mouse's click; its text, Tab and Enter or Space.
+    onPick ? el("span", { ...pressable(() => onPick(turn.ply), { class: "turn-pick" }), onclick: null }, text) : text));
+  });
   return list;
 }
 
@@ -86,6 +93,8 @@ export function urgammonPanel(view, send) {
     out.push(el("div", { class: "result", id: "game-result" },
       el("b", {}, t("ur.game_over", { n: mt.games })), gameResultLine(s.result)));
     if (view.you.length) out.push(el("div", { class: "row" }, el("button", { class: "primary", id: "next", onclick: () => send({ type: "next" }) }, t("ur.next_game"))));
+  } else if (s.waiting_for_friend) {
+    out.push(waitingStatus(s));
   } else {
     out.push(el("div", {}, t("ur.game_n", { n: mt.games })));
     const side = s.to_act ? t("Side." + s.to_act) : "";
