@@ -9,20 +9,25 @@ import { withApp, waitState, apiCall, SHOTS } from "./helpers.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** Two finished-enough games to show: a Ringo game with moves and an Urgammon match. */
+/** Two finished-enough games to show: a Ringo game and an Urgammon match,
+ *  each long enough that its move lists scroll (a short list hid that a
+ *  scrolling list could not be reached by the keyboard). */
 async function someGames(url) {
   const ringo = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "local" });
-  for (const move of ["b6-b5", "b1-b2", "c6-c5"]) {
-    await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token);
+  let r = ringo.state;
+  for (let i = 0; i < 40 && !r.over; i++) {
+    const move = r.moves[(i * 7) % r.moves.length];
+    r = (await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "move", move }, ringo.token)).state;
   }
   const ur = await apiCall(url, "POST", "/api/games", { game: "urgammon", opponent: "local", to: 3, stake: "5" });
   let s = ur.state;
-  for (let i = 0; i < 12 && !s.over; i++) {
-    const action = s.phase === "roll" ? { type: "roll" } : s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" };
+  for (let i = 0; i < 80 && !s.over; i++) {
+    const action = s.between_games ? { type: "next" } : s.phase === "roll" ? { type: "roll" }
+      : s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" };
     s = (await apiCall(url, "POST", `/api/games/${ur.id}/action`, action, ur.token)).state;
   }
   // Both finished, so both can be reviewed.
-  await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "resign" }, ringo.token);
+  if (!r.over) await apiCall(url, "POST", `/api/games/${ringo.id}/action`, { type: "resign" }, ringo.token);
   if (!s.over) await apiCall(url, "POST", `/api/games/${ur.id}/action`, { type: "resign" }, ur.token);
   // An unfinished game of the browser's own: the home page offers it, and
   // the games list shows it under "Your games".
