@@ -375,7 +375,7 @@ export default {
   "err.analysis-limit": "You have analyses running already: wait for them, then try again.",
   "err.engine-busy": "The engine is busy: try again in a few seconds.",
   "err.foreign-host": "This server does not serve this address.",
-  "err.at": "It cannot be read at token {n} ('{token}').",
+  "err.at": "It cannot be read from item {n} ('{token}') on.",
   "err.not-your-turn": "It is not your turn.",
   "err.between-games": "This game is over: start the next game.",
   "err.game-over": "The game is over.",
