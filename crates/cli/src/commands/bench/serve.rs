@@ -82,8 +82,9 @@ impl Drop for Started {
 }
 
 /// Starts `agon serve` on a free port with a fresh data directory, with the
-/// per-client rate limits off (every game of the run comes from this one
-/// client).
+/// per-client limits off: the rate limits and the per-address caps on
+/// connections and sockets (every game and spectator of the run comes from
+/// this one client).
 fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
@@ -101,6 +102,10 @@ fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
             "--rate-limit",
             "0",
             "--create-limit",
+            "0",
+            "--max-connections-per-address",
+            "0",
+            "--max-sockets-per-address",
             "0",
             "--evict-after-secs",
             &evict_after_secs.to_string(),
