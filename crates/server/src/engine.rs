@@ -88,9 +88,18 @@ impl AppState {
         };
         // The pause that lets people follow the game counts from now and
         // includes the thinking: the action comes once both are over, not
-        // one after the other (an Urgammon turn of a roll and a move at
-        // level 3 took up to 3.3 s).
-        let paced = tokio::time::Instant::now() + self.inner.engine_delay;
+        // one after the other. An Urgammon roll, which decides nothing,
+        // comes after half the pause; the move after it waits the whole
+        // pause, so the dice are seen before the piece moves (a turn of
+        // several rolls and moves at level 3 took up to 3.3 s).
+        let rolls = matches!(&snapshot.rules, Rules::Urgammon(m)
+            if m.current().state().phase() == urgammon::Phase::Roll);
+        let pause = if rolls {
+            self.inner.engine_delay / 2
+        } else {
+            self.inner.engine_delay
+        };
+        let paced = tokio::time::Instant::now() + pause;
         let permit = self
             .inner
             .engine
