@@ -4,6 +4,17 @@
 
 use ringo::{Bitboard, Position, Rules, Side};
 
+/// Evaluation units per logistic unit: an evaluation of +400 is a ~73% win.
+pub const SCALE: f32 = 400.0;
+
+/// The logistic curve that maps an evaluation (over [`SCALE`]) to a chance of
+/// winning. The evaluation's meaning lives here, beside it: the tuner fits
+/// the weights through it, and level 10's reading of its opponent turns
+/// scores into chances with it.
+pub(crate) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
 /// Sector `a`, the neutral zone.
 const NZ: u64 = Bitboard::NEUTRAL_ZONE.0;
 const H_FILE: u64 = NZ << 7;

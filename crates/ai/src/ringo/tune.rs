@@ -15,8 +15,8 @@ use crate::ringo::search::{Limits, Searcher};
 use crate::Rng;
 use ringo::{Game, Rules, Side, OPTIONS};
 
-/// Evaluation units per logistic unit: an evaluation of +400 is a ~73% win.
-pub const SCALE: f32 = 400.0;
+pub use crate::ringo::eval::SCALE;
+use crate::ringo::eval::sigmoid;
 
 /// One training sample: the features and the attackers' result.
 #[derive(Clone, Copy, Debug)]
@@ -76,12 +76,6 @@ pub fn self_play_game(depth: u32, weights: Weights, rng: &mut Rng) -> Vec<Sample
         .into_iter()
         .map(|features| Sample { features, result })
         .collect()
-}
-
-/// The logistic curve that maps an evaluation (over [`SCALE`]) to a chance of
-/// winning.
-pub(crate) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The mean squared error of `weights` on the samples.

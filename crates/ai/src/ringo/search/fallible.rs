@@ -174,8 +174,8 @@ impl Reader {
 /// The side to move's chance of winning for a search score (proven results
 /// saturate at 0 and 1).
 fn chance(score: i32) -> f64 {
-    f64::from(crate::ringo::tune::sigmoid(
-        score as f32 / crate::ringo::tune::SCALE,
+    f64::from(crate::ringo::eval::sigmoid(
+        score as f32 / crate::ringo::eval::SCALE,
     ))
 }
 
@@ -212,7 +212,7 @@ fn first_best(values: &[(Move, f64)]) -> Option<(Move, f64)> {
 /// The score whose chance is `p` (0 < p < 1; the inverse of [`chance`]),
 /// rounded up.
 fn score_for_chance(p: f64) -> i32 {
-    (f64::from(crate::ringo::tune::SCALE) * (p / (1.0 - p)).ln()).ceil() as i32
+    (f64::from(crate::ringo::eval::SCALE) * (p / (1.0 - p)).ln()).ceil() as i32
 }
 
 impl Searcher {
