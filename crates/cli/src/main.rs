@@ -8,6 +8,7 @@
 
 mod cli;
 mod commands;
+mod console;
 mod progress;
 mod rng;
 
@@ -19,7 +20,7 @@ fn main() {
     if let Err(e) = commands::run(cli) {
         // The reader of our output has gone (`agon … | head`): it has what
         // it wanted, so end quietly, as Unix tools do.
-        if commands::is_broken_pipe(&e) {
+        if console::is_broken_pipe(&e) {
             std::process::exit(0);
         }
         eprintln!("error: {e:#}");

@@ -15,8 +15,8 @@ use crate::ringo::search::{Limits, Searcher};
 use crate::Rng;
 use ringo::{Game, Rules, Side, OPTIONS};
 
-pub use crate::ringo::eval::SCALE;
 use crate::ringo::eval::sigmoid;
+pub use crate::ringo::eval::SCALE;
 
 /// One training sample: the features and the attackers' result.
 #[derive(Clone, Copy, Debug)]

@@ -4,9 +4,9 @@
 //! table and chart from saved rows without playing, pooling the games of a
 //! cell that several saved runs measured.
 
-use super::tournament::ringo::parse_player;
-use super::{print_json, print_out};
+use crate::cli::parse_player;
 use crate::cli::BalanceArgs;
+use crate::console::{print_json, print_out};
 use agon_ai::ringo::balance::{measure, players, pool, rule_sets, verdicts, Row, POOLED};
 use agon_ai::ringo::Spec;
 use anyhow::{Context, Result};

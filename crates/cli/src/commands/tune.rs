@@ -1,7 +1,7 @@
 //! `agon tune …`: tuning the Ringo evaluation by self-play.
 
-use super::print_json;
 use crate::cli::*;
+use crate::console::print_json;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -3,10 +3,9 @@
 mod serve;
 mod speed;
 
-use super::print_json;
 use crate::cli::*;
+use crate::console::print_json;
 use anyhow::Result;
-pub(crate) use serve::ServeBench;
 
 /// `agon bench …`: speed benchmarks, and the web app under load.
 pub(crate) fn run(cmd: BenchCmd) -> Result<()> {

@@ -4,6 +4,7 @@
 //! spectators, and reports acknowledgement latency, push latency, errors and
 //! the server's memory.
 
+use crate::cli::{BenchOpponent, ServeBench};
 use anyhow::{bail, Context, Result};
 use futures_util::StreamExt;
 use serde::Serialize;
@@ -13,55 +14,6 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// What to run (the flags of `agon bench serve`).
-#[derive(Clone, Debug, clap::Args)]
-pub struct ServeBench {
-    /// Games played at once.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
-    /// Moves per second in each game (0: as fast as acknowledged, a
-    /// throughput test).
-    #[arg(long, default_value_t = 1.0)]
-    pub rate: f64,
-    /// Seconds of play.
-    #[arg(long, default_value_t = 20.0)]
-    pub seconds: f64,
-    /// WebSocket spectators, spread over the games.
-    #[arg(long, default_value_t = 0)]
-    pub spectators: usize,
-    /// A running server to target (started here when absent); repeat for
-    /// several instances on one PostgreSQL store: games are created and
-    /// moved on them in turn, and each spectator watches on another instance
-    /// than the one its game's next move goes to.
-    #[arg(long)]
-    pub url: Vec<String>,
-    /// Who plays the games: `local` (both seats from this client) or
-    /// `engine` (the client plays the attackers, the computer replies: the
-    /// engine's throughput, `engine_replies_per_s`).
-    #[arg(long, value_enum, default_value_t = BenchOpponent::Local)]
-    pub opponent: BenchOpponent,
-    /// The computer's level, with `--opponent engine`.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
-    pub level: u8,
-    /// Games created first and never played, to measure memory with many
-    /// stored games.
-    #[arg(long, default_value_t = 0)]
-    pub stored: usize,
-    /// For the server started here: seconds before an unused game leaves
-    /// memory.
-    #[arg(long, default_value_t = 600)]
-    pub evict_after_secs: u64,
-}
-
-/// Who plays the benchmark's games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BenchOpponent {
-    /// Both seats from the bench's client.
-    Local,
-    /// The computer in the defenders' seat.
-    Engine,
-}
 
 /// When each game's recent moves were sent, by the revision they create, so a
 /// spectator can time the push that carries them.

@@ -1,6 +1,7 @@
 //! `agon ringo …`: legal moves, perft, the board drawing and terminal play.
 
-use crate::commands::ReplayStep;
+use crate::cli::RingoGameArgs;
+use crate::console::ReplayStep;
 use anyhow::{bail, Context, Result};
 use ringo::{Cell, Game, Position, Rules, Side};
 use serde::Serialize;
@@ -383,9 +384,34 @@ pub fn replay(
             at += 1;
             continue;
         }
-        match crate::commands::replay_step(at, n, input, out)? {
+        match crate::console::replay_step(at, n, input, out)? {
             ReplayStep::Show(k) => at = k,
             ReplayStep::Past | ReplayStep::Quit => return Ok(()),
+        }
+    }
+}
+
+/// Loading a game from its flags: here, beside the loading itself (the
+/// flags' types are in `cli`, which imports no command).
+impl RingoGameArgs {
+    /// The game these options set up.
+    pub(crate) fn load(&self) -> Result<ringo::Game> {
+        Ok(self.load_saved()?.0)
+    }
+
+    /// The game, and the side that resigned it when the record says so.
+    pub(crate) fn load_saved(&self) -> Result<(ringo::Game, Option<ringo::Side>)> {
+        let record = match (&self.record, &self.file) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some(path)) => Some(crate::console::read_file(path)?),
+            (None, None) => None,
+        };
+        match record {
+            Some(text) => load_saved(&text, self.moves.as_deref()),
+            None => Ok((
+                load(&self.rules, self.position.as_deref(), self.moves.as_deref())?,
+                None,
+            )),
         }
     }
 }

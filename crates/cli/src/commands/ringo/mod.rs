@@ -3,8 +3,8 @@
 pub(crate) mod game;
 mod solve;
 
-use super::print_json;
 use crate::cli::*;
+use crate::console::print_json;
 use anyhow::{Context, Result};
 
 /// `agon ringo …`: legal moves, perft, the board, terminal play, analysis.
@@ -37,8 +37,8 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             depth,
         } => {
             let rules: ringo::Rules = rules.parse().context("invalid --rules")?;
-            let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;
-            let b = crate::commands::tournament::ringo::parse_player(&b, "--b")?;
+            let a = crate::cli::parse_player(&a, "--a")?;
+            let b = crate::cli::parse_player(&b, "--b")?;
             let progress = crate::progress::Progress::new(games as u64, "games reviewed");
             let study = agon_ai::ringo::review::study(
                 rules,
@@ -72,14 +72,14 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
         } => print_json(&game::perft_json(&game.load()?, depth, divide)),
         RingoCmd::Show { game } => {
             let (game, resigned) = game.load_saved()?;
-            super::print_out(&game::draw_saved(&game, resigned))
+            crate::console::print_out(&game::draw_saved(&game, resigned))
         }
         RingoCmd::Replay { game: args, all } => {
             let (game, resigned) = args.load_saved()?;
             game::replay(
                 &game,
                 resigned,
-                all || super::is_stdin(args.file.as_deref()),
+                all || crate::console::is_stdin(args.file.as_deref()),
                 &mut std::io::stdin().lock(),
                 &mut std::io::stdout(),
             )
@@ -110,7 +110,7 @@ pub(crate) fn run(cmd: RingoCmd) -> Result<()> {
             side,
         } => {
             // Checked before reading: the record would use up the typed moves.
-            if super::is_stdin(args.file.as_deref()) {
+            if crate::console::is_stdin(args.file.as_deref()) {
                 anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
             }
             let (mut game, resigned) = args.load_saved()?;

@@ -1,7 +1,7 @@
 //! `agon ringo solve` and `agon ringo tablebase …`: proofs and endgame tables.
 
-use super::print_json;
 use crate::cli::TablebaseCmd;
+use crate::console::print_json;
 use crate::progress::Progress;
 use agon_ai::ringo::solve::{table_line, Solution, SolveOptions};
 use agon_ai::ringo::tablebase::{Material, Tablebases};

@@ -2,8 +2,8 @@
 
 pub(crate) mod ringo;
 
-use super::print_json;
 use crate::cli::*;
+use crate::console::print_json;
 use anyhow::Result;
 
 /// `agon tournament …`: engine matches in both games.

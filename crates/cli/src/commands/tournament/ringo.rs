@@ -1,5 +1,6 @@
 //! `agon tournament ringo`: engine-against-engine Ringo matches with a progress bar.
 
+use crate::cli::{parse_player, RingoArgs};
 use agon_ai::ringo::tournament::{self, Spec, Tally};
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -86,55 +87,6 @@ fn bar(t: &Tally, progress: &crate::progress::Progress) {
             t.score()
         ),
     );
-}
-
-/// Reads a player spec (either game's), naming the flag it came from.
-pub fn parse_player<T: std::str::FromStr<Err = String>>(text: &str, flag: &str) -> Result<T> {
-    text.parse()
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("invalid {flag}"))
-}
-
-/// What `agon tournament ringo` plays: its command-line arguments.
-#[derive(clap::Args)]
-pub struct RingoArgs {
-    /// Rules: PRESET[,key=value]...
-    #[arg(long, default_value = "classic")]
-    rules: String,
-    /// Player A: level:N, depth:D, nodes:N, time:MS (the search alone, MS milliseconds a move), level10:MS (level 10's whole play, its reading included, at MS milliseconds a move), random, greedy (1 ply) or cautious (greedy that avoids allowing a capture).
-    #[arg(long)]
-    a: String,
-    /// Player B.
-    #[arg(long)]
-    b: String,
-    /// Games to play (an even number plays every opening from both seats).
-    #[arg(long, default_value_t = 100)]
-    games: usize,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Stop early by SPRT between Elo elo0 and elo1, e.g. 0,50.
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Seed for the openings and the players' randomness.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Write every game to this file as it ends, one JSON object a line:
-    /// game, a_attacks, winner, plies and the record (replay it with
-    /// `agon ringo show --rules … --moves …`).
-    #[arg(long)]
-    records: Option<std::path::PathBuf>,
-    /// Player A plays only this side (each game from its own opening), to
-    /// measure one seat; by default A plays both seats alternately.
-    #[arg(long, value_enum)]
-    seat: Option<crate::cli::RingoSide>,
-    /// Start the games from these unfinished games instead of two random
-    /// plies: a file with one game record a line (`RULES MOVES…`, as the
-    /// records' `record` field writes it). Game N starts from opening N mod
-    /// the count (without --seat, each opening is played from both seats);
-    /// level 10 reads the opponent's moves already played.
-    #[arg(long)]
-    openings: Option<std::path::PathBuf>,
 }
 
 /// The most `--openings` reads: far more than any study needs (a record is

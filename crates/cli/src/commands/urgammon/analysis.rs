@@ -124,8 +124,8 @@ pub fn tournament(args: &TournamentArgs) -> Result<TournamentReport> {
         net_a,
         net_b,
     } = *args;
-    let a: Spec = crate::commands::tournament::ringo::parse_player(a, "--a")?;
-    let b: Spec = crate::commands::tournament::ringo::parse_player(b, "--b")?;
+    let a: Spec = crate::cli::parse_player(a, "--a")?;
+    let b: Spec = crate::cli::parse_player(b, "--b")?;
     if games == 0 {
         bail!("--games must be at least 1");
     }

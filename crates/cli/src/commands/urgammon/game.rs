@@ -1,6 +1,6 @@
 //! `agon urgammon …`: the state after a record, terminal match play, replays.
 
-use crate::commands::ReplayStep;
+use crate::console::ReplayStep;
 use agon_ai::urgammon::player::Decision;
 use agon_ai::urgammon::{analyze, decide, level_spec, Payoff};
 use agon_ai::Rng;
@@ -464,7 +464,7 @@ pub fn replay(record: &str, all: bool, input: &mut dyn BufRead, out: &mut dyn Wr
                 at += 1;
                 continue;
             }
-            match crate::commands::replay_step(at, n, input, out)? {
+            match crate::console::replay_step(at, n, input, out)? {
                 ReplayStep::Show(k) => at = k,
                 ReplayStep::Past => break,
                 ReplayStep::Quit => return Ok(()),

@@ -4,8 +4,8 @@ pub(crate) mod analysis;
 pub(crate) mod game;
 mod train;
 
-use super::print_json;
 use crate::cli::*;
+use crate::console::print_json;
 use crate::rng;
 use anyhow::Result;
 
@@ -49,7 +49,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                     .map_err(anyhow::Error::msg)?,
             };
             // Checked before reading: the record would use up the typed moves.
-            if super::is_stdin(record.file.as_deref()) {
+            if crate::console::is_stdin(record.file.as_deref()) {
                 anyhow::bail!("--file -: the moves are typed on standard input; give the record's file or --record");
             }
             // From the start, or on from a saved match (a bare game record is
@@ -132,8 +132,8 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
                 },
             level,
         } => {
-            let a = crate::commands::tournament::ringo::parse_player(&a, "--a")?;
-            let b = crate::commands::tournament::ringo::parse_player(&b, "--b")?;
+            let a = crate::cli::parse_player(&a, "--a")?;
+            let b = crate::cli::parse_player(&b, "--b")?;
             let progress = crate::progress::Progress::new(games as u64, "games reviewed");
             let study =
                 agon_ai::urgammon::review::study((a, b), games, level, threads, seed, &|done| {
@@ -150,7 +150,7 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
         } => print_json(&analysis::calibrate(positions, rollouts, threads, seed)?),
         UrgammonCmd::Met { to, draw, json } => {
             let table = analysis::met(to, draw.into(), json)?;
-            super::print_out(&if json { table + "\n" } else { table })
+            crate::console::print_out(&if json { table + "\n" } else { table })
         }
         UrgammonCmd::Train {
             games,
@@ -183,10 +183,10 @@ pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
             })?)
         }
         UrgammonCmd::Replay { record, all } => {
-            let text = super::read_file(&record)?;
+            let text = crate::console::read_file(&record)?;
             game::replay(
                 &text,
-                all || super::is_stdin(Some(&record)),
+                all || crate::console::is_stdin(Some(&record)),
                 &mut std::io::stdin().lock(),
                 &mut std::io::stdout(),
             )

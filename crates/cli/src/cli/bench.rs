@@ -1,0 +1,104 @@
+//! `agon bench …`: every benchmark's flags.
+
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub(crate) enum BenchCmd {
+    /// Random Ringo games per second and perft nodes per second.
+    Ringo {
+        /// Rules to play.
+        #[arg(long, default_value = "classic")]
+        rules: String,
+        /// Random games per run.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Perft depth.
+        #[arg(long, default_value_t = 7)]
+        depth: u32,
+        /// RNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The web app under load: N games over the real HTTP API at R moves a
+    /// second each, K WebSocket spectators; acknowledgement and push latency.
+    Serve(ServeBench),
+    /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
+    RingoSearch {
+        /// Search depth.
+        #[arg(long, default_value_t = 9)]
+        depth: u32,
+    },
+    /// Urgammon network evaluations per second, and level-10 decision times.
+    UrgammonEval {
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Level-10 decisions to time.
+        #[arg(long, default_value_t = 200)]
+        decisions: usize,
+    },
+    /// Random Urgammon games per second.
+    Urgammon {
+        /// Random games per run.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// RNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// What to run (the flags of `agon bench serve`).
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct ServeBench {
+    /// Games played at once.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) games: u32,
+    /// Moves per second in each game (0: as fast as acknowledged, a
+    /// throughput test).
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) rate: f64,
+    /// Seconds of play.
+    #[arg(long, default_value_t = 20.0)]
+    pub(crate) seconds: f64,
+    /// WebSocket spectators, spread over the games.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) spectators: usize,
+    /// A running server to target (started here when absent); repeat for
+    /// several instances on one PostgreSQL store: games are created and
+    /// moved on them in turn, and each spectator watches on another instance
+    /// than the one its game's next move goes to.
+    #[arg(long)]
+    pub(crate) url: Vec<String>,
+    /// Who plays the games: `local` (both seats from this client) or
+    /// `engine` (the client plays the attackers, the computer replies: the
+    /// engine's throughput, `engine_replies_per_s`).
+    #[arg(long, value_enum, default_value_t = BenchOpponent::Local)]
+    pub(crate) opponent: BenchOpponent,
+    /// The computer's level, with `--opponent engine`.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub(crate) level: u8,
+    /// Games created first and never played, to measure memory with many
+    /// stored games.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) stored: usize,
+    /// For the server started here: seconds before an unused game leaves
+    /// memory.
+    #[arg(long, default_value_t = 600)]
+    pub(crate) evict_after_secs: u64,
+}
+
+/// Who plays the benchmark's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BenchOpponent {
+    /// Both seats from the bench's client.
+    Local,
+    /// The computer in the defenders' seat.
+    Engine,
+}

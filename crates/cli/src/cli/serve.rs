@@ -1,0 +1,207 @@
+//! `agon serve`, `agon worker` and `agon balance`: their flags.
+
+use super::*;
+
+/// `agon worker`: the shared database and how much to do at once.
+#[derive(clap::Args, Debug)]
+pub(crate) struct WorkerArgs {
+    /// The PostgreSQL database the web instances use
+    /// (postgres://user@host:port/db).
+    #[arg(long, env = "AGON_DATABASE")]
+    pub(crate) database: String,
+    /// Jobs done at once (one core each).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) threads: usize,
+    /// Seconds a job stays held without its worker renewing the lease; a
+    /// killed worker's job is taken again after this.
+    #[arg(long, default_value_t = 15)]
+    pub(crate) lease_secs: u64,
+    /// Pause before each engine action, in milliseconds (as agon serve's).
+    #[arg(long, default_value_t = 400)]
+    pub(crate) engine_delay_ms: u64,
+    /// This worker's name in the queue (default: host and process id).
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+    /// Ringo endgame tablebases for the engine (built by `agon ringo
+    /// tablebase build`); a missing directory means none.
+    #[arg(long, default_value = TABLEBASES)]
+    pub(crate) tablebases: std::path::PathBuf,
+}
+
+impl WorkerArgs {
+    pub(crate) fn config(self) -> agon_server::worker::WorkerConfig {
+        use std::time::Duration;
+        let name = self.name.unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "worker".into());
+            format!("{host}:{}", std::process::id())
+        });
+        agon_server::worker::WorkerConfig {
+            database: self.database,
+            threads: self.threads.max(1),
+            lease: Duration::from_secs(self.lease_secs.max(1)),
+            engine_delay: Duration::from_millis(self.engine_delay_ms),
+            name,
+        }
+    }
+}
+
+/// `agon balance`: which rule sets, which players, how many games.
+#[derive(clap::Args, Debug)]
+pub(crate) struct BalanceArgs {
+    /// Rule sets to compare: PRESET[,key=value]... each.
+    #[arg(long, num_args = 1.., default_values_t = ["classic".to_string(), "classic,attackers=5".to_string()])]
+    pub(crate) rules: Vec<String>,
+    /// Players, each playing both seats: level:N, depth:D, nodes:N, time:MS, level10:MS, random, greedy, cautious.
+    #[arg(long, num_args = 1.., default_values_t = ["depth:2".to_string(), "depth:4".to_string()])]
+    pub(crate) players: Vec<String>,
+    /// Games per rule set and player.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Seed for the openings and the players' randomness.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Write every game to this file as it ends, one JSON object a line.
+    #[arg(long)]
+    pub(crate) records: Option<std::path::PathBuf>,
+    /// Print only the JSON (`{"rows": [...]}`), not the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also write the table as Markdown to this file.
+    #[arg(long)]
+    pub(crate) markdown: Option<std::path::PathBuf>,
+    /// Also write a chart (SVG: the attackers' win rate against strength,
+    /// one line per rule set) to this file.
+    #[arg(long)]
+    pub(crate) svg: Option<std::path::PathBuf>,
+    /// Play nothing: read the rows an earlier `--json` run printed (such as
+    /// docs/balance/results.json) and write the table, the Markdown and the
+    /// chart from them, the players in the order the rows list them. Given
+    /// several files, each cell (rule set and player) measured in more than
+    /// one is pooled: all its games as one row.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["rules", "players", "games", "threads", "seed", "records"])]
+    pub(crate) from: Vec<std::path::PathBuf>,
+}
+
+/// `agon serve`: where to listen, and every limit of the web app.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// Data directory (the database is agon.db inside it).
+    #[arg(long, default_value = DATA)]
+    pub(crate) data: std::path::PathBuf,
+    /// Ringo endgame tablebases the engine, analysis and review use (built
+    /// by `agon ringo tablebase build`); default: DATA/tablebases. A missing
+    /// directory means none.
+    #[arg(long)]
+    pub(crate) tablebases: Option<std::path::PathBuf>,
+    /// A PostgreSQL database shared by several instances
+    /// (postgres://user@host:port/db) instead of the SQLite file in --data.
+    #[arg(long, env = "AGON_DATABASE")]
+    pub(crate) database: Option<String>,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    pub(crate) port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub(crate) bind: std::net::IpAddr,
+    /// Engine computations allowed at once; 0 leaves every engine job to
+    /// `agon worker`s (needs --database).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) engine_threads: usize,
+    /// Pause before each engine action, in milliseconds.
+    #[arg(long, default_value_t = 400)]
+    pub(crate) engine_delay_ms: u64,
+    /// Another origin allowed to change state (CSRF check), e.g.
+    /// https://agon.example.org; repeat for more.
+    #[arg(long = "allow-origin")]
+    pub(crate) allow_origin: Vec<String>,
+    /// A reverse proxy in front of this server (e.g. 127.0.0.1): its
+    /// X-Forwarded-For names the client for the rate limits; repeat for more.
+    #[arg(long = "trust-proxy")]
+    pub(crate) trust_proxy: Vec<std::net::IpAddr>,
+    /// Actions (moves, joins, seat links) per second per client address,
+    /// bursts of twice that; 0 turns the limit off.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) rate_limit: u32,
+    /// Games created or imported per minute per client address; 0 turns the
+    /// limit off.
+    #[arg(long, default_value_t = 30)]
+    pub(crate) create_limit: u32,
+    /// Open connections at most; more wait to be accepted.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) max_connections: usize,
+    /// Open connections at most from one client address (a --trust-proxy
+    /// excepted): more are answered 503 and closed; 0 turns the cap off.
+    #[arg(long, default_value_t = 256)]
+    pub(crate) max_connections_per_address: usize,
+    /// Seconds a connection may take to send a request's headers, or stay
+    /// idle between requests.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) header_timeout_secs: u64,
+    /// WebSockets open at most, in all.
+    #[arg(long, default_value_t = 20_000)]
+    pub(crate) max_sockets: usize,
+    /// WebSockets open at most on one game.
+    #[arg(long, default_value_t = 5_000)]
+    pub(crate) max_sockets_per_game: usize,
+    /// WebSockets open at most from one client address; 0 turns the cap off.
+    #[arg(long, default_value_t = 1_000)]
+    pub(crate) max_sockets_per_address: usize,
+    /// The address people reach this server at behind a proxy, e.g.
+    /// https://agon.example.org: its host is one the server answers to (IP
+    /// addresses and localhost always are; others are refused, against DNS
+    /// rebinding).
+    #[arg(long)]
+    pub(crate) public_url: Option<String>,
+    /// Another host name the server answers to (see --public-url); repeat
+    /// for more; `*` for any.
+    #[arg(long = "allow-host")]
+    pub(crate) allow_host: Vec<String>,
+    /// Analyses, rollouts and reviews one client may have queued or running
+    /// at once; more are refused with 429.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) analysis_per_client: usize,
+    /// Seconds after which an unused game (no socket, no engine work) leaves
+    /// memory; it is reloaded from the store when asked for.
+    #[arg(long, default_value_t = 600)]
+    pub(crate) evict_after_secs: u64,
+}
+
+impl ServeArgs {
+    pub(crate) fn config(self) -> agon_server::Config {
+        use std::time::Duration;
+        agon_server::Config {
+            data: self.data,
+            database: self.database,
+            addr: std::net::SocketAddr::new(self.bind, self.port),
+            engine_threads: self.engine_threads,
+            engine_delay: Duration::from_millis(self.engine_delay_ms),
+            options: agon_server::Options {
+                engine_threads: self.engine_threads,
+                engine_delay: Duration::from_millis(self.engine_delay_ms),
+                allowed_origins: self.allow_origin,
+                trusted_proxies: self.trust_proxy,
+                rate_limit: self.rate_limit,
+                create_limit: self.create_limit,
+                max_connections: self.max_connections,
+                max_connections_per_address: self.max_connections_per_address,
+                header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+                max_sockets: self.max_sockets,
+                max_sockets_per_game: self.max_sockets_per_game,
+                max_sockets_per_address: self.max_sockets_per_address,
+                allowed_hosts: self
+                    .public_url
+                    .iter()
+                    .filter_map(|u| agon_server::host_of_url(u))
+                    .chain(self.allow_host)
+                    .collect(),
+                analysis_per_client: self.analysis_per_client,
+                evict_after: Duration::from_secs(self.evict_after_secs),
+            },
+        }
+    }
+}
