@@ -25,6 +25,7 @@ mod levels;
 mod ordering;
 pub mod params;
 mod pv;
+mod report;
 mod time;
 mod tt;
 
@@ -34,36 +35,9 @@ pub use fallible::{
 };
 pub use levels::{level_move, level_play, level_spec, LevelPlay, LevelSpec};
 use params::*;
+pub use report::{Proven, Report};
 pub use time::Limits;
 use tt::{EXACT, LOWER, UPPER};
-
-/// A proven result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proven {
-    /// Who wins.
-    pub winner: Side,
-    /// In how many plies from the position.
-    pub plies: u32,
-}
-
-/// What a search found.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The best move (`None` only when the game is already over).
-    pub best: Option<Move>,
-    /// Its score for the side to move (about 100 per attacker).
-    pub score: i32,
-    /// The proven result, if the search proved one.
-    pub proven: Option<Proven>,
-    /// The principal variation, starting with `best`.
-    pub pv: Vec<Move>,
-    /// The last completed iteration.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Time taken.
-    pub elapsed: Duration,
-}
 
 /// Mixed into the key when the last move was a pass: then a second pass ends the
 /// game, so the same placement is a different search node.
