@@ -23,9 +23,7 @@ use tokio::sync::{broadcast, Semaphore};
 /// The largest request body accepted, in bytes (imports excepted).
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// The longest record a game may have, in tokens: an action that would pass
-/// it is refused, so every record the server exports stays importable.
-pub const MAX_TOKENS: usize = 20_000;
+pub use crate::session::MAX_TOKENS;
 
 /// The largest import body: the longest record the server can export
 /// ([`MAX_TOKENS`] tokens of at most 9 bytes, each with its separator, plus a

@@ -3,7 +3,9 @@
 //! code ([`ErrorCode`]) that a page translates. The game logic and the store
 //! have their own error types; they become an [`ApiError`] here, in one place.
 
-use crate::session::SessionError;
+use crate::model::ModelError;
+use crate::secrets::NoSecret;
+use crate::session::{Refusal, SessionError};
 use crate::store::StoreError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -196,12 +198,57 @@ impl ApiError {
     }
 }
 
+impl From<Refusal> for ErrorCode {
+    /// The API's word for each of the session's refusals: the same name.
+    fn from(r: Refusal) -> ErrorCode {
+        match r {
+            Refusal::NotYourTurn => ErrorCode::NotYourTurn,
+            Refusal::BetweenGames => ErrorCode::BetweenGames,
+            Refusal::GameOver => ErrorCode::GameOver,
+            Refusal::WatchOnly => ErrorCode::WatchOnly,
+            Refusal::CannotUndo => ErrorCode::CannotUndo,
+            Refusal::NoNextGame => ErrorCode::NoNextGame,
+            Refusal::IllegalMove => ErrorCode::IllegalMove,
+            Refusal::DieNotMove => ErrorCode::DieNotMove,
+            Refusal::NotAMove => ErrorCode::NotAMove,
+            Refusal::NoDice => ErrorCode::NoDice,
+            Refusal::VerdictNotNow => ErrorCode::VerdictNotNow,
+            Refusal::AlreadyRolled => ErrorCode::AlreadyRolled,
+            Refusal::RollFirst => ErrorCode::RollFirst,
+            Refusal::VerdictRequired => ErrorCode::VerdictRequired,
+            Refusal::WrongMoment => ErrorCode::WrongMoment,
+            Refusal::RecordTooLong => ErrorCode::RecordTooLong,
+            Refusal::WaitingForFriend => ErrorCode::WaitingForFriend,
+        }
+    }
+}
+
+impl From<ModelError> for ApiError {
+    fn from(e: ModelError) -> ApiError {
+        match e {
+            ModelError::UnknownGame(_) => {
+                ApiError::BadRequest(ErrorCode::UnknownGame, e.to_string())
+            }
+            ModelError::UnknownOpponent(_) => {
+                ApiError::BadRequest(ErrorCode::UnknownOpponent, e.to_string())
+            }
+            ModelError::UnknownStatus(_) => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<NoSecret> for ApiError {
+    fn from(e: NoSecret) -> ApiError {
+        ApiError::Unavailable(ErrorCode::Unavailable, e.to_string())
+    }
+}
+
 impl From<SessionError> for ApiError {
     fn from(e: SessionError) -> ApiError {
         match e {
-            SessionError::BadRequest(c, m) => ApiError::BadRequest(c, m),
-            SessionError::Conflict(c, m) => ApiError::Conflict(c, m),
-            SessionError::Forbidden(c, m) => ApiError::Forbidden(c, m),
+            SessionError::BadRequest(c, m) => ApiError::BadRequest(c.into(), m),
+            SessionError::Conflict(c, m) => ApiError::Conflict(c.into(), m),
+            SessionError::Forbidden(c, m) => ApiError::Forbidden(c.into(), m),
             SessionError::Corrupt(m) => ApiError::Internal(m),
             SessionError::Dice(e) => {
                 tracing::error!(error = %e, "no die could be drawn");

@@ -3,8 +3,6 @@
 //! ([`Status`]). The store reads and writes them as text; everything else
 //! compares them as enums.
 
-use crate::error::ErrorCode;
-use crate::session::SessionError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -51,16 +49,27 @@ impl fmt::Display for Kind {
     }
 }
 
+/// A word the model does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// Not a game of this server.
+    #[error("unknown game '{0}'; the games are ringo and urgammon")]
+    UnknownGame(String),
+    /// Not an opponent.
+    #[error("unknown opponent '{0}'; use engine, friend or local")]
+    UnknownOpponent(String),
+    /// Not a status (only a damaged row has one).
+    #[error("unknown status '{0}'")]
+    UnknownStatus(String),
+}
+
 impl FromStr for Kind {
-    type Err = SessionError;
-    fn from_str(s: &str) -> Result<Kind, SessionError> {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<Kind, ModelError> {
         match s {
             "ringo" => Ok(Kind::Ringo),
             "urgammon" => Ok(Kind::Urgammon),
-            other => Err(SessionError::BadRequest(
-                ErrorCode::UnknownGame,
-                format!("unknown game '{other}'; the games are ringo and urgammon"),
-            )),
+            other => Err(ModelError::UnknownGame(other.to_string())),
         }
     }
 }
@@ -95,16 +104,13 @@ impl fmt::Display for Mode {
 }
 
 impl FromStr for Mode {
-    type Err = SessionError;
-    fn from_str(s: &str) -> Result<Mode, SessionError> {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<Mode, ModelError> {
         match s {
             "engine" => Ok(Mode::Engine),
             "friend" => Ok(Mode::Friend),
             "local" => Ok(Mode::Local),
-            other => Err(SessionError::BadRequest(
-                ErrorCode::UnknownOpponent,
-                format!("unknown opponent '{other}'; use engine, friend or local"),
-            )),
+            other => Err(ModelError::UnknownOpponent(other.to_string())),
         }
     }
 }
@@ -175,12 +181,12 @@ impl fmt::Display for Status {
 }
 
 impl FromStr for Status {
-    type Err = SessionError;
-    fn from_str(s: &str) -> Result<Status, SessionError> {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<Status, ModelError> {
         Status::ALL
             .into_iter()
             .find(|st| st.name() == s)
-            .ok_or_else(|| SessionError::Corrupt(format!("unknown status '{s}'")))
+            .ok_or_else(|| ModelError::UnknownStatus(s.to_string()))
     }
 }
 

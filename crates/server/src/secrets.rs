@@ -3,16 +3,15 @@
 //! Secrets are stored only as their SHA-256 hash, so a copy of the database
 //! cannot act for anyone.
 
-use crate::error::ApiError;
-use crate::error::ErrorCode;
+/// The operating system's secure generator failed: no secret can be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the server cannot make a secret right now; try again")]
+pub struct NoSecret;
 
-fn fill(buf: &mut [u8]) -> Result<(), ApiError> {
+fn fill(buf: &mut [u8]) -> Result<(), NoSecret> {
     getrandom::fill(buf).map_err(|e| {
         tracing::error!(error = %e, "the OS random generator failed");
-        ApiError::Unavailable(
-            ErrorCode::Unavailable,
-            "the server cannot make a secret right now; try again".into(),
-        )
+        NoSecret
     })
 }
 
@@ -20,7 +19,7 @@ fn fill(buf: &mut [u8]) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// The generator failed.
-pub fn secret() -> Result<String, ApiError> {
+pub fn secret() -> Result<String, NoSecret> {
     let mut b = [0u8; 16];
     fill(&mut b)?;
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
@@ -30,7 +29,7 @@ pub fn secret() -> Result<String, ApiError> {
 ///
 /// # Errors
 /// The generator failed.
-pub fn game_id() -> Result<String, ApiError> {
+pub fn game_id() -> Result<String, NoSecret> {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut b = [0u8; 10];
     fill(&mut b)?;
@@ -43,7 +42,7 @@ pub fn game_id() -> Result<String, ApiError> {
 ///
 /// # Errors
 /// The generator failed.
-pub fn coin() -> Result<u8, ApiError> {
+pub fn coin() -> Result<u8, NoSecret> {
     let mut b = [0u8; 1];
     fill(&mut b)?;
     Ok(b[0] & 1)

@@ -3,7 +3,47 @@
 //! because the store holds them too.
 
 use crate::dice::DiceUnavailable;
-use crate::error::ErrorCode;
+
+/// What a refusal is about, in the session's own words. The HTTP layer
+/// turns each into the API's stable code (`crate::error::ErrorCode`, the
+/// same name in kebab-case): the session knows nothing of HTTP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not the asking seat's turn.
+    NotYourTurn,
+    /// An Urgammon game has ended and the next has not begun.
+    BetweenGames,
+    /// The game is over.
+    GameOver,
+    /// A spectator's token (or none).
+    WatchOnly,
+    /// Nothing to take back.
+    CannotUndo,
+    /// No next game to start.
+    NoNextGame,
+    /// An illegal move.
+    IllegalMove,
+    /// A die sent as a move.
+    DieNotMove,
+    /// Not a move of this game.
+    NotAMove,
+    /// No die to roll now.
+    NoDice,
+    /// The verdict die is not allowed now.
+    VerdictNotNow,
+    /// The chance die has been rolled already.
+    AlreadyRolled,
+    /// The chance die must be rolled first.
+    RollFirst,
+    /// The verdict die must be rolled (no move).
+    VerdictRequired,
+    /// The action does not fit this moment.
+    WrongMoment,
+    /// The record would pass the longest the server keeps.
+    RecordTooLong,
+    /// A friend game whose friend has not joined.
+    WaitingForFriend,
+}
 
 /// Why an action or a stored game was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -11,14 +51,14 @@ pub enum SessionError {
     /// The request is malformed: a die token sent as a move, an action that
     /// does not exist in this game.
     #[error("{1}")]
-    BadRequest(ErrorCode, String),
+    BadRequest(Refusal, String),
     /// Well-formed but not allowed now: an illegal move, not your turn,
     /// nothing to take back, the game is over.
     #[error("{1}")]
-    Conflict(ErrorCode, String),
+    Conflict(Refusal, String),
     /// The seat asking is not a player of this game.
     #[error("{1}")]
-    Forbidden(ErrorCode, String),
+    Forbidden(Refusal, String),
     /// The stored record does not replay (it never should).
     #[error("stored game is damaged: {0}")]
     Corrupt(String),

@@ -8,11 +8,14 @@ mod kinds;
 mod view;
 
 pub use crate::model::{Kind, Mode, Status};
-pub use kinds::{Action, Rules, SessionError};
+pub use kinds::{Action, Refusal, Rules, SessionError};
 pub use view::{turn_plies, GameView, SessionView};
 
+/// The longest record a game may have, in tokens: an action that would pass
+/// it is refused, so every record the server exports stays importable.
+pub const MAX_TOKENS: usize = 20_000;
+
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
-use crate::error::ErrorCode;
 use crate::store::{Commit, GameRow, Loaded};
 
 /// The record token that says a side resigned: `resign:defenders`.
@@ -251,18 +254,18 @@ impl Session {
         match self.seat_to_act() {
             Some(s) if seats.contains(&s) => Ok(s),
             Some(s) => Err(SessionError::Conflict(
-                ErrorCode::NotYourTurn,
+                Refusal::NotYourTurn,
                 format!(
                     "it is not your turn: the {} are to act",
                     self.kind.seat_names()[s as usize]
                 ),
             )),
             None if self.between_games() => Err(SessionError::Conflict(
-                ErrorCode::BetweenGames,
+                Refusal::BetweenGames,
                 "this game is over: start the next game with {\"type\": \"next\"}".into(),
             )),
             None => Err(SessionError::Conflict(
-                ErrorCode::GameOver,
+                Refusal::GameOver,
                 "the game is over".into(),
             )),
         }
@@ -289,13 +292,13 @@ impl Session {
     ) -> Result<(Session, Commit), SessionError> {
         if seats.is_empty() {
             return Err(SessionError::Forbidden(
-                ErrorCode::WatchOnly,
+                Refusal::WatchOnly,
                 "this link is for watching: only the players' links can act".into(),
             ));
         }
         if self.waiting_for_friend() && !matches!(action, Action::Resign) {
             return Err(SessionError::Conflict(
-                ErrorCode::WaitingForFriend,
+                Refusal::WaitingForFriend,
                 "the game starts when your friend joins: send her the invite link".into(),
             ));
         }
@@ -306,7 +309,7 @@ impl Session {
         match action {
             Action::Undo => {
                 keep = self.undo_point(seats).ok_or_else(|| {
-                    SessionError::Conflict(ErrorCode::CannotUndo, self.undo_refusal().to_string())
+                    SessionError::Conflict(Refusal::CannotUndo, self.undo_refusal().to_string())
                 })?;
                 next = Session::build(
                     self.row.clone(),
@@ -318,7 +321,7 @@ impl Session {
             Action::Resign => {
                 if self.is_over() {
                     return Err(SessionError::Conflict(
-                        ErrorCode::GameOver,
+                        Refusal::GameOver,
                         "the game is over".into(),
                     ));
                 }
@@ -334,7 +337,7 @@ impl Session {
             Action::Next => {
                 if !self.between_games() {
                     return Err(SessionError::Conflict(
-                        ErrorCode::NoNextGame,
+                        Refusal::NoNextGame,
                         match self.kind {
                             Kind::Ringo => "Ringo is one game: there is no next game".into(),
                             Kind::Urgammon if self.is_over() => "the match is over".into(),
@@ -358,12 +361,10 @@ impl Session {
                 next.tokens.push(token);
             }
         }
-        if next.tokens.len() > crate::app::MAX_TOKENS
-            && !matches!(action, Action::Undo | Action::Resign)
-        {
-            return Err(SessionError::Conflict(ErrorCode::RecordTooLong, format!(
+        if next.tokens.len() > MAX_TOKENS && !matches!(action, Action::Undo | Action::Resign) {
+            return Err(SessionError::Conflict(Refusal::RecordTooLong, format!(
                 "this game has reached the longest record the server keeps ({} tokens): resign or start a new game",
-                crate::app::MAX_TOKENS
+                MAX_TOKENS
             )));
         }
         let commit = Commit {
@@ -391,11 +392,11 @@ impl Session {
         }
         match urgammon::TokenText::parse(text) {
             Ok(urgammon::TokenText::Move { .. }) => Ok(()),
-            Ok(_) => Err(SessionError::BadRequest(ErrorCode::DieNotMove, format!(
+            Ok(_) => Err(SessionError::BadRequest(Refusal::DieNotMove, format!(
                 "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
             ))),
             Err(e) => Err(SessionError::BadRequest(
-                ErrorCode::NotAMove,
+                Refusal::NotAMove,
                 format!("'{text}' is not a move: {e}"),
             )),
         }
@@ -409,7 +410,7 @@ impl Session {
                 let legal = g.legal_moves();
                 let m = g
                     .play_text(text)
-                    .map_err(|e| SessionError::Conflict(ErrorCode::IllegalMove, e.to_string()))?;
+                    .map_err(|e| SessionError::Conflict(Refusal::IllegalMove, e.to_string()))?;
                 Ok(m.to_notation(&legal))
             }
             Rules::Urgammon(m) => {
@@ -419,7 +420,7 @@ impl Session {
                     return Err(wrong_moment(phase));
                 }
                 m.apply_text(text)
-                    .map_err(|e| SessionError::Conflict(ErrorCode::IllegalMove, e.to_string()))?;
+                    .map_err(|e| SessionError::Conflict(Refusal::IllegalMove, e.to_string()))?;
                 let side = urgammon::Side::ALL[seat as usize];
                 Ok(match m.current().tokens().last() {
                     Some(urgammon::Token::Move(mv)) => mv.notation(side),
@@ -440,7 +441,7 @@ impl Session {
         let used = dice::used(&self.tokens);
         let Rules::Urgammon(m) = &mut self.rules else {
             return Err(SessionError::BadRequest(
-                ErrorCode::NoDice,
+                Refusal::NoDice,
                 "Ringo has no dice: send a move".into(),
             ));
         };
@@ -450,13 +451,13 @@ impl Session {
             (urgammon::Phase::Decide | urgammon::Phase::Verdict, Action::Verdict) => Die::Verdict,
             (urgammon::Phase::Move, Action::Verdict) => {
                 return Err(SessionError::Conflict(
-                    ErrorCode::VerdictNotNow,
+                    Refusal::VerdictNotNow,
                     "the verdict die may not be rolled now".into(),
                 ))
             }
             (urgammon::Phase::Decide | urgammon::Phase::Move, _) => {
                 return Err(SessionError::Conflict(
-                    ErrorCode::AlreadyRolled,
+                    Refusal::AlreadyRolled,
                     "the chance die is already rolled: play a move".into(),
                 ))
             }
@@ -568,13 +569,13 @@ impl Session {
 /// Why an Urgammon turn does not take a move or a die in this phase.
 fn wrong_moment(phase: urgammon::Phase) -> SessionError {
     let (code, text) = match phase {
-        urgammon::Phase::Roll => (ErrorCode::RollFirst, "roll the chance die first"),
+        urgammon::Phase::Roll => (Refusal::RollFirst, "roll the chance die first"),
         urgammon::Phase::Verdict => (
-            ErrorCode::VerdictRequired,
+            Refusal::VerdictRequired,
             "no move with this roll: the verdict die must be rolled",
         ),
         _ => (
-            ErrorCode::WrongMoment,
+            Refusal::WrongMoment,
             "that does not fit this moment of the turn",
         ),
     };
