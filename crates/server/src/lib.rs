@@ -20,25 +20,22 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod api;
-mod app;
-mod assets;
 pub mod dice;
-mod edge;
 pub mod engine;
-pub mod error;
-mod limits;
-mod listen;
+pub mod games;
+pub mod http;
+pub mod hub;
 pub mod model;
 pub mod secrets;
 pub mod session;
-mod shared;
+mod signal;
 pub mod store;
 pub mod worker;
 pub mod ws;
 
-pub use app::{app, AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
-pub use edge::host_of_url;
+pub use games::{AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
+pub use http::edge::host_of_url;
+pub use http::{api, app, error};
 pub use ws::MAX_WS_MESSAGE;
 
 use store::Store;
@@ -69,8 +66,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             ..config.options.clone()
         },
     );
-    let listener =
-        listen::bind(config.addr).map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let listener = http::listen::bind(config.addr)
+        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
     let db = match &config.database {
         // The URL without its password.
@@ -95,7 +92,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             sweeper.sweep();
         }
     });
-    listen::run(listener, app(state.clone()), &state).await?;
+    http::listen::run(listener, app(state.clone()), &state).await?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@
 //!   it holds.
 
 use crate::dice::OsDice;
-use crate::error::ApiError;
+use crate::games::GameError;
 use crate::session::Session;
 use crate::store::{Job, JobKind, Notice, Store};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,7 +79,7 @@ pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>>
             take_jobs(&store, &config, &stopping, i).await;
         }));
     }
-    crate::listen::shutdown_signal().await;
+    crate::signal::shutdown_signal().await;
     tracing::info!("stopping: finishing the jobs in hand");
     stopping.store(true, Ordering::SeqCst);
     for t in tasks {
@@ -182,11 +182,11 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
         JobKind::Review => review(store, &job).await,
         JobKind::Analyze => {
             let payload = job.payload.clone();
-            blocking(move || crate::api::analysis::analyze_json(payload.as_bytes())).await
+            blocking(move || crate::engine::analysis::analyze_json(payload.as_bytes())).await
         }
         JobKind::Rollout => {
             let payload = job.payload.clone();
-            blocking(move || crate::api::analysis::rollout_json(payload.as_bytes())).await
+            blocking(move || crate::engine::analysis::rollout_json(payload.as_bytes())).await
         }
     };
     renewal.abort();
@@ -210,15 +210,19 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
     }
 }
 
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
+async fn blocking<T: Send + 'static, E: Send + 'static>(
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Result<T, GameError>
+where
+    GameError: From<E>,
+{
     tokio::task::spawn_blocking(work)
         .await
-        .map_err(|e| ApiError::Internal(format!("engine task: {e}")))?
+        .map_err(|e| GameError::Internal(format!("engine task: {e}")))?
+        .map_err(GameError::from)
 }
 
-async fn load(store: &Store, job: &Job) -> Result<Option<Session>, ApiError> {
+async fn load(store: &Store, job: &Job) -> Result<Option<Session>, GameError> {
     let Some(id) = job.game.as_deref() else {
         return Ok(None);
     };
@@ -235,7 +239,7 @@ async fn engine_move(
     config: &WorkerConfig,
     job: &Job,
     stop: Arc<AtomicBool>,
-) -> Result<String, ApiError> {
+) -> Result<String, GameError> {
     let Some(session) = load(store, job).await? else {
         return Ok("no such game".into());
     };
@@ -245,8 +249,10 @@ async fn engine_move(
     let snapshot = session.clone();
     // A move that failed before is made at the cheapest level.
     let level = (fallback_round(&job.payload) > 0).then_some(1);
-    let Some(action) =
-        blocking(move || Ok(crate::engine::engine_action_at(&snapshot, level, stop))).await?
+    let Some(action) = blocking(move || {
+        Ok::<_, GameError>(crate::engine::engine_action_at(&snapshot, level, stop))
+    })
+    .await?
     else {
         return Ok("no action".into());
     };
@@ -274,7 +280,7 @@ async fn engine_move(
 }
 
 /// A finished game's review: computed with progress, stored, announced.
-async fn review(store: &Store, job: &Job) -> Result<String, ApiError> {
+async fn review(store: &Store, job: &Job) -> Result<String, GameError> {
     let Some(session) = load(store, job).await? else {
         return Ok("no such game".into());
     };
@@ -298,7 +304,7 @@ async fn review(store: &Store, job: &Job) -> Result<String, ApiError> {
     };
     let rules = session.rules.clone();
     let body = blocking(move || {
-        crate::api::review::review_json(&rules, &|done, total| {
+        crate::engine::review::review_json(&rules, &|done, total| {
             let _ = tx.send((done, total));
         })
     })

@@ -1,16 +1,13 @@
 //! The WebSocket of a game: it pushes the state now and after every change,
 //! and who is connected. A client may say who it is with `hello` and its seat
 //! token (never in the URL), which marks its seat present while the socket is
-//! open; it may send `ping`. Actions go to the HTTP API, not here.
+//! open; it may send `ping`. Actions go to the HTTP API, not here. The
+//! upgrade itself, with its caps, is the HTTP layer's (`http::socket`).
 
-use crate::app::{AppState, Slot};
-use crate::error::ApiError;
-use crate::error::ErrorCode;
-use crate::limits::Client;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
-use axum::response::Response;
-use serde::{Deserialize, Serialize};
+use crate::games::AppState;
+use crate::hub::{Slot, WsMessage, RESTART};
+use axum::extract::ws::{Message, WebSocket};
+use serde::Deserialize;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -20,63 +17,7 @@ pub const MAX_WS_MESSAGE: usize = 4 * 1024;
 
 /// Each socket's read buffer: room for the largest message a client may
 /// send, and its frame header.
-const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
-
-/// A message the server sends on a game's socket.
-#[derive(Serialize, Debug, Clone)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum WsMessage {
-    /// The game's state (after every change, and when the socket opens).
-    State {
-        /// The same object as `GET /api/games/{id}`'s `state`.
-        state: Box<crate::session::SessionView>,
-    },
-    /// Which seats have a player connected.
-    Presence {
-        /// Seat 0 and seat 1.
-        seats: [bool; 2],
-    },
-    /// The answer to `hello`: the seats the token holds (none for a spectator).
-    Hello {
-        /// The seats.
-        you: Vec<u8>,
-    },
-    /// A review's progress: `done` of `total` steps; `ready` once it is
-    /// stored (then `GET /api/games/{id}/review` returns it).
-    Review {
-        /// Steps done.
-        done: usize,
-        /// Steps in all.
-        total: usize,
-        /// The review is stored.
-        ready: bool,
-    },
-    /// This socket's seat moved to another device (its seat link was
-    /// used): the token it said `hello` with holds only `you` now (none: it
-    /// watches). Sent at once, so the old device stops looking live.
-    Moved {
-        /// The seats the token still holds.
-        you: Vec<u8>,
-    },
-    /// The answer to `ping`.
-    Pong,
-    /// A message the socket does not take.
-    Error {
-        /// Why.
-        error: String,
-    },
-}
-
-impl WsMessage {
-    /// The message as JSON text.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{\"type\":\"error\"}".into())
-    }
-}
-
-/// The close code of a socket closed because the server stops (RFC 6455's
-/// "service restart"): the client should reconnect.
-pub const RESTART: u16 = 1012;
+pub(crate) const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
 
 /// Resolves once the server starts stopping.
 async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
@@ -91,58 +32,44 @@ enum ClientMessage {
     Ping,
 }
 
-/// `GET /api/games/{id}/ws`.
-pub async fn upgrade(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Client(client): Client,
-    upgrade: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    let slot = app.slot(&id).await?;
-    // Count the socket now, so a flood of upgrades cannot pass the caps
-    // before the first of them is counted.
-    let count = SocketCount::take(&app, &slot, client)?;
-    // Small buffers: a client sends at most 4 KiB and each message is sent
-    // (and flushed) as it comes, so the default 128 KiB read buffer per
-    // socket only cost memory (2,000 sockets on one game: 268 MiB).
-    Ok(upgrade
-        .read_buffer_size(WS_READ_BUFFER)
-        .write_buffer_size(0)
-        .max_message_size(MAX_WS_MESSAGE)
-        .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            let app = count.app.clone();
-            let closing = app.inner.closing.subscribe();
-            push_updates(socket, slot, closing).await;
-            drop(count);
-        }))
+/// Why a socket is not opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SocketRefused {
+    /// The client's address has its share open.
+    #[error("too many live connections from your address (at most {0}): close some and try again")]
+    Address(usize),
+    /// The server, or the game, has as many as it takes.
+    #[error(
+        "too many live connections (at most {all} in all and {per_game} per game): try again later"
+    )]
+    Full {
+        /// Sockets at most, in all.
+        all: usize,
+        /// Sockets at most on one game.
+        per_game: usize,
+    },
 }
 
 /// One open socket, counted in all, on its game and for its client's
 /// address until dropped.
-struct SocketCount {
+pub(crate) struct SocketCount {
     app: AppState,
     slot: Arc<Slot>,
-    _address: crate::listen::AddressSlot,
+    _address: crate::hub::AddressSlot,
 }
 
 impl SocketCount {
-    fn take(
+    pub(crate) fn take(
         app: &AppState,
         slot: &Arc<Slot>,
         client: std::net::IpAddr,
-    ) -> Result<SocketCount, ApiError> {
+    ) -> Result<SocketCount, SocketRefused> {
         let o = app.options();
-        let address = app.inner.socket_addresses.take(client).ok_or_else(|| {
-            ApiError::TooMany(
-                ErrorCode::TooManyConnections,
-                format!(
-                    "too many live connections from your address (at most {}): close some and try again",
-                    o.max_sockets_per_address
-                ),
-                10,
-            )
-        })?;
+        let address = app
+            .inner
+            .socket_addresses
+            .take(client)
+            .ok_or(SocketRefused::Address(o.max_sockets_per_address))?;
         let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
         let here = slot.sockets.fetch_add(1, Ordering::SeqCst);
         let count = SocketCount {
@@ -151,13 +78,10 @@ impl SocketCount {
             _address: address,
         };
         if total >= o.max_sockets || here >= o.max_sockets_per_game {
-            return Err(ApiError::Unavailable(
-                ErrorCode::TooManyConnections,
-                format!(
-                "too many live connections (at most {} in all and {} per game): try again later",
-                o.max_sockets, o.max_sockets_per_game
-            ),
-            ));
+            return Err(SocketRefused::Full {
+                all: o.max_sockets,
+                per_game: o.max_sockets_per_game,
+            });
         }
         Ok(count)
     }
@@ -217,7 +141,7 @@ async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
 /// the current state at once, so it catches up.
 /// When the server stops it closes the socket with 1012 (service restart),
 /// so the page reconnects, to another instance behind the proxy if need be.
-async fn push_updates(
+pub(crate) async fn push_updates(
     mut socket: WebSocket,
     slot: Arc<Slot>,
     mut closing: tokio::sync::watch::Receiver<bool>,

@@ -5,7 +5,7 @@
 use crate::dice::DiceUnavailable;
 
 /// What a refusal is about, in the session's own words. The HTTP layer
-/// turns each into the API's stable code (`crate::error::ErrorCode`, the
+/// turns each into the API's stable code (`crate::http::error::ErrorCode`, the
 /// same name in kebab-case): the session knows nothing of HTTP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {

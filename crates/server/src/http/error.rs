@@ -3,10 +3,13 @@
 //! code ([`ErrorCode`]) that a page translates. The game logic and the store
 //! have their own error types; they become an [`ApiError`] here, in one place.
 
+use crate::engine::{BadInput, EngineError};
+use crate::games::GameError;
 use crate::model::ModelError;
 use crate::secrets::NoSecret;
 use crate::session::{Refusal, SessionError};
 use crate::store::StoreError;
+use crate::ws::SocketRefused;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -240,6 +243,59 @@ impl From<ModelError> for ApiError {
 impl From<NoSecret> for ApiError {
     fn from(e: NoSecret) -> ApiError {
         ApiError::Unavailable(ErrorCode::Unavailable, e.to_string())
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        match e {
+            GameError::NotFound(id) => ApiError::NotFound(ErrorCode::GameNotFound, id),
+            GameError::Stale { .. } => ApiError::Conflict(ErrorCode::StaleRevision, e.to_string()),
+            GameError::Session(e) => e.into(),
+            GameError::Store(e) => e.into(),
+            GameError::Engine(e) => e.into(),
+            GameError::AnalysisLimit { .. } => {
+                ApiError::TooMany(ErrorCode::AnalysisLimit, e.to_string(), 5)
+            }
+            GameError::EngineBusy => ApiError::Busy(ErrorCode::EngineBusy, e.to_string(), 10),
+            GameError::NoWorker => ApiError::Unavailable(ErrorCode::Unavailable, e.to_string()),
+            GameError::Internal(m) => ApiError::Internal(m),
+        }
+    }
+}
+
+impl From<SocketRefused> for ApiError {
+    fn from(e: SocketRefused) -> ApiError {
+        match e {
+            SocketRefused::Address(_) => {
+                ApiError::TooMany(ErrorCode::TooManyConnections, e.to_string(), 10)
+            }
+            SocketRefused::Full { .. } => {
+                ApiError::Unavailable(ErrorCode::TooManyConnections, e.to_string())
+            }
+        }
+    }
+}
+
+impl From<EngineError> for ApiError {
+    fn from(e: EngineError) -> ApiError {
+        match e {
+            EngineError::BadRequest(input, m) => ApiError::BadRequest(
+                match input {
+                    BadInput::Json => ErrorCode::BadJson,
+                    BadInput::Rules => ErrorCode::BadRules,
+                    BadInput::Record => ErrorCode::BadRecord,
+                    BadInput::Move => ErrorCode::IllegalMove,
+                    BadInput::Level => ErrorCode::BadLevel,
+                    BadInput::Number => ErrorCode::BadNumber,
+                    BadInput::MatchTarget => ErrorCode::BadMatchTarget,
+                    BadInput::Game => ErrorCode::UnknownGame,
+                },
+                m,
+            ),
+            EngineError::GameOver(m) => ApiError::Conflict(ErrorCode::GameOver, m),
+            EngineError::Internal(m) => ApiError::Internal(m),
+        }
     }
 }
 

@@ -2,9 +2,9 @@
 //! links that move a player's seat to another device.
 
 use super::{parse_json, token_from};
-use crate::app::AppState;
-use crate::error::ApiError;
-use crate::error::ErrorCode;
+use crate::games::AppState;
+use crate::http::error::ApiError;
+use crate::http::error::ErrorCode;
 use crate::secrets;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -61,7 +61,7 @@ pub async fn join(
     drop(session);
     slot.seat_changes
         .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    slot.broadcast(&crate::ws::WsMessage::State {
+    slot.broadcast(&crate::hub::WsMessage::State {
         state: Box::new(state),
     });
     Ok(Json(Joined {

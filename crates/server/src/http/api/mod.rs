@@ -8,8 +8,8 @@ pub mod games;
 pub mod review;
 pub mod seats;
 
-use crate::error::ApiError;
-use crate::error::ErrorCode;
+use crate::http::error::ApiError;
+use crate::http::error::ErrorCode;
 use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -166,10 +166,10 @@ pub async fn meta() -> Json<Meta> {
 
 /// The balance lab's committed results (`docs/balance/results.json`, made by
 /// `agon balance --json`), for the Rules lab page.
-const BALANCE: &str = include_str!("../../../../docs/balance/results.json");
+const BALANCE: &str = include_str!("../../../../../docs/balance/results.json");
 /// The near-even rule sets played again at the strongest strength
 /// (`docs/balance/candidates.json`, another `agon balance --json` run).
-const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.json");
+const BALANCE_CHECKS: &str = include_str!("../../../../../docs/balance/candidates.json");
 /// Further checks at other strengths: level 10 against itself, first on the
 /// most even set (`docs/balance/level10.json`), then on sliding sets given
 /// something for the attackers (`level10-more.json`,
@@ -179,11 +179,11 @@ const BALANCE_CHECKS: &str = include_str!("../../../../docs/balance/candidates.j
 /// --from`; `level10-capture-from-neutral-pooled.json` likewise), one file
 /// per `agon balance` run.
 const BALANCE_MORE_CHECKS: &[&str] = &[
-    include_str!("../../../../docs/balance/level10.json"),
-    include_str!("../../../../docs/balance/level10-more.json"),
-    include_str!("../../../../docs/balance/level10-neutral-limit.json"),
-    include_str!("../../../../docs/balance/level10-two-helps-pooled.json"),
-    include_str!("../../../../docs/balance/level10-capture-from-neutral-pooled.json"),
+    include_str!("../../../../../docs/balance/level10.json"),
+    include_str!("../../../../../docs/balance/level10-more.json"),
+    include_str!("../../../../../docs/balance/level10-neutral-limit.json"),
+    include_str!("../../../../../docs/balance/level10-two-helps-pooled.json"),
+    include_str!("../../../../../docs/balance/level10-capture-from-neutral-pooled.json"),
 ];
 
 /// `GET /api/balance`'s answer: the results as `agon balance --json` printed
@@ -247,5 +247,5 @@ pub(crate) fn balance_answer() -> &'static str {
 /// The answer is built into the binary, so it carries an ETag: the home
 /// page reads it on every visit, and a browser that holds it gets `304`.
 pub async fn balance(headers: axum::http::HeaderMap) -> axum::response::Response {
-    crate::assets::validated(&headers, "application/json", balance_answer())
+    crate::http::assets::validated(&headers, "application/json", balance_answer())
 }

@@ -17,8 +17,8 @@
 //!   token or an invite code, which no cache may keep); HSTS when the request
 //!   came over HTTPS through a trusted proxy.
 
-use crate::app::AppState;
-use crate::error::{ErrorBody, ErrorCode};
+use crate::games::AppState;
+use crate::http::error::{ErrorBody, ErrorCode};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -198,7 +198,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
             fresh
         } else if status == StatusCode::NOT_FOUND {
             // The app's own page: it shows "not found" in the reader's language.
-            (StatusCode::NOT_FOUND, Html(crate::assets::INDEX_HTML)).into_response()
+            (StatusCode::NOT_FOUND, Html(crate::http::assets::INDEX_HTML)).into_response()
         } else {
             res
         };

@@ -13,15 +13,15 @@
 //! finish and every WebSocket send its close frame (up to ten seconds in
 //! all), and exits.
 
-use crate::app::AppState;
+use crate::games::AppState;
+use crate::hub::PerAddress;
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
@@ -31,64 +31,6 @@ use tower::{Service, ServiceExt};
 const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n\
 Content-Type: application/json\r\nContent-Length: 96\r\nConnection: close\r\n\r\n\
 {\"error\":\"too many connections from your address; try again soon\",\"code\":\"too-many-connections\"}";
-
-/// Open connections per client address, so that one address cannot hold
-/// more than its share of the server's connection slots.
-pub(crate) struct PerAddress {
-    open: Mutex<HashMap<IpAddr, usize>>,
-    cap: usize,
-    exempt: Vec<IpAddr>,
-}
-
-/// One connection counted against its address; uncounted when dropped.
-pub(crate) struct AddressSlot {
-    table: Arc<PerAddress>,
-    ip: IpAddr,
-}
-
-impl PerAddress {
-    /// At most `cap` connections per address (0: no cap); `exempt`
-    /// addresses (trusted proxies, which carry many clients) have none.
-    pub(crate) fn new(cap: usize, exempt: Vec<IpAddr>) -> Arc<PerAddress> {
-        Arc::new(PerAddress {
-            open: Mutex::new(HashMap::new()),
-            cap,
-            exempt,
-        })
-    }
-
-    /// Counts one more connection from `ip`, or `None` when it has its share.
-    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
-        if self.cap > 0 && !self.exempt.contains(&ip) {
-            let mut open = self.open.lock().ok()?;
-            let n = open.entry(ip).or_insert(0);
-            if *n >= self.cap {
-                return None;
-            }
-            *n += 1;
-        }
-        Some(AddressSlot {
-            table: self.clone(),
-            ip,
-        })
-    }
-}
-
-impl Drop for AddressSlot {
-    fn drop(&mut self) {
-        if self.table.cap == 0 || self.table.exempt.contains(&self.ip) {
-            return;
-        }
-        if let Ok(mut open) = self.table.open.lock() {
-            if let Some(n) = open.get_mut(&self.ip) {
-                *n -= 1;
-                if *n == 0 {
-                    open.remove(&self.ip);
-                }
-            }
-        }
-    }
-}
 
 /// A connection's requests in flight and when it last began or ended one,
 /// for the idle timeout.
@@ -181,7 +123,7 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
     let per_address = PerAddress::new(o.max_connections_per_address, o.trusted_proxies.clone());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut make = router.into_make_service_with_connect_info::<SocketAddr>();
-    let shutdown = shutdown_signal();
+    let shutdown = crate::signal::shutdown_signal();
     tokio::pin!(shutdown);
     loop {
         let permit = tokio::select! {
@@ -264,26 +206,4 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
     })
     .await;
     Ok(())
-}
-
-/// Ctrl-C, or SIGTERM on Unix.
-pub(crate) async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
 }

@@ -3,10 +3,11 @@
 //! pushing every change to its own WebSockets; and engine work can go to the
 //! queue, for `agon worker`s, instead of this process's threads.
 
-use crate::app::{AppState, Inner};
-use crate::error::{ApiError, ErrorCode};
+use super::GameError;
+use crate::engine::EngineError;
+use crate::games::{AppState, Inner};
+use crate::hub::WsMessage;
 use crate::store::{JobKind, JobState, Notice};
-use crate::ws::WsMessage;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -77,7 +78,7 @@ pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<No
 
 /// Reloads one game from the store; if it changed (its sockets are told),
 /// lets the engine look at it.
-async fn refresh(app: &AppState, slot: &Arc<crate::app::Slot>) {
+async fn refresh(app: &AppState, slot: &Arc<crate::hub::Slot>) {
     let mut session = slot.session.lock().await;
     match app.reload(slot, &mut session).await {
         Ok(true) => {
@@ -113,20 +114,20 @@ impl AppState {
         &self,
         kind: JobKind,
         payload: String,
-        local: impl FnOnce() -> Result<String, ApiError> + Send + 'static,
-    ) -> Result<String, ApiError> {
+        local: impl FnOnce() -> Result<String, EngineError> + Send + 'static,
+    ) -> Result<String, GameError> {
         if !self.remote_engine() {
-            return crate::engine::on_pool(self, local).await?;
+            return Ok(crate::games::on_pool(self, local).await??);
         }
         let id = self
             .store()
             .enqueue(kind, None, 0, payload, Duration::ZERO)
             .await?
-            .ok_or_else(|| ApiError::Internal("the job was not queued".into()))?;
+            .ok_or_else(|| GameError::Internal("the job was not queued".into()))?;
         let state = self.wait_job(id).await?;
         match (state.result, state.error) {
             (Some(r), _) => Ok(r),
-            (None, e) => Err(ApiError::Internal(format!(
+            (None, e) => Err(GameError::Internal(format!(
                 "the engine worker failed: {}",
                 e.unwrap_or_default()
             ))),
@@ -135,7 +136,7 @@ impl AppState {
 
     /// Waits until a queued job finishes (woken by its announcement, and
     /// looking now and then in case one was missed).
-    async fn wait_job(&self, id: i64) -> Result<JobState, ApiError> {
+    async fn wait_job(&self, id: i64) -> Result<JobState, GameError> {
         let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
         loop {
             let (tx, rx) = tokio::sync::oneshot::channel();
@@ -151,17 +152,14 @@ impl AppState {
                 }
                 Some(_) => {}
                 None => {
-                    return Err(ApiError::Internal("the engine job disappeared".into()));
+                    return Err(GameError::Internal("the engine job disappeared".into()));
                 }
             }
             if tokio::time::Instant::now() >= deadline {
                 if let Ok(mut w) = self.inner.waiting_jobs.lock() {
                     w.remove(&id);
                 }
-                return Err(ApiError::Unavailable(
-                    ErrorCode::Unavailable,
-                    "no engine worker answered in time: the site is busy or has no worker running; try again".into(),
-                ));
+                return Err(GameError::NoWorker);
             }
             let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
         }

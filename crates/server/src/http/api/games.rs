@@ -2,10 +2,10 @@
 //! record, and the state at any ply for replays.
 
 use super::{parse_json, token_from};
-use crate::app::AppState;
 use crate::dice::{Ledger, OsDice};
-use crate::error::ErrorCode;
-use crate::error::{ApiError, RecordAt};
+use crate::games::AppState;
+use crate::http::error::ErrorCode;
+use crate::http::error::{ApiError, RecordAt};
 use crate::secrets;
 use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, ListCursor, ListQuery, Store};
@@ -317,12 +317,12 @@ pub(crate) async fn open_game(
     let mut session = Session::build(row, tokens, Ledger::default())
         .map_err(|e| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}")))?;
     let drawn = session.start(&mut OsDice)?;
-    if session.tokens.len() > crate::app::MAX_TOKENS + usize::from(session.resigned.is_some()) {
+    if session.tokens.len() > crate::games::MAX_TOKENS + usize::from(session.resigned.is_some()) {
         return Err(ApiError::BadRequest(
             ErrorCode::RecordTooLong,
             format!(
                 "invalid record: the server keeps records of at most {} tokens",
-                crate::app::MAX_TOKENS
+                crate::games::MAX_TOKENS
             ),
         ));
     }
@@ -504,11 +504,11 @@ pub async fn import(
     tokens.extend(resign);
     // The limit counts the game's tokens; a resignation may come on top.
     let (played, _) = split_resignation(kind, &tokens).map_err(bad)?;
-    if played.len() > crate::app::MAX_TOKENS {
+    if played.len() > crate::games::MAX_TOKENS {
         return Err(bad(format!(
             "{} tokens: the server keeps records of at most {} tokens",
             played.len(),
-            crate::app::MAX_TOKENS
+            crate::games::MAX_TOKENS
         )));
     }
     let (mode, my_seat, level) = seating(

@@ -4,10 +4,11 @@
 //! WebSocket, and stored. The JSON is the CLI's (`agon ringo review`,
 //! `agon urgammon review`).
 
-use crate::app::{AppState, Slot};
-use crate::error::{ApiError, ErrorCode};
+use crate::games::AppState;
+use crate::http::error::{ApiError, ErrorCode};
+use crate::hub::Slot;
+use crate::hub::WsMessage;
 use crate::session::Rules;
-use crate::ws::WsMessage;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -47,7 +48,7 @@ pub async fn get(
     if let Some((_, body)) = app.store().review(&id).await? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
     }
-    let total = steps(&rules);
+    let total = crate::engine::review::steps(&rules);
     if app.remote_engine() {
         // An engine worker computes it: the queue holds one review job per
         // game and revision, so asking again only reports its progress.
@@ -131,7 +132,7 @@ async fn compute(
     rules: Rules,
 ) -> Result<String, ApiError> {
     let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
-    crate::engine::on_pool(app, move || {
+    Ok(crate::games::on_pool(app, move || {
         let progress = |done: usize, total: usize| {
             if let Ok(mut r) = inner.reviews.lock() {
                 r.insert(id.clone(), (done, total));
@@ -142,44 +143,7 @@ async fn compute(
                 ready: false,
             });
         };
-        review_json(&rules, &progress)
+        crate::engine::review::review_json(&rules, &progress)
     })
-    .await?
-}
-
-/// How many steps a game's review takes: plies (Ringo) or tokens (Urgammon).
-pub(crate) fn steps(rules: &Rules) -> usize {
-    match rules {
-        Rules::Ringo(g) => g.ply(),
-        Rules::Urgammon(m) => {
-            m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
-                + m.current().tokens().len()
-        }
-    }
-}
-
-/// A finished game's review as the API's JSON (the CLI's): engine work, run
-/// on the engine pool or by an `agon worker`, calling `progress` as it goes.
-///
-/// # Errors
-/// The JSON could not be written.
-pub(crate) fn review_json(
-    rules: &Rules,
-    progress: &dyn Fn(usize, usize),
-) -> Result<String, ApiError> {
-    let json = match rules {
-        Rules::Ringo(g) => serde_json::to_string(
-            &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
-        ),
-        Rules::Urgammon(m) => serde_json::to_string(
-            &agon_ai::urgammon::review::review(
-                m,
-                true,
-                agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
-                progress,
-            )
-            .to_json(),
-        ),
-    };
-    json.map_err(|e| ApiError::Internal(format!("review JSON: {e}")))
+    .await??)
 }

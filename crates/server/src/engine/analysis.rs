@@ -1,22 +1,22 @@
-//! The analysis board's API: `POST /api/analyze` (a position and the
-//! engine's view of it) and `POST /api/rollout` (an Urgammon position played
-//! out). Both run behind the engine pool, with bounded effort, and take no
-//! token: they touch no stored game.
+//! Any position's analysis and rollout, as the API's JSON: the analysis
+//! board's `POST /api/analyze` and `POST /api/rollout`, computed on the web
+//! app's pool or by an `agon worker` alike. A bad request is refused before
+//! any engine work.
 
-use super::parse_json;
-use crate::app::AppState;
-use crate::engine::AnalysisTicket;
-use crate::error::{ApiError, ErrorCode};
-use crate::limits::Client;
-use crate::session::Kind;
-use crate::store::JobKind;
+use super::{BadInput, EngineError};
+use crate::model::Kind;
 use agon_ai::urgammon::MatchContext;
 use agon_views::{RingoGame, UrgammonBoard};
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+
+/// A request's body read as JSON of its shape.
+///
+/// # Errors
+/// Not JSON, or not of the shape.
+pub fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, EngineError> {
+    serde_json::from_slice(body)
+        .map_err(|e| EngineError::BadRequest(BadInput::Json, format!("invalid JSON: {e}")))
+}
 
 /// The deepest Ringo search the board asks for, and its time cap.
 const MAX_DEPTH: u32 = 12;
@@ -94,16 +94,20 @@ pub struct AnalyzeAnswer {
     pub analysis: Option<EngineView>,
 }
 
-enum Position {
+/// A position the engine reads: a Ringo game, or an Urgammon game with its
+/// match and the level that analyses it.
+pub enum Position {
+    /// A Ringo game.
     Ringo(ringo::Game),
+    /// An Urgammon game, its match (if any), and the analysing level.
     Urgammon(urgammon::Game, Option<MatchContext>, agon_ai::Level),
 }
 
-fn bad(code: ErrorCode, e: impl std::fmt::Display) -> ApiError {
-    ApiError::BadRequest(code, e.to_string())
+fn bad(input: BadInput, e: impl std::fmt::Display) -> EngineError {
+    EngineError::BadRequest(input, e.to_string())
 }
 
-fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
+fn position(req: &AnalyzeRequest) -> Result<Position, EngineError> {
     match req.game {
         Kind::Ringo => {
             let rules: ringo::Rules = req
@@ -111,10 +115,10 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
                 .as_deref()
                 .unwrap_or("classic")
                 .parse()
-                .map_err(|e| bad(ErrorCode::BadRules, e))?;
+                .map_err(|e| bad(BadInput::Rules, e))?;
             let start = match req.position.as_deref() {
                 Some(p) => ringo::Position::parse(p, &rules)
-                    .map_err(|e| bad(ErrorCode::BadRecord, format!("invalid position: {e}")))?,
+                    .map_err(|e| bad(BadInput::Record, format!("invalid position: {e}")))?,
                 None => ringo::Position::start(&rules),
             };
             let mut game = ringo::Game::from_position(rules, start);
@@ -126,22 +130,22 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
                 .enumerate()
             {
                 game.play_text(m)
-                    .map_err(|e| bad(ErrorCode::IllegalMove, format!("move at index {i}: {e}")))?;
+                    .map_err(|e| bad(BadInput::Move, format!("move at index {i}: {e}")))?;
             }
             Ok(Position::Ringo(game))
         }
         Kind::Urgammon => {
             let start = match req.setup.as_deref() {
                 Some(s) => urgammon::parse_setup(s)
-                    .map_err(|e| bad(ErrorCode::BadRecord, format!("invalid setup: {e}")))?,
+                    .map_err(|e| bad(BadInput::Record, format!("invalid setup: {e}")))?,
                 None => urgammon::State::new(),
             };
             let mut game = urgammon::Game::from_state(start);
             game.apply_all(req.record.as_deref().unwrap_or(""), 0)
-                .map_err(|e| bad(ErrorCode::BadRecord, e))?;
+                .map_err(|e| bad(BadInput::Record, e))?;
             let level = match req.level {
                 None => agon_ai::Level::MAX,
-                Some(n) => agon_ai::Level::try_from(n).map_err(|e| bad(ErrorCode::BadLevel, e))?,
+                Some(n) => agon_ai::Level::try_from(n).map_err(|e| bad(BadInput::Level, e))?,
             };
             let ctx = match (req.to, req.score) {
                 (None, _) => None,
@@ -149,7 +153,7 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
                     let [l, d] = score.unwrap_or([0, 0]);
                     if !(1..=99).contains(&to) || l >= to || d >= to {
                         return Err(bad(
-                            ErrorCode::BadMatchTarget,
+                            BadInput::MatchTarget,
                             "the match is 1 to 99 points, and neither score may have reached it",
                         ));
                     }
@@ -166,11 +170,11 @@ fn position(req: &AnalyzeRequest) -> Result<Position, ApiError> {
 }
 
 /// Checks an analysis request: the depth and the position.
-fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), ApiError> {
+pub fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), EngineError> {
     let depth = req.depth.unwrap_or(agon_ai::ringo::review::DEPTH);
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(bad(
-            ErrorCode::BadNumber,
+            BadInput::Number,
             format!("invalid depth {depth}: use 1 to {MAX_DEPTH}"),
         ));
     }
@@ -182,8 +186,8 @@ fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), ApiError> {
 ///
 /// # Errors
 /// The request is not valid.
-pub fn analyze_json(body: &[u8]) -> Result<String, ApiError> {
-    let req: AnalyzeRequest = parse_json(body)?;
+pub fn analyze_json(body: &[u8]) -> Result<String, EngineError> {
+    let req: AnalyzeRequest = parse(body)?;
     let kind = req.game;
     let (depth, pos) = checked_analyze(&req)?;
     let answer = match pos {
@@ -216,50 +220,28 @@ pub fn analyze_json(body: &[u8]) -> Result<String, ApiError> {
             }
         }
     };
-    serde_json::to_string(&answer).map_err(|e| ApiError::Internal(format!("analysis JSON: {e}")))
-}
-
-/// `POST /api/analyze`: a position (Ringo: rules, start position, moves;
-/// Urgammon: set-up and record, level, match score) and the engine's view of
-/// it, with bounded effort. A bad request is refused at once, before any
-/// engine work is queued.
-pub async fn analyze(
-    State(app): State<AppState>,
-    Client(client): Client,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    let req: AnalyzeRequest = parse_json(&body)?;
-    checked_analyze(&req)?;
-    let _ticket = AnalysisTicket::take(&app, client)?;
-    let payload = String::from_utf8_lossy(&body).into_owned();
-    let json = app
-        .engine_work(JobKind::Analyze, payload.clone(), move || {
-            analyze_json(payload.as_bytes())
-        })
-        .await?;
-    Ok(json_response(json))
+    serde_json::to_string(&answer).map_err(|e| EngineError::Internal(format!("analysis JSON: {e}")))
 }
 
 /// Checks a rollout request: the number of games and an Urgammon position.
-fn checked_rollout(
+pub fn checked_rollout(
     req: &AnalyzeRequest,
-) -> Result<(usize, urgammon::State, Option<MatchContext>), ApiError> {
+) -> Result<(usize, urgammon::State, Option<MatchContext>), EngineError> {
     let games = req.games.unwrap_or(500);
     if !(1..=MAX_ROLLOUT).contains(&games) {
         return Err(bad(
-            ErrorCode::BadNumber,
+            BadInput::Number,
             format!("invalid games {games}: use 1 to {MAX_ROLLOUT}"),
         ));
     }
     let Position::Urgammon(game, ctx, _) = position(req)? else {
         return Err(bad(
-            ErrorCode::UnknownGame,
+            BadInput::Game,
             "a rollout is for Urgammon: Ringo has no dice",
         ));
     };
     if game.is_over() {
-        return Err(ApiError::Conflict(
-            ErrorCode::GameOver,
+        return Err(EngineError::GameOver(
             "the game is over: nothing to roll out".into(),
         ));
     }
@@ -270,8 +252,8 @@ fn checked_rollout(
 ///
 /// # Errors
 /// The request is not valid, or the position is over.
-pub fn rollout_json(body: &[u8]) -> Result<String, ApiError> {
-    let req: AnalyzeRequest = parse_json(body)?;
+pub fn rollout_json(body: &[u8]) -> Result<String, EngineError> {
+    let req: AnalyzeRequest = parse(body)?;
     let (games, state, ctx) = checked_rollout(&req)?;
     let json = agon_ai::urgammon::report::rollout_json(
         &state,
@@ -282,29 +264,6 @@ pub fn rollout_json(body: &[u8]) -> Result<String, ApiError> {
         1,
         &|_| {},
     )
-    .map_err(|e| ApiError::Conflict(ErrorCode::GameOver, e))?;
-    serde_json::to_string(&json).map_err(|e| ApiError::Internal(format!("rollout JSON: {e}")))
-}
-
-/// `POST /api/rollout`: an Urgammon position played out by level 8 on both sides.
-pub async fn rollout(
-    State(app): State<AppState>,
-    Client(client): Client,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    let req: AnalyzeRequest = parse_json(&body)?;
-    checked_rollout(&req)?;
-    let _ticket = AnalysisTicket::take(&app, client)?;
-    let payload = String::from_utf8_lossy(&body).into_owned();
-    let json = app
-        .engine_work(JobKind::Rollout, payload.clone(), move || {
-            rollout_json(payload.as_bytes())
-        })
-        .await?;
-    Ok(json_response(json))
-}
-
-/// A JSON body already serialized.
-fn json_response(json: String) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+    .map_err(EngineError::GameOver)?;
+    serde_json::to_string(&json).map_err(|e| EngineError::Internal(format!("rollout JSON: {e}")))
 }

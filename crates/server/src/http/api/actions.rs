@@ -3,13 +3,13 @@
 
 use super::games::{new_row, open_game, NewGame};
 use super::{parse_json, token_from};
-use crate::app::AppState;
-use crate::error::ApiError;
-use crate::error::ErrorCode;
+use crate::games::AppState;
+use crate::http::error::ApiError;
+use crate::http::error::ErrorCode;
+use crate::hub::WsMessage;
 use crate::secrets;
 use crate::session::SessionView;
 use crate::session::{Action, Mode};
-use crate::ws::WsMessage;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;

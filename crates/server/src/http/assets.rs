@@ -6,85 +6,91 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// The app's page: the script draws the route.
-pub const INDEX_HTML: &str = include_str!("../static/index.html");
+pub const INDEX_HTML: &str = include_str!("../../static/index.html");
 
 /// Every file under `static/` but the page, by its path below `/static/`.
 /// A test checks that no file of the folder is missing here.
 const FILES: &[(&str, &str)] = &[
-    ("app.js", include_str!("../static/app.js")),
-    ("i18n.js", include_str!("../static/i18n.js")),
-    ("style.css", include_str!("../static/style.css")),
-    ("favicon.svg", include_str!("../static/favicon.svg")),
-    ("lang/en.js", include_str!("../static/lang/en.js")),
-    ("lang/pl.js", include_str!("../static/lang/pl.js")),
-    ("lang/fr.js", include_str!("../static/lang/fr.js")),
-    ("js/api.js", include_str!("../static/js/api.js")),
-    ("js/dom.js", include_str!("../static/js/dom.js")),
-    ("js/log.js", include_str!("../static/js/log.js")),
-    ("js/prefs.js", include_str!("../static/js/prefs.js")),
-    ("js/router.js", include_str!("../static/js/router.js")),
-    ("js/settings.js", include_str!("../static/js/settings.js")),
-    ("js/sound.js", include_str!("../static/js/sound.js")),
+    ("app.js", include_str!("../../static/app.js")),
+    ("i18n.js", include_str!("../../static/i18n.js")),
+    ("style.css", include_str!("../../static/style.css")),
+    ("favicon.svg", include_str!("../../static/favicon.svg")),
+    ("lang/en.js", include_str!("../../static/lang/en.js")),
+    ("lang/pl.js", include_str!("../../static/lang/pl.js")),
+    ("lang/fr.js", include_str!("../../static/lang/fr.js")),
+    ("js/api.js", include_str!("../../static/js/api.js")),
+    ("js/dom.js", include_str!("../../static/js/dom.js")),
+    ("js/log.js", include_str!("../../static/js/log.js")),
+    ("js/prefs.js", include_str!("../../static/js/prefs.js")),
+    ("js/router.js", include_str!("../../static/js/router.js")),
+    (
+        "js/settings.js",
+        include_str!("../../static/js/settings.js"),
+    ),
+    ("js/sound.js", include_str!("../../static/js/sound.js")),
     (
         "js/boards/arrows.js",
-        include_str!("../static/js/boards/arrows.js"),
+        include_str!("../../static/js/boards/arrows.js"),
     ),
     (
         "js/boards/keys.js",
-        include_str!("../static/js/boards/keys.js"),
+        include_str!("../../static/js/boards/keys.js"),
     ),
     (
         "js/boards/ringo.js",
-        include_str!("../static/js/boards/ringo.js"),
+        include_str!("../../static/js/boards/ringo.js"),
     ),
     (
         "js/boards/urgammon.js",
-        include_str!("../static/js/boards/urgammon.js"),
+        include_str!("../../static/js/boards/urgammon.js"),
     ),
     (
         "js/panels/common.js",
-        include_str!("../static/js/panels/common.js"),
+        include_str!("../../static/js/panels/common.js"),
     ),
     (
         "js/panels/ringo.js",
-        include_str!("../static/js/panels/ringo.js"),
+        include_str!("../../static/js/panels/ringo.js"),
     ),
     (
         "js/panels/urgammon.js",
-        include_str!("../static/js/panels/urgammon.js"),
+        include_str!("../../static/js/panels/urgammon.js"),
     ),
     (
         "js/pages/analysis.js",
-        include_str!("../static/js/pages/analysis.js"),
+        include_str!("../../static/js/pages/analysis.js"),
     ),
     (
         "js/pages/game.js",
-        include_str!("../static/js/pages/game.js"),
+        include_str!("../../static/js/pages/game.js"),
     ),
     (
         "js/pages/games.js",
-        include_str!("../static/js/pages/games.js"),
+        include_str!("../../static/js/pages/games.js"),
     ),
     (
         "js/pages/home.js",
-        include_str!("../static/js/pages/home.js"),
+        include_str!("../../static/js/pages/home.js"),
     ),
-    ("js/pages/lab.js", include_str!("../static/js/pages/lab.js")),
+    (
+        "js/pages/lab.js",
+        include_str!("../../static/js/pages/lab.js"),
+    ),
     (
         "js/pages/notfound.js",
-        include_str!("../static/js/pages/notfound.js"),
+        include_str!("../../static/js/pages/notfound.js"),
     ),
     (
         "js/pages/replay.js",
-        include_str!("../static/js/pages/replay.js"),
+        include_str!("../../static/js/pages/replay.js"),
     ),
     (
         "js/pages/review.js",
-        include_str!("../static/js/pages/review.js"),
+        include_str!("../../static/js/pages/review.js"),
     ),
     (
         "js/pages/rules.js",
-        include_str!("../static/js/pages/rules.js"),
+        include_str!("../../static/js/pages/rules.js"),
     ),
 ];
 
@@ -115,7 +121,7 @@ fn tag_of(body: &'static str) -> String {
         FILES
             .iter()
             .map(|(_, b)| *b)
-            .chain([INDEX_HTML, crate::api::balance_answer()])
+            .chain([INDEX_HTML, crate::http::api::balance_answer()])
             .map(|b| (key(b), etag(b)))
             .collect()
     })

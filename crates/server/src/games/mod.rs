@@ -1,24 +1,80 @@
-//! The app's shared state: the store, the games in memory with their broadcast
-//! channels and presence, the engine pool; and the router.
+//! The games service: the one path every change of a game takes. Load a
+//! game into its slot, apply an action with the session's rules, store it
+//! if its revision is still current (reloading and deciding again on a
+//! shared store), tell every socket through the hub, and wake whoever acts
+//! next (the computer). The HTTP handlers, the sockets and the computer's
+//! own moves all go through it.
 
-use crate::api;
-use crate::assets;
+mod computer;
+mod pools;
+pub(crate) mod shared;
+
+pub(crate) use pools::{on_pool, AnalysisLoad, AnalysisTicket};
+
 use crate::dice::OsDice;
-use crate::error::ApiError;
-use crate::error::ErrorCode;
+use crate::engine::EngineError;
+use crate::hub::{Slot, WsMessage};
+use crate::session::SessionError;
 use crate::session::{Action, Session};
+use crate::store::StoreError;
 use crate::store::{Commit, Store};
-use crate::ws::WsMessage;
-use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
-use axum::Router;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{broadcast, Semaphore};
+use tokio::sync::Semaphore;
+
+/// A piece of housekeeping run at each sweep.
+pub(crate) type Chore = Box<dyn Fn() + Send + Sync>;
+
+/// Why the games service could not do what was asked. The HTTP layer turns
+/// each into a status and a code; the service knows nothing of HTTP.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// No game with this id.
+    #[error("no game with id '{0}'")]
+    NotFound(String),
+    /// The request named a revision the game has passed.
+    #[error(
+        "the game has changed: you sent revision {sent}, it is at {now}; reload and try again"
+    )]
+    Stale {
+        /// The revision the request named.
+        sent: i64,
+        /// The game's revision now.
+        now: i64,
+    },
+    /// The rules refused the action.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The store failed or refused.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Engine work failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// This client has its share of analyses queued or running already.
+    #[error("you have {held} analyses or rollouts running already (at most {cap} at once): wait for them, then try again")]
+    AnalysisLimit {
+        /// How many it has.
+        held: usize,
+        /// How many it may have.
+        cap: usize,
+    },
+    /// The analysis queue is full.
+    #[error("the engine has too many analyses queued: try again in a few seconds")]
+    EngineBusy,
+    /// No engine worker answered a queued job in time.
+    #[error(
+        "no engine worker answered in time: the site is busy or has no worker running; try again"
+    )]
+    NoWorker,
+    /// Something that should not happen.
+    #[error("{0}")]
+    Internal(String),
+}
 
 /// The largest request body accepted, in bytes (imports excepted).
 pub const MAX_BODY: usize = 64 * 1024;
@@ -133,15 +189,16 @@ pub(crate) struct Inner {
     /// Analyses, rollouts and reviews.
     pub(crate) analysis: Arc<Semaphore>,
     /// Analysis work queued or running, per client address, and in all.
-    pub(crate) analysis_load: Mutex<crate::engine::AnalysisLoad>,
+    pub(crate) analysis_load: Mutex<crate::games::AnalysisLoad>,
     pub(crate) engine_delay: Duration,
     pub(crate) options: Options,
     /// WebSockets open now, in all.
     pub(crate) sockets: AtomicUsize,
     /// WebSockets open now per client address.
-    pub(crate) socket_addresses: Arc<crate::listen::PerAddress>,
-    /// The rate limiters, to forget old clients now and then.
-    limiters: Mutex<Vec<crate::limits::Limiter>>,
+    pub(crate) socket_addresses: Arc<crate::hub::PerAddress>,
+    /// Housekeeping the layers above hand in (the HTTP rate limiters
+    /// forgetting old clients), run by each sweep.
+    chores: Mutex<Vec<Chore>>,
     /// When the app started: slots note their last use as seconds since.
     started: std::time::Instant,
     /// Reviews being computed: game id → (steps done, steps in all).
@@ -151,62 +208,6 @@ pub(crate) struct Inner {
     pub(crate) closing: tokio::sync::watch::Sender<bool>,
     /// Requests waiting for a queued job's result, by job id.
     pub(crate) waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
-}
-
-/// One game's place in memory: the session, its broadcast channel, who is
-/// connected, and the engine's work for it.
-pub(crate) struct Slot {
-    pub(crate) session: tokio::sync::Mutex<Session>,
-    pub(crate) tx: broadcast::Sender<Arc<str>>,
-    /// Whether an engine task is running for this game.
-    pub(crate) engine_running: AtomicBool,
-    /// The stop flag of the engine search in flight, raised when the game
-    /// changes under it (an Undo) so the search ends at once.
-    pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
-    /// Open sockets per seat.
-    pub(crate) presence: [AtomicUsize; 2],
-    /// Open sockets on this game, players and spectators.
-    pub(crate) sockets: AtomicUsize,
-    /// Raised whenever a seat changes hands (a seat link or an invite used,
-    /// here or on another instance), so each socket looks again at the
-    /// seats its token holds and a device whose seat moved away is told.
-    pub(crate) seat_changes: std::sync::atomic::AtomicU64,
-    /// When the game was last used, in seconds since the app started.
-    last_used: std::sync::atomic::AtomicU64,
-}
-
-impl Slot {
-    fn new(session: Session) -> Arc<Slot> {
-        Arc::new(Slot {
-            session: tokio::sync::Mutex::new(session),
-            tx: broadcast::channel(64).0,
-            engine_running: AtomicBool::new(false),
-            engine_stop: Mutex::new(None),
-            presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
-            sockets: AtomicUsize::new(0),
-            seat_changes: std::sync::atomic::AtomicU64::new(0),
-            last_used: std::sync::atomic::AtomicU64::new(0),
-        })
-    }
-
-    /// Which seats have a socket open now.
-    pub(crate) fn presence(&self) -> [bool; 2] {
-        [0, 1].map(|i| self.presence[i].load(Ordering::SeqCst) > 0)
-    }
-
-    /// Sends a message to every socket of the game.
-    pub(crate) fn broadcast(&self, msg: &WsMessage) {
-        let _ = self.tx.send(Arc::from(msg.to_json()));
-    }
-
-    /// Stops the engine search in flight, if any.
-    pub(crate) fn stop_engine(&self) {
-        if let Ok(stop) = self.engine_stop.lock() {
-            if let Some(flag) = stop.as_ref() {
-                flag.store(true, Ordering::SeqCst);
-            }
-        }
-    }
 }
 
 impl AppState {
@@ -232,12 +233,12 @@ impl AppState {
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
                 analysis: Arc::new(Semaphore::new(options.engine_threads.max(1))),
-                analysis_load: Mutex::new(crate::engine::AnalysisLoad::default()),
+                analysis_load: Mutex::new(crate::games::AnalysisLoad::default()),
                 engine_delay: options.engine_delay,
                 options,
                 sockets: AtomicUsize::new(0),
-                socket_addresses: crate::listen::PerAddress::new(per_address_sockets, vec![]),
-                limiters: Mutex::new(vec![]),
+                socket_addresses: crate::hub::PerAddress::new(per_address_sockets, vec![]),
+                chores: Mutex::new(vec![]),
                 started: std::time::Instant::now(),
                 reviews: Mutex::new(HashMap::new()),
                 waiting_jobs: Mutex::new(HashMap::new()),
@@ -245,7 +246,10 @@ impl AppState {
             }),
         };
         if let (Some(notices), Ok(runtime)) = (notices, tokio::runtime::Handle::try_current()) {
-            runtime.spawn(crate::shared::follow(Arc::downgrade(&app.inner), notices));
+            runtime.spawn(crate::games::shared::follow(
+                Arc::downgrade(&app.inner),
+                notices,
+            ));
         }
         app
     }
@@ -284,14 +288,14 @@ impl AppState {
 
     /// The slot of a game, loading it from the store when needed. A game loaded
     /// after a restart whose turn is the engine's starts the engine again.
-    pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+    pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, GameError> {
         let slot = self.loaded_slot(id).await?;
         slot.last_used
             .store(self.inner.started.elapsed().as_secs(), Ordering::Relaxed);
         Ok(slot)
     }
 
-    async fn loaded_slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+    async fn loaded_slot(&self, id: &str) -> Result<Arc<Slot>, GameError> {
         if let Some(slot) = self.games_lock()?.get(id) {
             return Ok(slot.clone());
         }
@@ -299,7 +303,7 @@ impl AppState {
             .store()
             .load(id)
             .await?
-            .ok_or_else(|| ApiError::NotFound(ErrorCode::GameNotFound, id.to_string()))?;
+            .ok_or_else(|| GameError::NotFound(id.to_string()))?;
         let mut session = Session::from_stored(loaded)?;
         // A game stored before dice had a ledger: its record's dice become the
         // ledger, so Undo reads them back as for any other game.
@@ -325,7 +329,7 @@ impl AppState {
         &self,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(Arc<Slot>, Vec<u8>), ApiError> {
+    ) -> Result<(Arc<Slot>, Vec<u8>), GameError> {
         let slot = self.slot(id).await?;
         let mut session = slot.session.lock().await;
         let mut seats = session.seats_for(token);
@@ -359,22 +363,21 @@ impl AppState {
         before - games.len()
     }
 
-    fn set_limiters(
-        &self,
-        creating: &Option<crate::limits::Limiter>,
-        acting: &Option<crate::limits::Limiter>,
-    ) {
-        if let Ok(mut l) = self.inner.limiters.lock() {
-            *l = creating.iter().chain(acting).cloned().collect();
+    /// Hands the service housekeeping to run at each sweep (replacing any
+    /// given before): the HTTP layer's limiters forget clients not seen
+    /// lately.
+    pub(crate) fn set_chores(&self, chores: Vec<Chore>) {
+        if let Ok(mut c) = self.inner.chores.lock() {
+            *c = chores;
         }
     }
 
     /// Housekeeping, run now and then by [`crate::serve`]: idle games leave
     /// memory, and the rate limiters forget clients not seen lately.
     pub fn sweep(&self) -> usize {
-        if let Ok(l) = self.inner.limiters.lock() {
-            for limiter in l.iter() {
-                limiter.limiter().retain_recent();
+        if let Ok(c) = self.inner.chores.lock() {
+            for chore in c.iter() {
+                chore();
             }
         }
         self.evict_idle(self.inner.options.evict_after)
@@ -416,7 +419,7 @@ impl AppState {
     }
 
     /// Puts a newly created game in memory and starts the engine if it moves first.
-    pub(crate) fn insert(&self, session: Session) -> Result<(), ApiError> {
+    pub(crate) fn insert(&self, session: Session) -> Result<(), GameError> {
         let id = session.row.id.clone();
         let slot = Slot::new(session);
         self.games_lock()?.insert(id, slot.clone());
@@ -426,11 +429,11 @@ impl AppState {
 
     fn games_lock(
         &self,
-    ) -> Result<std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>>, ApiError> {
+    ) -> Result<std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>>, GameError> {
         self.inner
             .games
             .lock()
-            .map_err(|_| ApiError::Internal("games lock poisoned".into()))
+            .map_err(|_| GameError::Internal("games lock poisoned".into()))
     }
 
     /// Applies an action to a game for the seats a token holds, if the game is
@@ -442,7 +445,7 @@ impl AppState {
         seats: Option<&[u8]>,
         action: &Action,
         expect_revision: Option<i64>,
-    ) -> Result<(crate::session::SessionView, Vec<u8>), ApiError> {
+    ) -> Result<(crate::session::SessionView, Vec<u8>), GameError> {
         let mut session = slot.session.lock().await;
         let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
         let mut tries = 0;
@@ -460,10 +463,10 @@ impl AppState {
                         tries += 1;
                         continue;
                     }
-                    return Err(ApiError::Conflict(ErrorCode::StaleRevision, format!(
-                        "the game has changed: you sent revision {r}, it is at {}; reload and try again",
-                        session.revision()
-                    )));
+                    return Err(GameError::Stale {
+                        sent: r,
+                        now: session.revision(),
+                    });
                 }
             }
             let (next, commit) = match session.act(&seats, action, &mut OsDice) {
@@ -484,7 +487,7 @@ impl AppState {
                 // Another instance changed the game first: take the stored
                 // game and decide again (a request that named its revision
                 // is refused above, as on one instance).
-                Err(ApiError::Conflict(ErrorCode::StaleRevision, _))
+                Err(GameError::Store(StoreError::Stale(_)))
                     if self.store().is_shared() && tries < 3 =>
                 {
                     tries += 1;
@@ -512,11 +515,12 @@ impl AppState {
         &self,
         slot: &Slot,
         session: &mut Session,
-    ) -> Result<bool, ApiError> {
-        let loaded =
-            self.store().load(&session.row.id).await?.ok_or_else(|| {
-                ApiError::NotFound(ErrorCode::GameNotFound, session.row.id.clone())
-            })?;
+    ) -> Result<bool, GameError> {
+        let loaded = self
+            .store()
+            .load(&session.row.id)
+            .await?
+            .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
         let fresh = Session::from_stored(loaded)?;
         let changed = fresh.revision() != session.revision()
             || fresh.row.token0 != session.row.token0
@@ -540,143 +544,9 @@ impl AppState {
         session: &mut Session,
         next: Session,
         commit: Commit,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         self.store().commit(&session.row.id, commit).await?;
         *session = next;
         Ok(())
-    }
-}
-
-/// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
-pub fn app(state: AppState) -> Router {
-    let o = &state.inner.options;
-    let client = crate::limits::ClientIp {
-        trusted: Arc::new(o.trusted_proxies.clone()),
-    };
-    let creating = crate::limits::limiter(
-        o.create_limit,
-        Duration::from_secs(60),
-        o.create_limit,
-        &client,
-    );
-    let acting = crate::limits::limiter(
-        o.rate_limit,
-        Duration::from_secs(1),
-        o.rate_limit.saturating_mul(2),
-        &client,
-    );
-    state.set_limiters(&creating, &acting);
-    let limited = crate::limits::limited;
-    Router::new()
-        .route("/", get(assets::page))
-        .route("/new", get(assets::page))
-        .route("/games", get(assets::page))
-        .route("/rules", get(assets::page))
-        .route("/g/{id}", get(assets::page))
-        .route("/replay/{id}", get(assets::page))
-        .route("/review/{id}", get(assets::page))
-        .route("/analysis", get(assets::page))
-        .route("/lab", get(assets::page))
-        .route("/static/{*path}", get(assets::static_file))
-        .route("/favicon.ico", get(assets::favicon))
-        .route("/api/meta", get(api::meta))
-        .route("/api/health", get(api::health))
-        .route("/api/balance", get(api::balance))
-        .route(
-            "/api/games",
-            limited(post(api::games::create), &creating).get(api::games::list),
-        )
-        .route("/api/games/{id}", get(api::games::get))
-        .route(
-            "/api/games/{id}/action",
-            limited(post(api::actions::act), &acting),
-        )
-        .route(
-            "/api/games/{id}/join",
-            limited(post(api::seats::join), &acting),
-        )
-        .route(
-            "/api/games/{id}/seat-link",
-            limited(post(api::seats::seat_link), &acting),
-        )
-        .route("/api/games/{id}/record", get(api::games::record))
-        .route("/api/games/{id}/review", get(api::review::get))
-        // Engine work for anyone: limited like actions.
-        .route(
-            "/api/analyze",
-            limited(post(api::analysis::analyze), &acting),
-        )
-        .route(
-            "/api/rollout",
-            limited(post(api::analysis::rollout), &acting),
-        )
-        .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
-        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
-        .route(
-            "/api/import",
-            limited(post(api::games::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
-        )
-        .fallback(assets::not_found)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        // One span per request; the answer is logged at debug level (a busy
-        // site would drown its info log), a 5xx at error level.
-        .layer(
-            tower_http::trace::TraceLayer::new_for_http()
-                // The path only: a query may carry an invite code
-                // (`/g/{id}?invite=…`), which the log must not keep.
-                .make_span_with(|req: &axum::http::Request<_>| {
-                    let uri = match req.uri().query() {
-                        Some(q) => format!("{}?{}", req.uri().path(), redacted_query(q)),
-                        None => req.uri().path().to_string(),
-                    };
-                    // tower-http's own target, so `tower_http=debug` (the
-                    // documented way to see requests) still shows them.
-                    tracing::span!(
-                        target: "tower_http::trace::make_span",
-                        tracing::Level::DEBUG,
-                        "request",
-                        method = %req.method(),
-                        uri = %uri,
-                        version = ?req.version(),
-                    )
-                })
-                .on_response(
-                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
-                ),
-        )
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::edge::edge,
-        ))
-        // Outermost, so what the edge made of an answer is what is packed:
-        // gzip for a client that accepts it (the front end's 254 kB of text
-        // comes to about a quarter). Small bodies, images and the sockets'
-        // upgrades are left as they are.
-        .layer(tower_http::compression::CompressionLayer::new())
-        .with_state(state)
-}
-
-/// A query string with its values hidden (`invite=…&ply=…`): the log says
-/// which parameters came, never what they were.
-pub(crate) fn redacted_query(query: &str) -> String {
-    query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((key, _)) => format!("{key}=…"),
-            None => pair.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_log_keeps_no_query_value() {
-        assert_eq!(
-            super::redacted_query("invite=s3cret&ply=4"),
-            "invite=…&ply=…"
-        );
-        assert_eq!(super::redacted_query("flag"), "flag");
     }
 }

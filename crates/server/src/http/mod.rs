@@ -1,0 +1,160 @@
+//! The HTTP layer: the router, the handlers (`api`), the edge around every
+//! request, the rate limits, the listening socket, the built-in files, the
+//! WebSocket upgrade, and the one place where an error becomes a status, a
+//! code and a JSON body (`error`).
+
+pub mod api;
+pub(crate) mod assets;
+pub(crate) mod edge;
+pub mod error;
+pub(crate) mod limits;
+pub(crate) mod listen;
+pub(crate) mod socket;
+
+use crate::games::{AppState, MAX_BODY, MAX_IMPORT};
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
+pub fn app(state: AppState) -> Router {
+    let o = &state.inner.options;
+    let client = crate::http::limits::ClientIp {
+        trusted: Arc::new(o.trusted_proxies.clone()),
+    };
+    let creating = crate::http::limits::limiter(
+        o.create_limit,
+        Duration::from_secs(60),
+        o.create_limit,
+        &client,
+    );
+    let acting = crate::http::limits::limiter(
+        o.rate_limit,
+        Duration::from_secs(1),
+        o.rate_limit.saturating_mul(2),
+        &client,
+    );
+    state.set_chores(
+        creating
+            .iter()
+            .chain(&acting)
+            .cloned()
+            .map(|l| -> crate::games::Chore { Box::new(move || l.limiter().retain_recent()) })
+            .collect(),
+    );
+    let limited = crate::http::limits::limited;
+    Router::new()
+        .route("/", get(assets::page))
+        .route("/new", get(assets::page))
+        .route("/games", get(assets::page))
+        .route("/rules", get(assets::page))
+        .route("/g/{id}", get(assets::page))
+        .route("/replay/{id}", get(assets::page))
+        .route("/review/{id}", get(assets::page))
+        .route("/analysis", get(assets::page))
+        .route("/lab", get(assets::page))
+        .route("/static/{*path}", get(assets::static_file))
+        .route("/favicon.ico", get(assets::favicon))
+        .route("/api/meta", get(api::meta))
+        .route("/api/health", get(api::health))
+        .route("/api/balance", get(api::balance))
+        .route(
+            "/api/games",
+            limited(post(api::games::create), &creating).get(api::games::list),
+        )
+        .route("/api/games/{id}", get(api::games::get))
+        .route(
+            "/api/games/{id}/action",
+            limited(post(api::actions::act), &acting),
+        )
+        .route(
+            "/api/games/{id}/join",
+            limited(post(api::seats::join), &acting),
+        )
+        .route(
+            "/api/games/{id}/seat-link",
+            limited(post(api::seats::seat_link), &acting),
+        )
+        .route("/api/games/{id}/record", get(api::games::record))
+        .route("/api/games/{id}/review", get(api::review::get))
+        // Engine work for anyone: limited like actions.
+        .route(
+            "/api/analyze",
+            limited(post(api::analysis::analyze), &acting),
+        )
+        .route(
+            "/api/rollout",
+            limited(post(api::analysis::rollout), &acting),
+        )
+        .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
+        .route("/api/games/{id}/ws", get(crate::http::socket::upgrade))
+        .route(
+            "/api/import",
+            limited(post(api::games::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
+        )
+        .fallback(assets::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        // One span per request; the answer is logged at debug level (a busy
+        // site would drown its info log), a 5xx at error level.
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                // The path only: a query may carry an invite code
+                // (`/g/{id}?invite=…`), which the log must not keep.
+                .make_span_with(|req: &axum::http::Request<_>| {
+                    let uri = match req.uri().query() {
+                        Some(q) => format!("{}?{}", req.uri().path(), redacted_query(q)),
+                        None => req.uri().path().to_string(),
+                    };
+                    // tower-http's own target, so `tower_http=debug` (the
+                    // documented way to see requests) still shows them.
+                    tracing::span!(
+                        target: "tower_http::trace::make_span",
+                        tracing::Level::DEBUG,
+                        "request",
+                        method = %req.method(),
+                        uri = %uri,
+                        version = ?req.version(),
+                    )
+                })
+                .on_response(
+                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
+                ),
+        )
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::http::edge::edge,
+        ))
+        // Outermost, so what the edge made of an answer is what is packed:
+        // gzip for a client that accepts it (the front end's 254 kB of text
+        // comes to about a quarter). Small bodies, images and the sockets'
+        // upgrades are left as they are.
+        .layer(tower_http::compression::CompressionLayer::new())
+        .with_state(state)
+}
+
+/// A query string with its values hidden (`invite=…&ply=…`): the log says
+/// which parameters came, never what they were.
+pub(crate) fn redacted_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) => format!("{key}=…"),
+            None => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_keeps_no_query_value() {
+        assert_eq!(
+            super::redacted_query("invite=s3cret&ply=4"),
+            "invite=…&ply=…"
+        );
+        assert_eq!(super::redacted_query("flag"), "flag");
+    }
+}

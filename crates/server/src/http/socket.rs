@@ -1,0 +1,37 @@
+//! `GET /api/games/{id}/ws`: the WebSocket upgrade, counted against the
+//! caps (in all, per game, per address) before it is accepted; the socket
+//! itself is `crate::ws`.
+
+use crate::games::AppState;
+use crate::http::error::ApiError;
+use crate::http::limits::Client;
+use crate::ws::{push_updates, SocketCount, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, State};
+use axum::response::Response;
+
+/// `GET /api/games/{id}/ws`.
+pub async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    // Count the socket now, so a flood of upgrades cannot pass the caps
+    // before the first of them is counted.
+    let count = SocketCount::take(&app, &slot, client)?;
+    // Small buffers: a client sends at most 4 KiB and each message is sent
+    // (and flushed) as it comes, so the default 128 KiB read buffer per
+    // socket only cost memory (2,000 sockets on one game: 268 MiB).
+    Ok(upgrade
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            let closing = app.inner.closing.subscribe();
+            push_updates(socket, slot, closing).await;
+            drop(count);
+        }))
+}

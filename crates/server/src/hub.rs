@@ -1,0 +1,182 @@
+//! The games in play as the sockets see them: each game's slot in memory
+//! (its session, its broadcast channel, who is connected, the computer's
+//! work for it) and the messages the sockets carry. The games service
+//! changes a slot and broadcasts; the sockets (`crate::ws`) subscribe.
+
+use crate::session::Session;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// A message the server sends on a game's socket.
+#[derive(Serialize, Debug, Clone)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum WsMessage {
+    /// The game's state (after every change, and when the socket opens).
+    State {
+        /// The same object as `GET /api/games/{id}`'s `state`.
+        state: Box<crate::session::SessionView>,
+    },
+    /// Which seats have a player connected.
+    Presence {
+        /// Seat 0 and seat 1.
+        seats: [bool; 2],
+    },
+    /// The answer to `hello`: the seats the token holds (none for a spectator).
+    Hello {
+        /// The seats.
+        you: Vec<u8>,
+    },
+    /// A review's progress: `done` of `total` steps; `ready` once it is
+    /// stored (then `GET /api/games/{id}/review` returns it).
+    Review {
+        /// Steps done.
+        done: usize,
+        /// Steps in all.
+        total: usize,
+        /// The review is stored.
+        ready: bool,
+    },
+    /// This socket's seat moved to another device (its seat link was
+    /// used): the token it said `hello` with holds only `you` now (none: it
+    /// watches). Sent at once, so the old device stops looking live.
+    Moved {
+        /// The seats the token still holds.
+        you: Vec<u8>,
+    },
+    /// The answer to `ping`.
+    Pong,
+    /// A message the socket does not take.
+    Error {
+        /// Why.
+        error: String,
+    },
+}
+
+impl WsMessage {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{\"type\":\"error\"}".into())
+    }
+}
+
+/// The close code of a socket closed because the server stops (RFC 6455's
+/// "service restart"): the client should reconnect.
+pub const RESTART: u16 = 1012;
+
+/// One game's place in memory: the session, its broadcast channel, who is
+/// connected, and the engine's work for it.
+pub struct Slot {
+    pub(crate) session: tokio::sync::Mutex<Session>,
+    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    /// Whether an engine task is running for this game.
+    pub(crate) engine_running: AtomicBool,
+    /// The stop flag of the engine search in flight, raised when the game
+    /// changes under it (an Undo) so the search ends at once.
+    pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
+    /// Open sockets per seat.
+    pub(crate) presence: [AtomicUsize; 2],
+    /// Open sockets on this game, players and spectators.
+    pub(crate) sockets: AtomicUsize,
+    /// Raised whenever a seat changes hands (a seat link or an invite used,
+    /// here or on another instance), so each socket looks again at the
+    /// seats its token holds and a device whose seat moved away is told.
+    pub(crate) seat_changes: std::sync::atomic::AtomicU64,
+    /// When the game was last used, in seconds since the app started.
+    pub(crate) last_used: std::sync::atomic::AtomicU64,
+}
+
+impl Slot {
+    pub(crate) fn new(session: Session) -> Arc<Slot> {
+        Arc::new(Slot {
+            session: tokio::sync::Mutex::new(session),
+            tx: broadcast::channel(64).0,
+            engine_running: AtomicBool::new(false),
+            engine_stop: Mutex::new(None),
+            presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            sockets: AtomicUsize::new(0),
+            seat_changes: std::sync::atomic::AtomicU64::new(0),
+            last_used: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+
+    /// Which seats have a socket open now.
+    pub(crate) fn presence(&self) -> [bool; 2] {
+        [0, 1].map(|i| self.presence[i].load(Ordering::SeqCst) > 0)
+    }
+
+    /// Sends a message to every socket of the game.
+    pub(crate) fn broadcast(&self, msg: &WsMessage) {
+        let _ = self.tx.send(Arc::from(msg.to_json()));
+    }
+
+    /// Stops the engine search in flight, if any.
+    pub(crate) fn stop_engine(&self) {
+        if let Ok(stop) = self.engine_stop.lock() {
+            if let Some(flag) = stop.as_ref() {
+                flag.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+/// Open connections per client address, so that one address cannot hold
+/// more than its share of the server's connection slots.
+pub(crate) struct PerAddress {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    cap: usize,
+    exempt: Vec<IpAddr>,
+}
+
+/// One connection counted against its address; uncounted when dropped.
+pub(crate) struct AddressSlot {
+    table: Arc<PerAddress>,
+    ip: IpAddr,
+}
+
+impl PerAddress {
+    /// At most `cap` connections per address (0: no cap); `exempt`
+    /// addresses (trusted proxies, which carry many clients) have none.
+    pub(crate) fn new(cap: usize, exempt: Vec<IpAddr>) -> Arc<PerAddress> {
+        Arc::new(PerAddress {
+            open: Mutex::new(HashMap::new()),
+            cap,
+            exempt,
+        })
+    }
+
+    /// Counts one more connection from `ip`, or `None` when it has its share.
+    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
+        if self.cap > 0 && !self.exempt.contains(&ip) {
+            let mut open = self.open.lock().ok()?;
+            let n = open.entry(ip).or_insert(0);
+            if *n >= self.cap {
+                return None;
+            }
+            *n += 1;
+        }
+        Some(AddressSlot {
+            table: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if self.table.cap == 0 || self.table.exempt.contains(&self.ip) {
+            return;
+        }
+        if let Ok(mut open) = self.table.open.lock() {
+            if let Some(n) = open.get_mut(&self.ip) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&self.ip);
+                }
+            }
+        }
+    }
+}
