@@ -372,7 +372,7 @@ impl AppState {
         }
     }
 
-    /// Housekeeping, run now and then by [`crate::serve`]: idle games leave
+    /// Housekeeping, run now and then by the server's sweeper: idle games leave
     /// memory, and the rate limiters forget clients not seen lately.
     pub fn sweep(&self) -> usize {
         if let Ok(c) = self.inner.chores.lock() {

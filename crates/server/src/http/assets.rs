@@ -110,24 +110,24 @@ fn etag(body: &str) -> String {
     format!("\"{hash:016x}\"")
 }
 
-/// The ETag of a body built into the binary, worked out once for all of
-/// them (the page, every static file, the lab's answer) rather than on
-/// every request: a page load asks for some thirty files.
+/// The ETag of a body built into the binary, worked out once per body (the
+/// page, every static file, the lab's answer) the first time it is asked
+/// for, rather than on every request: a page load asks for some thirty
+/// files. The bodies are `'static`, so their address and length name them.
 fn tag_of(body: &'static str) -> String {
-    static TAGS: std::sync::OnceLock<std::collections::HashMap<(usize, usize), String>> =
-        std::sync::OnceLock::new();
-    let key = |b: &str| (b.as_ptr() as usize, b.len());
-    TAGS.get_or_init(|| {
-        FILES
-            .iter()
-            .map(|(_, b)| *b)
-            .chain([INDEX_HTML, crate::http::api::balance_answer()])
-            .map(|b| (key(b), etag(b)))
-            .collect()
-    })
-    .get(&key(body))
-    .cloned()
-    .unwrap_or_else(|| etag(body))
+    static TAGS: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<(usize, usize), String>>,
+    > = std::sync::OnceLock::new();
+    let key = (body.as_ptr() as usize, body.len());
+    let tags = TAGS.get_or_init(Default::default);
+    if let Some(tag) = tags.lock().ok().and_then(|t| t.get(&key).cloned()) {
+        return tag;
+    }
+    let tag = etag(body);
+    if let Ok(mut t) = tags.lock() {
+        t.insert(key, tag.clone());
+    }
+    tag
 }
 
 /// Whether an `If-None-Match` header names `tag` (a list of tags, weak ones

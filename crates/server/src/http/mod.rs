@@ -18,7 +18,8 @@ use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The router. Tests drive it directly; [`crate::serve`] puts it on a socket.
+/// The router. Tests drive it directly; `agon serve` (the crate's `serve`) puts it
+/// on a socket.
 pub fn app(state: AppState) -> Router {
     let o = &state.inner.options;
     let client = crate::http::limits::ClientIp {

@@ -113,7 +113,7 @@ pub struct StoreHealth {
 /// `GET /api/health`: the store answers a read, and the counts above; 503
 /// while the server stops, so a proxy stops sending it requests.
 pub async fn health(
-    axum::extract::State(app): axum::extract::State<crate::AppState>,
+    axum::extract::State(app): axum::extract::State<crate::games::AppState>,
 ) -> Result<(axum::http::StatusCode, Json<Health>), ApiError> {
     app.store()
         .list(&crate::store::ListQuery {
