@@ -333,12 +333,25 @@ test("the board's small things: a picked piece put down by a second click, arrow
     await apiCall(server.url, "POST", `/api/games/${u.id}/action`, { type: "move", move: m }, u.token);
     await waitState(page, () => window.agonState.phase === "roll");
     await page.locator("#roll").click();
-    await page.locator("#chance-die.rolling").waitFor();
-    const boxes = await page.evaluate(() => {
+    await waitState(page, () => window.agonState.dice.chance !== null);
+    // The roll turns the die and scales it: at its widest (turned 45°) a
+    // square of side s reaches s·k·√2/2 from its centre at scale k. The line
+    // above must stand clear of that, whenever the animation is caught.
+    const room = await page.evaluate(() => {
       const pips = document.getElementById("pips").getBoundingClientRect();
       const die = document.getElementById("chance-die").getBoundingClientRect();
-      return { pips: pips.bottom, die: die.top };
+      let most = 1;
+      for (const sheet of document.styleSheets) {
+        for (const rule of sheet.cssRules) {
+          if (rule.type !== CSSRule.KEYFRAMES_RULE || rule.name !== "roll") continue;
+          for (const k of rule.cssRules) {
+            const m = /scale\(([\d.]+)\)/.exec(k.style.transform);
+            if (m) most = Math.max(most, Number(m[1]));
+          }
+        }
+      }
+      return { gap: die.top - pips.bottom, reach: die.height * (most * Math.SQRT2 / 2 - 0.5) };
     });
-    assert.ok(boxes.die >= boxes.pips, `the rolling die reaches ${boxes.pips - boxes.die} px over the line above`);
+    assert.ok(room.gap >= room.reach, `the rolling die reaches ${room.reach.toFixed(1)} px above its square, and has ${room.gap.toFixed(1)} px`);
   });
 });
