@@ -24,6 +24,7 @@ pub use sqlite::SqliteStore;
 use crate::dice::Drawn;
 use crate::model::{Kind, Mode, Status};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What is stored about a game besides its tokens.
@@ -342,37 +343,214 @@ pub fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// What every store does: the one interface, its documentation written
+/// once here. SQLite implements the games' part; PostgreSQL also the engine
+/// queue and the announcements that let several instances share it (a
+/// store without a queue answers [`StoreError::NoQueue`]).
+// The queue's default bodies (a store without a queue) take their
+// arguments unused.
+#[allow(unused_variables)]
+#[async_trait::async_trait]
+pub trait Backend: Send + Sync {
+    /// True for a store other processes share (PostgreSQL): what this
+    /// process holds in memory may be behind it.
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    /// The backend's name, for the health check and the log.
+    fn backend(&self) -> &'static str;
+
+    /// Other processes' changes, as they are announced (PostgreSQL only).
+    fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
+        None
+    }
+
+    /// Creates a game with its first tokens, its dice and an invite code's
+    /// hash for a seat.
+    ///
+    /// # Errors
+    /// The write failed; nothing was stored.
+    async fn create(
+        &self,
+        row: GameRow,
+        tokens: Vec<String>,
+        dice: Vec<Drawn>,
+        invite: Option<(String, u8)>,
+    ) -> Result<(), StoreError>;
+
+    /// Writes one accepted change: drops the tokens after `keep` (Undo), adds
+    /// the new ones and any new dice, sets the status and the next revision.
+    /// Returns the new revision.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
+    /// otherwise the write failed. Either way nothing was changed.
+    async fn commit(&self, id: &str, c: Commit) -> Result<i64, StoreError>;
+
+    /// Adds dice found in a game's record but missing from its ledger (a game
+    /// stored before the ledger existed).
+    ///
+    /// # Errors
+    /// The write failed; nothing was stored.
+    async fn add_dice(&self, id: &str, dice: Vec<Drawn>) -> Result<(), StoreError>;
+
+    /// Adds a one-time code (by its hash) that hands `seat` (2: both seats)
+    /// to whoever presents it.
+    ///
+    /// # Errors
+    /// The write failed.
+    async fn add_invite(&self, id: &str, code_hash: String, seat: u8) -> Result<(), StoreError>;
+
+    /// Uses a one-time code (by its hash): marks it used and gives its seat (or
+    /// both) the new token (by its hash), so an older token of that seat stops
+    /// working. Returns the seat code (0, 1, or 2 for both), or `None` when the
+    /// code is unknown or used.
+    ///
+    /// # Errors
+    /// The write failed; nothing was changed.
+    async fn claim_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        token_hash: String,
+    ) -> Result<Option<u8>, StoreError>;
+
+    /// Links a finished game to its rematch, as one more change of the game.
+    ///
+    /// # Errors
+    /// [`StoreError::Stale`] when the game is no longer at `from_revision`.
+    async fn set_rematch(
+        &self,
+        id: &str,
+        from_revision: i64,
+        rematch: String,
+    ) -> Result<i64, StoreError>;
+
+    /// Loads a game's row, tokens and dice ledger.
+    ///
+    /// # Errors
+    /// The read failed.
+    async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError>;
+
+    /// The games `query` asks for, most recently changed first, with their
+    /// token counts.
+    ///
+    /// # Errors
+    /// The read failed.
+    async fn list(&self, query: &ListQuery) -> Result<Vec<(GameRow, usize)>, StoreError>;
+
+    /// A game's stored review: the revision it was made at, and its JSON.
+    ///
+    /// # Errors
+    /// The read failed.
+    async fn review(&self, id: &str) -> Result<Option<(i64, String)>, StoreError>;
+
+    /// Stores a game's review, computed once.
+    ///
+    /// # Errors
+    /// The write failed.
+    async fn save_review(&self, id: &str, revision: i64, body: String) -> Result<(), StoreError>;
+
+    /// Changes committed and commits made so far by this process: their ratio
+    /// is how many moves share one fsync.
+    fn commit_stats(&self) -> (usize, usize);
+
+    /// Queues an engine job, due after `delay`. Returns its id, or `None`
+    /// when the same move or review job is already queued.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    async fn enqueue(
+        &self,
+        kind: JobKind,
+        game: Option<&str>,
+        revision: i64,
+        payload: String,
+        delay: Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Takes the oldest due job for `worker`, with a lease of `lease`: until
+    /// it runs out no other worker takes the job.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    async fn take(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Extends `worker`'s lease of a job; false when the job is no longer
+    /// its own (the lease ran out and another worker took it).
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    async fn renew(&self, job: i64, worker: &str, lease: Duration) -> Result<bool, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Records a job's progress and announces it.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    async fn progress(&self, job: &Job, done: usize, total: usize) -> Result<(), StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Finishes a job with its result or its error, and announces it.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    async fn finish(&self, job: &Job, result: Result<String, String>) -> Result<(), StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Queues a job again, from its first attempt, with a new payload, due
+    /// after `delay`: a move job that keeps failing is retried this way at
+    /// a cheaper level instead of being given up, so its game never stalls.
+    ///
+    /// # Errors
+    /// The write failed, or this store has no queue.
+    async fn retry(&self, job: &Job, payload: String, delay: Duration) -> Result<(), StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// Where a job stands; `None` once it is gone.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    async fn job(&self, id: i64) -> Result<Option<JobState>, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// The unfinished review job of a game, if any: its id and state.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    async fn review_job(&self, game: &str) -> Result<Option<(i64, JobState)>, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
+    /// How much work waits in the queue (nothing, for SQLite).
+    ///
+    /// # Errors
+    /// The read failed.
+    async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        Ok(QueueDepth::default())
+    }
+}
+
+/// The store the app runs on: SQLite or PostgreSQL behind [`Backend`].
+/// Cloning it gives another handle to the same store.
 #[derive(Clone)]
-enum Backend {
-    Sqlite(SqliteStore),
-    Postgres(PgStore),
-}
+pub struct Store(Arc<dyn Backend>);
 
-/// The store the app runs on: SQLite or PostgreSQL. Cloning it gives another
-/// handle to the same store.
-#[derive(Clone)]
-pub struct Store {
-    backend: Backend,
-}
-
-/// Runs the same call on whichever backend this is.
-macro_rules! each {
-    ($self:ident, $s:ident => $e:expr) => {
-        match &$self.backend {
-            Backend::Sqlite($s) => $e,
-            Backend::Postgres($s) => $e,
-        }
-    };
-}
-
-/// Runs a queue call on PostgreSQL; the SQLite store has no queue.
-macro_rules! queue {
-    ($self:ident, $s:ident => $e:expr) => {
-        match &$self.backend {
-            Backend::Sqlite(_) => Err(StoreError::NoQueue),
-            Backend::Postgres($s) => $e,
-        }
-    };
+impl std::ops::Deref for Store {
+    type Target = dyn Backend;
+    fn deref(&self) -> &(dyn Backend + 'static) {
+        &*self.0
+    }
 }
 
 impl Store {
@@ -382,9 +560,7 @@ impl Store {
     /// # Errors
     /// The directory or file cannot be created or opened, or migrated.
     pub fn open(dir: &Path) -> Result<Store, rusqlite::Error> {
-        Ok(Store {
-            backend: Backend::Sqlite(SqliteStore::open(dir)?),
-        })
+        Ok(Store(Arc::new(SqliteStore::open(dir)?)))
     }
 
     /// An in-memory SQLite store, for tests.
@@ -392,9 +568,7 @@ impl Store {
     /// # Errors
     /// SQLite cannot start.
     pub fn in_memory() -> Result<Store, rusqlite::Error> {
-        Ok(Store {
-            backend: Backend::Sqlite(SqliteStore::in_memory()?),
-        })
+        Ok(Store(Arc::new(SqliteStore::in_memory()?)))
     }
 
     /// Connects to PostgreSQL at `url` (`postgres://user@host:port/db`),
@@ -404,246 +578,7 @@ impl Store {
     /// # Errors
     /// The server cannot be reached, or the migration failed.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
-        Ok(Store {
-            backend: Backend::Postgres(PgStore::connect(url).await?),
-        })
-    }
-
-    /// True for a store other processes share (PostgreSQL): what this
-    /// process holds in memory may be behind it.
-    pub fn is_shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
-    }
-
-    /// The backend's name, for the health check and the log.
-    pub fn backend(&self) -> &'static str {
-        each!(self, s => s.backend())
-    }
-
-    /// Other processes' changes, as they are announced (PostgreSQL only).
-    pub fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
-        match &self.backend {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.notices()),
-        }
-    }
-
-    /// Creates a game with its first tokens, its dice and an invite code's
-    /// hash for a seat.
-    ///
-    /// # Errors
-    /// The write failed; nothing was stored.
-    pub async fn create(
-        &self,
-        row: GameRow,
-        tokens: Vec<String>,
-        dice: Vec<Drawn>,
-        invite: Option<(String, u8)>,
-    ) -> Result<(), StoreError> {
-        each!(self, s => s.create(row, tokens, dice, invite).await)
-    }
-
-    /// Writes one accepted change: drops the tokens after `keep` (Undo), adds
-    /// the new ones and any new dice, sets the status and the next revision.
-    /// Returns the new revision.
-    ///
-    /// # Errors
-    /// [`StoreError::Stale`] when the game is no longer at `from_revision`;
-    /// otherwise the write failed. Either way nothing was changed.
-    pub async fn commit(&self, id: &str, c: Commit) -> Result<i64, StoreError> {
-        each!(self, s => s.commit(id, c).await)
-    }
-
-    /// Adds dice found in a game's record but missing from its ledger (a game
-    /// stored before the ledger existed).
-    ///
-    /// # Errors
-    /// The write failed; nothing was stored.
-    pub async fn add_dice(&self, id: &str, dice: Vec<Drawn>) -> Result<(), StoreError> {
-        each!(self, s => s.add_dice(id, dice).await)
-    }
-
-    /// Adds a one-time code (by its hash) that hands `seat` (2: both seats)
-    /// to whoever presents it.
-    ///
-    /// # Errors
-    /// The write failed.
-    pub async fn add_invite(
-        &self,
-        id: &str,
-        code_hash: String,
-        seat: u8,
-    ) -> Result<(), StoreError> {
-        each!(self, s => s.add_invite(id, code_hash, seat).await)
-    }
-
-    /// Uses a one-time code (by its hash): marks it used and gives its seat (or
-    /// both) the new token (by its hash), so an older token of that seat stops
-    /// working. Returns the seat code (0, 1, or 2 for both), or `None` when the
-    /// code is unknown or used.
-    ///
-    /// # Errors
-    /// The write failed; nothing was changed.
-    pub async fn claim_invite(
-        &self,
-        id: &str,
-        code_hash: String,
-        token_hash: String,
-    ) -> Result<Option<u8>, StoreError> {
-        each!(self, s => s.claim_invite(id, code_hash, token_hash).await)
-    }
-
-    /// Links a finished game to its rematch, as one more change of the game.
-    ///
-    /// # Errors
-    /// [`StoreError::Stale`] when the game is no longer at `from_revision`.
-    pub async fn set_rematch(
-        &self,
-        id: &str,
-        from_revision: i64,
-        rematch: String,
-    ) -> Result<i64, StoreError> {
-        each!(self, s => s.set_rematch(id, from_revision, rematch).await)
-    }
-
-    /// Loads a game's row, tokens and dice ledger.
-    ///
-    /// # Errors
-    /// The read failed.
-    pub async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
-        each!(self, s => s.load(id).await)
-    }
-
-    /// The games `query` asks for, most recently changed first, with their
-    /// token counts.
-    ///
-    /// # Errors
-    /// The read failed.
-    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameRow, usize)>, StoreError> {
-        each!(self, s => s.list(query).await)
-    }
-
-    /// A game's stored review: the revision it was made at, and its JSON.
-    ///
-    /// # Errors
-    /// The read failed.
-    pub async fn review(&self, id: &str) -> Result<Option<(i64, String)>, StoreError> {
-        each!(self, s => s.review(id).await)
-    }
-
-    /// Stores a game's review, computed once.
-    ///
-    /// # Errors
-    /// The write failed.
-    pub async fn save_review(
-        &self,
-        id: &str,
-        revision: i64,
-        body: String,
-    ) -> Result<(), StoreError> {
-        each!(self, s => s.save_review(id, revision, body).await)
-    }
-
-    /// Changes committed and commits made so far by this process: their ratio
-    /// is how many moves share one fsync.
-    pub fn commit_stats(&self) -> (usize, usize) {
-        each!(self, s => s.commit_stats())
-    }
-
-    /// Queues an engine job, due after `delay`. Returns its id, or `None`
-    /// when the same move or review job is already queued.
-    ///
-    /// # Errors
-    /// The write failed, or this store has no queue.
-    pub async fn enqueue(
-        &self,
-        kind: JobKind,
-        game: Option<&str>,
-        revision: i64,
-        payload: String,
-        delay: Duration,
-    ) -> Result<Option<i64>, StoreError> {
-        queue!(self, s => s.enqueue(kind, game, revision, payload, delay).await)
-    }
-
-    /// Takes the oldest due job for `worker`, with a lease of `lease`: until
-    /// it runs out no other worker takes the job.
-    ///
-    /// # Errors
-    /// The read failed, or this store has no queue.
-    pub async fn take(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
-        queue!(self, s => s.take(worker, lease).await)
-    }
-
-    /// Extends `worker`'s lease of a job; false when the job is no longer
-    /// its own (the lease ran out and another worker took it).
-    ///
-    /// # Errors
-    /// The write failed, or this store has no queue.
-    pub async fn renew(&self, job: i64, worker: &str, lease: Duration) -> Result<bool, StoreError> {
-        queue!(self, s => s.renew(job, worker, lease).await)
-    }
-
-    /// Records a job's progress and announces it.
-    ///
-    /// # Errors
-    /// The write failed, or this store has no queue.
-    pub async fn progress(&self, job: &Job, done: usize, total: usize) -> Result<(), StoreError> {
-        queue!(self, s => s.progress(job, done, total).await)
-    }
-
-    /// Finishes a job with its result or its error, and announces it.
-    ///
-    /// # Errors
-    /// The write failed, or this store has no queue.
-    pub async fn finish(
-        &self,
-        job: &Job,
-        result: Result<String, String>,
-    ) -> Result<(), StoreError> {
-        queue!(self, s => s.finish(job, result).await)
-    }
-
-    /// Queues a job again, from its first attempt, with a new payload, due
-    /// after `delay`: a move job that keeps failing is retried this way at
-    /// a cheaper level instead of being given up, so its game never stalls.
-    ///
-    /// # Errors
-    /// The write failed, or this store has no queue.
-    pub async fn retry(
-        &self,
-        job: &Job,
-        payload: String,
-        delay: Duration,
-    ) -> Result<(), StoreError> {
-        queue!(self, s => s.retry(job, payload, delay).await)
-    }
-
-    /// Where a job stands; `None` once it is gone.
-    ///
-    /// # Errors
-    /// The read failed, or this store has no queue.
-    pub async fn job(&self, id: i64) -> Result<Option<JobState>, StoreError> {
-        queue!(self, s => s.job(id).await)
-    }
-
-    /// The unfinished review job of a game, if any: its id and state.
-    ///
-    /// # Errors
-    /// The read failed, or this store has no queue.
-    pub async fn review_job(&self, game: &str) -> Result<Option<(i64, JobState)>, StoreError> {
-        queue!(self, s => s.review_job(game).await)
-    }
-
-    /// How much work waits in the queue (nothing, for SQLite).
-    ///
-    /// # Errors
-    /// The read failed.
-    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(_) => Ok(QueueDepth::default()),
-            Backend::Postgres(s) => s.queue_depth().await,
-        }
+        Ok(Store(Arc::new(PgStore::connect(url).await?)))
     }
 
     /// The current time as stored (seconds since the epoch).
