@@ -93,7 +93,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(crate::http::socket::upgrade))
         .route(
             "/api/import",
-            limited(post(api::games::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
+            limited(post(api::import::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
         )
         .fallback(assets::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

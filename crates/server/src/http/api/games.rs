@@ -4,10 +4,10 @@
 use super::{parse_json, token_from};
 use crate::dice::{Ledger, OsDice};
 use crate::games::AppState;
+use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
-use crate::http::error::{ApiError, RecordAt};
 use crate::secrets;
-use crate::session::{split_resignation, Kind, Mode, Session, SessionView, Status};
+use crate::session::{Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, ListCursor, ListQuery, Store};
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -272,7 +272,7 @@ impl NewGame {
 
 /// Who plays a new (or imported) game: the opponent, the creator's seat
 /// (`side`, random by default) and the computer's level, checked.
-fn seating(
+pub(super) fn seating(
     kind: Kind,
     opponent: &str,
     side: Option<&str>,
@@ -367,7 +367,7 @@ pub(crate) fn new_row(
 }
 
 /// Creates a game and returns the creator's secrets.
-async fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
+pub(super) async fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
     let mine = secrets::secret()?;
     let other = 1 - g.my_seat;
     // The row keeps only the hash of each secret.
@@ -416,121 +416,6 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: CreateRequest = parse_json(&body)?;
     let g = NewGame::from_request(&req)?;
-    Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ImportRequest {
-    game: String,
-    record: String,
-    /// As for creation: `local` (the default), `engine` or `friend`.
-    #[serde(default)]
-    opponent: Option<String>,
-    /// As for creation: the computer's level.
-    #[serde(default)]
-    level: Option<Value>,
-    /// As for creation: the importer's side (default: the side to act).
-    #[serde(default)]
-    side: Option<String>,
-}
-
-/// `POST /api/import`: a record as a new same-screen game: a Ringo game
-/// record, or an Urgammon game or match record, either possibly ending with
-/// `resign:SIDE`.
-pub async fn import(
-    State(app): State<AppState>,
-    body: Bytes,
-) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let req: ImportRequest = parse_json(&body)?;
-    let kind: Kind = req.game.parse()?;
-    let bad =
-        |e: String| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}"));
-    // A token that cannot be read: where, besides the English words.
-    let bad_at = |e: String, index: usize, token: &str| {
-        ApiError::BadRecordAt(
-            format!("invalid record: {e}"),
-            RecordAt {
-                index,
-                token: token.to_string(),
-            },
-        )
-    };
-    let saved = agon_views::Saved::split(&req.record);
-    let resign = saved
-        .resigned
-        .map(|side| format!("{}{side}", agon_views::RESIGN));
-    let text = saved.record;
-    let (settings, start, mut tokens, to_act) = match kind {
-        Kind::Ringo => {
-            let game = ringo::Game::parse_record(text).map_err(|e| match &e {
-                ringo::RecordError::Move { index, text, .. } => bad_at(e.to_string(), *index, text),
-                _ => bad(e.to_string()),
-            })?;
-            let rules = *game.rules();
-            let start = (*game.start_position() != ringo::Position::start(&rules))
-                .then(|| game.start_position().to_text(rules.rings));
-            let to_act = game.position().to_move().index() as u8;
-            (
-                rules.to_string(),
-                start,
-                game.move_notations(),
-                Some(to_act),
-            )
-        }
-        Kind::Urgammon => {
-            let text = text.trim();
-            let m = if text.starts_with("urgammon") {
-                urgammon::Match::parse(text)
-                    .map_err(|e| bad_at(e.to_string(), e.index, &e.token))?
-            } else {
-                let mut m = urgammon::Match::new(urgammon::MatchSettings::default());
-                for (i, t) in text.split_whitespace().enumerate() {
-                    m.apply_text(t)
-                        .map_err(|e| bad_at(format!("token {i} ('{t}'): {e}"), i, t))?;
-                }
-                m
-            };
-            let tokens: Vec<String> = m
-                .finished()
-                .iter()
-                .chain(std::iter::once(m.current()))
-                .flat_map(|g| g.token_texts().to_vec())
-                .collect();
-            let to_act = m.current().state().to_act().map(|s| s.index() as u8);
-            (m.settings().header(), None, tokens, to_act)
-        }
-    };
-    tokens.extend(resign);
-    // The limit counts the game's tokens; a resignation may come on top.
-    let (played, _) = split_resignation(kind, &tokens).map_err(bad)?;
-    if played.len() > crate::games::MAX_TOKENS {
-        return Err(bad(format!(
-            "{} tokens: the server keeps records of at most {} tokens",
-            played.len(),
-            crate::games::MAX_TOKENS
-        )));
-    }
-    let (mode, my_seat, level) = seating(
-        kind,
-        req.opponent.as_deref().unwrap_or("local"),
-        // The importer goes on with the side to act, unless she says.
-        Some(req.side.as_deref().unwrap_or("to-act")).filter(|s| *s != "to-act"),
-        req.level.as_ref(),
-    )?;
-    let my_seat = match req.side.as_deref() {
-        Some(_) => my_seat,
-        None => to_act.unwrap_or(0),
-    };
-    let g = NewGame {
-        kind,
-        settings,
-        start,
-        mode,
-        level,
-        my_seat,
-        tokens,
-    };
     Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
 }
 

@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod analysis;
 pub mod games;
+pub mod import;
 pub mod review;
 pub mod seats;
 
