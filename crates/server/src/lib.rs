@@ -25,6 +25,7 @@ pub mod engine;
 pub mod games;
 pub mod http;
 pub mod hub;
+pub mod kinds;
 pub mod model;
 pub mod secrets;
 pub mod session;

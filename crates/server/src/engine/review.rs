@@ -1,18 +1,13 @@
 //! A finished game's review, as the API's (and the CLI's) JSON: the same
-//! computation for the web app's engine pool and for `agon worker`.
+//! computation for the web app's engine pool and for `agon worker`; each
+//! game's own in `crate::kinds`.
 
 use super::EngineError;
 use crate::session::Rules;
 
-/// How many steps a game's review takes: plies (Ringo) or tokens (Urgammon).
+/// How many steps a game's review takes (Ringo's plies, Urgammon's tokens).
 pub fn steps(rules: &Rules) -> usize {
-    match rules {
-        Rules::Ringo(g) => g.ply(),
-        Rules::Urgammon(m) => {
-            m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
-                + m.current().tokens().len()
-        }
-    }
+    crate::kinds::of(rules.kind()).review_steps(rules)
 }
 
 /// A finished game's review as the API's JSON (the CLI's): engine work, run
@@ -21,19 +16,7 @@ pub fn steps(rules: &Rules) -> usize {
 /// # Errors
 /// The JSON could not be written.
 pub fn review_json(rules: &Rules, progress: &dyn Fn(usize, usize)) -> Result<String, EngineError> {
-    let json = match rules {
-        Rules::Ringo(g) => serde_json::to_string(
-            &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
-        ),
-        Rules::Urgammon(m) => serde_json::to_string(
-            &agon_ai::urgammon::review::review(
-                m,
-                true,
-                agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
-                progress,
-            )
-            .to_json(),
-        ),
-    };
-    json.map_err(|e| EngineError::Internal(format!("review JSON: {e}")))
+    crate::kinds::of(rules.kind())
+        .review_json(rules, progress)
+        .map_err(|e| EngineError::Internal(format!("review JSON: {e}")))
 }

@@ -79,6 +79,16 @@ pub enum Rules {
     Urgammon(urgammon::Match),
 }
 
+impl Rules {
+    /// Which game these rules play.
+    pub fn kind(&self) -> crate::model::Kind {
+        match self {
+            Rules::Ringo(_) => crate::model::Kind::Ringo,
+            Rules::Urgammon(_) => crate::model::Kind::Urgammon,
+        }
+    }
+}
+
 /// What a player asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {

@@ -9,7 +9,7 @@ mod view;
 
 pub use crate::model::{Kind, Mode, Status};
 pub use kinds::{Action, Refusal, Rules, SessionError};
-pub use view::{turn_plies, GameView, SessionView};
+pub use view::{GameView, SessionView};
 
 /// The longest record a game may have, in tokens: an action that would pass
 /// it is refused, so every record the server exports stays importable.

@@ -74,26 +74,6 @@ pub struct SessionView {
     pub turn_plies: Option<Vec<usize>>,
 }
 
-/// The plies of an Urgammon record at which a turn ends: before each token
-/// that opens a turn, before the first opening roll of each game, at 0 and
-/// at the end.
-pub fn turn_plies(tokens: &[String]) -> Vec<usize> {
-    let is_start = |t: &str| t.starts_with("start:");
-    let mut plies = vec![0];
-    for (i, token) in tokens.iter().enumerate().skip(1) {
-        let opens = urgammon::TokenText::parse(token).is_ok_and(|t| t.opens_turn());
-        let new_game = is_start(token) && !is_start(&tokens[i - 1]);
-        if opens || new_game {
-            plies.push(i);
-        }
-    }
-    if plies.last() != Some(&tokens.len()) {
-        plies.push(tokens.len());
-    }
-    plies.dedup();
-    plies
-}
-
 impl Session {
     /// The public state (the same for every viewer; no secrets).
     pub fn view(&self) -> SessionView {

@@ -511,9 +511,7 @@ pub async fn at_ply(
     .map_err(ApiError::Internal)?;
     let mut view = past.view();
     view.total = Some(session.tokens.len());
-    if session.kind() == Kind::Urgammon {
-        view.turn_plies = Some(crate::session::turn_plies(&session.tokens));
-    }
+    view.turn_plies = crate::kinds::of(session.kind()).turn_plies(&session.tokens);
     view.tokens_all = Some(session.tokens.clone());
     Ok(Json(view))
 }

@@ -6,6 +6,7 @@ use super::parse_json;
 use crate::games::AppState;
 use crate::http::error::ErrorCode;
 use crate::http::error::{ApiError, RecordAt};
+use crate::kinds::Imported;
 use crate::session::{split_resignation, Kind};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -56,46 +57,17 @@ pub async fn import(
         .resigned
         .map(|side| format!("{}{side}", agon_views::RESIGN));
     let text = saved.record;
-    let (settings, start, mut tokens, to_act) = match kind {
-        Kind::Ringo => {
-            let game = ringo::Game::parse_record(text).map_err(|e| match &e {
-                ringo::RecordError::Move { index, text, .. } => bad_at(e.to_string(), *index, text),
-                _ => bad(e.to_string()),
-            })?;
-            let rules = *game.rules();
-            let start = (*game.start_position() != ringo::Position::start(&rules))
-                .then(|| game.start_position().to_text(rules.rings));
-            let to_act = game.position().to_move().index() as u8;
-            (
-                rules.to_string(),
-                start,
-                game.move_notations(),
-                Some(to_act),
-            )
-        }
-        Kind::Urgammon => {
-            let text = text.trim();
-            let m = if text.starts_with("urgammon") {
-                urgammon::Match::parse(text)
-                    .map_err(|e| bad_at(e.to_string(), e.index, &e.token))?
-            } else {
-                let mut m = urgammon::Match::new(urgammon::MatchSettings::default());
-                for (i, t) in text.split_whitespace().enumerate() {
-                    m.apply_text(t)
-                        .map_err(|e| bad_at(format!("token {i} ('{t}'): {e}"), i, t))?;
-                }
-                m
-            };
-            let tokens: Vec<String> = m
-                .finished()
-                .iter()
-                .chain(std::iter::once(m.current()))
-                .flat_map(|g| g.token_texts().to_vec())
-                .collect();
-            let to_act = m.current().state().to_act().map(|s| s.index() as u8);
-            (m.settings().header(), None, tokens, to_act)
-        }
-    };
+    let Imported {
+        settings,
+        start,
+        mut tokens,
+        to_act,
+    } = crate::kinds::of(kind)
+        .import(text)
+        .map_err(|e| match e.at {
+            Some((index, token)) => bad_at(e.message, index, &token),
+            None => bad(e.message),
+        })?;
     tokens.extend(resign);
     // The limit counts the game's tokens; a resignation may come on top.
     let (played, _) = split_resignation(kind, &tokens).map_err(bad)?;

@@ -1,0 +1,117 @@
+//! Urgammon, for the server: the computer's rolls and decisions for the
+//! match score, the review, a game or match record read for import, and
+//! the replay's turns.
+
+use super::{decision_rng, GameKind, ImportError, Imported};
+use crate::session::{Action, Rules};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Urgammon.
+pub(super) struct Urgammon;
+
+impl GameKind for Urgammon {
+    fn engine_action(
+        &self,
+        rules: &Rules,
+        level: agon_ai::Level,
+        tokens: usize,
+        _stop: Arc<AtomicBool>,
+    ) -> Option<Action> {
+        let Rules::Urgammon(m) = rules else {
+            return None;
+        };
+        let state = m.current().state();
+        if state.phase() == urgammon::Phase::Roll {
+            return Some(Action::Roll);
+        }
+        let side = state.to_act()?;
+        // Decisions maximise the chance to win the match at its score.
+        let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
+        let spec = agon_ai::urgammon::level_spec(level);
+        let mut rng = decision_rng(tokens, level);
+        match agon_ai::urgammon::decide(state, spec, payoff, &mut rng)? {
+            agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),
+            agon_ai::urgammon::player::Decision::Move(mv) => Some(Action::Move(mv.notation(side))),
+        }
+    }
+
+    fn review_json(
+        &self,
+        rules: &Rules,
+        progress: &dyn Fn(usize, usize),
+    ) -> serde_json::Result<String> {
+        let Rules::Urgammon(m) = rules else {
+            return Ok("null".into());
+        };
+        serde_json::to_string(
+            &agon_ai::urgammon::review::review(
+                m,
+                true,
+                agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
+                progress,
+            )
+            .to_json(),
+        )
+    }
+
+    fn review_steps(&self, rules: &Rules) -> usize {
+        match rules {
+            Rules::Urgammon(m) => {
+                m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
+                    + m.current().tokens().len()
+            }
+            Rules::Ringo(_) => 0,
+        }
+    }
+
+    fn import(&self, text: &str) -> Result<Imported, ImportError> {
+        let text = text.trim();
+        let m = if text.starts_with("urgammon") {
+            urgammon::Match::parse(text).map_err(|e| ImportError {
+                message: e.to_string(),
+                at: Some((e.index, e.token.clone())),
+            })?
+        } else {
+            let mut m = urgammon::Match::new(urgammon::MatchSettings::default());
+            for (i, t) in text.split_whitespace().enumerate() {
+                m.apply_text(t).map_err(|e| ImportError {
+                    message: format!("token {i} ('{t}'): {e}"),
+                    at: Some((i, t.to_string())),
+                })?;
+            }
+            m
+        };
+        let tokens: Vec<String> = m
+            .finished()
+            .iter()
+            .chain(std::iter::once(m.current()))
+            .flat_map(|g| g.token_texts().to_vec())
+            .collect();
+        Ok(Imported {
+            settings: m.settings().header(),
+            start: None,
+            tokens,
+            to_act: m.current().state().to_act().map(|s| s.index() as u8),
+        })
+    }
+
+    /// Before each token that opens a turn, before the first opening roll
+    /// of each game, at 0 and at the end.
+    fn turn_plies(&self, tokens: &[String]) -> Option<Vec<usize>> {
+        let is_start = |t: &str| t.starts_with("start:");
+        let mut plies = vec![0];
+        for (i, token) in tokens.iter().enumerate().skip(1) {
+            let opens = urgammon::TokenText::parse(token).is_ok_and(|t| t.opens_turn());
+            let new_game = is_start(token) && !is_start(&tokens[i - 1]);
+            if opens || new_game {
+                plies.push(i);
+            }
+        }
+        if plies.last() != Some(&tokens.len()) {
+            plies.push(tokens.len());
+        }
+        plies.dedup();
+        Some(plies)
+    }
+}
