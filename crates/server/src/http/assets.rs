@@ -21,6 +21,7 @@ const FILES: &[(&str, &str)] = &[
     ("js/api.js", include_str!("../../static/js/api.js")),
     ("js/dom.js", include_str!("../../static/js/dom.js")),
     ("js/log.js", include_str!("../../static/js/log.js")),
+    ("js/games.js", include_str!("../../static/js/games.js")),
     ("js/prefs.js", include_str!("../../static/js/prefs.js")),
     ("js/router.js", include_str!("../../static/js/router.js")),
     (

@@ -6,10 +6,8 @@ import { api, tokenKey, inviteKey, socketUrl } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { prefs } from "../prefs.js";
 import { playSound } from "../sound.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
-import { ringoPanel, ringoResult } from "../panels/ringo.js";
-import { urgammonPanel } from "../panels/urgammon.js";
+import { gameOf } from "../games.js";
+import { ringoResult } from "../panels/ringo.js";
 import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
 import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
@@ -66,24 +64,23 @@ export async function gamePage(main, id) {
     window.agonPresence = view.presence;
     const mine = canAct(view);
     document.title = mine ? t("app.your_turn_title") : t("app.title");
-    document.getElementById("game-title").textContent = s.game === "ringo" ? "Ringo" : "Urgammon";
+    const game = gameOf(s.game);
+    document.getElementById("game-title").textContent = game.name;
     let board;
     if (view.past) {
       // An earlier position, to look at: nothing on it can be played.
       const past = { ...view, state: view.past.state, selected: null, chooser: null, animate: false };
-      board = s.game === "ringo" ? ringoBoard(past, () => {}, () => {}, false) : urgammonBoard(past, () => {}, false);
+      board = game.board(past);
     } else {
       // A hint asked for this position is an arrow on it.
       view.arrows = hintArrows(view);
-      board = s.game === "ringo"
-        ? ringoBoard(view, (m) => send({ type: "move", move: m }), () => view.rerender(), mine)
-        : urgammonBoard(view, (m) => send({ type: "move", move: m }), mine);
+      board = game.board(view, (m) => send({ type: "move", move: m }), mine);
     }
     boardWrap.replaceChildren(board);
     boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
     side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...(view.past ? [browsingBanner()] : []),
-      ...(s.game === "ringo" ? ringoPanel(view, send) : urgammonPanel(view, send)), conn);
+      ...game.panel(view, send), conn);
   };
 
   // Looking back while the game goes on: a move in the list, or ← and →,
@@ -94,14 +91,7 @@ export async function gamePage(main, id) {
   /** The plies one can look at, in order, the live one last: Ringo's every
    *  move from the start, Urgammon's every turn of the game in play, after
    *  the game's opening position (its opening roll made, no piece moved). */
-  const stops = (s) => {
-    if (s.game === "ringo") return [...Array(s.history.length + 1).keys()];
-    const turns = s.log.map((l) => l.ply);
-    // The game's tokens follow the match's earlier games in the record; the
-    // tied opening rolls come first, then the one that decided.
-    const opening = s.version - s.tokens.length + (s.log[0]?.ties || 0) + 1;
-    return turns.length && opening < turns[0] ? [opening, ...turns] : turns;
-  };
+  const stops = (s) => gameOf(s.game).stops(s);
   // The ply asked for last (null: the game now), ahead of its answer, so
   // keys pressed faster than the server answers step from it.
   let asked = 0, lookingAt = null;
@@ -215,8 +205,7 @@ export async function gamePage(main, id) {
     const moved = before && JSON.stringify(before.last_move) !== JSON.stringify(state.last_move) && state.last_move;
     view.animate = !!moved && state.version > before.version;
     if (view.animate) {
-      const captured = state.game === "ringo" ? !!state.last_move.captured
-        : !!(state.log.at(-1)?.moves.at(-1)?.captured);
+      const captured = gameOf(state.game).captured(state);
       playSound(captured ? "capture" : "move");
     }
     render();

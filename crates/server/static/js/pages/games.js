@@ -7,6 +7,7 @@ import { t } from "../../i18n.js";
 import { api, ownGameIds, gamesByIds } from "../api.js";
 import { settingsText } from "../settings.js";
 import { scoreWords } from "../panels/urgammon.js";
+import { gameOf } from "../games.js";
 
 /** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
 export function statusText(status) {
@@ -25,7 +26,7 @@ export function scoreText(g) {
 const COLS = ["game", "settings", "mode", "status", "updated"];
 
 /** A listed game's name. */
-export const gameName = (g) => (g.game === "ringo" ? "Ringo" : "Urgammon");
+export const gameName = (g) => gameOf(g.game).name;
 
 /** A listed game's opponent in words: the computer with its level, a friend, one screen. */
 export const opponentText = (g) => t("opp." + g.mode) + (g.level ? " " + g.level : "");

@@ -3,6 +3,7 @@ import { el, toast } from "../dom.js";
 import { t, percent } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
+import { gameOf } from "../games.js";
 import { gameName, opponentText, scoreText } from "./games.js";
 import { interval } from "./lab.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
@@ -158,7 +159,7 @@ export async function homePage(main) {
         el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10",
           value: form.stake ?? "", oninput: (e) => { form.stake = e.target.value; } })));
     }
-    const sides = form.game === "ringo" ? ["attackers", "defenders", "random"] : ["light", "dark", "random"];
+    const sides = [...gameOf(form.game).sides, "random"];
     form.opponent = form.opponent || "engine";
     const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
     // What the chosen level is, for the chosen game (until 2026-11-26 one

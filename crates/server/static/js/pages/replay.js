@@ -5,8 +5,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api } from "../api.js";
 import { onLeave } from "../router.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
+import { gameOf } from "../games.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine, pipLine, matchGames } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
@@ -102,7 +101,7 @@ export async function replayPage(main, id) {
       // reloaded (replaced, not pushed: Back leaves the replay).
       const here = "/replay/" + id;
       if (location.pathname === here) history.replaceState(history.state, "", here + (ply < total ? "?ply=" + ply : ""));
-      boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
+      boardWrap.replaceChildren(gameOf(s.game).board(view));
       const button = (id, key, to) => el("button", { id, "aria-label": stepLabel(key), disabled: to === ply || to < 0 || to > total,
         onclick: () => show(to) }, t(key));
       // Urgammon's record counts each die and each move: its counter says

@@ -5,18 +5,16 @@ import { el, sv, announce, pressable } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
 import { api, socketUrl, meta } from "../api.js";
 import { onLeave } from "../router.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
+import { gameOf } from "../games.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { notFoundPage } from "./notfound.js";
 import { openGameLink, analysisHref } from "../panels/common.js";
-import { urNotationText } from "../log.js";
 
 /** A reviewed move as the list and the board say it: Ringo's notation with
  *  its grade's mark ("c2xF!"), an Urgammon decision in words (its grade is
  *  said in words beside it). */
 function said(game, notation, symbol) {
-  return game === "ringo" ? notation + (symbol || "") : urNotationText(notation);
+  return gameOf(game).moveWords(notation, symbol);
 }
 
 const pct = (x) => Math.round(100 * x);
@@ -234,7 +232,7 @@ export async function reviewPage(main, id) {
       ]) : [];
       legend.replaceChildren(...["best", "played"].filter((k) => view.arrows.some((a) => a.kind === k))
         .flatMap((k) => [el("span", { class: "arrow-key " + k, "aria-hidden": "true" }), k === "best" ? t("review.arrow_best") : t("review.arrow_played")]));
-      boardWrap.replaceChildren(s.game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false));
+      boardWrap.replaceChildren(gameOf(s.game).board(view));
       body.querySelectorAll("[data-ply].current").forEach((e) => e.classList.remove("current"));
       body.querySelectorAll(`[data-ply="${ply}"]`).forEach((e) => e.classList.add("current"));
       // The graph's one tab stop follows the position shown.

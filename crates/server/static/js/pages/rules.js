@@ -4,8 +4,7 @@ import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, meta } from "../api.js";
 import { optionValue } from "../settings.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
+import { gameOf } from "../games.js";
 
 /** Each game's start, drawn by the game page's own board (nothing to
  *  move), with a caption saying what is where; the text alone left a new
@@ -15,7 +14,7 @@ async function startFigure(game, into) {
   try {
     const r = await api("POST", "/api/analyze", game === "ringo" ? { game, depth: 1 } : { game, level: 1 });
     const view = { id: "rules-" + game, you: [], state: { ...r.state, game: r.game }, selected: null, flipped: false, arrows: [] };
-    into.replaceChildren(game === "ringo" ? ringoBoard(view, () => {}, () => {}, false) : urgammonBoard(view, () => {}, false),
+    into.replaceChildren(gameOf(game).board(view),
       el("figcaption", { class: "muted" }, t(game === "ringo" ? "rules.board_ringo" : "rules.board_urgammon")));
     into.hidden = false;
   } catch {

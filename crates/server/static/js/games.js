@@ -1,0 +1,52 @@
+// One entry per game: what the pages need of it (its board, its side panel,
+// its name and seats, how its moves are said, where the look back stops).
+// A page asks `gameOf(name)` instead of testing `game === "ringo"`, so a
+// third game is one more entry here, and a game no entry knows is an error
+// to see, not one drawn as the other game.
+import { t } from "../i18n.js";
+import { ringoBoard } from "./boards/ringo.js";
+import { urgammonBoard } from "./boards/urgammon.js";
+import { ringoPanel } from "./panels/ringo.js";
+import { urgammonPanel } from "./panels/urgammon.js";
+import { urNotationText } from "./log.js";
+
+const GAMES = {
+  ringo: {
+    name: "Ringo",
+    sides: ["attackers", "defenders"],
+    /** The board of `view.state`: `act(notation)` plays a move (none: to look at). */
+    board: (view, act, mine = false, onChoice = () => view.rerender?.()) => ringoBoard(view, act || (() => {}), onChoice, mine),
+    panel: (view, send) => ringoPanel(view, send),
+    /** A move as the review's lists say it: Ringo keeps its notation and the grade's mark. */
+    moveWords: (notation, symbol) => notation + (symbol || ""),
+    /** The positions the game page's look back stops at, the live one last: every move. */
+    stops: (s) => [...Array(s.history.length + 1).keys()],
+    /** Whether the last move took a piece (for its sound). */
+    captured: (s) => !!s.last_move?.captured,
+  },
+  urgammon: {
+    name: "Urgammon",
+    sides: ["light", "dark"],
+    board: (view, act, mine = false) => urgammonBoard(view, act || (() => {}), mine),
+    panel: (view, send) => urgammonPanel(view, send),
+    /** A decision in words ("pawn enters 2a"); its grade is said beside it. */
+    moveWords: (notation) => urNotationText(notation),
+    /** Every turn of the game in play, after its opening position (its
+     *  opening roll made, no piece moved). The game's tokens follow the
+     *  match's earlier games in the record; the tied opening rolls come
+     *  first, then the one that decided. */
+    stops: (s) => {
+      const turns = s.log.map((l) => l.ply);
+      const opening = s.version - s.tokens.length + (s.log[0]?.ties || 0) + 1;
+      return turns.length && opening < turns[0] ? [opening, ...turns] : turns;
+    },
+    captured: (s) => !!s.log.at(-1)?.moves.at(-1)?.captured,
+  },
+};
+
+/** The entry of game `name` (`ringo`, `urgammon`); an unknown game throws. */
+export function gameOf(name) {
+  const g = GAMES[name];
+  if (!g) throw new Error(t("err.unknown-game") + " (" + name + ")");
+  return g;
+}
