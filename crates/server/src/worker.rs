@@ -267,13 +267,13 @@ async fn engine_move(
     }
     if next.engine_to_act() {
         store
-            .enqueue(
-                JobKind::Move,
-                Some(&next.row.id),
-                next.revision(),
-                String::new(),
-                config.engine_delay,
-            )
+            .enqueue(crate::store::NewJob {
+                kind: JobKind::Move,
+                game: Some(&next.row.id),
+                revision: next.revision(),
+                payload: String::new(),
+                delay: config.engine_delay,
+            })
             .await?;
     }
     Ok(format!("{action:?}"))

@@ -84,12 +84,12 @@ fn commit(from: i64, keep: usize, append: &[&str], dice: Vec<Drawn>) -> Commit {
 async fn round_trip(store: Store) {
     let r = row("g1");
     store
-        .create(
-            r.clone(),
-            toks(&["start:3-1"]),
-            vec![die(Die::Opening, 0, 31)],
-            Some(("code".into(), 1)),
-        )
+        .create(agon_server::store::NewRecord {
+            row: r.clone(),
+            tokens: toks(&["start:3-1"]),
+            dice: vec![die(Die::Opening, 0, 31)],
+            invite: Some(("code".into(), 1)),
+        })
         .await
         .unwrap();
     let loaded = store.load("g1").await.unwrap().unwrap();
@@ -114,7 +114,15 @@ async fn round_trip(store: Store) {
     // A Ringo game has none.
     let mut ringo = row("g2");
     (ringo.kind, ringo.score) = (Kind::Ringo, None);
-    store.create(ringo, vec![], vec![], None).await.unwrap();
+    store
+        .create(agon_server::store::NewRecord {
+            row: ringo,
+            tokens: vec![],
+            dice: vec![],
+            invite: None,
+        })
+        .await
+        .unwrap();
     assert_eq!(store.load("g2").await.unwrap().unwrap().row.score, None);
 }
 on_both!(round_trip);
@@ -154,7 +162,15 @@ async fn lists_pages_and_a_players_own_games(store: Store) {
         let mut r = row(id);
         r.updated_at = updated;
         r.created_at = created;
-        store.create(r, toks(&["a"]), vec![], None).await.unwrap();
+        store
+            .create(agon_server::store::NewRecord {
+                row: r,
+                tokens: toks(&["a"]),
+                dice: vec![],
+                invite: None,
+            })
+            .await
+            .unwrap();
     }
     let all = listed(
         &store,
@@ -208,7 +224,12 @@ on_both!(lists_pages_and_a_players_own_games);
 
 async fn revisions_refuse_stale_writes(store: Store) {
     store
-        .create(row("g2"), toks(&["a"]), vec![], None)
+        .create(agon_server::store::NewRecord {
+            row: row("g2"),
+            tokens: toks(&["a"]),
+            dice: vec![],
+            invite: None,
+        })
         .await
         .unwrap();
     let next = store
@@ -250,7 +271,15 @@ async fn revisions_refuse_stale_writes(store: Store) {
 on_both!(revisions_refuse_stale_writes);
 
 async fn racing_writers_cannot_both_append(store: Store) {
-    store.create(row("g3"), vec![], vec![], None).await.unwrap();
+    store
+        .create(agon_server::store::NewRecord {
+            row: row("g3"),
+            tokens: vec![],
+            dice: vec![],
+            invite: None,
+        })
+        .await
+        .unwrap();
     // Twenty writers race from the same revision: exactly one wins.
     let tries = (0..20).map(|i| {
         let store = store.clone();
@@ -284,7 +313,12 @@ async fn futures_join(
 
 async fn invites_are_used_once(store: Store) {
     store
-        .create(row("g4"), vec![], vec![], Some(("c1".into(), 1)))
+        .create(agon_server::store::NewRecord {
+            row: row("g4"),
+            tokens: vec![],
+            dice: vec![],
+            invite: Some(("c1".into(), 1)),
+        })
         .await
         .unwrap();
     store.add_invite("g4", "c2".into(), 2).await.unwrap();
@@ -329,7 +363,15 @@ async fn invites_are_used_once(store: Store) {
 on_both!(invites_are_used_once);
 
 async fn rematch_and_review(store: Store) {
-    store.create(row("g5"), vec![], vec![], None).await.unwrap();
+    store
+        .create(agon_server::store::NewRecord {
+            row: row("g5"),
+            tokens: vec![],
+            dice: vec![],
+            invite: None,
+        })
+        .await
+        .unwrap();
     assert_eq!(store.set_rematch("g5", 0, "g6".into()).await.unwrap(), 1);
     assert!(matches!(
         store.set_rematch("g5", 0, "g7".into()).await,
@@ -372,7 +414,13 @@ on_both!(rematch_and_review);
 async fn sqlite_has_no_queue() {
     let store = Store::in_memory().unwrap();
     let e = store
-        .enqueue(JobKind::Move, Some("g"), 0, String::new(), Duration::ZERO)
+        .enqueue(agon_server::store::NewJob {
+            kind: JobKind::Move,
+            game: Some("g"),
+            revision: 0,
+            payload: String::new(),
+            delay: Duration::ZERO,
+        })
         .await
         .unwrap_err();
     assert!(e.to_string().contains("PostgreSQL"), "{e}");
@@ -389,14 +437,26 @@ async fn postgres_queue_leases_and_announces() {
     };
     let mut notices = store.notices().unwrap();
     let id = store
-        .enqueue(JobKind::Move, Some("g"), 3, String::new(), Duration::ZERO)
+        .enqueue(agon_server::store::NewJob {
+            kind: JobKind::Move,
+            game: Some("g"),
+            revision: 3,
+            payload: String::new(),
+            delay: Duration::ZERO,
+        })
         .await
         .unwrap()
         .expect("queued");
     // The same move job again is not queued twice.
     assert_eq!(
         store
-            .enqueue(JobKind::Move, Some("g"), 3, String::new(), Duration::ZERO)
+            .enqueue(agon_server::store::NewJob {
+                kind: JobKind::Move,
+                game: Some("g"),
+                revision: 3,
+                payload: String::new(),
+                delay: Duration::ZERO
+            })
             .await
             .unwrap(),
         None
@@ -432,13 +492,13 @@ async fn postgres_queue_leases_and_announces() {
     assert_eq!(state.result.as_deref(), Some("{\"ok\":1}"));
     // A job due later is not taken early.
     store
-        .enqueue(
-            JobKind::Analyze,
-            None,
-            0,
-            "{}".into(),
-            Duration::from_secs(60),
-        )
+        .enqueue(agon_server::store::NewJob {
+            kind: JobKind::Analyze,
+            game: None,
+            revision: 0,
+            payload: "{}".into(),
+            delay: Duration::from_secs(60),
+        })
         .await
         .unwrap();
     assert!(store.take("w3", lease).await.unwrap().is_none());
@@ -483,9 +543,14 @@ async fn postgres_changes_are_announced_to_every_instance() {
     let a = Store::connect(&url).await.unwrap();
     let b = Store::connect(&url).await.unwrap();
     let mut heard = b.notices().unwrap();
-    a.create(row("g8"), vec![], vec![], Some(("c".into(), 1)))
-        .await
-        .unwrap();
+    a.create(agon_server::store::NewRecord {
+        row: row("g8"),
+        tokens: vec![],
+        dice: vec![],
+        invite: Some(("c".into(), 1)),
+    })
+    .await
+    .unwrap();
     a.commit("g8", commit(0, 0, &["x"], vec![])).await.unwrap();
     a.claim_invite("g8", "c".into(), "t".into()).await.unwrap();
     // A refused change is not announced.

@@ -65,13 +65,13 @@ impl AppState {
             };
             let queued = app
                 .store()
-                .enqueue(
-                    crate::store::JobKind::Move,
-                    Some(&id),
+                .enqueue(crate::store::NewJob {
+                    kind: crate::store::JobKind::Move,
+                    game: Some(&id),
                     revision,
-                    String::new(),
-                    app.inner.engine_delay,
-                )
+                    payload: String::new(),
+                    delay: app.inner.engine_delay,
+                })
                 .await;
             if let Err(e) = queued {
                 tracing::error!(game = %id, error = %e, "could not queue the engine's move");

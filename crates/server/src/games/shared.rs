@@ -121,7 +121,13 @@ impl AppState {
         }
         let id = self
             .store()
-            .enqueue(kind, None, 0, payload, Duration::ZERO)
+            .enqueue(crate::store::NewJob {
+                kind,
+                game: None,
+                revision: 0,
+                payload,
+                delay: Duration::ZERO,
+            })
             .await?
             .ok_or_else(|| GameError::Internal("the job was not queued".into()))?;
         let state = self.wait_job(id).await?;

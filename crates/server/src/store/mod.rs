@@ -343,6 +343,37 @@ pub fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// A store call's answer.
+pub type Stored<T> = Result<T, StoreError>;
+
+/// A new game as it is first stored: its row, its first tokens and dice,
+/// and the hash of an invite code with the seat it gives.
+pub struct NewRecord {
+    /// The game's row.
+    pub row: GameRow,
+    /// Its first tokens (an import's whole record).
+    pub tokens: Vec<String>,
+    /// The dice drawn for them.
+    pub dice: Vec<Drawn>,
+    /// An invite code's hash and its seat.
+    pub invite: Option<(String, u8)>,
+}
+
+/// A job to queue for an `agon worker`.
+pub struct NewJob<'a> {
+    /// What to do.
+    pub kind: JobKind,
+    /// The game it is for (moves and reviews).
+    pub game: Option<&'a str>,
+    /// The game's revision it is for (the same move or review job is queued
+    /// once per game and revision).
+    pub revision: i64,
+    /// What the worker needs (an analysis's body).
+    pub payload: String,
+    /// How long from now it is due.
+    pub delay: Duration,
+}
+
 /// What every store does: the one interface, its documentation written
 /// once here. SQLite implements the games' part; PostgreSQL also the engine
 /// queue and the announcements that let several instances share it (a
@@ -371,13 +402,7 @@ pub trait Backend: Send + Sync {
     ///
     /// # Errors
     /// The write failed; nothing was stored.
-    async fn create(
-        &self,
-        row: GameRow,
-        tokens: Vec<String>,
-        dice: Vec<Drawn>,
-        invite: Option<(String, u8)>,
-    ) -> Result<(), StoreError>;
+    async fn create(&self, new: NewRecord) -> Stored<()>;
 
     /// Writes one accepted change: drops the tokens after `keep` (Undo), adds
     /// the new ones and any new dice, sets the status and the next revision.
@@ -409,23 +434,13 @@ pub trait Backend: Send + Sync {
     ///
     /// # Errors
     /// The write failed; nothing was changed.
-    async fn claim_invite(
-        &self,
-        id: &str,
-        code_hash: String,
-        token_hash: String,
-    ) -> Result<Option<u8>, StoreError>;
+    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>>;
 
     /// Links a finished game to its rematch, as one more change of the game.
     ///
     /// # Errors
     /// [`StoreError::Stale`] when the game is no longer at `from_revision`.
-    async fn set_rematch(
-        &self,
-        id: &str,
-        from_revision: i64,
-        rematch: String,
-    ) -> Result<i64, StoreError>;
+    async fn set_rematch(&self, id: &str, from_revision: i64, rematch: String) -> Stored<i64>;
 
     /// Loads a game's row, tokens and dice ledger.
     ///
@@ -461,14 +476,7 @@ pub trait Backend: Send + Sync {
     ///
     /// # Errors
     /// The write failed, or this store has no queue.
-    async fn enqueue(
-        &self,
-        kind: JobKind,
-        game: Option<&str>,
-        revision: i64,
-        payload: String,
-        delay: Duration,
-    ) -> Result<Option<i64>, StoreError> {
+    async fn enqueue(&self, job: NewJob<'_>) -> Stored<Option<i64>> {
         Err(StoreError::NoQueue)
     }
 

@@ -8,7 +8,7 @@ use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::secrets;
 use crate::session::{Kind, Mode, Session, SessionView, Status};
-use crate::store::{GameRow, ListCursor, ListQuery, Store};
+use crate::store::{GameRow, ListCursor, ListQuery, NewRecord, Store};
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -331,7 +331,12 @@ pub(crate) async fn open_game(
     session.row.score = session.score();
     let (row, all) = (session.row.clone(), session.tokens.clone());
     app.store()
-        .create(row, all, drawn, invite.map(|(c, s)| (c.to_string(), s)))
+        .create(NewRecord {
+            row,
+            tokens: all,
+            dice: drawn,
+            invite: invite.map(|(c, s)| (c.to_string(), s)),
+        })
         .await?;
     app.insert(session.clone())?;
     Ok(session)

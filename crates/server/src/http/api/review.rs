@@ -56,13 +56,13 @@ pub async fn get(
             Some((_, state)) => pending(state.done, state.total.max(total)),
             None => {
                 app.store()
-                    .enqueue(
-                        crate::store::JobKind::Review,
-                        Some(&id),
+                    .enqueue(crate::store::NewJob {
+                        kind: crate::store::JobKind::Review,
+                        game: Some(&id),
                         revision,
-                        String::new(),
-                        std::time::Duration::ZERO,
-                    )
+                        payload: String::new(),
+                        delay: std::time::Duration::ZERO,
+                    })
                     .await?;
                 pending(0, total)
             }

@@ -3,7 +3,7 @@
 
 use super::queue::job_state;
 use super::*;
-use crate::store::{Backend, Job, JobKind, JobState, QueueDepth};
+use crate::store::{Backend, Job, JobKind, JobState, NewJob, NewRecord, QueueDepth, Stored};
 
 #[async_trait::async_trait]
 impl Backend for PgStore {
@@ -19,13 +19,8 @@ impl Backend for PgStore {
         "postgres"
     }
 
-    async fn create(
-        &self,
-        row: GameRow,
-        tokens: Vec<String>,
-        dice: Vec<Drawn>,
-        invite: Option<(String, u8)>,
-    ) -> Result<(), StoreError> {
+    async fn create(&self, new: NewRecord) -> Stored<()> {
+        let (row, tokens, dice, invite) = (new.row, new.tokens, new.dice, new.invite);
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         tx.execute(
@@ -162,12 +157,8 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    async fn claim_invite(
-        &self,
-        id: &str,
-        code_hash: String,
-        token_hash: String,
-    ) -> Result<Option<u8>, StoreError> {
+    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>> {
+        let (code_hash, token_hash) = (code, token);
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let seat = tx
@@ -198,12 +189,7 @@ impl Backend for PgStore {
         Ok(Some(seat))
     }
 
-    async fn set_rematch(
-        &self,
-        id: &str,
-        from_revision: i64,
-        rematch: String,
-    ) -> Result<i64, StoreError> {
+    async fn set_rematch(&self, id: &str, from_revision: i64, rematch: String) -> Stored<i64> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let next = from_revision + 1;
@@ -326,14 +312,9 @@ impl Backend for PgStore {
         (n, n)
     }
 
-    async fn enqueue(
-        &self,
-        kind: JobKind,
-        game: Option<&str>,
-        revision: i64,
-        payload: String,
-        delay: Duration,
-    ) -> Result<Option<i64>, StoreError> {
+    async fn enqueue(&self, job: NewJob<'_>) -> Stored<Option<i64>> {
+        let (kind, game, revision) = (job.kind, job.game, job.revision);
+        let (payload, delay) = (job.payload, job.delay);
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let id = tx

@@ -2,17 +2,12 @@
 //! a reader connection.
 
 use super::*;
-use crate::store::Backend;
+use crate::store::{Backend, NewRecord, Stored};
 
 #[async_trait::async_trait]
 impl Backend for SqliteStore {
-    async fn create(
-        &self,
-        row: GameRow,
-        tokens: Vec<String>,
-        dice: Vec<Drawn>,
-        invite: Option<(String, u8)>,
-    ) -> Result<(), StoreError> {
+    async fn create(&self, new: NewRecord) -> Stored<()> {
+        let (row, tokens, dice, invite) = (new.row, new.tokens, new.dice, new.invite);
         self.write(move |c| {
             sql::create(
                 c,
@@ -43,12 +38,8 @@ impl Backend for SqliteStore {
             .await
     }
 
-    async fn claim_invite(
-        &self,
-        id: &str,
-        code_hash: String,
-        token_hash: String,
-    ) -> Result<Option<u8>, StoreError> {
+    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>> {
+        let (code_hash, token_hash) = (code, token);
         let id = id.to_string();
         self.write(move |c| {
             sql::claim_invite(c, &id, &code_hash, &token_hash).map_err(StoreError::from)
@@ -56,12 +47,7 @@ impl Backend for SqliteStore {
         .await
     }
 
-    async fn set_rematch(
-        &self,
-        id: &str,
-        from_revision: i64,
-        rematch: String,
-    ) -> Result<i64, StoreError> {
+    async fn set_rematch(&self, id: &str, from_revision: i64, rematch: String) -> Stored<i64> {
         let id = id.to_string();
         self.write(move |c| sql::set_rematch(c, &id, from_revision, &rematch))
             .await
