@@ -5,6 +5,7 @@
 
 use crate::engine::{BadInput, EngineError};
 use crate::games::GameError;
+use crate::kinds::SettingsRefusal;
 use crate::model::ModelError;
 use crate::secrets::NoSecret;
 use crate::session::{Refusal, SessionError};
@@ -261,6 +262,17 @@ impl From<GameError> for ApiError {
             GameError::NoWorker => ApiError::Unavailable(ErrorCode::Unavailable, e.to_string()),
             GameError::Internal(m) => ApiError::Internal(m),
         }
+    }
+}
+
+impl From<SettingsRefusal> for ApiError {
+    fn from(e: SettingsRefusal) -> ApiError {
+        let code = match e {
+            SettingsRefusal::Rules(_) => ErrorCode::BadRules,
+            SettingsRefusal::Match(_) => ErrorCode::BadSettings,
+            SettingsRefusal::Stake(_) => ErrorCode::BadStake,
+        };
+        ApiError::BadRequest(code, e.to_string())
     }
 }
 

@@ -36,8 +36,42 @@ pub struct ImportError {
     pub at: Option<(usize, String)>,
 }
 
+/// A new game's settings as a creation request gives them, the fields of
+/// both games read already (each game takes its own).
+pub struct SettingsFields<'a> {
+    /// Ringo: the rules string (default `classic`).
+    pub rules: Option<&'a str>,
+    /// Urgammon: the match target, checked to be a whole number 1 to 99.
+    pub to: u32,
+    /// Urgammon: what a drawn game does.
+    pub draw: Option<&'a str>,
+    /// Urgammon: the stake per point, as written.
+    pub stake: Option<&'a str>,
+}
+
+/// Why a new game's settings are refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsRefusal {
+    /// The rules string.
+    #[error("{0}")]
+    Rules(String),
+    /// A match setting (the draw rule).
+    #[error("{0}")]
+    Match(String),
+    /// The stake.
+    #[error("{0}")]
+    Stake(String),
+}
+
 /// What the server needs of one game.
 pub trait GameKind: Sync {
+    /// A new game's settings text (a Ringo rules string, an Urgammon match
+    /// header) from a creation request's fields.
+    ///
+    /// # Errors
+    /// A field is not valid for this game.
+    fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal>;
+
     /// The computer's action in a game of these `rules` whose record has
     /// `tokens` tokens, at `level`; a raised `stop` ends a search early.
     fn engine_action(

@@ -1,7 +1,7 @@
 //! Ringo, for the server: the computer's reply by search, the review, a
 //! record read for import.
 
-use super::{decision_rng, GameKind, ImportError, Imported};
+use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
 use crate::session::{Action, Rules};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -29,6 +29,15 @@ pub fn ringo_reply(
 }
 
 impl GameKind for Ringo {
+    fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal> {
+        let rules: ringo::Rules = fields
+            .rules
+            .unwrap_or("classic")
+            .parse()
+            .map_err(|e: ringo::RulesError| SettingsRefusal::Rules(e.to_string()))?;
+        Ok(rules.to_string())
+    }
+
     fn engine_action(
         &self,
         rules: &Rules,

@@ -2,7 +2,7 @@
 //! match score, the review, a game or match record read for import, and
 //! the replay's turns.
 
-use super::{decision_rng, GameKind, ImportError, Imported};
+use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
 use crate::session::{Action, Rules};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -11,6 +11,29 @@ use std::sync::Arc;
 pub(super) struct Urgammon;
 
 impl GameKind for Urgammon {
+    fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal> {
+        let draw = match fields.draw {
+            None => urgammon::DrawRule::Replay,
+            Some(text) => text
+                .parse()
+                .map_err(|e: urgammon::SettingsError| SettingsRefusal::Match(e.to_string()))?,
+        };
+        // Parsed as written: a padded stake is refused like a padded number.
+        let stake = match fields.stake {
+            None | Some("") => None,
+            Some(text) => Some(
+                text.parse()
+                    .map_err(|e: urgammon::SettingsError| SettingsRefusal::Stake(e.to_string()))?,
+            ),
+        };
+        Ok(urgammon::MatchSettings {
+            to: fields.to,
+            draw,
+            stake,
+        }
+        .header())
+    }
+
     fn engine_action(
         &self,
         rules: &Rules,

@@ -6,6 +6,7 @@ use crate::dice::{Ledger, OsDice};
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
+use crate::kinds::SettingsFields;
 use crate::secrets;
 use crate::session::{Kind, Mode, Session, SessionView, Status};
 use crate::store::{GameRow, ListCursor, ListQuery, NewRecord, Store};
@@ -187,10 +188,10 @@ fn whole(v: &Value, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<
         })
 }
 
-/// Urgammon's match settings from the request's fields, built directly.
-fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiError> {
-    let to = match &req.to {
-        None | Some(Value::Null) => 7,
+/// The match target of a request: a whole number from 1 to 99, 7 by default.
+fn match_target(req: &CreateRequest) -> Result<u32, ApiError> {
+    match &req.to {
+        None | Some(Value::Null) => Ok(7),
         Some(v) => whole(v, "target", 1..=99).map_err(|_| {
             ApiError::BadRequest(
                 ErrorCode::BadMatchTarget,
@@ -198,32 +199,21 @@ fn match_settings(req: &CreateRequest) -> Result<urgammon::MatchSettings, ApiErr
                     "invalid target {v}: the match target is a whole number of points; use 1 to 99"
                 ),
             )
-        })?,
-    };
-    let draw = match req.draw.as_deref() {
-        None => urgammon::DrawRule::Replay,
-        Some(text) => text.parse().map_err(|e: urgammon::SettingsError| {
-            ApiError::BadRequest(ErrorCode::BadSettings, e.to_string())
-        })?,
-    };
-    let stake = match &req.stake {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.is_empty() => None,
-        // Parsed as written: a padded stake is refused like a padded number.
-        Some(Value::String(s)) => Some(s.parse().map_err(|e: urgammon::SettingsError| {
-            ApiError::BadRequest(ErrorCode::BadStake, e.to_string())
-        })?),
-        Some(Value::Number(n)) => Some(n.to_string().parse().map_err(
-            |e: urgammon::SettingsError| ApiError::BadRequest(ErrorCode::BadStake, e.to_string()),
-        )?),
-        Some(v) => {
-            return Err(ApiError::BadRequest(
-                ErrorCode::BadStake,
-                format!("invalid stake {v}: use a number such as 10 or 2.50"),
-            ))
-        }
-    };
-    Ok(urgammon::MatchSettings { to, draw, stake })
+        }),
+    }
+}
+
+/// The stake of a request as written: a string, or a JSON number's text.
+fn stake_text(req: &CreateRequest) -> Result<Option<String>, ApiError> {
+    match &req.stake {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(v) => Err(ApiError::BadRequest(
+            ErrorCode::BadStake,
+            format!("invalid stake {v}: use a number such as 10 or 2.50"),
+        )),
+    }
 }
 
 /// What a new game is, checked.
@@ -240,18 +230,14 @@ pub(crate) struct NewGame {
 impl NewGame {
     fn from_request(req: &CreateRequest) -> Result<NewGame, ApiError> {
         let kind: Kind = req.game.parse()?;
-        let settings = match kind {
-            Kind::Ringo => {
-                let rules: ringo::Rules =
-                    req.rules.as_deref().unwrap_or("classic").parse().map_err(
-                        |e: ringo::RulesError| {
-                            ApiError::BadRequest(ErrorCode::BadRules, e.to_string())
-                        },
-                    )?;
-                rules.to_string()
-            }
-            Kind::Urgammon => match_settings(req)?.header(),
+        let stake = stake_text(req)?;
+        let fields = SettingsFields {
+            rules: req.rules.as_deref(),
+            to: match_target(req)?,
+            draw: req.draw.as_deref(),
+            stake: stake.as_deref(),
         };
+        let settings = crate::kinds::of(kind).settings(&fields)?;
         let (mode, my_seat, level) = seating(
             kind,
             req.opponent.as_deref().unwrap_or("engine"),
