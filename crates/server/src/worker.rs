@@ -182,11 +182,11 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
         JobKind::Review => review(store, &job).await,
         JobKind::Analyze => {
             let payload = job.payload.clone();
-            blocking(move || crate::engine::analysis::analyze_json(payload.as_bytes())).await
+            blocking(move || crate::kinds::analyze_json(payload.as_bytes())).await
         }
         JobKind::Rollout => {
             let payload = job.payload.clone();
-            blocking(move || crate::engine::analysis::rollout_json(payload.as_bytes())).await
+            blocking(move || crate::kinds::rollout_json(payload.as_bytes())).await
         }
     };
     renewal.abort();
@@ -250,7 +250,7 @@ async fn engine_move(
     // A move that failed before is made at the cheapest level.
     let level = (fallback_round(&job.payload) > 0).then_some(1);
     let Some(action) = blocking(move || {
-        Ok::<_, GameError>(crate::engine::engine_action_at(&snapshot, level, stop))
+        Ok::<_, GameError>(crate::kinds::engine_action_at(&snapshot, level, stop))
     })
     .await?
     else {
@@ -304,7 +304,7 @@ async fn review(store: &Store, job: &Job) -> Result<String, GameError> {
     };
     let rules = session.rules.clone();
     let body = blocking(move || {
-        crate::engine::review::review_json(&rules, &|done, total| {
+        crate::kinds::review_json(&rules, &|done, total| {
             let _ = tx.send((done, total));
         })
     })

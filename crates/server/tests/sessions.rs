@@ -315,7 +315,7 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
             )
             .unwrap();
             let expected =
-                agon_server::engine::ringo_reply(&game, agon_ai::Level::new(1), before + 1, None);
+                agon_server::kinds::ringo_reply(&game, agon_ai::Level::new(1), before + 1, None);
             assert_eq!(
                 Some(history[before + 1].to_string()),
                 expected,

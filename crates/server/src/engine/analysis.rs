@@ -1,11 +1,9 @@
-//! Any position's analysis and rollout, as the API's JSON: the analysis
-//! board's `POST /api/analyze` and `POST /api/rollout`, computed on the web
-//! app's pool or by an `agon worker` alike. A bad request is refused before
-//! any engine work.
+//! The analysis board's request and answer (`POST /api/analyze`, `POST
+//! /api/rollout`) and the checks every game's analysis shares; each game
+//! reads its own position and computes its own answer (`crate::kinds`).
 
 use super::{BadInput, EngineError};
 use crate::model::Kind;
-use agon_ai::urgammon::MatchContext;
 use agon_views::{RingoGame, UrgammonBoard};
 use serde::{Deserialize, Serialize};
 
@@ -18,11 +16,12 @@ pub fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, EngineError
         .map_err(|e| EngineError::BadRequest(BadInput::Json, format!("invalid JSON: {e}")))
 }
 
-/// The deepest Ringo search the board asks for, and its time cap.
-const MAX_DEPTH: u32 = 12;
-const MOVETIME_MS: u64 = 3_000;
+/// The deepest Ringo search the board asks for.
+pub const MAX_DEPTH: u32 = 12;
+/// A Ringo analysis's time cap, in milliseconds.
+pub const MOVETIME_MS: u64 = 3_000;
 /// The longest rollout the board asks for.
-const MAX_ROLLOUT: usize = 5_000;
+pub const MAX_ROLLOUT: usize = 5_000;
 
 /// What to analyse.
 #[derive(Deserialize, Debug)]
@@ -94,83 +93,16 @@ pub struct AnalyzeAnswer {
     pub analysis: Option<EngineView>,
 }
 
-/// A position the engine reads: a Ringo game, or an Urgammon game with its
-/// match and the level that analyses it.
-pub enum Position {
-    /// A Ringo game.
-    Ringo(ringo::Game),
-    /// An Urgammon game, its match (if any), and the analysing level.
-    Urgammon(urgammon::Game, Option<MatchContext>, agon_ai::Level),
-}
-
-fn bad(input: BadInput, e: impl std::fmt::Display) -> EngineError {
+/// A refused request's error.
+pub fn bad(input: BadInput, e: impl std::fmt::Display) -> EngineError {
     EngineError::BadRequest(input, e.to_string())
 }
 
-fn position(req: &AnalyzeRequest) -> Result<Position, EngineError> {
-    match req.game {
-        Kind::Ringo => {
-            let rules: ringo::Rules = req
-                .rules
-                .as_deref()
-                .unwrap_or("classic")
-                .parse()
-                .map_err(|e| bad(BadInput::Rules, e))?;
-            let start = match req.position.as_deref() {
-                Some(p) => ringo::Position::parse(p, &rules)
-                    .map_err(|e| bad(BadInput::Record, format!("invalid position: {e}")))?,
-                None => ringo::Position::start(&rules),
-            };
-            let mut game = ringo::Game::from_position(rules, start);
-            for (i, m) in req
-                .moves
-                .as_deref()
-                .unwrap_or("")
-                .split_whitespace()
-                .enumerate()
-            {
-                game.play_text(m)
-                    .map_err(|e| bad(BadInput::Move, format!("move at index {i}: {e}")))?;
-            }
-            Ok(Position::Ringo(game))
-        }
-        Kind::Urgammon => {
-            let start = match req.setup.as_deref() {
-                Some(s) => urgammon::parse_setup(s)
-                    .map_err(|e| bad(BadInput::Record, format!("invalid setup: {e}")))?,
-                None => urgammon::State::new(),
-            };
-            let mut game = urgammon::Game::from_state(start);
-            game.apply_all(req.record.as_deref().unwrap_or(""), 0)
-                .map_err(|e| bad(BadInput::Record, e))?;
-            let level = match req.level {
-                None => agon_ai::Level::MAX,
-                Some(n) => agon_ai::Level::try_from(n).map_err(|e| bad(BadInput::Level, e))?,
-            };
-            let ctx = match (req.to, req.score) {
-                (None, _) => None,
-                (Some(to), score) => {
-                    let [l, d] = score.unwrap_or([0, 0]);
-                    if !(1..=99).contains(&to) || l >= to || d >= to {
-                        return Err(bad(
-                            BadInput::MatchTarget,
-                            "the match is 1 to 99 points, and neither score may have reached it",
-                        ));
-                    }
-                    Some(MatchContext {
-                        to,
-                        score: (l, d),
-                        draw: urgammon::DrawRule::Replay,
-                    })
-                }
-            };
-            Ok(Position::Urgammon(game, ctx, level))
-        }
-    }
-}
-
-/// Checks an analysis request: the depth and the position.
-pub fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), EngineError> {
+/// The search depth an analysis asks for (1–12, the review's by default).
+///
+/// # Errors
+/// Out of range.
+pub fn depth(req: &AnalyzeRequest) -> Result<u32, EngineError> {
     let depth = req.depth.unwrap_or(agon_ai::ringo::review::DEPTH);
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(bad(
@@ -178,55 +110,14 @@ pub fn checked_analyze(req: &AnalyzeRequest) -> Result<(u32, Position), EngineEr
             format!("invalid depth {depth}: use 1 to {MAX_DEPTH}"),
         ));
     }
-    Ok((depth, position(req)?))
+    Ok(depth)
 }
 
-/// The answer to an analysis request, as the API's JSON: engine work, run on
-/// the engine pool or by an `agon worker`.
+/// The games a rollout asks for (1–5000, 500 by default).
 ///
 /// # Errors
-/// The request is not valid.
-pub fn analyze_json(body: &[u8]) -> Result<String, EngineError> {
-    let req: AnalyzeRequest = parse(body)?;
-    let kind = req.game;
-    let (depth, pos) = checked_analyze(&req)?;
-    let answer = match pos {
-        Position::Ringo(game) => {
-            let limit = agon_ai::ringo::report::AnalyzeLimit {
-                depth: Some(depth),
-                movetime: Some(MOVETIME_MS),
-                ..Default::default()
-            };
-            AnalyzeAnswer {
-                state: BoardView::Ringo(Box::new(RingoGame::of(&game))),
-                game: kind,
-                analysis: agon_ai::ringo::report::analyze_json(&game, limit)
-                    .ok()
-                    .map(EngineView::Ringo),
-            }
-        }
-        Position::Urgammon(game, ctx, level) => {
-            let over = game.is_over();
-            AnalyzeAnswer {
-                state: BoardView::Urgammon(Box::new(UrgammonBoard::of(&game))),
-                game: kind,
-                analysis: (!over).then(|| {
-                    EngineView::Urgammon(Box::new(agon_ai::urgammon::report::analysis_json(
-                        game.state(),
-                        level,
-                        ctx,
-                    )))
-                }),
-            }
-        }
-    };
-    serde_json::to_string(&answer).map_err(|e| EngineError::Internal(format!("analysis JSON: {e}")))
-}
-
-/// Checks a rollout request: the number of games and an Urgammon position.
-pub fn checked_rollout(
-    req: &AnalyzeRequest,
-) -> Result<(usize, urgammon::State, Option<MatchContext>), EngineError> {
+/// Out of range.
+pub fn rollout_games(req: &AnalyzeRequest) -> Result<usize, EngineError> {
     let games = req.games.unwrap_or(500);
     if !(1..=MAX_ROLLOUT).contains(&games) {
         return Err(bad(
@@ -234,36 +125,5 @@ pub fn checked_rollout(
             format!("invalid games {games}: use 1 to {MAX_ROLLOUT}"),
         ));
     }
-    let Position::Urgammon(game, ctx, _) = position(req)? else {
-        return Err(bad(
-            BadInput::Game,
-            "a rollout is for Urgammon: Ringo has no dice",
-        ));
-    };
-    if game.is_over() {
-        return Err(EngineError::GameOver(
-            "the game is over: nothing to roll out".into(),
-        ));
-    }
-    Ok((games, *game.state(), ctx))
-}
-
-/// The answer to a rollout request, as the API's JSON: engine work.
-///
-/// # Errors
-/// The request is not valid, or the position is over.
-pub fn rollout_json(body: &[u8]) -> Result<String, EngineError> {
-    let req: AnalyzeRequest = parse(body)?;
-    let (games, state, ctx) = checked_rollout(&req)?;
-    let json = agon_ai::urgammon::report::rollout_json(
-        &state,
-        games,
-        agon_ai::Level::new(8),
-        ctx,
-        1,
-        1,
-        &|_| {},
-    )
-    .map_err(EngineError::GameOver)?;
-    serde_json::to_string(&json).map_err(|e| EngineError::Internal(format!("rollout JSON: {e}")))
+    Ok(games)
 }

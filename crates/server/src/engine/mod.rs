@@ -1,16 +1,10 @@
-//! The computer's work, below the web layer and the same for the web app
-//! and `agon worker`: its decision in a game (`engine_action`), an
-//! analysis or a rollout of any position (`analysis`), and a finished
-//! game's review (`review`). Each returns typed results or an
-//! [`EngineError`]; where the work runs (a pool, a worker) is the games
+//! What the computer's work shares, whichever game: its errors and the
+//! analysis board's request and answer. Each game's own work (its decision,
+//! its review, its analysis) is in `crate::kinds`, the same for the web app
+//! and `agon worker`; where it runs (a pool, a worker) is the games
 //! service's business.
 
 pub mod analysis;
-pub mod review;
-
-use crate::session::{Action, Session};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Why engine work could not be done.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -45,28 +39,4 @@ pub enum BadInput {
     MatchTarget,
     /// A game that has no such work (a Ringo rollout).
     Game,
-}
-
-pub use crate::kinds::ringo_reply;
-
-/// What the engine does now: roll when it must roll, else the level's
-/// decision. A raised `stop` ends a Ringo search early.
-pub(crate) fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
-    engine_action_at(session, None, stop)
-}
-
-/// [`engine_action`] at `level` instead of the game's own (a move retried
-/// after failures is made at level 1).
-pub(crate) fn engine_action_at(
-    session: &Session,
-    level: Option<u8>,
-    stop: Arc<AtomicBool>,
-) -> Option<Action> {
-    let level = agon_ai::Level::new(level.or(session.row.level).unwrap_or(5));
-    crate::kinds::of(session.kind()).engine_action(
-        &session.rules,
-        level,
-        session.tokens.len(),
-        stop,
-    )
 }

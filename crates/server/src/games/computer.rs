@@ -7,10 +7,10 @@
 
 use super::GameError;
 use crate::dice::OsDice;
-use crate::engine::engine_action;
 use crate::games::AppState;
 use crate::hub::Slot;
 use crate::hub::WsMessage;
+use crate::kinds::engine_action;
 use crate::session::Rules;
 use crate::store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -10,8 +10,10 @@ mod urgammon;
 
 pub use ringo::ringo_reply;
 
+use crate::engine::analysis::{self, parse, AnalyzeAnswer, AnalyzeRequest};
+use crate::engine::EngineError;
 use crate::model::Kind;
-use crate::session::{Action, Rules};
+use crate::session::{Action, Rules, Session};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -103,6 +105,32 @@ pub trait GameKind: Sync {
     /// The record cannot be read.
     fn import(&self, text: &str) -> Result<Imported, ImportError>;
 
+    /// Checks an analysis request's position without analysing it, so a bad
+    /// request is refused before any engine work is queued.
+    ///
+    /// # Errors
+    /// The position cannot be read.
+    fn check_analysis(&self, req: &AnalyzeRequest) -> Result<(), EngineError>;
+
+    /// The analysis board's answer for a request's position, searched to
+    /// `depth` where the game searches.
+    ///
+    /// # Errors
+    /// The position cannot be read.
+    fn analyze(&self, req: &AnalyzeRequest, depth: u32) -> Result<AnalyzeAnswer, EngineError>;
+
+    /// Checks a rollout request's position without rolling it out.
+    ///
+    /// # Errors
+    /// The position cannot be read, is over, or the game has no rollouts.
+    fn check_rollout(&self, req: &AnalyzeRequest) -> Result<(), EngineError>;
+
+    /// A rollout of `games` games from a request's position, as JSON.
+    ///
+    /// # Errors
+    /// As for [`GameKind::check_rollout`].
+    fn rollout(&self, req: &AnalyzeRequest, games: usize) -> Result<String, EngineError>;
+
     /// The plies at which a replay stops when it steps a turn at a time,
     /// for a game whose record counts more than one token a turn; `None`
     /// when every token is a turn.
@@ -122,4 +150,78 @@ pub fn of(kind: Kind) -> &'static dyn GameKind {
 /// (levels 1–9), so replies can be checked.
 fn decision_rng(tokens: usize, level: agon_ai::Level) -> agon_ai::Rng {
     agon_ai::Rng::new(tokens as u64 ^ 0x5eed_a90e ^ (u64::from(level.get()) << 32))
+}
+
+/// What the computer does now in a game: roll when it must roll, else its
+/// level's decision. A raised `stop` ends a search early.
+pub(crate) fn engine_action(session: &Session, stop: Arc<AtomicBool>) -> Option<Action> {
+    engine_action_at(session, None, stop)
+}
+
+/// [`engine_action`] at `level` instead of the game's own (a move retried
+/// after failures is made at level 1).
+pub(crate) fn engine_action_at(
+    session: &Session,
+    level: Option<u8>,
+    stop: Arc<AtomicBool>,
+) -> Option<Action> {
+    let level = agon_ai::Level::new(level.or(session.row.level).unwrap_or(5));
+    of(session.kind()).engine_action(&session.rules, level, session.tokens.len(), stop)
+}
+
+/// How many steps a game's review takes.
+pub fn review_steps(rules: &Rules) -> usize {
+    of(rules.kind()).review_steps(rules)
+}
+
+/// A finished game's review as the API's JSON (the CLI's): engine work, run
+/// on the analysis pool or by an `agon worker`, calling `progress` as it
+/// goes.
+///
+/// # Errors
+/// The JSON could not be written.
+pub fn review_json(rules: &Rules, progress: &dyn Fn(usize, usize)) -> Result<String, EngineError> {
+    of(rules.kind())
+        .review_json(rules, progress)
+        .map_err(|e| EngineError::Internal(format!("review JSON: {e}")))
+}
+
+/// Checks an analysis request (its depth and position) before any engine
+/// work.
+///
+/// # Errors
+/// The request is not valid.
+pub fn checked_analyze(req: &AnalyzeRequest) -> Result<(), EngineError> {
+    analysis::depth(req)?;
+    of(req.game).check_analysis(req)
+}
+
+/// The answer to an analysis request's body, as the API's JSON: engine
+/// work, run on the analysis pool or by an `agon worker`.
+///
+/// # Errors
+/// The request is not valid.
+pub fn analyze_json(body: &[u8]) -> Result<String, EngineError> {
+    let req: AnalyzeRequest = parse(body)?;
+    let answer = of(req.game).analyze(&req, analysis::depth(&req)?)?;
+    serde_json::to_string(&answer).map_err(|e| EngineError::Internal(format!("analysis JSON: {e}")))
+}
+
+/// Checks a rollout request (its games and position) before any engine
+/// work.
+///
+/// # Errors
+/// The request is not valid, or the position is over.
+pub fn checked_rollout(req: &AnalyzeRequest) -> Result<(), EngineError> {
+    analysis::rollout_games(req)?;
+    of(req.game).check_rollout(req)
+}
+
+/// The answer to a rollout request's body, as the API's JSON: engine work.
+///
+/// # Errors
+/// The request is not valid, or the position is over.
+pub fn rollout_json(body: &[u8]) -> Result<String, EngineError> {
+    let req: AnalyzeRequest = parse(body)?;
+    of(req.game).rollout(&req, analysis::rollout_games(&req)?)
 }

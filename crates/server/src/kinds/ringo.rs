@@ -2,7 +2,13 @@
 //! record read for import.
 
 use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
+use crate::engine::analysis::{
+    bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView, MOVETIME_MS,
+};
+use crate::engine::{BadInput, EngineError};
+use crate::model::Kind;
 use crate::session::{Action, Rules};
+use agon_views::RingoGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -28,7 +34,66 @@ pub fn ringo_reply(
     Some(m.to_notation(&game.legal_moves()))
 }
 
+/// The Ringo game an analysis request names: its rules, start and moves.
+fn analysis_game(req: &AnalyzeRequest) -> Result<ringo::Game, EngineError> {
+    let rules: ringo::Rules = req
+        .rules
+        .as_deref()
+        .unwrap_or("classic")
+        .parse()
+        .map_err(|e| bad(BadInput::Rules, e))?;
+    let start = match req.position.as_deref() {
+        Some(p) => ringo::Position::parse(p, &rules)
+            .map_err(|e| bad(BadInput::Record, format!("invalid position: {e}")))?,
+        None => ringo::Position::start(&rules),
+    };
+    let mut game = ringo::Game::from_position(rules, start);
+    for (i, m) in req
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .enumerate()
+    {
+        game.play_text(m)
+            .map_err(|e| bad(BadInput::Move, format!("move at index {i}: {e}")))?;
+    }
+    Ok(game)
+}
+
 impl GameKind for Ringo {
+    fn check_analysis(&self, req: &AnalyzeRequest) -> Result<(), EngineError> {
+        analysis_game(req).map(|_| ())
+    }
+
+    fn analyze(&self, req: &AnalyzeRequest, depth: u32) -> Result<AnalyzeAnswer, EngineError> {
+        let game = analysis_game(req)?;
+        let limit = agon_ai::ringo::report::AnalyzeLimit {
+            depth: Some(depth),
+            movetime: Some(MOVETIME_MS),
+            ..Default::default()
+        };
+        Ok(AnalyzeAnswer {
+            state: BoardView::Ringo(Box::new(RingoGame::of(&game))),
+            game: Kind::Ringo,
+            analysis: agon_ai::ringo::report::analyze_json(&game, limit)
+                .ok()
+                .map(EngineView::Ringo),
+        })
+    }
+
+    fn check_rollout(&self, req: &AnalyzeRequest) -> Result<(), EngineError> {
+        analysis_game(req)?;
+        Err(bad(
+            BadInput::Game,
+            "a rollout is for Urgammon: Ringo has no dice",
+        ))
+    }
+
+    fn rollout(&self, req: &AnalyzeRequest, _games: usize) -> Result<String, EngineError> {
+        self.check_rollout(req).map(|()| String::new())
+    }
+
     fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal> {
         let rules: ringo::Rules = fields
             .rules

@@ -3,14 +3,103 @@
 //! the replay's turns.
 
 use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
+use crate::engine::analysis::{bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView};
+use crate::engine::{BadInput, EngineError};
+use crate::model::Kind;
 use crate::session::{Action, Rules};
+use agon_ai::urgammon::MatchContext;
+use agon_views::UrgammonBoard;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Urgammon.
 pub(super) struct Urgammon;
 
+/// The Urgammon position an analysis request names: the game from its
+/// set-up and record, its match (if any), and the level that analyses it.
+fn analysis_game(
+    req: &AnalyzeRequest,
+) -> Result<(urgammon::Game, Option<MatchContext>, agon_ai::Level), EngineError> {
+    let start = match req.setup.as_deref() {
+        Some(s) => urgammon::parse_setup(s)
+            .map_err(|e| bad(BadInput::Record, format!("invalid setup: {e}")))?,
+        None => urgammon::State::new(),
+    };
+    let mut game = urgammon::Game::from_state(start);
+    game.apply_all(req.record.as_deref().unwrap_or(""), 0)
+        .map_err(|e| bad(BadInput::Record, e))?;
+    let level = match req.level {
+        None => agon_ai::Level::MAX,
+        Some(n) => agon_ai::Level::try_from(n).map_err(|e| bad(BadInput::Level, e))?,
+    };
+    let ctx = match (req.to, req.score) {
+        (None, _) => None,
+        (Some(to), score) => {
+            let [l, d] = score.unwrap_or([0, 0]);
+            if !(1..=99).contains(&to) || l >= to || d >= to {
+                return Err(bad(
+                    BadInput::MatchTarget,
+                    "the match is 1 to 99 points, and neither score may have reached it",
+                ));
+            }
+            Some(MatchContext {
+                to,
+                score: (l, d),
+                draw: urgammon::DrawRule::Replay,
+            })
+        }
+    };
+    Ok((game, ctx, level))
+}
+
 impl GameKind for Urgammon {
+    fn check_analysis(&self, req: &AnalyzeRequest) -> Result<(), EngineError> {
+        analysis_game(req).map(|_| ())
+    }
+
+    fn analyze(&self, req: &AnalyzeRequest, _depth: u32) -> Result<AnalyzeAnswer, EngineError> {
+        let (game, ctx, level) = analysis_game(req)?;
+        let over = game.is_over();
+        Ok(AnalyzeAnswer {
+            state: BoardView::Urgammon(Box::new(UrgammonBoard::of(&game))),
+            game: Kind::Urgammon,
+            analysis: (!over).then(|| {
+                EngineView::Urgammon(Box::new(agon_ai::urgammon::report::analysis_json(
+                    game.state(),
+                    level,
+                    ctx,
+                )))
+            }),
+        })
+    }
+
+    fn check_rollout(&self, req: &AnalyzeRequest) -> Result<(), EngineError> {
+        let (game, _, _) = analysis_game(req)?;
+        if game.is_over() {
+            return Err(EngineError::GameOver(
+                "the game is over: nothing to roll out".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn rollout(&self, req: &AnalyzeRequest, games: usize) -> Result<String, EngineError> {
+        self.check_rollout(req)?;
+        let (game, ctx, _) = analysis_game(req)?;
+        let json = agon_ai::urgammon::report::rollout_json(
+            game.state(),
+            games,
+            agon_ai::Level::new(8),
+            ctx,
+            1,
+            1,
+            &|_| {},
+        )
+        .map_err(EngineError::GameOver)?;
+        serde_json::to_string(&json)
+            .map_err(|e| EngineError::Internal(format!("rollout JSON: {e}")))
+    }
+
     fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal> {
         let draw = match fields.draw {
             None => urgammon::DrawRule::Replay,

@@ -4,13 +4,12 @@
 //! token: they touch no stored game. The work itself is `crate::engine::analysis`.
 
 use super::parse_json;
-use crate::engine::analysis::{
-    analyze_json, checked_analyze, checked_rollout, rollout_json, AnalyzeRequest,
-};
+use crate::engine::analysis::AnalyzeRequest;
 use crate::games::AnalysisTicket;
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
+use crate::kinds::{analyze_json, checked_analyze, checked_rollout, rollout_json};
 use crate::store::JobKind;
 use axum::body::Bytes;
 use axum::extract::State;

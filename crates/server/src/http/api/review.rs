@@ -48,7 +48,7 @@ pub async fn get(
     if let Some((_, body)) = app.store().review(&id).await? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
     }
-    let total = crate::engine::review::steps(&rules);
+    let total = crate::kinds::review_steps(&rules);
     if app.remote_engine() {
         // An engine worker computes it: the queue holds one review job per
         // game and revision, so asking again only reports its progress.
@@ -143,7 +143,7 @@ async fn compute(
                 ready: false,
             });
         };
-        crate::engine::review::review_json(&rules, &progress)
+        crate::kinds::review_json(&rules, &progress)
     })
     .await??)
 }
