@@ -39,7 +39,7 @@ function dynamicKeys(meta) {
   for (const c of ["game", "settings", "mode", "status", "updated", "links"]) keys.push("games.col." + c);
   for (const p of ["P", "C", "H"]) keys.push("ur." + p);
   // Every error code the server can send.
-  const src = readFileSync(join(root, "crates", "server", "src", "error.rs"), "utf8");
+  const src = readFileSync(join(root, "crates", "server", "src", "http", "error.rs"), "utf8");
   const body = src.slice(src.indexOf("pub enum ErrorCode"), src.indexOf("}", src.indexOf("pub enum ErrorCode")));
   for (const [, name] of body.matchAll(/^\s{4}([A-Z][A-Za-z]+),$/gm)) {
     keys.push("err." + name.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase()));

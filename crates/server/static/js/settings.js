@@ -35,5 +35,8 @@ export function urgammonSettings(header) {
 /** A stored game's settings in words, whichever game (`labelled`: as in
  *  `ringoSettings`). */
 export function settingsText(game, settings, labelled = true) {
-  return game === "ringo" ? ringoSettings(settings, labelled) : urgammonSettings(settings);
+  // One line per game; an unknown game is an error, not read as another.
+  const says = { ringo: () => ringoSettings(settings, labelled), urgammon: () => urgammonSettings(settings) }[game];
+  if (!says) throw new Error("unknown game " + game);
+  return says();
 }

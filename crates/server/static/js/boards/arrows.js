@@ -15,7 +15,8 @@ export function arrowsFor(s, entries) {
     if (!e || !e.notation) continue;
     const m = legal.find((x) => x.notation === e.notation);
     if (!m) continue;
-    const from = m.from ?? m.piece, to = m.to ?? (s.game === "urgammon" ? "off" : null);
+    // No destination: a pass (nothing moves), or a piece borne off.
+    const from = m.from ?? m.piece, to = m.to ?? (from ? "off" : null);
     if (!from || !to) continue;
     // The same move twice (played was best): one arrow, the best's.
     if (out.some((a) => a.from === from && a.to === to)) continue;

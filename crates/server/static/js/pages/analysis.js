@@ -11,6 +11,7 @@ import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
 import { copyField } from "../panels/common.js";
+import { gameOf } from "../games.js";
 import { pipLine } from "../panels/urgammon.js";
 
 const SECTORS = "abcdefgh";
@@ -43,10 +44,14 @@ function nextOccupant(house, now) {
   return cycle[(i + 1) % cycle.length];
 }
 
+/** The games this page analyses, in its menu's order. */
+const ANALYSIS_GAMES = ["ringo", "urgammon"];
+
 export async function analysisPage(main) {
   const params = new URLSearchParams(location.search);
   const q = Object.fromEntries(KEYS.map((k) => [k, params.get(k)]).filter(([, v]) => v !== null && v !== ""));
-  q.game = q.game === "urgammon" ? "urgammon" : "ringo";
+  // Each game's part of the board, below: an unknown game opens Ringo's.
+  q.game = ANALYSIS_GAMES.includes(q.game) ? q.game : ANALYSIS_GAMES[0];
   const view = { id: "analysis", you: [0, 1], state: null, selected: null, flipped: false };
   let editing = null;
   const head = el("div", { class: "row" });
@@ -61,12 +66,15 @@ export async function analysisPage(main) {
     return `/analysis?${p}`;
   };
   // The menu's plain /analysis (and /analysis?game=ringo) has no moves yet.
-  const moves = () => ((q.game === "ringo" ? q.moves : q.record) || "").split(" ").filter(Boolean);
-  const setMoves = (list) => { if (q.game === "ringo") q.moves = list.join(" "); else q.record = list.join(" "); };
+  // What differs from game to game on this page, one entry per game (its
+  // board, panel and editor are below).
+  const per = {};
+  const game = () => per[q.game];
+  const moves = () => (q[game().movesKey] || "").split(" ").filter(Boolean);
+  const setMoves = (list) => { q[game().movesKey] = list.join(" "); };
 
   head.replaceChildren(
-    el("a", { class: "button", href: "/analysis?game=ringo", "data-nav": true, "aria-current": q.game === "ringo" ? "page" : null }, "Ringo"),
-    el("a", { class: "button", href: "/analysis?game=urgammon", "data-nav": true, "aria-current": q.game === "urgammon" ? "page" : null }, "Urgammon"),
+    ...ANALYSIS_GAMES.map((g) => el("a", { class: "button", href: "/analysis?game=" + g, "data-nav": true, "aria-current": q.game === g ? "page" : null }, gameOf(g).name)),
     el("button", { id: "edit", onclick: () => startEditing() }, t("analysis.edit")));
 
   const presetNames = (await meta()).ringo.presets.map((p) => p.name);
@@ -90,9 +98,7 @@ export async function analysisPage(main) {
     // The engine's best move as an arrow on the board (not the verdict die).
     view.arrows = r.analysis && r.analysis.best ? arrowsFor(view.state, [{ notation: r.analysis.best, kind: "best", label: t("analysis.best") + colon() + r.analysis.best }]) : [];
     const play = (m) => { setMoves([...moves(), m]); view.selected = null; load(); };
-    boardWrap.replaceChildren(r.game === "ringo"
-      ? ringoBoard(view, play, () => ringoBoardRedraw(), !view.state.over && view.state.status === "ongoing")
-      : urgammonBoard(view, play, view.state.phase !== "over"));
+    boardWrap.replaceChildren(per[r.game].board(play));
     side.replaceChildren(...panel(r, play));
   }
   function ringoBoardRedraw() {
@@ -111,7 +117,38 @@ export async function analysisPage(main) {
 
   function panel(r, play) {
     const s = view.state, a = r.analysis, out = [el("h2", { id: "eval-title" }, t("analysis.eval"))];
-    if (r.game === "ringo") {
+    per[r.game].panel(out, s, a, play);
+    out.push(el("div", { class: "row" }, el("button", { id: "back", disabled: !moves().length, onclick: () => { setMoves(moves().slice(0, -1)); load(); } }, t("analysis.back"))));
+    out.push(copyField("share-link", t("analysis.share"), location.origin + link()));
+    return out;
+  }
+
+  /** The editor: clicks change cells; "Analyse this position" starts from it. */
+  function startEditing() {
+    const s = view.state;
+    if (!s) return;
+    editing = game().editing(s);
+    drawEditor();
+  }
+
+  function drawEditor() {
+    const s = view.state;
+    const edited = { ...s, legal: [], last_move: null, log: [], moves: [], promoted_legal: [] };
+    const controls = game().editor(edited);
+    side.replaceChildren(el("h2", { id: "eval-title" }, t("analysis.edit")), el("p", { class: "muted" }, t("analysis.editing")), ...controls,
+      el("div", { class: "row" },
+        el("button", { id: "clear", onclick: () => { game().clear(); drawEditor(); } }, t("analysis.clear")),
+        el("button", { id: "analyse", class: "primary", onclick: () => {
+          game().analyse();
+          editing = null;
+          load();
+        } }, t("analysis.done"))));
+  }
+
+  per.ringo = {
+    movesKey: "moves",
+    board: (play) => ringoBoard(view, play, () => ringoBoardRedraw(), !view.state.over && view.state.status === "ongoing"),
+    panel: (out, s, a, play) => {
       out.push(el("div", { class: "muted" }, t("analysis.rules") + colon() + s.rules));
       // Another rule set for the same position: a position set up by hand
       // had no way to be read under globe, say, but by editing the address.
@@ -139,7 +176,31 @@ export async function analysisPage(main) {
       out.push(el("div", { class: "chooser", id: "chooser" }));
       if (a && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => play("pass") }, t("game.pass")));
       out.push(el("h3", {}, t("game.moves")), el("p", { id: "analysis-moves", class: "mv" }, s.history.join(" ") || "–"));
-    } else {
+    },
+    editing: (s) => ({ pieces: Object.fromEntries(s.board.map((p) => [p.cell, p.side])), fortress: s.fortress, toMove: s.to_move }),
+    editor: (edited) => {
+      edited.board = Object.entries(editing.pieces).map(([cell, sd]) => ({ cell, side: sd }));
+      edited.fortress = editing.fortress;
+      boardWrap.replaceChildren(ringoBoard({ ...view, state: edited, arrows: [] }, () => {}, () => {}, false, (cell) => {
+        if (cell === "F") editing.fortress = (editing.fortress + 1) % 2;
+        else editing.pieces[cell] = { undefined: "attackers", attackers: "defenders", defenders: undefined }[editing.pieces[cell]];
+        if (!editing.pieces[cell]) delete editing.pieces[cell];
+        drawEditor();
+      }));
+      return [
+        el("div", {}, el("label", { for: "edit-to-move" }, t("analysis.to_move")), " ",
+          el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
+            ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x))))),
+        el("p", { class: "muted" }, t("analysis.fortress") + colon() + editing.fortress),
+      ];
+    },
+    clear: () => { editing.pieces = {}; editing.fortress = 0; },
+    analyse: () => { q.position = ringoPositionText(view.state.rings, editing.pieces, editing.fortress, editing.toMove); q.moves = ""; },
+  };
+  per.urgammon = {
+    movesKey: "record",
+    board: (play) => urgammonBoard(view, play, view.state.phase !== "over"),
+    panel: (out, s, a, play) => {
       // Where the turn stands, as the game page says it: the buttons below
       // (a chance die, the verdict die's two faces) mean nothing without it.
       if (s.phase === "opening" || s.to_act) {
@@ -199,46 +260,14 @@ export async function analysisPage(main) {
       out.push(el("h3", {}, t("game.moves")), el("ol", { class: "moves log", id: "move-list" },
         s.log.map((turn, i) => el("li", {}, el("span", { class: "num" }, turn.turn + "."), " ",
           urTurnText(turn, i === s.log.length - 1 && ["decide", "verdict", "move"].includes(s.phase))))));
-    }
-    out.push(el("div", { class: "row" }, el("button", { id: "back", disabled: !moves().length, onclick: () => { setMoves(moves().slice(0, -1)); load(); } }, t("analysis.back"))));
-    out.push(copyField("share-link", t("analysis.share"), location.origin + link()));
-    return out;
-  }
-
-  /** The editor: clicks change cells; "Analyse this position" starts from it. */
-  function startEditing() {
-    const s = view.state;
-    if (!s) return;
-    if (q.game === "ringo") {
-      editing = { pieces: Object.fromEntries(s.board.map((p) => [p.cell, p.side])), fortress: s.fortress, toMove: s.to_move };
-    } else {
+    },
+    editing: (s) => {
       const board = {};
       for (const sd of ["light", "dark"]) for (const [h, k] of Object.entries(s[sd].board)) board[h] = { side: sd, kind: k };
-      editing = { board, palace: { light: { ...s.light.palace }, dark: { ...s.dark.palace } }, roll: s.to_act || "light", starter: s.starter || "light" };
-    }
-    drawEditor();
-  }
-
-  function drawEditor() {
-    const s = view.state;
-    const edited = { ...s, legal: [], last_move: null, log: [], moves: [], promoted_legal: [] };
-    let controls;
-    if (q.game === "ringo") {
-      edited.board = Object.entries(editing.pieces).map(([cell, sd]) => ({ cell, side: sd }));
-      edited.fortress = editing.fortress;
-      boardWrap.replaceChildren(ringoBoard({ ...view, state: edited, arrows: [] }, () => {}, () => {}, false, (cell) => {
-        if (cell === "F") editing.fortress = (editing.fortress + 1) % 2;
-        else editing.pieces[cell] = { undefined: "attackers", attackers: "defenders", defenders: undefined }[editing.pieces[cell]];
-        if (!editing.pieces[cell]) delete editing.pieces[cell];
-        drawEditor();
-      }));
-      controls = [
-        el("div", {}, el("label", { for: "edit-to-move" }, t("analysis.to_move")), " ",
-          el("select", { id: "edit-to-move", onchange: (e) => { editing.toMove = e.target.value; } },
-            ["attackers", "defenders"].map((x) => el("option", { value: x, selected: editing.toMove === x }, t("Side." + x))))),
-        el("p", { class: "muted" }, t("analysis.fortress") + colon() + editing.fortress),
-      ];
-    } else {
+      return { board, palace: { light: { ...s.light.palace }, dark: { ...s.dark.palace } }, roll: s.to_act || "light", starter: s.starter || "light" };
+    },
+    editor: (edited) => {
+      const s = view.state;
       for (const sd of ["light", "dark"]) {
         edited[sd] = { ...s[sd], board: Object.fromEntries(Object.entries(editing.board).filter(([, p]) => p.side === sd).map(([h, p]) => [h, p.kind])) };
       }
@@ -256,18 +285,11 @@ export async function analysisPage(main) {
       const pick = (id, label, key) => el("div", {}, el("label", { for: id }, label), " ",
         el("select", { id, onchange: (e) => { editing[key] = e.target.value; } },
           ["light", "dark"].map((x) => el("option", { value: x, selected: editing[key] === x }, t("Side." + x)))));
-      controls = [pick("edit-roll", t("analysis.roll_side"), "roll"), pick("edit-starter", t("analysis.starter"), "starter"),
+      return [pick("edit-roll", t("analysis.roll_side"), "roll"), pick("edit-starter", t("analysis.starter"), "starter"),
         ...["light", "dark"].flatMap((sd) => ["P", "C", "H"].map((k) => el("div", {}, count(sd, k))))];
-    }
-    side.replaceChildren(el("h2", { id: "eval-title" }, t("analysis.edit")), el("p", { class: "muted" }, t("analysis.editing")), ...controls,
-      el("div", { class: "row" },
-        el("button", { id: "clear", onclick: () => { if (q.game === "ringo") { editing.pieces = {}; editing.fortress = 0; } else { editing.board = {}; } drawEditor(); } }, t("analysis.clear")),
-        el("button", { id: "analyse", class: "primary", onclick: () => {
-          if (q.game === "ringo") { q.position = ringoPositionText(view.state.rings, editing.pieces, editing.fortress, editing.toMove); q.moves = ""; }
-          else { q.setup = setupText(editing.board, editing.palace, editing.roll, editing.starter); q.record = ""; }
-          editing = null;
-          load();
-        } }, t("analysis.done"))));
-  }
+    },
+    clear: () => { editing.board = {}; },
+    analyse: () => { q.setup = setupText(editing.board, editing.palace, editing.roll, editing.starter); q.record = ""; },
+  };
   await load();
 }

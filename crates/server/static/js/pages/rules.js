@@ -12,10 +12,11 @@ import { gameOf } from "../games.js";
  *  comes; without it the page keeps its text. */
 async function startFigure(game, into) {
   try {
-    const r = await api("POST", "/api/analyze", game === "ringo" ? { game, depth: 1 } : { game, level: 1 });
+    // The cheapest look each game's engine takes: the start is all we draw.
+    const r = await api("POST", "/api/analyze", { ringo: { game, depth: 1 }, urgammon: { game, level: 1 } }[game]);
     const view = { id: "rules-" + game, you: [], state: { ...r.state, game: r.game }, selected: null, flipped: false, arrows: [] };
     into.replaceChildren(gameOf(game).board(view),
-      el("figcaption", { class: "muted" }, t(game === "ringo" ? "rules.board_ringo" : "rules.board_urgammon")));
+      el("figcaption", { class: "muted" }, t({ ringo: "rules.board_ringo", urgammon: "rules.board_urgammon" }[game])));
     into.hidden = false;
   } catch {
     into.remove();

@@ -82,12 +82,24 @@ export function moveHint(view, early) {
  *  or one read from `/at/{ply}`), at the engine's default strength: Ringo's
  *  rules, start and moves; the Urgammon game's record (and, while the match
  *  goes on, its score, which the verdict die's choices depend on). */
+const ANALYZE_BODY = {
+  ringo: (s) => ({ game: "ringo", rules: s.rules, position: s.start_position, moves: s.history.join(" ") }),
+  urgammon: (s) => {
+    const body = { game: "urgammon", record: s.tokens.join(" ") };
+    if (!s.match.over) Object.assign(body, { to: s.match.to, score: [s.match.score.light, s.match.score.dark] });
+    return body;
+  },
+};
 function analyzeBody(s) {
-  if (s.game === "ringo") return { game: "ringo", rules: s.rules, position: s.start_position, moves: s.history.join(" ") };
-  const body = { game: "urgammon", record: s.tokens.join(" ") };
-  if (!s.match.over) Object.assign(body, { to: s.match.to, score: [s.match.score.light, s.match.score.dark] });
-  return body;
+  return ANALYZE_BODY[s.game](s);
 }
+
+/** A hint's move in words: Ringo's notation (and a proven win), an
+ *  Urgammon move as the log says it (null: the verdict die). */
+const HINT_WORDS = {
+  ringo: (best, move, proven) => best + (proven ? ` (${t("review.proven", { side: t("side." + proven.winner), n: proven.plies })})` : ""),
+  urgammon: (best, move) => (move ? `${urMoveText(move)} (${best})` : null),
+};
 
 /** A hint, in a game against the computer or on one screen (never between
  *  two people, whose game it would decide): the engine's choice for the
@@ -98,7 +110,8 @@ function analyzeBody(s) {
 export function hintBlock(view) {
   const s = view.state;
   if (!canAct(view) || !["engine", "local"].includes(s.mode) || view.past) return [];
-  if (s.game === "urgammon" && !(s.moves?.length || s.verdict_allowed)) return [];
+  // Nothing to choose (an Urgammon roll): no hint.
+  if (!(s.moves?.length || s.verdict_allowed)) return [];
   const shown = view.hint?.revision === s.revision ? view.hint : null;
   const ask = async () => {
     const revision = s.revision;
@@ -112,9 +125,7 @@ export function hintBlock(view) {
       const move = [...(s.legal || []), ...(s.promoted_legal || [])].find((m) => m.notation === best);
       // A win the search or the endgame tables prove is said so.
       const proven = r.analysis?.proven;
-      const words = s.game === "ringo"
-        ? best + (proven ? ` (${t("review.proven", { side: t("side." + proven.winner), n: proven.plies })})` : "")
-        : move ? `${urMoveText(move)} (${best})` : null;
+      const words = HINT_WORDS[s.game](best, move, proven);
       view.hint = !best ? null : { revision, best, text: words ? t("game.hint_move", { move: words }) : t("game.hint_verdict") };
     } catch (e) {
       view.hint = null;
