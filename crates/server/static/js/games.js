@@ -6,9 +6,9 @@
 import { t } from "../i18n.js";
 import { ringoBoard } from "./boards/ringo.js";
 import { urgammonBoard } from "./boards/urgammon.js";
-import { ringoPanel } from "./panels/ringo.js";
+import { ringoPanel, ringoResult } from "./panels/ringo.js";
 import { urgammonPanel } from "./panels/urgammon.js";
-import { urNotationText } from "./log.js";
+import { urNotationText, urMoveText } from "./log.js";
 
 const GAMES = {
   ringo: {
@@ -23,6 +23,17 @@ const GAMES = {
     stops: (s) => [...Array(s.history.length + 1).keys()],
     /** Whether the last move took a piece (for its sound). */
     captured: (s) => !!s.last_move?.captured,
+    /** The last move, said for screen readers ("" when none was made). */
+    lastMoveSaid: (before, s) => {
+      if (s.history.length <= before.history.length) return "";
+      // Ringo alternates strictly (a pass is a move): the mover is the side not to move now.
+      const mover = s.to_move === "attackers" ? "defenders" : "attackers";
+      return t("say.played", { side: t("Side." + mover), move: s.history[s.history.length - 1] });
+    },
+    /** The game's result in words once it has ended, else null. */
+    result: (s) => ringoResult(s),
+    /** Where the look back stands, in words. */
+    lookingAt: (s, ply) => t("game.browsing_move", { n: ply, total: s.history.length }),
   },
   urgammon: {
     name: "Urgammon",
@@ -41,6 +52,18 @@ const GAMES = {
       return turns.length && opening < turns[0] ? [opening, ...turns] : turns;
     },
     captured: (s) => !!s.log.at(-1)?.moves.at(-1)?.captured,
+    lastMoveSaid: (before, s) => {
+      const turn = s.log[s.log.length - 1];
+      const move = turn && turn.moves[turn.moves.length - 1];
+      return move && turn.side ? t("say.played", { side: t("Side." + turn.side), move: urMoveText(move) }) : "";
+    },
+    /** A match's result is said by its own panel as it changes. */
+    result: () => null,
+    /** A stop is a turn of the log, or the game's opening before them. */
+    lookingAt: (s, ply) => {
+      const turn = s.log.find((l) => l.ply === ply);
+      return turn ? t("game.browsing_turn", { n: turn.turn, total: s.log.length }) : t("game.browsing_opening");
+    },
   },
 };
 

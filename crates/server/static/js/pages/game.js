@@ -7,9 +7,7 @@ import { navigate, onLeave } from "../router.js";
 import { prefs } from "../prefs.js";
 import { playSound } from "../sound.js";
 import { gameOf } from "../games.js";
-import { ringoResult } from "../panels/ringo.js";
 import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
-import { urMoveText } from "../log.js";
 import { notFoundPage } from "./notfound.js";
 
 /** Exchanges a one-time invite (or seat-link) code for a seat token. */
@@ -26,17 +24,7 @@ async function claimInvite(id, code) {
 /** What happened between two states, in words (for screen readers). */
 function describeChange(before, s) {
   if (!before || before.revision === s.revision) return "";
-  if (s.game === "ringo") {
-    if (s.history.length > before.history.length) {
-      // Ringo alternates strictly (a pass is a move): the mover is the side not to move now.
-      const mover = s.to_move === "attackers" ? "defenders" : "attackers";
-      return t("say.played", { side: t("Side." + mover), move: s.history[s.history.length - 1] });
-    }
-    return "";
-  }
-  const turn = s.log[s.log.length - 1];
-  const move = turn && turn.moves[turn.moves.length - 1];
-  return move && turn.side ? t("say.played", { side: t("Side." + turn.side), move: urMoveText(move) }) : "";
+  return gameOf(s.game).lastMoveSaid(before, s);
 }
 
 export async function gamePage(main, id) {
@@ -129,10 +117,7 @@ export async function gamePage(main, id) {
   };
   function browsingBanner() {
     const s = view.state;
-    // An Urgammon stop is a turn of the log, or the game's opening before them.
-    const turn = s.game === "urgammon" ? s.log.find((l) => l.ply === view.past.ply) : null;
-    const where = s.game === "ringo" ? t("game.browsing_move", { n: view.past.ply, total: s.history.length })
-      : turn ? t("game.browsing_turn", { n: turn.turn, total: s.log.length }) : t("game.browsing_opening");
+    const where = gameOf(s.game).lookingAt(s, view.past.ply);
     return el("div", { class: "browsing", id: "browsing", role: "status" },
       el("span", {}, where, " ", el("span", { class: "muted keys-hint" }, t("game.browsing_keys"))),
       el("div", { class: "row" },
@@ -210,7 +195,8 @@ export async function gamePage(main, id) {
     }
     render();
     const said = [describeChange(before, state)];
-    if (state.game === "ringo" && ringoResult(state) && (!before || !ringoResult(before))) said.push(ringoResult(state));
+    const result = gameOf(state.game).result;
+    if (result(state) && (!before || !result(before))) said.push(result(state));
     if (canAct(view) && before && !canAct({ ...view, state: before })) said.push(t("say.your_turn"));
     announce(said.filter(Boolean).join(" "));
     // The other player asked for a rematch while we watched: go there too.

@@ -12,14 +12,13 @@ import { notFoundPage } from "./notfound.js";
 import { openGameLink, showInList, stepLabel, analysisHref } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
+const REPLAY_RESULT = {
+  ringo: (s) => ringoResult(s),
+  urgammon: (s) => (s.resigned ? t("ur.match_resigned", { side: t("Side." + s.resigned) })
+    : s.phase === "over" ? gameResultLine(s.result) : null),
+};
 function replayResult(s) {
-  let content = null;
-  if (s.game === "urgammon") {
-    if (s.resigned) content = t("ur.match_resigned", { side: t("Side." + s.resigned) });
-    else if (s.phase === "over") content = gameResultLine(s.result);
-  } else {
-    content = ringoResult(s);
-  }
+  const content = REPLAY_RESULT[s.game](s);
   return content ? el("div", { class: "result", id: "replay-result" }, content) : null;
 }
 
@@ -56,7 +55,8 @@ export async function replayPage(main, id) {
   // move: 270 steps for one game), or token by token on request.
   let byToken = false;
   /** The plies a step may land on, or null for every ply. */
-  const stopsOf = (s) => (s && s.game === "urgammon" && !byToken && s.turn_plies ? s.turn_plies : null);
+  // A game whose record counts several tokens a turn says where its turns end.
+  const stopsOf = (s) => (s && !byToken && s.turn_plies ? s.turn_plies : null);
   /** The ply one step back (-1) or on (+1) from `from`. */
   const stepFrom = (from, d) => {
     const stops = stopsOf(view.state);
@@ -91,7 +91,7 @@ export async function replayPage(main, id) {
       ply = Math.min(Math.max(0, p), s.total);
       if (target === p) target = ply;
       // The whole record is the same at every ply: read its games once.
-      if (s.game === "urgammon" && !gameStarts.length) gameStarts = matchGameStarts(s.tokens_all);
+      if (s.turn_plies && !gameStarts.length) gameStarts = matchGameStarts(s.tokens_all);
       total = s.total;
       view.prev = before;
       view.animate = !!before && s.version === before.version + 1;
@@ -106,7 +106,8 @@ export async function replayPage(main, id) {
         onclick: () => show(to) }, t(key));
       // Urgammon's record counts each die and each move: its counter says
       // steps, since "move 231" named no move of the game's log.
-      const ur = s.game === "urgammon";
+      // Steps of a record that counts each die and each move.
+      const ur = !!s.turn_plies;
       const slider = el("input", { id: "replay-slider", type: "range", min: 0, max: s.total, value: ply, "aria-label": ur ? t("replay.slider_steps") : t("replay.slider"),
         onchange: (e) => show(Number(e.target.value)) });
       const stops = stopsOf(s);
@@ -125,24 +126,30 @@ export async function replayPage(main, id) {
         slider,
         replayResult(s),
       ];
-      if (s.game === "ringo") {
-        // The whole game's moves, numbered; those after this ply are grey.
-        const moves = s.tokens_all.filter((tk) => !tk.startsWith("resign:"));
-        const other = (x) => (x === "attackers" ? "defenders" : "attackers");
-        const first = s.history.length % 2 === 0 ? s.to_move : other(s.to_move);
-        const full = { history: moves, to_move: moves.length % 2 === 0 ? first : other(first) };
-        parts.push(capturedTally(s), el("h2", {}, t("game.moves")), ringoMoveList(full, ply, (p) => show(p)));
-      } else {
-        // A match of several games: a game at a time, by button or Page Up / Down.
-        if (gameStarts.length > 1) {
-          parts.splice(3, 0, el("div", { class: "row", role: "group", "aria-label": t("ur.match") },
-            button("replay-game-start", "replay.game_start", gameBack()), button("replay-game-next", "replay.game_next", gameNext())),
-          el("p", { class: "muted keys-hint" }, t("replay.keys_games")));
-        }
-        // Which game of the match this ply is in: the plies run on through
-        // the match, and the score alone did not say.
-        parts.push(scoreLine(s), ...matchGames(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
-      }
+      // Each game's own part of the panel: its moves, and its match's.
+      const perGame = {
+        ringo: () => {
+          // The whole game's moves, numbered; those after this ply are grey.
+          const moves = s.tokens_all.filter((tk) => !tk.startsWith("resign:"));
+          const other = (x) => (x === "attackers" ? "defenders" : "attackers");
+          const first = s.history.length % 2 === 0 ? s.to_move : other(s.to_move);
+          const full = { history: moves, to_move: moves.length % 2 === 0 ? first : other(first) };
+          parts.push(capturedTally(s), el("h2", {}, t("game.moves")), ringoMoveList(full, ply, (p) => show(p)));
+        },
+        urgammon: () => {
+          // A match of several games: a game at a time, by button or Page Up / Down.
+          if (gameStarts.length > 1) {
+            parts.splice(3, 0, el("div", { class: "row", role: "group", "aria-label": t("ur.match") },
+              button("replay-game-start", "replay.game_start", gameBack()), button("replay-game-next", "replay.game_next", gameNext())),
+            el("p", { class: "muted keys-hint" }, t("replay.keys_games")));
+          }
+          // Which game of the match this ply is in: the plies run on through
+          // the match, and the score alone did not say.
+          parts.push(scoreLine(s), ...matchGames(s), el("div", { id: "replay-game" }, t("ur.game_n", { n: s.match.games })), pipLine(s), diceBlock(s, null), el("h2", {}, t("game.moves")), urLog(s, s.log.length - 1, (p) => show(p)));
+
+        },
+      };
+      perGame[s.game]();
       parts.push(el("div", { class: "row" }, openGameLink(id),
         el("a", { class: "button", id: "analyse-link", href: analysisHref(s), "data-nav": true }, t("analysis.open"))));
       side.replaceChildren(...parts.filter(Boolean));
