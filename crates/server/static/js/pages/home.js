@@ -86,7 +86,9 @@ export async function homePage(main) {
     wrap.append(el("h1", {}, t("home.title")), gameChoice);
 
     const settings = el("section", { class: "card", "aria-labelledby": "settings-title" });
-    if (form.game === "ringo") {
+    // Each game's own part; an unknown game is an error, not shown as another.
+    const settingsCard = {
+      ringo: () => {
       const presetSel = el("select", { id: "preset", "aria-describedby": "preset-help" },
         Object.keys(presets).map((p) => el("option", { value: p }, p + " — " + t("preset." + p))));
       presetSel.value = form.preset || "classic";
@@ -147,7 +149,8 @@ export async function homePage(main) {
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
         el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fair, fold);
-    } else {
+      },
+      urgammon: () => {
       // What the player typed is kept while the page redraws, as the Ringo options are.
       const drawSel = el("select", { id: "draw", onchange: () => { form.draw = drawSel.value; } },
         el("option", { value: "replay" }, t("draw.replay")), el("option", { value: "end" }, t("draw.end")));
@@ -158,7 +161,9 @@ export async function homePage(main) {
         el("div", { class: "opt" }, el("label", { for: "draw" }, t("home.draw")), drawSel),
         el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10",
           value: form.stake ?? "", oninput: (e) => { form.stake = e.target.value; } })));
-    }
+      },
+    };
+    settingsCard[form.game]();
     const sides = [...gameOf(form.game).sides, "random"];
     form.opponent = form.opponent || "engine";
     const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
@@ -228,20 +233,25 @@ export async function homePage(main) {
 
   async function start() {
     const body = { game: form.game, opponent: form.opponent };
-    if (form.game === "ringo") {
+    // Each game's own part; an unknown game is an error, not shown as another.
+    const requestFields = {
+      ringo: () => {
       const preset = document.getElementById("preset").value;
       const base = presets[preset];
       const changed = [...document.querySelectorAll("[data-opt]")].filter((s) => s.value !== base[s.dataset.opt])
         .map((s) => s.dataset.opt + "=" + s.value);
       body.rules = [preset, ...changed].join(",");
-    } else {
+      },
+      urgammon: () => {
       body.to = Number(document.getElementById("match-to").value);
       body.draw = document.getElementById("draw").value;
       // A decimal comma is how Polish and French write 2,5: the record
       // (and the API) take a point.
       const stake = document.getElementById("stake").value.trim().replace(",", ".");
       if (stake) body.stake = stake;
-    }
+      },
+    };
+    requestFields[form.game]();
     if (form.opponent === "engine") body.level = Number(document.getElementById("level").value);
     const side = document.querySelector("input[name=side]:checked");
     if (side) body.side = side.value;

@@ -19,6 +19,21 @@ function said(game, notation, symbol) {
 
 const pct = (x) => Math.round(100 * x);
 
+/** What a review looks like, per game: graded ply by ply (`plies`, each
+ *  move's win chance and accuracy: Ringo) or decision by decision
+ *  (`decisions`, equities, dice and luck: Urgammon); whose win chance the
+ *  graph draws; what its list is called. An unknown game is an error, not
+ *  reviewed as another. */
+const REVIEWS = {
+  ringo: { byPly: true, firstSide: "attackers", listTitle: "review.moves" },
+  urgammon: { byPly: false, firstSide: "light", listTitle: "review.decisions", dice: true },
+};
+function reviewOf(r) {
+  const kind = REVIEWS[r.game];
+  if (!kind) throw new Error("unknown game " + r.game);
+  return kind;
+}
+
 /** How the game's own record numbers a reviewed entry, so "52." here is
  *  line 52 of the game page's log: Ringo's moves in pairs ("4." for the side
  *  that moved first, "4…" for the other, as its move list), Urgammon's turns
@@ -26,7 +41,7 @@ const pct = (x) => Math.round(100 * x);
  *  names the position in a button or a caption. A review stored before the
  *  API gave `turn` counts tokens instead. */
 function numbering(r) {
-  if (r.game === "ringo") {
+  if (reviewOf(r).byPly) {
     const offset = r.plies.length && r.plies[0].side === "defenders" ? 1 : 0;
     const at = (ply) => ({ n: Math.floor((ply + offset) / 2) + 1, second: (ply + offset) % 2 === 1 });
     return {
@@ -45,7 +60,7 @@ function numbering(r) {
 
 /** The graph's points: `{ply, win, label, grade, game}` with the first side's win chance. */
 function points(r, number) {
-  if (r.game === "ringo") {
+  if (reviewOf(r).byPly) {
     return r.plies.map((p) => ({
       ply: p.ply,
       win: p.side === "attackers" ? p.win : 1 - p.win,
@@ -117,7 +132,7 @@ function graph(r, select, number) {
 }
 
 function sideCards(r) {
-  if (r.game === "ringo") {
+  if (reviewOf(r).byPly) {
     return el("div", { class: "cards", id: "review-summary" }, ["attackers", "defenders"].map((s) => el("div", { class: "card", "data-side": s },
       el("h2", {}, t("Side." + s)),
       el("p", {}, t("review.accuracy") + colon(), el("b", { class: "accuracy" }, num(r.accuracy[s]))),
@@ -167,7 +182,7 @@ function keys(action) {
 
 function moveList(r, select, number) {
   const list = el("ol", { class: "moves graded", id: "graded" });
-  if (r.game === "ringo") {
+  if (reviewOf(r).byPly) {
     for (const p of r.plies) {
       const proven = p.proven ? " · " + t("review.proven", { side: t("side." + p.proven.winner), n: p.proven.plies }) : "";
       list.append(el("li", { class: "g-" + p.grade, "data-ply": p.ply, onclick: () => select(p.ply) },
@@ -194,7 +209,7 @@ function moveList(r, select, number) {
 
 /** The plies worth stopping at: Ringo's key moments, Urgammon's five worst decisions. */
 function keyMoments(r) {
-  if (r.game === "ringo") return r.key;
+  if (reviewOf(r).byPly) return r.key;
   return r.decisions.filter((d) => !d.trivial && d.equity_loss > 0).sort((a, b) => b.equity_loss - a.equity_loss).slice(0, 5).map((d) => d.ply).sort((a, b) => a - b);
 }
 
@@ -225,7 +240,7 @@ export async function reviewPage(main, id) {
       // The move played and, when it was not the best, the best one, as
       // arrows on the position before it (the best first, so a best move
       // played shows as one green arrow).
-      const entry = (r.game === "ringo" ? r.plies : r.decisions).find((e) => e.ply === ply);
+      const entry = (reviewOf(r).byPly ? r.plies : r.decisions).find((e) => e.ply === ply);
       view.arrows = entry ? arrowsFor(s, [
         { notation: entry.best, kind: "best", label: t("review.best", { move: said(r.game, entry.best) }) },
         { notation: entry.played, kind: "played", label: said(r.game, entry.played, entry.symbol) },
@@ -250,15 +265,15 @@ export async function reviewPage(main, id) {
     const replayLink = el("a", { class: "button", id: "review-replay", href: "/replay/" + id, "data-nav": true }, t("game.replay"));
     const analyseLink = el("a", { class: "button", id: "review-analyse", href: "/analysis?game=" + r.game, "data-nav": true }, t("analysis.open"));
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
-    body.replaceChildren(sideCards(r), r.game === "urgammon" && facts ? diceCard(r, facts) : "",
+    body.replaceChildren(sideCards(r), reviewOf(r).dice && facts ? diceCard(r, facts) : "",
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
         keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, number.place(k))), " ", keyButton)
           : el("p", { class: "muted" }, t("review.none")),
-        el("p", { class: "muted", id: "graph-caption" }, t("review.graph", { side: t("side." + (r.game === "ringo" ? "attackers" : "light")) })),
+        el("p", { class: "muted", id: "graph-caption" }, t("review.graph", { side: t("side." + (reviewOf(r).firstSide)) })),
         graph(r, select, number)),
       el("div", { class: "game spaced" }, el("div", { class: "boardwrap" }, boardWrap, caption,
         legend),
-        el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(r.game === "ringo" ? "review.moves" : "review.decisions")),
+        el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(reviewOf(r).listTitle)),
           el("p", { class: "muted" }, t("review.legend")), moveList(r, select, number),
           el("div", { class: "row" }, replayLink, analyseLink, openGameLink(id)))));
     window.agonReview = r;
