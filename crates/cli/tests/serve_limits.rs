@@ -37,7 +37,11 @@ static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::ne
 
 /// A whole GET on a fresh connection: the status, or None if it failed.
 fn get(port: u16, path: &str) -> Option<u16> {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    get_on(TcpStream::connect(("127.0.0.1", port)).ok()?, path)
+}
+
+/// A whole GET on a connection just opened: the status, or None.
+fn get_on(mut s: TcpStream, path: &str) -> Option<u16> {
     s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
     write!(
         s,
@@ -309,17 +313,7 @@ fn sigterm_closes_every_socket_with_a_reconnect_hint() {
 /// the client's choosing (127.0.0.2 is another client than 127.0.0.1).
 fn get_from(local: [u8; 4], port: u16, path: &str) -> Option<u16> {
     let socket = std::net::SocketAddr::from((local, 0));
-    let sock = socket2_connect(socket, port)?;
-    let mut s = sock;
-    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut text = String::new();
-    s.read_to_string(&mut text).ok()?;
-    text.split(' ').nth(1)?.parse().ok()
+    get_on(socket2_connect(socket, port)?, path)
 }
 
 /// A TCP connection to the server's port from a chosen local address.

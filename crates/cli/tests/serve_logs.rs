@@ -6,24 +6,14 @@ mod common;
 use std::io::{BufRead, Read, Write};
 use std::process::{Command, Stdio};
 
-#[test]
-fn json_logs_carry_the_start_and_each_request() {
-    let data = std::env::temp_dir().join(format!("agon-logs-{}", std::process::id()));
+/// Starts `agon serve` on `data` with its log as JSON at `level` on a piped
+/// stderr, and waits for its "running" line; returns it and its port.
+fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Child, u16) {
     let port = common::free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args([
-            "--log-format",
-            "json",
-            "--log-level",
-            "info,tower_http=debug",
-        ])
-        .args([
-            "serve",
-            "--data",
-            data.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-        ])
+        .args(["--log-format", "json", "--log-level", level])
+        .args(["serve", "--data", data.to_str().unwrap()])
+        .args(["--port", &port.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -33,6 +23,13 @@ fn json_logs_carry_the_start_and_each_request() {
         .read_line(&mut line)
         .unwrap();
     assert!(line.contains("Agon is running"), "{line}");
+    (child, port)
+}
+
+#[test]
+fn json_logs_carry_the_start_and_each_request() {
+    let data = std::env::temp_dir().join(format!("agon-logs-{}", std::process::id()));
+    let (child, port) = serve_logging_json(&data, "info,tower_http=debug");
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         s,
@@ -86,24 +83,7 @@ fn a_bad_log_level_is_refused_before_anything_runs() {
 #[test]
 fn the_log_keeps_no_invite_code() {
     let data = std::env::temp_dir().join(format!("agon-logs-q-{}", std::process::id()));
-    let port = common::free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["--log-format", "json", "--log-level", "debug"])
-        .args([
-            "serve",
-            "--data",
-            data.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, port) = serve_logging_json(&data, "debug");
     // A friend game's invite link, opened as a browser opens it.
     let (status, body) = common::http(
         port,
