@@ -264,32 +264,30 @@ pub(super) fn seating(
     side: Option<&str>,
     level: Option<&Value>,
 ) -> Result<(Mode, u8, Option<u8>), ApiError> {
-    {
-        let mode: Mode = opponent.parse()?;
-        let names = kind.seat_names();
-        let my_seat = match side.unwrap_or("random") {
-            "random" => secrets::coin()?,
-            s => kind.seat_of(s).ok_or_else(|| {
-                ApiError::BadRequest(
-                    ErrorCode::UnknownSide,
-                    format!(
-                        "unknown side '{s}'; use {}, {} or random",
-                        names[0], names[1]
-                    ),
-                )
-            })?,
-        };
-        let level = match level {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(whole(v, "level", 1..=10).map_err(|_| {
-                ApiError::BadRequest(
-                    ErrorCode::BadLevel,
-                    format!("invalid level {v}: the engine level is 1 to 10"),
-                )
-            })? as u8),
-        };
-        Ok((mode, my_seat, level))
-    }
+    let mode: Mode = opponent.parse()?;
+    let names = kind.seat_names();
+    let my_seat = match side.unwrap_or("random") {
+        "random" => secrets::coin()?,
+        s => kind.seat_of(s).ok_or_else(|| {
+            ApiError::BadRequest(
+                ErrorCode::UnknownSide,
+                format!(
+                    "unknown side '{s}'; use {}, {} or random",
+                    names[0], names[1]
+                ),
+            )
+        })?,
+    };
+    let level = match level {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(whole(v, "level", 1..=10).map_err(|_| {
+            ApiError::BadRequest(
+                ErrorCode::BadLevel,
+                format!("invalid level {v}: the engine level is 1 to 10"),
+            )
+        })? as u8),
+    };
+    Ok((mode, my_seat, level))
 }
 
 /// Builds, stores and opens a game, with the hash of an invite code for a

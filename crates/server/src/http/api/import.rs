@@ -81,11 +81,11 @@ pub async fn import(
     let (mode, my_seat, level) = seating(
         kind,
         req.opponent.as_deref().unwrap_or("local"),
-        // The importer goes on with the side to act, unless she says.
-        Some(req.side.as_deref().unwrap_or("to-act")).filter(|s| *s != "to-act"),
+        req.side.as_deref(),
         req.level.as_ref(),
     )?;
-    let my_seat = match req.side.as_deref() {
+    // The importer goes on with the side to act, unless she says.
+    let my_seat = match req.side {
         Some(_) => my_seat,
         None => to_act.unwrap_or(0),
     };
