@@ -123,6 +123,23 @@ impl Session {
             .await
     }
 
+    /// One action on game `g` by the holder of `token`.
+    async fn act(&mut self, g: &str, token: Option<&str>, action: Value) -> Value {
+        self.call(
+            "POST",
+            &format!("/api/games/{g}/action"),
+            token,
+            Some(action),
+        )
+        .await
+    }
+
+    /// A socket message, recorded masked.
+    fn heard(&mut self, v: &Value) {
+        let line = json!({"socket": self.masker.mask(v)});
+        self.lines.push(line.to_string());
+    }
+
     async fn raw(
         &mut self,
         method: &str,
@@ -264,52 +281,28 @@ async fn a_recorded_session_gets_the_same_answers() {
     }
     t.call("GET", &format!("/api/games/{g1}"), Some(&tok1), None)
         .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        Some(&tok1),
-        Some(json!({"type": "move", "move": "b6-b5"})),
-    )
-    .await;
+    t.act(&g1, Some(&tok1), json!({"type": "move", "move": "b6-b5"}))
+        .await;
     t.until_revision(&g1, 2).await;
     // Then the move and the computer's reply.
     while got.len() < 6 {
         got.push(next_message(&mut ws).await);
     }
     for v in &got {
-        let line = json!({"socket": t.masker.mask(v)});
-        t.lines.push(line.to_string());
+        t.heard(v);
     }
     t.call("GET", &format!("/api/games/{g1}"), Some(&tok1), None)
         .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
+    t.act(&g1, Some(&tok1), json!({"type": "undo"})).await;
+    t.act(&g1, Some(&tok1), json!({"type": "move", "move": "zz"}))
+        .await;
+    t.act(
+        &g1,
         Some(&tok1),
-        Some(json!({"type": "undo"})),
+        json!({"type": "move", "move": "b6-b5", "expect_revision": 0}),
     )
     .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        Some(&tok1),
-        Some(json!({"type": "move", "move": "zz"})),
-    )
-    .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        Some(&tok1),
-        Some(json!({"type": "move", "move": "b6-b5", "expect_revision": 0})),
-    )
-    .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        None,
-        Some(json!({"type": "resign"})),
-    )
-    .await;
+    t.act(&g1, None, json!({"type": "resign"})).await;
     let link = t
         .call(
             "POST",
@@ -332,32 +325,19 @@ async fn a_recorded_session_gets_the_same_answers() {
     loop {
         let v = next_message(&mut ws).await;
         let done = v["type"] == "moved";
-        let line = json!({"socket": t.masker.mask(&v)});
-        t.lines.push(line.to_string());
+        t.heard(&v);
         if done {
             break;
         }
     }
     t.call("GET", &format!("/api/games/{g1}"), Some(&tok1), None)
         .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        Some(&tok2),
-        Some(json!({"type": "resign"})),
-    )
-    .await;
+    t.act(&g1, Some(&tok2), json!({"type": "resign"})).await;
     t.call("GET", &format!("/api/games/{g1}/record"), None, None)
         .await;
     t.call("GET", &format!("/api/games/{g1}/at/1"), None, None)
         .await;
-    t.call(
-        "POST",
-        &format!("/api/games/{g1}/action"),
-        Some(&tok2),
-        Some(json!({"type": "rematch"})),
-    )
-    .await;
+    t.act(&g1, Some(&tok2), json!({"type": "rematch"})).await;
     drop(ws);
 
     // A friend game: it waits, the friend joins once, then it begins.
@@ -370,13 +350,8 @@ async fn a_recorded_session_gets_the_same_answers() {
         )
         .await;
     let (g3, tok3) = (s(&f, "id"), s(&f, "token"));
-    t.call(
-        "POST",
-        &format!("/api/games/{g3}/action"),
-        Some(&tok3),
-        Some(json!({"type": "move", "move": "b1-c1"})),
-    )
-    .await;
+    t.act(&g3, Some(&tok3), json!({"type": "move", "move": "b1-c1"}))
+        .await;
     let j = t
         .call(
             "POST",
@@ -394,21 +369,11 @@ async fn a_recorded_session_gets_the_same_answers() {
     .await;
     let tok4 = s(&j, "token");
     let moved = t
-        .call(
-            "POST",
-            &format!("/api/games/{g3}/action"),
-            Some(&tok4),
-            Some(json!({"type": "move", "move": "b6-b5"})),
-        )
+        .act(&g3, Some(&tok4), json!({"type": "move", "move": "b6-b5"}))
         .await;
     let reply = moved["state"]["moves"][0].as_str().unwrap().to_string();
-    t.call(
-        "POST",
-        &format!("/api/games/{g3}/action"),
-        Some(&tok3),
-        Some(json!({"type": "move", "move": reply})),
-    )
-    .await;
+    t.act(&g3, Some(&tok3), json!({"type": "move", "move": reply}))
+        .await;
 
     // One screen, a smaller board.
     let l = t
@@ -424,12 +389,7 @@ async fn a_recorded_session_gets_the_same_answers() {
     for _ in 0..4 {
         let mv = state["moves"][0].as_str().unwrap().to_string();
         state = t
-            .call(
-                "POST",
-                &format!("/api/games/{g5}/action"),
-                Some(&tok5),
-                Some(json!({"type": "move", "move": mv})),
-            )
+            .act(&g5, Some(&tok5), json!({"type": "move", "move": mv}))
             .await["state"]
             .clone();
     }
