@@ -11,7 +11,6 @@ use crate::games::AppState;
 use crate::hub::Slot;
 use crate::hub::WsMessage;
 use crate::kinds::engine_action;
-use crate::session::Rules;
 use crate::store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -95,8 +94,7 @@ impl AppState {
         // comes after half the pause; the move after it waits the whole
         // pause, so the dice are seen before the piece moves (a turn of
         // several rolls and moves at level 3 took up to 3.3 s).
-        let rolls = matches!(&snapshot.rules, Rules::Urgammon(m)
-            if m.current().state().phase() == urgammon::Phase::Roll);
+        let rolls = snapshot.rules.rolls_next();
         let pause = if rolls {
             self.inner.engine_delay / 2
         } else {

@@ -1,8 +1,8 @@
 //! One place per game: what the server needs of a game that its rules crate
 //! and the session do not already say, behind [`GameKind`]. A third game is
 //! one implementation of it (a file beside `ringo.rs` and `urgammon.rs`) and
-//! one line in [`of`], besides its `Kind` and `Rules` variants (the
-//! session's adapter over the rules crate) and the page's registry
+//! one line in [`of`], besides its `Kind` variant, its session rules
+//! (`session::GameRules`, registered in `session::rules_for`) and the page's registry
 //! (`static/js/games.js`).
 
 mod ringo;
@@ -13,7 +13,7 @@ pub use ringo::ringo_reply;
 use crate::engine::analysis::{self, parse, AnalyzeAnswer, AnalyzeRequest};
 use crate::engine::EngineError;
 use crate::model::Kind;
-use crate::session::{Action, Rules, Session};
+use crate::session::{Action, GameRules, Session};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -78,7 +78,7 @@ pub trait GameKind: Sync {
     /// `tokens` tokens, at `level`; a raised `stop` ends a search early.
     fn engine_action(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         level: agon_ai::Level,
         tokens: usize,
         stop: Arc<AtomicBool>,
@@ -91,12 +91,9 @@ pub trait GameKind: Sync {
     /// The JSON could not be written.
     fn review_json(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         progress: &dyn Fn(usize, usize),
     ) -> serde_json::Result<String>;
-
-    /// How many steps a review of this game takes.
-    fn review_steps(&self, rules: &Rules) -> usize;
 
     /// A record's text (its resignation already split off) as a game to
     /// import.
@@ -166,12 +163,7 @@ pub(crate) fn engine_action_at(
     stop: Arc<AtomicBool>,
 ) -> Option<Action> {
     let level = agon_ai::Level::new(level.or(session.row.level).unwrap_or(5));
-    of(session.kind()).engine_action(&session.rules, level, session.tokens.len(), stop)
-}
-
-/// How many steps a game's review takes.
-pub fn review_steps(rules: &Rules) -> usize {
-    of(rules.kind()).review_steps(rules)
+    of(session.kind()).engine_action(&*session.rules, level, session.tokens.len(), stop)
 }
 
 /// A finished game's review as the API's JSON (the CLI's): engine work, run
@@ -180,7 +172,10 @@ pub fn review_steps(rules: &Rules) -> usize {
 ///
 /// # Errors
 /// The JSON could not be written.
-pub fn review_json(rules: &Rules, progress: &dyn Fn(usize, usize)) -> Result<String, EngineError> {
+pub fn review_json(
+    rules: &dyn GameRules,
+    progress: &dyn Fn(usize, usize),
+) -> Result<String, EngineError> {
     of(rules.kind())
         .review_json(rules, progress)
         .map_err(|e| EngineError::Internal(format!("review JSON: {e}")))

@@ -7,7 +7,7 @@ use crate::engine::analysis::{
 };
 use crate::engine::{BadInput, EngineError};
 use crate::model::Kind;
-use crate::session::{Action, Rules};
+use crate::session::{Action, GameRules};
 use agon_views::RingoGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -105,33 +105,26 @@ impl GameKind for Ringo {
 
     fn engine_action(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         level: agon_ai::Level,
         tokens: usize,
         stop: Arc<AtomicBool>,
     ) -> Option<Action> {
-        let Rules::Ringo(g) = rules else { return None };
+        let g = rules.as_any().downcast_ref::<ringo::Game>()?;
         ringo_reply(g, level, tokens, Some(stop)).map(Action::Move)
     }
 
     fn review_json(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         progress: &dyn Fn(usize, usize),
     ) -> serde_json::Result<String> {
-        let Rules::Ringo(g) = rules else {
+        let Some(g) = rules.as_any().downcast_ref::<ringo::Game>() else {
             return Ok("null".into());
         };
         serde_json::to_string(
             &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
         )
-    }
-
-    fn review_steps(&self, rules: &Rules) -> usize {
-        match rules {
-            Rules::Ringo(g) => g.ply(),
-            Rules::Urgammon(_) => 0,
-        }
     }
 
     fn import(&self, text: &str) -> Result<Imported, ImportError> {

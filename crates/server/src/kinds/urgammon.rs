@@ -6,7 +6,7 @@ use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, Setti
 use crate::engine::analysis::{bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView};
 use crate::engine::{BadInput, EngineError};
 use crate::model::Kind;
-use crate::session::{Action, Rules};
+use crate::session::{Action, GameRules};
 use agon_ai::urgammon::MatchContext;
 use agon_views::UrgammonBoard;
 use std::sync::atomic::AtomicBool;
@@ -125,14 +125,12 @@ impl GameKind for Urgammon {
 
     fn engine_action(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         level: agon_ai::Level,
         tokens: usize,
         _stop: Arc<AtomicBool>,
     ) -> Option<Action> {
-        let Rules::Urgammon(m) = rules else {
-            return None;
-        };
+        let m = rules.as_any().downcast_ref::<urgammon::Match>()?;
         let state = m.current().state();
         if state.phase() == urgammon::Phase::Roll {
             return Some(Action::Roll);
@@ -150,10 +148,10 @@ impl GameKind for Urgammon {
 
     fn review_json(
         &self,
-        rules: &Rules,
+        rules: &dyn GameRules,
         progress: &dyn Fn(usize, usize),
     ) -> serde_json::Result<String> {
-        let Rules::Urgammon(m) = rules else {
+        let Some(m) = rules.as_any().downcast_ref::<urgammon::Match>() else {
             return Ok("null".into());
         };
         serde_json::to_string(
@@ -165,16 +163,6 @@ impl GameKind for Urgammon {
             )
             .to_json(),
         )
-    }
-
-    fn review_steps(&self, rules: &Rules) -> usize {
-        match rules {
-            Rules::Urgammon(m) => {
-                m.finished().iter().map(|g| g.tokens().len()).sum::<usize>()
-                    + m.current().tokens().len()
-            }
-            Rules::Ringo(_) => 0,
-        }
     }
 
     fn import(&self, text: &str) -> Result<Imported, ImportError> {

@@ -1,4 +1,4 @@
-//! The session's small types: the rules state, a player's action, and why an
+//! The session's small types: a player's action, and why an
 //! action is refused. The game kind, mode and status are in [`crate::model`],
 //! because the store holds them too.
 
@@ -67,27 +67,8 @@ pub enum SessionError {
     Dice(#[from] DiceUnavailable),
 }
 
-/// The rules state.
-// One per game in memory, never in a hot collection: boxing the larger
-// variant would buy nothing but an indirection.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Rules {
-    /// A Ringo game.
-    Ringo(ringo::Game),
-    /// An Urgammon match.
-    Urgammon(urgammon::Match),
-}
-
-impl Rules {
-    /// Which game these rules play.
-    pub fn kind(&self) -> crate::model::Kind {
-        match self {
-            Rules::Ringo(_) => crate::model::Kind::Ringo,
-            Rules::Urgammon(_) => crate::model::Kind::Urgammon,
-        }
-    }
-}
+/// The reason stored for a game that ended by resignation.
+pub const RESIGNATION: &str = "resignation";
 
 /// What a player asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]

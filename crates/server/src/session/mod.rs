@@ -5,10 +5,14 @@
 //! one as it was, so a refused action or a failed write changes nothing.
 
 mod kinds;
+mod ringo;
+mod rules;
+mod urgammon;
 mod view;
 
 pub use crate::model::{Kind, Mode, Status};
-pub use kinds::{Action, Refusal, Rules, SessionError};
+pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
+pub use rules::GameRules;
 pub use view::{GameView, SessionView};
 
 /// The longest record a game may have, in tokens: an action that would pass
@@ -21,8 +25,23 @@ use crate::store::{Commit, GameRow, Loaded};
 /// The record token that says a side resigned: `resign:defenders`.
 use agon_views::RESIGN;
 
-/// The reason stored for a game that ended by resignation.
-pub const RESIGNATION: &str = "resignation";
+/// The rules state of a game of `kind` with these settings (a Ringo rules
+/// string, an Urgammon match header), start position and move tokens: the
+/// one place a game registers its session rules.
+///
+/// # Errors
+/// The settings, the start or a token does not fit.
+pub fn rules_for(
+    kind: Kind,
+    settings: &str,
+    start: Option<&str>,
+    moves: &[String],
+) -> Result<Box<dyn GameRules>, String> {
+    Ok(match kind {
+        Kind::Ringo => Box::new(ringo::build(settings, start, moves)?),
+        Kind::Urgammon => Box::new(urgammon::build(settings, moves)?),
+    })
+}
 
 /// A game in memory.
 #[derive(Clone, Debug)]
@@ -32,7 +51,7 @@ pub struct Session {
     /// The record tokens, as stored.
     pub tokens: Vec<String>,
     /// The rules state after the tokens.
-    pub rules: Rules,
+    pub rules: Box<dyn GameRules>,
     /// Every die drawn for this game.
     pub ledger: Ledger,
     /// The seat that resigned, if one did.
@@ -82,28 +101,7 @@ impl Session {
     pub fn build(row: GameRow, tokens: Vec<String>, ledger: Ledger) -> Result<Session, String> {
         let (kind, mode) = (row.kind, row.mode);
         let (moves, resigned) = split_resignation(kind, &tokens)?;
-        let rules = match kind {
-            Kind::Ringo => {
-                let r: ringo::Rules = row.settings.parse().map_err(|e| format!("rules: {e}"))?;
-                let game = ringo::Game::from_moves(
-                    r,
-                    row.start_position.as_deref(),
-                    moves.iter().map(String::as_str),
-                )
-                .map_err(|e| e.to_string())?;
-                Rules::Ringo(game)
-            }
-            Kind::Urgammon => {
-                let settings = urgammon::MatchSettings::parse_header(&row.settings)
-                    .map_err(|e| format!("settings: {e}"))?;
-                let mut m = urgammon::Match::new(settings);
-                for (i, t) in moves.iter().enumerate() {
-                    m.apply_text(t)
-                        .map_err(|e| format!("token {i} ('{t}'): {e}"))?;
-                }
-                Rules::Urgammon(m)
-            }
-        };
+        let rules = rules_for(kind, &row.settings, row.start_position.as_deref(), moves)?;
         let session = Session {
             row,
             tokens,
@@ -135,10 +133,7 @@ impl Session {
     }
 
     fn rules_over(&self) -> bool {
-        match &self.rules {
-            Rules::Ringo(g) => g.is_over(),
-            Rules::Urgammon(m) => m.result().is_some(),
-        }
+        self.rules.over()
     }
 
     /// True once the game (Ringo) or match (Urgammon) is over, by the rules or
@@ -149,10 +144,7 @@ impl Session {
 
     /// Urgammon: a game of the match has ended and the next has not begun.
     pub fn between_games(&self) -> bool {
-        match &self.rules {
-            Rules::Urgammon(m) => self.resigned.is_none() && m.between_games(),
-            Rules::Ringo(_) => false,
-        }
+        self.resigned.is_none() && self.rules.between_games()
     }
 
     /// The seat (0 or 1) whose turn it is, if any.
@@ -160,10 +152,7 @@ impl Session {
         if self.is_over() {
             return None;
         }
-        match &self.rules {
-            Rules::Ringo(g) => Some(g.position().to_move().index() as u8),
-            Rules::Urgammon(m) => m.current().state().to_act().map(|s| s.index() as u8),
-        }
+        self.rules.to_act()
     }
 
     /// True when the computer should act now.
@@ -178,10 +167,7 @@ impl Session {
         if let Some(r) = self.resigned {
             return Some(1 - r);
         }
-        match &self.rules {
-            Rules::Ringo(g) => g.outcome().and_then(|o| o.winner).map(|s| s.index() as u8),
-            Rules::Urgammon(m) => m.result().and_then(|r| r.winner).map(|s| s.index() as u8),
-        }
+        self.rules.winner()
     }
 
     /// The short status stored for game lists: `ongoing`, `attackers-win`,
@@ -196,13 +182,7 @@ impl Session {
 
     /// The match score for lists, light's then dark's (Urgammon only).
     pub fn score(&self) -> Option<[u32; 2]> {
-        match &self.rules {
-            Rules::Urgammon(m) => {
-                let s = m.score();
-                Some([s[urgammon::Side::Light], s[urgammon::Side::Dark]])
-            }
-            Rules::Ringo(_) => None,
-        }
+        self.rules.score()
     }
 
     /// The stored end reason that the record alone would not give.
@@ -218,14 +198,12 @@ impl Session {
         dice: &mut dyn Dice,
     ) -> Result<Vec<String>, SessionError> {
         let mut new = vec![];
-        while let Rules::Urgammon(m) = &mut self.rules {
-            if m.result().is_some() || m.next_state().phase() != urgammon::Phase::Opening {
-                break;
-            }
+        while self.rules.opening_due() {
             let n = dice::used(&self.tokens)[Die::Opening as usize];
             let value = self.ledger.nth(Die::Opening, n, dice, drawn)?;
             let token = dice::token(Die::Opening, value);
-            m.apply_text(&token)
+            self.rules
+                .apply_die(&token)
                 .map_err(|e| SessionError::Corrupt(format!("opening roll {token}: {e}")))?;
             self.tokens.push(token.clone());
             new.push(token);
@@ -338,11 +316,7 @@ impl Session {
                 if !self.between_games() {
                     return Err(SessionError::Conflict(
                         Refusal::NoNextGame,
-                        match self.kind {
-                            Kind::Ringo => "Ringo is one game: there is no next game".into(),
-                            Kind::Urgammon if self.is_over() => "the match is over".into(),
-                            Kind::Urgammon => "the game is still in play".into(),
-                        },
+                        self.rules.no_next_game(self.is_over()),
                     ));
                 }
                 next.opening(&mut drawn, dice)?;
@@ -350,9 +324,9 @@ impl Session {
             Action::Move(text) => {
                 // A die or a malformed token is refused as such in every
                 // phase, even between games, before whose turn it is.
-                self.check_move_text(text)?;
+                self.rules.check_move_text(text)?;
                 let seat = self.acting_seat(seats)?;
-                let token = next.play_move(seat, text)?;
+                let token = next.rules.play_move(seat, text)?;
                 next.tokens.push(token);
             }
             Action::Roll | Action::Verdict => {
@@ -383,53 +357,6 @@ impl Session {
         Ok((next, commit))
     }
 
-    /// Refuses an Urgammon token that is a die or not a move at all: the
-    /// server rolls every die, so a die sent as a move is a bad request
-    /// whatever the phase.
-    fn check_move_text(&self, text: &str) -> Result<(), SessionError> {
-        if !matches!(self.rules, Rules::Urgammon(_)) {
-            return Ok(());
-        }
-        match urgammon::TokenText::parse(text) {
-            Ok(urgammon::TokenText::Move { .. }) => Ok(()),
-            Ok(_) => Err(SessionError::BadRequest(Refusal::DieNotMove, format!(
-                "'{text}' is a die, not a move: the server rolls every die; send {{\"type\": \"roll\"}} or {{\"type\": \"verdict\"}}"
-            ))),
-            Err(e) => Err(SessionError::BadRequest(
-                Refusal::NotAMove,
-                format!("'{text}' is not a move: {e}"),
-            )),
-        }
-    }
-
-    /// Plays a move for `seat` on this session's rules state; returns its
-    /// token as recorded. A die is never a move.
-    fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError> {
-        match &mut self.rules {
-            Rules::Ringo(g) => {
-                let legal = g.legal_moves();
-                let m = g
-                    .play_text(text)
-                    .map_err(|e| SessionError::Conflict(Refusal::IllegalMove, e.to_string()))?;
-                Ok(m.to_notation(&legal))
-            }
-            Rules::Urgammon(m) => {
-                // `act` has refused dice and malformed tokens already.
-                let phase = m.current().state().phase();
-                if !matches!(phase, urgammon::Phase::Decide | urgammon::Phase::Move) {
-                    return Err(wrong_moment(phase));
-                }
-                m.apply_text(text)
-                    .map_err(|e| SessionError::Conflict(Refusal::IllegalMove, e.to_string()))?;
-                let side = urgammon::Side::ALL[seat as usize];
-                Ok(match m.current().tokens().last() {
-                    Some(urgammon::Token::Move(mv)) => mv.notation(side),
-                    _ => text.to_string(),
-                })
-            }
-        }
-    }
-
     /// Rolls the chance die or the verdict die from the ledger; returns the
     /// token.
     fn roll(
@@ -438,34 +365,12 @@ impl Session {
         dice: &mut dyn Dice,
         drawn: &mut Vec<Drawn>,
     ) -> Result<String, SessionError> {
+        let die = self.rules.die_for(action)?;
         let used = dice::used(&self.tokens);
-        let Rules::Urgammon(m) = &mut self.rules else {
-            return Err(SessionError::BadRequest(
-                Refusal::NoDice,
-                "Ringo has no dice: send a move".into(),
-            ));
-        };
-        let phase = m.current().state().phase();
-        let die = match (phase, action) {
-            (urgammon::Phase::Roll, Action::Roll) => Die::Chance,
-            (urgammon::Phase::Decide | urgammon::Phase::Verdict, Action::Verdict) => Die::Verdict,
-            (urgammon::Phase::Move, Action::Verdict) => {
-                return Err(SessionError::Conflict(
-                    Refusal::VerdictNotNow,
-                    "the verdict die may not be rolled now".into(),
-                ))
-            }
-            (urgammon::Phase::Decide | urgammon::Phase::Move, _) => {
-                return Err(SessionError::Conflict(
-                    Refusal::AlreadyRolled,
-                    "the chance die is already rolled: play a move".into(),
-                ))
-            }
-            (phase, _) => return Err(wrong_moment(phase)),
-        };
         let value = self.ledger.nth(die, used[die as usize], dice, drawn)?;
         let token = dice::token(die, value);
-        m.apply_text(&token)
+        self.rules
+            .apply_die(&token)
             .map_err(|e| SessionError::Corrupt(format!("die {token}: {e}")))?;
         Ok(token)
     }
@@ -492,34 +397,7 @@ impl Session {
         if self.mode == Mode::Friend || self.is_over() || self.between_games() {
             return None;
         }
-        match &self.rules {
-            Rules::Ringo(g) => (0..g.ply()).rev().find(|&i| {
-                g.position_at(i)
-                    .is_some_and(|p| seats.contains(&(p.to_move().index() as u8)))
-            }),
-            Rules::Urgammon(m) => {
-                let game_start = self.tokens.len() - m.current().tokens().len();
-                let mut g = urgammon::Game::new();
-                let mut last = None;
-                for (i, t) in m.current().tokens().iter().enumerate() {
-                    let state = *g.state();
-                    let decision = match t {
-                        urgammon::Token::Move(_) => true,
-                        urgammon::Token::Verdict(_) => state.phase() == urgammon::Phase::Decide,
-                        _ => false,
-                    };
-                    if decision
-                        && state
-                            .to_act()
-                            .is_some_and(|s| seats.contains(&(s.index() as u8)))
-                    {
-                        last = Some(game_start + i);
-                    }
-                    let _ = g.apply(*t);
-                }
-                last
-            }
-        }
+        self.rules.undo_point(self.tokens.len(), seats)
     }
 
     /// Which seats have a decision to take back now.
@@ -530,16 +408,9 @@ impl Session {
     /// The record: Ringo's game record, or Urgammon's match record, ending
     /// with `resign:SIDE` when a side resigned.
     pub fn record(&self) -> String {
-        let mut s = match &self.rules {
-            Rules::Ringo(g) => g.record(),
-            Rules::Urgammon(m) => m.record(),
-        };
+        let mut s = self.rules.record();
         if let Some(seat) = self.resigned {
-            s.push(if self.kind == Kind::Urgammon {
-                '\n'
-            } else {
-                ' '
-            });
+            s.push(self.rules.resignation_separator());
             s.push_str(RESIGN);
             s.push_str(self.kind.seat_names()[seat as usize]);
         }
@@ -564,20 +435,4 @@ impl Session {
         }
         seats
     }
-}
-
-/// Why an Urgammon turn does not take a move or a die in this phase.
-fn wrong_moment(phase: urgammon::Phase) -> SessionError {
-    let (code, text) = match phase {
-        urgammon::Phase::Roll => (Refusal::RollFirst, "roll the chance die first"),
-        urgammon::Phase::Verdict => (
-            Refusal::VerdictRequired,
-            "no move with this roll: the verdict die must be rolled",
-        ),
-        _ => (
-            Refusal::WrongMoment,
-            "that does not fit this moment of the turn",
-        ),
-    };
-    SessionError::Conflict(code, text.into())
 }

@@ -2,7 +2,7 @@
 //! knows (revision, seats, Undo, resignation, rematch). The same for every
 //! viewer: it never holds a token or an invite code.
 
-use super::{Rules, Session, RESIGNATION};
+use super::Session;
 use crate::model::{Kind, Mode};
 use agon_views::{RingoGame, UrgammonMatch};
 use serde::Serialize;
@@ -78,41 +78,7 @@ impl Session {
     /// The public state (the same for every viewer; no secrets).
     pub fn view(&self) -> SessionView {
         let names = self.kind.seat_names();
-        let mut view = match &self.rules {
-            Rules::Ringo(g) => GameView::Ringo(Box::new(RingoGame::of(g))),
-            Rules::Urgammon(m) => GameView::Urgammon(Box::new(UrgammonMatch::of(m))),
-        };
-        if let Some(seat) = self.resigned {
-            match (&mut view, &self.rules) {
-                (GameView::Ringo(v), _) => {
-                    v.status = self.status().name();
-                    v.reason = Some(RESIGNATION);
-                    v.moves.clear();
-                    v.legal.clear();
-                }
-                (GameView::Urgammon(v), Rules::Urgammon(m)) => {
-                    // The match is forfeited as if the winner had reached the
-                    // target: the loser pays for the points still missing.
-                    let loser_points = m.score()[urgammon::Side::ALL[seat as usize]];
-                    let to = m.settings().to;
-                    v.match_.over = true;
-                    v.match_.winner = Some(names[1 - seat as usize]);
-                    v.match_.resigned = Some(names[seat as usize]);
-                    v.match_.payout = m.settings().stake.map(|s| {
-                        urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points)))
-                            .to_string()
-                    });
-                    v.state.moves.clear();
-                    v.state.promoted_moves.clear();
-                    v.legal.clear();
-                    v.promoted_legal.clear();
-                    v.state.to_act = None;
-                    v.verdict_allowed = false;
-                    v.verdict_forced = false;
-                }
-                (GameView::Urgammon(_), Rules::Ringo(_)) => {}
-            }
-        }
+        let view = self.rules.view(self.resigned, self.status());
         SessionView {
             view,
             id: self.row.id.clone(),

@@ -8,7 +8,7 @@ use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::hub::Slot;
 use crate::hub::WsMessage;
-use crate::session::Rules;
+use crate::session::GameRules;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -48,7 +48,7 @@ pub async fn get(
     if let Some((_, body)) = app.store().review(&id).await? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
     }
-    let total = crate::kinds::review_steps(&rules);
+    let total = rules.review_steps();
     if app.remote_engine() {
         // An engine worker computes it: the queue holds one review job per
         // game and revision, so asking again only reports its progress.
@@ -103,7 +103,7 @@ fn pending(done: usize, total: usize) -> Response {
 }
 
 /// Computes, stores and announces one review.
-async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Rules) {
+async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Box<dyn GameRules>) {
     let result = compute(&app, &slot, &id, rules).await;
     let total = app
         .inner
@@ -129,7 +129,7 @@ async fn compute(
     app: &AppState,
     slot: &Arc<Slot>,
     id: &str,
-    rules: Rules,
+    rules: Box<dyn GameRules>,
 ) -> Result<String, ApiError> {
     let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
     Ok(crate::games::on_pool(app, move || {
@@ -143,7 +143,7 @@ async fn compute(
                 ready: false,
             });
         };
-        crate::kinds::review_json(&rules, &progress)
+        crate::kinds::review_json(&*rules, &progress)
     })
     .await??)
 }

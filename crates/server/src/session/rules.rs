@@ -1,0 +1,116 @@
+//! What the session needs of a game's rules, behind [`GameRules`]: one
+//! implementation per game (`ringo.rs`, `urgammon.rs`, over the rules
+//! crates' own types) and one line in [`rules_for`]. The session keeps what
+//! every game shares (the record, the dice ledger, the revision, Undo's and
+//! resignation's bookkeeping) and asks the rules for the rest.
+
+use super::kinds::{Action, SessionError};
+use super::view::GameView;
+use crate::dice::Die;
+use crate::model::{Kind, Status};
+use std::any::Any;
+use std::fmt::Debug;
+
+/// A game's rules state as the session plays it. Seats are 0 and 1 in the
+/// game's own order (`Kind::seat_names`).
+pub trait GameRules: Debug + Send + Sync + 'static {
+    /// Which game these rules play.
+    fn kind(&self) -> Kind;
+
+    /// A copy, boxed (so a session can be cloned and a refused action leave
+    /// the original as it was).
+    fn box_clone(&self) -> Box<dyn GameRules>;
+
+    /// The rules crate's own type, for the game's own code in `kinds/` (the
+    /// computer's move, the review), which downcasts to it.
+    fn as_any(&self) -> &dyn Any;
+
+    /// The game (Ringo) or match (Urgammon) is over by the rules.
+    fn over(&self) -> bool;
+
+    /// A game of a match has ended and the next has not begun.
+    fn between_games(&self) -> bool {
+        false
+    }
+
+    /// The seat whose turn it is by the rules, if any.
+    fn to_act(&self) -> Option<u8>;
+
+    /// The winner's seat once over by the rules (`None` for a draw or while
+    /// in play).
+    fn winner(&self) -> Option<u8>;
+
+    /// A match's score, seat 0's then seat 1's; `None` for a single game.
+    fn score(&self) -> Option<[u32; 2]> {
+        None
+    }
+
+    /// Refuses, as a bad request, a move text that could never be a move of
+    /// this game whatever the moment (a die, a malformed token).
+    ///
+    /// # Errors
+    /// The text is not a move of this game.
+    fn check_move_text(&self, _text: &str) -> Result<(), SessionError> {
+        Ok(())
+    }
+
+    /// Plays a move for `seat`; returns its token as recorded.
+    ///
+    /// # Errors
+    /// The move is illegal or does not fit this moment.
+    fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError>;
+
+    /// The die a roll action (`Roll` or `Verdict`) draws now.
+    ///
+    /// # Errors
+    /// The game has no dice, or this die may not be rolled now.
+    fn die_for(&self, action: &Action) -> Result<Die, SessionError>;
+
+    /// The opening die is due: a new game of a match has not yet decided who
+    /// starts.
+    fn opening_due(&self) -> bool {
+        false
+    }
+
+    /// Applies a die token the server drew.
+    ///
+    /// # Errors
+    /// The token does not fit (it never should: the session asked for it).
+    fn apply_die(&mut self, token: &str) -> Result<(), String>;
+
+    /// Where Undo by `seats` would cut a record of `recorded` tokens: before
+    /// the last decision of one of them in the game in play; `None` when
+    /// there is none.
+    fn undo_point(&self, recorded: usize, seats: &[u8]) -> Option<usize>;
+
+    /// The record as text (without a resignation).
+    fn record(&self) -> String;
+
+    /// What separates a resignation token from the record before it.
+    fn resignation_separator(&self) -> char {
+        ' '
+    }
+
+    /// Why `{"type": "next"}` is refused, when no game of a match has just
+    /// ended; `over` says whether the whole game (or match) is over.
+    fn no_next_game(&self, over: bool) -> String;
+
+    /// The game's view; `resigned` is the seat that resigned, if one did,
+    /// and `status` the session's status.
+    fn view(&self, resigned: Option<u8>, status: Status) -> GameView;
+
+    /// The next decision is a roll that decides nothing (the computer makes
+    /// it after half its pause).
+    fn rolls_next(&self) -> bool {
+        false
+    }
+
+    /// How many steps a review of this game takes.
+    fn review_steps(&self) -> usize;
+}
+
+impl Clone for Box<dyn GameRules> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}
