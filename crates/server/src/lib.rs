@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod accounts;
 pub mod dice;
 pub mod engine;
 pub mod games;

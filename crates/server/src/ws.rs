@@ -145,6 +145,7 @@ pub(crate) async fn push_updates(
     mut socket: WebSocket,
     slot: Arc<Slot>,
     mut closing: tokio::sync::watch::Receiver<bool>,
+    account: Option<i64>,
 ) {
     let mut rx = slot.tx.subscribe();
     let first = slot.session.lock().await.view();
@@ -201,8 +202,8 @@ pub(crate) async fn push_updates(
                 let changes = slot.seat_changes.load(Ordering::SeqCst);
                 if changes != seats_seen {
                     seats_seen = changes;
-                    if let Some(token) = &hello {
-                        let you = slot.session.lock().await.seats_for(Some(token));
+                    if hello.is_some() || account.is_some() {
+                        let you = slot.session.lock().await.seats_held(hello.as_deref(), account);
                         if you != presence.seats {
                             presence.set(you.clone());
                             if !send(&mut socket, &WsMessage::Moved { you }).await {
@@ -218,7 +219,7 @@ pub(crate) async fn push_updates(
                     Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
                         Ok(ClientMessage::Ping) => WsMessage::Pong,
                         Ok(ClientMessage::Hello { token }) => {
-                            let you = slot.session.lock().await.seats_for(Some(&token));
+                            let you = slot.session.lock().await.seats_held(Some(&token), account);
                             presence.set(you.clone());
                             hello = Some(token);
                             WsMessage::Hello { you }

@@ -58,6 +58,7 @@ fn row(id: &str) -> GameRow {
         reason: None,
         rematch: None,
         score: Some([0, 0]),
+        accounts: [None, None],
     }
 }
 
@@ -191,6 +192,7 @@ async fn lists_pages_and_a_players_own_games(store: Store) {
                 limit: 2,
                 ids: None,
                 after: after.clone(),
+                ..Default::default()
             })
             .await
             .unwrap();
@@ -207,6 +209,7 @@ async fn lists_pages_and_a_players_own_games(store: Store) {
         limit: 10,
         ids: Some(ids.iter().map(|s| (*s).to_string()).collect()),
         after: None,
+        ..Default::default()
     };
     assert_eq!(
         listed(&store, own(&["ge", "gb", "nope"])).await,

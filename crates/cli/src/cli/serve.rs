@@ -131,6 +131,10 @@ pub(crate) struct ServeArgs {
     /// limit off.
     #[arg(long, default_value_t = 30)]
     pub(crate) create_limit: u32,
+    /// Sign-ups, sign-ins and recoveries per minute per client address
+    /// (besides the lock-out after 10 failures); 0 turns the limit off.
+    #[arg(long, default_value_t = 30)]
+    pub(crate) account_limit: u32,
     /// Open connections at most; more wait to be accepted.
     #[arg(long, default_value_t = 10_000)]
     pub(crate) max_connections: usize,
@@ -187,6 +191,7 @@ impl ServeArgs {
                 trusted_proxies: self.trust_proxy,
                 rate_limit: self.rate_limit,
                 create_limit: self.create_limit,
+                account_limit: self.account_limit,
                 max_connections: self.max_connections,
                 max_connections_per_address: self.max_connections_per_address,
                 header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),

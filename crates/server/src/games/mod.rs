@@ -6,6 +6,7 @@
 //! own moves all go through it.
 
 mod computer;
+pub(crate) mod players;
 mod pools;
 pub(crate) mod shared;
 
@@ -107,6 +108,9 @@ pub struct Options {
     /// Games created (or imported) per minute per client address; 0 for no
     /// limit.
     pub create_limit: u32,
+    /// Sign-ups, sign-ins and recoveries per minute per client address; 0
+    /// for no limit.
+    pub account_limit: u32,
     /// Open connections at most; more wait to be accepted.
     pub max_connections: usize,
     /// Open connections at most from one client address (trusted proxies
@@ -144,6 +148,7 @@ impl Default for Options {
             trusted_proxies: vec![],
             rate_limit: 0,
             create_limit: 0,
+            account_limit: 0,
             max_connections: 10_000,
             max_connections_per_address: 256,
             header_timeout: Duration::from_secs(10),
@@ -182,6 +187,8 @@ pub struct AppState {
 
 pub(crate) struct Inner {
     store: Store,
+    /// Accounts and their sessions.
+    pub(crate) accounts: crate::accounts::Accounts,
     games: Mutex<HashMap<String, Arc<Slot>>>,
     /// The computer's moves in games: a pool of their own, so that no
     /// analysis, rollout or review is ever ahead of a game in the queue.
@@ -229,6 +236,10 @@ impl AppState {
         let per_address_sockets = options.max_sockets_per_address;
         let app = AppState {
             inner: Arc::new(Inner {
+                accounts: crate::accounts::Accounts::new(
+                    store.clone(),
+                    std::thread::available_parallelism().map_or(2, |n| n.get()),
+                ),
                 store,
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
@@ -286,6 +297,11 @@ impl AppState {
         &self.inner.store
     }
 
+    /// The account service.
+    pub fn accounts(&self) -> &crate::accounts::Accounts {
+        &self.inner.accounts
+    }
+
     /// The slot of a game, loading it from the store when needed. A game loaded
     /// after a restart whose turn is the engine's starts the engine again.
     pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, GameError> {
@@ -324,20 +340,22 @@ impl AppState {
         Ok(slot)
     }
 
-    /// A game's slot and the seats the request's token holds in it.
+    /// A game's slot and the seats the request's token and account hold in
+    /// it.
     pub(crate) async fn slot_and_seats(
         &self,
         id: &str,
         token: Option<&str>,
+        account: Option<i64>,
     ) -> Result<(Arc<Slot>, Vec<u8>), GameError> {
         let slot = self.slot(id).await?;
         let mut session = slot.session.lock().await;
-        let mut seats = session.seats_for(token);
+        let mut seats = session.seats_held(token, account);
         // Another instance may have handed a seat to this token a moment
         // ago (its announcement is on its way): look at the stored game.
         if seats.is_empty() && token.is_some_and(|t| !t.is_empty()) && self.store().is_shared() {
             self.reload(&slot, &mut session).await?;
-            seats = session.seats_for(token);
+            seats = session.seats_held(token, account);
         }
         drop(session);
         Ok((slot, seats))
@@ -380,6 +398,7 @@ impl AppState {
                 chore();
             }
         }
+        self.inner.accounts.sweep();
         self.evict_idle(self.inner.options.evict_after)
     }
 
@@ -522,10 +541,11 @@ impl AppState {
             .await?
             .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
         let fresh = Session::from_stored(loaded)?;
-        let changed = fresh.revision() != session.revision()
-            || fresh.row.token0 != session.row.token0
-            || fresh.row.token1 != session.row.token1;
-        if fresh.row.token0 != session.row.token0 || fresh.row.token1 != session.row.token1 {
+        let seats_moved = fresh.row.token0 != session.row.token0
+            || fresh.row.token1 != session.row.token1
+            || fresh.row.accounts != session.row.accounts;
+        let changed = fresh.revision() != session.revision() || seats_moved;
+        if seats_moved {
             slot.seat_changes.fetch_add(1, Ordering::SeqCst);
         }
         *session = fresh;

@@ -97,13 +97,20 @@ pub fn host_of_url(url: &str) -> Option<String> {
 /// Whether the request came over HTTPS: said by a trusted proxy's
 /// `X-Forwarded-Proto` (this server itself speaks plain HTTP).
 fn came_over_https(req: &Request, trusted: &[std::net::IpAddr]) -> bool {
-    let peer = req
-        .extensions()
+    over_https(req.extensions(), req.headers(), trusted)
+}
+
+/// [`came_over_https`] from a request's parts.
+pub(crate) fn over_https(
+    extensions: &axum::http::Extensions,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> bool {
+    let peer = extensions
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map(|c| c.0.ip());
     peer.is_some_and(|p| trusted.contains(&p))
-        && req
-            .headers()
+        && headers
             .get("x-forwarded-proto")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))

@@ -3,6 +3,7 @@
 //! code ([`ErrorCode`]) that a page translates. The game logic and the store
 //! have their own error types; they become an [`ApiError`] here, in one place.
 
+use crate::accounts::AccountError;
 use crate::engine::{BadInput, EngineError};
 use crate::games::GameError;
 use crate::kinds::SettingsRefusal;
@@ -21,6 +22,20 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
+    /// An account name that breaks the naming rules.
+    BadName,
+    /// A password too short, too long or too common.
+    WeakPassword,
+    /// An account name already taken (ignoring case).
+    NameTaken,
+    /// A wrong name, password or recovery code (one code for all).
+    BadCredentials,
+    /// Too many failed sign-ins from this name or address.
+    SignInThrottled,
+    /// No valid session cookie.
+    NotSignedIn,
+    /// No session of this account with this id.
+    SessionNotFound,
     /// No game with this id.
     GameNotFound,
     /// No such API route.
@@ -143,6 +158,13 @@ pub enum ApiError {
     /// The server cannot do it right now (the secure generator failed).
     #[error("{1}")]
     Unavailable(ErrorCode, String),
+    /// Something other than a game is not there (404), in the message's
+    /// words.
+    #[error("{1}")]
+    Missing(ErrorCode, String),
+    /// Not signed in (401).
+    #[error("{1}")]
+    Unauthorized(ErrorCode, String),
     /// Too much at once from this client (429); try again after the
     /// seconds given (`Retry-After`).
     #[error("{1}")]
@@ -193,6 +215,8 @@ impl ApiError {
             | ApiError::Forbidden(c, _)
             | ApiError::Conflict(c, _)
             | ApiError::Unavailable(c, _)
+            | ApiError::Unauthorized(c, _)
+            | ApiError::Missing(c, _)
             | ApiError::TooMany(c, _, _)
             | ApiError::Busy(c, _, _) => *c,
             ApiError::BadRecordAt(..) => ErrorCode::BadRecord,
@@ -311,6 +335,23 @@ impl From<EngineError> for ApiError {
     }
 }
 
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> ApiError {
+        let m = e.to_string();
+        match e {
+            AccountError::BadName(_) => ApiError::BadRequest(ErrorCode::BadName, m),
+            AccountError::WeakPassword(_) => ApiError::BadRequest(ErrorCode::WeakPassword, m),
+            AccountError::NameTaken => ApiError::Conflict(ErrorCode::NameTaken, m),
+            AccountError::BadCredentials => ApiError::Unauthorized(ErrorCode::BadCredentials, m),
+            AccountError::Throttled(secs) => ApiError::TooMany(ErrorCode::SignInThrottled, m, secs),
+            AccountError::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
+            AccountError::NoSecret => ApiError::Unavailable(ErrorCode::Unavailable, m),
+            AccountError::Store(e) => e.into(),
+            AccountError::Internal(m) => ApiError::Internal(m),
+        }
+    }
+}
+
 impl From<SessionError> for ApiError {
     fn from(e: SessionError) -> ApiError {
         match e {
@@ -351,8 +392,9 @@ impl IntoResponse for ApiError {
         }
         let status = match self {
             ApiError::BadRequest(..) | ApiError::BadRecordAt(..) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(..) => StatusCode::NOT_FOUND,
+            ApiError::NotFound(..) | ApiError::Missing(..) => StatusCode::NOT_FOUND,
             ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::Unauthorized(..) => StatusCode::UNAUTHORIZED,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Unavailable(..) | ApiError::Busy(..) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,

@@ -9,6 +9,7 @@ pub(crate) mod edge;
 pub mod error;
 pub(crate) mod limits;
 pub(crate) mod listen;
+pub mod signed;
 pub(crate) mod socket;
 
 use crate::games::{AppState, MAX_BODY, MAX_IMPORT};
@@ -37,10 +38,17 @@ pub fn app(state: AppState) -> Router {
         o.rate_limit.saturating_mul(2),
         &client,
     );
+    let signing = crate::http::limits::limiter(
+        o.account_limit,
+        Duration::from_secs(60),
+        o.account_limit,
+        &client,
+    );
     state.set_chores(
         creating
             .iter()
             .chain(&acting)
+            .chain(&signing)
             .cloned()
             .map(|l| -> crate::games::Chore { Box::new(move || l.limiter().retain_recent()) })
             .collect(),
@@ -78,6 +86,46 @@ pub fn app(state: AppState) -> Router {
             "/api/games/{id}/seat-link",
             limited(post(api::seats::seat_link), &acting),
         )
+        .route(
+            "/api/account",
+            get(api::account::get).delete(api::account::delete),
+        )
+        .route(
+            "/api/account/signup",
+            limited(post(api::account::signup), &signing),
+        )
+        .route(
+            "/api/account/login",
+            limited(post(api::account::login), &signing),
+        )
+        .route(
+            "/api/account/recover",
+            limited(post(api::account::recover), &signing),
+        )
+        .route("/api/account/logout", post(api::account::logout))
+        .route("/api/account/logout-all", post(api::account::logout_all))
+        .route(
+            "/api/account/password",
+            limited(post(api::account::change_password), &signing),
+        )
+        .route(
+            "/api/account/recovery-codes",
+            limited(post(api::account::new_codes), &signing),
+        )
+        .route(
+            "/api/account/sessions/{id}",
+            axum::routing::delete(api::account::end_session),
+        )
+        .route(
+            "/api/account/claim",
+            limited(post(api::account::claim_seats), &acting),
+        )
+        .route(
+            "/api/account/settings",
+            axum::routing::put(api::account::put_settings),
+        )
+        .route("/api/account/export", get(api::account::export))
+        .route("/account", get(assets::page))
         .route("/api/games/{id}/record", get(api::games::record))
         .route("/api/games/{id}/review", get(api::review::get))
         // Engine work for anyone: limited like actions.

@@ -15,12 +15,14 @@ pub async fn upgrade(
     State(app): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
+    viewer: crate::http::signed::Viewer,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     // Count the socket now, so a flood of upgrades cannot pass the caps
     // before the first of them is counted.
     let count = SocketCount::take(&app, &slot, client)?;
+    let account = viewer.account_id();
     // Small buffers: a client sends at most 4 KiB and each message is sent
     // (and flushed) as it comes, so the default 128 KiB read buffer per
     // socket only cost memory (2,000 sockets on one game: 268 MiB).
@@ -31,7 +33,7 @@ pub async fn upgrade(
         .max_frame_size(MAX_WS_MESSAGE)
         .on_upgrade(move |socket| async move {
             let closing = app.inner.closing.subscribe();
-            push_updates(socket, slot, closing).await;
+            push_updates(socket, slot, closing, account).await;
             drop(count);
         }))
 }

@@ -13,7 +13,7 @@ mod view;
 pub use crate::model::{Kind, Mode, Status};
 pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
 pub use rules::GameRules;
-pub use view::{GameView, SessionView};
+pub use view::{GameView, PlayerView, SessionView};
 
 /// The longest record a game may have, in tokens: an action that would pass
 /// it is refused, so every record the server exports stays importable.
@@ -415,6 +415,32 @@ impl Session {
             s.push_str(self.kind.seat_names()[seat as usize]);
         }
         s
+    }
+
+    /// The seats an account holds in this game (claimed from any browser).
+    pub fn seats_of(&self, account: Option<i64>) -> Vec<u8> {
+        let Some(account) = account else {
+            return vec![];
+        };
+        (0u8..2)
+            .filter(|&s| {
+                self.row.accounts[s as usize]
+                    .as_ref()
+                    .is_some_and(|a| a.id == account)
+            })
+            .collect()
+    }
+
+    /// The seats a request holds: its token's and its account's.
+    pub fn seats_held(&self, token: Option<&str>, account: Option<i64>) -> Vec<u8> {
+        let mut seats = self.seats_for(token);
+        for s in self.seats_of(account) {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+        }
+        seats.sort_unstable();
+        seats
     }
 
     /// The seats a token holds (both, for a same-screen token).

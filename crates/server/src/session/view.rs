@@ -4,6 +4,7 @@
 
 use super::Session;
 use crate::model::{Kind, Mode};
+use crate::store::GameRow;
 use agon_views::{RingoGame, UrgammonMatch};
 use serde::Serialize;
 
@@ -16,6 +17,38 @@ pub enum GameView {
     Ringo(Box<RingoGame>),
     /// An Urgammon match.
     Urgammon(Box<UrgammonMatch>),
+}
+
+/// Who sits in a seat, as every viewer may see it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct PlayerView {
+    /// `account` (a signed-in player: `name`), `deleted` (an account since
+    /// deleted), `anonymous` (a player without an account), `computer`
+    /// (`level`) or `open` (an invited seat nobody has taken yet).
+    pub kind: &'static str,
+    /// The account's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The computer's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+impl PlayerView {
+    /// Who plays `seat` of a stored game.
+    pub fn of(row: &GameRow, seat: u8) -> PlayerView {
+        let token = if seat == 0 { &row.token0 } else { &row.token1 };
+        let (kind, name, level) = match &row.accounts[seat as usize] {
+            _ if row.engine_seat == Some(seat) => ("computer", None, row.level),
+            Some(a) => match &a.name {
+                Some(n) => ("account", Some(n.clone()), None),
+                None => ("deleted", None, None),
+            },
+            None if token.is_some() => ("anonymous", None, None),
+            None => ("open", None, None),
+        };
+        PlayerView { kind, name, level }
+    }
 }
 
 /// `GET /api/games/{id}`'s `state`, and what the WebSocket pushes: the
@@ -57,6 +90,8 @@ pub struct SessionView {
     pub rematch: Option<String>,
     /// Whether each seat has a player (or the computer).
     pub seated: [bool; 2],
+    /// Who plays each seat.
+    pub players: [PlayerView; 2],
     /// A friend game whose friend has not joined yet: nobody can move until
     /// she does (actions other than resigning are refused with 409
     /// `waiting-for-friend`).
@@ -75,6 +110,11 @@ pub struct SessionView {
 }
 
 impl Session {
+    /// Who plays `seat`.
+    pub fn player(&self, seat: u8) -> PlayerView {
+        PlayerView::of(&self.row, seat)
+    }
+
     /// The public state (the same for every viewer; no secrets).
     pub fn view(&self) -> SessionView {
         let names = self.kind.seat_names();
@@ -104,6 +144,7 @@ impl Session {
                 self.row.token1.is_some() || self.row.engine_seat == Some(1),
             ],
             waiting_for_friend: self.waiting_for_friend(),
+            players: [0u8, 1].map(|s| self.player(s)),
             total: None,
             tokens_all: None,
             turn_plies: None,

@@ -15,9 +15,13 @@
 //! append to one game. Schemas are refinery migrations, one folder per
 //! backend (`crates/server/migrations/`).
 
+pub mod accounts;
+mod list;
 mod postgres;
 mod sqlite;
 
+pub use accounts::{AccountBackend, SeatAccount};
+pub use list::{is_game_id, ListCursor, ListQuery};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -66,6 +70,8 @@ pub struct GameRow {
     /// match in play said only "in play"); `None` for Ringo, and for a
     /// match stored before the score was (until its next change).
     pub score: Option<[u32; 2]>,
+    /// The account holding each seat, once one signed in and claimed it.
+    pub accounts: [Option<SeatAccount>; 2],
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -263,78 +269,13 @@ pub struct QueueDepth {
 /// backends read them.
 const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, token1,
     start_position, status, created_at, updated_at, revision, reason, rematch,
-    score_light, score_dark";
+    score_light, score_dark, account0, account1,
+    (SELECT name FROM accounts a WHERE a.id = account0),
+    (SELECT name FROM accounts a WHERE a.id = account1)";
 
 /// How many columns [`COLUMNS`] names: what a query selects after them
 /// starts at this index.
-const N_COLUMNS: usize = 17;
-
-/// Which games [`Store::list`] answers: at most `limit`, most recently
-/// changed first (then most recently created, then by id, so the order is
-/// total and a page can start where the last one ended).
-#[derive(Clone, Debug, Default)]
-pub struct ListQuery {
-    /// The most games answered.
-    pub limit: usize,
-    /// Only these games (a player's own, from the tokens their browser
-    /// keeps); `None` for every game.
-    pub ids: Option<Vec<String>>,
-    /// Only games that come after this one in the order (the next page).
-    pub after: Option<ListCursor>,
-}
-
-/// Whether `s` can be a game id: 1 to 64 ASCII letters and digits (what the
-/// games list takes from a query, in `ids` and in a cursor).
-pub fn is_game_id(s: &str) -> bool {
-    (1..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
-/// A place in the games list's order: the last game of a page.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListCursor {
-    /// The game's `updated_at`.
-    pub updated_at: i64,
-    /// The game's `created_at`.
-    pub created_at: i64,
-    /// The game's id.
-    pub id: String,
-}
-
-impl ListCursor {
-    /// The cursor of `row`: the next page starts after it.
-    pub fn of(row: &GameRow) -> ListCursor {
-        ListCursor {
-            updated_at: row.updated_at,
-            created_at: row.created_at,
-            id: row.id.clone(),
-        }
-    }
-}
-
-impl std::fmt::Display for ListCursor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}.{}", self.updated_at, self.created_at, self.id)
-    }
-}
-
-impl std::str::FromStr for ListCursor {
-    type Err = ();
-    /// `UPDATED.CREATED.ID`, as [`ListCursor`]'s `Display` writes it.
-    fn from_str(s: &str) -> Result<ListCursor, ()> {
-        let mut parts = s.splitn(3, '.');
-        let updated_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
-        let created_at = parts.next().ok_or(())?.parse().map_err(|_| ())?;
-        let id = parts.next().ok_or(())?;
-        if !is_game_id(id) {
-            return Err(());
-        }
-        Ok(ListCursor {
-            updated_at,
-            created_at,
-            id: id.to_string(),
-        })
-    }
-}
+const N_COLUMNS: usize = 21;
 
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
@@ -382,7 +323,7 @@ pub struct NewJob<'a> {
 // arguments unused.
 #[allow(unused_variables)]
 #[async_trait::async_trait]
-pub trait Backend: Send + Sync {
+pub trait Backend: AccountBackend + Send + Sync {
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.
     fn is_shared(&self) -> bool {

@@ -6,6 +6,7 @@ use super::{parse_json, token_from};
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
+use crate::http::signed::Viewer;
 use crate::hub::WsMessage;
 use crate::secrets;
 use crate::session::SessionView;
@@ -70,6 +71,7 @@ pub async fn act(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
     body: Bytes,
 ) -> Result<Json<ActionAnswer>, ApiError> {
     let req: ActionRequest = parse_json(&body)?;
@@ -89,10 +91,12 @@ pub async fn act(
         ActionKind::Undo => Action::Undo,
         ActionKind::Resign => Action::Resign,
         ActionKind::Next => Action::Next,
-        ActionKind::Rematch => return rematch(&app, &id, &headers, req.expect_revision).await,
+        ActionKind::Rematch => {
+            return rematch(&app, &id, &headers, &viewer, req.expect_revision).await
+        }
     };
     let (slot, seats) = app
-        .slot_and_seats(&id, token_from(&headers).as_deref())
+        .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
     let (state, you) = app
         .apply(&slot, Some(&seats), &action, req.expect_revision)
@@ -112,11 +116,12 @@ async fn rematch(
     app: &AppState,
     id: &str,
     headers: &HeaderMap,
+    viewer: &Viewer,
     expect_revision: Option<i64>,
 ) -> Result<Json<ActionAnswer>, ApiError> {
     let slot = app.slot(id).await?;
     let mut session = slot.session.lock().await;
-    let you = session.seats_for(token_from(headers).as_deref());
+    let you = session.seats_held(token_from(headers).as_deref(), viewer.account_id());
     if you.is_empty() {
         return Err(ApiError::Forbidden(
             ErrorCode::NotAPlayer,
@@ -162,6 +167,11 @@ async fn rematch(
         session.row.engine_seat.map(|s| 1 - s),
     )?;
     row.level = session.row.level;
+    // The seats swap, and so do the accounts that hold them.
+    row.accounts = [
+        session.row.accounts[1].clone(),
+        session.row.accounts[0].clone(),
+    ];
     // A friend seat that was never taken gets a fresh invite code.
     let free = match (session.mode(), &row.token0, &row.token1) {
         (Mode::Friend, None, _) => Some(0),

@@ -6,9 +6,11 @@ use crate::dice::{Ledger, OsDice};
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
+use crate::http::signed::Viewer;
 use crate::kinds::SettingsFields;
 use crate::secrets;
-use crate::session::{Kind, Mode, Session, SessionView, Status};
+use crate::session::{Kind, Mode, PlayerView, Session, SessionView, Status};
+use crate::store::SeatAccount;
 use crate::store::{GameRow, ListCursor, ListQuery, NewRecord, Store};
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -90,6 +92,10 @@ pub struct ListEntry {
     /// Urgammon: the match score `[light, dark]`; `null` for Ringo (and for
     /// a match stored before scores were, until its next change).
     score: Option<[u32; 2]>,
+    /// Who plays each seat.
+    players: [PlayerView; 2],
+    /// The seats the signed-in account holds (empty when not signed in).
+    you: Vec<u8>,
 }
 
 /// `GET /api/games`.
@@ -106,6 +112,8 @@ pub struct List {
 #[derive(Deserialize, Default)]
 pub struct ListParams {
     ids: Option<String>,
+    /// `1`: also the signed-in account's games.
+    mine: Option<String>,
     after: Option<String>,
     limit: Option<String>,
 }
@@ -155,7 +163,12 @@ impl ListParams {
                 ))
             })?),
         };
-        Ok(ListQuery { limit, ids, after })
+        Ok(ListQuery {
+            limit,
+            ids,
+            after,
+            account: None,
+        })
     }
 }
 
@@ -352,11 +365,16 @@ pub(crate) fn new_row(
         reason: None,
         rematch: None,
         score: None,
+        accounts: [None, None],
     })
 }
 
 /// Creates a game and returns the creator's secrets.
-pub(super) async fn create_game(app: &AppState, g: NewGame) -> Result<Created, ApiError> {
+pub(super) async fn create_game(
+    app: &AppState,
+    g: NewGame,
+    viewer: &Viewer,
+) -> Result<Created, ApiError> {
     let mine = secrets::secret()?;
     let other = 1 - g.my_seat;
     // The row keeps only the hash of each secret.
@@ -372,7 +390,25 @@ pub(super) async fn create_game(app: &AppState, g: NewGame) -> Result<Created, A
         }
     };
     let [token0, token1] = seats;
-    let row = new_row(&g, token0, token1, engine_seat)?;
+    let mut row = new_row(&g, token0, token1, engine_seat)?;
+    // A signed-in creator's seats are her account's from the start (both,
+    // on one screen).
+    if let Some((account, _)) = &viewer.signed_in {
+        let mine = SeatAccount {
+            id: account.id,
+            name: account.name.clone(),
+        };
+        for s in 0..2u8 {
+            let hers = if g.mode == Mode::Local {
+                true
+            } else {
+                s == g.my_seat
+            };
+            if hers {
+                row.accounts[s as usize] = Some(mine.clone());
+            }
+        }
+    }
     let id = row.id.clone();
     let invite_hash = invite.as_deref().map(secrets::hash);
     let session = open_game(
@@ -401,22 +437,44 @@ pub(super) async fn create_game(app: &AppState, g: NewGame) -> Result<Created, A
 /// `POST /api/games`.
 pub async fn create(
     State(app): State<AppState>,
+    viewer: Viewer,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: CreateRequest = parse_json(&body)?;
     let g = NewGame::from_request(&req)?;
-    Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(create_game(&app, g, &viewer).await?),
+    ))
 }
 
 /// `GET /api/games`: the 100 most recently changed games, a page after an
 /// earlier one (`?after=`), or the games named (`?ids=`, a player's own).
 pub async fn list(
     State(app): State<AppState>,
+    viewer: Viewer,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<List>, ApiError> {
     let Query(params) =
         params.map_err(|e| ApiError::BadRequest(ErrorCode::BadQuery, e.body_text()))?;
-    let query = params.query()?;
+    let mut query = params.query()?;
+    let me = viewer.account_id();
+    match params.mine.as_deref() {
+        None | Some("0") => {}
+        Some("1") => {
+            query.account = me;
+            // Not signed in: only the `ids` given, if any.
+            if me.is_none() && query.ids.is_none() {
+                query.ids = Some(vec![]);
+            }
+        }
+        Some(other) => {
+            return Err(ApiError::BadRequest(
+                ErrorCode::BadQuery,
+                format!("mine must be 1 or 0, not '{other}'"),
+            ))
+        }
+    }
     let rows = app.store().list(&query).await?;
     // A full page may have more after it; a shorter one is the end.
     let next = (rows.len() == query.limit)
@@ -425,6 +483,10 @@ pub async fn list(
     let games = rows
         .into_iter()
         .map(|(r, n)| ListEntry {
+            players: [0u8, 1].map(|s| PlayerView::of(&r, s)),
+            you: (0u8..2)
+                .filter(|&s| me.is_some() && r.accounts[s as usize].as_ref().map(|a| a.id) == me)
+                .collect(),
             id: r.id,
             game: r.kind,
             settings: r.settings,
@@ -447,10 +509,11 @@ pub async fn get(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    viewer: Viewer,
 ) -> Result<Json<GameAnswer>, ApiError> {
     let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
-    let you = session.seats_for(token_from(&headers).as_deref());
+    let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
     Ok(Json(GameAnswer {
         state: session.view(),
         you,

@@ -36,6 +36,7 @@ struct ImportRequest {
 /// `resign:SIDE`.
 pub async fn import(
     State(app): State<AppState>,
+    viewer: crate::http::signed::Viewer,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: ImportRequest = parse_json(&body)?;
@@ -98,5 +99,8 @@ pub async fn import(
         my_seat,
         tokens,
     };
-    Ok((StatusCode::CREATED, Json(create_game(&app, g).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(create_game(&app, g, &viewer).await?),
+    ))
 }

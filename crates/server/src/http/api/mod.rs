@@ -2,6 +2,7 @@
 //! seats (invites and seat links), and the rules' metadata. Every request is
 //! parsed into domain types here, at the edge; every answer is a typed struct.
 
+pub mod account;
 pub mod actions;
 pub mod analysis;
 pub mod games;

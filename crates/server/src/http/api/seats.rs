@@ -35,6 +35,7 @@ pub struct Joined {
 pub async fn join(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: crate::http::signed::Viewer,
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     let req: JoinRequest = parse_json(&body)?;
@@ -64,6 +65,14 @@ pub async fn join(
     slot.broadcast(&crate::hub::WsMessage::State {
         state: Box::new(state),
     });
+    // A signed-in player's new seat is her account's too.
+    if let Some((a, _)) = &viewer.signed_in {
+        let mine = crate::store::SeatAccount {
+            id: a.id,
+            name: a.name.clone(),
+        };
+        app.claim_seats(&id, &token, &mine).await?;
+    }
     Ok(Json(Joined {
         token,
         seat: you[0],
@@ -89,7 +98,7 @@ pub async fn seat_link(
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, ApiError> {
     let (_, seats) = app
-        .slot_and_seats(&id, token_from(&headers).as_deref())
+        .slot_and_seats(&id, token_from(&headers).as_deref(), None)
         .await?;
     let seat = match seats.as_slice() {
         [] => {

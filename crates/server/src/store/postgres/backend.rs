@@ -26,8 +26,9 @@ impl Backend for PgStore {
         tx.execute(
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
                 start_position, status, created_at, updated_at, revision, reason, rematch,
-                score_light, score_dark)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                score_light, score_dark, account0, account1)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                $18, $19)",
             &[
                 &row.id,
                 &row.kind.name(),
@@ -46,6 +47,8 @@ impl Backend for PgStore {
                 &row.rematch,
                 &score_column(row.score, 0),
                 &score_column(row.score, 1),
+                &row.accounts[0].as_ref().map(|a| a.id),
+                &row.accounts[1].as_ref().map(|a| a.id),
             ],
         )
         .await?;
@@ -263,7 +266,8 @@ impl Backend for PgStore {
                 &format!(
                     "SELECT {COLUMNS}, (SELECT COUNT(*) FROM tokens t WHERE t.game_id = g.id)
                      FROM games g
-                     WHERE ($2 OR g.id = ANY($3))
+                     WHERE (($2 AND $8::bigint IS NULL) OR g.id = ANY($3)
+                            OR g.account0 = $8 OR g.account1 = $8)
                        AND ($4 OR (updated_at, created_at, g.id) < ($5, $6, $7))
                      ORDER BY updated_at DESC, created_at DESC, g.id DESC LIMIT $1"
                 ),
@@ -275,6 +279,7 @@ impl Backend for PgStore {
                     &after_u,
                     &after_c,
                     &after_id,
+                    &query.account,
                 ],
             )
             .await?;

@@ -20,6 +20,7 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
+mod accounts;
 mod backend;
 mod queue;
 
@@ -206,6 +207,12 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
             (Some(light), Some(dark)) => Some([light, dark]),
             _ => None,
         },
+        accounts: [17, 18].map(|i| {
+            r.get::<_, Option<i64>>(i).map(|id| super::SeatAccount {
+                id,
+                name: r.get(i + 2),
+            })
+        }),
     })
 }
 

@@ -15,6 +15,7 @@
 //!   stored game has moved on, so two writers can never both append to one
 //!   game.
 
+mod accounts;
 mod backend;
 mod sql;
 

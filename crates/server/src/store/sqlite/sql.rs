@@ -61,8 +61,9 @@ pub(super) fn create(
     conn.execute(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
             start_position, status, created_at, updated_at, revision, reason, rematch,
-            score_light, score_dark)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            score_light, score_dark, account0, account1)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+            ?18, ?19)",
         params![
             row.id,
             row.kind.name(),
@@ -80,7 +81,9 @@ pub(super) fn create(
             row.reason,
             row.rematch,
             row.score.map(|s| s[0]),
-            row.score.map(|s| s[1])
+            row.score.map(|s| s[1]),
+            row.accounts[0].as_ref().map(|a| a.id),
+            row.accounts[1].as_ref().map(|a| a.id)
         ],
     )?;
     insert_tokens(conn, &row.id, 0, tokens)?;
@@ -285,12 +288,20 @@ pub(super) fn list(
 ) -> Result<Vec<(GameRow, usize)>, rusqlite::Error> {
     let mut filters = vec![];
     let mut values: Vec<rusqlite::types::Value> = vec![];
-    if let Some(ids) = &query.ids {
-        if ids.is_empty() {
-            return Ok(vec![]);
-        }
-        filters.push(format!("g.id IN ({})", vec!["?"; ids.len()].join(", ")));
+    let mut mine = vec![];
+    if let Some(ids) = query.ids.as_ref().filter(|ids| !ids.is_empty()) {
+        mine.push(format!("g.id IN ({})", vec!["?"; ids.len()].join(", ")));
         values.extend(ids.iter().map(|id| id.clone().into()));
+    }
+    if let Some(account) = query.account {
+        mine.push("g.account0 = ? OR g.account1 = ?".to_string());
+        values.extend([account.into(), account.into()]);
+    }
+    if mine.is_empty() && query.ids.is_some() {
+        return Ok(vec![]);
+    }
+    if !mine.is_empty() {
+        filters.push(format!("({})", mine.join(" OR ")));
     }
     if let Some(c) = &query.after {
         filters.push("(updated_at, created_at, g.id) < (?, ?, ?)".to_string());
@@ -440,7 +451,16 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
             (Some(light), Some(dark)) => Some([light, dark]),
             _ => None,
         },
+        accounts: [
+            seat_account(r.get(17)?, r.get(19)?),
+            seat_account(r.get(18)?, r.get(20)?),
+        ],
     })
+}
+
+/// A seat's account from its number and name columns.
+fn seat_account(id: Option<i64>, name: Option<String>) -> Option<crate::store::SeatAccount> {
+    id.map(|id| crate::store::SeatAccount { id, name })
 }
 
 /// A game's stored review: the revision it was made at, and its JSON.

@@ -1,0 +1,168 @@
+//! Passwords: the rules a new one must meet, and Argon2id hashing off the
+//! async workers, a few at a time, so sign-ins never slow the games.
+
+use super::AccountError;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
+use tokio::sync::Semaphore;
+
+/// The most common passwords of 8 characters or more (zxcvbn's list),
+/// packaged with the server.
+static COMMON: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("../../data/common-passwords.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect()
+});
+
+/// The longest password taken, in characters: Argon2 costs the same for any
+/// length, but a bound keeps request bodies and memory small.
+pub const MAX_LEN: usize = 256;
+
+/// Checks a new password: 8 to 256 characters, not the name, not among the
+/// most common passwords (ignoring case).
+///
+/// # Errors
+/// [`AccountError::WeakPassword`] with the reason in words.
+pub fn check(password: &str, name: &str) -> Result<(), AccountError> {
+    let n = password.chars().count();
+    if n < 8 {
+        return Err(AccountError::WeakPassword(
+            "a password has at least 8 characters".into(),
+        ));
+    }
+    if n > MAX_LEN {
+        return Err(AccountError::WeakPassword(format!(
+            "a password has at most {MAX_LEN} characters"
+        )));
+    }
+    let lower = password.to_lowercase();
+    if lower == name.to_lowercase() || COMMON.contains(lower.as_str()) {
+        return Err(AccountError::WeakPassword(
+            "this password is among the most common ones: choose another".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// OWASP's Argon2id parameters (Password Storage Cheat Sheet, 2025): 19 MiB
+/// of memory, 2 passes, 1 lane.
+fn argon2() -> Argon2<'static> {
+    let params = Params::new(19 * 1024, 2, 1, None).expect("valid Argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes and verifies passwords on the blocking pool, at most one per core
+/// at a time: a burst of sign-ins waits for its turn instead of taking the
+/// threads that serve the games.
+#[derive(Clone)]
+pub struct Hasher {
+    permits: Arc<Semaphore>,
+    /// A hash of a random password, verified when the name is unknown so
+    /// that an unknown name costs what a wrong password costs.
+    decoy: Arc<String>,
+}
+
+impl Hasher {
+    /// A hasher running `parallel` hashes at most at once.
+    pub fn new(parallel: usize) -> Hasher {
+        let decoy = hash_now("agon decoy password, never used").unwrap_or_default();
+        Hasher {
+            permits: Arc::new(Semaphore::new(parallel.max(1))),
+            decoy: Arc::new(decoy),
+        }
+    }
+
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, AccountError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| AccountError::Internal("the password hasher stopped".into()))?;
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| AccountError::Internal(format!("password hashing failed: {e}")))
+    }
+
+    /// The Argon2id hash of a password, as a PHC string.
+    ///
+    /// # Errors
+    /// No salt could be drawn, or hashing failed.
+    pub async fn hash(&self, password: String) -> Result<String, AccountError> {
+        self.run(move || hash_now(&password)).await?
+    }
+
+    /// Whether `password` matches `hash`; with no hash (an unknown name), a
+    /// decoy is verified so the answer takes as long, and it is false.
+    ///
+    /// # Errors
+    /// The hasher stopped.
+    pub async fn verify(
+        &self,
+        password: String,
+        hash: Option<String>,
+    ) -> Result<bool, AccountError> {
+        let known = hash.is_some();
+        let hash = hash.unwrap_or_else(|| (*self.decoy).clone());
+        let ok = self
+            .run(move || {
+                PasswordHash::new(&hash)
+                    .is_ok_and(|h| argon2().verify_password(password.as_bytes(), &h).is_ok())
+            })
+            .await?;
+        Ok(known && ok)
+    }
+}
+
+fn hash_now(password: &str) -> Result<String, AccountError> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|_| AccountError::NoSecret)?;
+    let salt =
+        SaltString::encode_b64(&salt).map_err(|e| AccountError::Internal(format!("salt: {e}")))?;
+    argon2()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| AccountError::Internal(format!("password hashing failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_passwords_are_refused() {
+        assert!(check("short", "ala").is_err());
+        assert!(check("password", "ala").is_err());
+        assert!(check("PassWord1", "ala").is_err(), "common, ignoring case");
+        assert!(check("AlaMaKota", "alamakota").is_err(), "the name");
+        assert!(check(&"x".repeat(257), "ala").is_err());
+        assert!(check("correct horse battery", "ala").is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_hash_is_argon2id_and_verifies_only_its_password() {
+        let h = Hasher::new(1);
+        let hash = h.hash("correct horse battery".into()).await.unwrap();
+        assert!(
+            hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{hash}"
+        );
+        assert!(h
+            .verify("correct horse battery".into(), Some(hash.clone()))
+            .await
+            .unwrap());
+        assert!(!h
+            .verify("wrong horse battery".into(), Some(hash))
+            .await
+            .unwrap());
+        assert!(!h
+            .verify("agon decoy password, never used".into(), None)
+            .await
+            .unwrap());
+    }
+}
