@@ -49,7 +49,8 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     // Each player sees the other connected; the invite box is gone once used.
     await waitState(alice, () => window.agonPresence[0] && window.agonPresence[1]);
     await alice.locator('#presence [data-seat="1"][data-present="yes"]').waitFor();
-    assert.match(await alice.locator("#presence").innerText(), /Defenders — connected/);
+    // Each side with who plays it: no account here, so "Anonymous".
+    assert.match(await alice.locator("#presence").innerText(), /Defenders \(Anonymous\) — connected/);
     assert.equal(await alice.locator("#invite-link").count(), 0);
     // A plain watch link is a spectator too.
     await carol.goto(watch);

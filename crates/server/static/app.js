@@ -13,6 +13,8 @@ import { reviewPage } from "./js/pages/review.js";
 import { analysisPage } from "./js/pages/analysis.js";
 import { labPage } from "./js/pages/lab.js";
 import { notFoundPage } from "./js/pages/notfound.js";
+import { accountPage } from "./js/pages/account.js";
+import { account, applySettings, saveSetting, showInHeader } from "./js/account.js";
 
 addRoute(/^\/$/, homePage);
 addRoute(/^\/new$/, homePage);
@@ -23,10 +25,25 @@ addRoute(/^\/analysis$/, analysisPage);
 addRoute(/^\/lab$/, labPage);
 addRoute(/^\/games$/, gamesPage);
 addRoute(/^\/rules$/, rulesPage);
+addRoute(/^\/account$/, accountPage);
 addRoute(/^.*$/, notFoundPage);
 
 const langSelect = document.getElementById("lang");
 langSelect.value = LANG;
-langSelect.addEventListener("change", () => { setLang(langSelect.value); route(); });
+langSelect.addEventListener("change", () => {
+  setLang(langSelect.value);
+  saveSetting("lang", langSelect.value);
+  route();
+});
+document.addEventListener("agon-sound", (e) => saveSetting("sound", e.detail));
 
 route();
+// Who is signed in: the header shows the name, and the account's settings
+// (language, sounds) apply to this browser too.
+account().then((a) => {
+  if (applySettings(a)) {
+    langSelect.value = a.settings.lang;
+    route();
+  }
+  showInHeader();
+});

@@ -19,6 +19,12 @@ const FILES: &[(&str, &str)] = &[
     ("lang/pl.js", include_str!("../../static/lang/pl.js")),
     ("lang/fr.js", include_str!("../../static/lang/fr.js")),
     ("js/api.js", include_str!("../../static/js/api.js")),
+    ("js/account.js", include_str!("../../static/js/account.js")),
+    ("js/players.js", include_str!("../../static/js/players.js")),
+    (
+        "js/pages/account.js",
+        include_str!("../../static/js/pages/account.js"),
+    ),
     ("js/dom.js", include_str!("../../static/js/dom.js")),
     ("js/log.js", include_str!("../../static/js/log.js")),
     ("js/games.js", include_str!("../../static/js/games.js")),

@@ -23,11 +23,17 @@ export function navigate(path) {
 /** Draws the page for the current path. */
 export function route() {
   if (cleanup) { cleanup(); cleanup = null; }
-  const main = document.getElementById("main");
-  main.replaceChildren();
+  // Each page draws into a fresh box of its own: a page still waiting for
+  // an answer when the reader moved on then draws into a box no longer on
+  // the page, never beside the next page.
+  const main = document.createElement("div");
+  main.className = "page";
+  document.getElementById("main").replaceChildren(main);
   document.title = t("app.title");
   document.querySelectorAll("[data-i18n]").forEach((e) => (e.textContent = t(e.dataset.i18n)));
   document.querySelectorAll("[data-i18n-label]").forEach((e) => e.setAttribute("aria-label", t(e.dataset.i18nLabel)));
+  const accountLink = document.getElementById("account-link");
+  if (accountLink && accountLink.dataset.signedIn !== "yes") accountLink.textContent = t("nav.signin");
   const path = location.pathname;
   for (const [pattern, show] of routes) {
     const m = path.match(pattern);

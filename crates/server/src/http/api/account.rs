@@ -72,8 +72,13 @@ pub struct SignedIn {
 pub struct SessionEntry {
     /// The session's handle (the hash of its id: it cannot sign anyone in).
     pub id: String,
-    /// The browser and system.
+    /// The browser and system in English ("Firefox on Linux").
     pub device: String,
+    /// The browser alone ("Firefox"), for a page that says it in its own
+    /// language.
+    pub browser: String,
+    /// The system alone ("Linux"), when known.
+    pub system: Option<String>,
     /// When it began.
     pub created_at: i64,
     /// When it was last used.
@@ -341,6 +346,12 @@ pub async fn get(
         .await?
         .into_iter()
         .map(|s| SessionEntry {
+            browser: s
+                .device
+                .split_once(" on ")
+                .map_or(s.device.as_str(), |(b, _)| b)
+                .to_string(),
+            system: s.device.split_once(" on ").map(|(_, o)| o.to_string()),
             current: s.id_hash == current.id_hash,
             id: s.id_hash,
             device: s.device,

@@ -236,7 +236,8 @@ export async function gamePage(main, id) {
     ws.onopen = () => {
       retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn";
       // Say who we are (never in the URL), so our seat shows as connected.
-      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+      // A signed-in player's seats come with her cookie, token or not.
+      ws.send(JSON.stringify({ type: "hello", token: token || "" }));
     };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);

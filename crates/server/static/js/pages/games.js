@@ -8,6 +8,8 @@ import { api, ownGameIds, gamesByIds } from "../api.js";
 import { settingsText } from "../settings.js";
 import { scoreWords } from "../panels/urgammon.js";
 import { gameOf } from "../games.js";
+import { playerText } from "../players.js";
+import { account } from "../account.js";
 
 /** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
 export function statusText(status) {
@@ -23,7 +25,7 @@ export function scoreText(g) {
   return Array.isArray(g.score) ? scoreWords(g.score[0], g.score[1]) : "";
 }
 
-const COLS = ["game", "settings", "mode", "status", "updated"];
+const COLS = ["game", "settings", "mode", "status", "updated", "players"];
 
 /** A listed game's name. */
 export const gameName = (g) => gameOf(g.game).name;
@@ -44,6 +46,7 @@ function row(g) {
     cell("status", statusText(g.status) + (g.reason === "resignation" ? " — " + t("reason.resignation") : "")
       + (score ? " · " + score : "")),
     cell("updated", new Date(g.updated_at * 1000).toLocaleString(document.documentElement.lang)),
+    cell("players", el("span", { class: "players" }, (g.players || []).map(playerText).join(" – "))),
     el("td", { "data-label": t("games.col.links"), class: "links" },
       el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open")),
       el("a", { href: "/replay/" + g.id, "data-nav": true }, t("games.replay")),
@@ -65,13 +68,19 @@ export async function gamesPage(main) {
   // The player's own games: once a hundred newer games were played on the
   // site, a game of theirs was no longer on the list at all.
   // A failure here (a dropped connection) leaves the list of all games.
+  // With an account, its games from every device join this browser's.
   const own = ownGameIds();
-  if (own.length) {
-    const games = await gamesByIds(own).catch((e) => { toast(e.message); return []; });
+  const me = await account();
+  if (own.length || me) {
+    const byIds = own.length ? await gamesByIds(own).catch((e) => { toast(e.message); return []; }) : [];
+    const mine = me ? await api("GET", "/api/games?mine=1").then((r) => r.games).catch(() => []) : [];
+    const seen = new Set(byIds.map((g) => g.id));
+    const games = [...byIds, ...mine.filter((g) => !seen.has(g.id))]
+      .sort((a, b) => (b.updated_at - a.updated_at) || (b.created_at - a.created_at) || (a.id < b.id ? 1 : -1));
     if (games.length) {
       main.append(el("section", { id: "your-games", "aria-labelledby": "your-games-title" },
         el("h2", { id: "your-games-title" }, t("games.yours")),
-        el("p", { class: "muted" }, t("games.yours_help")),
+        el("p", { class: "muted" }, t(me ? "games.yours_help_account" : "games.yours_help")),
         table("own-games", games, "your-games-title")));
     }
   }

@@ -1,5 +1,6 @@
 // What both games' side panels share: who you are, presence, Undo / Resign /
 // Rematch, links, the board tools (flip, sounds).
+import { playerText } from "../players.js";
 import { el, toast } from "../dom.js";
 import { t, colon } from "../../i18n.js";
 import { api, inviteKey } from "../api.js";
@@ -53,7 +54,10 @@ export function presenceBlock(view) {
   const s = view.state;
   return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + colon()),
     [0, 1].map((seat) => {
-      const name = t("Side." + s.seat_names[seat]);
+      // The side, then who plays it: "Attackers (ala)".
+      const p = s.players && s.players[seat];
+      const who = p && p.kind !== "open" ? playerText(p) : "";
+      const name = t("Side." + s.seat_names[seat]) + (who && s.engine_seat !== seat ? " (" + who + ")" : "");
       let status, on = false;
       if (s.engine_seat === seat) status = t("game.computer") + (s.level ? ", " + t("home.level").toLowerCase() + " " + s.level : "");
       else if (s.seated && !s.seated[seat]) status = t("game.seat_free");
@@ -186,6 +190,7 @@ export function boardTools(view) {
   } }, "⇅ " + t("game.flip"));
   const sound = el("button", { id: "sound", "aria-pressed": String(prefs.sound), onclick: () => {
     prefs.sound = !prefs.sound;
+    document.dispatchEvent(new CustomEvent("agon-sound", { detail: prefs.sound }));
     sound.setAttribute("aria-pressed", String(prefs.sound));
   } }, "♪ " + t("game.sound"));
   return el("div", { class: "row tools" }, flip, sound);

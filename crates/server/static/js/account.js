@@ -1,0 +1,68 @@
+// The signed-in account, as this page knows it: fetched once from
+// `GET /api/account` (the session cookie is HttpOnly, so the page never sees
+// it), shown in the header, and changed by signing in or out. Settings
+// (language, sounds) follow the account to every device.
+import { api, ownGameIds, tokenKey } from "./api.js";
+import { t, LANG, setLang } from "../i18n.js";
+import { prefs } from "./prefs.js";
+
+let current; // undefined: not asked yet; null: signed out; else the account
+
+/** The signed-in account (`{name, sessions, settings, …}`) or null. */
+export async function account() {
+  if (current === undefined) {
+    try {
+      current = await api("GET", "/api/account");
+    } catch (e) {
+      current = null;
+    }
+    showInHeader();
+  }
+  return current;
+}
+
+/** Forgets what is known, so the next `account()` asks again. */
+export function forgetAccount() {
+  current = undefined;
+}
+
+/** Sets the account after a sign-in, sign-up or sign-out (null). */
+export function setAccount(a) {
+  current = a;
+  showInHeader();
+}
+
+/** The header's account link: the name when signed in, else "Sign in". */
+export function showInHeader() {
+  const link = document.getElementById("account-link");
+  if (!link) return;
+  link.textContent = current ? current.name : t("nav.signin");
+  link.dataset.signedIn = current ? "yes" : "no";
+}
+
+/** The seats this browser holds, for the server to give to the account. */
+export function heldSeats() {
+  return ownGameIds().map((game) => ({ game, token: localStorage.getItem(tokenKey(game)) }));
+}
+
+/** Applies the account's saved settings to this browser: its language
+ *  (unless the address asks for one) and its sounds. */
+export function applySettings(a) {
+  const s = (a && a.settings) || {};
+  if (typeof s.sound === "boolean") prefs.sound = s.sound;
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (s.lang && s.lang !== LANG && !asked) {
+    setLang(s.lang);
+    return true;
+  }
+  return false;
+}
+
+/** Saves a setting on the account, when signed in (quietly: the browser
+ *  keeps it anyway). */
+export function saveSetting(key, value) {
+  if (!current) return;
+  const settings = { ...(current.settings || {}), [key]: value };
+  current.settings = settings;
+  api("PUT", "/api/account/settings", settings).catch(() => {});
+}

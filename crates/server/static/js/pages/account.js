@@ -1,0 +1,186 @@
+// The account page (/account). Signed out: sign in, create an account, or
+// reset a forgotten password with a recovery code. Just signed up: the ten
+// recovery codes, shown once. Signed in: the devices signed in (each can be
+// signed out), sign out here or everywhere, a new password, new recovery
+// codes, the data download and deleting the account.
+import { el, toast } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, errorText } from "../api.js";
+import { account, setAccount, forgetAccount, heldSeats, applySettings } from "../account.js";
+import { navigate, route } from "../router.js";
+
+/** A labelled input: `<label>Name <input></label>`. */
+function field(id, label, type, autocomplete) {
+  const input = el("input", { id, name: id, type, autocomplete, required: true });
+  return [el("label", { for: id }, label), input];
+}
+
+/** A form with a heading, its fields, a submit button and an error line;
+ *  `submit(values)` runs on submit, its error shown in the line. */
+function form(id, title, fields, button, submit) {
+  const error = el("p", { class: "error", id: id + "-error", role: "alert" });
+  const go = el("button", { type: "submit", class: "primary", id: id + "-submit" }, button);
+  const f = el("form", { id, class: "account-form", "aria-labelledby": id + "-title" },
+    el("h2", { id: id + "-title" }, title), fields.flat(), el("div", { class: "row" }, go), error);
+  f.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    go.disabled = true;
+    const values = Object.fromEntries(new FormData(f).entries());
+    try {
+      await submit(values);
+    } catch (err) {
+      error.textContent = errorText(err);
+    } finally {
+      go.disabled = false;
+    }
+  });
+  return f;
+}
+
+/** The recovery codes, once: a list, a download, and a button to go on. */
+function codesBlock(codes, onDone) {
+  const text = codes.join("\n") + "\n";
+  const file = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  return el("section", { id: "codes", "aria-labelledby": "codes-title" },
+    el("h2", { id: "codes-title" }, t("account.codes_title")),
+    el("p", {}, t("account.codes_help")),
+    el("ol", { id: "recovery-codes", class: "codes" }, codes.map((c) => el("li", {}, el("code", {}, c)))),
+    el("div", { class: "row" },
+      el("a", { class: "button", href: file, download: "agon-recovery-codes.txt", id: "codes-download" }, t("account.codes_download")),
+      onDone ? el("button", { class: "primary", id: "codes-done", onclick: onDone }, t("account.codes_done")) : null));
+}
+
+/** Signs in (or up) with the seats this browser holds, then shows what
+ *  came of it. */
+async function started(answer) {
+  forgetAccount();
+  const a = await account();
+  setAccount(a);
+  // The account's language applies from the next page drawn.
+  applySettings(a);
+  const n = (answer.claimed || []).length;
+  if (n) toast(t("account.claimed", { n }));
+  return a;
+}
+
+function signedOut(main) {
+  main.append(el("h1", {}, t("account.title")),
+    el("p", { class: "muted" }, t("account.why")));
+  const grid = el("div", { class: "account-grid" });
+  grid.append(
+    form("signin", t("account.signin"), [
+      field("signin-name", t("account.name"), "text", "username"),
+      field("signin-password", t("account.password"), "password", "current-password"),
+    ], t("account.signin_button"), async (v) => {
+      const r = await api("POST", "/api/account/login",
+        { name: v["signin-name"], password: v["signin-password"], seats: heldSeats() });
+      await started(r);
+      navigate("/account");
+    }),
+    form("signup", t("account.signup"), [
+      field("signup-name", t("account.name"), "text", "username"),
+      el("p", { class: "muted small" }, t("account.name_rules")),
+      field("signup-password", t("account.password"), "password", "new-password"),
+      el("p", { class: "muted small" }, t("account.password_rules")),
+    ], t("account.signup_button"), async (v) => {
+      const r = await api("POST", "/api/account/signup",
+        { name: v["signup-name"], password: v["signup-password"], seats: heldSeats() });
+      await started(r);
+      main.replaceChildren(el("h1", {}, t("account.welcome", { name: r.name })),
+        codesBlock(r.recovery_codes, () => navigate("/account")));
+      document.getElementById("codes-done").focus();
+    }));
+  main.append(grid);
+  const recover = form("recover", t("account.recover"), [
+    el("p", { class: "muted" }, t("account.recover_help")),
+    field("recover-name", t("account.name"), "text", "username"),
+    field("recover-code", t("account.code"), "text", "one-time-code"),
+    field("recover-password", t("account.new_password"), "password", "new-password"),
+  ], t("account.recover_button"), async (v) => {
+    await api("POST", "/api/account/recover",
+      { name: v["recover-name"], code: v["recover-code"], password: v["recover-password"] });
+    await started({});
+    toast(t("account.recovered"));
+    navigate("/account");
+  });
+  main.append(el("details", { id: "forgot" }, el("summary", {}, t("account.forgot")), recover));
+}
+
+/** A time as the page's language writes it. */
+const when = (secs) => new Date(secs * 1000).toLocaleString(document.documentElement.lang);
+
+function signedIn(main, a) {
+  main.append(el("h1", { id: "account-name" }, a.name),
+    el("p", { class: "muted" }, t("account.since", { date: when(a.created_at) })),
+    el("p", {}, el("a", { href: "/games", "data-nav": true, id: "my-games" }, t("account.my_games"))));
+
+  const out = async (path) => {
+    await api("POST", path);
+    setAccount(null);
+    toast(t("account.signed_out"));
+    navigate("/account");
+  };
+  main.append(el("div", { class: "row" },
+    el("button", { id: "signout", onclick: () => out("/api/account/logout").catch((e) => toast(errorText(e))) }, t("account.signout")),
+    el("button", { id: "signout-all", onclick: () => out("/api/account/logout-all").catch((e) => toast(errorText(e))) }, t("account.signout_all"))));
+
+  // The devices signed in.
+  const rows = a.sessions.map((s) => el("tr", { "data-session": s.id, "data-current": s.current ? "yes" : "no" },
+    el("td", { "data-label": t("account.device") },
+      s.system ? t("account.device_on", { browser: s.browser, system: s.system }) : s.browser, s.current ? el("strong", {}, " — " + t("account.this_device")) : null),
+    el("td", { "data-label": t("account.last_seen") }, when(s.last_seen)),
+    el("td", {}, s.current ? null : el("button", { class: "end-session", onclick: async () => {
+      try {
+        await api("DELETE", "/api/account/sessions/" + s.id);
+        forgetAccount();
+        route();
+      } catch (e) { toast(errorText(e)); }
+    } }, t("account.signout")))));
+  main.append(el("section", { "aria-labelledby": "sessions-title" },
+    el("h2", { id: "sessions-title" }, t("account.sessions")),
+    el("table", { class: "list stack", id: "sessions" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("account.device")), el("th", { scope: "col" }, t("account.last_seen")), el("th", {}))),
+      el("tbody", {}, rows))));
+
+  main.append(form("password", t("account.change_password"), [
+    field("password-current", t("account.current_password"), "password", "current-password"),
+    field("password-new", t("account.new_password"), "password", "new-password"),
+  ], t("account.change_button"), async (v) => {
+    await api("POST", "/api/account/password", { current: v["password-current"], password: v["password-new"] });
+    toast(t("account.password_changed"));
+    forgetAccount();
+    route();
+  }));
+
+  const codesPlace = el("div", { id: "new-codes" });
+  main.append(form("codes-form", t("account.new_codes"), [
+    el("p", { class: "muted" }, t("account.codes_left", { n: a.recovery_codes_left })),
+    field("codes-password", t("account.password"), "password", "current-password"),
+  ], t("account.new_codes_button"), async (v) => {
+    const r = await api("POST", "/api/account/recovery-codes", { password: v["codes-password"] });
+    codesPlace.replaceChildren(codesBlock(r.recovery_codes, null));
+  }), codesPlace);
+
+  main.append(el("section", { "aria-labelledby": "data-title" },
+    el("h2", { id: "data-title" }, t("account.data")),
+    el("p", {}, el("a", { href: "/api/account/export", download: "", id: "download-data", class: "button" }, t("account.download")))));
+
+  main.append(form("delete", t("account.delete"), [
+    el("p", { class: "muted" }, t("account.delete_help")),
+    field("delete-password", t("account.password"), "password", "current-password"),
+  ], t("account.delete_button"), async (v) => {
+    if (!confirm(t("account.delete_confirm"))) return;
+    await api("DELETE", "/api/account", { password: v["delete-password"] });
+    setAccount(null);
+    toast(t("account.deleted"));
+    navigate("/");
+  }));
+}
+
+export async function accountPage(main) {
+  forgetAccount();
+  const a = await account();
+  if (a) signedIn(main, a);
+  else signedOut(main);
+}

@@ -1,0 +1,11 @@
+// Who plays a seat, in words: an account's name, "Anonymous", "Computer,
+// level N", "deleted player", or a seat still open.
+import { t } from "../i18n.js";
+
+/** One seat's player (`state.players[seat]` or a listed game's) in words. */
+export function playerText(p) {
+  if (!p) return "";
+  if (p.kind === "account") return p.name;
+  if (p.kind === "computer") return t("player.computer", { level: p.level ?? "" });
+  return t("player." + p.kind);
+}
