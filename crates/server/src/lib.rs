@@ -28,6 +28,7 @@ pub mod http;
 pub mod hub;
 pub mod kinds;
 pub mod model;
+pub mod ratings;
 pub mod secrets;
 pub mod session;
 mod signal;

@@ -59,6 +59,9 @@ fn row(id: &str) -> GameRow {
         rematch: None,
         score: Some([0, 0]),
         accounts: [None, None],
+        rated: false,
+        pair_first: None,
+        rating_change: None,
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod computer;
 pub(crate) mod players;
+mod rated;
 mod pools;
 pub(crate) mod shared;
 
@@ -515,7 +516,7 @@ impl AppState {
                 other => break other?,
             }
         }
-        let view = session.view();
+        let mut view = session.view();
         drop(session);
         if matches!(action, Action::Undo) {
             slot.stop_engine();
@@ -524,6 +525,14 @@ impl AppState {
             state: Box::new(view.clone()),
         });
         self.kick_engine(slot.clone());
+        // A rated game that just ended: the pair's second game, or the
+        // ratings (the player who acted sees them in the answer).
+        if view.rated && view.over {
+            if let Err(e) = self.finish_rated(slot).await {
+                tracing::error!(error = %e, game = %view.id, "rating a finished game failed");
+            }
+            view = slot.session.lock().await.view();
+        }
         Ok((view, seats))
     }
 

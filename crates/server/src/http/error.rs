@@ -36,6 +36,12 @@ pub enum ErrorCode {
     NotSignedIn,
     /// No session of this account with this id.
     SessionNotFound,
+    /// No player with this name.
+    UserNotFound,
+    /// A rated game against the computer or on one screen.
+    RatedNeedsFriend,
+    /// Joining one's own rated game with the same account.
+    SameAccount,
     /// No game with this id.
     GameNotFound,
     /// No such API route.

@@ -71,7 +71,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/balance", get(api::balance))
         .route(
             "/api/games",
-            limited(post(api::games::create), &creating).get(api::games::list),
+            limited(post(api::games::create), &creating).get(api::list::list),
         )
         .route("/api/games/{id}", get(api::games::get))
         .route(
@@ -122,10 +122,14 @@ pub fn app(state: AppState) -> Router {
         )
         .route(
             "/api/account/settings",
-            axum::routing::put(api::account::put_settings),
+            axum::routing::put(api::account_data::put_settings),
         )
-        .route("/api/account/export", get(api::account::export))
+        .route("/api/account/export", get(api::account_data::export))
         .route("/account", get(assets::page))
+        .route("/@/{name}", get(assets::page))
+        .route("/leaderboard", get(assets::page))
+        .route("/api/users/{name}", get(api::users::profile))
+        .route("/api/leaderboard/{game}", get(api::users::leaderboard))
         .route("/api/games/{id}/record", get(api::games::record))
         .route("/api/games/{id}/review", get(api::review::get))
         // Engine work for anyone: limited like actions.

@@ -51,6 +51,17 @@ impl PlayerView {
     }
 }
 
+/// A rated Ringo pair, as a game of it shows it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct PairView {
+    /// The pair's first game.
+    pub first: String,
+    /// Its second game, once the first is over.
+    pub second: Option<String>,
+    /// Which game of the pair this is: 1 or 2.
+    pub game: u8,
+}
+
 /// `GET /api/games/{id}`'s `state`, and what the WebSocket pushes: the
 /// game's view with the session's fields beside it (docs/api.md lists them).
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -92,6 +103,15 @@ pub struct SessionView {
     pub seated: [bool; 2],
     /// Who plays each seat.
     pub players: [PlayerView; 2],
+    /// Rated (between two accounts).
+    pub rated: bool,
+    /// A rated Ringo pair: its two games (the second once the first is
+    /// over) and which of them this is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<PairView>,
+    /// Each seat's rating change, once the game (or the pair, on its second
+    /// game) was rated.
+    pub rating_change: Option<[f64; 2]>,
     /// A friend game whose friend has not joined yet: nobody can move until
     /// she does (actions other than resigning are refused with 409
     /// `waiting-for-friend`).
@@ -145,6 +165,20 @@ impl Session {
             ],
             waiting_for_friend: self.waiting_for_friend(),
             players: [0u8, 1].map(|s| self.player(s)),
+            rated: self.row.rated,
+            pair: self.row.pair_first.as_ref().map(|first| {
+                let game = if *first == self.row.id { 1 } else { 2 };
+                PairView {
+                    first: first.clone(),
+                    second: if game == 1 {
+                        self.row.rematch.clone()
+                    } else {
+                        Some(self.row.id.clone())
+                    },
+                    game,
+                }
+            }),
+            rating_change: self.row.rating_change,
             total: None,
             tokens_all: None,
             turn_plies: None,

@@ -16,11 +16,13 @@
 //! backend (`crates/server/migrations/`).
 
 pub mod accounts;
+pub mod ratings;
 mod list;
 mod postgres;
 mod sqlite;
 
 pub use accounts::{AccountBackend, SeatAccount};
+pub use ratings::{RatingBackend, RatingRow};
 pub use list::{is_game_id, ListCursor, ListQuery};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -32,7 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// What is stored about a game besides its tokens.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     /// The game's public id.
     pub id: String,
@@ -72,6 +74,13 @@ pub struct GameRow {
     pub score: Option<[u32; 2]>,
     /// The account holding each seat, once one signed in and claimed it.
     pub accounts: [Option<SeatAccount>; 2],
+    /// Rated (chosen at creation, between two accounts).
+    pub rated: bool,
+    /// A rated Ringo pair's first game (on both games of the pair).
+    pub pair_first: Option<String>,
+    /// Each seat's rating change, once the game (Urgammon) or the pair
+    /// (Ringo: on its second game) was rated.
+    pub rating_change: Option<[f64; 2]>,
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -271,11 +280,12 @@ const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, tok
     start_position, status, created_at, updated_at, revision, reason, rematch,
     score_light, score_dark, account0, account1,
     (SELECT name FROM accounts a WHERE a.id = account0),
-    (SELECT name FROM accounts a WHERE a.id = account1)";
+    (SELECT name FROM accounts a WHERE a.id = account1),
+    rated, pair_first, rating_change0, rating_change1";
 
 /// How many columns [`COLUMNS`] names: what a query selects after them
 /// starts at this index.
-const N_COLUMNS: usize = 21;
+const N_COLUMNS: usize = 25;
 
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
@@ -323,7 +333,7 @@ pub struct NewJob<'a> {
 // arguments unused.
 #[allow(unused_variables)]
 #[async_trait::async_trait]
-pub trait Backend: AccountBackend + Send + Sync {
+pub trait Backend: AccountBackend + RatingBackend + Send + Sync {
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.
     fn is_shared(&self) -> bool {

@@ -159,6 +159,8 @@ async fn rematch(
         level: session.row.level,
         my_seat: 0,
         tokens: vec![],
+        // A rated game's rematch is rated too (a Ringo pair's: a new pair).
+        rated: session.row.rated,
     };
     let mut row = new_row(
         &g,
@@ -167,6 +169,9 @@ async fn rematch(
         session.row.engine_seat.map(|s| 1 - s),
     )?;
     row.level = session.row.level;
+    if row.rated && row.kind == crate::model::Kind::Ringo {
+        row.pair_first = Some(row.id.clone());
+    }
     // The seats swap, and so do the accounts that hold them.
     row.accounts = [
         session.row.accounts[1].clone(),

@@ -1,4 +1,4 @@
-//! Games: create (from typed, validated settings), import, list, read, the
+//! Games: create (from typed, validated settings), import, read, the
 //! record, and the state at any ply for replays.
 
 use super::{parse_json, token_from};
@@ -9,12 +9,11 @@ use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
 use crate::kinds::SettingsFields;
 use crate::secrets;
-use crate::session::{Kind, Mode, PlayerView, Session, SessionView, Status};
+use crate::session::{Kind, Mode, Session, SessionView, Status};
 use crate::store::SeatAccount;
-use crate::store::{GameRow, ListCursor, ListQuery, NewRecord, Store};
+use crate::store::{GameRow, NewRecord, Store};
 use axum::body::Bytes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -42,6 +41,10 @@ pub struct CreateRequest {
     draw: Option<String>,
     #[serde(default)]
     stake: Option<Value>,
+    /// Rated: between two accounts (a friend game whose friend joins signed
+    /// in). Casual by default.
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 /// The answer to creating (or importing) a game.
@@ -75,102 +78,6 @@ pub struct GameAnswer {
     pub presence: [bool; 2],
 }
 
-/// One game of `GET /api/games`.
-#[derive(Serialize)]
-pub struct ListEntry {
-    id: String,
-    game: Kind,
-    settings: String,
-    mode: Mode,
-    level: Option<u8>,
-    status: Status,
-    reason: Option<String>,
-    created_at: i64,
-    updated_at: i64,
-    tokens: usize,
-    revision: i64,
-    /// Urgammon: the match score `[light, dark]`; `null` for Ringo (and for
-    /// a match stored before scores were, until its next change).
-    score: Option<[u32; 2]>,
-    /// Who plays each seat.
-    players: [PlayerView; 2],
-    /// The seats the signed-in account holds (empty when not signed in).
-    you: Vec<u8>,
-}
-
-/// `GET /api/games`.
-#[derive(Serialize)]
-pub struct List {
-    games: Vec<ListEntry>,
-    /// Where the next page starts (`?after=`), when this page is full and
-    /// more games may follow; `null` at the end.
-    next: Option<String>,
-}
-
-/// The query of `GET /api/games`: `ids` (a player's own games, comma
-/// separated), `after` (the `next` of the page before) and `limit`.
-#[derive(Deserialize, Default)]
-pub struct ListParams {
-    ids: Option<String>,
-    /// `1`: also the signed-in account's games.
-    mine: Option<String>,
-    after: Option<String>,
-    limit: Option<String>,
-}
-
-/// The most games a page (or an `ids` list) has.
-pub const LIST_LIMIT: usize = 100;
-
-impl ListParams {
-    /// The store query these parameters ask for, or what is wrong with them.
-    fn query(&self) -> Result<ListQuery, ApiError> {
-        let bad = |what: String| ApiError::BadRequest(ErrorCode::BadQuery, what);
-        let limit = match &self.limit {
-            None => LIST_LIMIT,
-            Some(s) => s
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=LIST_LIMIT).contains(n))
-                .ok_or_else(|| bad(format!("limit must be 1 to {LIST_LIMIT}, not '{s}'")))?,
-        };
-        let ids = match &self.ids {
-            None => None,
-            Some(s) => {
-                let ids: Vec<String> = s
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|id| !id.is_empty())
-                    .map(str::to_string)
-                    .collect();
-                if ids.len() > LIST_LIMIT {
-                    return Err(bad(format!(
-                        "at most {LIST_LIMIT} ids at once, not {}",
-                        ids.len()
-                    )));
-                }
-                if let Some(id) = ids.iter().find(|id| !crate::store::is_game_id(id)) {
-                    return Err(bad(format!("'{id}' is not a game id")));
-                }
-                Some(ids)
-            }
-        };
-        let after = match &self.after {
-            None => None,
-            Some(s) => Some(s.parse::<ListCursor>().map_err(|()| {
-                bad(format!(
-                    "after must be the 'next' of an earlier page, not '{s}'"
-                ))
-            })?),
-        };
-        Ok(ListQuery {
-            limit,
-            ids,
-            after,
-            account: None,
-        })
-    }
-}
 
 /// A whole number from JSON: a number, or a string of digits as a form
 /// field sends it: no padding, no sign, no leading zero (`" 3"`, `"+3"` and
@@ -238,6 +145,7 @@ pub(crate) struct NewGame {
     pub level: Option<u8>,
     pub my_seat: u8,
     pub tokens: Vec<String>,
+    pub rated: bool,
 }
 
 impl NewGame {
@@ -265,6 +173,16 @@ impl NewGame {
             level,
             my_seat,
             tokens: vec![],
+            rated: req.rated.unwrap_or(false),
+        })
+        .and_then(|g| {
+            if g.rated && g.mode != Mode::Friend {
+                return Err(ApiError::BadRequest(
+                    ErrorCode::RatedNeedsFriend,
+                    "a rated game is between two people: play a friend (invite link)".into(),
+                ));
+            }
+            Ok(g)
         })
     }
 }
@@ -366,6 +284,9 @@ pub(crate) fn new_row(
         rematch: None,
         score: None,
         accounts: [None, None],
+        rated: g.rated,
+        pair_first: None,
+        rating_change: None,
     })
 }
 
@@ -391,6 +312,18 @@ pub(super) async fn create_game(
     };
     let [token0, token1] = seats;
     let mut row = new_row(&g, token0, token1, engine_seat)?;
+    if g.rated {
+        if viewer.signed_in.is_none() {
+            return Err(ApiError::Unauthorized(
+                ErrorCode::NotSignedIn,
+                "a rated game is between two accounts: sign in first".into(),
+            ));
+        }
+        // A rated Ringo game is the first of a pair (ratings.rs).
+        if g.kind == Kind::Ringo {
+            row.pair_first = Some(row.id.clone());
+        }
+    }
     // A signed-in creator's seats are her account's from the start (both,
     // on one screen).
     if let Some((account, _)) = &viewer.signed_in {
@@ -448,61 +381,6 @@ pub async fn create(
     ))
 }
 
-/// `GET /api/games`: the 100 most recently changed games, a page after an
-/// earlier one (`?after=`), or the games named (`?ids=`, a player's own).
-pub async fn list(
-    State(app): State<AppState>,
-    viewer: Viewer,
-    params: Result<Query<ListParams>, QueryRejection>,
-) -> Result<Json<List>, ApiError> {
-    let Query(params) =
-        params.map_err(|e| ApiError::BadRequest(ErrorCode::BadQuery, e.body_text()))?;
-    let mut query = params.query()?;
-    let me = viewer.account_id();
-    match params.mine.as_deref() {
-        None | Some("0") => {}
-        Some("1") => {
-            query.account = me;
-            // Not signed in: only the `ids` given, if any.
-            if me.is_none() && query.ids.is_none() {
-                query.ids = Some(vec![]);
-            }
-        }
-        Some(other) => {
-            return Err(ApiError::BadRequest(
-                ErrorCode::BadQuery,
-                format!("mine must be 1 or 0, not '{other}'"),
-            ))
-        }
-    }
-    let rows = app.store().list(&query).await?;
-    // A full page may have more after it; a shorter one is the end.
-    let next = (rows.len() == query.limit)
-        .then(|| rows.last().map(|(r, _)| ListCursor::of(r).to_string()))
-        .flatten();
-    let games = rows
-        .into_iter()
-        .map(|(r, n)| ListEntry {
-            players: [0u8, 1].map(|s| PlayerView::of(&r, s)),
-            you: (0u8..2)
-                .filter(|&s| me.is_some() && r.accounts[s as usize].as_ref().map(|a| a.id) == me)
-                .collect(),
-            id: r.id,
-            game: r.kind,
-            settings: r.settings,
-            mode: r.mode,
-            level: r.level,
-            status: r.status,
-            reason: r.reason,
-            created_at: r.created_at,
-            updated_at: r.updated_at,
-            tokens: n,
-            revision: r.revision,
-            score: r.score,
-        })
-        .collect();
-    Ok(Json(List { games, next }))
-}
 
 /// `GET /api/games/{id}`.
 pub async fn get(

@@ -98,6 +98,7 @@ pub async fn import(
         level,
         my_seat,
         tokens,
+        rated: false,
     };
     Ok((
         StatusCode::CREATED,

@@ -42,6 +42,22 @@ pub async fn join(
     let slot = app.slot(&id).await?;
     let token = secrets::secret()?;
     let mut session = slot.session.lock().await;
+    // A rated game is between two accounts: the friend joins signed in, and
+    // not as the creator.
+    if session.row.rated {
+        let Some((a, _)) = &viewer.signed_in else {
+            return Err(ApiError::Unauthorized(
+                ErrorCode::NotSignedIn,
+                "this game is rated: sign in (or make an account) to take your seat".into(),
+            ));
+        };
+        if session.seats_of(Some(a.id)).len() == 1 {
+            return Err(ApiError::Conflict(
+                ErrorCode::SameAccount,
+                "this rated game is yours already: send the invite to your opponent".into(),
+            ));
+        }
+    }
     let code = secrets::hash(req.invite.trim());
     let token_hash = secrets::hash(&token);
     let seat = app

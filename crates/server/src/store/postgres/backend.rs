@@ -26,9 +26,9 @@ impl Backend for PgStore {
         tx.execute(
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
                 start_position, status, created_at, updated_at, revision, reason, rematch,
-                score_light, score_dark, account0, account1)
+                score_light, score_dark, account0, account1, rated, pair_first)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18, $19)",
+                $18, $19, $20, $21)",
             &[
                 &row.id,
                 &row.kind.name(),
@@ -49,6 +49,8 @@ impl Backend for PgStore {
                 &score_column(row.score, 1),
                 &row.accounts[0].as_ref().map(|a| a.id),
                 &row.accounts[1].as_ref().map(|a| a.id),
+                &row.rated,
+                &row.pair_first,
             ],
         )
         .await?;

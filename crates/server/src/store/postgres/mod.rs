@@ -22,6 +22,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
 mod backend;
+mod ratings;
 mod queue;
 
 refinery::embed_migrations!("migrations/postgres");
@@ -213,6 +214,12 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
                 name: r.get(i + 2),
             })
         }),
+        rated: r.get(21),
+        pair_first: r.get(22),
+        rating_change: match (r.get::<_, Option<f64>>(23), r.get::<_, Option<f64>>(24)) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        },
     })
 }
 

@@ -17,6 +17,7 @@
 
 mod accounts;
 mod backend;
+mod ratings;
 mod sql;
 
 use super::{Commit, GameRow, ListQuery, Loaded, StoreError};

@@ -61,9 +61,9 @@ pub(super) fn create(
     conn.execute(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
             start_position, status, created_at, updated_at, revision, reason, rematch,
-            score_light, score_dark, account0, account1)
+            score_light, score_dark, account0, account1, rated, pair_first)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19)",
+            ?18, ?19, ?20, ?21)",
         params![
             row.id,
             row.kind.name(),
@@ -83,7 +83,9 @@ pub(super) fn create(
             row.score.map(|s| s[0]),
             row.score.map(|s| s[1]),
             row.accounts[0].as_ref().map(|a| a.id),
-            row.accounts[1].as_ref().map(|a| a.id)
+            row.accounts[1].as_ref().map(|a| a.id),
+            row.rated,
+            row.pair_first
         ],
     )?;
     insert_tokens(conn, &row.id, 0, tokens)?;
@@ -455,6 +457,12 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
             seat_account(r.get(17)?, r.get(19)?),
             seat_account(r.get(18)?, r.get(20)?),
         ],
+        rated: r.get::<_, i64>(21)? != 0,
+        pair_first: r.get(22)?,
+        rating_change: match (r.get::<_, Option<f64>>(23)?, r.get::<_, Option<f64>>(24)?) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        },
     })
 }
 

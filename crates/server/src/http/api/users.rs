@@ -1,0 +1,244 @@
+//! Players in public: `GET /api/users/{name}` (a profile: ratings with their
+//! history, results per rule set and seat, games in progress, recent games)
+//! and `GET /api/leaderboard/{game}`.
+
+use super::list::ListEntry;
+use crate::games::AppState;
+use crate::http::error::{ApiError, ErrorCode};
+use crate::http::signed::Viewer;
+use crate::model::{Kind, Status};
+use crate::ratings::provisional;
+use crate::store::ratings::HistoryPoint;
+use crate::store::{ListCursor, ListQuery, RatingRow};
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How many of a player's games a profile reads at most (its tallies and
+/// lists; the newest first).
+const PROFILE_GAMES: usize = 1_000;
+/// The leaderboard's length.
+const LEADERBOARD: usize = 100;
+
+/// A rating as shown.
+#[derive(Serialize)]
+pub struct RatingView {
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation, rounded.
+    pub deviation: i64,
+    /// Deviation over 110: shown with `?`, left off the leaderboard.
+    pub provisional: bool,
+    /// Rated games (a Ringo pair or an Urgammon match counts once).
+    pub games: u32,
+}
+
+impl RatingView {
+    fn of(r: &RatingRow) -> RatingView {
+        RatingView {
+            rating: r.rating.round() as i64,
+            deviation: r.deviation.round() as i64,
+            provisional: provisional(r),
+            games: r.games,
+        }
+    }
+}
+
+/// One point of a rating's history.
+#[derive(Serialize)]
+pub struct HistoryView {
+    /// When.
+    pub at: i64,
+    /// The rating after, rounded.
+    pub rating: i64,
+    /// The game that changed it.
+    pub game: String,
+}
+
+/// Results under one rule set, from one seat.
+#[derive(Serialize, Default)]
+pub struct Tally {
+    /// Which game.
+    pub game: Option<Kind>,
+    /// The rule set: a Ringo rules string, or an Urgammon match header.
+    pub settings: String,
+    /// The seat's side (`attackers`, `light`, …).
+    pub seat: &'static str,
+    /// Games won.
+    pub won: u32,
+    /// Games lost.
+    pub lost: u32,
+    /// Games drawn.
+    pub drawn: u32,
+}
+
+/// `GET /api/users/{name}`.
+#[derive(Serialize)]
+pub struct Profile {
+    /// The name as written.
+    pub name: String,
+    /// When the account was made.
+    pub created_at: i64,
+    /// Each game's rating (1500? for a game never played rated).
+    pub ratings: BTreeMap<&'static str, RatingView>,
+    /// Each game's rating history, oldest first.
+    pub history: BTreeMap<&'static str, Vec<HistoryView>>,
+    /// Finished games' results per rule set and seat.
+    pub results: Vec<Tally>,
+    /// Games in progress.
+    pub playing: Vec<ListEntry>,
+    /// Games, newest first (at most 1,000).
+    pub games: Vec<ListEntry>,
+}
+
+fn not_found(name: &str) -> ApiError {
+    ApiError::Missing(
+        ErrorCode::UserNotFound,
+        format!("no player named '{}'", name.chars().take(40).collect::<String>()),
+    )
+}
+
+/// `GET /api/users/{name}`: a player's profile.
+pub async fn profile(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    viewer: Viewer,
+) -> Result<Json<Profile>, ApiError> {
+    let key = crate::accounts::names::check(&name).map_err(|_| not_found(&name))?;
+    let account = app
+        .store()
+        .account_by_key(&key)
+        .await?
+        .ok_or_else(|| not_found(&name))?;
+    let rated = app.store().ratings_of(account.id).await?;
+    let mut ratings = BTreeMap::new();
+    let mut history = BTreeMap::new();
+    for kind in [Kind::Ringo, Kind::Urgammon] {
+        let row = rated
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(RatingRow::NEW, |(_, r)| *r);
+        ratings.insert(kind.name(), RatingView::of(&row));
+        let points: Vec<HistoryPoint> = app.store().rating_history(account.id, kind).await?;
+        history.insert(
+            kind.name(),
+            points
+                .into_iter()
+                .map(|p| HistoryView {
+                    at: p.at,
+                    rating: p.rating.round() as i64,
+                    game: p.game,
+                })
+                .collect(),
+        );
+    }
+    // Her games, a page at a time, newest first.
+    let mut rows = vec![];
+    let mut after = None;
+    while rows.len() < PROFILE_GAMES {
+        let page = app
+            .store()
+            .list(&ListQuery {
+                limit: 100,
+                ids: None,
+                after: after.clone(),
+                account: Some(account.id),
+            })
+            .await?;
+        let full = page.len() == 100;
+        after = page.last().map(|(r, _)| ListCursor::of(r));
+        rows.extend(page);
+        if !full {
+            break;
+        }
+    }
+    let mut tallies: BTreeMap<(&str, String, u8), Tally> = BTreeMap::new();
+    for (r, _) in &rows {
+        if r.status == Status::Ongoing {
+            continue;
+        }
+        for seat in 0..2u8 {
+            if r.accounts[seat as usize].as_ref().map(|a| a.id) != Some(account.id) {
+                continue;
+            }
+            let t = tallies
+                .entry((r.kind.name(), r.settings.clone(), seat))
+                .or_insert_with(|| Tally {
+                    game: Some(r.kind),
+                    settings: r.settings.clone(),
+                    seat: r.kind.seat_names()[seat as usize],
+                    ..Tally::default()
+                });
+            match r.status {
+                Status::Draw => t.drawn += 1,
+                s if s == Status::won(r.kind, seat) => t.won += 1,
+                _ => t.lost += 1,
+            }
+        }
+    }
+    let me = viewer.account_id();
+    let games: Vec<ListEntry> = rows
+        .into_iter()
+        .map(|(r, n)| ListEntry::of(r, n, me))
+        .collect();
+    let playing = games
+        .iter()
+        .filter(|g| g.ongoing())
+        .cloned()
+        .collect();
+    Ok(Json(Profile {
+        name: account.name.unwrap_or_default(),
+        created_at: account.created_at,
+        ratings,
+        history,
+        results: tallies.into_values().collect(),
+        playing,
+        games,
+    }))
+}
+
+/// One row of the leaderboard.
+#[derive(Serialize)]
+pub struct Leader {
+    /// 1 for the best.
+    pub rank: usize,
+    /// The player's name.
+    pub name: String,
+    /// The rating.
+    #[serde(flatten)]
+    pub rating: RatingView,
+}
+
+/// `GET /api/leaderboard/{game}`.
+#[derive(Serialize)]
+pub struct Leaderboard {
+    /// Which game.
+    pub game: Kind,
+    /// The best 100 players whose rating is not provisional, best first.
+    pub players: Vec<Leader>,
+}
+
+/// `GET /api/leaderboard/{game}`.
+pub async fn leaderboard(
+    State(app): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<Json<Leaderboard>, ApiError> {
+    let kind: Kind = game.parse()?;
+    let rows = app
+        .store()
+        .leaderboard(kind, crate::ratings::PROVISIONAL_DEVIATION, LEADERBOARD)
+        .await?;
+    Ok(Json(Leaderboard {
+        game: kind,
+        players: rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, r))| Leader {
+                rank: i + 1,
+                name,
+                rating: RatingView::of(&r),
+            })
+            .collect(),
+    }))
+}

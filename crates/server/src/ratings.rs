@@ -1,0 +1,98 @@
+//! Ratings: Glicko-2 (the `skillratings` crate) per game, and how a rated
+//! game's result becomes one rating period.
+//!
+//! - **A rated Ringo game is a pair** with the seats swapped: between equal
+//!   players every preset is decided by the seat (docs/balance/README.md),
+//!   so one game would rate the seat lottery. The pair is one rating
+//!   period holding its two games' results: 2–0 moves a rating as two wins
+//!   do, 1–1 leaves it near where it was.
+//! - **A rated Urgammon match to N points** is one rating period holding the
+//!   match's result ⌈√N⌉ times: a longer match says more about the players,
+//!   as FIBS's √N factor has it (a match to 1 is one game; to 7, three
+//!   results; to 25, five), without a long match's result swamping the
+//!   rating.
+//! - A rating whose deviation is over 110 is provisional (shown with `?`,
+//!   left off the leaderboard).
+
+use crate::store::RatingRow;
+use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+/// A rating whose deviation is over this is provisional.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// Whether a rating is still provisional.
+pub fn provisional(r: &RatingRow) -> bool {
+    r.deviation > PROVISIONAL_DEVIATION
+}
+
+/// How many times an Urgammon match to `to` points counts: ⌈√to⌉.
+pub fn match_weight(to: u32) -> usize {
+    (f64::from(to.max(1))).sqrt().ceil() as usize
+}
+
+fn glicko(r: &RatingRow) -> Glicko2Rating {
+    Glicko2Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+/// Both players' ratings after one rating period: `scores` holds seat 0's
+/// account's score in each result (1 a win, 0.5 a draw, 0 a loss).
+pub fn rate(before: [RatingRow; 2], scores: &[f64]) -> [RatingRow; 2] {
+    let config = Glicko2Config::new();
+    let outcome = |s: f64| {
+        if s > 0.5 {
+            Outcomes::WIN
+        } else if s < 0.5 {
+            Outcomes::LOSS
+        } else {
+            Outcomes::DRAW
+        }
+    };
+    let one = |me: usize| {
+        let other = glicko(&before[1 - me]);
+        let results: Vec<_> = scores
+            .iter()
+            .map(|&s| (other, outcome(if me == 0 { s } else { 1.0 - s })))
+            .collect();
+        let new = glicko2_rating_period(&glicko(&before[me]), &results, &config);
+        RatingRow {
+            rating: new.rating,
+            deviation: new.deviation,
+            volatility: new.volatility,
+            games: before[me].games + 1,
+        }
+    };
+    [one(0), one(1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_win_moves_ratings_apart_and_a_split_pair_leaves_them_near() {
+        let [a, b] = rate([RatingRow::NEW; 2], &[1.0, 1.0]);
+        assert!(a.rating > 1600.0 && b.rating < 1400.0, "{a:?} {b:?}");
+        assert!((a.rating - 1500.0 + (b.rating - 1500.0)).abs() < 1e-6, "symmetric");
+        assert_eq!((a.games, b.games), (1, 1), "a pair counts once");
+        let [c, d] = rate([RatingRow::NEW; 2], &[1.0, 0.0]);
+        assert!((c.rating - 1500.0).abs() < 1e-6 && (d.rating - 1500.0).abs() < 1e-6);
+        assert!(c.deviation < 350.0, "but the deviation shrinks");
+        assert!(provisional(&c));
+    }
+
+    #[test]
+    fn longer_matches_weigh_more() {
+        assert_eq!(match_weight(1), 1);
+        assert_eq!(match_weight(3), 2);
+        assert_eq!(match_weight(7), 3);
+        assert_eq!(match_weight(25), 5);
+        let short = rate([RatingRow::NEW; 2], &[1.0])[0].rating;
+        let long = rate([RatingRow::NEW; 2], &vec![1.0; match_weight(7)])[0].rating;
+        assert!(long > short);
+    }
+}

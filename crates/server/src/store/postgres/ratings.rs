@@ -1,0 +1,141 @@
+//! The PostgreSQL store's ratings: a game is rated once however many
+//! instances see it end (the game's row is locked while it is rated).
+
+use super::{notify, PgStore, GAMES};
+use crate::model::Kind;
+use crate::store::ratings::{HistoryPoint, Rater, RatingBackend, RatingRow};
+use crate::store::Stored;
+use tokio_postgres::Row;
+
+fn rating_from(r: &Row, at: usize) -> RatingRow {
+    RatingRow {
+        rating: r.get(at),
+        deviation: r.get(at + 1),
+        volatility: r.get(at + 2),
+        games: r.get::<_, i32>(at + 3) as u32,
+    }
+}
+
+#[async_trait::async_trait]
+impl RatingBackend for PgStore {
+    async fn rate(
+        &self,
+        game: &str,
+        kind: Kind,
+        accounts: [i64; 2],
+        rater: Rater,
+        now: i64,
+    ) -> Stored<Option<([f64; 2], i64)>> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let Some(row) = tx
+            .query_opt(
+                "SELECT revision FROM games WHERE id = $1 AND rating_change0 IS NULL FOR UPDATE",
+                &[&game],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let revision: i64 = row.get(0);
+        let mut before = [RatingRow::NEW; 2];
+        for (i, account) in accounts.iter().enumerate() {
+            if let Some(r) = tx
+                .query_opt(
+                    "SELECT rating, deviation, volatility, games FROM ratings
+                     WHERE account_id = $1 AND game = $2 FOR UPDATE",
+                    &[account, &kind.name()],
+                )
+                .await?
+            {
+                before[i] = rating_from(&r, 0);
+            }
+        }
+        let after = rater(before);
+        for (account, r) in accounts.iter().zip(after) {
+            let games = r.games as i32;
+            tx.execute(
+                "INSERT INTO ratings (account_id, game, rating, deviation, volatility, games, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (account_id, game) DO UPDATE SET rating = $3, deviation = $4,
+                     volatility = $5, games = $6, updated_at = $7",
+                &[account, &kind.name(), &r.rating, &r.deviation, &r.volatility, &games, &now],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO rating_history (account_id, game, at, rating, deviation, game_id)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[account, &kind.name(), &now, &r.rating, &r.deviation, &game],
+            )
+            .await?;
+        }
+        let change = [
+            after[0].rating - before[0].rating,
+            after[1].rating - before[1].rating,
+        ];
+        let next = revision + 1;
+        tx.execute(
+            "UPDATE games SET rating_change0 = $2, rating_change1 = $3, revision = $4 WHERE id = $1",
+            &[&game, &change[0], &change[1], &next],
+        )
+        .await?;
+        notify(&tx, GAMES, &format!("{game} {next}")).await?;
+        tx.commit().await?;
+        Ok(Some((change, next)))
+    }
+
+    async fn ratings_of(&self, account: i64) -> Stored<Vec<(Kind, RatingRow)>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT game, rating, deviation, volatility, games FROM ratings
+                 WHERE account_id = $1 ORDER BY game",
+                &[&account],
+            )
+            .await?
+            .iter()
+            .filter_map(|r| Some((r.get::<_, &str>(0).parse().ok()?, rating_from(r, 1))))
+            .collect())
+    }
+
+    async fn rating_history(&self, account: i64, kind: Kind) -> Stored<Vec<HistoryPoint>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT at, rating, deviation, game_id FROM rating_history
+                 WHERE account_id = $1 AND game = $2 ORDER BY at, ctid",
+                &[&account, &kind.name()],
+            )
+            .await?
+            .iter()
+            .map(|r| HistoryPoint {
+                at: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                game: r.get(3),
+            })
+            .collect())
+    }
+
+    async fn leaderboard(
+        &self,
+        kind: Kind,
+        max_deviation: f64,
+        limit: usize,
+    ) -> Stored<Vec<(String, RatingRow)>> {
+        let client = self.client().await?;
+        let limit = limit as i64;
+        Ok(client
+            .query(
+                "SELECT a.name, r.rating, r.deviation, r.volatility, r.games
+                 FROM ratings r JOIN accounts a ON a.id = r.account_id
+                 WHERE r.game = $1 AND r.deviation <= $2 AND a.deleted_at IS NULL
+                 ORDER BY r.rating DESC, a.name_key LIMIT $3",
+                &[&kind.name(), &max_deviation, &limit],
+            )
+            .await?
+            .iter()
+            .map(|r| (r.get(0), rating_from(r, 1)))
+            .collect())
+    }
+}

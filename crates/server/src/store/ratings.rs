@@ -1,0 +1,77 @@
+//! What the store keeps about ratings: each account's Glicko-2 rating per
+//! game, its history, and the leaderboard. One interface for both backends.
+
+use super::Stored;
+use crate::model::Kind;
+
+/// A Glicko-2 rating as stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The rating (1500 to start).
+    pub rating: f64,
+    /// Its deviation (350 to start): how unsure it still is.
+    pub deviation: f64,
+    /// Its volatility (0.06 to start).
+    pub volatility: f64,
+    /// Rated games (a Ringo pair counts once, an Urgammon match once).
+    pub games: u32,
+}
+
+impl RatingRow {
+    /// A player never rated.
+    pub const NEW: RatingRow = RatingRow {
+        rating: 1500.0,
+        deviation: 350.0,
+        volatility: 0.06,
+        games: 0,
+    };
+}
+
+/// The new ratings of the two accounts from their ratings before.
+pub type Rater = Box<dyn FnOnce([RatingRow; 2]) -> [RatingRow; 2] + Send>;
+
+/// One point of a rating's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryPoint {
+    /// When, seconds since the epoch.
+    pub at: i64,
+    /// The rating after.
+    pub rating: f64,
+    /// Its deviation after.
+    pub deviation: f64,
+    /// The game whose result changed it.
+    pub game: String,
+}
+
+/// What every store keeps about ratings.
+#[async_trait::async_trait]
+pub trait RatingBackend: Send + Sync {
+    /// Rates a finished rated game once: reads both accounts' ratings in
+    /// `kind`, computes the new ones with `rater`, stores them with their
+    /// history, and each seat's change on game `game`, whose revision rises.
+    /// Answers the changes and the game's new revision; `None` when the
+    /// game was rated already (by this or another instance).
+    async fn rate(
+        &self,
+        game: &str,
+        kind: Kind,
+        accounts: [i64; 2],
+        rater: Rater,
+        now: i64,
+    ) -> Stored<Option<([f64; 2], i64)>>;
+
+    /// An account's ratings, per game it has played rated.
+    async fn ratings_of(&self, account: i64) -> Stored<Vec<(Kind, RatingRow)>>;
+
+    /// An account's rating history in one game, oldest first.
+    async fn rating_history(&self, account: i64, kind: Kind) -> Stored<Vec<HistoryPoint>>;
+
+    /// The best-rated live accounts in one game whose deviation is at most
+    /// `max_deviation`: names and ratings, best first.
+    async fn leaderboard(
+        &self,
+        kind: Kind,
+        max_deviation: f64,
+        limit: usize,
+    ) -> Stored<Vec<(String, RatingRow)>>;
+}
