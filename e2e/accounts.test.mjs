@@ -268,3 +268,111 @@ test("the account pages in Polish and French", async () => {
     }
   });
 });
+
+/** Resigns in `page`'s game by its button (pressed twice: it asks first). */
+async function resignHere(page) {
+  await page.locator("#resign").click();
+  await page.locator("#resign.danger").click();
+}
+
+test("a rated Ringo pair between two accounts: both games, seats swapped; both profiles' ratings and charts change", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await (await browser.newContext()).newPage();
+    const olek = await (await browser.newContext()).newPage();
+    await signUp(ala, server.url, "ala");
+    await signUp(olek, server.url, "olek");
+    // The home page offers "Rated" only for a friend game, signed in.
+    await ala.goto(server.url + "/");
+    await ala.locator("input[name=game][value=ringo]").check();
+    await ala.locator("input[name=opponent][value=friend]").check();
+    await ala.locator("input[name=side][value=attackers]").check();
+    await ala.locator("#rated").check();
+    assert.match(await ala.locator("#rated-help").innerText(), /pair/);
+    await ala.locator("#start").click();
+    await ala.waitForURL(/\/g\/[a-z0-9]+$/);
+    const one = ala.url().split("/g/")[1];
+    await ala.locator("#invite-link").waitFor();
+    await olek.goto(await ala.locator("#invite-link").inputValue());
+    for (const page of [ala, olek]) {
+      await waitState(page, () => window.agonState && !window.agonState.waiting_for_friend);
+      await page.locator("#rated-line").waitFor();
+      assert.match(await page.locator("#rated-line").innerText(), /Rated · pair, game 1 of 2 · the seats swap for game 2/);
+    }
+    // Ala resigns the first game: both pages go to the second, seats swapped.
+    await waitState(ala, () => window.agonYou.length === 1);
+    await resignHere(ala);
+    for (const page of [ala, olek]) {
+      await page.waitForURL((u) => !u.pathname.endsWith(one) && /\/g\/[a-z0-9]+$/.test(u.pathname));
+      await waitState(page, () => window.agonState && window.agonState.pair && window.agonState.pair.game === 2 && window.agonYou.length === 1);
+      assert.match(await page.locator("#rated-line").innerText(), /pair, game 2 of 2/);
+    }
+    assert.equal(await ala.locator("#role").innerText(), "You play the defenders.");
+    assert.equal(await olek.locator("#role").innerText(), "You play the attackers.");
+    assert.match(await ala.locator("#presence").innerText(), /Attackers \(olek\).*Defenders \(ala\)/s);
+    // She resigns the second too: olek wins the pair 2 : 0, and both see it
+    // with each rating change.
+    await resignHere(ala);
+    for (const page of [ala, olek]) {
+      await page.locator("#rating-change").waitFor();
+      await page.locator("#pair-score").waitFor();
+      assert.equal(await page.locator("#pair-score").innerText(), "The pair: ala 0 : 2 olek");
+      assert.match(await page.locator("#rating-change").innerText(), /Attackers \(olek\) \+\d+ · Defenders \(ala\) −\d+/);
+    }
+    await olek.screenshot({ path: `${SHOTS}/rated-pair.png` });
+    // The profiles: a provisional rating each side of 1500, one point on each chart.
+    await olek.locator("#presence a", { hasText: "ala" }).click();
+    await olek.waitForURL(/\/@\/ala$/);
+    await olek.locator("#rating-ringo .rating-value").waitFor();
+    const alaRating = await olek.locator("#rating-ringo .rating-value").innerText();
+    assert.match(alaRating, /^1[0-4]\d\d\?$/);
+    assert.equal(await olek.locator("#chart-ringo circle").count(), 1);
+    assert.match(await olek.locator("#chart-urgammon").innerText(), /No rated game yet/);
+    await olek.goto(server.url + "/@/olek");
+    await olek.locator("#rating-ringo .rating-value").waitFor();
+    assert.match(await olek.locator("#rating-ringo .rating-value").innerText(), /^1[6-9]\d\d\?$/);
+    assert.equal(await olek.locator("#chart-ringo circle").count(), 1);
+    assert.match(await olek.locator("#chart-ringo").getAttribute("aria-label"), /Ringo rating over 1 rated game: from 1500 to 1[6-9]\d\d/);
+    // Her games, filtered: two rated games won.
+    assert.equal(await olek.locator("#profile-games tbody tr").count(), 2);
+    await olek.locator("#filter-result").selectOption("lost");
+    assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 0);
+    await olek.locator("#filter-result").selectOption("won");
+    assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 2);
+    assert.equal(await olek.locator("#results tbody tr").count(), 2, "one row per side he played");
+    await olek.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true });
+    // Provisional both: nobody on the leaderboard yet.
+    await olek.goto(server.url + "/leaderboard");
+    await olek.locator("#leaders-ringo").waitFor();
+    assert.match(await olek.locator("#leaders-ringo").innerText(), /Nobody yet/);
+  });
+});
+
+test("a rated Urgammon match to 1 between two accounts: the change shown to both", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await (await browser.newContext()).newPage();
+    const olek = await (await browser.newContext()).newPage();
+    await signUp(ala, server.url, "ala");
+    await signUp(olek, server.url, "olek");
+    await ala.goto(server.url + "/");
+    await ala.locator("input[name=game][value=urgammon]").check();
+    await ala.locator("input[name=opponent][value=friend]").check();
+    await ala.locator("input[name=side][value=light]").check();
+    await ala.locator("#match-to").fill("1");
+    await ala.locator("#rated").check();
+    await ala.locator("#start").click();
+    await ala.waitForURL(/\/g\/[a-z0-9]+$/);
+    await ala.locator("#invite-link").waitFor();
+    await olek.goto(await ala.locator("#invite-link").inputValue());
+    await waitState(olek, () => window.agonState && !window.agonState.waiting_for_friend && window.agonYou.length === 1);
+    assert.equal(await olek.locator("#rated-line").innerText(), "Rated");
+    await resignHere(olek);
+    for (const page of [ala, olek]) {
+      await page.locator("#rating-change").waitFor();
+      assert.match(await page.locator("#rating-change").innerText(), /Light \(ala\) \+\d+ · Dark \(olek\) −\d+/);
+    }
+    await ala.goto(server.url + "/@/ala");
+    await ala.locator("#rating-urgammon .rating-value").waitFor();
+    assert.match(await ala.locator("#rating-urgammon .rating-value").innerText(), /^1[67]\d\d\?$/);
+    assert.equal(await ala.locator("#chart-urgammon circle").count(), 1);
+  });
+});

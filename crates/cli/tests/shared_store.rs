@@ -544,6 +544,54 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         eprintln!("nginx is not installed: the proxy part of this test is skipped (./test.sh installs it)");
     }
     let mut proxied = None;
+    // Accounts across instances: a session made through the proxy is known
+    // to both instances, and signing out on one ends it on the other.
+    if let Some((_, px)) = &proxy {
+        let res = client
+            .post(format!("http://{px}/api/account/signup"))
+            .header("content-type", "application/json")
+            .body(json!({"name": "ala", "password": "correct horse battery"}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 201);
+        let cookie = res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let me = |addr: String| {
+            let (client, cookie) = (client.clone(), cookie.clone());
+            async move {
+                client
+                    .get(format!("http://{addr}/api/account"))
+                    .header("cookie", cookie)
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+                    .as_u16()
+            }
+        };
+        assert_eq!(me(addr_a.clone()).await, 200, "the session works on A");
+        assert_eq!(me(addr_b.clone()).await, 200, "and on B");
+        let out = client
+            .post(format!("http://{addr_a}/api/account/logout"))
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(out.status().as_u16(), 200);
+        assert_eq!(
+            me(addr_b.clone()).await,
+            401,
+            "signed out on A, it is over on B"
+        );
+        assert_eq!(me(px.clone()).await, 401);
+    }
     if let Some((_, px)) = &proxy {
         let (pid, ptokens, _) = friend_game(&client, px, px).await;
         let through_proxy = watch(px, &pid).await;

@@ -77,7 +77,10 @@ mod tests {
     fn a_win_moves_ratings_apart_and_a_split_pair_leaves_them_near() {
         let [a, b] = rate([RatingRow::NEW; 2], &[1.0, 1.0]);
         assert!(a.rating > 1600.0 && b.rating < 1400.0, "{a:?} {b:?}");
-        assert!((a.rating - 1500.0 + (b.rating - 1500.0)).abs() < 1e-6, "symmetric");
+        assert!(
+            (a.rating - 1500.0 + (b.rating - 1500.0)).abs() < 1e-6,
+            "symmetric"
+        );
         assert_eq!((a.games, b.games), (1, 1), "a pair counts once");
         let [c, d] = rate([RatingRow::NEW; 2], &[1.0, 0.0]);
         assert!((c.rating - 1500.0).abs() < 1e-6 && (d.rating - 1500.0).abs() < 1e-6);

@@ -14,6 +14,7 @@ import { analysisPage } from "./js/pages/analysis.js";
 import { labPage } from "./js/pages/lab.js";
 import { notFoundPage } from "./js/pages/notfound.js";
 import { accountPage } from "./js/pages/account.js";
+import { profilePage, leaderboardPage } from "./js/pages/profile.js";
 import { account, applySettings, saveSetting, showInHeader } from "./js/account.js";
 
 addRoute(/^\/$/, homePage);
@@ -26,6 +27,8 @@ addRoute(/^\/lab$/, labPage);
 addRoute(/^\/games$/, gamesPage);
 addRoute(/^\/rules$/, rulesPage);
 addRoute(/^\/account$/, accountPage);
+addRoute(/^\/@\/([A-Za-z0-9_%-]+)$/, profilePage);
+addRoute(/^\/leaderboard$/, leaderboardPage);
 addRoute(/^.*$/, notFoundPage);
 
 const langSelect = document.getElementById("lang");

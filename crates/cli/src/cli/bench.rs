@@ -25,6 +25,18 @@ pub(crate) enum BenchCmd {
     /// The web app under load: N games over the real HTTP API at R moves a
     /// second each, K WebSocket spectators; acknowledgement and push latency.
     Serve(ServeBench),
+    /// Sign-ins: the cost of one (Argon2id), and the latency of many at once.
+    Signin {
+        /// Sign-ins at once, in each concurrent round.
+        #[arg(long, default_value_t = 50)]
+        concurrent: usize,
+        /// Concurrent rounds.
+        #[arg(long, default_value_t = 4)]
+        rounds: usize,
+        /// Sign-ins one after the other, for the cost of one.
+        #[arg(long, default_value_t = 20)]
+        sequential: usize,
+    },
     /// Ringo search: fixed positions to a fixed depth; a deterministic node total and nodes/s.
     RingoSearch {
         /// Search depth.
@@ -92,6 +104,10 @@ pub(crate) struct ServeBench {
     /// memory.
     #[arg(long, default_value_t = 600)]
     pub(crate) evict_after_secs: u64,
+    /// Sign-ins a second (each an Argon2id verification) sent beside the
+    /// games, to see that they do not slow the moves.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) signins_per_s: f64,
 }
 
 /// Who plays the benchmark's games.

@@ -7,8 +7,8 @@
 
 mod computer;
 pub(crate) mod players;
-mod rated;
 mod pools;
+mod rated;
 pub(crate) mod shared;
 
 pub(crate) use pools::{on_pool, AnalysisLoad, AnalysisTicket};

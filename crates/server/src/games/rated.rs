@@ -56,7 +56,10 @@ impl AppState {
                     return Ok(());
                 };
                 let one = Session::from_stored(loaded)?;
-                vec![score_for(&one, accounts[0]), score_for(&session, accounts[0])]
+                vec![
+                    score_for(&one, accounts[0]),
+                    score_for(&session, accounts[0]),
+                ]
             }
             Kind::Urgammon => {
                 let to = urgammon::MatchSettings::parse_header(&session.row.settings)
@@ -67,7 +70,13 @@ impl AppState {
         let rater = Box::new(move |before| ratings::rate(before, &scores));
         if let Some((change, revision)) = self
             .store()
-            .rate(&session.row.id, session.kind(), accounts, rater, crate::store::now())
+            .rate(
+                &session.row.id,
+                session.kind(),
+                accounts,
+                rater,
+                crate::store::now(),
+            )
             .await?
         {
             session.row.rating_change = Some(change);

@@ -25,6 +25,10 @@ const FILES: &[(&str, &str)] = &[
         "js/pages/account.js",
         include_str!("../../static/js/pages/account.js"),
     ),
+    (
+        "js/pages/profile.js",
+        include_str!("../../static/js/pages/profile.js"),
+    ),
     ("js/dom.js", include_str!("../../static/js/dom.js")),
     ("js/log.js", include_str!("../../static/js/log.js")),
     ("js/games.js", include_str!("../../static/js/games.js")),

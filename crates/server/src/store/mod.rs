@@ -16,15 +16,15 @@
 //! backend (`crates/server/migrations/`).
 
 pub mod accounts;
-pub mod ratings;
 mod list;
 mod postgres;
+pub mod ratings;
 mod sqlite;
 
 pub use accounts::{AccountBackend, SeatAccount};
-pub use ratings::{RatingBackend, RatingRow};
 pub use list::{is_game_id, ListCursor, ListQuery};
 pub use postgres::PgStore;
+pub use ratings::{RatingBackend, RatingRow};
 pub use sqlite::SqliteStore;
 
 use crate::dice::Drawn;

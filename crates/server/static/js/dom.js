@@ -9,7 +9,7 @@ function fill(e, attrs, children, svg) {
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     e.append(c.nodeType ? c : document.createTextNode(String(c)));
   }

@@ -1,6 +1,7 @@
 //! `agon bench …`: speed benchmarks, and the web app under load.
 
 mod serve;
+mod signin;
 mod speed;
 
 use crate::cli::*;
@@ -12,6 +13,15 @@ pub(crate) fn run(cmd: BenchCmd) -> Result<()> {
     match cmd {
         BenchCmd::RingoSearch { depth } => print_json(&speed::ringo_search(depth)?),
         BenchCmd::Serve(b) => print_json(&serve::run(&b)?),
+        BenchCmd::Signin {
+            concurrent,
+            rounds,
+            sequential,
+        } => print_json(&signin::run(
+            concurrent.max(1),
+            rounds.max(1),
+            sequential.max(1),
+        )?),
         BenchCmd::UrgammonEval { runs, decisions } => {
             print_json(&speed::urgammon_eval(runs.max(1), decisions)?)
         }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 type Sent = Vec<Mutex<VecDeque<(i64, Instant)>>>;
 
 /// A server started for the run: killed when dropped.
-struct Started {
+pub(super) struct Started {
     child: std::process::Child,
     data: std::path::PathBuf,
 }
@@ -37,7 +37,7 @@ impl Drop for Started {
 /// per-client limits off: the rate limits and the per-address caps on
 /// connections and sockets (every game and spectator of the run comes from
 /// this one client).
-fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
+pub(super) fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port();
@@ -54,6 +54,8 @@ fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
             "--rate-limit",
             "0",
             "--create-limit",
+            "0",
+            "--account-limit",
             "0",
             "--max-connections-per-address",
             "0",
@@ -88,7 +90,7 @@ fn rss_mib(pid: u32) -> Option<f64> {
 }
 
 /// p50, p90, p99, max and mean of a sample, in milliseconds.
-fn summary(mut ms: Vec<f64>) -> Latency {
+pub(super) fn summary(mut ms: Vec<f64>) -> Latency {
     if ms.is_empty() {
         return Latency::default();
     }
@@ -169,6 +171,10 @@ pub struct ServeReport {
     /// With `--opponent engine`: from a move's acknowledgement to the
     /// computer's reply being stored.
     pub reply_ms: Latency,
+    /// With `--signins-per-s`: sign-ins answered 200.
+    pub signins: usize,
+    /// Their latency.
+    pub signin_ms: Latency,
 }
 
 /// A request body of `POST /api/games`.
@@ -192,7 +198,7 @@ struct MoveAction<'a> {
     mv: &'a str,
 }
 
-async fn post(
+pub(super) async fn post(
     client: &reqwest::Client,
     url: &str,
     token: Option<&str>,
@@ -369,6 +375,11 @@ async fn drive(b: &ServeBench, bases: &[String]) -> Result<ServeReport> {
     }
     let start = Instant::now();
     let deadline = start + duration;
+    let signins = (b.signins_per_s > 0.0).then(|| {
+        let (client, base) = (client.clone(), bases[0].clone());
+        let every = Duration::from_secs_f64(1.0 / b.signins_per_s);
+        tokio::spawn(async move { super::signin::load(&client, &base, every, deadline).await })
+    });
     let mut players = vec![];
     for (g, mut game) in games.into_iter().enumerate() {
         let (client, bases, sent, errors) =
@@ -473,6 +484,10 @@ async fn drive(b: &ServeBench, bases: &[String]) -> Result<ServeReport> {
         replies.extend(r);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let signin_ms = match signins {
+        Some(task) => task.await.unwrap_or_default(),
+        None => vec![],
+    };
     let mut pushes = vec![];
     for w in watchers {
         pushes.extend(w.await.unwrap_or_default());
@@ -508,5 +523,7 @@ async fn drive(b: &ServeBench, bases: &[String]) -> Result<ServeReport> {
         engine_replies: replies.len(),
         engine_replies_per_s: ((replies.len() as f64 / elapsed) * 100.0).round() / 100.0,
         reply_ms: summary(replies),
+        signins: signin_ms.len(),
+        signin_ms: summary(signin_ms),
     })
 }

@@ -261,7 +261,6 @@ pub struct Codes {
     pub recovery_codes: Vec<String>,
 }
 
-
 /// `POST /api/account/logout`: ends this session.
 pub async fn logout(State(app): State<AppState>, viewer: Viewer) -> Result<Response, ApiError> {
     if let Some((a, s)) = &viewer.signed_in {

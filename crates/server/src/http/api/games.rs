@@ -78,7 +78,6 @@ pub struct GameAnswer {
     pub presence: [bool; 2],
 }
 
-
 /// A whole number from JSON: a number, or a string of digits as a form
 /// field sends it: no padding, no sign, no leading zero (`" 3"`, `"+3"` and
 /// `"03"` are refused, so one value has one spelling).
@@ -380,7 +379,6 @@ pub async fn create(
         Json(create_game(&app, g, &viewer).await?),
     ))
 }
-
 
 /// `GET /api/games/{id}`.
 pub async fn get(

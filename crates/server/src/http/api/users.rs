@@ -95,7 +95,10 @@ pub struct Profile {
 fn not_found(name: &str) -> ApiError {
     ApiError::Missing(
         ErrorCode::UserNotFound,
-        format!("no player named '{}'", name.chars().take(40).collect::<String>()),
+        format!(
+            "no player named '{}'",
+            name.chars().take(40).collect::<String>()
+        ),
     )
 }
 
@@ -182,11 +185,7 @@ pub async fn profile(
         .into_iter()
         .map(|(r, n)| ListEntry::of(r, n, me))
         .collect();
-    let playing = games
-        .iter()
-        .filter(|g| g.ongoing())
-        .cloned()
-        .collect();
+    let playing = games.iter().filter(|g| g.ongoing()).cloned().collect();
     Ok(Json(Profile {
         name: account.name.unwrap_or_default(),
         created_at: account.created_at,

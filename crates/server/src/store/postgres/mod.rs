@@ -22,8 +22,8 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
 mod backend;
-mod ratings;
 mod queue;
+mod ratings;
 
 refinery::embed_migrations!("migrations/postgres");
 

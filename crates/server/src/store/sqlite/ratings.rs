@@ -7,22 +7,21 @@ use crate::store::Stored;
 use rusqlite::{params, Connection, OptionalExtension};
 
 fn read(c: &Connection, account: i64, kind: Kind) -> Result<RatingRow, rusqlite::Error> {
-    Ok(c
-        .query_row(
-            "SELECT rating, deviation, volatility, games FROM ratings
+    Ok(c.query_row(
+        "SELECT rating, deviation, volatility, games FROM ratings
              WHERE account_id = ?1 AND game = ?2",
-            params![account, kind.name()],
-            |r| {
-                Ok(RatingRow {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                    games: r.get(3)?,
-                })
-            },
-        )
-        .optional()?
-        .unwrap_or(RatingRow::NEW))
+        params![account, kind.name()],
+        |r| {
+            Ok(RatingRow {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+                games: r.get(3)?,
+            })
+        },
+    )
+    .optional()?
+    .unwrap_or(RatingRow::NEW))
 }
 
 #[async_trait::async_trait]

@@ -113,7 +113,9 @@ const when = (secs) => new Date(secs * 1000).toLocaleString(document.documentEle
 function signedIn(main, a) {
   main.append(el("h1", { id: "account-name" }, a.name),
     el("p", { class: "muted" }, t("account.since", { date: when(a.created_at) })),
-    el("p", {}, el("a", { href: "/games", "data-nav": true, id: "my-games" }, t("account.my_games"))));
+    el("p", {}, el("a", { href: "/games", "data-nav": true, id: "my-games" }, t("account.my_games")), " · ",
+      el("a", { href: "/@/" + encodeURIComponent(a.name), "data-nav": true, id: "my-profile" }, t("account.my_profile")), " · ",
+      el("a", { href: "/leaderboard", "data-nav": true, id: "leaderboard-link" }, t("nav.leaderboard"))));
 
   const out = async (path) => {
     await api("POST", path);

@@ -6,6 +6,7 @@ import { navigate } from "../router.js";
 import { gameOf } from "../games.js";
 import { gameName, opponentText, scoreText } from "./games.js";
 import { interval } from "./lab.js";
+import { account } from "../account.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -54,7 +55,8 @@ function playersText(players) {
 
 export async function homePage(main) {
   const m = await meta();
-  const form = { game: localStorage.getItem("agon-last-game") || "ringo" };
+  const me = await account();
+  const form = { game: localStorage.getItem("agon-last-game") || "ringo", rated: false };
   const presets = Object.fromEntries(m.ringo.presets.map((p) => [p.name, p.options]));
   // The Rules lab's measurements, read once: how even the chosen rule set
   // is between equal players, said under it (the lab page was the only
@@ -183,7 +185,15 @@ export async function homePage(main) {
       form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
       form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
         sides.map((s, i) => radio("side", s, t("side." + s), sides.includes(form.side) ? form.side === s : i === 0,
-          () => { form.side = s; }))) : null);
+          () => { form.side = s; }))) : null,
+      // Rated games are between two accounts, so only with a friend, and
+      // only signed in.
+      form.opponent === "friend" ? (me
+        ? el("label", { class: "rated-choice" }, el("input", { type: "checkbox", id: "rated", checked: form.rated,
+            onchange: (e) => { form.rated = e.target.checked; } }), " " + t("home.rated"))
+        : el("p", { class: "muted", id: "rated-signin" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))))
+        : null,
+      form.opponent === "friend" && me ? el("p", { class: "muted small", id: "rated-help" }, t("home.rated_help." + form.game)) : null);
     // The start button under both cards, in a block of its own: on a phone
     // it stays at the foot of the screen while the choices scroll by.
     wrap.append(el("div", { class: "play-block" }, el("div", { class: "cards" }, settings, who),
@@ -255,6 +265,7 @@ export async function homePage(main) {
     if (form.opponent === "engine") body.level = Number(document.getElementById("level").value);
     const side = document.querySelector("input[name=side]:checked");
     if (side) body.side = side.value;
+    if (form.opponent === "friend" && form.rated) body.rated = true;
     try {
       const r = await api("POST", "/api/games", body);
       localStorage.setItem(tokenKey(r.id), r.token);

@@ -2,7 +2,7 @@
 // Rematch, links, the board tools (flip, sounds).
 import { playerText } from "../players.js";
 import { el, toast } from "../dom.js";
-import { t, colon } from "../../i18n.js";
+import { t, colon, num } from "../../i18n.js";
 import { api, inviteKey } from "../api.js";
 import { prefs } from "../prefs.js";
 import { arrowsFor } from "../boards/arrows.js";
@@ -49,21 +49,80 @@ export function canUndo(view) {
   return !!s.undoable && view.you.some((seat) => s.undoable[seat]);
 }
 
+/** A rating change as signed whole points: "+12", "−12", "±0". */
+export function signed(x) {
+  const n = Math.round(x);
+  return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "\u00b10";
+}
+
+/** A player's name in words, and the seat's side. */
+function seatWho(s, seat) {
+  return t("Side." + s.seat_names[seat]) + " (" + playerText(s.players[seat]) + ")";
+}
+
+/** A rated game: which game of its pair it is (Ringo), the pair's score
+ *  once both are played, and each player's rating change once rated. A
+ *  list (empty for a casual game). */
+export function ratedBlock(view) {
+  const s = view.state;
+  if (!s.rated) return [];
+  const out = [];
+  const line = [t("game.rated")];
+  if (s.pair) {
+    line.push(t("game.pair_game", { n: s.pair.game }));
+    if (s.pair.game === 2) {
+      const first = el("a", { href: "/g/" + s.pair.first, "data-nav": true, id: "pair-first" }, t("game.pair_first"));
+      out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ") + " · ", first));
+    } else {
+      out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ") + " · " + t("game.pair_swap")));
+    }
+  } else {
+    out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ")));
+  }
+  // The pair's score, from both games' results.
+  if (s.pair && s.pair.game === 2 && s.over) {
+    if (!view.pairFirst) {
+      view.pairFirst = "loading";
+      api("GET", "/api/games/" + s.pair.first).then((r) => { view.pairFirst = r.state; view.rerender(); }).catch(() => {});
+    } else if (view.pairFirst !== "loading") {
+      const points = {};
+      for (const g of [view.pairFirst, s]) {
+        for (const seat of [0, 1]) {
+          const name = playerText(g.players[seat]);
+          const w = g.winner ? g.seat_names.indexOf(g.winner) : -1;
+          points[name] = (points[name] || 0) + (w === seat ? 1 : w < 0 ? 0.5 : 0);
+        }
+      }
+      const [a, b] = [playerText(s.players[1]), playerText(s.players[0])];
+      out.push(el("p", { class: "rated", id: "pair-score" }, t("game.pair_score", { a, b, x: num(points[a]), y: num(points[b]) })));
+    }
+  }
+  if (s.rating_change) {
+    out.push(el("p", { class: "rated", id: "rating-change" }, t("game.rating_change") + colon(),
+      [0, 1].map((seat) => el("span", { class: "change", "data-seat": seat }, seatWho(s, seat) + " " + signed(s.rating_change[seat]) + (seat ? "" : " · ")))));
+  }
+  return out;
+}
+
 /** Who sits where, and whether they are connected. */
 export function presenceBlock(view) {
   const s = view.state;
   return el("div", { class: "presence", id: "presence" }, el("small", { class: "muted" }, t("game.presence") + colon()),
     [0, 1].map((seat) => {
-      // The side, then who plays it: "Attackers (ala)".
+      // The side, then who plays it: "Attackers (ala)", the name a link to
+      // her profile.
       const p = s.players && s.players[seat];
-      const who = p && p.kind !== "open" ? playerText(p) : "";
-      const name = t("Side." + s.seat_names[seat]) + (who && s.engine_seat !== seat ? " (" + who + ")" : "");
+      const who = p && p.kind !== "open" && s.engine_seat !== seat ? playerText(p) : "";
+      const whoEl = !who ? "" : p.kind === "account"
+        ? [" (", el("a", { href: "/@/" + encodeURIComponent(p.name), "data-nav": true, class: "profile-link" }, who), ")"]
+        : " (" + who + ")";
+      const name = [t("Side." + s.seat_names[seat]), whoEl];
       let status, on = false;
       if (s.engine_seat === seat) status = t("game.computer") + (s.level ? ", " + t("home.level").toLowerCase() + " " + s.level : "");
       else if (s.seated && !s.seated[seat]) status = t("game.seat_free");
       else { on = !!view.presence[seat]; status = on ? t("game.present") : t("game.absent"); }
       return el("span", { class: "seat " + (on ? "on" : "off"), "data-seat": seat, "data-present": on ? "yes" : "no" },
-        (on ? "● " : "○ ") + name + " — " + status + " ");
+        (on ? "● " : "○ "), name, " — " + status + " ");
     }));
 }
 
@@ -234,6 +293,7 @@ export function commonLinks(view, send) {
   row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),
     el("a", { class: "button", id: "replay-link", href: `/replay/${s.id}`, "data-nav": true }, t("game.replay")));
   out.push(row);
+  out.push(...ratedBlock(view));
   out.push(presenceBlock(view));
   const invite = localStorage.getItem(inviteKey(s.id));
   const free = s.seated ? s.seated.indexOf(false) : -1;

@@ -1,0 +1,130 @@
+// A player's profile (/@/{name}): each game's rating (a provisional one with
+// "?") and its history as a chart, results per rule set and seat, games in
+// progress, and her games with filters; and the leaderboard (/leaderboard).
+import { el, sv } from "../dom.js";
+import { t, num } from "../../i18n.js";
+import { api, errorText } from "../api.js";
+import { gameOf } from "../games.js";
+import { settingsText } from "../settings.js";
+import { playerText } from "../players.js";
+import { statusText } from "./games.js";
+import { signed } from "../panels/common.js";
+
+/** A rating as shown: "1612", or "1500?" while provisional. */
+export const ratingText = (r) => String(r.rating) + (r.provisional ? "?" : "");
+
+/** The rating history as an SVG line chart, labelled for screen readers. */
+function chart(game, points) {
+  const W = 480, H = 160, P = 30;
+  if (!points.length) return el("p", { class: "muted", id: `chart-${game}` }, t("profile.no_rated"));
+  const all = [1500, ...points.map((p) => p.rating)];
+  const lo = Math.min(...all) - 20, hi = Math.max(...all) + 20;
+  const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, points.length);
+  const y = (r) => H - P - ((r - lo) * (H - 2 * P)) / (hi - lo);
+  const line = [1500, ...points.map((p) => p.rating)].map((r, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
+  const last = points[points.length - 1].rating;
+  return sv("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", id: `chart-${game}`, role: "img",
+    "aria-label": t("profile.chart_label", { game: gameOf(game).name, n: points.length, from: 1500, to: last }) },
+    sv("line", { x1: P, x2: W - P, y1: y(1500), y2: y(1500), class: "base" }),
+    sv("path", { d: line, class: "line" }),
+    points.map((p, i) => sv("circle", { cx: x(i + 1), cy: y(p.rating), r: 3.5, "data-rating": p.rating },
+      sv("title", {}, `${p.rating} — ${new Date(p.at * 1000).toLocaleDateString(document.documentElement.lang)}`))),
+    sv("text", { x: 4, y: y(hi - 20) + 4, class: "axis" }, String(Math.round(hi - 20))),
+    sv("text", { x: 4, y: y(lo + 20) + 4, class: "axis" }, String(Math.round(lo + 20))));
+}
+
+/** A listed game's result for the player in `seat`: won, lost, draw or
+ *  ongoing (statuses say the winning side: `attackers-win`, `light-wins`). */
+function resultOf(g, seat) {
+  if (g.status === "ongoing" || g.status === "draw") return g.status;
+  if (seat < 0) return "";
+  return g.status.startsWith(gameOf(g.game).sides[seat]) ? "won" : "lost";
+}
+
+/** One listed game's row for the profile's tables. */
+function gameRow(g, name) {
+  const seat = g.players.findIndex((p) => p.kind === "account" && p.name === name);
+  const change = g.rating_change && seat >= 0 ? " " + signed(g.rating_change[seat]) : "";
+  return el("tr", { "data-game": g.id, "data-kind": g.game, "data-rated": g.rated ? "yes" : "no",
+    "data-result": resultOf(g, seat) },
+    el("td", { "data-label": t("games.col.game") }, gameOf(g.game).name),
+    el("td", { "data-label": t("games.col.settings") }, settingsText(g.game, g.settings, false)),
+    el("td", { "data-label": t("games.col.players") }, g.players.map(playerText).join(" – ")),
+    el("td", { "data-label": t("games.col.status") }, statusText(g.status) + (g.rated ? " · " + t("game.rated") + change : "")),
+    el("td", { class: "links" }, el("a", { href: "/g/" + g.id, "data-nav": true }, t("games.open"))));
+}
+
+export async function profilePage(main, name) {
+  let p;
+  try {
+    p = await api("GET", "/api/users/" + name);
+  } catch (e) {
+    main.append(el("h1", {}, decodeURIComponent(name)), el("p", { class: "result" }, errorText(e)));
+    return;
+  }
+  document.title = p.name + " — Agon";
+  main.append(el("h1", { id: "profile-name" }, p.name),
+    el("p", { class: "muted" }, t("account.since", { date: new Date(p.created_at * 1000).toLocaleDateString(document.documentElement.lang) }),
+      " · ", el("a", { href: "/leaderboard", "data-nav": true }, t("nav.leaderboard"))));
+  const cards = el("div", { class: "cards" });
+  for (const game of ["ringo", "urgammon"]) {
+    const r = p.ratings[game];
+    cards.append(el("section", { class: "card", id: "rating-" + game, "aria-labelledby": `rating-${game}-title` },
+      el("h2", { id: `rating-${game}-title` }, gameOf(game).name),
+      el("p", { class: "rating" }, el("strong", { class: "rating-value" }, ratingText(r)),
+        " " + t("profile.rated_games", { n: r.games }), r.provisional ? el("span", { class: "muted" }, " · " + t("profile.provisional")) : null),
+      chart(game, p.history[game])));
+  }
+  main.append(cards);
+  if (p.results.length) {
+    main.append(el("section", { "aria-labelledby": "results-title" }, el("h2", { id: "results-title" }, t("profile.results")),
+      el("table", { class: "list stack", id: "results" },
+        el("thead", {}, el("tr", {}, ["game", "settings", "seat", "won", "lost", "drawn"].map((c) => el("th", { scope: "col" }, t("profile.col." + c))))),
+        el("tbody", {}, p.results.map((r) => el("tr", {},
+          el("td", { "data-label": t("profile.col.game") }, gameOf(r.game).name),
+          el("td", { "data-label": t("profile.col.settings") }, settingsText(r.game, r.settings, false)),
+          el("td", { "data-label": t("profile.col.seat") }, t("Side." + r.seat)),
+          el("td", { "data-label": t("profile.col.won") }, num(r.won)),
+          el("td", { "data-label": t("profile.col.lost") }, num(r.lost)),
+          el("td", { "data-label": t("profile.col.drawn") }, num(r.drawn))))))));
+  }
+  if (p.playing.length) {
+    main.append(el("section", { "aria-labelledby": "playing-title" }, el("h2", { id: "playing-title" }, t("profile.playing")),
+      el("table", { class: "list stack", id: "playing" }, el("tbody", {}, p.playing.map((g) => gameRow(g, p.name))))));
+  }
+  // Her games, filtered by game, result and rated, as she chooses.
+  const body = el("tbody", {}, p.games.map((g) => gameRow(g, p.name)));
+  const filters = { kind: "", result: "", rated: "" };
+  const apply = () => {
+    for (const tr of body.rows) {
+      tr.hidden = (filters.kind && tr.dataset.kind !== filters.kind) || (filters.result && tr.dataset.result !== filters.result)
+        || (filters.rated && tr.dataset.rated !== filters.rated);
+    }
+  };
+  const select = (id, key, options) => el("label", { for: id }, t("profile.filter." + key) + " ",
+    el("select", { id, onchange: (e) => { filters[key] = e.target.value; apply(); } },
+      options.map(([v, label]) => el("option", { value: v }, label))));
+  main.append(el("section", { "aria-labelledby": "profile-games-title" },
+    el("h2", { id: "profile-games-title" }, t("profile.games")),
+    el("div", { class: "row" },
+      select("filter-game", "kind", [["", t("profile.all")], ["ringo", gameOf("ringo").name], ["urgammon", gameOf("urgammon").name]]),
+      select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["draw", t("profile.drawn")], ["ongoing", t("games.ongoing")]]),
+      select("filter-rated", "rated", [["", t("profile.all")], ["yes", t("profile.rated")], ["no", t("profile.casual")]])),
+    p.games.length ? el("table", { class: "list stack", id: "profile-games" }, body) : el("p", { class: "muted" }, t("games.none"))));
+}
+
+export async function leaderboardPage(main) {
+  main.append(el("h1", {}, t("leaderboard.title")), el("p", { class: "muted" }, t("leaderboard.help")));
+  const cards = el("div", { class: "cards" });
+  main.append(cards);
+  for (const game of ["ringo", "urgammon"]) {
+    const { players } = await api("GET", "/api/leaderboard/" + game);
+    cards.append(el("section", { class: "card", id: "leaders-" + game, "aria-labelledby": `leaders-${game}-title` },
+      el("h2", { id: `leaders-${game}-title` }, gameOf(game).name),
+      players.length ? el("table", { class: "list" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("account.name")), el("th", { scope: "col" }, t("leaderboard.rating")))),
+        el("tbody", {}, players.map((p) => el("tr", {}, el("td", {}, String(p.rank)),
+          el("td", {}, el("a", { href: "/@/" + encodeURIComponent(p.name), "data-nav": true }, p.name)), el("td", {}, String(p.rating))))))
+        : el("p", { class: "muted" }, t("leaderboard.empty"))));
+  }
+}
