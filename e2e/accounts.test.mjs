@@ -218,6 +218,10 @@ test("two signed-in players see each other's names; a deleted account's games sh
     await ala.goto(server.url + "/games");
     await ala.locator(`#own-games tr[data-game="${id}"]`).waitFor();
     assert.match(await ala.locator(`#own-games tr[data-game="${id}"] .players`).innerText(), /ala – deleted player/);
+    // The replay names both sides too.
+    await ala.goto(server.url + "/replay/" + id);
+    await ala.locator("#players-line", { hasText: "deleted" }).waitFor();
+    assert.equal(await ala.locator("#players-line").innerText(), "Attackers: ala · Defenders: deleted player");
     // His name is gone: signing in with it fails.
     await olek.goto(server.url + "/account");
     await olek.locator("#signin-name").fill("olek");
@@ -340,6 +344,10 @@ test("a rated Ringo pair between two accounts: both games, seats swapped; both p
     assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 2);
     assert.equal(await olek.locator("#results tbody tr").count(), 2, "one row per side he played");
     await olek.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true });
+    // The first game's review names who played it.
+    await olek.goto(server.url + "/review/" + one);
+    await olek.locator("#players-line", { hasText: "olek" }).waitFor();
+    assert.equal(await olek.locator("#players-line").innerText(), "Attackers: ala · Defenders: olek");
     // Provisional both: nobody on the leaderboard yet.
     await olek.goto(server.url + "/leaderboard");
     await olek.locator("#leaders-ringo").waitFor();

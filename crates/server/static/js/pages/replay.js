@@ -1,6 +1,7 @@
 // The replay: any ply of a stored game, with First / Previous / Next / Last,
 // the arrow, Home and End keys, a slider, the numbered move list, and for
 // Urgammon the dice and the match score at that ply.
+import { playersLineText } from "../players.js";
 import { el } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api } from "../api.js";
@@ -41,7 +42,8 @@ export async function replayPage(main, id) {
   const view = { id, you: [], state: null, selected: null };
   const boardWrap = el("div", { class: "boardwrap" });
   const side = el("aside", { class: "side", "aria-label": t("replay.title") });
-  main.append(el("h1", {}, t("replay.title")), el("div", { class: "game" }, boardWrap, side),
+  const players = el("p", { class: "muted", id: "players-line" });
+  main.append(el("h1", {}, t("replay.title")), players, el("div", { class: "game" }, boardWrap, side),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   // `?ply=N` opens that position (a link from the review, or one shared);
   // without it, or with anything but a whole number, the game's end.
@@ -88,6 +90,7 @@ export async function replayPage(main, id) {
     {
       const before = view.state;
       const s = await api("GET", `/api/games/${id}/at/${Math.max(0, Math.min(p, 1e9))}`);
+      if (!players.textContent) players.textContent = playersLineText(s);
       ply = Math.min(Math.max(0, p), s.total);
       if (target === p) target = ply;
       // The whole record is the same at every ply: read its games once.

@@ -1,6 +1,7 @@
 // The review of a finished game: each side's accuracy (Ringo) or error rate,
 // rating and luck (Urgammon); the win-chance graph, whose points open the
 // position before that move; the graded move list; the key moments.
+import { playersLineText } from "../players.js";
 import { el, sv, announce, pressable } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
 import { api, socketUrl, meta } from "../api.js";
@@ -214,7 +215,9 @@ function keyMoments(r) {
 }
 
 export async function reviewPage(main, id) {
-  main.append(el("h1", {}, t("review.title")));
+  const players = el("p", { class: "muted", id: "players-line" });
+  main.append(el("h1", {}, t("review.title")), players);
+  api("GET", `/api/games/${id}`).then((g) => { players.textContent = playersLineText(g.state); }).catch(() => {});
   const status = el("div", { id: "review-status", role: "status" });
   const body = el("div", { id: "review-body" });
   main.append(status, body);
