@@ -384,3 +384,74 @@ test("a rated Urgammon match to 1 between two accounts: the change shown to both
     assert.equal(await ala.locator("#chart-urgammon circle").count(), 1);
   });
 });
+
+/** A virtual authenticator in `page` (Chromium's, through the DevTools
+ *  protocol): it holds passkeys, verifies its user and says yes. */
+async function authenticator(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true,
+      isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
+}
+
+test("a passkey: added on the account page, then signing in with it alone, here and on another browser", async () => {
+  await withApp(async (server, browser) => {
+    // Passkeys need the site's name: the page opens as localhost.
+    const url = server.url.replace("127.0.0.1", "localhost");
+    const page = await (await browser.newContext()).newPage();
+    const { cdp, authenticatorId } = await authenticator(page);
+    await signUp(page, url, "kasia");
+    await page.locator("#codes-done").click();
+    await page.locator("#no-passkeys").waitFor();
+    await page.locator("#passkey-add").click();
+    await page.locator("#passkeys li").waitFor();
+    assert.match(await page.locator("#toast").innerText(), /Passkey added/);
+    assert.match(await page.locator("#passkeys li").innerText(), /^Added /);
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    assert.equal(credentials.length, 1);
+    assert.ok(credentials[0].isResidentCredential);
+    // Signed out, the passkey alone signs her in: no name, no password.
+    await page.locator("#signout").click();
+    await page.locator("#passkey-signin").waitFor();
+    await page.locator("#passkey-signin").click();
+    await page.locator("#account-name").waitFor();
+    assert.equal(await page.locator("#account-name").innerText(), "kasia");
+    assert.equal(await header(page).innerText(), "kasia");
+    assert.match(await page.locator("#passkeys li").innerText(), /last used/);
+    // Another browser holding the same passkey (copied, with its counter as
+    // it stands now, into its own authenticator) signs in with it too. (A
+    // copy with an older counter is refused: that is how a cloned
+    // authenticator shows.)
+    const now = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0];
+    assert.ok(now.signCount > credentials[0].signCount);
+    const other = await (await browser.newContext()).newPage();
+    const second = await authenticator(other);
+    await second.cdp.send("WebAuthn.addCredential", { authenticatorId: second.authenticatorId, credential: now });
+    await other.goto(url + "/account");
+    await other.locator("#passkey-signin").click();
+    await other.locator("#account-name").waitFor();
+    assert.equal(await other.locator("#sessions tbody tr").count(), 2);
+    // A browser without it is told so, and stays signed out.
+    const none = await (await browser.newContext()).newPage();
+    await authenticator(none);
+    await none.goto(url + "/account");
+    await none.locator("#passkey-signin").click();
+    await none.locator("#passkey-error").filter({ hasText: /./ }).waitFor();
+    assert.match(await none.locator("#passkey-error").innerText(), /not used/);
+    // Removed, the passkey no longer signs anyone in.
+    await page.locator(".remove-passkey").click();
+    await page.locator("#no-passkeys").waitFor();
+    await other.locator("#signout").click();
+    await other.locator("#passkey-signin").click();
+    await other.locator("#passkey-error").filter({ hasText: /./ }).waitFor();
+    assert.match(await other.locator("#passkey-error").innerText(), /Wrong name or password/);
+    // On an address with no name (an IP), the page says why.
+    await page.goto(server.url + "/account");
+    await page.locator("#passkey-signin").click();
+    await page.locator("#passkey-error").filter({ hasText: /./ }).waitFor();
+    assert.match(await page.locator("#passkey-error").innerText(), /name, not an IP address/);
+  });
+});

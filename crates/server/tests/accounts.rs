@@ -961,3 +961,85 @@ async fn the_postgres_database_keeps_no_secret_in_clear() {
 async fn app_on(url: &str) -> axum::Router {
     app(fresh_state(Store::connect(url).await.unwrap()))
 }
+
+#[tokio::test]
+async fn passkey_routes_refuse_hostile_input() {
+    let app = fresh().await;
+    let (cookie, _) = signup(&app, "ala").await;
+    // Adding one needs a session, and a site with a name.
+    let (s, _, v) = Call::new("POST", "/api/account/passkeys/options")
+        .header("host", "localhost:8080")
+        .body(json!({}))
+        .send(&app)
+        .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("not-signed-in"))
+    );
+    for host in ["127.0.0.1:8080", "[::1]:8080", "10.1.2.3"] {
+        let (s, _, v) = Call::new("POST", "/api/account/passkey-login/options")
+            .header("host", host)
+            .body(json!({}))
+            .send(&app)
+            .await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("passkey-needs-name")),
+            "{host}"
+        );
+    }
+    let (s, _, v) = Call::new("POST", "/api/account/passkeys/options")
+        .cookie(&cookie)
+        .header("host", "localhost:8080")
+        .body(json!({}))
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["rp"]["id"], "localhost");
+    assert_eq!(v["user"]["name"], "ala");
+    assert_eq!(v["authenticatorSelection"]["userVerification"], "required");
+    // Answers that are not WebAuthn's, or for no ceremony of ours.
+    for body in [
+        json!({}),
+        json!("x"),
+        json!({"id": "AA", "rawId": "AA", "type": "public-key", "response": {}}),
+    ] {
+        let (s, _, v) = Call::new("POST", "/api/account/passkeys")
+            .cookie(&cookie)
+            .header("host", "localhost:8080")
+            .body(body.clone())
+            .send(&app)
+            .await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("passkey-refused")),
+            "{body}"
+        );
+        let (s, h, v) = Call::new("POST", "/api/account/passkey-login")
+            .header("host", "localhost:8080")
+            .body(body.clone())
+            .send(&app)
+            .await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (StatusCode::UNAUTHORIZED, Some("bad-credentials")),
+            "{body}"
+        );
+        assert!(h.get("set-cookie").is_none());
+    }
+    for id in ["zz", "00", &"a".repeat(3000)] {
+        let (s, _, v) = Call::new("DELETE", &format!("/api/account/passkeys/{id}"))
+            .cookie(&cookie)
+            .send(&app)
+            .await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (StatusCode::NOT_FOUND, Some("passkey-not-found"))
+        );
+    }
+    let (_, _, me) = Call::new("GET", "/api/account")
+        .cookie(&cookie)
+        .send(&app)
+        .await;
+    assert_eq!(me["passkeys"], json!([]));
+}

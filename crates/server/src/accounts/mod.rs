@@ -6,7 +6,9 @@
 //! session ids and recovery codes (256 and 60 random bits) with SHA-256.
 
 pub mod names;
+pub mod passkeys;
 pub mod passwords;
+mod service_keys;
 pub mod throttle;
 
 use crate::secrets;
@@ -41,6 +43,17 @@ pub enum AccountError {
     /// No valid session cookie.
     #[error("you are not signed in")]
     NotSignedIn,
+    /// A passkey ceremony on a site addressed by an IP address.
+    #[error(
+        "passkeys need the site's name, not an IP address: open Agon as localhost or by its domain"
+    )]
+    PasskeyNeedsName,
+    /// A passkey answer that does not verify, in words.
+    #[error("{0}")]
+    PasskeyRefused(String),
+    /// Too many ceremonies in flight.
+    #[error("too many passkey ceremonies at once: try again in a moment")]
+    Busy,
     /// No secret could be drawn.
     #[error("the server cannot make a secret right now; try again")]
     NoSecret,
@@ -73,6 +86,7 @@ pub struct Accounts {
     store: Store,
     hasher: passwords::Hasher,
     throttle: std::sync::Arc<throttle::Throttle>,
+    passkeys: std::sync::Arc<passkeys::Passkeys>,
 }
 
 /// A session id: 256 random bits in hex.
@@ -142,6 +156,7 @@ impl Accounts {
             store,
             hasher: passwords::Hasher::new(parallel),
             throttle: std::sync::Arc::default(),
+            passkeys: std::sync::Arc::default(),
         }
     }
 

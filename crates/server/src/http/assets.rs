@@ -22,6 +22,10 @@ const FILES: &[(&str, &str)] = &[
     ("js/account.js", include_str!("../../static/js/account.js")),
     ("js/players.js", include_str!("../../static/js/players.js")),
     (
+        "js/passkeys.js",
+        include_str!("../../static/js/passkeys.js"),
+    ),
+    (
         "js/pages/account.js",
         include_str!("../../static/js/pages/account.js"),
     ),

@@ -38,6 +38,12 @@ pub enum ErrorCode {
     SessionNotFound,
     /// No player with this name.
     UserNotFound,
+    /// A passkey asked for on a site addressed by an IP address.
+    PasskeyNeedsName,
+    /// A passkey answer that does not verify.
+    PasskeyRefused,
+    /// No passkey of this account with this id.
+    PasskeyNotFound,
     /// A rated game against the computer or on one screen.
     RatedNeedsFriend,
     /// Joining one's own rated game with the same account.
@@ -351,6 +357,9 @@ impl From<AccountError> for ApiError {
             AccountError::BadCredentials => ApiError::Unauthorized(ErrorCode::BadCredentials, m),
             AccountError::Throttled(secs) => ApiError::TooMany(ErrorCode::SignInThrottled, m, secs),
             AccountError::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
+            AccountError::PasskeyNeedsName => ApiError::BadRequest(ErrorCode::PasskeyNeedsName, m),
+            AccountError::PasskeyRefused(_) => ApiError::BadRequest(ErrorCode::PasskeyRefused, m),
+            AccountError::Busy => ApiError::Busy(ErrorCode::Unavailable, m, 5),
             AccountError::NoSecret => ApiError::Unavailable(ErrorCode::Unavailable, m),
             AccountError::Store(e) => e.into(),
             AccountError::Internal(m) => ApiError::Internal(m),

@@ -125,6 +125,26 @@ pub fn app(state: AppState) -> Router {
             axum::routing::put(api::account_data::put_settings),
         )
         .route("/api/account/export", get(api::account_data::export))
+        .route(
+            "/api/account/passkeys/options",
+            limited(post(api::passkeys::add_options), &signing),
+        )
+        .route(
+            "/api/account/passkeys",
+            limited(post(api::passkeys::add), &signing),
+        )
+        .route(
+            "/api/account/passkeys/{id}",
+            axum::routing::delete(api::passkeys::remove),
+        )
+        .route(
+            "/api/account/passkey-login/options",
+            limited(post(api::passkeys::sign_in_options), &signing),
+        )
+        .route(
+            "/api/account/passkey-login",
+            limited(post(api::passkeys::sign_in), &signing),
+        )
         .route("/account", get(assets::page))
         .route("/@/{name}", get(assets::page))
         .route("/leaderboard", get(assets::page))

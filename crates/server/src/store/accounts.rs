@@ -58,6 +58,24 @@ pub struct SeatAccount {
     pub name: Option<String>,
 }
 
+/// A passkey as stored: public data only (its id, public key and counters,
+/// in hex).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PasskeyRow {
+    /// The credential id, in hex.
+    pub id: String,
+    /// Whose.
+    pub account: i64,
+    /// The encoded public key and extensions, in hex.
+    pub static_state: String,
+    /// The encoded counters and flags, in hex.
+    pub dynamic_state: String,
+    /// When it was added.
+    pub created_at: i64,
+    /// When it last signed in.
+    pub last_used: Option<i64>,
+}
+
 /// What every store keeps about accounts.
 #[async_trait::async_trait]
 pub trait AccountBackend: Send + Sync {
@@ -112,6 +130,26 @@ pub trait AccountBackend: Send + Sync {
     /// Deletes an account: its name, password, sessions and recovery codes
     /// go; its games stay, their seats showing a deleted player.
     async fn delete_account(&self, account: i64, now: i64) -> Stored<()>;
+
+    /// The account's passkey user handle (hex), set to `candidate` if it
+    /// had none.
+    async fn passkey_user(&self, account: i64, candidate: String) -> Stored<String>;
+
+    /// Stores a new passkey.
+    async fn add_passkey(&self, p: PasskeyRow) -> Stored<()>;
+
+    /// An account's passkeys, oldest first.
+    async fn passkeys(&self, account: i64) -> Stored<Vec<PasskeyRow>>;
+
+    /// A passkey by its id (hex), with its live account and that account's
+    /// passkey user handle (hex).
+    async fn passkey(&self, id: &str) -> Stored<Option<(PasskeyRow, Account, String)>>;
+
+    /// Saves a passkey's counters after a sign-in.
+    async fn touch_passkey(&self, id: &str, dynamic_state: String, now: i64) -> Stored<()>;
+
+    /// Removes one of an account's passkeys; false when it has no such one.
+    async fn delete_passkey(&self, account: i64, id: &str) -> Stored<bool>;
 
     /// Gives a game's seat to an account, from the game's revision; returns
     /// the next revision. [`StoreError::Stale`](super::StoreError::Stale)

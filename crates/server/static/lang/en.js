@@ -610,5 +610,18 @@ export default {
   "leaderboard.empty": "Nobody yet: a rating settles after a few rated games.",
   "err.rated-needs-friend": "A rated game is between two people: play a friend.",
   "err.same-account": "This rated game is yours already: send the invite to your opponent.",
-  "err.user-not-found": "No player by that name."
+  "err.user-not-found": "No player by that name.",
+  "account.passkey_signin": "Sign in with a passkey",
+  "account.passkey_cancelled": "The passkey was not used (cancelled, or none here for this site).",
+  "account.passkeys": "Passkeys",
+  "account.passkeys_help": "A passkey signs you in on this device without a password (your fingerprint, face or device PIN).",
+  "account.passkey_added": "Added {date}",
+  "account.passkey_used": "last used {date}",
+  "account.passkey_remove": "Remove",
+  "account.no_passkeys": "No passkey yet.",
+  "account.passkey_add": "Add a passkey",
+  "account.passkey_made": "Passkey added: next time, sign in with it.",
+  "err.passkey-needs-name": "Passkeys need the site's name, not an IP address.",
+  "err.passkey-refused": "The passkey could not be checked: try again.",
+  "err.passkey-not-found": "That passkey is no longer on the account."
 };

@@ -610,5 +610,18 @@ export default {
   "leaderboard.empty": "Personne encore : un classement s'établit après quelques parties classées.",
   "err.rated-needs-friend": "Une partie classée se joue entre deux personnes : jouez contre un ami.",
   "err.same-account": "Cette partie classée est déjà la vôtre : envoyez l'invitation à votre adversaire.",
-  "err.user-not-found": "Aucun joueur de ce nom."
+  "err.user-not-found": "Aucun joueur de ce nom.",
+  "account.passkey_signin": "Se connecter avec une clé d'accès",
+  "account.passkey_cancelled": "La clé d'accès n'a pas été utilisée (annulé, ou aucune clé ici pour ce site).",
+  "account.passkeys": "Clés d'accès",
+  "account.passkeys_help": "Une clé d'accès vous connecte sur cet appareil sans mot de passe (empreinte, visage ou code de l'appareil).",
+  "account.passkey_added": "Ajoutée le {date}",
+  "account.passkey_used": "dernière utilisation le {date}",
+  "account.passkey_remove": "Supprimer",
+  "account.no_passkeys": "Pas encore de clé d'accès.",
+  "account.passkey_add": "Ajouter une clé d'accès",
+  "account.passkey_made": "Clé d'accès ajoutée : la prochaine fois, connectez-vous avec elle.",
+  "err.passkey-needs-name": "Les clés d'accès demandent le nom du site, pas une adresse IP.",
+  "err.passkey-refused": "La clé d'accès n'a pas pu être vérifiée : réessayez.",
+  "err.passkey-not-found": "Cette clé d'accès n'est plus sur le compte."
 };

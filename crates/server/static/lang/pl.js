@@ -610,5 +610,18 @@ export default {
   "leaderboard.empty": "Jeszcze nikt: ranking ustala się po kilku partiach rankingowych.",
   "err.rated-needs-friend": "Partia rankingowa jest między dwojgiem ludzi: zagraj z przyjacielem.",
   "err.same-account": "Ta partia rankingowa już jest twoja: wyślij zaproszenie przeciwnikowi.",
-  "err.user-not-found": "Nie ma gracza o tej nazwie."
+  "err.user-not-found": "Nie ma gracza o tej nazwie.",
+  "account.passkey_signin": "Zaloguj się kluczem dostępu",
+  "account.passkey_cancelled": "Klucz dostępu nie został użyty (anulowano albo nie ma tu klucza dla tej strony).",
+  "account.passkeys": "Klucze dostępu",
+  "account.passkeys_help": "Klucz dostępu loguje cię na tym urządzeniu bez hasła (odcisk palca, twarz lub PIN urządzenia).",
+  "account.passkey_added": "Dodany {date}",
+  "account.passkey_used": "ostatnio użyty {date}",
+  "account.passkey_remove": "Usuń",
+  "account.no_passkeys": "Jeszcze bez klucza dostępu.",
+  "account.passkey_add": "Dodaj klucz dostępu",
+  "account.passkey_made": "Klucz dostępu dodany: następnym razem zaloguj się nim.",
+  "err.passkey-needs-name": "Klucze dostępu wymagają nazwy strony, nie adresu IP.",
+  "err.passkey-refused": "Nie udało się sprawdzić klucza dostępu: spróbuj ponownie.",
+  "err.passkey-not-found": "Tego klucza dostępu nie ma już na koncie."
 };

@@ -1,5 +1,6 @@
 //! `agon bench …`: speed benchmarks, and the web app under load.
 
+mod load;
 mod serve;
 mod signin;
 mod speed;

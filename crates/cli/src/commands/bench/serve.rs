@@ -4,13 +4,13 @@
 //! spectators, and reports acknowledgement latency, push latency, errors and
 //! the server's memory.
 
+use super::load::{post, rss_mib, start_server, summary, Latency};
 use crate::cli::{BenchOpponent, ServeBench};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;
-use std::io::BufRead;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,117 +18,6 @@ use std::time::{Duration, Instant};
 /// When each game's recent moves were sent, by the revision they create, so a
 /// spectator can time the push that carries them.
 type Sent = Vec<Mutex<VecDeque<(i64, Instant)>>>;
-
-/// A server started for the run: killed when dropped.
-pub(super) struct Started {
-    child: std::process::Child,
-    data: std::path::PathBuf,
-}
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
-
-/// Starts `agon serve` on a free port with a fresh data directory, with the
-/// per-client limits off: the rate limits and the per-address caps on
-/// connections and sockets (every game and spectator of the run comes from
-/// this one client).
-pub(super) fn start_server(evict_after_secs: u64) -> Result<(Started, String)> {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port();
-    let data = std::env::temp_dir().join(format!("agon-bench-serve-{}-{port}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let mut child = std::process::Command::new(std::env::current_exe()?)
-        .args(["serve", "--data"])
-        .arg(&data)
-        .args([
-            "--port",
-            &port.to_string(),
-            "--engine-delay-ms",
-            "0",
-            "--rate-limit",
-            "0",
-            "--create-limit",
-            "0",
-            "--account-limit",
-            "0",
-            "--max-connections-per-address",
-            "0",
-            "--max-sockets-per-address",
-            "0",
-            "--evict-after-secs",
-            &evict_after_secs.to_string(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .context("starting agon serve")?;
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().context("server output")?).read_line(&mut line)?;
-    if !line.contains("Agon is running") {
-        let _ = child.kill();
-        bail!("the server did not start: {line}");
-    }
-    Ok((Started { child, data }, format!("http://127.0.0.1:{port}")))
-}
-
-/// The resident memory of a process, in MiB (Linux).
-fn rss_mib(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kb: f64 = status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kb / 1024.0)
-}
-
-/// p50, p90, p99, max and mean of a sample, in milliseconds.
-pub(super) fn summary(mut ms: Vec<f64>) -> Latency {
-    if ms.is_empty() {
-        return Latency::default();
-    }
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| ms[((ms.len() as f64 * q).ceil() as usize).clamp(1, ms.len()) - 1];
-    let round = |x: f64| Some((x * 100.0).round() / 100.0);
-    Latency {
-        samples: ms.len(),
-        p50: round(at(0.50)),
-        p90: round(at(0.90)),
-        p99: round(at(0.99)),
-        max: round(ms[ms.len() - 1]),
-        mean: round(ms.iter().sum::<f64>() / ms.len() as f64),
-    }
-}
-
-/// Latencies in milliseconds: quantiles, the worst and the mean (only
-/// `samples` when there were none).
-#[derive(Serialize, Default)]
-pub struct Latency {
-    /// How many were measured.
-    pub samples: usize,
-    /// The median.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p50: Option<f64>,
-    /// The 90th percentile.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p90: Option<f64>,
-    /// The 99th percentile.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p99: Option<f64>,
-    /// The slowest.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max: Option<f64>,
-    /// The mean.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean: Option<f64>,
-}
 
 /// `agon bench serve`'s report.
 #[derive(Serialize)]
@@ -196,28 +85,6 @@ struct MoveAction<'a> {
     kind: &'a str,
     #[serde(rename = "move")]
     mv: &'a str,
-}
-
-pub(super) async fn post(
-    client: &reqwest::Client,
-    url: &str,
-    token: Option<&str>,
-    body: &impl Serialize,
-) -> Result<(u16, Value)> {
-    let mut req = client
-        .post(url)
-        .header("content-type", "application/json")
-        .body(serde_json::to_string(body)?);
-    if let Some(t) = token {
-        req = req.header("x-agon-token", t);
-    }
-    let res = req.send().await?;
-    let status = res.status().as_u16();
-    let bytes = res.bytes().await?;
-    Ok((
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    ))
 }
 
 /// A game being played: its id, token, legal moves and revision.

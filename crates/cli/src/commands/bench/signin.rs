@@ -2,7 +2,7 @@
 //! the server's blocking pool), one at a time and many at once; and the
 //! sign-in load `agon bench serve --signins-per-s` sends beside the games.
 
-use super::serve::{post, start_server, summary, Latency};
+use super::load::{post, start_server, summary, Latency};
 use anyhow::{bail, Result};
 use serde::Serialize;
 use std::time::{Duration, Instant};

@@ -3,6 +3,7 @@
 //! the seats a browser holds. Every answer that starts a session sets the
 //! `HttpOnly` session cookie; the session id never appears in a body.
 
+use super::account_answers::{Claimed, Done, SignedIn};
 use super::parse_json;
 use crate::accounts::passwords::MAX_LEN;
 use crate::games::players::MAX_CLAIMS;
@@ -37,15 +38,6 @@ struct Credentials {
     seats: Vec<HeldSeat>,
 }
 
-/// A game whose seats became the account's.
-#[derive(Serialize)]
-pub struct Claimed {
-    /// The game's id.
-    pub game: String,
-    /// The account's seats in it.
-    pub seats: Vec<u8>,
-}
-
 /// The answer to a sign-up.
 #[derive(Serialize)]
 pub struct SignedUp {
@@ -54,15 +46,6 @@ pub struct SignedUp {
     /// Ten one-time codes that reset the password: shown once, stored
     /// hashed.
     pub recovery_codes: Vec<String>,
-    /// The games whose seats became the account's.
-    pub claimed: Vec<Claimed>,
-}
-
-/// The answer to a sign-in (or a recovery).
-#[derive(Serialize)]
-pub struct SignedIn {
-    /// The name as written.
-    pub name: String,
     /// The games whose seats became the account's.
     pub claimed: Vec<Claimed>,
 }
@@ -100,6 +83,8 @@ pub struct AccountAnswer {
     pub sessions: Vec<SessionEntry>,
     /// The saved settings (language, sounds, animation, board flip).
     pub settings: serde_json::Value,
+    /// The account's passkeys.
+    pub passkeys: Vec<super::passkeys::PasskeyEntry>,
 }
 
 fn too_long(what: &str, s: &str, max: usize) -> Result<(), ApiError> {
@@ -231,13 +216,6 @@ pub async fn claim_seats(
     Ok(Json(ClaimAnswer { claimed }))
 }
 
-/// A plain success.
-#[derive(Serialize)]
-pub struct Done {
-    /// Always true.
-    pub ok: bool,
-}
-
 /// `logout-all`'s answer.
 #[derive(Serialize)]
 pub struct Ended {
@@ -333,6 +311,7 @@ pub async fn get(
         recovery_codes_left: app.accounts().codes_left(a.id).await?,
         sessions,
         settings: super::account_data::saved_settings(a),
+        passkeys: super::passkeys::list(&app, a.id).await?,
     }))
 }
 

@@ -1,7 +1,7 @@
 //! The account's own data: its settings, which follow it to every device,
 //! and the download of everything it holds.
 
-use super::account::Done;
+use super::account_answers::Done;
 use super::parse_json;
 use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};

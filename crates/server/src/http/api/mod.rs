@@ -3,12 +3,14 @@
 //! parsed into domain types here, at the edge; every answer is a typed struct.
 
 pub mod account;
+pub mod account_answers;
 pub mod account_data;
 pub mod actions;
 pub mod analysis;
 pub mod games;
 pub mod import;
 pub mod list;
+pub mod passkeys;
 pub mod review;
 pub mod seats;
 pub mod users;

@@ -3,7 +3,7 @@
 //! all.
 
 use super::{notify, PgStore, GAMES};
-use crate::store::accounts::{Account, AccountBackend, NewAccount, SignIn};
+use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
 use crate::store::{StoreError, Stored};
 use tokio_postgres::Row;
 
@@ -26,6 +26,21 @@ fn sign_in_from(r: &Row, at: usize) -> SignIn {
         device: r.get(at + 2),
         created_at: r.get(at + 3),
         last_seen: r.get(at + 4),
+    }
+}
+
+const PASSKEY: &str =
+    "SELECT cred_id, account_id, static_state, dynamic_state, created_at, last_used
+     FROM passkeys";
+
+fn passkey_from(r: &Row) -> PasskeyRow {
+    PasskeyRow {
+        id: r.get(0),
+        account: r.get(1),
+        static_state: r.get(2),
+        dynamic_state: r.get(3),
+        created_at: r.get(4),
+        last_used: r.get(5),
     }
 }
 
@@ -239,8 +254,10 @@ impl AccountBackend for PgStore {
             &[&account],
         )
         .await?;
+        tx.execute("DELETE FROM passkeys WHERE account_id = $1", &[&account])
+            .await?;
         tx.execute(
-            "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL,
+            "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                  settings = NULL, deleted_at = $2
              WHERE id = $1",
             &[&account, &now],
@@ -248,6 +265,89 @@ impl AccountBackend for PgStore {
         .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn passkey_user(&self, account: i64, candidate: String) -> Stored<String> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "UPDATE accounts SET passkey_user = COALESCE(passkey_user, $2) WHERE id = $1
+                 RETURNING passkey_user",
+                &[&account, &candidate],
+            )
+            .await?
+            .get(0))
+    }
+
+    async fn add_passkey(&self, p: PasskeyRow) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO passkeys (cred_id, account_id, static_state, dynamic_state, created_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&p.id, &p.account, &p.static_state, &p.dynamic_state, &p.created_at],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn passkeys(&self, account: i64) -> Stored<Vec<PasskeyRow>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                &format!("{PASSKEY} WHERE account_id = $1 ORDER BY created_at, cred_id"),
+                &[&account],
+            )
+            .await?
+            .iter()
+            .map(passkey_from)
+            .collect())
+    }
+
+    async fn passkey(&self, id: &str) -> Stored<Option<(PasskeyRow, Account, String)>> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT p.cred_id, p.account_id, p.static_state, p.dynamic_state, p.created_at,
+                        p.last_used, a.id, a.name, a.password_hash, a.created_at, a.settings,
+                        a.passkey_user
+                 FROM passkeys p JOIN accounts a ON a.id = p.account_id
+                 WHERE p.cred_id = $1 AND a.deleted_at IS NULL AND a.passkey_user IS NOT NULL",
+                &[&id],
+            )
+            .await?
+            .map(|r| {
+                let a = Account {
+                    id: r.get(6),
+                    name: r.get(7),
+                    password_hash: r.get(8),
+                    created_at: r.get(9),
+                    settings: r.get(10),
+                };
+                (passkey_from(&r), a, r.get(11))
+            }))
+    }
+
+    async fn touch_passkey(&self, id: &str, dynamic_state: String, now: i64) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE passkeys SET dynamic_state = $2, last_used = $3 WHERE cred_id = $1",
+                &[&id, &dynamic_state, &now],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn delete_passkey(&self, account: i64, id: &str) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .execute(
+                "DELETE FROM passkeys WHERE account_id = $1 AND cred_id = $2",
+                &[&account, &id],
+            )
+            .await?
+            > 0)
     }
 
     async fn set_seat_account(

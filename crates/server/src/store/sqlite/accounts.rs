@@ -1,7 +1,7 @@
 //! The SQLite store's accounts: each call on the writer thread or a reader.
 
 use super::SqliteStore;
-use crate::store::accounts::{Account, AccountBackend, NewAccount, SignIn};
+use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
 use crate::store::{StoreError, Stored};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -24,6 +24,21 @@ fn sign_in_from(r: &rusqlite::Row<'_>, at: usize) -> Result<SignIn, rusqlite::Er
         device: r.get(at + 2)?,
         created_at: r.get(at + 3)?,
         last_seen: r.get(at + 4)?,
+    })
+}
+
+const PASSKEY: &str =
+    "SELECT cred_id, account_id, static_state, dynamic_state, created_at, last_used
+     FROM passkeys";
+
+fn passkey_from(r: &rusqlite::Row<'_>) -> Result<PasskeyRow, rusqlite::Error> {
+    Ok(PasskeyRow {
+        id: r.get(0)?,
+        account: r.get(1)?,
+        static_state: r.get(2)?,
+        dynamic_state: r.get(3)?,
+        created_at: r.get(4)?,
+        last_used: r.get(5)?,
     })
 }
 
@@ -249,13 +264,101 @@ impl AccountBackend for SqliteStore {
                 "DELETE FROM recovery_codes WHERE account_id = ?1",
                 params![account],
             )?;
+            c.execute("DELETE FROM passkeys WHERE account_id = ?1", params![account])?;
             c.execute(
-                "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL,
+                "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                      settings = NULL, deleted_at = ?2
                  WHERE id = ?1",
                 params![account, now],
             )?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn passkey_user(&self, account: i64, candidate: String) -> Stored<String> {
+        self.write(move |c| {
+            c.execute(
+                "UPDATE accounts SET passkey_user = COALESCE(passkey_user, ?2) WHERE id = ?1",
+                params![account, candidate],
+            )?;
+            Ok(c.query_row(
+                "SELECT passkey_user FROM accounts WHERE id = ?1",
+                params![account],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+    }
+
+    async fn add_passkey(&self, p: PasskeyRow) -> Stored<()> {
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO passkeys (cred_id, account_id, static_state, dynamic_state, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![p.id, p.account, p.static_state, p.dynamic_state, p.created_at],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn passkeys(&self, account: i64) -> Stored<Vec<PasskeyRow>> {
+        self.read(move |c| {
+            let mut stmt = c.prepare(&format!(
+                "{PASSKEY} WHERE account_id = ?1 ORDER BY created_at, cred_id"
+            ))?;
+            let rows = stmt.query_map(params![account], passkey_from)?;
+            rows.collect()
+        })
+        .await
+    }
+
+    async fn passkey(&self, id: &str) -> Stored<Option<(PasskeyRow, Account, String)>> {
+        let id = id.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT p.cred_id, p.account_id, p.static_state, p.dynamic_state, p.created_at,
+                        p.last_used, a.id, a.name, a.password_hash, a.created_at, a.settings,
+                        a.passkey_user
+                 FROM passkeys p JOIN accounts a ON a.id = p.account_id
+                 WHERE p.cred_id = ?1 AND a.deleted_at IS NULL AND a.passkey_user IS NOT NULL",
+                params![id],
+                |r| {
+                    let a = Account {
+                        id: r.get(6)?,
+                        name: r.get(7)?,
+                        password_hash: r.get(8)?,
+                        created_at: r.get(9)?,
+                        settings: r.get(10)?,
+                    };
+                    Ok((passkey_from(r)?, a, r.get(11)?))
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn touch_passkey(&self, id: &str, dynamic_state: String, now: i64) -> Stored<()> {
+        let id = id.to_string();
+        self.write(move |c| {
+            c.execute(
+                "UPDATE passkeys SET dynamic_state = ?2, last_used = ?3 WHERE cred_id = ?1",
+                params![id, dynamic_state, now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn delete_passkey(&self, account: i64, id: &str) -> Stored<bool> {
+        let id = id.to_string();
+        self.write(move |c| {
+            Ok(c.execute(
+                "DELETE FROM passkeys WHERE account_id = ?1 AND cred_id = ?2",
+                params![account, id],
+            )? > 0)
         })
         .await
     }

@@ -8,6 +8,7 @@ import { t } from "../../i18n.js";
 import { api, errorText } from "../api.js";
 import { account, setAccount, forgetAccount, heldSeats, applySettings } from "../account.js";
 import { navigate, route } from "../router.js";
+import { addPasskey, signInWithPasskey, passkeysWork } from "../passkeys.js";
 
 /** A labelled input: `<label>Name <input></label>`. */
 function field(id, label, type, autocomplete) {
@@ -92,6 +93,23 @@ function signedOut(main) {
       document.getElementById("codes-done").focus();
     }));
   main.append(grid);
+  // A passkey instead of name and password, on a browser that holds one.
+  if (passkeysWork()) {
+    const error = el("p", { class: "error", id: "passkey-error", role: "alert" });
+    main.append(el("div", { class: "row" }, el("button", { id: "passkey-signin", onclick: async () => {
+      error.textContent = "";
+      try {
+        const r = await signInWithPasskey();
+        await started(r);
+        await api("POST", "/api/account/claim", { seats: heldSeats() }).then((c) => {
+          if (c.claimed.length) toast(t("account.claimed", { n: c.claimed.length }));
+        }).catch(() => {});
+        navigate("/account");
+      } catch (e) {
+        error.textContent = e.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(e);
+      }
+    } }, t("account.passkey_signin"))), error);
+  }
   const recover = form("recover", t("account.recover"), [
     el("p", { class: "muted" }, t("account.recover_help")),
     field("recover-name", t("account.name"), "text", "username"),
@@ -154,6 +172,30 @@ function signedIn(main, a) {
     forgetAccount();
     route();
   }));
+
+  // Passkeys: a second way to sign in.
+  const keyError = el("p", { class: "error", id: "passkey-add-error", role: "alert" });
+  main.append(el("section", { "aria-labelledby": "passkeys-title" },
+    el("h2", { id: "passkeys-title" }, t("account.passkeys")),
+    el("p", { class: "muted" }, t("account.passkeys_help")),
+    a.passkeys.length ? el("ul", { id: "passkeys" }, a.passkeys.map((k) => el("li", { "data-passkey": k.id },
+      t("account.passkey_added", { date: when(k.created_at) }),
+      k.last_used ? " · " + t("account.passkey_used", { date: when(k.last_used) }) : "", " ",
+      el("button", { class: "remove-passkey", onclick: async () => {
+        try { await api("DELETE", "/api/account/passkeys/" + k.id); forgetAccount(); route(); } catch (e) { toast(errorText(e)); }
+      } }, t("account.passkey_remove")))))
+      : el("p", { class: "muted", id: "no-passkeys" }, t("account.no_passkeys")),
+    passkeysWork() ? el("button", { id: "passkey-add", onclick: async () => {
+      keyError.textContent = "";
+      try {
+        await addPasskey();
+        toast(t("account.passkey_made"));
+        forgetAccount();
+        route();
+      } catch (e) {
+        keyError.textContent = e.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(e);
+      }
+    } }, t("account.passkey_add")) : null, keyError));
 
   const codesPlace = el("div", { id: "new-codes" });
   main.append(form("codes-form", t("account.new_codes"), [

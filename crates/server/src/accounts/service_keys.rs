@@ -1,0 +1,122 @@
+//! The account service's passkey side: adding a passkey to a signed-in
+//! account, signing in with one, listing and removing them.
+
+use super::passkeys::{from_hex, new_user_handle, to_hex, Passkeys, Site, StoredPasskey};
+use super::{AccountError, Accounts, Started};
+use crate::store::accounts::{Account, PasskeyRow};
+
+impl Accounts {
+    /// The account's passkey user handle, made at its first passkey.
+    async fn user_handle(&self, account: i64) -> Result<Vec<u8>, AccountError> {
+        let hex = self
+            .store
+            .passkey_user(account, to_hex(&new_user_handle()))
+            .await?;
+        from_hex(&hex).ok_or_else(|| AccountError::Internal("a damaged passkey handle".into()))
+    }
+
+    /// Begins adding a passkey: the options for the browser, as JSON.
+    ///
+    /// # Errors
+    /// The site has no name, or too many ceremonies at once.
+    pub async fn begin_passkey(
+        &self,
+        account: &Account,
+        site: &Site,
+    ) -> Result<String, AccountError> {
+        let user = self.user_handle(account.id).await?;
+        let existing: Vec<Vec<u8>> = self
+            .store
+            .passkeys(account.id)
+            .await?
+            .iter()
+            .filter_map(|p| from_hex(&p.id))
+            .collect();
+        self.passkeys.begin_register(
+            site,
+            account.name.as_deref().unwrap_or("player"),
+            &user,
+            &existing,
+        )
+    }
+
+    /// Ends adding a passkey with the browser's answer; stores it.
+    ///
+    /// # Errors
+    /// The answer does not verify, or the store failed.
+    pub async fn add_passkey(
+        &self,
+        account: &Account,
+        site: &Site,
+        body: &[u8],
+    ) -> Result<PasskeyRow, AccountError> {
+        let user = self.user_handle(account.id).await?;
+        let key = self.passkeys.finish_register(site, &user, body)?;
+        let row = PasskeyRow {
+            id: to_hex(&key.id),
+            account: account.id,
+            static_state: to_hex(&key.static_state),
+            dynamic_state: to_hex(&key.dynamic_state),
+            created_at: crate::store::now(),
+            last_used: None,
+        };
+        self.store.add_passkey(row.clone()).await?;
+        Ok(row)
+    }
+
+    /// Begins a sign-in with a passkey: the options for the browser.
+    ///
+    /// # Errors
+    /// The site has no name, or too many ceremonies at once.
+    pub fn begin_passkey_sign_in(&self, site: &Site) -> Result<String, AccountError> {
+        self.passkeys.begin_sign_in(site)
+    }
+
+    /// Signs in with a passkey's answer: a fresh session.
+    ///
+    /// # Errors
+    /// An unknown passkey, one of another account, or an answer that does
+    /// not verify: all [`AccountError::BadCredentials`].
+    pub async fn sign_in_with_passkey(
+        &self,
+        site: &Site,
+        body: &[u8],
+        device: &str,
+    ) -> Result<Started, AccountError> {
+        let (id, user) = Passkeys::read_sign_in(body)?;
+        let (row, account, handle) = self
+            .store
+            .passkey(&to_hex(&id))
+            .await?
+            .ok_or(AccountError::BadCredentials)?;
+        if handle != to_hex(&user) {
+            return Err(AccountError::BadCredentials);
+        }
+        let stored = StoredPasskey {
+            id,
+            static_state: from_hex(&row.static_state).ok_or(AccountError::BadCredentials)?,
+            dynamic_state: from_hex(&row.dynamic_state).ok_or(AccountError::BadCredentials)?,
+        };
+        let dynamic = self.passkeys.finish_sign_in(site, body, &user, &stored)?;
+        self.store
+            .touch_passkey(&row.id, to_hex(&dynamic), crate::store::now())
+            .await?;
+        self.start(account, device).await
+    }
+
+    /// An account's passkeys.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn passkeys_of(&self, account: i64) -> Result<Vec<PasskeyRow>, AccountError> {
+        Ok(self.store.passkeys(account).await?)
+    }
+
+    /// Removes one of an account's passkeys.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn remove_passkey(&self, account: i64, id: &str) -> Result<bool, AccountError> {
+        Ok(self.store.delete_passkey(account, id).await?)
+    }
+}
