@@ -231,17 +231,32 @@ test("two signed-in players see each other's names; a deleted account's games sh
   });
 });
 
-test("settings follow the account: a language chosen on one device is the other's", async () => {
+test("settings follow the account: the language, sounds, sliding and board orientation chosen on one device are the other's", async () => {
   await withApp(async (server, browser) => {
     const one = await (await browser.newContext()).newPage();
     await signUp(one, server.url, "ewa");
     await one.locator("#lang").selectOption("fr");
     await one.locator("#account-link", { hasText: "ewa" }).waitFor();
     await waitState(one, () => document.documentElement.lang === "fr");
+    // Sounds off, no sliding, boards upside down: on the account page.
+    await one.goto(server.url + "/account");
+    await one.locator("#pref-sound").uncheck();
+    await one.locator("#pref-animation").uncheck();
+    await one.locator("#pref-flip").check();
+    await waitState(one, () => localStorage.getItem("agon-flip-default") === "on");
+    await one.waitForLoadState("networkidle");
     const two = await (await browser.newContext({ locale: "en-GB" })).newPage();
     await signIn(two, server.url, "ewa");
     await waitState(two, () => document.documentElement.lang === "fr");
     assert.equal(await two.locator("#sessions-title").innerText(), "Appareils connectés");
+    // The other device takes the board settings too: its account page shows
+    // them, and a new game opens upside down.
+    assert.equal(await two.locator("#pref-sound").isChecked(), false);
+    assert.equal(await two.locator("#pref-animation").isChecked(), false);
+    assert.equal(await two.locator("#pref-flip").isChecked(), true);
+    await newGame(two, server.url, { game: "ringo", opponent: "engine", level: 1, side: "attackers", lang: "en" });
+    await two.locator("#flip[aria-pressed=true]").waitFor();
+    assert.equal(await two.locator("#sound").getAttribute("aria-pressed"), "false");
   });
 });
 
@@ -342,6 +357,10 @@ test("a rated Ringo pair between two accounts: both games, seats swapped; both p
     assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 0);
     await olek.locator("#filter-result").selectOption("won");
     assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 2);
+    await olek.locator("#filter-rules").selectOption({ label: "Ringo · classic" });
+    assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 2);
+    await olek.locator("#filter-game").selectOption("urgammon");
+    assert.equal(await olek.locator("#profile-games tbody tr:not([hidden])").count(), 0);
     assert.equal(await olek.locator("#results tbody tr").count(), 2, "one row per side he played");
     await olek.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true });
     // The first game's review names who played it.

@@ -50,6 +50,8 @@ export function heldSeats() {
 export function applySettings(a) {
   const s = (a && a.settings) || {};
   if (typeof s.sound === "boolean") prefs.sound = s.sound;
+  if (typeof s.animation === "boolean") prefs.animation = s.animation;
+  if (typeof s.flip === "boolean") prefs.flipDefault = s.flip;
   const asked = new URLSearchParams(location.search).get("lang");
   if (s.lang && s.lang !== LANG && !asked) {
     setLang(s.lang);

@@ -623,5 +623,11 @@ export default {
   "account.passkey_made": "Passkey added: next time, sign in with it.",
   "err.passkey-needs-name": "Passkeys need the site's name, not an IP address.",
   "err.passkey-refused": "The passkey could not be checked: try again.",
-  "err.passkey-not-found": "That passkey is no longer on the account."
+  "err.passkey-not-found": "That passkey is no longer on the account.",
+  "account.prefs": "Board and sounds",
+  "account.prefs_help": "These follow your account to every device where you sign in (the language too).",
+  "account.pref_sound": "Sounds",
+  "account.pref_animation": "Pieces slide when they move",
+  "account.pref_flip": "Boards upside down (unless a game is flipped on its own)",
+  "profile.filter.rules": "Rules"
 };

@@ -623,5 +623,11 @@ export default {
   "account.passkey_made": "Clé d'accès ajoutée : la prochaine fois, connectez-vous avec elle.",
   "err.passkey-needs-name": "Les clés d'accès demandent le nom du site, pas une adresse IP.",
   "err.passkey-refused": "La clé d'accès n'a pas pu être vérifiée : réessayez.",
-  "err.passkey-not-found": "Cette clé d'accès n'est plus sur le compte."
+  "err.passkey-not-found": "Cette clé d'accès n'est plus sur le compte.",
+  "account.prefs": "Plateau et sons",
+  "account.prefs_help": "Ces réglages suivent votre compte sur chaque appareil où vous vous connectez (la langue aussi).",
+  "account.pref_sound": "Sons",
+  "account.pref_animation": "Les pièces glissent quand elles bougent",
+  "account.pref_flip": "Plateaux retournés (sauf si une partie a son propre réglage)",
+  "profile.filter.rules": "Règles"
 };

@@ -623,5 +623,11 @@ export default {
   "account.passkey_made": "Klucz dostępu dodany: następnym razem zaloguj się nim.",
   "err.passkey-needs-name": "Klucze dostępu wymagają nazwy strony, nie adresu IP.",
   "err.passkey-refused": "Nie udało się sprawdzić klucza dostępu: spróbuj ponownie.",
-  "err.passkey-not-found": "Tego klucza dostępu nie ma już na koncie."
+  "err.passkey-not-found": "Tego klucza dostępu nie ma już na koncie.",
+  "account.prefs": "Plansza i dźwięki",
+  "account.prefs_help": "Te ustawienia idą za kontem na każde urządzenie, na którym się logujesz (język też).",
+  "account.pref_sound": "Dźwięki",
+  "account.pref_animation": "Pionki przesuwają się płynnie",
+  "account.pref_flip": "Plansze odwrócone (chyba że partia ma własne ustawienie)",
+  "profile.filter.rules": "Zasady"
 };

@@ -2,6 +2,7 @@
 // Cells, pieces and legal moves come from the server as data (`board`,
 // `legal`, `last_move`); the board never parses notation.
 import { sv, reducedMotion } from "../dom.js";
+import { prefs } from "../prefs.js";
 import { t } from "../../i18n.js";
 import { keyboard, restoreFocus } from "./keys.js";
 import { drawArrows } from "./arrows.js";
@@ -129,7 +130,7 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
   // The review's and the analysis board's arrows (played, best), over everything.
   svg.append(...drawArrows(view.arrows, (cell) => (cell === "F" || /^[a-h]\d$/.test(cell) && Number(cell[1]) <= R ? centre(cell) : null)));
   // The piece that just moved slides from where it was.
-  if (view.animate && last.from && last.to && !reducedMotion()) {
+  if (view.animate && prefs.animation && last.from && last.to && !reducedMotion()) {
     const moved = [...svg.querySelectorAll(`[data-piece="${last.to}"]`)].pop();
     const [fx, fy] = centre(last.from), [tx, ty] = centre(last.to);
     if (moved && moved.animate) {

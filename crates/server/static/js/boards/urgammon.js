@@ -2,6 +2,7 @@
 // below, the shared street between), each side's waiting area and palace,
 // the path of the side to act drawn with arrows, movable pieces ringed.
 import { sv, reducedMotion } from "../dom.js";
+import { prefs } from "../prefs.js";
 import { t, colon } from "../../i18n.js";
 import { keyboard, restoreFocus } from "./keys.js";
 import { drawArrows } from "./arrows.js";
@@ -154,7 +155,7 @@ export function urgammonBoard(view, act, mine, onCell) {
     return key === "off" ? [6.05 * C, trayY + 51] : null;
   };
   svg.append(...drawArrows(view.arrows, place));
-  if (view.animate && last.to && last.from && !reducedMotion()) {
+  if (view.animate && prefs.animation && last.to && last.from && !reducedMotion()) {
     const moved = svg.querySelector(`[data-piece="${last.to}"]`);
     const [fx, fy] = centre(last.from), [tx, ty] = centre(last.to);
     if (moved && moved.animate) moved.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "translate(0, 0)" }], { duration: 320, easing: "ease-out" });

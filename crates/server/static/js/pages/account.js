@@ -6,7 +6,8 @@
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText } from "../api.js";
-import { account, setAccount, forgetAccount, heldSeats, applySettings } from "../account.js";
+import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting } from "../account.js";
+import { prefs } from "../prefs.js";
 import { navigate, route } from "../router.js";
 import { addPasskey, signInWithPasskey, passkeysWork } from "../passkeys.js";
 
@@ -172,6 +173,18 @@ function signedIn(main, a) {
     forgetAccount();
     route();
   }));
+
+  // Settings that follow the account to every device.
+  const toggle = (id, key, label, get, set) => el("label", { class: "rated-choice", for: id },
+    el("input", { type: "checkbox", id, checked: get(), onchange: (e) => { set(e.target.checked); saveSetting(key, e.target.checked); } }),
+    " " + label);
+  main.append(el("section", { "aria-labelledby": "prefs-title", id: "prefs" },
+    el("h2", { id: "prefs-title" }, t("account.prefs")),
+    el("p", { class: "muted" }, t("account.prefs_help")),
+    el("div", { class: "account-form" },
+      toggle("pref-sound", "sound", t("account.pref_sound"), () => prefs.sound, (v) => { prefs.sound = v; }),
+      toggle("pref-animation", "animation", t("account.pref_animation"), () => prefs.animation, (v) => { prefs.animation = v; }),
+      toggle("pref-flip", "flip", t("account.pref_flip"), () => prefs.flipDefault, (v) => { prefs.flipDefault = v; }))));
 
   // Passkeys: a second way to sign in.
   const keyError = el("p", { class: "error", id: "passkey-add-error", role: "alert" });

@@ -45,7 +45,7 @@ function resultOf(g, seat) {
 function gameRow(g, name) {
   const seat = g.players.findIndex((p) => p.kind === "account" && p.name === name);
   const change = g.rating_change && seat >= 0 ? " " + signed(g.rating_change[seat]) : "";
-  return el("tr", { "data-game": g.id, "data-kind": g.game, "data-rated": g.rated ? "yes" : "no",
+  return el("tr", { "data-game": g.id, "data-kind": g.game, "data-rated": g.rated ? "yes" : "no", "data-settings": g.game + " " + g.settings,
     "data-result": resultOf(g, seat) },
     el("td", { "data-label": t("games.col.game") }, gameOf(g.game).name),
     el("td", { "data-label": t("games.col.settings") }, settingsText(g.game, g.settings, false)),
@@ -94,10 +94,11 @@ export async function profilePage(main, name) {
   }
   // Her games, filtered by game, result and rated, as she chooses.
   const body = el("tbody", {}, p.games.map((g) => gameRow(g, p.name)));
-  const filters = { kind: "", result: "", rated: "" };
+  const filters = { kind: "", rules: "", result: "", rated: "" };
   const apply = () => {
     for (const tr of body.rows) {
-      tr.hidden = (filters.kind && tr.dataset.kind !== filters.kind) || (filters.result && tr.dataset.result !== filters.result)
+      tr.hidden = (filters.kind && tr.dataset.kind !== filters.kind) || (filters.rules && tr.dataset.settings !== filters.rules)
+        || (filters.result && tr.dataset.result !== filters.result)
         || (filters.rated && tr.dataset.rated !== filters.rated);
     }
   };
@@ -108,6 +109,8 @@ export async function profilePage(main, name) {
     el("h2", { id: "profile-games-title" }, t("profile.games")),
     el("div", { class: "row" },
       select("filter-game", "kind", [["", t("profile.all")], ["ringo", gameOf("ringo").name], ["urgammon", gameOf("urgammon").name]]),
+      select("filter-rules", "rules", [["", t("profile.all")],
+        ...[...new Map(p.games.map((g) => [g.game + " " + g.settings, gameOf(g.game).name + " · " + settingsText(g.game, g.settings, false)])).entries()]]),
       select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["draw", t("profile.drawn")], ["ongoing", t("games.ongoing")]]),
       select("filter-rated", "rated", [["", t("profile.all")], ["yes", t("profile.rated")], ["no", t("profile.casual")]])),
     p.games.length ? el("table", { class: "list stack", id: "profile-games" }, body) : el("p", { class: "muted" }, t("games.none"))));
