@@ -70,6 +70,28 @@ try {
   await phone.waitForTimeout(400);
   await phone.screenshot({ path: join(out, "phone.png") });
   await phone.evaluate(() => localStorage.setItem("agon-lang", "en"));
+  // Accounts: two players sign up, play a rated Ringo pair (each first
+  // game resigned), and the account page and the pair's end are shown.
+  const ala = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  const olek = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  const call = (who, method, path, body) => who.evaluate(([m, p, b]) => fetch(p, { method: m, headers: { "content-type": "application/json" },
+    body: b === undefined ? undefined : JSON.stringify(b) }).then((r) => r.json()), [method, path, body]);
+  for (const [who, name] of [[ala, "ala"], [olek, "olek"]]) {
+    await who.goto(server.url + "/?lang=en");
+    await call(who, "POST", "/api/account/signup", { name, password: "correct horse battery" });
+  }
+  const pair = await call(ala, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", rated: true });
+  await call(olek, "POST", `/api/games/${pair.id}/join`, { invite: pair.invite });
+  const one = await call(olek, "POST", `/api/games/${pair.id}/action`, { type: "resign" });
+  await call(olek, "POST", `/api/games/${one.state.rematch}/action`, { type: "resign" });
+  await ala.goto(server.url + "/g/" + one.state.rematch);
+  await ala.locator("#rating-change").waitFor();
+  await ala.locator("#pair-score").waitFor();
+  await ala.waitForTimeout(300);
+  await ala.screenshot({ path: join(out, "rated.png") });
+  await ala.goto(server.url + "/account");
+  await ala.locator("#sessions").waitFor();
+  await ala.screenshot({ path: join(out, "account.png") });
 } finally {
   await browser.close();
   server.stop();
