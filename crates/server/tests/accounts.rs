@@ -98,6 +98,16 @@ fn session_of(h: &HeaderMap) -> String {
 
 const PASSWORD: &str = "correct horse battery";
 
+/// `GET /api/account`'s status with this session cookie: 200 while it is
+/// live, 401 once it has ended.
+async fn account_status(app: &axum::Router, cookie: &str) -> StatusCode {
+    Call::new("GET", "/api/account")
+        .cookie(cookie)
+        .send(app)
+        .await
+        .0
+}
+
 async fn signup(app: &axum::Router, name: &str) -> (String, Vec<String>) {
     let (s, h, v) = Call::new("POST", "/api/account/signup")
         .body(json!({"name": name, "password": PASSWORD}))
@@ -419,22 +429,8 @@ async fn signing_out_here_everywhere_and_by_password_change() {
         .await;
     assert_eq!(s, StatusCode::OK);
     assert!(h["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&a)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&b)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::OK
-    );
+    assert_eq!(account_status(&app, &a).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(account_status(&app, &b).await, StatusCode::OK);
 
     // End one other session from the list.
     let (_, _, me) = Call::new("GET", "/api/account").cookie(&b).send(&app).await;
@@ -464,14 +460,7 @@ async fn signing_out_here_everywhere_and_by_password_change() {
             .0,
         StatusCode::NOT_FOUND
     );
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&c)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(account_status(&app, &c).await, StatusCode::UNAUTHORIZED);
 
     // A password change keeps this session and ends the others.
     let (_, h, _) = login(&app, "ala", PASSWORD).await;
@@ -500,22 +489,8 @@ async fn signing_out_here_everywhere_and_by_password_change() {
         .send(&app)
         .await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&b)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::OK
-    );
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&d)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(account_status(&app, &b).await, StatusCode::OK);
+    assert_eq!(account_status(&app, &d).await, StatusCode::UNAUTHORIZED);
     assert_eq!(
         login(&app, "ala", PASSWORD).await.0,
         StatusCode::UNAUTHORIZED
@@ -532,14 +507,7 @@ async fn signing_out_here_everywhere_and_by_password_change() {
         .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["ended"], 2);
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&b)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(account_status(&app, &b).await, StatusCode::UNAUTHORIZED);
     // Every route that needs a session says so.
     for (m, uri) in [
         ("POST", "/api/account/logout-all"),
@@ -582,22 +550,8 @@ async fn a_recovery_code_resets_the_password_once() {
     let (s, h, v) = recover(&loose, "ALA").send(&app).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let new = session_of(&h);
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&new)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::OK
-    );
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&old)
-            .send(&app)
-            .await
-            .0,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(account_status(&app, &new).await, StatusCode::OK);
+    assert_eq!(account_status(&app, &old).await, StatusCode::UNAUTHORIZED);
     let (s, _, _) = recover(&codes[3], "ala").send(&app).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED, "a code works once");
     assert_eq!(
@@ -793,11 +747,7 @@ async fn a_deleted_account_leaves_its_games_under_deleted_player() {
         .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&cookie)
-            .send(&app)
-            .await
-            .0,
+        account_status(&app, &cookie).await,
         StatusCode::UNAUTHORIZED
     );
     assert_eq!(
@@ -936,24 +886,13 @@ async fn the_postgres_database_keeps_no_secret_in_clear() {
     let other = app_on(&url).await;
     let (_, h, _) = login(&app, "ala", PASSWORD).await;
     let cookie = session_of(&h);
-    assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&cookie)
-            .send(&other)
-            .await
-            .0,
-        StatusCode::OK
-    );
+    assert_eq!(account_status(&other, &cookie).await, StatusCode::OK);
     Call::new("POST", "/api/account/logout")
         .cookie(&cookie)
         .send(&other)
         .await;
     assert_eq!(
-        Call::new("GET", "/api/account")
-            .cookie(&cookie)
-            .send(&app)
-            .await
-            .0,
+        account_status(&app, &cookie).await,
         StatusCode::UNAUTHORIZED
     );
 }

@@ -6,19 +6,23 @@ use crate::store::ratings::{HistoryPoint, Rater, RatingBackend, RatingRow};
 use crate::store::Stored;
 use rusqlite::{params, Connection, OptionalExtension};
 
+/// A rating from four columns from `at`: rating, deviation, volatility,
+/// games.
+fn rating_from(r: &rusqlite::Row<'_>, at: usize) -> Result<RatingRow, rusqlite::Error> {
+    Ok(RatingRow {
+        rating: r.get(at)?,
+        deviation: r.get(at + 1)?,
+        volatility: r.get(at + 2)?,
+        games: r.get(at + 3)?,
+    })
+}
+
 fn read(c: &Connection, account: i64, kind: Kind) -> Result<RatingRow, rusqlite::Error> {
     Ok(c.query_row(
         "SELECT rating, deviation, volatility, games FROM ratings
              WHERE account_id = ?1 AND game = ?2",
         params![account, kind.name()],
-        |r| {
-            Ok(RatingRow {
-                rating: r.get(0)?,
-                deviation: r.get(1)?,
-                volatility: r.get(2)?,
-                games: r.get(3)?,
-            })
-        },
+        |r| rating_from(r, 0),
     )
     .optional()?
     .unwrap_or(RatingRow::NEW))
@@ -84,15 +88,7 @@ impl RatingBackend for SqliteStore {
             )?;
             let rows = stmt.query_map(params![account], |r| {
                 let game: String = r.get(0)?;
-                Ok((
-                    game,
-                    RatingRow {
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        volatility: r.get(3)?,
-                        games: r.get(4)?,
-                    },
-                ))
+                Ok((game, rating_from(r, 1)?))
             })?;
             let mut out = vec![];
             for row in rows {
@@ -139,15 +135,7 @@ impl RatingBackend for SqliteStore {
                  ORDER BY r.rating DESC, a.name_key LIMIT ?3",
             )?;
             let rows = stmt.query_map(params![kind.name(), max_deviation, limit as i64], |r| {
-                Ok((
-                    r.get(0)?,
-                    RatingRow {
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        volatility: r.get(3)?,
-                        games: r.get(4)?,
-                    },
-                ))
+                Ok((r.get(0)?, rating_from(r, 1)?))
             })?;
             rows.collect()
         })
