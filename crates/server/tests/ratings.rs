@@ -271,11 +271,14 @@ async fn a_ringo_pair_swaps_seats_and_is_rated_once() {
     assert_eq!(g2["state"]["players"][0]["name"], "olek");
     assert_eq!(
         g2["state"]["pair"],
-        json!({"first": one, "second": two, "game": 2})
+        json!({"first": one, "second": two, "game": 2, "score": null})
     );
     assert_eq!(g2["state"]["rated"], true);
     // Olek resigns it: one game each, the ratings stay near 1500.
     let s2 = resign(&app, &two, &olek).await;
+    // The pair's score, per seat of the second game: olek (seat 0) won the
+    // first, ala (seat 1) the second.
+    assert_eq!(s2["pair"]["score"], json!([1.0, 1.0]));
     let change = s2["rating_change"].as_array().expect("rated");
     assert!(
         change.iter().all(|c| c.as_f64().unwrap().abs() < 1.0),
@@ -298,6 +301,11 @@ async fn a_ringo_pair_swaps_seats_and_is_rated_once() {
     let s3 = resign(&app, &three, &olek).await;
     let four = s3["rematch"].as_str().unwrap().to_string();
     let s4 = resign(&app, &four, &olek).await;
+    assert_eq!(
+        s4["pair"]["score"],
+        json!([0.0, 2.0]),
+        "ala, in seat 1, won both"
+    );
     let change = s4["rating_change"].as_array().unwrap();
     // In the second game ala sits in seat 1.
     assert!(change[1].as_f64().unwrap() > 50.0, "{change:?}");

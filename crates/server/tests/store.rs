@@ -62,6 +62,7 @@ fn row(id: &str) -> GameRow {
         rated: false,
         pair_first: None,
         rating_change: None,
+        pair_score: None,
     }
 }
 

@@ -43,6 +43,7 @@ impl AppState {
             return Ok(());
         };
         let accounts = [a.id, b.id];
+        let mut pair_score = None;
         let scores = match session.kind() {
             Kind::Ringo => {
                 let first = session.row.pair_first.clone().unwrap_or_default();
@@ -56,6 +57,8 @@ impl AppState {
                     return Ok(());
                 };
                 let one = Session::from_stored(loaded)?;
+                let points = score_for(&one, accounts[0]) + score_for(&session, accounts[0]);
+                pair_score = Some([points, 2.0 - points]);
                 vec![
                     score_for(&one, accounts[0]),
                     score_for(&session, accounts[0]),
@@ -75,11 +78,13 @@ impl AppState {
                 session.kind(),
                 accounts,
                 rater,
+                pair_score,
                 crate::store::now(),
             )
             .await?
         {
             session.row.rating_change = Some(change);
+            session.row.pair_score = pair_score;
             session.row.revision = revision;
             slot.broadcast(&WsMessage::State {
                 state: Box::new(session.view()),
@@ -103,6 +108,7 @@ impl AppState {
         row.revision = 0;
         row.score = None;
         row.rating_change = None;
+        row.pair_score = None;
         row.created_at = crate::store::now();
         row.updated_at = row.created_at;
         let second =

@@ -52,7 +52,7 @@ impl PlayerView {
 }
 
 /// A rated Ringo pair, as a game of it shows it.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct PairView {
     /// The pair's first game.
     pub first: String,
@@ -60,6 +60,9 @@ pub struct PairView {
     pub second: Option<String>,
     /// Which game of the pair this is: 1 or 2.
     pub game: u8,
+    /// The pair's score once both games are played (on the second game):
+    /// each seat's player's points over the pair, 1 a win.
+    pub score: Option<[f64; 2]>,
 }
 
 /// `GET /api/games/{id}`'s `state`, and what the WebSocket pushes: the
@@ -176,6 +179,7 @@ impl Session {
                         Some(self.row.id.clone())
                     },
                     game,
+                    score: self.row.pair_score,
                 }
             }),
             rating_change: self.row.rating_change,

@@ -81,6 +81,9 @@ pub struct GameRow {
     /// Each seat's rating change, once the game (Urgammon) or the pair
     /// (Ringo: on its second game) was rated.
     pub rating_change: Option<[f64; 2]>,
+    /// A rated Ringo pair's score, on its second game once both are played:
+    /// each seat's account's points over the pair.
+    pub pair_score: Option<[f64; 2]>,
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -281,11 +284,11 @@ const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, tok
     score_light, score_dark, account0, account1,
     (SELECT name FROM accounts a WHERE a.id = account0),
     (SELECT name FROM accounts a WHERE a.id = account1),
-    rated, pair_first, rating_change0, rating_change1";
+    rated, pair_first, rating_change0, rating_change1, pair_points0, pair_points1";
 
 /// How many columns [`COLUMNS`] names: what a query selects after them
 /// starts at this index.
-const N_COLUMNS: usize = 25;
+const N_COLUMNS: usize = 27;
 
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {

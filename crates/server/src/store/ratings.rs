@@ -48,15 +48,17 @@ pub struct HistoryPoint {
 pub trait RatingBackend: Send + Sync {
     /// Rates a finished rated game once: reads both accounts' ratings in
     /// `kind`, computes the new ones with `rater`, stores them with their
-    /// history, and each seat's change on game `game`, whose revision rises.
-    /// Answers the changes and the game's new revision; `None` when the
-    /// game was rated already (by this or another instance).
+    /// history, and each seat's change (and, for a Ringo pair, `pair_score`,
+    /// each seat's points over the pair) on game `game`, whose revision
+    /// rises. Answers the changes and the game's new revision; `None` when
+    /// the game was rated already (by this or another instance).
     async fn rate(
         &self,
         game: &str,
         kind: Kind,
         accounts: [i64; 2],
         rater: Rater,
+        pair_score: Option<[f64; 2]>,
         now: i64,
     ) -> Stored<Option<([f64; 2], i64)>>;
 

@@ -286,6 +286,7 @@ pub(crate) fn new_row(
         rated: g.rated,
         pair_first: None,
         rating_change: None,
+        pair_score: None,
     })
 }
 

@@ -220,6 +220,10 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
             (Some(a), Some(b)) => Some([a, b]),
             _ => None,
         },
+        pair_score: match (r.get::<_, Option<f64>>(25), r.get::<_, Option<f64>>(26)) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        },
     })
 }
 

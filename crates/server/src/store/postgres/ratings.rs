@@ -24,6 +24,7 @@ impl RatingBackend for PgStore {
         kind: Kind,
         accounts: [i64; 2],
         rater: Rater,
+        pair_score: Option<[f64; 2]>,
         now: i64,
     ) -> Stored<Option<([f64; 2], i64)>> {
         let mut client = self.client().await?;
@@ -75,8 +76,17 @@ impl RatingBackend for PgStore {
         ];
         let next = revision + 1;
         tx.execute(
-            "UPDATE games SET rating_change0 = $2, rating_change1 = $3, revision = $4 WHERE id = $1",
-            &[&game, &change[0], &change[1], &next],
+            "UPDATE games SET rating_change0 = $2, rating_change1 = $3, revision = $4,
+                 pair_points0 = $5, pair_points1 = $6
+             WHERE id = $1",
+            &[
+                &game,
+                &change[0],
+                &change[1],
+                &next,
+                &pair_score.map(|p| p[0]),
+                &pair_score.map(|p| p[1]),
+            ],
         )
         .await?;
         notify(&tx, GAMES, &format!("{game} {next}")).await?;

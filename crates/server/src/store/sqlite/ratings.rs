@@ -36,6 +36,7 @@ impl RatingBackend for SqliteStore {
         kind: Kind,
         accounts: [i64; 2],
         rater: Rater,
+        pair_score: Option<[f64; 2]>,
         now: i64,
     ) -> Stored<Option<([f64; 2], i64)>> {
         let game = game.to_string();
@@ -71,9 +72,17 @@ impl RatingBackend for SqliteStore {
                 after[1].rating - before[1].rating,
             ];
             c.execute(
-                "UPDATE games SET rating_change0 = ?2, rating_change1 = ?3, revision = ?4
+                "UPDATE games SET rating_change0 = ?2, rating_change1 = ?3, revision = ?4,
+                     pair_points0 = ?5, pair_points1 = ?6
                  WHERE id = ?1",
-                params![game, change[0], change[1], revision + 1],
+                params![
+                    game,
+                    change[0],
+                    change[1],
+                    revision + 1,
+                    pair_score.map(|p| p[0]),
+                    pair_score.map(|p| p[1])
+                ],
             )?;
             Ok(Some((change, revision + 1)))
         })

@@ -463,6 +463,10 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
             (Some(a), Some(b)) => Some([a, b]),
             _ => None,
         },
+        pair_score: match (r.get::<_, Option<f64>>(25)?, r.get::<_, Option<f64>>(26)?) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        },
     })
 }
 

@@ -79,23 +79,11 @@ export function ratedBlock(view) {
   } else {
     out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ")));
   }
-  // The pair's score, from both games' results.
-  if (s.pair && s.pair.game === 2 && s.over) {
-    if (!view.pairFirst) {
-      view.pairFirst = "loading";
-      api("GET", "/api/games/" + s.pair.first).then((r) => { view.pairFirst = r.state; view.rerender(); }).catch(() => {});
-    } else if (view.pairFirst !== "loading") {
-      const points = {};
-      for (const g of [view.pairFirst, s]) {
-        for (const seat of [0, 1]) {
-          const name = playerText(g.players[seat]);
-          const w = g.winner ? g.seat_names.indexOf(g.winner) : -1;
-          points[name] = (points[name] || 0) + (w === seat ? 1 : w < 0 ? 0.5 : 0);
-        }
-      }
-      const [a, b] = [playerText(s.players[1]), playerText(s.players[0])];
-      out.push(el("p", { class: "rated", id: "pair-score" }, t("game.pair_score", { a, b, x: num(points[a]), y: num(points[b]) })));
-    }
+  // The pair's score, once both games are played: the player who began
+  // as the attackers (seat 1 of the second game) first.
+  if (s.pair && s.pair.score) {
+    const [a, b] = [playerText(s.players[1]), playerText(s.players[0])];
+    out.push(el("p", { class: "rated", id: "pair-score" }, t("game.pair_score", { a, b, x: num(s.pair.score[1]), y: num(s.pair.score[0]) })));
   }
   if (s.rating_change) {
     out.push(el("p", { class: "rated", id: "rating-change" }, t("game.rating_change") + colon(),
