@@ -51,9 +51,6 @@ pub enum AccountError {
     /// A passkey answer that does not verify, in words.
     #[error("{0}")]
     PasskeyRefused(String),
-    /// Too many ceremonies in flight.
-    #[error("too many passkey ceremonies at once: try again in a moment")]
-    Busy,
     /// No secret could be drawn.
     #[error("the server cannot make a secret right now; try again")]
     NoSecret,

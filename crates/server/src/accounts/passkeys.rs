@@ -3,24 +3,21 @@
 //! a browser that holds it, she signs in with it alone (a discoverable
 //! credential: no name to type).
 //!
-//! The ceremonies' challenges are kept in this instance's memory for five
-//! minutes: a ceremony begins and ends on the same instance (behind a proxy
-//! that spreads requests, the page retries on a refusal).
+//! A ceremony's state waits in the store under its challenge for five
+//! minutes, so it may begin on one instance and end on another (behind a
+//! proxy that spreads requests); it is taken once.
 
 use super::AccountError;
-use std::sync::Mutex;
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{
     CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions,
     UserHandle64, Username,
 };
-use webauthn_rp::request::{
-    AsciiDomain, FixedCapHashSet, InsertResult, PublicKeyCredentialDescriptor, RpId,
-};
+use webauthn_rp::request::{AsciiDomain, PublicKeyCredentialDescriptor, RpId, TimedCeremony};
 use webauthn_rp::response::register::{CompressedPubKey, DynamicState, StaticState};
 use webauthn_rp::response::AuthTransports;
-use webauthn_rp::response::CredentialId;
+use webauthn_rp::response::{CredentialId, SentChallenge};
 use webauthn_rp::{
     AuthenticatedCredential, DiscoverableAuthentication64, DiscoverableAuthenticationServerState,
     DiscoverableCredentialRequestOptions, PublicKeyCredentialCreationOptions, Registration,
@@ -34,9 +31,6 @@ type StoredKey = CompressedPubKey<[u8; 32], [u8; 32], [u8; 48], Vec<u8>>;
 fn user_handle(bytes: &[u8]) -> Option<UserHandle64> {
     UserHandle64::decode(<[u8; 64]>::try_from(bytes).ok()?).ok()
 }
-
-/// Ceremonies in flight at most, each kind (older expired ones make room).
-const CEREMONIES: usize = 10_000;
 
 /// Where a passkey ceremony runs: the site's name (the WebAuthn "RP ID":
 /// the request's host without its port; never an IP address) and the page's
@@ -81,20 +75,49 @@ pub struct StoredPasskey {
     pub dynamic_state: Vec<u8>,
 }
 
-/// The ceremonies in flight.
-pub struct Passkeys {
-    registering: Mutex<FixedCapHashSet<RegistrationServerState<64>>>,
-    signing_in: Mutex<FixedCapHashSet<DiscoverableAuthenticationServerState>>,
+/// A ceremony begun: the options for the browser, and what the store
+/// keeps until it ends.
+pub struct Begun {
+    /// The options for the browser, as JSON.
+    pub json: String,
+    /// The challenge sent, in hex: the ceremony's key.
+    pub challenge: String,
+    /// The ceremony's state, encoded, in hex.
+    pub state: String,
+    /// When it expires, seconds since the epoch.
+    pub expires_at: i64,
 }
 
-impl Default for Passkeys {
-    fn default() -> Passkeys {
-        Passkeys {
-            registering: Mutex::new(FixedCapHashSet::new(CEREMONIES)),
-            signing_in: Mutex::new(FixedCapHashSet::new(CEREMONIES)),
-        }
+/// The two kinds of ceremony, as the store names them.
+pub const REGISTER: &str = "register";
+/// A sign-in ceremony.
+pub const SIGN_IN: &str = "sign-in";
+
+/// A sent challenge as the store's key.
+fn challenge_key(c: SentChallenge) -> String {
+    format!("{:032x}", c.0)
+}
+
+/// What a ceremony's server state gives the store.
+fn begun(
+    json: String,
+    challenge: SentChallenge,
+    expires: std::time::SystemTime,
+    state: Vec<u8>,
+) -> Begun {
+    Begun {
+        json,
+        challenge: challenge_key(challenge),
+        state: to_hex(&state),
+        expires_at: expires
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64),
     }
 }
+
+/// The passkey ceremonies (stateless: their state is the store's).
+#[derive(Default)]
+pub struct Passkeys;
 
 fn refused(what: &str) -> AccountError {
     AccountError::PasskeyRefused(what.to_string())
@@ -121,7 +144,7 @@ impl Passkeys {
         name: &str,
         user: &[u8],
         existing: &[Vec<u8>],
-    ) -> Result<String, AccountError> {
+    ) -> Result<Begun, AccountError> {
         let user = user_handle(user).ok_or_else(|| refused("the account's passkey handle"))?;
         let username = Username::try_from(name).map_err(|_| refused("the name"))?;
         let nickname = Nickname::try_from(name).map_err(|_| refused("the name"))?;
@@ -150,11 +173,26 @@ impl Passkeys {
             .map_err(|_| refused("the options"))?;
         let json =
             serde_json::to_string(&client).map_err(|e| AccountError::Internal(e.to_string()))?;
-        let mut set = self.registering.lock().unwrap_or_else(|e| e.into_inner());
-        match set.insert_or_replace_all_expired(server) {
-            InsertResult::Success => Ok(json),
-            _ => Err(AccountError::Busy),
-        }
+        let state = server.encode().map_err(|_| refused("the ceremony"))?;
+        Ok(begun(
+            json,
+            server.sent_challenge(),
+            server.expiration(),
+            state,
+        ))
+    }
+
+    /// The store's key of the ceremony a registration answers.
+    ///
+    /// # Errors
+    /// The answer is malformed.
+    pub fn registration_challenge(body: &[u8]) -> Result<String, AccountError> {
+        let registration = Registration::from_json_relaxed(body)
+            .map_err(|e| refused(&format!("the passkey's answer: {e}")))?;
+        registration
+            .challenge_relaxed()
+            .map(challenge_key)
+            .map_err(|_| refused("the challenge"))
     }
 
     /// Ends adding a passkey: checks the browser's answer against the
@@ -168,18 +206,13 @@ impl Passkeys {
         site: &Site,
         user: &[u8],
         body: &[u8],
+        state: &str,
     ) -> Result<StoredPasskey, AccountError> {
         let registration = Registration::from_json_relaxed(body)
             .map_err(|e| refused(&format!("the passkey's answer: {e}")))?;
-        let challenge = registration
-            .challenge_relaxed()
-            .map_err(|_| refused("the challenge"))?;
-        let server = self
-            .registering
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take(&challenge)
-            .ok_or_else(|| refused("no such passkey ceremony (it may have expired): try again"))?;
+        let server = from_hex(state)
+            .and_then(|b| RegistrationServerState::<64>::decode(b.as_slice()).ok())
+            .ok_or_else(|| refused("the ceremony"))?;
         let origins = [site.origin.as_str()];
         let options = RegistrationVerificationOptions::<&str, &str> {
             allowed_origins: &origins,
@@ -210,17 +243,19 @@ impl Passkeys {
     ///
     /// # Errors
     /// Too many ceremonies at once.
-    pub fn begin_sign_in(&self, site: &Site) -> Result<String, AccountError> {
+    pub fn begin_sign_in(&self, site: &Site) -> Result<Begun, AccountError> {
         let (server, client) = DiscoverableCredentialRequestOptions::passkey(&site.rp_id)
             .start_ceremony()
             .map_err(|_| refused("the options"))?;
         let json =
             serde_json::to_string(&client).map_err(|e| AccountError::Internal(e.to_string()))?;
-        let mut set = self.signing_in.lock().unwrap_or_else(|e| e.into_inner());
-        match set.insert_or_replace_all_expired(server) {
-            InsertResult::Success => Ok(json),
-            _ => Err(AccountError::Busy),
-        }
+        let state = server.encode().map_err(|_| refused("the ceremony"))?;
+        Ok(begun(
+            json,
+            server.sent_challenge(),
+            server.expiration(),
+            state,
+        ))
     }
 
     /// Reads a sign-in answer: the credential id and user handle it names,
@@ -228,7 +263,7 @@ impl Passkeys {
     ///
     /// # Errors
     /// The answer is malformed.
-    pub fn read_sign_in(body: &[u8]) -> Result<(Vec<u8>, Vec<u8>), AccountError> {
+    pub fn read_sign_in(body: &[u8]) -> Result<(Vec<u8>, Vec<u8>, String), AccountError> {
         let auth = DiscoverableAuthentication64::from_json_relaxed(body)
             .map_err(|_| AccountError::BadCredentials)?;
         let user = auth
@@ -237,7 +272,11 @@ impl Passkeys {
             .encode()
             .map_err(|_| AccountError::BadCredentials)?
             .to_vec();
-        Ok((auth.raw_id().as_ref().to_vec(), user))
+        let challenge = auth
+            .challenge_relaxed()
+            .map(challenge_key)
+            .map_err(|_| AccountError::BadCredentials)?;
+        Ok((auth.raw_id().as_ref().to_vec(), user, challenge))
     }
 
     /// Ends a sign-in with a passkey: checks the answer with the stored
@@ -253,17 +292,14 @@ impl Passkeys {
         body: &[u8],
         user: &[u8],
         stored: &StoredPasskey,
+        state: &str,
     ) -> Result<Vec<u8>, AccountError> {
         fn bad<E>(_: E) -> AccountError {
             AccountError::BadCredentials
         }
         let auth = DiscoverableAuthentication64::from_json_relaxed(body).map_err(bad)?;
-        let challenge = auth.challenge_relaxed().map_err(bad)?;
-        let server = self
-            .signing_in
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take(&challenge)
+        let server = from_hex(state)
+            .and_then(|b| DiscoverableAuthenticationServerState::decode(b.as_slice()).ok())
             .ok_or(AccountError::BadCredentials)?;
         let user = user_handle(user).ok_or(AccountError::BadCredentials)?;
         let static_state =

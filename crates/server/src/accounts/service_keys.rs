@@ -1,7 +1,9 @@
 //! The account service's passkey side: adding a passkey to a signed-in
 //! account, signing in with one, listing and removing them.
 
-use super::passkeys::{from_hex, new_user_handle, to_hex, Passkeys, Site, StoredPasskey};
+use super::passkeys::{
+    from_hex, new_user_handle, to_hex, Begun, Passkeys, Site, StoredPasskey, REGISTER, SIGN_IN,
+};
 use super::{AccountError, Accounts, Started};
 use crate::store::accounts::{Account, PasskeyRow};
 
@@ -32,12 +34,21 @@ impl Accounts {
             .iter()
             .filter_map(|p| from_hex(&p.id))
             .collect();
-        self.passkeys.begin_register(
+        let begun = self.passkeys.begin_register(
             site,
             account.name.as_deref().unwrap_or("player"),
             &user,
             &existing,
-        )
+        )?;
+        self.keep(begun, REGISTER).await
+    }
+
+    /// Keeps a ceremony's state in the store; answers its options.
+    async fn keep(&self, b: Begun, kind: &'static str) -> Result<String, AccountError> {
+        self.store
+            .put_ceremony(b.challenge, kind, b.state, b.expires_at)
+            .await?;
+        Ok(b.json)
     }
 
     /// Ends adding a passkey with the browser's answer; stores it.
@@ -51,7 +62,17 @@ impl Accounts {
         body: &[u8],
     ) -> Result<PasskeyRow, AccountError> {
         let user = self.user_handle(account.id).await?;
-        let key = self.passkeys.finish_register(site, &user, body)?;
+        let challenge = Passkeys::registration_challenge(body)?;
+        let state = self
+            .store
+            .take_ceremony(&challenge, REGISTER, crate::store::now())
+            .await?
+            .ok_or_else(|| {
+                AccountError::PasskeyRefused(
+                    "no such passkey ceremony (it may have expired): try again".into(),
+                )
+            })?;
+        let key = self.passkeys.finish_register(site, &user, body, &state)?;
         let row = PasskeyRow {
             id: to_hex(&key.id),
             account: account.id,
@@ -68,8 +89,9 @@ impl Accounts {
     ///
     /// # Errors
     /// The site has no name, or too many ceremonies at once.
-    pub fn begin_passkey_sign_in(&self, site: &Site) -> Result<String, AccountError> {
-        self.passkeys.begin_sign_in(site)
+    pub async fn begin_passkey_sign_in(&self, site: &Site) -> Result<String, AccountError> {
+        let begun = self.passkeys.begin_sign_in(site)?;
+        self.keep(begun, SIGN_IN).await
     }
 
     /// Signs in with a passkey's answer: a fresh session.
@@ -83,7 +105,13 @@ impl Accounts {
         body: &[u8],
         device: &str,
     ) -> Result<Started, AccountError> {
-        let (id, user) = Passkeys::read_sign_in(body)?;
+        let (id, user, challenge) = Passkeys::read_sign_in(body)?;
+        // The ceremony is used up whatever comes next.
+        let state = self
+            .store
+            .take_ceremony(&challenge, SIGN_IN, crate::store::now())
+            .await?
+            .ok_or(AccountError::BadCredentials)?;
         let (row, account, handle) = self
             .store
             .passkey(&to_hex(&id))
@@ -97,7 +125,9 @@ impl Accounts {
             static_state: from_hex(&row.static_state).ok_or(AccountError::BadCredentials)?,
             dynamic_state: from_hex(&row.dynamic_state).ok_or(AccountError::BadCredentials)?,
         };
-        let dynamic = self.passkeys.finish_sign_in(site, body, &user, &stored)?;
+        let dynamic = self
+            .passkeys
+            .finish_sign_in(site, body, &user, &stored, &state)?;
         self.store
             .touch_passkey(&row.id, to_hex(&dynamic), crate::store::now())
             .await?;

@@ -359,7 +359,6 @@ impl From<AccountError> for ApiError {
             AccountError::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
             AccountError::PasskeyNeedsName => ApiError::BadRequest(ErrorCode::PasskeyNeedsName, m),
             AccountError::PasskeyRefused(_) => ApiError::BadRequest(ErrorCode::PasskeyRefused, m),
-            AccountError::Busy => ApiError::Busy(ErrorCode::Unavailable, m, 5),
             AccountError::NoSecret => ApiError::Unavailable(ErrorCode::Unavailable, m),
             AccountError::Store(e) => e.into(),
             AccountError::Internal(m) => ApiError::Internal(m),

@@ -151,6 +151,24 @@ pub trait AccountBackend: Send + Sync {
     /// Removes one of an account's passkeys; false when it has no such one.
     async fn delete_passkey(&self, account: i64, id: &str) -> Stored<bool>;
 
+    /// Keeps a passkey ceremony's state (hex) under its challenge (hex)
+    /// until `expires_at`; drops the expired ones.
+    async fn put_ceremony(
+        &self,
+        challenge: String,
+        kind: &'static str,
+        state: String,
+        expires_at: i64,
+    ) -> Stored<()>;
+
+    /// Takes (removes) the live ceremony of this kind under a challenge.
+    async fn take_ceremony(
+        &self,
+        challenge: &str,
+        kind: &'static str,
+        now: i64,
+    ) -> Stored<Option<String>>;
+
     /// Gives a game's seat to an account, from the game's revision; returns
     /// the next revision. [`StoreError::Stale`](super::StoreError::Stale)
     /// when the game has moved on.

@@ -115,7 +115,7 @@ pub async fn sign_in_options(
     let site = site(&headers, &viewer)?;
     Ok(json(
         StatusCode::OK,
-        app.accounts().begin_passkey_sign_in(&site)?,
+        app.accounts().begin_passkey_sign_in(&site).await?,
     ))
 }
 

@@ -350,6 +350,49 @@ impl AccountBackend for PgStore {
             > 0)
     }
 
+    async fn put_ceremony(
+        &self,
+        challenge: String,
+        kind: &'static str,
+        state: String,
+        expires_at: i64,
+    ) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "DELETE FROM passkey_ceremonies WHERE expires_at < $1",
+                &[&crate::store::now()],
+            )
+            .await?;
+        client
+            .execute(
+                "INSERT INTO passkey_ceremonies (challenge, kind, state, expires_at)
+                 VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (challenge) DO UPDATE SET kind = $2, state = $3, expires_at = $4",
+                &[&challenge, &kind, &state, &expires_at],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn take_ceremony(
+        &self,
+        challenge: &str,
+        kind: &'static str,
+        now: i64,
+    ) -> Stored<Option<String>> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "DELETE FROM passkey_ceremonies WHERE challenge = $1 AND kind = $2
+                 RETURNING state, expires_at",
+                &[&challenge, &kind],
+            )
+            .await?
+            .filter(|r| r.get::<_, i64>(1) >= now)
+            .map(|r| r.get(0)))
+    }
+
     async fn set_seat_account(
         &self,
         game: &str,

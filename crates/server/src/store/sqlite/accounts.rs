@@ -363,6 +363,52 @@ impl AccountBackend for SqliteStore {
         .await
     }
 
+    async fn put_ceremony(
+        &self,
+        challenge: String,
+        kind: &'static str,
+        state: String,
+        expires_at: i64,
+    ) -> Stored<()> {
+        let now = crate::store::now();
+        self.write(move |c| {
+            c.execute(
+                "DELETE FROM passkey_ceremonies WHERE expires_at < ?1",
+                params![now],
+            )?;
+            c.execute(
+                "INSERT OR REPLACE INTO passkey_ceremonies (challenge, kind, state, expires_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![challenge, kind, state, expires_at],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn take_ceremony(
+        &self,
+        challenge: &str,
+        kind: &'static str,
+        now: i64,
+    ) -> Stored<Option<String>> {
+        let challenge = challenge.to_string();
+        self.write(move |c| {
+            let state: Option<String> = c
+                .query_row(
+                    "DELETE FROM passkey_ceremonies WHERE challenge = ?1 AND kind = ?2
+                     RETURNING state, expires_at",
+                    params![challenge, kind],
+                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+                )
+                .optional()?
+                .filter(|(_, expires)| *expires >= now)
+                .map(|(s, _)| s);
+            Ok(state)
+        })
+        .await
+    }
+
     async fn set_seat_account(
         &self,
         game: &str,
