@@ -412,3 +412,52 @@ async fn profiles_and_leaderboards_refuse_hostile_names() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_rated_game_that_ended_unrated_is_rated_when_next_loaded() {
+    let dir = std::env::temp_dir().join(format!("agon-ratings-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let id = {
+        let app = app(AppState::new(
+            Store::open(&dir).unwrap(),
+            1,
+            std::time::Duration::ZERO,
+        ));
+        let ala = signup(&app, "ala").await;
+        let olek = signup(&app, "olek").await;
+        let (id, _, _) = rated_game(&app, &ala, &olek, json!({"game": "urgammon", "opponent": "friend", "side": "light", "to": 1, "rated": true})).await;
+        resign(&app, &id, &olek).await;
+        id
+    };
+    // As if the server had died between the end and the rating.
+    let db = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    db.execute_batch(
+        "UPDATE games SET rating_change0 = NULL, rating_change1 = NULL;
+         DELETE FROM rating_history; DELETE FROM ratings;",
+    )
+    .unwrap();
+    drop(db);
+    let app = app(AppState::new(
+        Store::open(&dir).unwrap(),
+        1,
+        std::time::Duration::ZERO,
+    ));
+    assert_eq!(
+        profile(&app, "ala").await["ratings"]["urgammon"]["games"],
+        0
+    );
+    let (s, g, _) = send(&app, "GET", &format!("/api/games/{id}"), None, None, None).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    let mut rated = false;
+    for _ in 0..100 {
+        if profile(&app, "ala").await["ratings"]["urgammon"]["games"] == 1 {
+            rated = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(rated, "loading the game rated it");
+    let (_, g, _) = send(&app, "GET", &format!("/api/games/{id}"), None, None, None).await;
+    assert!(g["state"]["rating_change"][0].as_f64().unwrap() > 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

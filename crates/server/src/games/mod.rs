@@ -330,6 +330,9 @@ impl AppState {
         if !missing.is_empty() {
             self.store().add_dice(id, missing).await?;
         }
+        // A rated game that ended while no instance rated it (a crash in
+        // between): rated now, once (the store says whether it was).
+        let unrated = session.row.rated && session.is_over() && session.row.rating_change.is_none();
         let slot = {
             let mut games = self.games_lock()?;
             games
@@ -338,6 +341,14 @@ impl AppState {
                 .clone()
         };
         self.kick_engine(slot.clone());
+        if unrated {
+            let (app, slot) = (self.clone(), slot.clone());
+            tokio::spawn(async move {
+                if let Err(e) = app.finish_rated(&slot).await {
+                    tracing::error!(error = %e, "rating a finished game on load failed");
+                }
+            });
+        }
         Ok(slot)
     }
 
