@@ -982,3 +982,78 @@ async fn passkey_routes_refuse_hostile_input() {
         .await;
     assert_eq!(me["passkeys"], json!([]));
 }
+
+/// The device cookie an answer sets, if it sets one.
+fn device_of(h: &HeaderMap) -> Option<String> {
+    h.get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| c.strip_prefix("agon_device="))
+        .and_then(|r| r.split(';').next())
+        .map(str::to_string)
+}
+
+#[tokio::test]
+async fn nobody_shuts_an_owner_out_of_her_own_browser() {
+    let app = fresh().await;
+    let (s, h, _) = Call::new("POST", "/api/account/signup")
+        .body(json!({"name": "ala", "password": PASSWORD}))
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let device = device_of(&h).expect("a device cookie at sign-up");
+    assert!(h
+        .get_all("set-cookie")
+        .iter()
+        .all(|c| c.to_str().unwrap().contains("HttpOnly")));
+    // Someone fails ten times on her name from ten addresses: the name is
+    // closed to every other browser...
+    for i in 0..10 {
+        login_from(&app, "ala", "wrong password!", &format!("10.3.0.{i}")).await;
+    }
+    let (s, _, _) = login_from(&app, "ala", PASSWORD, "10.4.0.1").await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    // ...but not to the browser she signed up with.
+    let (s, h, v) = Call::new("POST", "/api/account/login")
+        .body(json!({"name": "ala", "password": PASSWORD}))
+        .header("x-forwarded-for", "10.4.0.1")
+        .header("cookie", &format!("agon_device={device}"))
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        device_of(&h),
+        None,
+        "a known browser keeps its device cookie"
+    );
+    // A forged device cookie is no key.
+    let (s, _, _) = Call::new("POST", "/api/account/login")
+        .body(json!({"name": "ala", "password": PASSWORD}))
+        .header("x-forwarded-for", "10.4.0.2")
+        .header("cookie", &format!("agon_device={}", "e".repeat(64)))
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    // Wrong recovery codes count against the address only: they never
+    // close the name (60 random bits are not guessed).
+    signup(&app, "ola").await;
+    for i in 0..12 {
+        Call::new("POST", "/api/account/recover")
+            .body(json!({"name": "ola", "code": "aaaa-bbbb-cccc", "password": "brand new secret"}))
+            .header("x-forwarded-for", "10.5.0.1")
+            .send(&app)
+            .await;
+        let _ = i;
+    }
+    let (s, _, _) = Call::new("POST", "/api/account/recover")
+        .body(json!({"name": "ola", "code": "aaaa-bbbb-cccc", "password": "brand new secret"}))
+        .header("x-forwarded-for", "10.5.0.1")
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "that address is closed");
+    assert_eq!(
+        login_from(&app, "ola", PASSWORD, "10.6.0.1").await.0,
+        StatusCode::OK,
+        "the name is not"
+    );
+}

@@ -211,7 +211,10 @@ impl Accounts {
         Ok((self.start(account, device).await?, codes))
     }
 
-    /// Checks a name and password, throttled per name and per address.
+    /// Checks a name and password, throttled per name and per address. A
+    /// browser that signed in to this account before (its `device`
+    /// cookie) is spared the name's throttle, so failures by others never
+    /// shut the owner out on her own devices.
     ///
     /// # Errors
     /// Wrong name or password, throttled, or the store failed.
@@ -220,9 +223,10 @@ impl Accounts {
         name: &str,
         password: String,
         address: Option<IpAddr>,
+        device: Option<&str>,
     ) -> Result<Account, AccountError> {
         let key = name.to_ascii_lowercase();
-        if let Some(secs) = self.throttle.wait(&key, address) {
+        if let Some(secs) = self.throttle.wait_for_address(address) {
             return Err(AccountError::Throttled(secs));
         }
         // A name that cannot exist is looked up all the same: every wrong
@@ -231,6 +235,15 @@ impl Accounts {
             Ok(key) => self.store.account_by_key(&key).await?,
             Err(_) => None,
         };
+        if let Some(secs) = self.throttle.wait_for_name(&key) {
+            let known = match (&account, device) {
+                (Some(a), Some(d)) => self.store.knows_device(&secrets::hash(d), a.id).await?,
+                _ => false,
+            };
+            if !known {
+                return Err(AccountError::Throttled(secs));
+            }
+        }
         let ok = self
             .hasher
             .verify(
@@ -239,10 +252,7 @@ impl Accounts {
             )
             .await?;
         match account {
-            Some(a) if ok => {
-                self.throttle.succeed(&key);
-                Ok(a)
-            }
+            Some(a) if ok => Ok(a),
             _ => {
                 self.throttle.fail(&key, address);
                 Err(AccountError::BadCredentials)
@@ -261,9 +271,28 @@ impl Accounts {
         password: String,
         address: Option<IpAddr>,
         device: &str,
+        device_cookie: Option<&str>,
     ) -> Result<Started, AccountError> {
-        let account = self.check_password(name, password, address).await?;
+        let account = self
+            .check_password(name, password, address, device_cookie)
+            .await?;
         self.start(account, device).await
+    }
+
+    /// Remembers that this browser (its device cookie) signed in to the
+    /// account.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn remember_device(
+        &self,
+        device_cookie: &str,
+        account: i64,
+    ) -> Result<(), AccountError> {
+        Ok(self
+            .store
+            .remember_device(secrets::hash(device_cookie), account, crate::store::now())
+            .await?)
     }
 
     /// The account and session a cookie's session id names, if it is live.
@@ -329,7 +358,7 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         let name = account.name.clone().unwrap_or_default();
         passwords::check(&new, &name)?;
-        self.check_password(&name, current, address).await?;
+        self.check_password(&name, current, address, None).await?;
         let hash = self.hasher.hash(new).await?;
         self.store.set_password(account.id, hash).await?;
         self.store
@@ -353,8 +382,7 @@ impl Accounts {
         device: &str,
     ) -> Result<Started, AccountError> {
         passwords::check(&password, name)?;
-        let key = name.to_ascii_lowercase();
-        if let Some(secs) = self.throttle.wait(&key, address) {
+        if let Some(secs) = self.throttle.wait_for_address(address) {
             return Err(AccountError::Throttled(secs));
         }
         let account = match names::check(name) {
@@ -370,10 +398,9 @@ impl Accounts {
             None => false,
         };
         let Some(account) = account.filter(|_| used) else {
-            self.throttle.fail(&key, address);
+            self.throttle.fail_address(address);
             return Err(AccountError::BadCredentials);
         };
-        self.throttle.succeed(&key);
         let hash = self.hasher.hash(password).await?;
         self.store.set_password(account.id, hash).await?;
         self.store.end_sign_ins(account.id, None).await?;
@@ -411,7 +438,7 @@ impl Accounts {
         address: Option<IpAddr>,
     ) -> Result<(), AccountError> {
         let name = account.name.clone().unwrap_or_default();
-        self.check_password(&name, password, address).await?;
+        self.check_password(&name, password, address, None).await?;
         self.store
             .delete_account(account.id, crate::store::now())
             .await?;

@@ -15,6 +15,12 @@ use std::sync::Arc;
 /// The session cookie's name.
 pub const COOKIE: &str = "agon_session";
 
+/// The device cookie's name: a random id, set at a browser's first sign-in,
+/// whose hash the store keeps with each account signed in from it, so that
+/// the throttle on an account's failed sign-ins spares its owner's own
+/// browsers.
+pub const DEVICE_COOKIE: &str = "agon_device";
+
 /// The browser's cap on a cookie's life (400 days): the server ends a
 /// session idle for 30 days whatever the cookie says.
 const COOKIE_MAX_AGE: u64 = 400 * 86_400;
@@ -30,6 +36,8 @@ pub struct Viewer {
     pub address: IpAddr,
     /// The User-Agent, shortened ("Firefox on Linux").
     pub device: String,
+    /// The device cookie (64 hex digits), if this browser has one.
+    pub device_cookie: Option<String>,
 }
 
 impl Viewer {
@@ -51,13 +59,18 @@ impl Viewer {
 
 /// The session id a request's `Cookie` header carries, if any.
 pub fn cookie_of(headers: &HeaderMap) -> Option<String> {
+    named_cookie(headers, COOKIE)
+}
+
+/// A cookie's value by name.
+fn named_cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
+        .find(|(k, _)| *k == name)
         .map(|(_, v)| v.trim().to_string())
 }
 
@@ -83,11 +96,14 @@ impl FromRequestParts<AppState> for Viewer {
             Some(id) => app.accounts().session(&id).await?,
             None => None,
         };
+        let device_cookie = named_cookie(&parts.headers, DEVICE_COOKIE)
+            .filter(|d| d.len() == 64 && d.bytes().all(|b| b.is_ascii_hexdigit()));
         Ok(Viewer {
             signed_in,
             https,
             address,
             device,
+            device_cookie,
         })
     }
 }
@@ -99,6 +115,50 @@ pub fn set_cookie(id: &str, https: bool) -> HeaderValue {
         "{COOKIE}={id}; HttpOnly; SameSite=Lax; Path=/; Max-Age={COOKIE_MAX_AGE}{secure}"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("agon_session=; Path=/; Max-Age=0"))
+}
+
+/// The answer to a sign-in (or sign-up, recovery, passkey): `body`, the
+/// new session's cookie, and the device cookie when the browser had none;
+/// the store remembers the device for the account.
+///
+/// # Errors
+/// No secret could be drawn, or the store failed.
+pub async fn started_answer<T: serde::Serialize>(
+    app: &AppState,
+    viewer: &Viewer,
+    status: axum::http::StatusCode,
+    body: T,
+    started: &crate::accounts::Started,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let fresh = match &viewer.device_cookie {
+        Some(_) => None,
+        None => Some(format!(
+            "{}{}",
+            crate::secrets::secret()?,
+            crate::secrets::secret()?
+        )),
+    };
+    let device = viewer.device_cookie.as_ref().or(fresh.as_ref());
+    if let Some(d) = device {
+        app.accounts()
+            .remember_device(d, started.account.id)
+            .await?;
+    }
+    let mut res = (status, axum::Json(body)).into_response();
+    res.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(&started.cookie, viewer.https),
+    );
+    if let Some(d) = fresh {
+        let secure = if viewer.https { "; Secure" } else { "" };
+        if let Ok(v) = HeaderValue::from_str(&format!(
+            "{DEVICE_COOKIE}={d}; HttpOnly; SameSite=Lax; Path=/; Max-Age={COOKIE_MAX_AGE}{secure}"
+        )) {
+            res.headers_mut().append(header::SET_COOKIE, v);
+        }
+    }
+    Ok(res)
 }
 
 /// The `Set-Cookie` value that ends the session in the browser.

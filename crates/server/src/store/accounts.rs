@@ -169,6 +169,13 @@ pub trait AccountBackend: Send + Sync {
         now: i64,
     ) -> Stored<Option<String>>;
 
+    /// Remembers that a browser (the hash of its device cookie) signed in to
+    /// an account.
+    async fn remember_device(&self, device_hash: String, account: i64, now: i64) -> Stored<()>;
+
+    /// Whether a browser signed in to an account before.
+    async fn knows_device(&self, device_hash: &str, account: i64) -> Stored<bool>;
+
     /// Gives a game's seat to an account, from the game's revision; returns
     /// the next revision. [`StoreError::Stale`](super::StoreError::Stale)
     /// when the game has moved on.

@@ -9,7 +9,7 @@ use crate::accounts::passwords::MAX_LEN;
 use crate::games::players::MAX_CLAIMS;
 use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
-use crate::http::signed::{clear_cookie, set_cookie, Viewer};
+use crate::http::signed::{clear_cookie, started_answer, Viewer};
 use crate::store::accounts::Account;
 use crate::store::SeatAccount;
 use axum::body::Bytes;
@@ -129,15 +129,6 @@ async fn claim(
     Ok(claimed)
 }
 
-fn with_cookie<T: Serialize>(status: StatusCode, body: T, cookie: &str, https: bool) -> Response {
-    (
-        status,
-        [(header::SET_COOKIE, set_cookie(cookie, https))],
-        Json(body),
-    )
-        .into_response()
-}
-
 /// `POST /api/account/signup {"name", "password", "seats"?}` → 201 with the
 /// recovery codes and the session cookie.
 pub async fn signup(
@@ -153,16 +144,18 @@ pub async fn signup(
         .await?;
     let claimed = claim(&app, &started.account, &req.seats).await?;
     let name = started.account.name.clone().unwrap_or_default();
-    Ok(with_cookie(
+    started_answer(
+        &app,
+        &viewer,
         StatusCode::CREATED,
         SignedUp {
             name,
             recovery_codes: codes,
             claimed,
         },
-        &started.cookie,
-        viewer.https,
-    ))
+        &started,
+    )
+    .await
 }
 
 /// `POST /api/account/login {"name", "password", "seats"?}` → 200 and a
@@ -182,6 +175,7 @@ pub async fn login(
             req.password,
             Some(viewer.address),
             &viewer.device,
+            viewer.device_cookie.as_deref(),
         )
         .await?;
     // A session already in this browser ends: the new one replaces it.
@@ -190,12 +184,14 @@ pub async fn login(
     }
     let claimed = claim(&app, &started.account, &req.seats).await?;
     let name = started.account.name.clone().unwrap_or_default();
-    Ok(with_cookie(
+    started_answer(
+        &app,
+        &viewer,
         StatusCode::OK,
         SignedIn { name, claimed },
-        &started.cookie,
-        viewer.https,
-    ))
+        &started,
+    )
+    .await
 }
 
 /// `POST /api/account/claim {"seats": [...]}`: the seats this browser holds
@@ -383,7 +379,12 @@ pub async fn new_codes(
     too_long("the password", &req.password, MAX_LEN)?;
     let name = a.name.clone().unwrap_or_default();
     app.accounts()
-        .check_password(&name, req.password, Some(viewer.address))
+        .check_password(
+            &name,
+            req.password,
+            Some(viewer.address),
+            viewer.device_cookie.as_deref(),
+        )
         .await?;
     let codes = app.accounts().new_codes(a.id).await?;
     Ok((
@@ -422,13 +423,15 @@ pub async fn recover(
         )
         .await?;
     let name = started.account.name.clone().unwrap_or_default();
-    Ok(with_cookie(
+    started_answer(
+        &app,
+        &viewer,
         StatusCode::OK,
         SignedIn {
             name,
             claimed: vec![],
         },
-        &started.cookie,
-        viewer.https,
-    ))
+        &started,
+    )
+    .await
 }

@@ -6,7 +6,7 @@ use super::account_answers::{Done, SignedIn};
 use crate::accounts::passkeys::Site;
 use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
-use crate::http::signed::{set_cookie, Viewer};
+use crate::http::signed::{started_answer, Viewer};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -136,16 +136,15 @@ pub async fn sign_in(
         app.accounts().end(a.id, &s.id_hash).await?;
     }
     let name = started.account.name.clone().unwrap_or_default();
-    Ok((
+    started_answer(
+        &app,
+        &viewer,
         StatusCode::OK,
-        [(
-            header::SET_COOKIE,
-            set_cookie(&started.cookie, viewer.https),
-        )],
-        Json(SignedIn {
+        SignedIn {
             name,
             claimed: vec![],
-        }),
+        },
+        &started,
     )
-        .into_response())
+    .await
 }

@@ -257,6 +257,11 @@ impl AccountBackend for PgStore {
         tx.execute("DELETE FROM passkeys WHERE account_id = $1", &[&account])
             .await?;
         tx.execute(
+            "DELETE FROM known_devices WHERE account_id = $1",
+            &[&account],
+        )
+        .await?;
+        tx.execute(
             "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                  settings = NULL, deleted_at = $2
              WHERE id = $1",
@@ -391,6 +396,29 @@ impl AccountBackend for PgStore {
             .await?
             .filter(|r| r.get::<_, i64>(1) >= now)
             .map(|r| r.get(0)))
+    }
+
+    async fn remember_device(&self, device_hash: String, account: i64, now: i64) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO known_devices (device_hash, account_id, created_at)
+                 VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&device_hash, &account, &now],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn knows_device(&self, device_hash: &str, account: i64) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM known_devices WHERE device_hash = $1 AND account_id = $2)",
+                &[&device_hash, &account],
+            )
+            .await?
+            .get(0))
     }
 
     async fn set_seat_account(

@@ -266,6 +266,10 @@ impl AccountBackend for SqliteStore {
             )?;
             c.execute("DELETE FROM passkeys WHERE account_id = ?1", params![account])?;
             c.execute(
+                "DELETE FROM known_devices WHERE account_id = ?1",
+                params![account],
+            )?;
+            c.execute(
                 "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                      settings = NULL, deleted_at = ?2
                  WHERE id = ?1",
@@ -405,6 +409,30 @@ impl AccountBackend for SqliteStore {
                 .filter(|(_, expires)| *expires >= now)
                 .map(|(s, _)| s);
             Ok(state)
+        })
+        .await
+    }
+
+    async fn remember_device(&self, device_hash: String, account: i64, now: i64) -> Stored<()> {
+        self.write(move |c| {
+            c.execute(
+                "INSERT OR IGNORE INTO known_devices (device_hash, account_id, created_at)
+                 VALUES (?1, ?2, ?3)",
+                params![device_hash, account, now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn knows_device(&self, device_hash: &str, account: i64) -> Stored<bool> {
+        let device_hash = device_hash.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM known_devices WHERE device_hash = ?1 AND account_id = ?2)",
+                params![device_hash, account],
+                |r| r.get(0),
+            )
         })
         .await
     }

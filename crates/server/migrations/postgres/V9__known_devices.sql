@@ -1,0 +1,9 @@
+-- Browsers that signed in to an account before (the SHA-256 of a random
+-- device cookie): the throttle on an account's failed sign-ins does not
+-- shut its owner out on them.
+CREATE TABLE IF NOT EXISTS known_devices (
+    device_hash TEXT NOT NULL,
+    account_id BIGINT NOT NULL REFERENCES accounts(id),
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (device_hash, account_id)
+);
