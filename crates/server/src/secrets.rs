@@ -22,7 +22,23 @@ fn fill(buf: &mut [u8]) -> Result<(), NoSecret> {
 pub fn secret() -> Result<String, NoSecret> {
     let mut b = [0u8; 16];
     fill(&mut b)?;
-    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+    Ok(hex(&b))
+}
+
+/// A long secret (a sign-in session's id, a browser's device id): 256
+/// random bits in hex.
+///
+/// # Errors
+/// The generator failed.
+pub fn long_secret() -> Result<String, NoSecret> {
+    let mut b = [0u8; 32];
+    fill(&mut b)?;
+    Ok(hex(&b))
+}
+
+/// Bytes as lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A short public game id: 10 characters of base 32 (50 bits).
@@ -59,10 +75,7 @@ pub fn same(a: &str, b: &str) -> bool {
 /// stretching is needed against guessing).
 pub fn hash(secret: &str) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&sha2::Sha256::digest(secret.as_bytes()))
 }
 
 /// Whether a stored value is a hash (64 hex digits) rather than a secret in

@@ -83,12 +83,6 @@ pub struct Accounts {
     store: Store,
     hasher: passwords::Hasher,
     throttle: std::sync::Arc<throttle::Throttle>,
-    passkeys: std::sync::Arc<passkeys::Passkeys>,
-}
-
-/// A session id: 256 random bits in hex.
-fn session_id() -> Result<String, AccountError> {
-    Ok(format!("{}{}", secrets::secret()?, secrets::secret()?))
 }
 
 /// Ten fresh recovery codes as shown (`abcd-efgh-jkmn`, 60 bits each).
@@ -153,7 +147,6 @@ impl Accounts {
             store,
             hasher: passwords::Hasher::new(parallel),
             throttle: std::sync::Arc::default(),
-            passkeys: std::sync::Arc::default(),
         }
     }
 
@@ -163,7 +156,7 @@ impl Accounts {
     }
 
     async fn start(&self, account: Account, device: &str) -> Result<Started, AccountError> {
-        let cookie = session_id()?;
+        let cookie = secrets::long_secret()?;
         let now = crate::store::now();
         self.store
             .create_sign_in(SignIn {

@@ -98,25 +98,28 @@ fn challenge_key(c: SentChallenge) -> String {
     format!("{:032x}", c.0)
 }
 
-/// What a ceremony's server state gives the store.
-fn begun(
-    json: String,
-    challenge: SentChallenge,
-    expires: std::time::SystemTime,
-    state: Vec<u8>,
-) -> Begun {
-    Begun {
+/// A ceremony begun: its options for the browser as JSON, and its server
+/// state as the store keeps it.
+fn begun<S, C>(server: &S, client: &C) -> Result<Begun, AccountError>
+where
+    S: TimedCeremony + for<'a> Encode<Output<'a> = Vec<u8>> + 'static,
+    C: serde::Serialize,
+{
+    let json = serde_json::to_string(client).map_err(|e| AccountError::Internal(e.to_string()))?;
+    let state = server.encode().map_err(|_| refused("the ceremony"))?;
+    Ok(Begun {
         json,
-        challenge: challenge_key(challenge),
-        state: to_hex(&state),
-        expires_at: expires
+        challenge: challenge_key(server.sent_challenge()),
+        state: crate::secrets::hex(&state),
+        expires_at: server
+            .expiration()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64),
-    }
+    })
 }
 
-/// The passkey ceremonies (stateless: their state is the store's).
-#[derive(Default)]
+/// The passkey ceremonies: functions of their inputs (a ceremony's state
+/// is the store's, between its two halves).
 pub struct Passkeys;
 
 fn refused(what: &str) -> AccountError {
@@ -137,9 +140,9 @@ impl Passkeys {
     /// options for `navigator.credentials.create`, as JSON.
     ///
     /// # Errors
-    /// Too many ceremonies at once.
+    /// The account's handle or name cannot be used, or the ceremony cannot
+    /// be encoded.
     pub fn begin_register(
-        &self,
         site: &Site,
         name: &str,
         user: &[u8],
@@ -171,15 +174,7 @@ impl Passkeys {
         let (server, client) = options
             .start_ceremony()
             .map_err(|_| refused("the options"))?;
-        let json =
-            serde_json::to_string(&client).map_err(|e| AccountError::Internal(e.to_string()))?;
-        let state = server.encode().map_err(|_| refused("the ceremony"))?;
-        Ok(begun(
-            json,
-            server.sent_challenge(),
-            server.expiration(),
-            state,
-        ))
+        begun(&server, &client)
     }
 
     /// The store's key of the ceremony a registration answers.
@@ -202,7 +197,6 @@ impl Passkeys {
     /// The answer is malformed, for no ceremony of ours, for another
     /// account, or fails the WebAuthn checks.
     pub fn finish_register(
-        &self,
         site: &Site,
         user: &[u8],
         body: &[u8],
@@ -242,20 +236,12 @@ impl Passkeys {
     /// `navigator.credentials.get`, as JSON.
     ///
     /// # Errors
-    /// Too many ceremonies at once.
-    pub fn begin_sign_in(&self, site: &Site) -> Result<Begun, AccountError> {
+    /// The ceremony cannot be encoded.
+    pub fn begin_sign_in(site: &Site) -> Result<Begun, AccountError> {
         let (server, client) = DiscoverableCredentialRequestOptions::passkey(&site.rp_id)
             .start_ceremony()
             .map_err(|_| refused("the options"))?;
-        let json =
-            serde_json::to_string(&client).map_err(|e| AccountError::Internal(e.to_string()))?;
-        let state = server.encode().map_err(|_| refused("the ceremony"))?;
-        Ok(begun(
-            json,
-            server.sent_challenge(),
-            server.expiration(),
-            state,
-        ))
+        begun(&server, &client)
     }
 
     /// Reads a sign-in answer: the credential id and user handle it names,
@@ -287,7 +273,6 @@ impl Passkeys {
     /// No ceremony of ours, or the signature or counters do not verify:
     /// [`AccountError::BadCredentials`].
     pub fn finish_sign_in(
-        &self,
         site: &Site,
         body: &[u8],
         user: &[u8],
@@ -326,11 +311,6 @@ impl Passkeys {
             .map_err(|_| AccountError::BadCredentials)?
             .to_vec())
     }
-}
-
-/// Bytes as lower-case hex, as the store keeps them.
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Hex back to bytes; `None` for anything else.

@@ -2,9 +2,10 @@
 //! account, signing in with one, listing and removing them.
 
 use super::passkeys::{
-    from_hex, new_user_handle, to_hex, Begun, Passkeys, Site, StoredPasskey, REGISTER, SIGN_IN,
+    from_hex, new_user_handle, Begun, Passkeys, Site, StoredPasskey, REGISTER, SIGN_IN,
 };
 use super::{AccountError, Accounts, Started};
+use crate::secrets::hex as to_hex;
 use crate::store::accounts::{Account, PasskeyRow};
 
 impl Accounts {
@@ -20,7 +21,7 @@ impl Accounts {
     /// Begins adding a passkey: the options for the browser, as JSON.
     ///
     /// # Errors
-    /// The site has no name, or too many ceremonies at once.
+    /// The ceremony cannot begin (see [`Passkeys`]), or the store failed.
     pub async fn begin_passkey(
         &self,
         account: &Account,
@@ -34,7 +35,7 @@ impl Accounts {
             .iter()
             .filter_map(|p| from_hex(&p.id))
             .collect();
-        let begun = self.passkeys.begin_register(
+        let begun = Passkeys::begin_register(
             site,
             account.name.as_deref().unwrap_or("player"),
             &user,
@@ -72,7 +73,7 @@ impl Accounts {
                     "no such passkey ceremony (it may have expired): try again".into(),
                 )
             })?;
-        let key = self.passkeys.finish_register(site, &user, body, &state)?;
+        let key = Passkeys::finish_register(site, &user, body, &state)?;
         let row = PasskeyRow {
             id: to_hex(&key.id),
             account: account.id,
@@ -88,9 +89,9 @@ impl Accounts {
     /// Begins a sign-in with a passkey: the options for the browser.
     ///
     /// # Errors
-    /// The site has no name, or too many ceremonies at once.
+    /// The ceremony cannot begin (see [`Passkeys`]), or the store failed.
     pub async fn begin_passkey_sign_in(&self, site: &Site) -> Result<String, AccountError> {
-        let begun = self.passkeys.begin_sign_in(site)?;
+        let begun = Passkeys::begin_sign_in(site)?;
         self.keep(begun, SIGN_IN).await
     }
 
@@ -125,9 +126,7 @@ impl Accounts {
             static_state: from_hex(&row.static_state).ok_or(AccountError::BadCredentials)?,
             dynamic_state: from_hex(&row.dynamic_state).ok_or(AccountError::BadCredentials)?,
         };
-        let dynamic = self
-            .passkeys
-            .finish_sign_in(site, body, &user, &stored, &state)?;
+        let dynamic = Passkeys::finish_sign_in(site, body, &user, &stored, &state)?;
         self.store
             .touch_passkey(&row.id, to_hex(&dynamic), crate::store::now())
             .await?;

@@ -57,12 +57,13 @@ impl AppState {
                     return Ok(());
                 };
                 let one = Session::from_stored(loaded)?;
-                let points = score_for(&one, accounts[0]) + score_for(&session, accounts[0]);
-                pair_score = Some([points, 2.0 - points]);
-                vec![
+                let games = vec![
                     score_for(&one, accounts[0]),
                     score_for(&session, accounts[0]),
-                ]
+                ];
+                let points: f64 = games.iter().sum();
+                pair_score = Some([points, 2.0 - points]);
+                games
             }
             Kind::Urgammon => {
                 let to = urgammon::MatchSettings::parse_header(&session.row.settings)

@@ -133,11 +133,7 @@ pub async fn started_answer<T: serde::Serialize>(
     use axum::response::IntoResponse;
     let fresh = match &viewer.device_cookie {
         Some(_) => None,
-        None => Some(format!(
-            "{}{}",
-            crate::secrets::secret()?,
-            crate::secrets::secret()?
-        )),
+        None => Some(crate::secrets::long_secret()?),
     };
     let device = viewer.device_cookie.as_ref().or(fresh.as_ref());
     if let Some(d) = device {

@@ -114,8 +114,14 @@ pub async fn export(State(app): State<AppState>, viewer: Viewer) -> Result<Respo
             })
             .await?;
         for (row, _) in &rows {
-            let slot = app.slot(&row.id).await?;
-            let session = slot.session.lock().await;
+            // Read from the store, which holds every acknowledged change:
+            // loading each game as a live one would fill memory with a
+            // whole history and wake the computer in games it is to move.
+            let Some(loaded) = app.store().load(&row.id).await? else {
+                continue;
+            };
+            let session = crate::session::Session::from_stored(loaded)
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
             games.push(ExportedGame {
                 id: row.id.clone(),
                 game: row.kind,
