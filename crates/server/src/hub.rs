@@ -180,3 +180,90 @@ impl Drop for AddressSlot {
         }
     }
 }
+
+/// The lobby's sockets: every change of the open seeks goes to all of them.
+/// Changes are gathered for a moment and sent as one message, so a busy
+/// lobby costs each socket a few messages a second, not one per seek.
+pub struct LobbyHub {
+    tx: broadcast::Sender<Arc<str>>,
+    pending: Mutex<LobbyBatch>,
+    /// Lobby sockets open now.
+    pub(crate) sockets: AtomicUsize,
+    /// The seeks held by this instance's lobby sockets: seek id → how many
+    /// sockets hold it (the seek lapses when none does).
+    pub(crate) held: Mutex<HashMap<String, usize>>,
+    /// The lobby's loop has been started.
+    pub(crate) started: AtomicBool,
+}
+
+/// A seek gone, in a lobby message.
+#[derive(Serialize)]
+struct Gone<'a> {
+    id: &'a str,
+    game: Option<&'a str>,
+}
+
+/// Changes gathered for the next lobby message.
+#[derive(Default)]
+struct LobbyBatch {
+    added: Vec<String>,
+    gone: Vec<(String, Option<String>)>,
+}
+
+/// How long lobby changes are gathered before they go out.
+pub const LOBBY_BATCH: std::time::Duration = std::time::Duration::from_millis(40);
+
+impl LobbyHub {
+    /// An empty lobby.
+    pub(crate) fn new() -> LobbyHub {
+        LobbyHub {
+            tx: broadcast::channel(256).0,
+            pending: Mutex::new(LobbyBatch::default()),
+            sockets: AtomicUsize::new(0),
+            held: Mutex::new(HashMap::new()),
+            started: AtomicBool::new(false),
+        }
+    }
+
+    /// A new lobby socket's feed.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.tx.subscribe()
+    }
+
+    /// Notes a change, sent with the next batch.
+    pub(crate) fn changed(&self, change: &crate::store::LobbyNotice) {
+        if let Ok(mut p) = self.pending.lock() {
+            match change {
+                crate::store::LobbyNotice::Added(json) => p.added.push(json.clone()),
+                crate::store::LobbyNotice::Gone { id, game } => {
+                    p.gone.push((id.clone(), game.clone()))
+                }
+            }
+        }
+    }
+
+    /// Sends the changes gathered since the last call as one message:
+    /// `{"type": "lobby", "added": [seek, …], "gone": [{"id", "game"}, …]}`.
+    pub(crate) fn flush(&self) {
+        let batch = match self.pending.lock() {
+            Ok(mut p) if !p.added.is_empty() || !p.gone.is_empty() => std::mem::take(&mut *p),
+            _ => return,
+        };
+        let gone: Vec<Gone<'_>> = batch
+            .gone
+            .iter()
+            .map(|(id, game)| Gone {
+                id,
+                game: game.as_deref(),
+            })
+            .collect();
+        // The added seeks are JSON already (as another instance announced
+        // them): spliced in as they are.
+        let text = format!(
+            "{{\"type\":\"lobby\",\"added\":[{}],\"gone\":{}}}",
+            batch.added.join(","),
+            serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
+        );
+        let _ = self.tx.send(Arc::from(text));
+    }
+}

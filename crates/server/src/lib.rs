@@ -21,12 +21,14 @@
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod clock;
 pub mod dice;
 pub mod engine;
 pub mod games;
 pub mod http;
 pub mod hub;
 pub mod kinds;
+pub mod lobby;
 pub mod model;
 pub mod ratings;
 pub mod secrets;

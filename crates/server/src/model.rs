@@ -138,17 +138,23 @@ pub enum Status {
     /// Urgammon: dark won the match.
     #[serde(rename = "dark-wins")]
     DarkWins,
+    /// Ended before both sides had moved: by a player's abort, or by the
+    /// server when a live game's first move did not come in time. Never
+    /// rated, no winner.
+    #[serde(rename = "aborted")]
+    Aborted,
 }
 
 impl Status {
     /// Every status.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 7] = [
         Status::Ongoing,
         Status::Draw,
         Status::AttackersWin,
         Status::DefendersWin,
         Status::LightWins,
         Status::DarkWins,
+        Status::Aborted,
     ];
 
     /// A win for `seat` (0 or 1) in a game of `kind`.
@@ -170,6 +176,7 @@ impl Status {
             Status::DefendersWin => "defenders-win",
             Status::LightWins => "light-wins",
             Status::DarkWins => "dark-wins",
+            Status::Aborted => "aborted",
         }
     }
 }

@@ -54,6 +54,12 @@ pub fn game_id() -> Result<String, NoSecret> {
         .collect())
 }
 
+/// This process's name among the instances sharing a store: random, so a
+/// restarted instance is a new one (and its old clocks are resumed).
+pub fn instance_name() -> String {
+    game_id().unwrap_or_else(|_| format!("p{}", std::process::id()))
+}
+
 /// A fair coin, for "random side".
 ///
 /// # Errors

@@ -63,6 +63,15 @@ fn row(id: &str) -> GameRow {
         pair_first: None,
         rating_change: None,
         pair_score: None,
+        clock: Some(agon_server::clock::Clock {
+            base_ms: 60_000,
+            increment_ms: 2_000,
+            remaining_ms: [59_000, 60_000],
+            since_ms: 1_000,
+            first_move_ms: 30_000,
+        }),
+        clock_owner: Some("i1".into()),
+        moved: 1,
     }
 }
 
@@ -83,6 +92,9 @@ fn commit(from: i64, keep: usize, append: &[&str], dice: Vec<Drawn>) -> Commit {
         status: Status::Ongoing,
         reason: None,
         score: Some([0, 0]),
+        clock: None,
+        clock_owner: None,
+        moved: 3,
     }
 }
 

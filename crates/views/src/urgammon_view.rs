@@ -260,6 +260,10 @@ pub struct UrgammonMatch {
     pub log: Vec<UrgammonTurn>,
     /// Each side's path, house by house (progress 1 to 16).
     pub paths: Paths,
+    /// Why the match ended other than by its points: `resignation`, `time`
+    /// (a flag fell) or `abort`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 /// An Urgammon move with its piece and houses.
@@ -465,6 +469,7 @@ impl UrgammonMatch {
             promoted_legal: move_views(&game.state().promoted_moves(), game.state().to_act()),
             log: turns(game.start(), game.tokens(), earlier),
             paths: Paths::new(),
+            reason: None,
         }
     }
 }

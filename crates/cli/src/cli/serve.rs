@@ -173,6 +173,10 @@ pub(crate) struct ServeArgs {
     /// memory; it is reloaded from the store when asked for.
     #[arg(long, default_value_t = 600)]
     pub(crate) evict_after_secs: u64,
+    /// Seconds a live (clocked) game waits for each side's first move
+    /// before the server aborts it.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub(crate) first_move_secs: u64,
 }
 
 impl ServeArgs {
@@ -206,6 +210,7 @@ impl ServeArgs {
                     .collect(),
                 analysis_per_client: self.analysis_per_client,
                 evict_after: Duration::from_secs(self.evict_after_secs),
+                first_move: Duration::from_secs(self.first_move_secs),
             },
         }
     }

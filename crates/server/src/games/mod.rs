@@ -5,12 +5,15 @@
 //! next (the computer). The HTTP handlers, the sockets and the computer's
 //! own moves all go through it.
 
+mod clocks;
 mod computer;
+mod opening;
 pub(crate) mod players;
 mod pools;
 mod rated;
 pub(crate) mod shared;
 
+pub(crate) use opening::{new_row, open_game, NewGame};
 pub(crate) use pools::{on_pool, AnalysisLoad, AnalysisTicket};
 
 use crate::dice::OsDice;
@@ -73,9 +76,21 @@ pub enum GameError {
         "no engine worker answered in time: the site is busy or has no worker running; try again"
     )]
     NoWorker,
+    /// A new game's record does not replay.
+    #[error("{0}")]
+    BadRecord(String),
+    /// A new game's record is longer than the server keeps.
+    #[error("{0}")]
+    RecordTooLong(String),
     /// Something that should not happen.
     #[error("{0}")]
     Internal(String),
+}
+
+impl From<crate::secrets::NoSecret> for GameError {
+    fn from(e: crate::secrets::NoSecret) -> GameError {
+        GameError::Internal(e.to_string())
+    }
 }
 
 /// The largest request body accepted, in bytes (imports excepted).
@@ -136,6 +151,9 @@ pub struct Options {
     /// A game nobody has used for this long, with no socket open and no
     /// engine work, leaves memory (it is reloaded from the store on demand).
     pub evict_after: Duration,
+    /// How long a live game waits for each side's first decision before
+    /// the server aborts it.
+    pub first_move: Duration,
 }
 
 impl Default for Options {
@@ -159,6 +177,7 @@ impl Default for Options {
             allowed_hosts: vec![],
             analysis_per_client: 2,
             evict_after: Duration::from_secs(600),
+            first_move: Duration::from_millis(crate::clock::FIRST_MOVE_MS as u64),
         }
     }
 }
@@ -216,6 +235,14 @@ pub(crate) struct Inner {
     pub(crate) closing: tokio::sync::watch::Sender<bool>,
     /// Requests waiting for a queued job's result, by job id.
     pub(crate) waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
+    /// This instance's name among those sharing the store: it keeps the
+    /// clocks of the games it changed last.
+    pub(crate) instance: String,
+    /// The clocks this instance keeps: game id → when its deadline passes
+    /// (milliseconds since the epoch).
+    pub(crate) deadlines: Mutex<HashMap<String, i64>>,
+    /// The lobby's sockets and the seeks they hold.
+    pub(crate) lobby: crate::hub::LobbyHub,
 }
 
 impl AppState {
@@ -255,6 +282,9 @@ impl AppState {
                 reviews: Mutex::new(HashMap::new()),
                 waiting_jobs: Mutex::new(HashMap::new()),
                 closing: tokio::sync::watch::channel(false).0,
+                instance: crate::secrets::instance_name(),
+                deadlines: Mutex::new(HashMap::new()),
+                lobby: crate::hub::LobbyHub::new(),
             }),
         };
         if let (Some(notices), Ok(runtime)) = (notices, tokio::runtime::Handle::try_current()) {
@@ -262,6 +292,9 @@ impl AppState {
                 Arc::downgrade(&app.inner),
                 notices,
             ));
+        }
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(clocks::keep(Arc::downgrade(&app.inner)));
         }
         app
     }
@@ -337,7 +370,10 @@ impl AppState {
             let mut games = self.games_lock()?;
             games
                 .entry(id.to_string())
-                .or_insert_with(|| Slot::new(session))
+                .or_insert_with(|| {
+                    self.watch_clock(&session);
+                    Slot::new(session)
+                })
                 .clone()
         };
         self.kick_engine(slot.clone());
@@ -385,9 +421,15 @@ impl AppState {
         games.retain(|_, slot| {
             let unused =
                 now.saturating_sub(slot.last_used.load(Ordering::Relaxed)) >= idle.as_secs();
+            // A clock this instance keeps stays in memory until its game ends.
+            let clocked = slot
+                .session
+                .try_lock()
+                .map_or(true, |s| s.clocked() && !s.is_over());
             let held = Arc::strong_count(slot) > 1
                 || slot.tx.receiver_count() > 0
-                || slot.engine_running.load(Ordering::SeqCst);
+                || slot.engine_running.load(Ordering::SeqCst)
+                || clocked;
             held || !unused
         });
         before - games.len()
@@ -452,6 +494,7 @@ impl AppState {
     /// Puts a newly created game in memory and starts the engine if it moves first.
     pub(crate) fn insert(&self, session: Session) -> Result<(), GameError> {
         let id = session.row.id.clone();
+        self.watch_clock(&session);
         let slot = Slot::new(session);
         self.games_lock()?.insert(id, slot.clone());
         self.kick_engine(slot);
@@ -470,12 +513,15 @@ impl AppState {
     /// Applies an action to a game for the seats a token holds, if the game is
     /// still at `expect_revision` (when given): stores it, then tells every
     /// socket and wakes the engine. Returns the new session's view.
+    /// A client that reports `lag_ms` of network lag is credited that much
+    /// on its clock, up to the bound.
     pub(crate) async fn apply(
         &self,
         slot: &Arc<Slot>,
         seats: Option<&[u8]>,
         action: &Action,
         expect_revision: Option<i64>,
+        lag_ms: i64,
     ) -> Result<(crate::session::SessionView, Vec<u8>), GameError> {
         let mut session = slot.session.lock().await;
         let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
@@ -500,7 +546,8 @@ impl AppState {
                     });
                 }
             }
-            let (next, commit) = match session.act(&seats, action, &mut OsDice) {
+            let at = crate::session::Moment::now(&self.inner.instance, lag_ms);
+            let (next, commit) = match session.act_at(&seats, action, &mut OsDice, &at) {
                 Ok(x) => x,
                 // On a shared store the game held here may be behind the
                 // stored one (its announcement is on its way): an action
@@ -528,6 +575,7 @@ impl AppState {
             }
         }
         let mut view = session.view();
+        self.watch_clock(&session);
         drop(session);
         if matches!(action, Action::Undo) {
             slot.stop_engine();
@@ -561,6 +609,7 @@ impl AppState {
             .await?
             .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
         let fresh = Session::from_stored(loaded)?;
+        self.watch_clock(&fresh);
         let seats_moved = fresh.row.token0 != session.row.token0
             || fresh.row.token1 != session.row.token1
             || fresh.row.accounts != session.row.accounts;

@@ -36,7 +36,12 @@ impl AppState {
     /// The store failed.
     pub(crate) async fn finish_rated(&self, slot: &Arc<Slot>) -> Result<(), GameError> {
         let mut session = slot.session.lock().await;
-        if !session.row.rated || !session.is_over() || session.row.rating_change.is_some() {
+        // An aborted game has no result: never rated, and no second game.
+        if !session.row.rated
+            || !session.is_over()
+            || session.row.rating_change.is_some()
+            || session.status() == Status::Aborted
+        {
             return Ok(());
         }
         let (Some(a), Some(b)) = (&session.row.accounts[0], &session.row.accounts[1]) else {
@@ -112,6 +117,14 @@ impl AppState {
         row.pair_score = None;
         row.created_at = crate::store::now();
         row.updated_at = row.created_at;
+        // The pair has begun: its second game cannot be aborted, and its
+        // clock (the first's settings, afresh) runs from the start.
+        row.moved = 3;
+        row.clock = first
+            .row
+            .clock
+            .map(|c| c.settings().start(crate::clock::now_ms(), c.first_move_ms));
+        row.clock_owner = row.clock.map(|_| self.instance().to_string());
         let second =
             Session::build(row.clone(), vec![], Ledger::default()).map_err(GameError::Internal)?;
         self.store()

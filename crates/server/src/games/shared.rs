@@ -71,6 +71,7 @@ pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<No
                     }
                 }
             }
+            Notice::Lobby(change) => app.inner.lobby.changed(&change),
             Notice::Progress { game: None, .. } | Notice::Queued => {}
         }
     }

@@ -103,6 +103,27 @@ pub enum ErrorCode {
     EngineBusy,
     /// A friend game waits for the friend: nobody moves until she joins (409).
     WaitingForFriend,
+    /// Abort after both sides moved, or in a game not between two people
+    /// (409).
+    CannotAbort,
+    /// A clock outside its range, or on a game that cannot have one (400).
+    BadClock,
+    /// The seek was accepted by someone else first (409).
+    SeekTaken,
+    /// No open seek with this id (404).
+    NoSuchSeek,
+    /// The seek is someone else's (403).
+    NotYourSeek,
+    /// One's own seek cannot be accepted (409).
+    OwnSeek,
+    /// The accepter's rating is outside the seek's range (403).
+    OutOfRange,
+    /// No quick-pairing pool with this name (404).
+    UnknownPool,
+    /// A rating range that is not one (400).
+    BadRange,
+    /// Too many seeks open at once (429).
+    TooManySeeks,
     /// A method the route does not take.
     MethodNotAllowed,
     /// Too many requests from this client.
@@ -259,6 +280,7 @@ impl From<Refusal> for ErrorCode {
             Refusal::WrongMoment => ErrorCode::WrongMoment,
             Refusal::RecordTooLong => ErrorCode::RecordTooLong,
             Refusal::WaitingForFriend => ErrorCode::WaitingForFriend,
+            Refusal::CannotAbort => ErrorCode::CannotAbort,
         }
     }
 }
@@ -296,7 +318,30 @@ impl From<GameError> for ApiError {
             }
             GameError::EngineBusy => ApiError::Busy(ErrorCode::EngineBusy, e.to_string(), 10),
             GameError::NoWorker => ApiError::Unavailable(ErrorCode::Unavailable, e.to_string()),
+            GameError::BadRecord(m) => ApiError::BadRequest(ErrorCode::BadRecord, m),
+            GameError::RecordTooLong(m) => ApiError::BadRequest(ErrorCode::RecordTooLong, m),
             GameError::Internal(m) => ApiError::Internal(m),
+        }
+    }
+}
+
+impl From<crate::lobby::LobbyError> for ApiError {
+    fn from(e: crate::lobby::LobbyError) -> ApiError {
+        use crate::lobby::LobbyError as L;
+        let m = e.to_string();
+        match e {
+            L::NoSuchSeek(_) => ApiError::NotFound(ErrorCode::NoSuchSeek, m),
+            L::Taken => ApiError::Conflict(ErrorCode::SeekTaken, m),
+            L::NotYours => ApiError::Forbidden(ErrorCode::NotYourSeek, m),
+            L::Own => ApiError::Conflict(ErrorCode::OwnSeek, m),
+            L::OutOfRange(_) => ApiError::Forbidden(ErrorCode::OutOfRange, m),
+            L::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
+            L::BadClock(_) => ApiError::BadRequest(ErrorCode::BadClock, m),
+            L::BadRange(_) => ApiError::BadRequest(ErrorCode::BadRange, m),
+            L::TooMany(_) => ApiError::TooMany(ErrorCode::TooManySeeks, m, 10),
+            L::UnknownPool(_) => ApiError::NotFound(ErrorCode::UnknownPool, m),
+            L::Settings(e) => e.into(),
+            L::Game(e) => e.into(),
         }
     }
 }

@@ -54,6 +54,7 @@ pub fn app(state: AppState) -> Router {
             .collect(),
     );
     let limited = crate::http::limits::limited;
+    crate::lobby::start(&state);
     Router::new()
         .route("/", get(assets::page))
         .route("/new", get(assets::page))
@@ -163,6 +164,25 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/games/{id}/at/{ply}", get(api::games::at_ply))
         .route("/api/games/{id}/ws", get(crate::http::socket::upgrade))
+        .route("/lobby", get(assets::page))
+        .route(
+            "/api/seeks",
+            limited(post(api::seeks::create), &creating).get(api::seeks::list),
+        )
+        .route(
+            "/api/seeks/{id}",
+            limited(axum::routing::delete(api::seeks::cancel), &acting),
+        )
+        .route(
+            "/api/seeks/{id}/accept",
+            limited(post(api::seeks::accept), &acting),
+        )
+        .route("/api/pools", get(api::seeks::pools))
+        .route(
+            "/api/pools/{pool}",
+            limited(post(api::seeks::join), &creating),
+        )
+        .route("/api/lobby/ws", get(crate::http::socket::lobby))
         .route(
             "/api/import",
             limited(post(api::import::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),

@@ -1,4 +1,4 @@
-//! `GET /api/games/{id}/ws`: the WebSocket upgrade, counted against the
+//! `GET /api/games/{id}/ws` and `GET /api/lobby/ws`: the WebSocket upgrades, counted against the
 //! caps (in all, per game, per address) before it is accepted; the socket
 //! itself is `crate::ws`.
 
@@ -34,6 +34,24 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             let closing = app.inner.closing.subscribe();
             push_updates(socket, slot, closing, account).await;
+            drop(count);
+        }))
+}
+
+/// `GET /api/lobby/ws`: the lobby's socket, counted against the same caps.
+pub async fn lobby(
+    State(app): State<AppState>,
+    Client(client): Client,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let count = crate::lobby::socket::LobbyCount::take(&app, client)?;
+    Ok(upgrade
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            crate::lobby::socket::run(socket, app).await;
             drop(count);
         }))
 }

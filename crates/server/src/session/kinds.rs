@@ -43,6 +43,8 @@ pub enum Refusal {
     RecordTooLong,
     /// A friend game whose friend has not joined.
     WaitingForFriend,
+    /// Abort is only for a game between two people before both have moved.
+    CannotAbort,
 }
 
 /// Why an action or a stored game was refused.
@@ -85,4 +87,7 @@ pub enum Action {
     Resign,
     /// Urgammon: start the next game of the match after a game has ended.
     Next,
+    /// End a game between two people before both have moved: no result,
+    /// never rated.
+    Abort,
 }

@@ -4,6 +4,7 @@
 //! action returns the next session and the change to store, and leaves this
 //! one as it was, so a refused action or a failed write changes nothing.
 
+mod clocked;
 mod kinds;
 mod ringo;
 mod rules;
@@ -11,8 +12,9 @@ mod urgammon;
 mod view;
 
 pub use crate::model::{Kind, Mode, Status};
+pub use clocked::Moment;
 pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
-pub use rules::GameRules;
+pub use rules::{End, GameRules};
 pub use view::{GameView, PlayerView, SessionView};
 
 /// The longest record a game may have, in tokens: an action that would pass
@@ -56,6 +58,9 @@ pub struct Session {
     pub ledger: Ledger,
     /// The seat that resigned, if one did.
     pub resigned: Option<u8>,
+    /// A flag fell or the game was aborted (the stored `reason` says which;
+    /// the flagged seat is the one the record leaves to act).
+    pub stopped: Option<End>,
     kind: Kind,
     mode: Mode,
 }
@@ -102,12 +107,18 @@ impl Session {
         let (kind, mode) = (row.kind, row.mode);
         let (moves, resigned) = split_resignation(kind, &tokens)?;
         let rules = rules_for(kind, &row.settings, row.start_position.as_deref(), moves)?;
+        let stopped = match row.reason.as_deref() {
+            Some("time") if resigned.is_none() => Some(End::Time(rules.to_act().unwrap_or(0))),
+            Some("abort") if resigned.is_none() => Some(End::Aborted),
+            _ => None,
+        };
         let session = Session {
             row,
             tokens,
             rules,
             ledger,
             resigned,
+            stopped,
             kind,
             mode,
         };
@@ -139,12 +150,17 @@ impl Session {
     /// True once the game (Ringo) or match (Urgammon) is over, by the rules or
     /// by a resignation.
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.rules_over()
+        self.resigned.is_some() || self.stopped.is_some() || self.rules_over()
+    }
+
+    /// How the game ended other than by its rules, if it did.
+    pub fn end(&self) -> Option<End> {
+        self.resigned.map(End::Resigned).or(self.stopped)
     }
 
     /// Urgammon: a game of the match has ended and the next has not begun.
     pub fn between_games(&self) -> bool {
-        self.resigned.is_none() && self.rules.between_games()
+        self.end().is_none() && self.rules.between_games()
     }
 
     /// The seat (0 or 1) whose turn it is, if any.
@@ -164,16 +180,18 @@ impl Session {
 
     /// The winner's seat once the game or match is over (`None` for a draw).
     pub fn winner(&self) -> Option<u8> {
-        if let Some(r) = self.resigned {
-            return Some(1 - r);
+        match self.end() {
+            Some(End::Aborted) => None,
+            Some(end) => end.loser().map(|l| 1 - l),
+            None => self.rules.winner(),
         }
-        self.rules.winner()
     }
 
     /// The short status stored for game lists: `ongoing`, `attackers-win`,
     /// `defenders-win`, `light-wins`, `dark-wins` or `draw`.
     pub fn status(&self) -> Status {
         match (self.is_over(), self.winner()) {
+            _ if self.stopped == Some(End::Aborted) => Status::Aborted,
             (false, _) => Status::Ongoing,
             (true, None) => Status::Draw,
             (true, Some(w)) => Status::won(self.kind, w),
@@ -187,7 +205,7 @@ impl Session {
 
     /// The stored end reason that the record alone would not give.
     pub fn reason(&self) -> Option<String> {
-        self.resigned.map(|_| RESIGNATION.to_string())
+        self.end().map(|e| e.reason().to_string())
     }
 
     /// Draws the opening roll(s) of a new Urgammon game, from the ledger:
@@ -268,6 +286,24 @@ impl Session {
         action: &Action,
         dice: &mut dyn Dice,
     ) -> Result<(Session, Commit), SessionError> {
+        let keeper = self.row.clock_owner.clone().unwrap_or_default();
+        self.act_at(seats, action, dice, &Moment::now(&keeper, 0))
+    }
+
+    /// [`Session::act`] at a moment: a clocked game charges the side whose
+    /// clock ran (less the lag credited), and the instance at `at` keeps
+    /// the clock from now on. A decision that comes after its side's flag
+    /// fell ends the game on time instead.
+    ///
+    /// # Errors
+    /// As [`Session::act`].
+    pub fn act_at(
+        &self,
+        seats: &[u8],
+        action: &Action,
+        dice: &mut dyn Dice,
+        at: &Moment<'_>,
+    ) -> Result<(Session, Commit), SessionError> {
         if seats.is_empty() {
             return Err(SessionError::Forbidden(
                 Refusal::WatchOnly,
@@ -280,11 +316,31 @@ impl Session {
                 "the game starts when your friend joins: send her the invite link".into(),
             ));
         }
+        // A decision that comes too late: the flag fell first.
+        if let Some(r) = self.running() {
+            let late = self
+                .row
+                .clock
+                .is_some_and(|c| c.used(at.now_ms, at.lag_ms) >= c.remaining_ms[r as usize]);
+            if late && seats.contains(&r) && !matches!(action, Action::Resign) {
+                return Ok(self.stop_with(End::Time(r), at));
+            }
+        }
         let mut next = self.clone();
         let mut drawn = vec![];
         // How many of the stored tokens stay: all, except after an Undo.
         let mut keep = self.tokens.len();
         match action {
+            Action::Abort => {
+                if !self.abortable() || self.is_over() {
+                    return Err(SessionError::Conflict(
+                        Refusal::CannotAbort,
+                        "a game can be aborted only between two people, before both have moved"
+                            .into(),
+                    ));
+                }
+                next.stopped = Some(End::Aborted);
+            }
             Action::Undo => {
                 keep = self.undo_point(seats).ok_or_else(|| {
                     SessionError::Conflict(Refusal::CannotUndo, self.undo_refusal().to_string())
@@ -328,12 +384,17 @@ impl Session {
                 let seat = self.acting_seat(seats)?;
                 let token = next.rules.play_move(seat, text)?;
                 next.tokens.push(token);
+                next.row.moved |= 1 << seat;
             }
             Action::Roll | Action::Verdict => {
-                self.acting_seat(seats)?;
+                let seat = self.acting_seat(seats)?;
                 let token = next.roll(action, dice, &mut drawn)?;
                 next.tokens.push(token);
+                next.row.moved |= 1 << seat;
             }
+        }
+        if next.row.clock.is_some() {
+            next.play_forced(dice, &mut drawn)?;
         }
         if next.tokens.len() > MAX_TOKENS && !matches!(action, Action::Undo | Action::Resign) {
             return Err(SessionError::Conflict(Refusal::RecordTooLong, format!(
@@ -341,20 +402,30 @@ impl Session {
                 MAX_TOKENS
             )));
         }
+        self.wind(&mut next, at);
+        Ok(next.sealed(self, keep, drawn))
+    }
+
+    /// The change from `before` to this session as one commit, with the row
+    /// brought up to date.
+    fn sealed(mut self, before: &Session, keep: usize, drawn: Vec<Drawn>) -> (Session, Commit) {
         let commit = Commit {
-            from_revision: self.row.revision,
+            from_revision: before.row.revision,
             keep,
-            append: next.tokens[keep.min(next.tokens.len())..].to_vec(),
+            append: self.tokens[keep.min(self.tokens.len())..].to_vec(),
             dice: drawn,
-            status: next.status(),
-            reason: next.reason(),
-            score: next.score(),
+            status: self.status(),
+            reason: self.reason(),
+            score: self.score(),
+            clock: self.row.clock,
+            clock_owner: self.row.clock_owner.clone(),
+            moved: self.row.moved,
         };
-        next.row.revision += 1;
-        next.row.status = commit.status;
-        next.row.reason = commit.reason.clone();
-        next.row.score = commit.score;
-        Ok((next, commit))
+        self.row.revision += 1;
+        self.row.status = commit.status;
+        self.row.reason = commit.reason.clone();
+        self.row.score = commit.score;
+        (self, commit)
     }
 
     /// Rolls the chance die or the verdict die from the ledger; returns the

@@ -1,7 +1,7 @@
 //! Ringo's session rules: one game, no dice.
 
-use super::kinds::{Action, Refusal, SessionError, RESIGNATION};
-use super::rules::GameRules;
+use super::kinds::{Action, Refusal, SessionError};
+use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};
@@ -82,11 +82,11 @@ impl GameRules for ringo::Game {
         "Ringo is one game: there is no next game".into()
     }
 
-    fn view(&self, resigned: Option<u8>, status: Status) -> GameView {
+    fn view(&self, end: Option<End>, status: Status) -> GameView {
         let mut v = RingoGame::of(self);
-        if resigned.is_some() {
+        if let Some(end) = end {
             v.status = status.name();
-            v.reason = Some(RESIGNATION);
+            v.reason = Some(end.reason());
             v.moves.clear();
             v.legal.clear();
         }

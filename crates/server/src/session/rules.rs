@@ -11,6 +11,36 @@ use crate::model::{Kind, Status};
 use std::any::Any;
 use std::fmt::Debug;
 
+/// How a game ended other than by its rules, as its view shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// This seat resigned.
+    Resigned(u8),
+    /// This seat's clock ran out.
+    Time(u8),
+    /// Aborted before both sides had moved: no winner.
+    Aborted,
+}
+
+impl End {
+    /// The seat that lost by this end, if one did.
+    pub fn loser(self) -> Option<u8> {
+        match self {
+            End::Resigned(s) | End::Time(s) => Some(s),
+            End::Aborted => None,
+        }
+    }
+
+    /// The `reason` word the API gives: `resignation`, `time` or `abort`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            End::Resigned(_) => super::RESIGNATION,
+            End::Time(_) => "time",
+            End::Aborted => "abort",
+        }
+    }
+}
+
 /// A game's rules state as the session plays it. Seats are 0 and 1 in the
 /// game's own order (`Kind::seat_names`).
 pub trait GameRules: Debug + Send + Sync + 'static {
@@ -95,9 +125,16 @@ pub trait GameRules: Debug + Send + Sync + 'static {
     /// ended; `over` says whether the whole game (or match) is over.
     fn no_next_game(&self, over: bool) -> String;
 
-    /// The game's view; `resigned` is the seat that resigned, if one did,
-    /// and `status` the session's status.
-    fn view(&self, resigned: Option<u8>, status: Status) -> GameView;
+    /// The game's view; `end` says how it ended other than by the rules (a
+    /// resignation, a flag, an abort), and `status` is the session's status.
+    fn view(&self, end: Option<End>, status: Status) -> GameView;
+
+    /// The decision due now is no choice (Urgammon's verdict die when the
+    /// chance die gave no move): a clocked game makes it at once, and it
+    /// costs nobody time.
+    fn forced(&self) -> bool {
+        false
+    }
 
     /// The next decision is a roll that decides nothing (the computer makes
     /// it after half its pause).

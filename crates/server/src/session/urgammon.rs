@@ -2,7 +2,7 @@
 //! server from the ledger.
 
 use super::kinds::{Action, Refusal, SessionError};
-use super::rules::GameRules;
+use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};
@@ -166,9 +166,25 @@ impl GameRules for urgammon::Match {
         }
     }
 
-    fn view(&self, resigned: Option<u8>, _status: Status) -> GameView {
+    fn forced(&self) -> bool {
+        self.result().is_none() && self.current().state().phase() == Phase::Verdict
+    }
+
+    fn view(&self, end: Option<End>, _status: Status) -> GameView {
         let mut v = UrgammonMatch::of(self);
-        if let Some(seat) = resigned {
+        v.reason = end.map(End::reason);
+        if end == Some(End::Aborted) {
+            v.match_.over = true;
+            v.match_.winner = None;
+            v.state.moves.clear();
+            v.state.promoted_moves.clear();
+            v.legal.clear();
+            v.promoted_legal.clear();
+            v.state.to_act = None;
+            v.verdict_allowed = false;
+            v.verdict_forced = false;
+        }
+        if let Some(seat) = end.and_then(End::loser) {
             // The match is forfeited as if the winner had reached the
             // target: the loser pays for the points still missing.
             let names = Kind::Urgammon.seat_names();
@@ -176,7 +192,9 @@ impl GameRules for urgammon::Match {
             let to = self.settings().to;
             v.match_.over = true;
             v.match_.winner = Some(names[1 - seat as usize]);
-            v.match_.resigned = Some(names[seat as usize]);
+            if matches!(end, Some(End::Resigned(_))) {
+                v.match_.resigned = Some(names[seat as usize]);
+            }
             v.match_.payout = self.settings().stake.map(|s| {
                 urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points))).to_string()
             });

@@ -119,6 +119,13 @@ pub struct SessionView {
     /// she does (actions other than resigning are refused with 409
     /// `waiting-for-friend`).
     pub waiting_for_friend: bool,
+    /// A live game's clock: each seat's time left now, the seat whose clock
+    /// runs, the increment (absent for a game without a clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clock::ClockView>,
+    /// Either player may abort now (a game between two people before both
+    /// have moved): no result, never rated.
+    pub abortable: bool,
     /// The replay only: the tokens of the whole game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<usize>,
@@ -141,7 +148,7 @@ impl Session {
     /// The public state (the same for every viewer; no secrets).
     pub fn view(&self) -> SessionView {
         let names = self.kind.seat_names();
-        let view = self.rules.view(self.resigned, self.status());
+        let view = self.rules.view(self.end(), self.status());
         SessionView {
             view,
             id: self.row.id.clone(),
@@ -183,6 +190,8 @@ impl Session {
                 }
             }),
             rating_change: self.row.rating_change,
+            clock: self.clock_view(crate::clock::now_ms()),
+            abortable: self.abortable(),
             total: None,
             tokens_all: None,
             turn_plies: None,

@@ -17,12 +17,14 @@
 
 pub mod accounts;
 mod list;
+pub mod live;
 mod postgres;
 pub mod ratings;
 mod sqlite;
 
 pub use accounts::{AccountBackend, SeatAccount};
 pub use list::{is_game_id, ListCursor, ListQuery};
+pub use live::{LiveBackend, LobbyNotice, SeekRow};
 pub use postgres::PgStore;
 pub use ratings::{RatingBackend, RatingRow};
 pub use sqlite::SqliteStore;
@@ -84,6 +86,14 @@ pub struct GameRow {
     /// A rated Ringo pair's score, on its second game once both are played:
     /// each seat's account's points over the pair.
     pub pair_score: Option<[f64; 2]>,
+    /// A live game's clock.
+    pub clock: Option<crate::clock::Clock>,
+    /// The instance keeping the clock (it notes that it is alive; another
+    /// resumes the clock if it stops).
+    pub clock_owner: Option<String>,
+    /// Which seats have made their first decision (bit 0: seat 0); a game
+    /// may be aborted until both have.
+    pub moved: u8,
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -104,6 +114,12 @@ pub struct Commit {
     pub reason: Option<String>,
     /// The new match score (Urgammon).
     pub score: Option<[u32; 2]>,
+    /// The clock after the change.
+    pub clock: Option<crate::clock::Clock>,
+    /// The instance keeping the clock after the change.
+    pub clock_owner: Option<String>,
+    /// Which seats have made their first decision after the change.
+    pub moved: u8,
 }
 
 /// A store failure, or a change made from an old revision.
@@ -192,6 +208,8 @@ pub enum Notice {
         /// The job's game, if it has one.
         game: Option<String>,
     },
+    /// The lobby changed.
+    Lobby(LobbyNotice),
     /// The connection that listens was lost and made again: notices may have
     /// been missed, so whatever is held in memory should be reloaded.
     Resync,
@@ -284,11 +302,12 @@ const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, tok
     score_light, score_dark, account0, account1,
     (SELECT name FROM accounts a WHERE a.id = account0),
     (SELECT name FROM accounts a WHERE a.id = account1),
-    rated, pair_first, rating_change0, rating_change1, pair_points0, pair_points1";
+    rated, pair_first, rating_change0, rating_change1, pair_points0, pair_points1,
+    clock, clock_owner, moved";
 
 /// How many columns [`COLUMNS`] names: what a query selects after them
 /// starts at this index.
-const N_COLUMNS: usize = 27;
+const N_COLUMNS: usize = 30;
 
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
@@ -336,7 +355,7 @@ pub struct NewJob<'a> {
 // arguments unused.
 #[allow(unused_variables)]
 #[async_trait::async_trait]
-pub trait Backend: AccountBackend + RatingBackend + Send + Sync {
+pub trait Backend: AccountBackend + RatingBackend + LiveBackend + Send + Sync {
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.
     fn is_shared(&self) -> bool {

@@ -35,6 +35,8 @@ pub enum ActionKind {
     Next,
     /// After the end: a new game with the same settings and the seats swapped.
     Rematch,
+    /// End a game between two people before both have moved (no result).
+    Abort,
 }
 
 /// The request body.
@@ -48,6 +50,10 @@ pub struct ActionRequest {
     /// Refuse the action (409) unless the game is at this revision.
     #[serde(default)]
     expect_revision: Option<i64>,
+    /// The network lag the client measures (half its round trip), in
+    /// milliseconds: credited to its clock, up to the bound.
+    #[serde(default)]
+    lag_ms: Option<u32>,
 }
 
 /// The answer.
@@ -91,6 +97,7 @@ pub async fn act(
         ActionKind::Undo => Action::Undo,
         ActionKind::Resign => Action::Resign,
         ActionKind::Next => Action::Next,
+        ActionKind::Abort => Action::Abort,
         ActionKind::Rematch => {
             return rematch(&app, &id, &headers, &viewer, req.expect_revision).await
         }
@@ -98,8 +105,9 @@ pub async fn act(
     let (slot, seats) = app
         .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
+    let lag = i64::from(req.lag_ms.unwrap_or(0));
     let (state, you) = app
-        .apply(&slot, Some(&seats), &action, req.expect_revision)
+        .apply(&slot, Some(&seats), &action, req.expect_revision, lag)
         .await?;
     Ok(Json(ActionAnswer {
         state,
@@ -161,6 +169,9 @@ async fn rematch(
         tokens: vec![],
         // A rated game's rematch is rated too (a Ringo pair's: a new pair).
         rated: session.row.rated,
+        // A live game's rematch has the same clock, afresh.
+        clock: session.row.clock.map(|c| c.settings()),
+        first_move_ms: app.first_move_ms(),
     };
     let mut row = new_row(
         &g,

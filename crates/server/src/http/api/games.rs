@@ -2,16 +2,15 @@
 //! record, and the state at any ply for replays.
 
 use super::{parse_json, token_from};
-use crate::dice::{Ledger, OsDice};
 use crate::games::AppState;
+pub(crate) use crate::games::{new_row, open_game, NewGame};
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
 use crate::kinds::SettingsFields;
 use crate::secrets;
-use crate::session::{Kind, Mode, Session, SessionView, Status};
+use crate::session::{Kind, Mode, Session, SessionView};
 use crate::store::SeatAccount;
-use crate::store::{GameRow, NewRecord, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -45,6 +44,10 @@ pub struct CreateRequest {
     /// in). Casual by default.
     #[serde(default)]
     rated: Option<bool>,
+    /// A live game's clock: `{"base_secs": 300, "increment_secs": 3}`
+    /// (friend games).
+    #[serde(default)]
+    clock: Option<crate::clock::ClockSettings>,
 }
 
 /// The answer to creating (or importing) a game.
@@ -81,7 +84,11 @@ pub struct GameAnswer {
 /// A whole number from JSON: a number, or a string of digits as a form
 /// field sends it: no padding, no sign, no leading zero (`" 3"`, `"+3"` and
 /// `"03"` are refused, so one value has one spelling).
-fn whole(v: &Value, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<u32, ApiError> {
+pub(super) fn whole(
+    v: &Value,
+    what: &str,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, ApiError> {
     let n = match v {
         Value::Number(n) => n.as_u64(),
         Value::String(s)
@@ -135,20 +142,27 @@ fn stake_text(req: &CreateRequest) -> Result<Option<String>, ApiError> {
     }
 }
 
-/// What a new game is, checked.
-pub(crate) struct NewGame {
-    pub kind: Kind,
-    pub settings: String,
-    pub start: Option<String>,
-    pub mode: Mode,
-    pub level: Option<u8>,
-    pub my_seat: u8,
-    pub tokens: Vec<String>,
-    pub rated: bool,
+/// A clock's settings, checked; only a game between two people has one.
+pub(crate) fn checked_clock(
+    clock: Option<crate::clock::ClockSettings>,
+    mode: Mode,
+) -> Result<Option<crate::clock::ClockSettings>, ApiError> {
+    let Some(c) = clock else { return Ok(None) };
+    let c = c
+        .check()
+        .map_err(|e| ApiError::BadRequest(ErrorCode::BadClock, e))?;
+    if mode != Mode::Friend {
+        return Err(ApiError::BadRequest(
+            ErrorCode::BadClock,
+            "a clock is for a game between two people: play a friend (invite link) or use the lobby"
+                .into(),
+        ));
+    }
+    Ok(Some(c))
 }
 
 impl NewGame {
-    fn from_request(req: &CreateRequest) -> Result<NewGame, ApiError> {
+    fn from_request(req: &CreateRequest, first_move_ms: i64) -> Result<NewGame, ApiError> {
         let kind: Kind = req.game.parse()?;
         let stake = stake_text(req)?;
         let fields = SettingsFields {
@@ -173,6 +187,8 @@ impl NewGame {
             my_seat,
             tokens: vec![],
             rated: req.rated.unwrap_or(false),
+            clock: checked_clock(req.clock, mode)?,
+            first_move_ms,
         })
         .and_then(|g| {
             if g.rated && g.mode != Mode::Friend {
@@ -218,76 +234,6 @@ pub(super) fn seating(
         })? as u8),
     };
     Ok((mode, my_seat, level))
-}
-
-/// Builds, stores and opens a game, with the hash of an invite code for a
-/// seat when there is one.
-pub(crate) async fn open_game(
-    app: &AppState,
-    row: GameRow,
-    tokens: Vec<String>,
-    invite: Option<(&str, u8)>,
-) -> Result<Session, ApiError> {
-    let mut session = Session::build(row, tokens, Ledger::default())
-        .map_err(|e| ApiError::BadRequest(ErrorCode::BadRecord, format!("invalid record: {e}")))?;
-    let drawn = session.start(&mut OsDice)?;
-    if session.tokens.len() > crate::games::MAX_TOKENS + usize::from(session.resigned.is_some()) {
-        return Err(ApiError::BadRequest(
-            ErrorCode::RecordTooLong,
-            format!(
-                "invalid record: the server keeps records of at most {} tokens",
-                crate::games::MAX_TOKENS
-            ),
-        ));
-    }
-    session.row.status = session.status();
-    session.row.reason = session.reason();
-    session.row.score = session.score();
-    let (row, all) = (session.row.clone(), session.tokens.clone());
-    app.store()
-        .create(NewRecord {
-            row,
-            tokens: all,
-            dice: drawn,
-            invite: invite.map(|(c, s)| (c.to_string(), s)),
-        })
-        .await?;
-    app.insert(session.clone())?;
-    Ok(session)
-}
-
-/// A new row for a game with these seat token hashes (`None`: the engine's
-/// seat, or a seat waiting for its invite).
-pub(crate) fn new_row(
-    g: &NewGame,
-    token0: Option<String>,
-    token1: Option<String>,
-    engine_seat: Option<u8>,
-) -> Result<GameRow, ApiError> {
-    let now = Store::now();
-    Ok(GameRow {
-        id: secrets::game_id()?,
-        kind: g.kind,
-        settings: g.settings.clone(),
-        mode: g.mode,
-        level: (g.mode == Mode::Engine).then(|| g.level.unwrap_or(3)),
-        engine_seat,
-        token0,
-        token1,
-        start_position: g.start.clone(),
-        status: Status::Ongoing,
-        created_at: now,
-        updated_at: now,
-        revision: 0,
-        reason: None,
-        rematch: None,
-        score: None,
-        accounts: [None, None],
-        rated: g.rated,
-        pair_first: None,
-        rating_change: None,
-        pair_score: None,
-    })
 }
 
 /// Creates a game and returns the creator's secrets.
@@ -374,7 +320,7 @@ pub async fn create(
     body: Bytes,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: CreateRequest = parse_json(&body)?;
-    let g = NewGame::from_request(&req)?;
+    let g = NewGame::from_request(&req, app.first_move_ms())?;
     Ok((
         StatusCode::CREATED,
         Json(create_game(&app, g, &viewer).await?),
@@ -432,12 +378,14 @@ pub async fn at_ply(
     let slot = app.slot(&id).await?;
     let session = slot.session.lock().await;
     let n = ply.min(session.tokens.len());
-    let past = Session::build(
-        session.row.clone(),
-        session.tokens[..n].to_vec(),
-        session.ledger.clone(),
-    )
-    .map_err(ApiError::Internal)?;
+    // Before its end, a game that ended on time or by an abort was still
+    // in play.
+    let mut row = session.row.clone();
+    if n < session.tokens.len() {
+        row.reason = None;
+    }
+    let past = Session::build(row, session.tokens[..n].to_vec(), session.ledger.clone())
+        .map_err(ApiError::Internal)?;
     let mut view = past.view();
     view.total = Some(session.tokens.len());
     view.turn_plies = crate::kinds::of(session.kind()).turn_plies(&session.tokens);

@@ -99,6 +99,8 @@ pub async fn import(
         my_seat,
         tokens,
         rated: false,
+        clock: None,
+        first_move_ms: app.first_move_ms(),
     };
     Ok((
         StatusCode::CREATED,

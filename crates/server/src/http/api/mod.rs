@@ -13,6 +13,7 @@ pub mod list;
 pub mod passkeys;
 pub mod review;
 pub mod seats;
+pub mod seeks;
 pub mod users;
 
 use crate::http::error::ApiError;

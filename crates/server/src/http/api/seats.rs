@@ -60,6 +60,7 @@ pub async fn join(
     }
     let code = secrets::hash(req.invite.trim());
     let token_hash = secrets::hash(&token);
+    let was_waiting = session.waiting_for_friend();
     let seat = app
         .store()
         .claim_invite(&id, code, token_hash.clone())
@@ -88,6 +89,11 @@ pub async fn join(
             name: a.name.clone(),
         };
         app.claim_seats(&id, &token, &mine).await?;
+    }
+    // A live game begins when the friend joins: the wait for the first
+    // move starts now.
+    if was_waiting {
+        app.restart_clock(&slot).await?;
     }
     Ok(Json(Joined {
         token,

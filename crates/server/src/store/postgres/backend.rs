@@ -26,9 +26,10 @@ impl Backend for PgStore {
         tx.execute(
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
                 start_position, status, created_at, updated_at, revision, reason, rematch,
-                score_light, score_dark, account0, account1, rated, pair_first)
+                score_light, score_dark, account0, account1, rated, pair_first, clock,
+                clock_owner, moved)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18, $19, $20, $21)",
+                $18, $19, $20, $21, $22, $23, $24)",
             &[
                 &row.id,
                 &row.kind.name(),
@@ -51,6 +52,9 @@ impl Backend for PgStore {
                 &row.accounts[1].as_ref().map(|a| a.id),
                 &row.rated,
                 &row.pair_first,
+                &clock_text(row.clock.as_ref()),
+                &row.clock_owner,
+                &i16::from(row.moved),
             ],
         )
         .await?;
@@ -75,7 +79,7 @@ impl Backend for PgStore {
         let update = tx
             .prepare_cached(
                 "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5,
-                    score_light = $7, score_dark = $8
+                    score_light = $7, score_dark = $8, clock = $9, clock_owner = $10, moved = $11
                  WHERE id = $1 AND revision = $6",
             )
             .await?;
@@ -92,7 +96,8 @@ impl Backend for PgStore {
         let payload = format!("{id} {next}");
         let (status, at, keep) = (c.status.name(), now(), c.keep as i64);
         let (light, dark) = (score_column(c.score, 0), score_column(c.score, 1));
-        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] = [
+        let (clock, moved) = (clock_text(c.clock.as_ref()), i16::from(c.moved));
+        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 11] = [
             &id,
             &status,
             &c.reason,
@@ -101,6 +106,9 @@ impl Backend for PgStore {
             &c.from_revision,
             &light,
             &dark,
+            &clock,
+            &c.clock_owner,
+            &moved,
         ];
         let delete_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&id, &keep];
         let token_params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&id, &seqs, &c.append];

@@ -22,6 +22,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
 mod backend;
+mod live;
 mod queue;
 mod ratings;
 
@@ -33,6 +34,9 @@ const GAMES: &str = "agon_games";
 /// The channel that announces the queue's events: `queued`,
 /// `progress JOB DONE TOTAL GAME`, `done JOB GAME`.
 const JOBS: &str = "agon_jobs";
+
+/// The channel of the lobby's changes (seeks made and gone).
+const LOBBY: &str = "agon_lobby";
 
 /// Appends record tokens (`$2` their places, `$3` the tokens).
 const INSERT_TOKENS: &str = "INSERT INTO tokens (game_id, seq, token)
@@ -224,7 +228,17 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
             (Some(a), Some(b)) => Some([a, b]),
             _ => None,
         },
+        clock: r
+            .get::<_, Option<&str>>(27)
+            .and_then(|t| serde_json::from_str(t).ok()),
+        clock_owner: r.get(28),
+        moved: u8::try_from(r.get::<_, i16>(29)).unwrap_or(3),
     })
+}
+
+/// A clock as its column holds it (JSON).
+fn clock_text(clock: Option<&crate::clock::Clock>) -> Option<String> {
+    clock.and_then(|c| serde_json::to_string(c).ok())
 }
 
 /// One side's match score as its column holds it (`INTEGER`).
@@ -253,6 +267,7 @@ fn notice(channel: &str, payload: &str) -> Option<Notice> {
             job: job.parse().ok()?,
             game: game(rest.first()),
         }),
+        (LOBBY, _) => crate::store::live::LobbyNotice::parse(payload).map(Notice::Lobby),
         _ => None,
     }
 }
@@ -282,7 +297,7 @@ async fn listen(
                     }
                 });
                 let listening = client
-                    .batch_execute(&format!("LISTEN {GAMES}; LISTEN {JOBS}"))
+                    .batch_execute(&format!("LISTEN {GAMES}; LISTEN {JOBS}; LISTEN {LOBBY}"))
                     .await;
                 if listening.is_ok() {
                     match ready.take() {

@@ -17,6 +17,7 @@
 
 mod accounts;
 mod backend;
+mod live;
 mod ratings;
 mod sql;
 

@@ -61,9 +61,10 @@ pub(super) fn create(
     conn.execute(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
             start_position, status, created_at, updated_at, revision, reason, rematch,
-            score_light, score_dark, account0, account1, rated, pair_first)
+            score_light, score_dark, account0, account1, rated, pair_first, clock, clock_owner,
+            moved)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
         params![
             row.id,
             row.kind.name(),
@@ -85,7 +86,10 @@ pub(super) fn create(
             row.accounts[0].as_ref().map(|a| a.id),
             row.accounts[1].as_ref().map(|a| a.id),
             row.rated,
-            row.pair_first
+            row.pair_first,
+            clock_text(row.clock.as_ref()),
+            row.clock_owner,
+            row.moved
         ],
     )?;
     insert_tokens(conn, &row.id, 0, tokens)?;
@@ -106,7 +110,7 @@ pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, Sto
     let next = c.from_revision + 1;
     let changed = conn.execute(
         "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5,
-            score_light = ?7, score_dark = ?8
+            score_light = ?7, score_dark = ?8, clock = ?9, clock_owner = ?10, moved = ?11
          WHERE id = ?1 AND revision = ?6",
         params![
             id,
@@ -116,7 +120,10 @@ pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, Sto
             now(),
             c.from_revision,
             c.score.map(|s| s[0]),
-            c.score.map(|s| s[1])
+            c.score.map(|s| s[1]),
+            clock_text(c.clock.as_ref()),
+            c.clock_owner,
+            c.moved
         ],
     )?;
     if changed == 0 {
@@ -467,7 +474,21 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
             (Some(a), Some(b)) => Some([a, b]),
             _ => None,
         },
+        clock: clock_from(r.get::<_, Option<String>>(27)?.as_deref()),
+        clock_owner: r.get(28)?,
+        moved: r.get(29)?,
     })
+}
+
+/// A clock as its column holds it (JSON).
+pub(super) fn clock_text(clock: Option<&crate::clock::Clock>) -> Option<String> {
+    clock.and_then(|c| serde_json::to_string(c).ok())
+}
+
+/// A clock from its column (a damaged one reads as none: the game goes on
+/// unclocked rather than not at all).
+pub(super) fn clock_from(text: Option<&str>) -> Option<crate::clock::Clock> {
+    text.and_then(|t| serde_json::from_str(t).ok())
 }
 
 /// A seat's account from its number and name columns.

@@ -1,0 +1,229 @@
+//! The clocks this instance keeps. Each instance notes every second that
+//! it is alive; it keeps the clock of every game it changed last, and fires
+//! what falls due (a flag, or an abort for want of a first move) through the
+//! same revision-checked commit as a move, so a move and a flag at the same
+//! moment have one outcome, whichever instance sees them. A game whose
+//! keeper stopped (a restart, a killed instance) is taken over by another
+//! instance, its clock resumed from the keeper's last sign of life: the time
+//! nobody kept is nobody's.
+
+use super::{AppState, GameError, Inner};
+use crate::clock::now_ms;
+use crate::hub::{Slot, WsMessage};
+use crate::session::{Moment, Session};
+use crate::store::StoreError;
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+/// How often the keeper looks at its deadlines.
+const TICK: Duration = Duration::from_millis(25);
+
+/// How often an instance notes that it is alive, and looks for clocks
+/// nobody keeps.
+const BEAT_MS: i64 = 1_000;
+
+/// An instance not heard of for this long is taken for dead: its clocks are
+/// resumed elsewhere.
+pub(crate) const DEAD_AFTER_MS: i64 = 3_000;
+
+/// Keeps this instance's clocks for as long as the app lives.
+pub(crate) async fn keep(app: Weak<Inner>) {
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut last_beat = 0;
+    loop {
+        tick.tick().await;
+        let Some(inner) = app.upgrade() else { return };
+        let app = AppState { inner };
+        let now = now_ms();
+        if now - last_beat >= BEAT_MS {
+            last_beat = now;
+            let (store, instance) = (app.store().clone(), app.inner.instance.clone());
+            if let Err(e) = store.heartbeat(&instance, now).await {
+                tracing::warn!(error = %e, "could not note this instance alive");
+            }
+            if let Err(e) = app.adopt_clocks(now).await {
+                tracing::warn!(error = %e, "could not look for clocks nobody keeps");
+            }
+        }
+        for id in app.due(now) {
+            if let Err(e) = app.fire(&id).await {
+                tracing::warn!(game = %id, error = %e, "a clock's deadline could not be kept");
+            }
+        }
+    }
+}
+
+impl AppState {
+    /// How long a live game waits for each side's first decision, in
+    /// milliseconds.
+    pub(crate) fn first_move_ms(&self) -> i64 {
+        self.inner.options.first_move.as_millis() as i64
+    }
+
+    /// This instance's name among those sharing the store.
+    pub fn instance(&self) -> &str {
+        &self.inner.instance
+    }
+
+    /// Notes a game's deadline if this instance keeps its clock (and forgets
+    /// it otherwise): called after every change and reload.
+    pub(crate) fn watch_clock(&self, session: &Session) {
+        let mine = session.row.clock_owner.as_deref() == Some(self.instance());
+        let deadline = session.deadline().filter(|_| mine);
+        if let Ok(mut d) = self.inner.deadlines.lock() {
+            match deadline {
+                Some(t) => d.insert(session.row.id.clone(), t.at()),
+                None => d.remove(&session.row.id),
+            };
+        }
+    }
+
+    /// The games whose deadline has passed.
+    fn due(&self, now: i64) -> Vec<String> {
+        self.inner.deadlines.lock().map_or_else(
+            |_| vec![],
+            |d| {
+                d.iter()
+                    .filter(|(_, at)| **at <= now)
+                    .map(|(id, _)| id.clone())
+                    .collect()
+            },
+        )
+    }
+
+    /// Ends a game whose deadline passed (a flag, or an abort), if it still
+    /// has: decided on the game as stored, committed once.
+    async fn fire(&self, id: &str) -> Result<(), GameError> {
+        let slot = self.slot(id).await?;
+        let mut session = slot.session.lock().await;
+        for _ in 0..3 {
+            let at = Moment::now(self.instance(), 0);
+            if session.row.clock_owner.as_deref() != Some(self.instance()) {
+                break;
+            }
+            let Some((next, commit)) = session.time_out(&at) else {
+                break;
+            };
+            match self.commit(&mut session, next, commit).await {
+                Ok(()) => {
+                    let view = session.view();
+                    self.watch_clock(&session);
+                    drop(session);
+                    slot.broadcast(&WsMessage::State {
+                        state: Box::new(view),
+                    });
+                    return self.finish_rated(&slot).await;
+                }
+                // Another instance changed the game first (a move that came
+                // in time): judge again on the stored game.
+                Err(GameError::Store(StoreError::Stale(_))) => {
+                    self.reload(&slot, &mut session).await?;
+                }
+                Err(e) => {
+                    // Looked at again at the next tick, not at once.
+                    if let Ok(mut d) = self.inner.deadlines.lock() {
+                        d.insert(id.to_string(), now_ms() + 1_000);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        self.watch_clock(&session);
+        Ok(())
+    }
+
+    /// Looks at every clocked game in play: those this instance keeps are
+    /// in memory with their deadlines; those whose keeper is dead (or, on
+    /// a store no one shares, is not this instance) are taken over.
+    async fn adopt_clocks(&self, now: i64) -> Result<(), GameError> {
+        let games = self.store().clocked_games().await?;
+        if games.is_empty() {
+            return Ok(());
+        }
+        let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
+        let shared = self.store().is_shared();
+        for (id, owner) in games {
+            let keeper_seen = owner.as_ref().and_then(|o| seen.get(o)).copied();
+            let mine = owner.as_deref() == Some(self.instance());
+            if mine {
+                if self.slot_in_memory(&id).is_none() {
+                    let slot = self.slot(&id).await?;
+                    self.watch_clock(&*slot.session.lock().await);
+                }
+                continue;
+            }
+            let alive = shared && keeper_seen.is_some_and(|t| now - t < DEAD_AFTER_MS);
+            if alive {
+                continue;
+            }
+            let slot = self.slot(&id).await?;
+            if let Err(e) = self.take_over(&slot, keeper_seen).await {
+                tracing::warn!(game = %id, error = %e, "could not take over a clock");
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes over a game's clock from a keeper last seen at `keeper_seen`
+    /// (never: it is charged nothing since its turn began).
+    async fn take_over(&self, slot: &Arc<Slot>, keeper_seen: Option<i64>) -> Result<(), GameError> {
+        let mut session = slot.session.lock().await;
+        if self.store().is_shared() {
+            self.reload(slot, &mut session).await?;
+        }
+        let owner = session.row.clock_owner.clone();
+        if owner.as_deref() == Some(self.instance()) || session.is_over() {
+            self.watch_clock(&session);
+            return Ok(());
+        }
+        let since = session.row.clock.map_or(0, |c| c.since_ms);
+        let at = Moment::now(self.instance(), 0);
+        let Some((next, commit)) = session.resume(keeper_seen.unwrap_or(since), &at) else {
+            return Ok(());
+        };
+        match self.commit(&mut session, next, commit).await {
+            Ok(()) => {
+                tracing::info!(game = %session.row.id, from = ?owner, "took over a clock");
+                self.watch_clock(&session);
+                let view = session.view();
+                drop(session);
+                slot.broadcast(&WsMessage::State {
+                    state: Box::new(view),
+                });
+                Ok(())
+            }
+            // Another instance took it (or a player moved): theirs stands.
+            Err(GameError::Store(StoreError::Stale(_))) => {
+                self.reload(slot, &mut session).await?;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Starts a clocked game's first turn now (the invited friend just
+    /// joined: the wait for the first move begins).
+    pub(crate) async fn restart_clock(&self, slot: &Arc<Slot>) -> Result<(), GameError> {
+        let mut session = slot.session.lock().await;
+        if !session.clocked() {
+            return Ok(());
+        }
+        let at = Moment::now(self.instance(), 0);
+        let Some((next, commit)) = session.resume(at.now_ms, &at) else {
+            return Ok(());
+        };
+        match self.commit(&mut session, next, commit).await {
+            Ok(()) | Err(GameError::Store(StoreError::Stale(_))) => {}
+            Err(e) => return Err(e),
+        }
+        self.watch_clock(&session);
+        let view = session.view();
+        drop(session);
+        slot.broadcast(&WsMessage::State {
+            state: Box::new(view),
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,191 @@
+//! A session's clock: whose clock runs, when a flag falls or a live game is
+//! aborted for want of a first move, what a change costs each side, and the
+//! decisions a clocked game makes by itself because they are no choice.
+//! The arithmetic is `crate::clock`'s; this file says when it applies.
+
+use super::{Action, End, Session, SessionError};
+use crate::clock::{Clock, ClockView};
+use crate::dice::{Dice, Drawn};
+use crate::model::Mode;
+use crate::store::Commit;
+
+/// When a change happens and who keeps the clock after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment<'a> {
+    /// Milliseconds since the epoch.
+    pub now_ms: i64,
+    /// The network lag the acting client reports, in milliseconds (credited
+    /// up to [`crate::clock::LAG_BOUND_MS`]).
+    pub lag_ms: i64,
+    /// The instance that makes the change and keeps the clock after it.
+    pub instance: &'a str,
+}
+
+impl<'a> Moment<'a> {
+    /// Now, for `instance`, with `lag_ms` reported.
+    pub fn now(instance: &'a str, lag_ms: i64) -> Moment<'a> {
+        Moment {
+            now_ms: crate::clock::now_ms(),
+            lag_ms,
+            instance,
+        }
+    }
+}
+
+/// What the server does when a clocked game's deadline passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// The running side's flag falls at this moment.
+    Flag(u8, i64),
+    /// The side to act has not made its first decision by this moment: the
+    /// game is aborted.
+    FirstMove(i64),
+}
+
+impl Deadline {
+    /// When, in milliseconds since the epoch.
+    pub fn at(self) -> i64 {
+        match self {
+            Deadline::Flag(_, t) | Deadline::FirstMove(t) => t,
+        }
+    }
+}
+
+impl Session {
+    /// True for a game with a clock.
+    pub fn clocked(&self) -> bool {
+        self.row.clock.is_some()
+    }
+
+    /// True while the game waits for no one's decision: over, between two
+    /// games of a match, or waiting for the invited friend.
+    fn idle(&self) -> bool {
+        self.is_over() || self.between_games() || self.waiting_for_friend()
+    }
+
+    /// The seat whose clock runs now: the side to act, once both sides have
+    /// made their first decision, unless the decision due is no choice.
+    pub fn running(&self) -> Option<u8> {
+        if !self.clocked() || self.row.moved != 3 || self.idle() || self.rules.forced() {
+            return None;
+        }
+        self.seat_to_act()
+    }
+
+    /// True while the game may be aborted: a game between two people before
+    /// both have made a decision. A rated pair's second game may not be
+    /// (the pair has begun).
+    pub fn abortable(&self) -> bool {
+        self.mode() == Mode::Friend
+            && !self.is_over()
+            && self.row.moved != 3
+            && self
+                .row
+                .pair_first
+                .as_ref()
+                .is_none_or(|f| *f == self.row.id)
+    }
+
+    /// What happens next by the clock, and when: a flag, or an abort for
+    /// want of a first move (the clock's `first_move_ms` after the turn
+    /// began).
+    pub fn deadline(&self) -> Option<Deadline> {
+        let clock = self.row.clock?;
+        if let Some(r) = self.running() {
+            return Some(Deadline::Flag(r, clock.flag_at(r)));
+        }
+        if self.abortable() && !self.idle() && self.seat_to_act().is_some() {
+            return Some(Deadline::FirstMove(clock.since_ms + clock.first_move_ms));
+        }
+        None
+    }
+
+    /// The game ended by `end` at `at`, as a change to store.
+    pub(super) fn stop_with(&self, end: End, at: &Moment<'_>) -> (Session, Commit) {
+        let mut next = self.clone();
+        next.stopped = Some(end);
+        self.wind(&mut next, at);
+        let keep = self.tokens.len();
+        next.sealed(self, keep, vec![])
+    }
+
+    /// The clock after the change from `self` to `next` at `at`: the side
+    /// whose clock ran is charged (less its lag when it made the change)
+    /// and, if its turn passed, gets the increment; the next turn begins
+    /// now, kept by `at.instance`. A game with no clock is left as it is.
+    pub(super) fn wind(&self, next: &mut Session, at: &Moment<'_>) {
+        let Some(clock) = self.row.clock else { return };
+        let running = self.running();
+        let passed = running.is_some_and(|r| next.running() != Some(r) && !next.is_over());
+        next.row.clock = Some(clock.after(running, at.now_ms, at.lag_ms, passed));
+        next.row.clock_owner = Some(at.instance.to_string());
+    }
+
+    /// Makes the decisions that are no choice, as a clocked game must (a
+    /// player's clock may not run on them): Urgammon's verdict die when the
+    /// chance die gave no move, and the next game of a match.
+    pub(super) fn play_forced(
+        &mut self,
+        dice: &mut dyn Dice,
+        drawn: &mut Vec<Drawn>,
+    ) -> Result<(), SessionError> {
+        // Each round adds a token, and a match ends: the bound only guards
+        // against a rules bug looping for ever.
+        for _ in 0..64 {
+            if self.is_over() {
+                return Ok(());
+            }
+            if self.rules.forced() {
+                let token = self.roll(&Action::Verdict, dice, drawn)?;
+                self.tokens.push(token);
+            } else if self.between_games() {
+                self.opening(drawn, dice)?;
+            } else {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The game's end by the clock at `at`, if its deadline has passed: the
+    /// running side loses on time, or a game still waiting for a first
+    /// decision is aborted.
+    pub fn time_out(&self, at: &Moment<'_>) -> Option<(Session, Commit)> {
+        let end = match self.deadline()? {
+            Deadline::Flag(r, t) if at.now_ms >= t => End::Time(r),
+            Deadline::FirstMove(t) if at.now_ms >= t => End::Aborted,
+            _ => return None,
+        };
+        Some(self.stop_with(end, at))
+    }
+
+    /// The clock taken over at `at` from a keeper last seen alive at
+    /// `alive_until_ms`: the time nobody kept is nobody's.
+    pub fn resume(&self, alive_until_ms: i64, at: &Moment<'_>) -> Option<(Session, Commit)> {
+        let clock: Clock = self.row.clock?;
+        if self.is_over() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.row.clock = Some(clock.resumed(self.running(), alive_until_ms, at.now_ms));
+        next.row.clock_owner = Some(at.instance.to_string());
+        let keep = self.tokens.len();
+        Some(next.sealed(self, keep, vec![]))
+    }
+
+    /// The clock as the state shows it at `now_ms`.
+    pub fn clock_view(&self, now_ms: i64) -> Option<ClockView> {
+        let clock = self.row.clock?;
+        let running = self.running();
+        Some(ClockView {
+            remaining_ms: clock.remaining_at(running, now_ms),
+            running,
+            increment_ms: clock.increment_ms,
+            base_ms: clock.base_ms,
+            first_move_deadline_ms: match self.deadline() {
+                Some(Deadline::FirstMove(t)) => Some(t),
+                _ => None,
+            },
+        })
+    }
+}

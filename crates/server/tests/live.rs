@@ -1,0 +1,565 @@
+//! Live play through the HTTP API: clocks (charged, incremented, a flag
+//! that falls on its own and one a late move finds), abort (by a player,
+//! and by the server when the first move does not come), the lobby's seeks
+//! (made, listed, accepted once however many accept at once, cancelled),
+//! quick pairing, and hostile input on every new route. The same on
+//! PostgreSQL with `AGON_TEST_STORE=postgres`.
+
+mod common;
+
+use agon_server::store::Store;
+use agon_server::{app, AppState, Options};
+use common::{action, call, mv};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The store: SQLite in memory, or PostgreSQL with `AGON_TEST_STORE=postgres`.
+async fn store(test: &str) -> Store {
+    if std::env::var("AGON_TEST_STORE").as_deref() == Ok("postgres") {
+        return common::pg_store(test)
+            .await
+            .expect("AGON_TEST_STORE=postgres needs AGON_TEST_DATABASE_URL");
+    }
+    Store::in_memory().unwrap()
+}
+
+/// An app whose live games wait `first_move` for a first move.
+async fn live_app(test: &str, first_move: Duration) -> axum::Router {
+    let state = AppState::with_options(
+        store(test).await,
+        Options {
+            engine_delay: Duration::ZERO,
+            first_move,
+            ..Options::default()
+        },
+    );
+    app(state)
+}
+
+/// A clocked friend game, joined: its id and the two seats' tokens (seat 0's
+/// first).
+async fn clocked(app: &axum::Router, game: &str, clock: Value) -> (String, [String; 2]) {
+    let body = json!({"game": game, "opponent": "friend", "side": if game == "ringo" {"attackers"} else {"light"}, "clock": clock});
+    let (s, g) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await;
+    assert_eq!(s, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let invite = json!({"invite": g["invite"]}).to_string();
+    let (s, j) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&invite),
+    )
+    .await;
+    assert_eq!(s, 200, "{j}");
+    let tokens = [
+        g["token"].as_str().unwrap().to_string(),
+        j["token"].as_str().unwrap().to_string(),
+    ];
+    (id, tokens)
+}
+
+async fn state(app: &axum::Router, id: &str) -> Value {
+    let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, 200, "{v}");
+    v["state"].clone()
+}
+
+/// The first legal Ringo move.
+fn first_move(s: &Value) -> String {
+    s["moves"][0].as_str().unwrap().to_string()
+}
+
+/// Plays the side to act's first legal Ringo move.
+async fn play(app: &axum::Router, id: &str, tokens: &[String; 2]) -> Value {
+    let s = state(app, id).await;
+    let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+    let (st, v) = action(app, id, Some(&tokens[seat]), mv(&first_move(&s))).await;
+    assert_eq!(st, 200, "{v}");
+    v["state"].clone()
+}
+
+#[tokio::test]
+async fn a_clock_runs_for_the_side_to_act_and_earns_its_increment() {
+    let app = live_app("live_clock", Duration::from_secs(30)).await;
+    let (id, tokens) = clocked(&app, "ringo", json!({"base_secs": 60, "increment_secs": 2})).await;
+    let s = state(&app, &id).await;
+    // Before both first moves the clock does not run; the first move is
+    // awaited until a deadline.
+    assert_eq!(s["clock"]["remaining_ms"], json!([60_000, 60_000]));
+    assert_eq!(s["clock"]["running"], Value::Null);
+    assert_eq!(s["clock"]["increment_ms"], 2000);
+    assert!(s["clock"]["first_move_deadline_ms"].is_i64());
+    assert_eq!(s["abortable"], true);
+    play(&app, &id, &tokens).await;
+    let s = play(&app, &id, &tokens).await;
+    // Both have moved: the attackers' clock runs, and abort is gone.
+    assert_eq!(s["clock"]["running"], 0);
+    assert_eq!(s["abortable"], false);
+    assert_eq!(s["clock"]["first_move_deadline_ms"], Value::Null);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let s = state(&app, &id).await;
+    let left = s["clock"]["remaining_ms"][0].as_i64().unwrap();
+    assert!((59_500..=59_750).contains(&left), "{left}");
+    let s = play(&app, &id, &tokens).await;
+    // Charged about 300 ms, then 2 s more.
+    let left = s["clock"]["remaining_ms"][0].as_i64().unwrap();
+    assert!((61_500..=61_750).contains(&left), "{left}");
+    assert_eq!(s["clock"]["running"], 1);
+    // The lag a client reports is credited, up to the bound.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let seat1 = state(&app, &id).await;
+    let body = json!({"type": "move", "move": first_move(&seat1), "lag_ms": 100_000});
+    let (st, v) = action(&app, &id, Some(&tokens[1]), body).await;
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["state"]["clock"]["remaining_ms"][1], 62_000);
+    // Hostile lags are refused as JSON.
+    let (st, _) = action(
+        &app,
+        &id,
+        Some(&tokens[0]),
+        json!({"type": "move", "move": "x", "lag_ms": -5}),
+    )
+    .await;
+    assert_eq!(st, 400);
+}
+
+#[tokio::test]
+async fn a_flag_falls_on_its_own_and_the_game_is_lost_on_time() {
+    let app = live_app("live_flag", Duration::from_secs(30)).await;
+    let (id, tokens) = clocked(&app, "ringo", json!({"base_secs": 1})).await;
+    play(&app, &id, &tokens).await;
+    play(&app, &id, &tokens).await;
+    // The attackers think for ever: their second flag falls within a tick.
+    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["over"], true, "{s}");
+    assert_eq!(s["reason"], "time");
+    assert_eq!(s["winner"], "defenders");
+    assert_eq!(s["clock"]["remaining_ms"][0], 0);
+    assert_eq!(s["clock"]["running"], Value::Null);
+    // A move after the end is refused.
+    let (st, v) = action(&app, &id, Some(&tokens[0]), mv("a1")).await;
+    assert_eq!(st, 409, "{v}");
+    // The list says so too.
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await;
+    let entry = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(entry["reason"], "time");
+    assert_eq!(entry["status"], "defenders-win");
+}
+
+#[tokio::test]
+async fn a_player_aborts_before_both_have_moved_and_not_after() {
+    let app = live_app("live_abort", Duration::from_secs(30)).await;
+    let (id, tokens) = clocked(&app, "ringo", json!({"base_secs": 60})).await;
+    play(&app, &id, &tokens).await;
+    // The side that has moved may still abort: the other has not.
+    let (st, v) = action(&app, &id, Some(&tokens[0]), json!({"type": "abort"})).await;
+    assert_eq!(st, 200, "{v}");
+    let s = &v["state"];
+    assert_eq!(s["over"], true);
+    assert_eq!(s["reason"], "abort");
+    assert_eq!(s["status"], "aborted");
+    assert_eq!(s["winner"], Value::Null);
+    let (st, v) = action(&app, &id, Some(&tokens[1]), json!({"type": "abort"})).await;
+    assert_eq!(st, 409, "{v}");
+
+    let (id, tokens) = clocked(&app, "ringo", json!({"base_secs": 60})).await;
+    play(&app, &id, &tokens).await;
+    play(&app, &id, &tokens).await;
+    let (st, v) = action(&app, &id, Some(&tokens[1]), json!({"type": "abort"})).await;
+    assert_eq!(st, 409, "{v}");
+    assert_eq!(v["code"], "cannot-abort");
+    // Not by a spectator, nor in a game against the computer.
+    let (st, _) = action(&app, &id, None, json!({"type": "abort"})).await;
+    assert_eq!(st, 403);
+    let g = common::create(&app, json!({"game": "ringo"})).await;
+    let (st, v) = action(
+        &app,
+        g["id"].as_str().unwrap(),
+        g["token"].as_str(),
+        json!({"type": "abort"}),
+    )
+    .await;
+    assert_eq!(st, 409, "{v}");
+}
+
+#[tokio::test]
+async fn the_server_aborts_a_live_game_whose_first_move_does_not_come() {
+    let app = live_app("live_first_move", Duration::from_millis(400)).await;
+    let (id, tokens) = clocked(&app, "urgammon", json!({"base_secs": 60})).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["over"], true, "{s}");
+    assert_eq!(s["reason"], "abort");
+    assert_eq!(s["match"]["winner"], Value::Null);
+    let (st, _) = action(&app, &id, Some(&tokens[0]), json!({"type": "roll"})).await;
+    assert_eq!(st, 409);
+}
+
+#[tokio::test]
+async fn an_urgammon_clock_runs_on_decisions_and_not_on_forced_rolls() {
+    let app = live_app("live_urgammon", Duration::from_secs(30)).await;
+    let (id, tokens) = clocked(
+        &app,
+        "urgammon",
+        json!({"base_secs": 600, "increment_secs": 1}),
+    )
+    .await;
+    // Play 40 decisions: a forced verdict roll never waits for a player.
+    for _ in 0..40 {
+        let s = state(&app, &id).await;
+        if s["over"] == true {
+            break;
+        }
+        assert_ne!(s["phase"], "verdict", "a forced verdict waits: {s}");
+        assert_eq!(s["between_games"], false);
+        let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+        let (st, v) = action(
+            &app,
+            &id,
+            Some(&tokens[seat]),
+            common::urgammon_step(&s, false),
+        )
+        .await;
+        assert_eq!(st, 200, "{v}");
+    }
+    let s = state(&app, &id).await;
+    assert!(s["clock"]["running"].is_u64(), "{s}");
+}
+
+#[tokio::test]
+async fn clocks_refuse_hostile_settings() {
+    let app = live_app("live_hostile_clock", Duration::from_secs(30)).await;
+    for clock in [
+        json!({"base_secs": 0}),
+        json!({"base_secs": 99_999}),
+        json!({"base_secs": 60, "increment_secs": 999}),
+        json!({"base_secs": -1}),
+        json!({"base_secs": "60"}),
+        json!({"base_secs": 60, "evil": 1}),
+        json!("5+3"),
+    ] {
+        let body = json!({"game": "ringo", "opponent": "friend", "clock": clock});
+        let (st, v) = call(&app, "POST", "/api/games", None, Some(&body.to_string())).await;
+        assert_eq!(st, 400, "{clock}: {v}");
+    }
+    for opponent in ["engine", "local"] {
+        let body = json!({"game": "ringo", "opponent": opponent, "clock": {"base_secs": 60}});
+        let (st, v) = call(&app, "POST", "/api/games", None, Some(&body.to_string())).await;
+        assert_eq!(st, 400, "{v}");
+        assert_eq!(v["code"], "bad-clock");
+    }
+}
+
+async fn seek(app: &axum::Router, body: Value) -> (String, String) {
+    let (st, v) = call(app, "POST", "/api/seeks", None, Some(&body.to_string())).await;
+    assert_eq!(st, 201, "{v}");
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn a_seek_becomes_one_game_with_both_players_seated() {
+    let app = live_app("live_seek", Duration::from_secs(30)).await;
+    let (id, token) = seek(
+        &app,
+        json!({"game": "ringo", "rules": "classic", "clock": {"base_secs": 180, "increment_secs": 2}, "side": "defenders"}),
+    )
+    .await;
+    let (st, list) = call(&app, "GET", "/api/seeks", None, None).await;
+    assert_eq!(st, 200);
+    let s = &list["seeks"][0];
+    assert_eq!(s["id"], id.as_str());
+    assert_eq!(s["clock_label"], "3+2");
+    assert_eq!(s["side"], "defenders");
+    assert_eq!(s["rated"], false);
+    assert!(s.get("token_hash").is_none(), "{s}");
+    assert_eq!(list["pools"].as_array().unwrap().len(), 3);
+    // The creator cannot accept her own seek.
+    let (st, v) = call(
+        &app,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(st, 409, "{v}");
+    assert_eq!(v["code"], "own-seek");
+    let (st, v) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(st, 201, "{v}");
+    let game = v["game"].as_str().unwrap().to_string();
+    let mine = v["token"].as_str().unwrap().to_string();
+    // Taken: 409, and gone from the list.
+    let (st, v) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(st, 409, "{v}");
+    assert_eq!(v["code"], "seek-taken");
+    let (_, list) = call(&app, "GET", "/api/seeks", None, None).await;
+    assert_eq!(list["seeks"], json!([]));
+    // Both tokens hold their seats: the creator the defenders.
+    let (_, g) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(g["you"], json!([1]));
+    assert_eq!(g["state"]["clock"]["base_ms"], 180_000);
+    assert_eq!(g["state"]["mode"], "friend");
+    assert_eq!(g["state"]["waiting_for_friend"], false);
+    let (_, g) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}"),
+        Some(&mine),
+        None,
+    )
+    .await;
+    assert_eq!(g["you"], json!([0]));
+}
+
+#[tokio::test]
+async fn a_hundred_clients_accepting_one_seek_make_one_game() {
+    let app = live_app("live_race", Duration::from_secs(30)).await;
+    let (id, _) = seek(
+        &app,
+        json!({"game": "urgammon", "to": 3, "clock": {"base_secs": 60}}),
+    )
+    .await;
+    let tasks: Vec<_> = (0..100)
+        .map(|_| {
+            let (app, uri) = (app.clone(), format!("/api/seeks/{id}/accept"));
+            tokio::spawn(async move { call(&app, "POST", &uri, None, None).await })
+        })
+        .collect();
+    let mut won = vec![];
+    for t in tasks {
+        let (st, v) = t.await.unwrap();
+        match st.as_u16() {
+            201 => won.push(v["game"].as_str().unwrap().to_string()),
+            409 => assert_eq!(v["code"], "seek-taken"),
+            other => panic!("{other}: {v}"),
+        }
+    }
+    assert_eq!(won.len(), 1, "{won:?}");
+}
+
+#[tokio::test]
+async fn seeks_refuse_hostile_input() {
+    let app = live_app("live_hostile_seek", Duration::from_secs(30)).await;
+    for (body, status, code) in [
+        (json!({"game": "chess"}), 400, "unknown-game"),
+        (
+            json!({"game": "ringo", "rules": "nonsense=1"}),
+            400,
+            "bad-rules",
+        ),
+        (
+            json!({"game": "urgammon", "to": 0}),
+            400,
+            "bad-match-target",
+        ),
+        (
+            json!({"game": "ringo", "clock": {"base_secs": 0}}),
+            400,
+            "bad-clock",
+        ),
+        (
+            json!({"game": "ringo", "rated": true}),
+            401,
+            "not-signed-in",
+        ),
+        (
+            json!({"game": "ringo", "rating_min": 1800, "rating_max": 1200}),
+            400,
+            "bad-range",
+        ),
+        (json!({"game": "ringo", "rating_min": -5}), 400, "bad-range"),
+        (
+            json!({"game": "ringo", "side": "middle"}),
+            400,
+            "unknown-side",
+        ),
+        (json!({"game": "ringo", "token_hash": "x"}), 400, "bad-json"),
+    ] {
+        let (st, v) = call(&app, "POST", "/api/seeks", None, Some(&body.to_string())).await;
+        assert_eq!(st.as_u16(), status, "{body}: {v}");
+        assert_eq!(v["code"], code, "{body}: {v}");
+    }
+    let (st, _) = call(&app, "POST", "/api/seeks", None, Some("{not json")).await;
+    assert_eq!(st, 400);
+    // Unknown, cancelled and someone else's seeks.
+    let (st, v) = call(&app, "POST", "/api/seeks/nope/accept", None, None).await;
+    assert_eq!(
+        (st.as_u16(), v["code"].clone()),
+        (404, json!("no-such-seek"))
+    );
+    let (id, token) = seek(&app, json!({"game": "ringo"})).await;
+    let (st, v) = call(
+        &app,
+        "DELETE",
+        &format!("/api/seeks/{id}"),
+        Some("0123456789abcdef0123456789abcdef"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (st.as_u16(), v["code"].clone()),
+        (403, json!("not-your-seek"))
+    );
+    let (st, _) = call(&app, "DELETE", &format!("/api/seeks/{id}"), None, None).await;
+    assert_eq!(st, 403);
+    let (st, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/seeks/{id}"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(st, 204);
+    let (st, _) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(st, 404);
+    let (st, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/seeks/{id}"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(st, 404);
+    // A seek with a rating range is for signed-in players.
+    let (id, _) = seek(&app, json!({"game": "ringo", "rating_min": 1000})).await;
+    let (st, v) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(
+        (st.as_u16(), v["code"].clone()),
+        (403, json!("out-of-range"))
+    );
+    // Pools.
+    let (st, v) = call(&app, "POST", "/api/pools/chess-blitz", None, None).await;
+    assert_eq!(
+        (st.as_u16(), v["code"].clone()),
+        (404, json!("unknown-pool"))
+    );
+    let (st, v) = call(
+        &app,
+        "POST",
+        "/api/pools/ringo-classic-5+3",
+        None,
+        Some("{\"rated\": true}"),
+    )
+    .await;
+    assert_eq!(
+        (st.as_u16(), v["code"].clone()),
+        (401, json!("not-signed-in"))
+    );
+    let (st, _) = call(
+        &app,
+        "POST",
+        "/api/pools/ringo-classic-5+3",
+        None,
+        Some("{\"x\": 1}"),
+    )
+    .await;
+    assert_eq!(st, 400);
+}
+
+#[tokio::test]
+async fn quick_pairing_pairs_two_waiting_players() {
+    let app = live_app("live_pool", Duration::from_secs(30)).await;
+    let (st, a) = call(&app, "POST", "/api/pools/urgammon-3-5+5", None, None).await;
+    assert_eq!(st, 201, "{a}");
+    assert!(a["id"].is_string() && a["game"].is_null(), "{a}");
+    // Waiting players are counted, and not shown as seeks.
+    let (_, list) = call(&app, "GET", "/api/seeks", None, None).await;
+    assert_eq!(list["seeks"], json!([]));
+    let pool = list["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "urgammon-3-5+5")
+        .unwrap()
+        .clone();
+    assert_eq!(pool["waiting"], 1);
+    // Her own second join does not pair her with herself.
+    let (st, again) = call(
+        &app,
+        "POST",
+        "/api/pools/urgammon-3-5+5",
+        a["token"].as_str(),
+        None,
+    )
+    .await;
+    assert_eq!(st, 201);
+    assert!(again["game"].is_null(), "{again}");
+    let (st, b) = call(&app, "POST", "/api/pools/urgammon-3-5+5", None, None).await;
+    assert_eq!(st, 201, "{b}");
+    let game = b["game"].as_str().expect("paired at once").to_string();
+    let (_, g) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}"),
+        b["token"].as_str(),
+        None,
+    )
+    .await;
+    assert_eq!(g["you"].as_array().unwrap().len(), 1);
+    assert_eq!(g["state"]["clock"]["increment_ms"], 5000);
+    assert_eq!(g["state"]["match"]["to"], 3);
+    // The first player's token holds the other seat.
+    let (_, g2) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}"),
+        a["token"].as_str(),
+        None,
+    )
+    .await;
+    assert_eq!(g2["you"].as_array().unwrap().len(), 1);
+    assert_ne!(g["you"], g2["you"]);
+}
+
+#[tokio::test]
+async fn the_even_pool_plays_the_labs_most_even_set() {
+    let app = live_app("live_even", Duration::from_secs(30)).await;
+    let (_, lab) = call(&app, "GET", "/api/balance", None, None).await;
+    let even = lab["checks"]["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["balanced"] == true)
+        .min_by(|a, b| {
+            let d = |v: &&Value| (v["attackers_score"].as_f64().unwrap() - 0.5).abs();
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap()["rules"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, pools) = call(&app, "GET", "/api/pools", None, None).await;
+    let pool = pools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "ringo-even-5+3")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        pool["settings"],
+        even.as_str(),
+        "the lab's most even set is {even}"
+    );
+}
