@@ -563,3 +563,143 @@ async fn the_even_pool_plays_the_labs_most_even_set() {
         "the lab's most even set is {even}"
     );
 }
+
+/// Two instances on one PostgreSQL database (each its own store handle,
+/// its own announcements, its own clock keeper), or `None` without a test
+/// server.
+async fn two_instances(test: &str) -> Option<(AppState, AppState, String)> {
+    let admin = common::pg_admin_url()?;
+    let url = common::pg_database(&admin, test).await;
+    let state = |store| {
+        AppState::with_options(
+            store,
+            Options {
+                engine_delay: Duration::ZERO,
+                ..Options::default()
+            },
+        )
+    };
+    let a = state(Store::connect(&url).await.unwrap());
+    let b = state(Store::connect(&url).await.unwrap());
+    Some((a, b, url))
+}
+
+#[tokio::test]
+async fn a_move_and_the_flag_at_the_same_moment_have_one_outcome_on_both_instances() {
+    let Some((a, b, _)) = two_instances("live_flag_race").await else {
+        return;
+    };
+    let (app_a, app_b) = (app(a), app(b));
+    let mut outcomes = std::collections::HashMap::new();
+    for round in 0..6i64 {
+        let (id, tokens) = clocked(&app_a, "ringo", json!({"base_secs": 1})).await;
+        play(&app_a, &id, &tokens).await;
+        play(&app_b, &id, &tokens).await;
+        // Instance A keeps the clock (the last move went through B, so B
+        // does: either way one of them fires the flag) while the attackers'
+        // move reaches B just as the flag falls.
+        let s = state(&app_b, &id).await;
+        let mv_text = first_move(&s);
+        let left = s["clock"]["remaining_ms"][0].as_u64().unwrap();
+        let wait = (left as i64 - 60 + 20 * round).max(0) as u64;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+        let (st, _) = action(&app_b, &id, Some(&tokens[0]), mv(&mv_text)).await;
+        assert!(st == 200 || st == 409, "{st}");
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        let on_a = state(&app_a, &id).await;
+        let on_b = state(&app_b, &id).await;
+        for k in ["revision", "over", "reason", "winner", "version", "clock"] {
+            assert_eq!(on_a[k], on_b[k], "{k}: {on_a} / {on_b}");
+        }
+        // The defenders winning on time: the attackers' flag fell first;
+        // the attackers winning: their move came in time (and the
+        // defenders' one second ran out after it).
+        *outcomes
+            .entry(format!("{} ({st})", on_a["winner"]))
+            .or_insert(0) += 1;
+    }
+    eprintln!("outcomes of the races: {outcomes:?}");
+}
+
+#[tokio::test]
+async fn a_killed_instances_clocks_go_on_from_another_without_charging_the_gap() {
+    let Some((a, b, url)) = two_instances("live_takeover").await else {
+        return;
+    };
+    let app_a = app(a.clone());
+    let (id, tokens) = clocked(&app_a, "ringo", json!({"base_secs": 20})).await;
+    play(&app_a, &id, &tokens).await;
+    play(&app_a, &id, &tokens).await;
+    let s = state(&app_a, &id).await;
+    let before = s["clock"]["remaining_ms"][0].as_i64().unwrap();
+    let revision = s["revision"].as_i64().unwrap();
+    assert_eq!(state(&app_a, &id).await["clock"]["running"], 0);
+    let keeper = a.instance().to_string();
+    // A dies: its router and state go, its heartbeat stops.
+    drop(app_a);
+    drop(a);
+    let app_b = app(b.clone());
+    // B takes the clock over within a few seconds.
+    let started = std::time::Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let s = state(&app_b, &id).await;
+        if s["revision"].as_i64().unwrap() > revision {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(8) {
+            let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(conn);
+            let rows = c
+                .query("SELECT id, seen_ms FROM instances", &[])
+                .await
+                .unwrap();
+            let seen: Vec<(String, i64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+            panic!(
+                "not taken over: {seen:?} now {} {s}",
+                agon_server::clock::now_ms()
+            );
+        }
+    }
+    eprintln!("taken over from {keeper} after {:?}", started.elapsed());
+    let s = state(&app_b, &id).await;
+    assert_eq!(s["over"], false);
+    let after = s["clock"]["remaining_ms"][0].as_i64().unwrap();
+    // At most the keeper's last second, never the seconds it was dead.
+    assert!(before - after <= 1_500, "charged {} ms", before - after);
+    // And it goes on: the attackers move through B.
+    let (st, v) = action(&app_b, &id, Some(&tokens[0]), mv(&first_move(&s))).await;
+    assert_eq!(st, 200, "{v}");
+}
+
+#[tokio::test]
+async fn accepts_through_two_instances_make_one_game() {
+    let Some((a, b, _)) = two_instances("live_accept_race").await else {
+        return;
+    };
+    let (app_a, app_b) = (app(a), app(b));
+    let (id, _) = seek(&app_a, json!({"game": "ringo", "clock": {"base_secs": 60}})).await;
+    let tasks: Vec<_> = (0..100)
+        .map(|i| {
+            let app = if i % 2 == 0 {
+                app_a.clone()
+            } else {
+                app_b.clone()
+            };
+            let uri = format!("/api/seeks/{id}/accept");
+            tokio::spawn(async move { call(&app, "POST", &uri, None, None).await })
+        })
+        .collect();
+    let mut won = 0;
+    for t in tasks {
+        let (st, v) = t.await.unwrap();
+        match st.as_u16() {
+            201 => won += 1,
+            409 => assert_eq!(v["code"], "seek-taken"),
+            other => panic!("{other}: {v}"),
+        }
+    }
+    assert_eq!(won, 1);
+}
