@@ -57,10 +57,22 @@ function pages(g) {
     ["ringo analysis", "/analysis?game=ringo&moves=b6-b5&depth=3", "#best"],
     ["urgammon analysis", "/analysis?game=urgammon&record=start:2-3&level=4", "#position-eval"],
     ["urgammon review", `/review/${g.ur.id}`, "#review-summary"],
+    ["lobby", "/lobby", "#seek-create"],
+    ["live game", "/g/LIVE", "#clock-0"],
   ];
 }
 
 async function open(page, url, name, path, ready) {
+  // Someone waiting in the lobby, and a live game in play, made just before
+  // they are looked at (a seek lapses, a first move is awaited 30 s).
+  if (name === "lobby") await apiCall(url, "POST", "/api/seeks", { game: "ringo", clock: { base_secs: 300, increment_secs: 3 } });
+  if (name === "live game") {
+    const live = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 300, increment_secs: 3 } });
+    await apiCall(url, "POST", `/api/games/${live.id}/join`, { invite: live.invite });
+    await page.goto(url + "/");
+    await page.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [live.id, live.token]);
+    path = "/g/" + live.id;
+  }
   await page.goto(url + path);
   if (name === "home-urgammon") await page.locator("input[name=game][value=urgammon]").check();
   await page.locator(ready).first().waitFor({ timeout: 120000 });

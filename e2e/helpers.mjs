@@ -25,7 +25,7 @@ function freePort() {
 
 /** Starts `agon serve`; `engineDelayMs` paces the computer (0: it answers at
  *  once; a test that must see the computer thinking gives it time). */
-export async function startServer({ engineDelayMs = 0 } = {}) {
+export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30 } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
@@ -36,7 +36,7 @@ export async function startServer({ engineDelayMs = 0 } = {}) {
   // The tests click faster than a person: no per-client rate limits here
   // (their own API tests cover them).
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
-    "--rate-limit", "0", "--create-limit", "0"], {
+    "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise((resolve, reject) => {

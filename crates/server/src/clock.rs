@@ -186,6 +186,10 @@ pub struct ClockView {
     /// moment (milliseconds since the epoch) the game is aborted if the side
     /// to act has not acted by then.
     pub first_move_deadline_ms: Option<i64>,
+    /// The server's time when it made this view (milliseconds since the
+    /// epoch), so a page can count the first-move wait down on its own
+    /// clock.
+    pub now_ms: i64,
 }
 
 /// The current time in milliseconds since the epoch.

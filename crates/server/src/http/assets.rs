@@ -21,6 +21,11 @@ const FILES: &[(&str, &str)] = &[
     ("js/api.js", include_str!("../../static/js/api.js")),
     ("js/account.js", include_str!("../../static/js/account.js")),
     ("js/players.js", include_str!("../../static/js/players.js")),
+    ("js/clock.js", include_str!("../../static/js/clock.js")),
+    (
+        "js/pages/lobby.js",
+        include_str!("../../static/js/pages/lobby.js"),
+    ),
     (
         "js/passkeys.js",
         include_str!("../../static/js/passkeys.js"),

@@ -186,6 +186,7 @@ impl Session {
                 Some(Deadline::FirstMove(t)) => Some(t),
                 _ => None,
             },
+            now_ms,
         })
     }
 }

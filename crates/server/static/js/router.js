@@ -3,16 +3,17 @@
 import { t } from "../i18n.js";
 
 const routes = [];
-let cleanup = null;
+let cleanups = [];
 
 /** Adds a route: `pattern` a RegExp on the path, `show(main, ...groups)`. */
 export function addRoute(pattern, show) {
   routes.push([pattern, show]);
 }
 
-/** Runs `fn` when the current page is left. */
+/** Runs `fn` when the current page is left (every function given, in
+ *  order: a page with a socket and a key handler gives both). */
 export function onLeave(fn) {
-  cleanup = fn;
+  cleanups.push(fn);
 }
 
 export function navigate(path) {
@@ -22,7 +23,9 @@ export function navigate(path) {
 
 /** Draws the page for the current path. */
 export function route() {
-  if (cleanup) { cleanup(); cleanup = null; }
+  const leaving = cleanups;
+  cleanups = [];
+  for (const fn of leaving) fn();
   // Each page draws into a fresh box of its own: a page still waiting for
   // an answer when the reader moved on then draws into a box no longer on
   // the page, never beside the next page.

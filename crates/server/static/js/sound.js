@@ -1,4 +1,4 @@
-// Move and capture sounds, made with Web Audio (no files), when not muted.
+// Move, capture and low-time sounds, made with Web Audio (no files), when not muted.
 import { prefs } from "./prefs.js";
 
 let ctx = null;
@@ -18,10 +18,11 @@ function tone(freq, ms, gain) {
   }
 }
 
-/** A soft click for a move, a lower knock for a capture. */
+/** A soft click for a move, a lower knock for a capture, two high notes
+ *  when one's clock runs low. */
 export function playSound(kind) {
   if (!prefs.sound) return;
   // What the tests read: sounds played, by kind (none while muted).
   window.agonSounds = [...(window.agonSounds || []), kind];
-  if (kind === "capture") { tone(180, 180, 0.2); tone(120, 220, 0.15); } else tone(520, 90, 0.08);
+  if (kind === "capture") { tone(180, 180, 0.2); tone(120, 220, 0.15); } else if (kind === "low-time") { tone(880, 120, 0.1); tone(660, 160, 0.1); } else tone(520, 90, 0.08);
 }

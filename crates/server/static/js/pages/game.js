@@ -9,6 +9,7 @@ import { playSound } from "../sound.js";
 import { gameOf } from "../games.js";
 import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
 import { notFoundPage } from "./notfound.js";
+import { clockBlock, tickClocks, measureLag } from "../clock.js";
 
 /** Exchanges a one-time invite (or seat-link) code for a seat token. */
 async function claimInvite(id, code) {
@@ -67,9 +68,12 @@ export async function gamePage(main, id) {
     boardWrap.replaceChildren(board);
     boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
-    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...(view.past ? [browsingBanner()] : []),
+    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...clockBlock(view), ...(view.past ? [browsingBanner()] : []),
       ...game.panel(view, send), conn);
+    tickClocks(view);
   };
+  // A live game's clocks count down between states.
+  const ticker = setInterval(() => tickClocks(view), 100);
 
   // Looking back while the game goes on: a move in the list, or ← and →,
   // shows the position after it on the board, read-only; Back to the game
@@ -152,6 +156,8 @@ export async function gamePage(main, id) {
     if (lookingAt !== null) { backToGame(); render(); }
     try {
       const body = { ...action, expect_revision: view.state ? view.state.revision : undefined };
+      // On the clock, the network's delay is the server's to credit.
+      if (view.state && view.state.clock && view.lag) body.lag_ms = view.lag;
       const r = await api("POST", `/api/games/${id}/action`, body, token);
       view.selected = null;
       view.chooser = null;
@@ -184,6 +190,9 @@ export async function gamePage(main, id) {
     const before = view.state;
     view.prev = before;
     view.state = state;
+    // The clocks count down from the moment this state was heard.
+    view.heardAt = performance.now();
+    if (state.clock) view.clockOffset = state.clock.now_ms - Date.now();
     // A position looked at that the game no longer holds (an Undo took it
     // back, or the next game of the match began): back to the game.
     if (lookingAt !== null && !stops(state).slice(0, -1).includes(lookingAt)) backToGame();
@@ -233,6 +242,8 @@ export async function gamePage(main, id) {
     const ws = new WebSocket(socketUrl(id));
     view.socket = ws;
     window.agonSocket = ws; // lets tests drop the connection and watch it catch up
+    if (view.lagMeter) view.lagMeter.stop();
+    view.lagMeter = measureLag(view, ws);
     ws.onopen = () => {
       retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn";
       // Say who we are (never in the URL), so our seat shows as connected.
@@ -242,6 +253,7 @@ export async function gamePage(main, id) {
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "state") accept(msg.state);
+      else if (msg.type === "pong") view.lagMeter.pong();
       else if (msg.type === "presence") {
         // Only the presence line changes: redrawing the board here could
         // swallow a click in progress.
@@ -270,5 +282,10 @@ export async function gamePage(main, id) {
     };
   }
   connect();
-  onLeave(() => { view.closed = true; if (view.socket) view.socket.close(); });
+  onLeave(() => {
+    view.closed = true;
+    clearInterval(ticker);
+    if (view.lagMeter) view.lagMeter.stop();
+    if (view.socket) view.socket.close();
+  });
 }

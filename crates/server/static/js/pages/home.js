@@ -7,6 +7,7 @@ import { gameOf } from "../games.js";
 import { gameName, opponentText, scoreText } from "./games.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
+import { lobbyBlock, clockLabel, CLOCKS } from "./lobby.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -68,7 +69,11 @@ export async function homePage(main) {
   // tab or days ago was only to be found by its address, or on the games
   // list until a hundred newer games pushed it off.
   const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
-  main.append(resume, wrap);
+  // Someone to play: the quick pairings and the open seeks, live.
+  const lobby = el("div", { class: "lobby home-lobby", id: "home-lobby" });
+  main.append(resume, wrap, lobby);
+  lobbyBlock(lobby, true).then(() => lobby.append(el("p", {}, el("a", { href: "/lobby", "data-nav": true, id: "lobby-link" }, t("lobby.home_link")))))
+    .catch(() => {});
   // The section says when the look is over (found or not), so a test can
   // wait for that instead of for a fixed time.
   showUnfinished(resume).catch(() => {}).finally(() => { resume.dataset.checked = "1"; });
@@ -193,7 +198,13 @@ export async function homePage(main) {
             onchange: (e) => { form.rated = e.target.checked; } }), " " + t("home.rated"))
         : el("p", { class: "muted", id: "rated-signin" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))))
         : null,
-      form.opponent === "friend" && me ? el("p", { class: "muted small", id: "rated-help" }, t("home.rated_help." + form.game)) : null);
+      form.opponent === "friend" && me ? el("p", { class: "muted small", id: "rated-help" }, t("home.rated_help." + form.game)) : null,
+      // A game between two people may be live, on a clock.
+      form.opponent === "friend" ? el("div", { class: "opt" }, el("label", { for: "clock" }, t("home.clock")),
+        el("select", { id: "clock", "aria-describedby": "clock-help", onchange: (e) => { form.clock = e.target.value; } },
+          ["", ...CLOCKS.map(([b, i]) => `${b}+${i}`)].map((v) => el("option", { value: v, selected: (form.clock || "") === v },
+            v ? clockLabel({ base_secs: Number(v.split("+")[0]), increment_secs: Number(v.split("+")[1]) }) : t("lobby.no_clock"))))) : null,
+      form.opponent === "friend" ? el("p", { class: "muted small", id: "clock-help" }, t("home.clock_help")) : null);
     // The start button under both cards, in a block of its own: on a phone
     // it stays at the foot of the screen while the choices scroll by.
     wrap.append(el("div", { class: "play-block" }, el("div", { class: "cards" }, settings, who),
@@ -266,6 +277,10 @@ export async function homePage(main) {
     const side = document.querySelector("input[name=side]:checked");
     if (side) body.side = side.value;
     if (form.opponent === "friend" && form.rated) body.rated = true;
+    if (form.opponent === "friend" && form.clock) {
+      const [b, i] = form.clock.split("+").map(Number);
+      body.clock = { base_secs: b, increment_secs: i };
+    }
     try {
       const r = await api("POST", "/api/games", body);
       localStorage.setItem(tokenKey(r.id), r.token);

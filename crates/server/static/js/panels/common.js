@@ -268,6 +268,9 @@ export function commonLinks(view, send) {
   const out = [];
   const row = el("div", { class: "row" });
   if (canUndo(view)) row.append(el("button", { id: "undo", onclick: () => send({ type: "undo" }) }, t("game.undo")));
+  // Before both sides have moved, a game between two people may be
+  // called off without a result.
+  if (view.you.length && s.abortable) row.append(el("button", { id: "abort", onclick: () => send({ type: "abort" }) }, t("game.abort")));
   if (view.you.length && !s.over) {
     const resign = el("button", { id: "resign", onclick: () => {
       if (resign.dataset.armed) return send({ type: "resign" });

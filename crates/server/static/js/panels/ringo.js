@@ -9,6 +9,7 @@ import { canAct, whoLine, commonLinks, boardTools, moveHint, showInList, hintBlo
 /** The result line of a finished game, or null. */
 export function ringoResult(s) {
   if (s.status === "ongoing") return null;
+  if (s.status === "aborted") return t("game.aborted") + " — " + t("reason.abort");
   const winner = s.status === "attackers-win" ? "attackers" : s.status === "defenders-win" ? "defenders" : null;
   return (winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")) + " — "
     + (s.resigned ? t("game.resigned", { side: t("side." + s.resigned) }) : t("reason." + s.reason));

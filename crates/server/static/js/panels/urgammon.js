@@ -84,11 +84,14 @@ export function urgammonPanel(view, send) {
   out.push(diceBlock(s, view.prev && view.prev.dice));
   if (mt.over) {
     const winner = mt.winner;
+    const loser = winner === "light" ? "dark" : "light";
     out.push(el("div", { class: "result", id: "result" },
-      el("b", {}, winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
+      el("b", {}, s.reason === "abort" ? t("game.aborted") : winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
+      s.reason === "abort" ? el("div", {}, t("reason.abort")) : null,
+      s.reason === "time" ? el("div", { id: "flag" }, t("ur.match_time", { side: t("Side." + loser) })) : null,
       mt.resigned ? el("div", {}, t("ur.match_resigned", { side: t("Side." + mt.resigned) })) : null,
       winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: amount(mt.payout) })) : null,
-      mt.resigned ? null : gameResultLine(s.result)));
+      mt.resigned || s.reason ? null : gameResultLine(s.result)));
   } else if (s.between_games) {
     out.push(el("div", { class: "result", id: "game-result" },
       el("b", {}, t("ur.game_over", { n: mt.games })), gameResultLine(s.result)));

@@ -1,0 +1,230 @@
+// The lobby (/lobby, and its short form on the home page): quick pairing,
+// a form to post a seek, and the open seeks, kept live over the lobby's
+// WebSocket. A seek lasts while its creator's page holds it on the socket;
+// when someone accepts it, the socket names the game and the page goes there.
+import { el, toast } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, meta, tokenKey } from "../api.js";
+import { navigate, onLeave } from "../router.js";
+import { account } from "../account.js";
+import { ringoSettings, urgammonSettings } from "../settings.js";
+import { gameOf } from "../games.js";
+
+/** The clocks a seek may have, as base+increment seconds. */
+export const CLOCKS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
+
+/** A clock's label: "5+3" (minutes + seconds). */
+export function clockLabel(c) {
+  return c ? `${c.base_secs % 60 ? (c.base_secs / 60).toFixed(1) : c.base_secs / 60}+${c.increment_secs}` : t("lobby.no_clock");
+}
+
+/** A seek's or pool's settings in words. */
+function settingsWords(game, settings) {
+  return game === "ringo" ? ringoSettings(settings, false) : urgammonSettings(settings);
+}
+
+/** The lobby's socket address. */
+function lobbySocketUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/api/lobby/ws`;
+}
+
+/** Draws the lobby into `root`; `compact` (the home page) leaves out the
+ *  seek form. */
+export async function lobbyBlock(root, compact = false) {
+  const [m, me] = await Promise.all([meta(), account()]);
+  const state = { seeks: [], pools: [], mine: new Map(), waiting: null, socket: null, closed: false, rated: false };
+  const quick = el("section", { class: "card", id: "quick", "aria-labelledby": "quick-title" });
+  const list = el("section", { class: "card", id: "seeks", "aria-labelledby": "seeks-title" });
+  const form = compact ? null : el("section", { class: "card", id: "seek-form", "aria-labelledby": "seek-form-title" });
+  root.append(...[quick, form, list].filter(Boolean));
+
+  /** Goes to a game whose seat token is `token`. */
+  function enter(game, token) {
+    localStorage.setItem(tokenKey(game), token);
+    state.closed = true;
+    navigate("/g/" + game);
+  }
+
+  /** Holds a seek of ours on the socket (and again after a reconnect). */
+  function hold(id) {
+    const s = state.socket;
+    if (s && s.readyState === 1) s.send(JSON.stringify({ type: "hold", seek: id, token: state.mine.get(id) }));
+  }
+
+  function drawQuick() {
+    quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")),
+      el("p", { class: "muted" }, t("lobby.quick_help")));
+    if (state.waiting) {
+      quick.append(el("div", { class: "status", id: "pool-waiting", role: "status" }, t("lobby.waiting")),
+        el("button", { id: "pool-cancel", onclick: () => cancel(state.waiting) }, t("lobby.cancel")));
+      return;
+    }
+    const row = el("div", { class: "row pools" });
+    for (const p of state.pools) {
+      row.append(el("button", { class: "pool", id: "pool-" + p.id, "data-pool": p.id, onclick: () => joinPool(p.id) },
+        el("b", {}, gameOf(p.game).name + " " + p.clock_label),
+        el("span", { class: "muted pool-rules" }, settingsWords(p.game, p.settings)),
+        p.waiting ? el("span", { class: "muted pool-rules" }, t("lobby.pool_waiting", { n: p.waiting })) : null));
+    }
+    quick.append(row);
+    if (me) {
+      quick.append(el("label", {}, el("input", { type: "checkbox", id: "pool-rated", checked: state.rated,
+        onchange: (e) => { state.rated = e.target.checked; } }), " " + t("home.rated")));
+    }
+  }
+
+  async function joinPool(pool) {
+    try {
+      const r = await api("POST", `/api/pools/${encodeURIComponent(pool)}`, { rated: state.rated });
+      if (r.game) return enter(r.game, r.token);
+      state.mine.set(r.id, r.token);
+      state.waiting = r.id;
+      hold(r.id);
+      drawQuick();
+    } catch (e) { toast(e.message); }
+  }
+
+  async function cancel(id) {
+    try {
+      await api("DELETE", `/api/seeks/${id}`, undefined, state.mine.get(id));
+    } catch (e) {
+      if (e.status !== 404) toast(e.message);
+    }
+    state.mine.delete(id);
+    if (state.waiting === id) state.waiting = null;
+    drawQuick();
+    drawList();
+  }
+
+  async function accept(id) {
+    try {
+      const r = await api("POST", `/api/seeks/${id}/accept`);
+      enter(r.game, r.token);
+    } catch (e) { toast(e.message); }
+  }
+
+  function drawList() {
+    list.replaceChildren(el("h2", { id: "seeks-title" }, t("lobby.seeks")));
+    if (!state.seeks.length) {
+      list.append(el("p", { class: "muted", id: "no-seeks" }, t("lobby.none")));
+      return;
+    }
+    const rows = state.seeks.map((s) => {
+      const ours = state.mine.has(s.id);
+      const who = s.name ? s.name + (s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "") : t("player.anonymous");
+      const range = s.rating_min || s.rating_max ? ` · ${s.rating_min ?? "…"}–${s.rating_max ?? "…"}` : "";
+      return el("tr", { "data-seek": s.id, class: ours ? "mine" : "" },
+        el("td", {}, who),
+        el("td", {}, gameOf(s.game).name),
+        el("td", {}, settingsWords(s.game, s.settings)),
+        el("td", {}, s.clock_label || t("lobby.no_clock")),
+        el("td", {}, (s.rated ? t("lobby.rated") : t("lobby.casual")) + range),
+        el("td", {}, t("Side." + s.side)),
+        el("td", {}, ours
+          ? el("button", { class: "seek-cancel", onclick: () => cancel(s.id) }, t("lobby.cancel"))
+          : el("button", { class: "primary seek-accept", "aria-label": t("lobby.accept_label", { who, game: gameOf(s.game).name }), onclick: () => accept(s.id) }, t("lobby.accept"))));
+    });
+    list.append(el("div", { class: "table-wrap" }, el("table", { class: "seeks" },
+      el("thead", {}, el("tr", {}, ["lobby.player", "lobby.game", "lobby.rules", "lobby.clock", "lobby.mode", "lobby.side", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : "")))),
+      el("tbody", {}, rows))));
+  }
+
+  function drawForm() {
+    if (!form) return;
+    const game = el("select", { id: "seek-game" }, ["ringo", "urgammon"].map((g) => el("option", { value: g }, gameOf(g).name)));
+    const preset = el("select", { id: "seek-rules" }, m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
+    const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
+    const clock = el("select", { id: "seek-clock" }, CLOCKS.map(([b, i]) => el("option", { value: `${b}+${i}` }, clockLabel({ base_secs: b, increment_secs: i }))));
+    clock.value = "300+3";
+    const side = el("select", { id: "seek-side" });
+    const rated = me ? el("input", { type: "checkbox", id: "seek-rated" }) : null;
+    const min = me ? el("input", { id: "seek-min", type: "number", min: 0, max: 4000, step: 50, placeholder: "—" }) : null;
+    const max = me ? el("input", { id: "seek-max", type: "number", min: 0, max: 4000, step: 50, placeholder: "—" }) : null;
+    const rulesRow = el("div", { class: "opt" }, el("label", { for: "seek-rules" }, t("home.preset")), preset);
+    const toRow = el("div", { class: "opt" }, el("label", { for: "seek-to" }, t("home.match_to")), to);
+    const sync = () => {
+      const g = game.value;
+      rulesRow.hidden = g !== "ringo";
+      toRow.hidden = g !== "urgammon";
+      side.replaceChildren(...["random", ...gameOf(g).sides].map((s) => el("option", { value: s }, t("side." + s))));
+    };
+    game.addEventListener("change", sync);
+    sync();
+    form.replaceChildren(...[el("h2", { id: "seek-form-title" }, t("lobby.create")),
+      el("div", { class: "opt" }, el("label", { for: "seek-game" }, t("lobby.game")), game),
+      rulesRow, toRow,
+      el("div", { class: "opt" }, el("label", { for: "seek-clock" }, t("lobby.clock")), clock),
+      el("div", { class: "opt" }, el("label", { for: "seek-side" }, t("home.side")), side),
+      me ? el("label", {}, rated, " " + t("home.rated")) : el("p", { class: "muted" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))),
+      me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")), min, " – ", max) : null,
+      el("div", { class: "row" }, el("button", { class: "primary", id: "seek-create", onclick: async () => {
+        const [b, i] = clock.value.split("+").map(Number);
+        const body = { game: game.value, clock: { base_secs: b, increment_secs: i }, side: side.value };
+        if (game.value === "ringo") body.rules = preset.value; else body.to = Number(to.value);
+        if (rated && rated.checked) body.rated = true;
+        if (min && min.value !== "") body.rating_min = Number(min.value);
+        if (max && max.value !== "") body.rating_max = Number(max.value);
+        try {
+          const r = await api("POST", "/api/seeks", body);
+          state.mine.set(r.id, r.token);
+          hold(r.id);
+          toast(t("lobby.posted"));
+          drawList();
+        } catch (e) { toast(e.message); }
+      } }, t("lobby.post")))].filter(Boolean));
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "seeks") {
+      state.seeks = msg.seeks;
+      state.pools = msg.pools;
+    } else if (msg.type === "lobby") {
+      for (const g of msg.gone) {
+        state.seeks = state.seeks.filter((s) => s.id !== g.id);
+        // One of ours was taken: its game is ours too.
+        if (g.game && state.mine.has(g.id)) return enter(g.game, state.mine.get(g.id));
+        if (state.mine.has(g.id) && !g.game && state.waiting !== g.id) state.mine.delete(g.id);
+      }
+      for (const s of msg.added) if (!state.seeks.some((x) => x.id === s.id)) state.seeks.push(s);
+    } else return;
+    window.agonLobby = state.seeks.map((s) => s.id);
+    drawList();
+    if (!state.waiting) drawQuick();
+  }
+
+  let retry = 500;
+  function connect() {
+    if (state.closed) return;
+    const ws = new WebSocket(lobbySocketUrl());
+    state.socket = ws;
+    window.agonLobbySocket = ws;
+    ws.onopen = () => {
+      retry = 500;
+      for (const id of state.mine.keys()) hold(id);
+    };
+    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+    ws.onclose = () => {
+      if (!state.closed) setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+  drawQuick();
+  drawForm();
+  drawList();
+  connect();
+  onLeave(() => {
+    state.closed = true;
+    // Leaving takes our seeks away (the server drops them as the socket
+    // closes; saying so at once spares the others a stale line).
+    for (const [id, token] of state.mine) api("DELETE", `/api/seeks/${id}`, undefined, token).catch(() => {});
+    if (state.socket) state.socket.close();
+  });
+}
+
+export async function lobbyPage(main) {
+  main.append(el("h1", {}, t("lobby.title")), el("p", { class: "muted" }, t("lobby.intro")));
+  const root = el("div", { class: "lobby" });
+  main.append(root);
+  await lobbyBlock(root, false);
+}
