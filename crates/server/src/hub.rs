@@ -185,7 +185,9 @@ impl Drop for AddressSlot {
 /// Changes are gathered for a moment and sent as one message, so a busy
 /// lobby costs each socket a few messages a second, not one per seek.
 pub struct LobbyHub {
-    tx: broadcast::Sender<Arc<str>>,
+    /// The batched messages, each made once and shared by every socket
+    /// (a clone is a reference count, not a copy).
+    tx: broadcast::Sender<axum::extract::ws::Utf8Bytes>,
     pending: Mutex<LobbyBatch>,
     /// Lobby sockets open now.
     pub(crate) sockets: AtomicUsize,
@@ -226,7 +228,7 @@ impl LobbyHub {
     }
 
     /// A new lobby socket's feed.
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<axum::extract::ws::Utf8Bytes> {
         self.tx.subscribe()
     }
 
@@ -264,6 +266,6 @@ impl LobbyHub {
             batch.added.join(","),
             serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
         );
-        let _ = self.tx.send(Arc::from(text));
+        let _ = self.tx.send(text.into());
     }
 }

@@ -25,6 +25,10 @@ pub(crate) enum BenchCmd {
     /// The web app under load: N games over the real HTTP API at R moves a
     /// second each, K WebSocket spectators; acknowledgement and push latency.
     Serve(ServeBench),
+    /// The lobby and the clocks under load: thousands of lobby sockets
+    /// while seeks are made and accepted (push latency), then clocked moves
+    /// (the time charged against the thinking time measured).
+    Lobby(LobbyBench),
     /// Sign-ins: the cost of one (Argon2id), and the latency of many at once.
     Signin {
         /// Sign-ins at once, in each concurrent round.
@@ -117,4 +121,32 @@ pub(crate) enum BenchOpponent {
     Local,
     /// The computer in the defenders' seat.
     Engine,
+}
+
+/// What to run (the flags of `agon bench lobby`).
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct LobbyBench {
+    /// Lobby sockets held open.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) sockets: usize,
+    /// Seeks made (and each accepted a moment later) per second.
+    #[arg(long, default_value_t = 50.0)]
+    pub(crate) seeks_per_s: f64,
+    /// Seconds of seeks.
+    #[arg(long, default_value_t = 20.0)]
+    pub(crate) seconds: f64,
+    /// Clocked moves to time (0: none).
+    #[arg(long, default_value_t = 1_000)]
+    pub(crate) clocked_moves: usize,
+    /// Clocked games played at once.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) clocked_games: usize,
+    /// One socket in this many measures its pushes (each parses every
+    /// message; the rest only count them, so the client's own work does
+    /// not crowd the server off the machine).
+    #[arg(long, default_value_t = 10)]
+    pub(crate) sample_every: usize,
+    /// A running server (started here when absent).
+    #[arg(long)]
+    pub(crate) url: Option<String>,
 }

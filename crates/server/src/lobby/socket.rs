@@ -10,7 +10,6 @@ use crate::hub::{AddressSlot, RESTART};
 use axum::extract::ws::{Message, WebSocket};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use tokio::sync::broadcast;
 
 /// The most seeks one lobby socket may hold.
@@ -125,13 +124,17 @@ pub async fn run(mut socket: WebSocket, app: AppState) {
 async fn serve(
     socket: &mut WebSocket,
     app: &AppState,
-    rx: &mut broadcast::Receiver<Arc<str>>,
+    rx: &mut broadcast::Receiver<axum::extract::ws::Utf8Bytes>,
     closing: &mut tokio::sync::watch::Receiver<bool>,
     held: &mut Vec<String>,
 ) {
+    // One wait for the server's stop for the socket's whole life: made anew
+    // at each message it cost every socket a lock on the shared channel.
+    let stopping = closed(closing);
+    tokio::pin!(stopping);
     loop {
         tokio::select! {
-            () = closed(closing) => {
+            () = &mut stopping => {
                 let _ = socket
                     .send(Message::Close(Some(axum::extract::ws::CloseFrame {
                         code: RESTART,
@@ -142,7 +145,7 @@ async fn serve(
             }
             update = rx.recv() => {
                 let msg = match update {
-                    Ok(text) => Message::Text(text.to_string().into()),
+                    Ok(text) => Message::Text(text),
                     // Fell behind: the whole lobby instead.
                     Err(broadcast::error::RecvError::Lagged(_)) => snapshot(app).await,
                     Err(broadcast::error::RecvError::Closed) => return,

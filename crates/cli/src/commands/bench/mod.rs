@@ -1,6 +1,7 @@
 //! `agon bench …`: speed benchmarks, and the web app under load.
 
 mod load;
+pub(crate) mod lobby;
 mod serve;
 mod signin;
 mod speed;
@@ -14,6 +15,7 @@ pub(crate) fn run(cmd: BenchCmd) -> Result<()> {
     match cmd {
         BenchCmd::RingoSearch { depth } => print_json(&speed::ringo_search(depth)?),
         BenchCmd::Serve(b) => print_json(&serve::run(&b)?),
+        BenchCmd::Lobby(b) => print_json(&lobby::run(&b)?),
         BenchCmd::Signin {
             concurrent,
             rounds,

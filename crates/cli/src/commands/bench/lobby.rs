@@ -1,0 +1,394 @@
+//! `agon bench lobby`: the lobby and the clocks under load. Thousands of
+//! lobby sockets stay open while seeks are made and accepted at a steady
+//! rate: how long each change takes to reach a socket (from the request
+//! that made it), and whether any socket failed. Then clocked games are
+//! played over the HTTP API with a think time before each move: how far
+//! the time the server charged is from the thinking time the client
+//! measured (what is left is the network and the server's own work).
+
+use super::load::{post, start_server, summary, Latency};
+use crate::cli::LobbyBench;
+use anyhow::{bail, Context, Result};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// `agon bench lobby`'s report.
+#[derive(Serialize)]
+pub struct LobbyReport {
+    /// Lobby sockets that opened.
+    pub sockets: usize,
+    /// Sockets that failed (refused, closed or broken before the end).
+    pub socket_errors: usize,
+    /// Seeks made.
+    pub seeks_made: usize,
+    /// Seeks accepted (each by one request).
+    pub seeks_accepted: usize,
+    /// Requests refused or failed (making or accepting).
+    pub request_errors: usize,
+    /// Lobby messages received, over all sockets.
+    pub messages: u64,
+    /// From the request that made or took a seek to its change reaching a
+    /// sampled socket, in milliseconds.
+    pub push_ms: Latency,
+    /// The requests themselves (make, accept): from sending to the answer.
+    pub request_ms: Latency,
+    /// Clocked moves timed.
+    pub clocked_moves: usize,
+    /// |time charged − thinking time measured by the client|, in
+    /// milliseconds, per move (no lag reported, so none credited).
+    pub clock_error_ms: Latency,
+    /// Moves whose charge was below the measured thinking time (a server
+    /// that charged less than the client thought).
+    pub charged_less: usize,
+    /// The server's resident memory at the end, in MiB (a server started
+    /// here).
+    pub server_rss_mib: Option<f64>,
+}
+
+/// The part of a lobby message a sampled socket reads.
+#[derive(Deserialize)]
+struct Change {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    added: Vec<Id>,
+    #[serde(default)]
+    gone: Vec<Id>,
+}
+
+#[derive(Deserialize)]
+struct Id {
+    id: String,
+}
+
+/// When each change was asked for: `+id` made, `-id` taken.
+type Asked = Mutex<HashMap<String, Instant>>;
+
+/// Runs the benchmark.
+///
+/// # Errors
+/// The server cannot be started or reached.
+pub fn run(b: &LobbyBench) -> Result<LobbyReport> {
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let (server, base) = match &b.url {
+        Some(u) => (None, u.trim_end_matches('/').to_string()),
+        None => {
+            let (s, u) = start_server(600)?;
+            (Some(s), u)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut report = runtime.block_on(drive(b, &base))?;
+    report.server_rss_mib = server
+        .as_ref()
+        .and_then(|s| super::load::rss_mib(s.child.id()));
+    Ok(report)
+}
+
+async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
+    let client = reqwest::Client::new();
+    let asked: Arc<Asked> = Arc::new(Mutex::new(HashMap::new()));
+    let (opened, failed, messages) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicU64::new(0)),
+    );
+    let stop = Arc::new(tokio::sync::Notify::new());
+    let ws_url = format!("{}/api/lobby/ws", base.replacen("http", "ws", 1));
+    let mut sockets = vec![];
+    // Open the sockets a few hundred at a time.
+    let gate = Arc::new(tokio::sync::Semaphore::new(256));
+    for i in 0..b.sockets {
+        let sampled = i % b.sample_every.max(1) == 0;
+        let (url, asked, opened, failed, messages, stop, gate) = (
+            ws_url.clone(),
+            asked.clone(),
+            opened.clone(),
+            failed.clone(),
+            messages.clone(),
+            stop.clone(),
+            gate.clone(),
+        );
+        sockets.push(tokio::spawn(async move {
+            let mut pushes = vec![];
+            let permit = gate.acquire_owned().await;
+            let Ok(Ok((mut ws, _))) = tokio::time::timeout(
+                Duration::from_secs(30),
+                tokio_tungstenite::connect_async(&url),
+            )
+            .await
+            else {
+                failed.fetch_add(1, Ordering::Relaxed);
+                return pushes;
+            };
+            drop(permit);
+            opened.fetch_add(1, Ordering::Relaxed);
+            let stopped = stop.notified();
+            tokio::pin!(stopped);
+            loop {
+                tokio::select! {
+                    () = &mut stopped => break,
+                    msg = ws.next() => {
+                        let Some(Ok(msg)) = msg else {
+                            failed.fetch_add(1, Ordering::Relaxed);
+                            break;
+                        };
+                        messages.fetch_add(1, Ordering::Relaxed);
+                        if !sampled {
+                            continue;
+                        }
+                        let now = Instant::now();
+                        let Ok(text) = msg.into_text() else { continue };
+                        let Ok(c) = serde_json::from_str::<Change>(text.as_str()) else { continue };
+                        if c.kind != "lobby" {
+                            continue;
+                        }
+                        let Ok(asked) = asked.lock() else { continue };
+                        let keys = c.added.iter().map(|s| format!("+{}", s.id))
+                            .chain(c.gone.iter().map(|s| format!("-{}", s.id)));
+                        for key in keys {
+                            if let Some(t) = asked.get(&key) {
+                                pushes.push(now.duration_since(*t).as_secs_f64() * 1000.0);
+                            }
+                        }
+                    }
+                }
+            }
+            pushes
+        }));
+    }
+    let started = Instant::now();
+    while opened.load(Ordering::Relaxed) + failed.load(Ordering::Relaxed) < b.sockets {
+        if started.elapsed() > Duration::from_secs(300) {
+            bail!("the sockets did not open in five minutes");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let open_at_start = opened.load(Ordering::Relaxed);
+    eprintln!(
+        "{open_at_start} lobby sockets open in {:.1} s; seeks for {} s",
+        started.elapsed().as_secs_f64(),
+        b.seconds
+    );
+    // Seeks at a steady rate, each accepted half a second later.
+    let (made, accepted, request_errors) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let answered = Arc::new(Mutex::new(vec![]));
+    let every = Duration::from_secs_f64(1.0 / b.seeks_per_s.max(0.1));
+    let deadline = Instant::now() + Duration::from_secs_f64(b.seconds);
+    let mut next = Instant::now();
+    let mut tasks = vec![];
+    while next < deadline {
+        tokio::time::sleep_until(next.into()).await;
+        next += every;
+        let (client, base, asked, made, accepted, errors, answered) = (
+            client.clone(),
+            base.to_string(),
+            asked.clone(),
+            made.clone(),
+            accepted.clone(),
+            request_errors.clone(),
+            answered.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let t0 = Instant::now();
+            let body = json!({"game": "ringo", "clock": {"base_secs": 180, "increment_secs": 2}});
+            let Ok((201, v)) = post(&client, &format!("{base}/api/seeks"), None, &body).await
+            else {
+                errors.fetch_add(1, Ordering::Relaxed);
+                return;
+            };
+            made.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut a) = answered.lock() {
+                a.push(t0.elapsed().as_secs_f64() * 1000.0);
+            }
+            let id = v["id"].as_str().unwrap_or_default().to_string();
+            if let Ok(mut a) = asked.lock() {
+                a.insert(format!("+{id}"), t0);
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let t1 = Instant::now();
+            if let Ok(mut a) = asked.lock() {
+                a.insert(format!("-{id}"), t1);
+            }
+            match post(
+                &client,
+                &format!("{base}/api/seeks/{id}/accept"),
+                None,
+                &json!({}),
+            )
+            .await
+            {
+                Ok((201, _)) => {
+                    accepted.fetch_add(1, Ordering::Relaxed);
+                    if let Ok(mut a) = answered.lock() {
+                        a.push(t1.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                _ => {
+                    errors.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    // The last changes have a moment to arrive.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    stop.notify_waiters();
+    let mut pushes = vec![];
+    for s in sockets {
+        pushes.extend(s.await.unwrap_or_default());
+    }
+    let (clock_errors, charged_less) = clocked(&client, base, b).await?;
+    Ok(LobbyReport {
+        sockets: open_at_start,
+        socket_errors: failed.load(Ordering::Relaxed),
+        seeks_made: made.load(Ordering::Relaxed),
+        seeks_accepted: accepted.load(Ordering::Relaxed),
+        request_errors: request_errors.load(Ordering::Relaxed),
+        messages: messages.load(Ordering::Relaxed),
+        push_ms: summary(pushes),
+        request_ms: summary(answered.lock().map(|a| a.clone()).unwrap_or_default()),
+        clocked_moves: clock_errors.len(),
+        clock_error_ms: summary(clock_errors),
+        charged_less,
+        server_rss_mib: None,
+    })
+}
+
+/// A clocked game between two of the bench's seats.
+async fn clocked_game(
+    client: &reqwest::Client,
+    base: &str,
+) -> Result<(String, [String; 2], Value)> {
+    let body = json!({"game": "ringo", "opponent": "friend", "side": "attackers",
+        "clock": {"base_secs": 1800, "increment_secs": 1}});
+    let (st, g) = post(client, &format!("{base}/api/games"), None, &body).await?;
+    if st != 201 {
+        bail!("creating a clocked game: {st} {g}");
+    }
+    let id = g["id"].as_str().context("game id")?.to_string();
+    let (st, j) = post(
+        client,
+        &format!("{base}/api/games/{id}/join"),
+        None,
+        &json!({"invite": g["invite"]}),
+    )
+    .await?;
+    if st != 200 {
+        bail!("joining a clocked game: {st} {j}");
+    }
+    let tokens = [
+        g["token"].as_str().context("token")?.to_string(),
+        j["token"].as_str().context("token")?.to_string(),
+    ];
+    let bytes = client
+        .get(format!("{base}/api/games/{id}"))
+        .send()
+        .await?
+        .bytes()
+        .await?;
+    let v: Value = serde_json::from_slice(&bytes)?;
+    Ok((id, tokens, v["state"].clone()))
+}
+
+/// Plays clocked games until `b.clocked_moves` moves were timed: before
+/// each move a think time (20 to 220 ms); the charge is read from the
+/// clocks before and after. Answers each move's |charge − think| and how
+/// many charges were below the think time.
+async fn clocked(
+    client: &reqwest::Client,
+    base: &str,
+    b: &LobbyBench,
+) -> Result<(Vec<f64>, usize)> {
+    if b.clocked_moves == 0 {
+        return Ok((vec![], 0));
+    }
+    let timed = Arc::new(Mutex::new(vec![]));
+    let less = Arc::new(AtomicUsize::new(0));
+    let mut players = vec![];
+    for g in 0..b.clocked_games.max(1) {
+        let (client, base, timed, less, want) = (
+            client.clone(),
+            base.to_string(),
+            timed.clone(),
+            less.clone(),
+            b.clocked_moves,
+        );
+        players.push(tokio::spawn(async move {
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ (g as u64 + 1);
+            let mut rand = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            loop {
+                if timed.lock().map_or(true, |t| t.len() >= want) {
+                    return Ok::<(), anyhow::Error>(());
+                }
+                let (id, tokens, mut state) = clocked_game(&client, &base).await?;
+                let mut heard = Instant::now();
+                while state["over"] == false {
+                    let seat = state["seat_to_act"].as_u64().context("seat")? as usize;
+                    let moves = state["moves"].as_array().context("moves")?;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[(rand() % moves.len() as u64) as usize].clone();
+                    let running = state["clock"]["running"].as_u64() == Some(seat as u64);
+                    let before = state["clock"]["remaining_ms"][seat].as_i64();
+                    let think = Duration::from_millis(20 + rand() % 200);
+                    tokio::time::sleep_until((heard + think).into()).await;
+                    let thought = heard.elapsed().as_secs_f64() * 1000.0;
+                    let body =
+                        json!({"type": "move", "move": mv, "expect_revision": state["revision"]});
+                    let (st, v) = post(
+                        &client,
+                        &format!("{base}/api/games/{id}/action"),
+                        Some(&tokens[seat]),
+                        &body,
+                    )
+                    .await?;
+                    heard = Instant::now();
+                    if st != 200 {
+                        bail!("a clocked move: {st} {v}");
+                    }
+                    state = v["state"].clone();
+                    let after = state["clock"]["remaining_ms"][seat].as_i64();
+                    let inc = state["clock"]["increment_ms"].as_i64().unwrap_or(0);
+                    if let (true, Some(b), Some(a), false) =
+                        (running, before, after, state["over"] == true)
+                    {
+                        let charged = (b - (a - inc)) as f64;
+                        if charged < thought {
+                            less.fetch_add(1, Ordering::Relaxed);
+                        }
+                        let mut t = timed.lock().map_err(|_| anyhow::anyhow!("lock"))?;
+                        if t.len() >= want {
+                            return Ok(());
+                        }
+                        t.push((charged - thought).abs());
+                    }
+                }
+            }
+        }));
+    }
+    for p in players {
+        p.await??;
+    }
+    let t = timed.lock().map_err(|_| anyhow::anyhow!("lock"))?.clone();
+    Ok((t, less.load(Ordering::Relaxed)))
+}
