@@ -861,3 +861,121 @@ fn bad_databases_and_worker_settings_are_clear_errors() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A clocked friend game made and joined on `addr`, both first moves
+/// played there (so its clock runs, kept by that instance): its id, tokens
+/// and the moves played.
+async fn clocked_game(
+    client: &reqwest::Client,
+    addr: &str,
+    n: u64,
+) -> (String, [String; 2], Vec<String>) {
+    let (status, g) = call(
+        client,
+        "POST",
+        format!("http://{addr}/api/games"),
+        None,
+        Some(
+            json!({"game": "ringo", "rules": "classic", "opponent": "friend", "side": "attackers",
+            "clock": {"base_secs": 60, "increment_secs": 1}}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let (status, j) = call(
+        client,
+        "POST",
+        format!("http://{addr}/api/games/{id}/join"),
+        None,
+        Some(json!({ "invite": g["invite"] })),
+    )
+    .await;
+    assert_eq!(status, 200, "{j}");
+    let tokens = [
+        g["token"].as_str().unwrap().to_string(),
+        j["token"].as_str().unwrap().to_string(),
+    ];
+    let moves = common::random_ringo_moves("classic", 3, n);
+    for (i, m) in moves.iter().take(2).enumerate() {
+        let (status, v) = post_action(
+            client,
+            addr,
+            &id,
+            &tokens[i],
+            json!({"type": "move", "move": m}),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+    }
+    (id, tokens, moves)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killing_an_instance_during_200_clocked_games_loses_none_on_time() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-clocks-{}", std::process::id()));
+    let (mut a, addr_a) = serve(&db, &dir.join("a"));
+    let (_b, addr_b) = serve(&db, &dir.join("b"));
+    let client = reqwest::Client::new();
+    // 200 live games, every clock running and kept by A.
+    let mut games = vec![];
+    for n in 0..200u64 {
+        games.push(clocked_game(&client, &addr_a, n + 1).await);
+    }
+    // What each clock shows on B just before A dies.
+    let mut before = vec![];
+    for (id, _, _) in &games {
+        let (status, v) = get_game(&client, &addr_b, id).await;
+        assert_eq!(status, 200);
+        assert_eq!(v["state"]["clock"]["running"], 0, "{v}");
+        before.push((
+            v["state"]["revision"].as_i64().unwrap(),
+            v["state"]["clock"]["remaining_ms"][0].as_i64().unwrap(),
+        ));
+    }
+    let killed = Instant::now();
+    a.0.kill().unwrap();
+    let _ = a.0.wait();
+    // B takes every clock over within a few seconds (A is dead after 3 s
+    // without a heartbeat; B looks every second).
+    for (id, _, _) in &games {
+        let i = games.iter().position(|g| &g.0 == id).unwrap();
+        eventually(15, "B to take the clock over", async || {
+            let (_, v) = get_game(&client, &addr_b, id).await;
+            v["state"]["revision"].as_i64().unwrap_or(0) > before[i].0
+        })
+        .await;
+    }
+    eprintln!(
+        "200 clocks taken over {:?} after the kill",
+        killed.elapsed()
+    );
+    for (i, (id, tokens, moves)) in games.iter().enumerate() {
+        let (_, v) = get_game(&client, &addr_b, id).await;
+        let s = &v["state"];
+        assert_eq!(s["over"], false, "lost because of the kill: {s}");
+        assert_eq!(s["clock"]["running"], 0);
+        // Charged at most A's last second alive, never the seconds it was
+        // dead (nor the time since, a moment of the test's own).
+        let now = s["clock"]["remaining_ms"][0].as_i64().unwrap();
+        let gap = before[i].1 - now;
+        assert!(
+            gap <= 1_500 + killed.elapsed().as_millis() as i64 - 3_000,
+            "charged {gap} ms across the kill"
+        );
+        // And the game goes on from B.
+        let (status, v) = post_action(
+            &client,
+            &addr_b,
+            id,
+            &tokens[0],
+            json!({"type": "move", "move": moves[2]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["state"]["clock"]["running"], 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -608,8 +608,11 @@ async fn a_move_and_the_flag_at_the_same_moment_have_one_outcome_on_both_instanc
         tokio::time::sleep(Duration::from_millis(1_500)).await;
         let on_a = state(&app_a, &id).await;
         let on_b = state(&app_b, &id).await;
-        for k in ["revision", "over", "reason", "winner", "version", "clock"] {
+        for k in ["revision", "over", "reason", "winner", "version"] {
             assert_eq!(on_a[k], on_b[k], "{k}: {on_a} / {on_b}");
+        }
+        for k in ["remaining_ms", "running"] {
+            assert_eq!(on_a["clock"][k], on_b["clock"][k], "{k}: {on_a} / {on_b}");
         }
         // The defenders winning on time: the attackers' flag fell first;
         // the attackers winning: their move came in time (and the
@@ -702,4 +705,255 @@ async fn accepts_through_two_instances_make_one_game() {
         }
     }
     assert_eq!(won, 1);
+}
+
+/// The app served on a real socket (for the lobby's WebSocket).
+async fn served(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let served = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    );
+    tokio::spawn(async move { served.await });
+    format!("ws://127.0.0.1:{port}/api/lobby/ws")
+}
+
+/// The next text message of a socket, parsed.
+async fn next_json<S>(ws: &mut S) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a message within 5 s")
+            .expect("the socket is open")
+            .expect("no error");
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_lobby_socket_pushes_changes_and_a_held_seek_goes_with_its_socket() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let app = live_app("live_lobby_ws", Duration::from_secs(30)).await;
+    let url = served(app.clone()).await;
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let first = next_json(&mut watcher).await;
+    assert_eq!(first["type"], "seeks");
+    assert_eq!(first["seeks"], json!([]));
+    assert_eq!(first["pools"].as_array().unwrap().len(), 3);
+    // A seek made over HTTP reaches the socket.
+    let (id, token) = seek(&app, json!({"game": "ringo", "clock": {"base_secs": 60}})).await;
+    let change = next_json(&mut watcher).await;
+    assert_eq!(change["type"], "lobby");
+    assert_eq!(change["added"][0]["id"], id.as_str());
+    assert_eq!(change["added"][0]["clock_label"], "1+0");
+    // Its creator holds it on a socket of her own; a wrong token holds
+    // nothing; garbage is answered, not obeyed.
+    let (mut creator, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    next_json(&mut creator).await;
+    for (msg, want) in [
+        (
+            json!({"type": "hold", "seek": id, "token": "0".repeat(32)}).to_string(),
+            json!({"type": "held", "seek": id, "ok": false}),
+        ),
+        (
+            json!({"type": "hold", "seek": "nope", "token": token}).to_string(),
+            json!({"type": "held", "seek": "nope", "ok": false}),
+        ),
+        (
+            json!({"type": "hold", "seek": id, "token": token}).to_string(),
+            json!({"type": "held", "seek": id, "ok": true}),
+        ),
+        ("ping".to_string(), json!({"type": "pong"})),
+    ] {
+        creator.send(Message::Text(msg.into())).await.unwrap();
+        assert_eq!(next_json(&mut creator).await, want);
+    }
+    for junk in [
+        "{\"type\": \"accept\"}",
+        "<script>",
+        "{\"type\": \"hold\", \"seek\": 1}",
+    ] {
+        creator.send(Message::Text(junk.into())).await.unwrap();
+        assert_eq!(next_json(&mut creator).await["type"], "error");
+    }
+    // Larger than a message may be: the socket closes.
+    let (mut big, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    next_json(&mut big).await;
+    let _ = big.send(Message::Text("x".repeat(10_000).into())).await;
+    // The creator leaves: her seek goes, and the watcher is told.
+    drop(creator);
+    let change = next_json(&mut watcher).await;
+    assert_eq!(
+        change["gone"],
+        json!([{"id": id, "game": null}]),
+        "{change}"
+    );
+    let (st, _) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(st, 404);
+    // Accepted: the change names the game.
+    let (id, _) = seek(&app, json!({"game": "urgammon", "to": 1})).await;
+    next_json(&mut watcher).await;
+    let (_, v) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    let change = next_json(&mut watcher).await;
+    assert_eq!(
+        change["gone"],
+        json!([{"id": id, "game": v["game"]}]),
+        "{change}"
+    );
+}
+
+/// A new account's session cookie.
+async fn signup(app: &axum::Router, name: &str) -> String {
+    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
+    let req = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/account/signup")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    use tower::ServiceExt;
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), 201);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// A request with a session cookie.
+async fn as_account(
+    app: &axum::Router,
+    cookie: &str,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    use tower::ServiceExt;
+    let req = axum::http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(axum::body::Body::from(
+            body.map(|b| b.to_string()).unwrap_or_default(),
+        ))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status().as_u16();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn a_rated_seek_is_between_two_accounts_and_keeps_its_range() {
+    let app = live_app("live_rated_seek", Duration::from_secs(30)).await;
+    let (ala, ola, ela) = (
+        signup(&app, "ala").await,
+        signup(&app, "ola").await,
+        signup(&app, "ela").await,
+    );
+    let (st, made) = as_account(&app, &ala, "POST", "/api/seeks", Some(json!({"game": "ringo", "rated": true, "rating_min": 1400, "rating_max": 1600, "clock": {"base_secs": 300, "increment_secs": 3}}))).await;
+    assert_eq!(st, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let (_, list) = call(&app, "GET", "/api/seeks", None, None).await;
+    let s = &list["seeks"][0];
+    assert_eq!(
+        (
+            s["name"].clone(),
+            s["rating"].clone(),
+            s["provisional"].clone(),
+            s["rated"].clone()
+        ),
+        (json!("ala"), json!(1500.0), json!(true), json!(true))
+    );
+    // Not by herself, not without an account.
+    let (st, v) = as_account(&app, &ala, "POST", &format!("/api/seeks/{id}/accept"), None).await;
+    assert_eq!((st, v["code"].clone()), (409, json!("own-seek")));
+    let (st, _) = call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await;
+    assert_eq!(st, 401);
+    // Someone else may not cancel it.
+    let (st, _) = as_account(&app, &ela, "DELETE", &format!("/api/seeks/{id}"), None).await;
+    assert_eq!(st, 403);
+    let (st, v) = as_account(&app, &ola, "POST", &format!("/api/seeks/{id}/accept"), None).await;
+    assert_eq!(st, 201, "{v}");
+    let (_, g) = as_account(
+        &app,
+        &ola,
+        "GET",
+        &format!("/api/games/{}", v["game"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    let s = &g["state"];
+    assert_eq!(s["rated"], true);
+    assert_eq!(
+        s["pair"]["game"], 1,
+        "a rated Ringo game is the first of a pair"
+    );
+    let names: Vec<&str> = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"ala") && names.contains(&"ola"),
+        "{names:?}"
+    );
+    assert_eq!(g["you"].as_array().unwrap().len(), 1);
+    // A seek's range: ela (1500) is outside 1600 to 1800.
+    let (_, made) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "urgammon", "rating_min": 1600, "rating_max": 1800})),
+    )
+    .await;
+    let (st, v) = as_account(
+        &app,
+        &ela,
+        "POST",
+        &format!("/api/seeks/{}/accept", made["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!((st, v["code"].clone()), (403, json!("out-of-range")));
+    // Three seeks open at most per account.
+    for _ in 0..2 {
+        let (st, _) = as_account(
+            &app,
+            &ala,
+            "POST",
+            "/api/seeks",
+            Some(json!({"game": "ringo"})),
+        )
+        .await;
+        assert_eq!(st, 201);
+    }
+    let (st, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "ringo"})),
+    )
+    .await;
+    assert_eq!((st, v["code"].clone()), (429, json!("too-many-seeks")));
 }
