@@ -92,6 +92,24 @@ try {
   await ala.goto(server.url + "/account");
   await ala.locator("#sessions").waitFor();
   await ala.screenshot({ path: join(out, "account.png") });
+  // The lobby with two seeks waiting (olek's rated one), and a live game
+  // whose clocks run.
+  await call(olek, "POST", "/api/seeks", { game: "ringo", rules: "classic", rated: true, clock: { base_secs: 300, increment_secs: 3 } });
+  await call(olek, "POST", "/api/seeks", { game: "urgammon", to: 3, clock: { base_secs: 180, increment_secs: 5 } });
+  await ala.goto(server.url + "/lobby?lang=en");
+  await ala.locator("#seeks tbody tr").nth(1).waitFor();
+  await ala.screenshot({ path: join(out, "lobby.png") });
+  const live = await call(ala, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 300, increment_secs: 3 } });
+  const joined = await call(olek, "POST", `/api/games/${live.id}/join`, { invite: live.invite });
+  const first = await call(ala, "POST", `/api/games/${live.id}/action`, { type: "move", move: live.state.moves[0] });
+  await olek.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [live.id, joined.token]);
+  await olek.goto(server.url + "/g/" + live.id);
+  await olek.locator("#clock-0").waitFor();
+  await call(olek, "POST", `/api/games/${live.id}/action`, { type: "move", move: first.state.moves[0] });
+  await ala.goto(server.url + "/g/" + live.id);
+  await ala.locator("#clock-0.running").waitFor();
+  await ala.waitForTimeout(1500);
+  await ala.screenshot({ path: join(out, "live.png") });
 } finally {
   await browser.close();
   server.stop();

@@ -131,3 +131,87 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
     server.wait().unwrap();
     std::fs::remove_dir_all(&data).ok();
 }
+
+/// The seat's time left in a game's state.
+fn left(body: &str, seat: usize) -> i64 {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap();
+    v["state"]["clock"]["remaining_ms"][seat].as_i64().unwrap()
+}
+
+#[test]
+fn a_restart_costs_a_live_game_no_time() {
+    let data = std::env::temp_dir().join(format!("agon-restart-clock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let (mut server, port) = start(&data);
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"ringo","opponent":"friend","side":"attackers","clock":{"base_secs":20,"increment_secs":0}}"#,
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{body}");
+    let g: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
+    let tokens = [g["token"].as_str().unwrap().to_string(), {
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            &format!(r#"{{"invite":"{}"}}"#, g["invite"].as_str().unwrap()),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }];
+    let moves = common::random_ringo_moves("classic", 3, 5);
+    for (i, m) in moves.iter().take(2).enumerate() {
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            Some(&tokens[i]),
+            &format!(r#"{{"type":"move","move":"{m}"}}"#),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    // The attackers' clock runs; the server is killed and stays down 4 s.
+    let (_, body) = http(port, "GET", &format!("/api/games/{id}"), None, "").unwrap();
+    let before = left(&body, 0);
+    server.kill().unwrap();
+    let _ = server.wait();
+    std::thread::sleep(Duration::from_secs(4));
+    let (mut server, port) = start(&data);
+    // The restarted server takes the clock over within its first second.
+    std::thread::sleep(Duration::from_millis(1_500));
+    let (_, body) = http(port, "GET", &format!("/api/games/{id}"), None, "").unwrap();
+    let after = left(&body, 0);
+    // At most the last second before the kill (the heartbeat's) and the
+    // second and a half since the restart; never the four seconds down.
+    assert!(
+        before - after < 3_000,
+        "charged {} ms across a 4 s restart: {body}",
+        before - after
+    );
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["state"]["clock"]["running"], 0, "{body}");
+    // And the game goes on.
+    let (status, body) = http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/action"),
+        Some(&tokens[0]),
+        &format!(r#"{{"type":"move","move":"{}"}}"#, moves[2]),
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    server.kill().unwrap();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -117,8 +117,25 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
             gate.clone(),
         );
         sockets.push(tokio::spawn(async move {
-            let mut pushes = vec![];
             let permit = gate.acquire_owned().await;
+            if !sampled {
+                // The rest only count frames, reading the bytes as they come
+                // (no message is parsed): the load generator shares the
+                // machine with the server, and should take little of it.
+                let Ok(Ok(stream)) =
+                    tokio::time::timeout(Duration::from_secs(30), raw_upgrade(&url)).await
+                else {
+                    failed.fetch_add(1, Ordering::Relaxed);
+                    return vec![];
+                };
+                drop(permit);
+                opened.fetch_add(1, Ordering::Relaxed);
+                if !count_frames(stream, &messages, &stop).await {
+                    failed.fetch_add(1, Ordering::Relaxed);
+                }
+                return vec![];
+            }
+            let mut pushes = vec![];
             let Ok(Ok((mut ws, _))) = tokio::time::timeout(
                 Duration::from_secs(30),
                 tokio_tungstenite::connect_async(&url),
@@ -141,9 +158,6 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
                             break;
                         };
                         messages.fetch_add(1, Ordering::Relaxed);
-                        if !sampled {
-                            continue;
-                        }
                         let now = Instant::now();
                         let Ok(text) = msg.into_text() else { continue };
                         let Ok(c) = serde_json::from_str::<Change>(text.as_str()) else { continue };
@@ -391,4 +405,93 @@ async fn clocked(
     }
     let t = timed.lock().map_err(|_| anyhow::anyhow!("lock"))?.clone();
     Ok((t, less.load(Ordering::Relaxed)))
+}
+
+/// Opens a WebSocket by hand: the upgrade request, then the `101` answer;
+/// the stream is the socket's frames from then on.
+async fn raw_upgrade(url: &str) -> Result<tokio::net::TcpStream> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = url.strip_prefix("ws://").context("a ws:// address")?;
+    let (host, path) = rest.split_once('/').context("a path")?;
+    let mut stream = tokio::net::TcpStream::connect(host).await?;
+    let request = format!(
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut head = vec![];
+    let mut byte = [0u8; 1];
+    // The answer's head, a byte at a time (once per socket), so no frame
+    // after it is read here.
+    while !head.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).await? == 0 || head.len() > 4096 {
+            bail!("the upgrade was not answered");
+        }
+        head.push(byte[0]);
+    }
+    if !head.starts_with(b"HTTP/1.1 101") {
+        bail!(
+            "the upgrade was refused: {}",
+            String::from_utf8_lossy(&head)
+        );
+    }
+    Ok(stream)
+}
+
+/// Counts the frames a raw socket receives until `stop`: each frame's head
+/// is read for its length, its payload skipped. False when the socket
+/// closed or broke first.
+async fn count_frames(
+    mut stream: tokio::net::TcpStream,
+    messages: &AtomicU64,
+    stop: &tokio::sync::Notify,
+) -> bool {
+    use tokio::io::AsyncReadExt;
+    let stopped = stop.notified();
+    tokio::pin!(stopped);
+    let mut buf = vec![0u8; 16 * 1024];
+    let (mut skip, mut head) = (0usize, Vec::with_capacity(10));
+    loop {
+        let n = tokio::select! {
+            () = &mut stopped => return true,
+            n = stream.read(&mut buf) => match n {
+                Ok(0) | Err(_) => return false,
+                Ok(n) => n,
+            },
+        };
+        let mut i = 0;
+        while i < n {
+            if skip > 0 {
+                let k = skip.min(n - i);
+                skip -= k;
+                i += k;
+                continue;
+            }
+            head.push(buf[i]);
+            i += 1;
+            if head.len() < 2 {
+                continue;
+            }
+            let extra = match head[1] & 0x7f {
+                126 => 2,
+                127 => 8,
+                _ => 0,
+            };
+            if head.len() < 2 + extra {
+                continue;
+            }
+            if head[0] & 0x0f == 8 {
+                return false; // closed by the server
+            }
+            skip = match extra {
+                0 => (head[1] & 0x7f) as usize,
+                2 => u16::from_be_bytes([head[2], head[3]]) as usize,
+                _ => head[2..10]
+                    .iter()
+                    .fold(0usize, |a, b| (a << 8) | *b as usize),
+            };
+            messages.fetch_add(1, Ordering::Relaxed);
+            head.clear();
+        }
+    }
 }
