@@ -98,7 +98,7 @@ try {
   await call(olek, "POST", "/api/seeks", { game: "urgammon", to: 3, clock: { base_secs: 180, increment_secs: 5 } });
   await ala.goto(server.url + "/lobby?lang=en");
   await ala.locator("#seeks tbody tr").nth(1).waitFor();
-  await ala.screenshot({ path: join(out, "lobby.png") });
+  await ala.screenshot({ path: join(out, "lobby.png"), fullPage: true });
   const live = await call(ala, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 300, increment_secs: 3 } });
   const joined = await call(olek, "POST", `/api/games/${live.id}/join`, { invite: live.invite });
   const first = await call(ala, "POST", `/api/games/${live.id}/action`, { type: "move", move: live.state.moves[0] });

@@ -157,7 +157,8 @@ export async function lobbyBlock(root, compact = false) {
       el("div", { class: "opt" }, el("label", { for: "seek-clock" }, t("lobby.clock")), clock),
       el("div", { class: "opt" }, el("label", { for: "seek-side" }, t("home.side")), side),
       me ? el("label", {}, rated, " " + t("home.rated")) : el("p", { class: "muted" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))),
-      me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")), min, " – ", max) : null,
+      me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")),
+        el("span", { class: "range" }, min, " – ", max)) : null,
       el("div", { class: "row" }, el("button", { class: "primary", id: "seek-create", onclick: async () => {
         const [b, i] = clock.value.split("+").map(Number);
         const body = { game: game.value, clock: { base_secs: b, increment_secs: i }, side: side.value };
