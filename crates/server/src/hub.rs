@@ -189,8 +189,6 @@ pub struct LobbyHub {
     /// (a clone is a reference count, not a copy).
     tx: broadcast::Sender<axum::extract::ws::Utf8Bytes>,
     pending: Mutex<LobbyBatch>,
-    /// Lobby sockets open now.
-    pub(crate) sockets: AtomicUsize,
     /// The seeks held by this instance's lobby sockets: seek id → how many
     /// sockets hold it (the seek lapses when none does).
     pub(crate) held: Mutex<HashMap<String, usize>>,
@@ -221,7 +219,6 @@ impl LobbyHub {
         LobbyHub {
             tx: broadcast::channel(256).0,
             pending: Mutex::new(LobbyBatch::default()),
-            sockets: AtomicUsize::new(0),
             held: Mutex::new(HashMap::new()),
             started: AtomicBool::new(false),
         }

@@ -50,18 +50,20 @@ pub enum SocketRefused {
     },
 }
 
-/// One open socket, counted in all, on its game and for its client's
-/// address until dropped.
+/// One open socket, counted in all, on its game (none: the lobby's) and for
+/// its client's address until dropped.
 pub(crate) struct SocketCount {
     app: AppState,
-    slot: Arc<Slot>,
+    slot: Option<Arc<Slot>>,
     _address: crate::hub::AddressSlot,
 }
 
 impl SocketCount {
+    /// Counts a socket on a game's slot (none: the lobby's), or refuses it
+    /// past the caps.
     pub(crate) fn take(
         app: &AppState,
-        slot: &Arc<Slot>,
+        slot: Option<&Arc<Slot>>,
         client: std::net::IpAddr,
     ) -> Result<SocketCount, SocketRefused> {
         let o = app.options();
@@ -71,10 +73,10 @@ impl SocketCount {
             .take(client)
             .ok_or(SocketRefused::Address(o.max_sockets_per_address))?;
         let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
-        let here = slot.sockets.fetch_add(1, Ordering::SeqCst);
+        let here = slot.map_or(0, |s| s.sockets.fetch_add(1, Ordering::SeqCst));
         let count = SocketCount {
             app: app.clone(),
-            slot: slot.clone(),
+            slot: slot.cloned(),
             _address: address,
         };
         if total >= o.max_sockets || here >= o.max_sockets_per_game {
@@ -90,7 +92,9 @@ impl SocketCount {
 impl Drop for SocketCount {
     fn drop(&mut self) {
         self.app.inner.sockets.fetch_sub(1, Ordering::SeqCst);
-        self.slot.sockets.fetch_sub(1, Ordering::SeqCst);
+        if let Some(slot) = &self.slot {
+            slot.sockets.fetch_sub(1, Ordering::SeqCst);
+        }
     }
 }
 

@@ -108,12 +108,7 @@ impl AppState {
             };
             match self.commit(&mut session, next, commit).await {
                 Ok(()) => {
-                    let view = session.view();
-                    self.watch_clock(&session);
-                    drop(session);
-                    slot.broadcast(&WsMessage::State {
-                        state: Box::new(view),
-                    });
+                    self.tell(&slot, session);
                     return self.finish_rated(&slot).await;
                 }
                 // Another instance changed the game first (a move that came
@@ -186,12 +181,7 @@ impl AppState {
         match self.commit(&mut session, next, commit).await {
             Ok(()) => {
                 tracing::info!(game = %session.row.id, from = ?owner, "took over a clock");
-                self.watch_clock(&session);
-                let view = session.view();
-                drop(session);
-                slot.broadcast(&WsMessage::State {
-                    state: Box::new(view),
-                });
+                self.tell(slot, session);
                 Ok(())
             }
             // Another instance took it (or a player moved): theirs stands.
@@ -218,12 +208,18 @@ impl AppState {
             Ok(()) | Err(GameError::Store(StoreError::Stale(_))) => {}
             Err(e) => return Err(e),
         }
+        self.tell(slot, session);
+        Ok(())
+    }
+
+    /// After a clock's change: its deadline noted, every socket told (the
+    /// session's lock released first).
+    fn tell(&self, slot: &Slot, session: tokio::sync::MutexGuard<'_, Session>) {
         self.watch_clock(&session);
         let view = session.view();
         drop(session);
         slot.broadcast(&WsMessage::State {
             state: Box::new(view),
         });
-        Ok(())
     }
 }

@@ -21,21 +21,24 @@ pub async fn upgrade(
     let slot = app.slot(&id).await?;
     // Count the socket now, so a flood of upgrades cannot pass the caps
     // before the first of them is counted.
-    let count = SocketCount::take(&app, &slot, client)?;
+    let count = SocketCount::take(&app, Some(&slot), client)?;
     let account = viewer.account_id();
-    // Small buffers: a client sends at most 4 KiB and each message is sent
-    // (and flushed) as it comes, so the default 128 KiB read buffer per
-    // socket only cost memory (2,000 sockets on one game: 268 MiB).
-    Ok(upgrade
+    Ok(sized(upgrade).on_upgrade(move |socket| async move {
+        let closing = app.inner.closing.subscribe();
+        push_updates(socket, slot, closing, account).await;
+        drop(count);
+    }))
+}
+
+/// Small buffers: a client sends at most 4 KiB and each message is sent
+/// (and flushed) as it comes, so the default 128 KiB read buffer per socket
+/// only cost memory (2,000 sockets on one game: 268 MiB).
+fn sized(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(0)
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            let closing = app.inner.closing.subscribe();
-            push_updates(socket, slot, closing, account).await;
-            drop(count);
-        }))
 }
 
 /// `GET /api/lobby/ws`: the lobby's socket, counted against the same caps.
@@ -44,14 +47,9 @@ pub async fn lobby(
     Client(client): Client,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let count = crate::lobby::socket::LobbyCount::take(&app, client)?;
-    Ok(upgrade
-        .read_buffer_size(WS_READ_BUFFER)
-        .write_buffer_size(0)
-        .max_message_size(MAX_WS_MESSAGE)
-        .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            crate::lobby::socket::run(socket, app).await;
-            drop(count);
-        }))
+    let count = SocketCount::take(&app, None, client)?;
+    Ok(sized(upgrade).on_upgrade(move |socket| async move {
+        crate::lobby::socket::run(socket, app).await;
+        drop(count);
+    }))
 }

@@ -6,10 +6,9 @@
 
 use super::{PoolView, SeekView};
 use crate::games::AppState;
-use crate::hub::{AddressSlot, RESTART};
+use crate::hub::RESTART;
 use axum::extract::ws::{Message, WebSocket};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering;
 use tokio::sync::broadcast;
 
 /// The most seeks one lobby socket may hold.
@@ -47,50 +46,6 @@ fn text(msg: &LobbyMessage<'_>) -> Message {
             .unwrap_or_else(|_| "{\"type\":\"error\"}".into())
             .into(),
     )
-}
-
-/// One lobby socket, counted in all and for its address until dropped.
-pub(crate) struct LobbyCount {
-    app: AppState,
-    _address: AddressSlot,
-}
-
-impl LobbyCount {
-    /// Counts a lobby socket, or refuses it past the caps.
-    ///
-    /// # Errors
-    /// The address has its share, or the server is full.
-    pub(crate) fn take(
-        app: &AppState,
-        client: std::net::IpAddr,
-    ) -> Result<LobbyCount, crate::ws::SocketRefused> {
-        let o = app.options();
-        let address = app
-            .inner
-            .socket_addresses
-            .take(client)
-            .ok_or(crate::ws::SocketRefused::Address(o.max_sockets_per_address))?;
-        let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
-        app.inner.lobby.sockets.fetch_add(1, Ordering::SeqCst);
-        let count = LobbyCount {
-            app: app.clone(),
-            _address: address,
-        };
-        if total >= o.max_sockets {
-            return Err(crate::ws::SocketRefused::Full {
-                all: o.max_sockets,
-                per_game: o.max_sockets_per_game,
-            });
-        }
-        Ok(count)
-    }
-}
-
-impl Drop for LobbyCount {
-    fn drop(&mut self) {
-        self.app.inner.sockets.fetch_sub(1, Ordering::SeqCst);
-        self.app.inner.lobby.sockets.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 /// The whole lobby as one message.

@@ -173,7 +173,8 @@ impl GameRules for urgammon::Match {
     fn view(&self, end: Option<End>, _status: Status) -> GameView {
         let mut v = UrgammonMatch::of(self);
         v.reason = end.map(End::reason);
-        if end == Some(End::Aborted) {
+        if end.is_some() {
+            // Ended other than by the points: nobody is to act.
             v.match_.over = true;
             v.match_.winner = None;
             v.state.moves.clear();
@@ -198,13 +199,6 @@ impl GameRules for urgammon::Match {
             v.match_.payout = self.settings().stake.map(|s| {
                 urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points))).to_string()
             });
-            v.state.moves.clear();
-            v.state.promoted_moves.clear();
-            v.legal.clear();
-            v.promoted_legal.clear();
-            v.state.to_act = None;
-            v.verdict_allowed = false;
-            v.verdict_forced = false;
         }
         GameView::Urgammon(Box::new(v))
     }
