@@ -181,19 +181,52 @@ impl Drop for AddressSlot {
     }
 }
 
+/// A lobby socket's sending half, shared by its reader (answers to `hold`
+/// and `ping`) and the lobby's fan-out.
+pub type LobbySink = Arc<
+    tokio::sync::Mutex<
+        futures_util::stream::SplitSink<axum::extract::ws::WebSocket, axum::extract::ws::Message>,
+    >,
+>;
+
+/// One lobby socket as the fan-out sees it.
+pub struct LobbyMember {
+    /// Where its messages go.
+    pub sink: LobbySink,
+    /// A message could not be sent to it at once (its network is slow):
+    /// it gets the whole lobby again when it catches up.
+    pub missed: AtomicBool,
+}
+
 /// The lobby's sockets: every change of the open seeks goes to all of them.
 /// Changes are gathered for a moment and sent as one message, so a busy
-/// lobby costs each socket a few messages a second, not one per seek.
+/// lobby costs each socket a few messages a second, not one per seek; the
+/// lobby's loop writes each message to every socket itself (a task woken per
+/// socket per message cost more than the write).
 pub struct LobbyHub {
-    /// The batched messages, each made once and shared by every socket
-    /// (a clone is a reference count, not a copy).
-    tx: broadcast::Sender<axum::extract::ws::Utf8Bytes>,
+    /// The open lobby sockets, by a number of their own.
+    pub(crate) members: Mutex<HashMap<u64, Arc<LobbyMember>>>,
+    next: std::sync::atomic::AtomicU64,
     pending: Mutex<LobbyBatch>,
+    /// The lobby as its sockets know it: the open seeks (id and JSON,
+    /// oldest first), kept from the same changes the sockets are sent, and
+    /// the pools (JSON, refreshed every second). A new socket, or one that
+    /// missed a change, is sent this, with no query to the store.
+    view: Mutex<(Vec<(String, String)>, String)>,
     /// The seeks held by this instance's lobby sockets: seek id → how many
     /// sockets hold it (the seek lapses when none does).
     pub(crate) held: Mutex<HashMap<String, usize>>,
     /// The lobby's loop has been started.
     pub(crate) started: AtomicBool,
+}
+
+/// A seek's id from its JSON (as the lobby's sockets are sent it).
+fn seek_id(json: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    serde_json::from_str::<Id>(json).map_or_else(|_| String::new(), |i| i.id)
 }
 
 /// A seek gone, in a lobby message.
@@ -208,6 +241,8 @@ struct Gone<'a> {
 struct LobbyBatch {
     added: Vec<String>,
     gone: Vec<(String, Option<String>)>,
+    /// The pools' JSON, when their counts changed.
+    pools: Option<String>,
 }
 
 /// How long lobby changes are gathered before they go out.
@@ -217,16 +252,78 @@ impl LobbyHub {
     /// An empty lobby.
     pub(crate) fn new() -> LobbyHub {
         LobbyHub {
-            tx: broadcast::channel(256).0,
+            members: Mutex::new(HashMap::new()),
+            next: std::sync::atomic::AtomicU64::new(0),
             pending: Mutex::new(LobbyBatch::default()),
+            view: Mutex::new((vec![], "[]".into())),
             held: Mutex::new(HashMap::new()),
             started: AtomicBool::new(false),
         }
     }
 
-    /// A new lobby socket's feed.
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<axum::extract::ws::Utf8Bytes> {
-        self.tx.subscribe()
+    /// A socket joins the lobby's fan-out; answers its number.
+    pub(crate) fn join(&self, sink: LobbySink) -> u64 {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut m) = self.members.lock() {
+            m.insert(
+                id,
+                Arc::new(LobbyMember {
+                    sink,
+                    missed: AtomicBool::new(false),
+                }),
+            );
+        }
+        id
+    }
+
+    /// A socket leaves.
+    pub(crate) fn leave(&self, id: u64) {
+        if let Ok(mut m) = self.members.lock() {
+            m.remove(&id);
+        }
+    }
+
+    /// Every socket now.
+    pub(crate) fn members(&self) -> Vec<Arc<LobbyMember>> {
+        self.members
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Sets the lobby as the store has it (at start, and now and then to
+    /// mend any change missed): the open seeks' id and JSON, oldest first.
+    pub(crate) fn seed(&self, seeks: Vec<(String, String)>) {
+        if let Ok(mut v) = self.view.lock() {
+            v.0 = seeks;
+        }
+    }
+
+    /// Sets the pools' JSON; a change goes out with the next batch.
+    pub(crate) fn set_pools(&self, pools: String) {
+        let changed = self.view.lock().is_ok_and(|mut v| {
+            let changed = v.1 != pools;
+            v.1.clone_from(&pools);
+            changed
+        });
+        if changed {
+            if let Ok(mut p) = self.pending.lock() {
+                p.pools = Some(pools);
+            }
+        }
+    }
+
+    /// The whole lobby as one message: `{"type": "seeks", "seeks": […],
+    /// "pools": […]}`.
+    pub(crate) fn whole(&self) -> axum::extract::ws::Utf8Bytes {
+        let (seeks, pools) = self.view.lock().map_or_else(
+            |_| (String::new(), "[]".to_string()),
+            |v| {
+                let seeks: Vec<&str> = v.0.iter().map(|(_, j)| j.as_str()).collect();
+                (seeks.join(","), v.1.clone())
+            },
+        );
+        format!("{{\"type\":\"seeks\",\"seeks\":[{seeks}],\"pools\":{pools}}}").into()
     }
 
     /// Notes a change, sent with the next batch.
@@ -241,13 +338,25 @@ impl LobbyHub {
         }
     }
 
-    /// Sends the changes gathered since the last call as one message:
-    /// `{"type": "lobby", "added": [seek, …], "gone": [{"id", "game"}, …]}`.
-    pub(crate) fn flush(&self) {
+    /// The changes gathered since the last call as one message, if there
+    /// were any: `{"type": "lobby", "added": [seek, …], "gone": [{"id",
+    /// "game"}, …]}`, with `"pools"` when their counts changed.
+    pub(crate) fn batch(&self) -> Option<axum::extract::ws::Utf8Bytes> {
         let batch = match self.pending.lock() {
-            Ok(mut p) if !p.added.is_empty() || !p.gone.is_empty() => std::mem::take(&mut *p),
-            _ => return,
+            Ok(mut p) if !p.added.is_empty() || !p.gone.is_empty() || p.pools.is_some() => {
+                std::mem::take(&mut *p)
+            }
+            _ => return None,
         };
+        if let Ok(mut v) = self.view.lock() {
+            for json in &batch.added {
+                let id = seek_id(json);
+                if !v.0.iter().any(|(i, _)| *i == id) {
+                    v.0.push((id, json.clone()));
+                }
+            }
+            v.0.retain(|(i, _)| !batch.gone.iter().any(|(g, _)| g == i));
+        }
         let gone: Vec<Gone<'_>> = batch
             .gone
             .iter()
@@ -258,11 +367,15 @@ impl LobbyHub {
             .collect();
         // The added seeks are JSON already (as another instance announced
         // them): spliced in as they are.
+        let pools = batch
+            .pools
+            .map(|p| format!(",\"pools\":{p}"))
+            .unwrap_or_default();
         let text = format!(
-            "{{\"type\":\"lobby\",\"added\":[{}],\"gone\":{}}}",
+            "{{\"type\":\"lobby\",\"added\":[{}],\"gone\":{}{pools}}}",
             batch.added.join(","),
             serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
         );
-        let _ = self.tx.send(text.into());
+        Some(text.into())
     }
 }

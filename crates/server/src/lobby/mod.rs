@@ -502,10 +502,31 @@ impl AppState {
         }
     }
 
+    /// The pools' counts, for the lobby's sockets.
+    async fn note_pools(&self) {
+        if let Ok(Ok(json)) = self.pools().await.map(|p| serde_json::to_string(&p)) {
+            self.inner.lobby.set_pools(json);
+        }
+    }
+
+    /// The lobby's view in memory from the store: the open seeks and the
+    /// pools.
+    async fn seed_lobby(&self) {
+        self.note_pools().await;
+        if let Ok(seeks) = self.seeks().await {
+            let seeks = seeks
+                .iter()
+                .filter_map(|s| Some((s.id.clone(), serde_json::to_string(s).ok()?)))
+                .collect();
+            self.inner.lobby.seed(seeks);
+        }
+    }
+
     /// The lobby's housekeeping, every second: the seeks held here stay
-    /// open, lapsed ones go, and the pools are paired.
+    /// open, lapsed ones go, the pools are paired and their counts noted.
     pub(crate) async fn lobby_tick(&self) {
         let now = now_ms();
+        self.note_pools().await;
         let held: Vec<String> = self
             .inner
             .lobby
@@ -552,6 +573,10 @@ pub fn start(app: &AppState) {
     {
         return;
     }
+    // The pools at once (nobody waiting yet), so the first socket has them.
+    if let Ok(Ok(json)) = pools::pool_views(|_| 0).map(|p| serde_json::to_string(&p)) {
+        app.inner.lobby.set_pools(json);
+    }
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
@@ -559,12 +584,20 @@ pub fn start(app: &AppState) {
     runtime.spawn(async move {
         let mut tick = tokio::time::interval(crate::hub::LOBBY_BATCH);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let mut last = 0;
+        let (mut last, mut seeded) = (0, 0);
         loop {
             tick.tick().await;
             let Some(inner) = weak.upgrade() else { return };
             let app = AppState { inner };
-            app.inner.lobby.flush();
+            // The lobby in memory, from the store: at start, then every 30 s
+            // to mend a change missed (another instance's, lost in transit).
+            if now_ms() - seeded >= 30_000 {
+                seeded = now_ms();
+                app.seed_lobby().await;
+            }
+            if let Some(msg) = app.inner.lobby.batch() {
+                socket::fan_out(&app, msg).await;
+            }
             let now = now_ms();
             if now - last >= 1_000 {
                 last = now;

@@ -103,6 +103,29 @@ fn fits(a: &SeekRow, b: &SeekRow, now: i64) -> bool {
     !same && gap <= range(now - a.created_ms).min(range(now - b.created_ms))
 }
 
+/// The pools with `waiting(pool)` players waiting in each.
+pub(crate) fn pool_views(waiting: impl Fn(&str) -> usize) -> Result<Vec<PoolView>, LobbyError> {
+    POOLS
+        .iter()
+        .map(|p| {
+            let settings = crate::kinds::of(p.kind).settings(&crate::kinds::SettingsFields {
+                rules: p.rules,
+                to: p.to,
+                draw: None,
+                stake: None,
+            })?;
+            Ok(PoolView {
+                id: p.id,
+                game: p.kind,
+                settings,
+                clock: p.clock,
+                clock_label: p.clock.label(),
+                waiting: waiting(p.id),
+            })
+        })
+        .collect()
+}
+
 impl AppState {
     /// The pools, with how many wait in each.
     ///
@@ -110,27 +133,11 @@ impl AppState {
     /// The store failed.
     pub async fn pools(&self) -> Result<Vec<PoolView>, LobbyError> {
         let open = self.store().open_seeks(now_ms()).await?;
-        let mut out = vec![];
-        for p in POOLS {
-            let settings = crate::kinds::of(p.kind).settings(&crate::kinds::SettingsFields {
-                rules: p.rules,
-                to: p.to,
-                draw: None,
-                stake: None,
-            })?;
-            out.push(PoolView {
-                id: p.id,
-                game: p.kind,
-                settings,
-                clock: p.clock,
-                clock_label: p.clock.label(),
-                waiting: open
-                    .iter()
-                    .filter(|s| s.pool.as_deref() == Some(p.id))
-                    .count(),
-            });
-        }
-        Ok(out)
+        pool_views(|id| {
+            open.iter()
+                .filter(|s| s.pool.as_deref() == Some(id))
+                .count()
+        })
     }
 
     /// Joins a pool: paired at once with a waiting player near enough

@@ -4,12 +4,13 @@
 //! there). A client holds its own seek with `{"type": "hold", "seek",
 //! "token"}`: the seek lasts while a socket holds it.
 
-use super::{PoolView, SeekView};
 use crate::games::AppState;
-use crate::hub::RESTART;
-use axum::extract::ws::{Message, WebSocket};
+use crate::hub::{LobbyMember, LobbySink, RESTART};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// The most seeks one lobby socket may hold.
 const MAX_HELD: usize = 8;
@@ -26,12 +27,6 @@ enum ClientMessage {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 enum LobbyMessage<'a> {
-    /// Everything open now (when the socket opens, and after it fell
-    /// behind).
-    Seeks {
-        seeks: &'a [SeekView],
-        pools: &'a [PoolView],
-    },
     /// The answer to `hold`.
     Held { seek: &'a str, ok: bool },
     /// The answer to `ping`.
@@ -48,14 +43,9 @@ fn text(msg: &LobbyMessage<'_>) -> Message {
     )
 }
 
-/// The whole lobby as one message.
-async fn snapshot(app: &AppState) -> Message {
-    let seeks = app.seeks().await.unwrap_or_default();
-    let pools = app.pools().await.unwrap_or_default();
-    text(&LobbyMessage::Seeks {
-        seeks: &seeks,
-        pools: &pools,
-    })
+/// The whole lobby as one message, from memory.
+fn snapshot(app: &AppState) -> Message {
+    Message::Text(app.inner.lobby.whole())
 }
 
 /// Resolves once the server starts stopping.
@@ -63,34 +53,48 @@ async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
 }
 
-/// Runs a lobby socket until it closes; the seeks it held go with it.
-pub async fn run(mut socket: WebSocket, app: AppState) {
-    let mut rx = app.inner.lobby.subscribe();
+/// Runs a lobby socket until it closes; the seeks it held go with it. Its
+/// sending half joins the lobby's fan-out (`fan_out`); this task reads.
+pub async fn run(socket: WebSocket, app: AppState) {
+    let (sink, mut stream) = socket.split();
+    let sink: LobbySink = Arc::new(tokio::sync::Mutex::new(sink));
+    // Joined before the whole lobby is sent, the sink held meanwhile: a
+    // change in between finds it busy, and the socket gets the whole lobby
+    // again after the next change.
+    let member = {
+        let mut first = sink.lock().await;
+        let member = app.inner.lobby.join(sink.clone());
+        if first.send(snapshot(&app)).await.is_err() {
+            drop(first);
+            app.inner.lobby.leave(member);
+            return;
+        }
+        member
+    };
     let mut closing = app.inner.closing.subscribe();
     let mut held: Vec<String> = vec![];
-    if socket.send(snapshot(&app).await).await.is_ok() {
-        serve(&mut socket, &app, &mut rx, &mut closing, &mut held).await;
-    }
+    serve(&sink, &mut stream, &app, &mut closing, &mut held).await;
+    app.inner.lobby.leave(member);
     for id in held {
         app.release_seek(&id).await;
     }
 }
 
 async fn serve(
-    socket: &mut WebSocket,
+    sink: &LobbySink,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
     app: &AppState,
-    rx: &mut broadcast::Receiver<axum::extract::ws::Utf8Bytes>,
     closing: &mut tokio::sync::watch::Receiver<bool>,
     held: &mut Vec<String>,
 ) {
-    // One wait for the server's stop for the socket's whole life: made anew
-    // at each message it cost every socket a lock on the shared channel.
     let stopping = closed(closing);
     tokio::pin!(stopping);
     loop {
-        tokio::select! {
+        let msg = tokio::select! {
             () = &mut stopping => {
-                let _ = socket
+                let _ = sink
+                    .lock()
+                    .await
                     .send(Message::Close(Some(axum::extract::ws::CloseFrame {
                         code: RESTART,
                         reason: "the server is restarting: reconnect".into(),
@@ -98,46 +102,94 @@ async fn serve(
                     .await;
                 return;
             }
-            update = rx.recv() => {
-                let msg = match update {
-                    Ok(text) => Message::Text(text),
-                    // Fell behind: the whole lobby instead.
-                    Err(broadcast::error::RecvError::Lagged(_)) => snapshot(app).await,
-                    Err(broadcast::error::RecvError::Closed) => return,
-                };
-                if socket.send(msg).await.is_err() {
-                    return;
+            msg = stream.next() => msg,
+        };
+        let reply = match msg {
+            Some(Ok(Message::Text(t))) if t.as_str() == "ping" => text(&LobbyMessage::Pong),
+            Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
+                Ok(ClientMessage::Ping) => text(&LobbyMessage::Pong),
+                Ok(ClientMessage::Hold { seek, token }) => {
+                    let ok = held.len() < MAX_HELD
+                        && !held.contains(&seek)
+                        && app.hold_seek(&seek, &token).await;
+                    if ok {
+                        held.push(seek.clone());
+                    }
+                    text(&LobbyMessage::Held { seek: &seek, ok })
+                }
+                Err(_) => text(&LobbyMessage::Error {
+                    error:
+                        "this socket takes only {\"type\":\"hold\",\"seek\":…,\"token\":…} and ping",
+                }),
+            },
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Ok(Message::Binary(_))) => text(&LobbyMessage::Error {
+                error: "this socket takes text messages only",
+            }),
+        };
+        if sink.lock().await.send(reply).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes one batched message to every lobby socket, split over the
+/// machine's cores. A write that cannot finish at once (a slow network)
+/// finishes on a task of its own; that socket misses the batches meanwhile
+/// and is sent the whole lobby when it has caught up.
+pub(crate) async fn fan_out(app: &AppState, msg: Utf8Bytes) {
+    let members = app.inner.lobby.members();
+    if members.is_empty() {
+        return;
+    }
+    let lanes = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let per = members.len().div_ceil(lanes);
+    let mut tasks = vec![];
+    for chunk in members.chunks(per.max(1)) {
+        let (chunk, msg, app) = (chunk.to_vec(), msg.clone(), app.clone());
+        // Unconstrained: tokio's per-task budget (a hundred-odd I/O
+        // operations before it makes a task yield) would otherwise make
+        // every write after the first hundred look blocked.
+        tasks.push(tokio::spawn(tokio::task::unconstrained(async move {
+            for (i, m) in chunk.iter().enumerate() {
+                write(&app, m, Message::Text(msg.clone()));
+                // Let requests in between, a thousand writes at a time.
+                if i % 1000 == 999 {
+                    tokio::task::yield_now().await;
                 }
             }
-            msg = socket.recv() => {
-                let reply = match msg {
-                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => text(&LobbyMessage::Pong),
-                    Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
-                        Ok(ClientMessage::Ping) => text(&LobbyMessage::Pong),
-                        Ok(ClientMessage::Hold { seek, token }) => {
-                            let ok = held.len() < MAX_HELD
-                                && !held.contains(&seek)
-                                && app.hold_seek(&seek, &token).await;
-                            if ok {
-                                held.push(seek.clone());
-                            }
-                            text(&LobbyMessage::Held { seek: &seek, ok })
-                        }
-                        Err(_) => text(&LobbyMessage::Error {
-                            error: "this socket takes only {\"type\":\"hold\",\"seek\":…,\"token\":…} and ping",
-                        }),
-                    },
-                    Some(Ok(Message::Close(_))) | None => return,
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Binary(_))) => text(&LobbyMessage::Error {
-                        error: "this socket takes text messages only",
-                    }),
-                    Some(Err(_)) => return,
-                };
-                if socket.send(reply).await.is_err() {
-                    return;
-                }
+        })));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+/// Writes to one lobby socket without waiting for it.
+fn write(app: &AppState, m: &Arc<LobbyMember>, msg: Message) {
+    let Ok(mut sink) = m.sink.clone().try_lock_owned() else {
+        // Busy: a reply, or a slow write, in progress.
+        m.missed.store(true, Ordering::Relaxed);
+        return;
+    };
+    let mut send = Box::pin(async move { sink.send(msg).await.map(|()| sink) });
+    match (&mut send).now_or_never() {
+        Some(Ok(mut sink)) => {
+            if m.missed.swap(false, Ordering::Relaxed) {
+                // Caught up after missing some: the whole lobby.
+                let whole = snapshot(app);
+                tokio::spawn(async move {
+                    let _ = sink.send(whole).await;
+                });
             }
+        }
+        Some(Err(_)) => {}
+        None => {
+            m.missed.store(true, Ordering::Relaxed);
+            tokio::spawn(async move {
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(10), send).await;
+            });
         }
     }
 }

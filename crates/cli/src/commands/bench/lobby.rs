@@ -59,6 +59,9 @@ struct Change {
     added: Vec<Id>,
     #[serde(default)]
     gone: Vec<Id>,
+    /// The whole lobby (a socket that missed a change is sent it again).
+    #[serde(default)]
+    seeks: Vec<Id>,
 }
 
 #[derive(Deserialize)]
@@ -136,6 +139,13 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
                 return vec![];
             }
             let mut pushes = vec![];
+            // What this socket has been told: the seeks open, and the
+            // changes already timed (a change may come twice: in a batch,
+            // and in the whole lobby sent after a missed one).
+            let (mut open, mut timed) = (
+                std::collections::HashSet::<String>::new(),
+                std::collections::HashSet::<String>::new(),
+            );
             let Ok(Ok((mut ws, _))) = tokio::time::timeout(
                 Duration::from_secs(30),
                 tokio_tungstenite::connect_async(&url),
@@ -161,15 +171,33 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
                         let now = Instant::now();
                         let Ok(text) = msg.into_text() else { continue };
                         let Ok(c) = serde_json::from_str::<Change>(text.as_str()) else { continue };
-                        if c.kind != "lobby" {
-                            continue;
-                        }
+                        let (added, gone): (Vec<String>, Vec<String>) = match c.kind.as_str() {
+                            "lobby" => (
+                                c.added.into_iter().map(|s| s.id).collect(),
+                                c.gone.into_iter().map(|s| s.id).collect(),
+                            ),
+                            "seeks" => {
+                                let now_open: std::collections::HashSet<String> =
+                                    c.seeks.into_iter().map(|s| s.id).collect();
+                                let gone = open.difference(&now_open).cloned().collect();
+                                (now_open.into_iter().collect(), gone)
+                            }
+                            _ => continue,
+                        };
                         let Ok(asked) = asked.lock() else { continue };
-                        let keys = c.added.iter().map(|s| format!("+{}", s.id))
-                            .chain(c.gone.iter().map(|s| format!("-{}", s.id)));
+                        for id in &added {
+                            open.insert(id.clone());
+                        }
+                        for id in &gone {
+                            open.remove(id);
+                        }
+                        let keys = added.iter().map(|id| format!("+{id}"))
+                            .chain(gone.iter().map(|id| format!("-{id}")));
                         for key in keys {
                             if let Some(t) = asked.get(&key) {
-                                pushes.push(now.duration_since(*t).as_secs_f64() * 1000.0);
+                                if timed.insert(key) {
+                                    pushes.push(now.duration_since(*t).as_secs_f64() * 1000.0);
+                                }
                             }
                         }
                     }

@@ -188,6 +188,7 @@ export async function lobbyBlock(root, compact = false) {
         if (state.mine.has(g.id) && !g.game && state.waiting !== g.id) state.mine.delete(g.id);
       }
       for (const s of msg.added) if (!state.seeks.some((x) => x.id === s.id)) state.seeks.push(s);
+      if (msg.pools) state.pools = msg.pools;
     } else return;
     window.agonLobby = state.seeks.map((s) => s.id);
     drawList();
