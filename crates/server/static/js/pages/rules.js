@@ -13,7 +13,19 @@ import { gameOf } from "../games.js";
 async function startFigure(game, into) {
   try {
     // The cheapest look each game's engine takes: the start is all we draw.
-    const r = await api("POST", "/api/analyze", { ringo: { game, depth: 1 }, urgammon: { game, level: 1 } }[game]);
+    // A client may have two analyses at once: switching languages quickly
+    // asks for more (each page draws two), so a refusal for that is tried
+    // again in a moment rather than losing the figure.
+    const body = { ringo: { game, depth: 1 }, urgammon: { game, level: 1 } }[game];
+    let r = null;
+    for (let tries = 0; !r; tries++) {
+      try {
+        r = await api("POST", "/api/analyze", body);
+      } catch (e) {
+        if (e.status !== 429 || tries >= 20) throw e;
+        await new Promise((done) => setTimeout(done, 250));
+      }
+    }
     const view = { id: "rules-" + game, you: [], state: { ...r.state, game: r.game }, selected: null, flipped: false, arrows: [] };
     into.replaceChildren(gameOf(game).board(view),
       el("figcaption", { class: "muted" }, t({ ringo: "rules.board_ringo", urgammon: "rules.board_urgammon" }[game])));
