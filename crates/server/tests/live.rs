@@ -189,6 +189,12 @@ async fn a_player_aborts_before_both_have_moved_and_not_after() {
     )
     .await;
     assert_eq!(st, 409, "{v}");
+    // Nor an imported game between two people, past its first moves.
+    let body =
+        json!({"game": "ringo", "record": "classic b6-b5 b1-a1", "opponent": "friend"}).to_string();
+    let (st, g) = call(&app, "POST", "/api/import", None, Some(&body)).await;
+    assert_eq!(st, 201, "{g}");
+    assert_eq!(g["state"]["abortable"], false);
 }
 
 #[tokio::test]

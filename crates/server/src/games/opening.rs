@@ -42,6 +42,10 @@ pub(crate) async fn open_game(
     invite: Option<(&str, u8)>,
 ) -> Result<Session, GameError> {
     let mut row = row;
+    // An imported record is past its first moves: not to be aborted.
+    if !tokens.is_empty() {
+        row.moved = 3;
+    }
     // The instance that opens a live game keeps its clock.
     if row.clock.is_some() {
         row.clock_owner = Some(app.instance().to_string());
