@@ -416,3 +416,23 @@ fn an_http2_preface_that_goes_quiet_is_closed() {
         "never closed"
     );
 }
+
+#[test]
+fn a_first_move_wait_out_of_range_is_a_clear_error() {
+    for bad in ["0", "601", "-3", "soon"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args(["serve", &format!("--first-move-secs={bad}")])
+            .output()
+            .expect("agon runs");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{bad}: refused by the flag parser"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--first-move-secs"),
+            "{bad}: the error names the flag: {err}"
+        );
+    }
+}
