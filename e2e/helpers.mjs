@@ -25,7 +25,7 @@ function freePort() {
 
 /** Starts `agon serve`; `engineDelayMs` paces the computer (0: it answers at
  *  once; a test that must see the computer thinking gives it time). */
-export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30 } = {}) {
+export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
@@ -36,7 +36,8 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30 } = {}
   // The tests click faster than a person: no per-client rate limits here
   // (their own API tests cover them).
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
-    "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs)], {
+    "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs),
+    "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? ["--push-insecure-endpoints"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise((resolve, reject) => {
@@ -92,6 +93,9 @@ export async function clickRingoCell(page, cell) {
   if (cell === "F") return page.locator('[data-cell="F"]').click({ force: true });
   const point = await page.evaluate((cell) => {
     const path = document.querySelector(`[data-cell="${cell}"]`);
+    // A person scrolls the board into view before she clicks on it.
+    const box = path.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) path.scrollIntoView({ block: "center" });
     const svg = path.ownerSVGElement;
     const p = svg.createSVGPoint();
     p.x = Number(path.dataset.cx); p.y = Number(path.dataset.cy);

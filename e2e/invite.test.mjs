@@ -135,10 +135,13 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
       await p.locator("#result").waitFor();
       assert.match(await p.locator("#result").innerText(), /attackers win — The defenders resigned/);
     }
-    // Alice asks for a rematch: she and the phone land in the new game with
-    // the sides swapped; the spectator is offered to watch it.
+    // Alice offers a rematch and Bob (on his phone) accepts: both land in
+    // the new game with the sides swapped; the spectator is offered to
+    // watch it.
     const oldUrl = alice.url();
-    await alice.locator("#rematch").click();
+    await alice.locator("#rematch-offer").click();
+    await phone.locator("#offer[data-kind=rematch]").waitFor();
+    await phone.locator("#offer-accept").click();
     await alice.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
     await phone.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
     assert.equal(alice.url(), phone.url());
@@ -251,7 +254,8 @@ test("an Urgammon match between two browsers by invite: dice, turns, the next ga
     }
 
     // Alice resigns the match (Resign, then confirm): everyone sees who won
-    // and what the stake costs; Bob asks for a rematch and both swap colours.
+    // and what the stake costs; Bob offers a rematch, Alice accepts, and
+    // both swap colours.
     await alice.locator("#resign").click();
     await alice.locator("#resign").click();
     for (const p of pages) {
@@ -263,7 +267,8 @@ test("an Urgammon match between two browsers by invite: dice, turns, the next ga
       assert.equal(await p.locator("#undo").count(), 0);
     }
     const oldUrl = bob.url();
-    await bob.locator("#rematch").click();
+    await bob.locator("#rematch-offer").click();
+    await alice.locator("#offer-accept").click();
     for (const p of [alice, bob]) {
       await p.waitForURL((u) => u.toString() !== oldUrl && /\/g\/[a-z0-9]+$/.test(u.toString()));
       await waitState(p, () => window.agonState && window.agonState.match.games === 1 && window.agonYou.length === 1);

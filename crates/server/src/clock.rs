@@ -34,7 +34,21 @@ pub struct ClockSettings {
     /// Added to a side's time after each of its turns, in seconds.
     #[serde(default)]
     pub increment_secs: u32,
+    /// A correspondence game: days per move (1, 2, 3 or 7), each side's
+    /// time set back to them after each of its turns; 0 for a live clock.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub days: u32,
 }
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The days per move a correspondence game may have.
+pub const DAYS: [u32; 4] = [1, 2, 3, 7];
+
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
 
 impl ClockSettings {
     /// Checks the settings' range.
@@ -42,6 +56,16 @@ impl ClockSettings {
     /// # Errors
     /// A base of 0 or past three hours, an increment past three minutes.
     pub fn check(self) -> Result<ClockSettings, String> {
+        if self.days != 0 {
+            return if DAYS.contains(&self.days) {
+                Ok(ClockSettings::days(self.days))
+            } else {
+                Err(format!(
+                    "invalid days: a correspondence game has 1, 2, 3 or 7 days per move, not {}",
+                    self.days
+                ))
+            };
+        }
         if self.base_secs == 0 || self.base_secs > MAX_BASE_SECS {
             return Err(format!(
                 "invalid clock: base_secs is 1 to {MAX_BASE_SECS} seconds, not {}",
@@ -57,10 +81,21 @@ impl ClockSettings {
         Ok(self)
     }
 
-    /// The short name players read: `5+3` (minutes and seconds), or `0:30+2`
-    /// for a base under a minute.
+    /// A correspondence game's settings: `days` per move.
+    pub fn days(days: u32) -> ClockSettings {
+        ClockSettings {
+            base_secs: days * 86_400,
+            increment_secs: 0,
+            days,
+        }
+    }
+
+    /// The short name players read: `5+3` (minutes and seconds), `0:30+2`
+    /// for a base under a minute, `3d` for three days per move.
     pub fn label(self) -> String {
-        if self.base_secs % 60 == 0 {
+        if self.days != 0 {
+            format!("{}d", self.days)
+        } else if self.base_secs % 60 == 0 {
             format!("{}+{}", self.base_secs / 60, self.increment_secs)
         } else {
             format!(
@@ -81,7 +116,9 @@ impl ClockSettings {
             increment_ms: i64::from(self.increment_secs) * 1000,
             remaining_ms: [base, base],
             since_ms: now_ms,
-            first_move_ms,
+            // A correspondence game waits its days for each first move.
+            first_move_ms: if self.days != 0 { base } else { first_move_ms },
+            days: self.days,
         }
     }
 }
@@ -102,6 +139,9 @@ pub struct Clock {
     /// aborted (the server's setting when the game began).
     #[serde(default = "first_move_default")]
     pub first_move_ms: i64,
+    /// A correspondence game's days per move (0: a live clock).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub days: u32,
 }
 
 fn first_move_default() -> i64 {
@@ -111,9 +151,13 @@ fn first_move_default() -> i64 {
 impl Clock {
     /// The settings this clock was made from.
     pub fn settings(&self) -> ClockSettings {
+        if self.days != 0 {
+            return ClockSettings::days(self.days);
+        }
         ClockSettings {
             base_secs: (self.base_ms / 1000) as u32,
             increment_secs: (self.increment_ms / 1000) as u32,
+            days: 0,
         }
     }
 
@@ -144,7 +188,12 @@ impl Clock {
             // A flag that fell shows zero, not how far past it the end came.
             *left = (*left - self.used(now_ms, lag_ms)).max(0);
             if passed {
-                *left += self.increment_ms;
+                // Correspondence: each turn has the days afresh.
+                *left = if self.days != 0 {
+                    self.base_ms
+                } else {
+                    *left + self.increment_ms
+                };
             }
         }
         next.since_ms = now_ms;
@@ -208,6 +257,7 @@ mod tests {
         let c = ClockSettings {
             base_secs: 60,
             increment_secs: 2,
+            days: 0,
         }
         .start(1_000, FIRST_MOVE_MS);
         let next = c.after(Some(0), 11_000, 100, true);
@@ -225,6 +275,7 @@ mod tests {
         let c = ClockSettings {
             base_secs: 10,
             increment_secs: 0,
+            days: 0,
         }
         .start(0, FIRST_MOVE_MS);
         let r = c.resumed(Some(1), 2_000, 60_000);
@@ -239,27 +290,56 @@ mod tests {
         let ok = ClockSettings {
             base_secs: 300,
             increment_secs: 3,
+            days: 0,
         };
         assert_eq!(ok.check().unwrap().label(), "5+3");
         assert_eq!(
             ClockSettings {
                 base_secs: 30,
-                increment_secs: 2
+                increment_secs: 2,
+                days: 0
             }
             .label(),
             "0:30+2"
         );
         assert!(ClockSettings {
             base_secs: 0,
-            increment_secs: 0
+            increment_secs: 0,
+            days: 0
         }
         .check()
         .is_err());
         assert!(ClockSettings {
             base_secs: 60,
-            increment_secs: 181
+            increment_secs: 181,
+            days: 0
         }
         .check()
         .is_err());
+    }
+
+    #[test]
+    fn a_correspondence_turn_has_its_days_afresh_and_a_flag_when_they_run_out() {
+        let c = ClockSettings::days(3)
+            .check()
+            .unwrap()
+            .start(0, FIRST_MOVE_MS);
+        assert_eq!(c.remaining_ms, [3 * DAY_MS, 3 * DAY_MS]);
+        // The first move is awaited for the days too, not 30 seconds.
+        assert_eq!(c.first_move_ms, 3 * DAY_MS);
+        // Two days spent on a move: the next turn of that side has three.
+        let next = c.after(Some(0), 2 * DAY_MS, 0, true);
+        assert_eq!(next.remaining_ms, [3 * DAY_MS, 3 * DAY_MS]);
+        assert_eq!(next.flag_at(1), 2 * DAY_MS + 3 * DAY_MS);
+        assert_eq!(next.settings(), ClockSettings::days(3));
+        assert_eq!(ClockSettings::days(7).label(), "7d");
+        for bad in [0, 4, 5, 6, 8, 30] {
+            let d = ClockSettings {
+                base_secs: 1,
+                increment_secs: 0,
+                days: bad,
+            };
+            assert_eq!(d.check().is_err(), bad != 0, "{bad}");
+        }
     }
 }

@@ -47,6 +47,14 @@ pub enum WsMessage {
         /// The seats the token still holds.
         you: Vec<u8>,
     },
+    /// A line of chat (`room` first, so a socket can tell a players'
+    /// line without parsing it: spectators' sockets never get those).
+    Chat {
+        /// The room.
+        room: crate::store::Room,
+        /// The line.
+        line: crate::store::ChatLine,
+    },
     /// The answer to `ping`.
     Pong,
     /// A message the socket does not take.

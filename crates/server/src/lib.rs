@@ -30,6 +30,7 @@ pub mod hub;
 pub mod kinds;
 pub mod lobby;
 pub mod model;
+pub mod push;
 pub mod ratings;
 pub mod secrets;
 pub mod session;

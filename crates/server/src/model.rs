@@ -197,6 +197,38 @@ impl FromStr for Status {
     }
 }
 
+/// What one player may offer the other in a game between people.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferKind {
+    /// Take back the offerer's last decision (and the reply to it).
+    Takeback,
+    /// A new game with the same settings and the seats swapped.
+    Rematch,
+}
+
+/// An offer waiting for the other player's answer. It lapses when the
+/// position moves on: any change of the game but an offer clears it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Offer {
+    /// What is offered.
+    pub kind: OfferKind,
+    /// The seat that offered.
+    pub seat: u8,
+}
+
+impl Offer {
+    /// The offer as its column holds it (JSON).
+    pub fn text(self) -> String {
+        serde_json::to_string(&self).unwrap_or_default()
+    }
+
+    /// An offer from its column; a damaged one is no offer.
+    pub fn parse(text: Option<&str>) -> Option<Offer> {
+        text.and_then(|t| serde_json::from_str(t).ok())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,11 @@
 #[error("the server cannot make a secret right now; try again")]
 pub struct NoSecret;
 
-fn fill(buf: &mut [u8]) -> Result<(), NoSecret> {
+/// Fills `buf` from the secure generator.
+///
+/// # Errors
+/// The generator failed.
+pub fn fill(buf: &mut [u8]) -> Result<(), NoSecret> {
     getrandom::fill(buf).map_err(|e| {
         tracing::error!(error = %e, "the OS random generator failed");
         NoSecret

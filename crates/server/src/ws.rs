@@ -19,6 +19,9 @@ pub const MAX_WS_MESSAGE: usize = 4 * 1024;
 /// send, and its frame header.
 pub(crate) const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
 
+/// How a players' chat line begins on the socket.
+const PLAYERS_CHAT: &str = r#"{"type":"chat","room":"players""#;
+
 /// Resolves once the server starts stopping.
 async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
@@ -98,8 +101,11 @@ impl Drop for SocketCount {
     }
 }
 
-/// Counts a socket as present for its seats until it is dropped.
+/// Counts a socket as present for its seats until it is dropped; the store
+/// hears of each change (every instance must know who is gone before a win
+/// is claimed).
 struct Presence {
+    app: AppState,
     slot: Arc<Slot>,
     seats: Vec<u8>,
 }
@@ -109,6 +115,7 @@ impl Presence {
         self.release();
         for &s in &seats {
             self.slot.presence[s as usize].fetch_add(1, Ordering::SeqCst);
+            self.app.note_presence(&self.slot, s);
         }
         self.seats = seats;
         self.slot.broadcast(&WsMessage::Presence {
@@ -119,6 +126,7 @@ impl Presence {
     fn release(&mut self) {
         for s in self.seats.drain(..) {
             self.slot.presence[s as usize].fetch_sub(1, Ordering::SeqCst);
+            self.app.note_presence(&self.slot, s);
         }
     }
 }
@@ -147,6 +155,7 @@ async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
 /// so the page reconnects, to another instance behind the proxy if need be.
 pub(crate) async fn push_updates(
     mut socket: WebSocket,
+    app: AppState,
     slot: Arc<Slot>,
     mut closing: tokio::sync::watch::Receiver<bool>,
     account: Option<i64>,
@@ -171,6 +180,7 @@ pub(crate) async fn push_updates(
         return;
     }
     let mut presence = Presence {
+        app,
         slot: slot.clone(),
         seats: vec![],
     };
@@ -198,6 +208,11 @@ pub(crate) async fn push_updates(
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
+                // The players' chat is theirs: a spectator's socket never
+                // gets a line of it (the line's room comes first).
+                if presence.seats.is_empty() && text.starts_with(PLAYERS_CHAT) {
+                    continue;
+                }
                 if socket.send(Message::Text(text.to_string().into())).await.is_err() {
                     return;
                 }

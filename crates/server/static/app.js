@@ -17,6 +17,7 @@ import { notFoundPage } from "./js/pages/notfound.js";
 import { accountPage } from "./js/pages/account.js";
 import { profilePage, leaderboardPage } from "./js/pages/profile.js";
 import { account, applySettings, saveSetting, showInHeader } from "./js/account.js";
+import { startTurns } from "./js/notify.js";
 
 addRoute(/^\/$/, homePage);
 addRoute(/^\/new$/, homePage);
@@ -43,6 +44,9 @@ langSelect.addEventListener("change", () => {
 document.addEventListener("agon-sound", (e) => saveSetting("sound", e.detail));
 
 route();
+// The player's games between people: the menu's count, and notifications
+// when one of them wants her while she looks elsewhere.
+startTurns();
 // Who is signed in: the header shows the name, and the account's settings
 // (language, sounds) apply to this browser too.
 account().then((a) => {

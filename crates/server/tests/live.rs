@@ -9,7 +9,7 @@ mod common;
 
 use agon_server::store::Store;
 use agon_server::{app, AppState, Options};
-use common::{action, call, mv};
+use common::{action, as_account, call, mv, signup};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -290,7 +290,7 @@ async fn a_seek_becomes_one_game_with_both_players_seated() {
     assert_eq!(s["side"], "defenders");
     assert_eq!(s["rated"], false);
     assert!(s.get("token_hash").is_none(), "{s}");
-    assert_eq!(list["pools"].as_array().unwrap().len(), 3);
+    assert_eq!(list["pools"].as_array().unwrap().len(), 5);
     // The creator cannot accept her own seek.
     let (st, v) = call(
         &app,
@@ -756,7 +756,7 @@ async fn the_lobby_socket_pushes_changes_and_a_held_seek_goes_with_its_socket() 
     let first = next_json(&mut watcher).await;
     assert_eq!(first["type"], "seeks");
     assert_eq!(first["seeks"], json!([]));
-    assert_eq!(first["pools"].as_array().unwrap().len(), 3);
+    assert_eq!(first["pools"].as_array().unwrap().len(), 5);
     // A seek made over HTTP reaches the socket.
     let (id, token) = seek(&app, json!({"game": "ringo", "clock": {"base_secs": 60}})).await;
     let change = next_json(&mut watcher).await;
@@ -817,51 +817,6 @@ async fn the_lobby_socket_pushes_changes_and_a_held_seek_goes_with_its_socket() 
         json!([{"id": id, "game": v["game"]}]),
         "{change}"
     );
-}
-
-/// A new account's session cookie.
-async fn signup(app: &axum::Router, name: &str) -> String {
-    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
-    let req = axum::http::Request::builder()
-        .method("POST")
-        .uri("/api/account/signup")
-        .header("content-type", "application/json")
-        .body(axum::body::Body::from(body))
-        .unwrap();
-    use tower::ServiceExt;
-    let res = app.clone().oneshot(req).await.unwrap();
-    assert_eq!(res.status(), 201);
-    let cookie = res.headers()["set-cookie"].to_str().unwrap();
-    cookie.split(';').next().unwrap().to_string()
-}
-
-/// A request with a session cookie.
-async fn as_account(
-    app: &axum::Router,
-    cookie: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    use tower::ServiceExt;
-    let req = axum::http::Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .header("cookie", cookie)
-        .body(axum::body::Body::from(
-            body.map(|b| b.to_string()).unwrap_or_default(),
-        ))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status().as_u16();
-    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test]

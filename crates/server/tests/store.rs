@@ -69,9 +69,15 @@ fn row(id: &str) -> GameRow {
             remaining_ms: [59_000, 60_000],
             since_ms: 1_000,
             first_move_ms: 30_000,
+            days: 0,
         }),
         clock_owner: Some("i1".into()),
         moved: 1,
+        // An offer waiting is kept with the game.
+        offer: Some(agon_server::model::Offer {
+            kind: agon_server::model::OfferKind::Takeback,
+            seat: 1,
+        }),
     }
 }
 
@@ -95,6 +101,7 @@ fn commit(from: i64, keep: usize, append: &[&str], dice: Vec<Drawn>) -> Commit {
         clock: None,
         clock_owner: None,
         moved: 3,
+        offer: None,
     }
 }
 

@@ -177,6 +177,20 @@ pub(crate) struct ServeArgs {
     /// before the server aborts it.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) first_move_secs: u64,
+    /// Seconds the opponent of a live game between people must have been
+    /// gone (no page open) before the win may be claimed.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) claim_after_secs: u64,
+    /// The contact push services see in this server's Web Push requests
+    /// (`mailto:` or `https:`); by default the public URL, if given.
+    #[arg(long)]
+    pub(crate) push_contact: Option<String>,
+    /// Accept Web Push subscriptions whose endpoint is plain `http://` or
+    /// on this machine or network. Only for tests that run their own push
+    /// service: without it, only `https://` endpoints on public host names
+    /// are taken, so nobody can make the server call into its network.
+    #[arg(long)]
+    pub(crate) push_insecure_endpoints: bool,
 }
 
 impl ServeArgs {
@@ -211,6 +225,11 @@ impl ServeArgs {
                 analysis_per_client: self.analysis_per_client,
                 evict_after: Duration::from_secs(self.evict_after_secs),
                 first_move: Duration::from_secs(self.first_move_secs),
+                claim_after: Duration::from_secs(self.claim_after_secs),
+                push: agon_server::push::PushOptions {
+                    insecure_endpoints: self.push_insecure_endpoints,
+                    contact: self.push_contact.or_else(|| self.public_url.clone()),
+                },
             },
         }
     }

@@ -143,7 +143,12 @@ impl AppState {
             let keeper_seen = owner.as_ref().and_then(|o| seen.get(o)).copied();
             let mine = owner.as_deref() == Some(self.instance());
             if mine {
-                if self.slot_in_memory(&id).is_none() {
+                let watched = self
+                    .inner
+                    .deadlines
+                    .lock()
+                    .is_ok_and(|d| d.contains_key(&id));
+                if !watched && self.slot_in_memory(&id).is_none() {
                     let slot = self.slot(&id).await?;
                     self.watch_clock(&*slot.session.lock().await);
                 }

@@ -13,6 +13,7 @@ pub(crate) mod players;
 mod pools;
 mod rated;
 pub(crate) mod shared;
+pub mod talk;
 
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
@@ -60,6 +61,9 @@ pub enum GameError {
     /// Engine work failed.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// A chat line refused.
+    #[error(transparent)]
+    Chat(#[from] talk::ChatRefusal),
     /// This client has its share of analyses queued or running already.
     #[error("you have {held} analyses or rollouts running already (at most {cap} at once): wait for them, then try again")]
     AnalysisLimit {
@@ -148,6 +152,10 @@ pub(crate) struct Inner {
     pub(crate) deadlines: Mutex<HashMap<String, i64>>,
     /// The lobby's sockets and the seeks they hold.
     pub(crate) lobby: crate::hub::LobbyHub,
+    /// Each chat writer's recent lines, for the rate limit.
+    pub(crate) chat_limiter: talk::ChatLimiter,
+    /// Web Push: this server's keys and its client.
+    pub(crate) push: crate::push::Pusher,
 }
 
 impl AppState {
@@ -167,6 +175,7 @@ impl AppState {
     pub fn with_options(store: Store, options: Options) -> AppState {
         let notices = store.notices();
         let per_address_sockets = options.max_sockets_per_address;
+        let options_push = options.push.clone();
         let app = AppState {
             inner: Arc::new(Inner {
                 accounts: crate::accounts::Accounts::new(
@@ -190,6 +199,8 @@ impl AppState {
                 instance: crate::secrets::instance_name(),
                 deadlines: Mutex::new(HashMap::new()),
                 lobby: crate::hub::LobbyHub::new(),
+                chat_limiter: talk::ChatLimiter::default(),
+                push: crate::push::Pusher::new(options_push.clone()),
             }),
         };
         if let (Some(notices), Ok(runtime)) = (notices, tokio::runtime::Handle::try_current()) {
@@ -200,6 +211,15 @@ impl AppState {
         }
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(clocks::keep(Arc::downgrade(&app.inner)));
+            // The Web Push key is made at first start (and kept in the
+            // store, where every instance finds it).
+            let inner = Arc::downgrade(&app.inner);
+            runtime.spawn(async move {
+                let Some(inner) = inner.upgrade() else { return };
+                if let Err(e) = inner.push.keys(&inner.store).await {
+                    tracing::warn!(error = %e, "no Web Push key yet: made when first needed");
+                }
+            });
         }
         app
     }
@@ -327,10 +347,12 @@ impl AppState {
             let unused =
                 now.saturating_sub(slot.last_used.load(Ordering::Relaxed)) >= idle.as_secs();
             // A clock this instance keeps stays in memory until its game ends.
+            // (A correspondence game's deadline is days away: it is kept
+            // in the deadlines alone, and the game loaded when it falls.)
             let clocked = slot
                 .session
                 .try_lock()
-                .map_or(true, |s| s.clocked() && !s.is_over());
+                .map_or(true, |s| s.clocked() && !s.correspondence() && !s.is_over());
             let held = Arc::strong_count(slot) > 1
                 || slot.tx.receiver_count() > 0
                 || slot.engine_running.load(Ordering::SeqCst)
@@ -358,6 +380,7 @@ impl AppState {
             }
         }
         self.inner.accounts.sweep();
+        self.inner.chat_limiter.sweep();
         self.evict_idle(self.inner.options.evict_after)
     }
 
@@ -481,10 +504,13 @@ impl AppState {
         }
         let mut view = session.view();
         self.watch_clock(&session);
+        let correspondence = session.correspondence();
         drop(session);
         if matches!(action, Action::Undo) {
             slot.stop_engine();
         }
+        self.announce(slot, action, &view, &seats, correspondence)
+            .await;
         slot.broadcast(&WsMessage::State {
             state: Box::new(view.clone()),
         });
@@ -498,6 +524,34 @@ impl AppState {
             view = slot.session.lock().await.view();
         }
         Ok((view, seats))
+    }
+
+    /// Tells the other player by Web Push of what concerns her: an offer
+    /// made to her, or her turn in a correspondence game.
+    async fn announce(
+        &self,
+        slot: &Arc<Slot>,
+        action: &Action,
+        view: &crate::session::SessionView,
+        seats: &[u8],
+        correspondence: bool,
+    ) {
+        if let (Action::Offer(kind), Some(offer)) = (action, &view.offer) {
+            if offer.kind == *kind {
+                self.notify_seat(slot, 1 - offer.seat, crate::push::Event::Offer(*kind), None)
+                    .await;
+            }
+        }
+        let moved = matches!(
+            action,
+            Action::Move(_) | Action::Roll | Action::Verdict | Action::Accept(_) | Action::Next
+        );
+        if let Some(next) = view.seat_to_act.filter(|s| !seats.contains(s)) {
+            if correspondence && moved {
+                self.notify_seat(slot, next, crate::push::Event::Turn, None)
+                    .await;
+            }
+        }
     }
 
     /// Replaces a slot's session (held locked by the caller) by the game as

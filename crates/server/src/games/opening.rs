@@ -110,5 +110,6 @@ pub(crate) fn new_row(
             .map(|c| c.start(crate::clock::now_ms(), g.first_move_ms)),
         clock_owner: None,
         moved: 0,
+        offer: None,
     })
 }

@@ -55,6 +55,11 @@ pub struct Options {
     /// How long a live game waits for each side's first decision before
     /// the server aborts it.
     pub first_move: Duration,
+    /// How long the opponent of a live game must have been gone before the
+    /// win may be claimed.
+    pub claim_after: Duration,
+    /// Web Push's settings.
+    pub push: crate::push::PushOptions,
 }
 
 impl Default for Options {
@@ -79,6 +84,8 @@ impl Default for Options {
             analysis_per_client: 2,
             evict_after: Duration::from_secs(600),
             first_move: Duration::from_millis(crate::clock::FIRST_MOVE_MS as u64),
+            claim_after: Duration::from_millis(crate::session::CLAIM_AFTER_MS as u64),
+            push: crate::push::PushOptions::default(),
         }
     }
 }

@@ -15,6 +15,7 @@ const FILES: &[(&str, &str)] = &[
     ("i18n.js", include_str!("../../static/i18n.js")),
     ("style.css", include_str!("../../static/style.css")),
     ("favicon.svg", include_str!("../../static/favicon.svg")),
+    ("sw.js", include_str!("../../static/sw.js")),
     ("lang/en.js", include_str!("../../static/lang/en.js")),
     ("lang/pl.js", include_str!("../../static/lang/pl.js")),
     ("lang/fr.js", include_str!("../../static/lang/fr.js")),
@@ -22,6 +23,15 @@ const FILES: &[(&str, &str)] = &[
     ("js/account.js", include_str!("../../static/js/account.js")),
     ("js/players.js", include_str!("../../static/js/players.js")),
     ("js/clock.js", include_str!("../../static/js/clock.js")),
+    ("js/notify.js", include_str!("../../static/js/notify.js")),
+    (
+        "js/panels/offers.js",
+        include_str!("../../static/js/panels/offers.js"),
+    ),
+    (
+        "js/panels/chat.js",
+        include_str!("../../static/js/panels/chat.js"),
+    ),
     (
         "js/pages/lobby.js",
         include_str!("../../static/js/pages/lobby.js"),
@@ -201,6 +211,12 @@ pub async fn static_file(Path(path): Path<String>, headers: HeaderMap) -> Respon
         return not_found().await.into_response();
     };
     validated(&headers, mime(&path), body)
+}
+
+/// The service worker, at the site's root so that it serves every page
+/// (it shows Web Push notifications with every tab closed).
+pub async fn service_worker(headers: HeaderMap) -> Response {
+    static_file(Path("sw.js".to_string()), headers).await
 }
 
 /// The icon, also at the address browsers try by themselves.

@@ -124,6 +124,30 @@ pub enum ErrorCode {
     BadRange,
     /// Too many seeks open at once (429).
     TooManySeeks,
+    /// An offer in a game not between two people, or that does not fit
+    /// now (409).
+    NoOffers,
+    /// The same offer made twice (409).
+    OfferPending,
+    /// No offer from the opponent to answer (409).
+    NoOffer,
+    /// The opponent of a live game has not been gone 60 s (409).
+    CannotClaim,
+    /// Takebacks in a rated game whose players have not both allowed them
+    /// (409).
+    TakebacksOff,
+    /// A chat line that is empty, too long or has control characters (400).
+    BadChat,
+    /// A player writing to the spectators' room, or a spectator to the
+    /// players' (403).
+    WrongRoom,
+    /// Too many chat lines at once (429).
+    ChatFlood,
+    /// A push subscription that is not one (400).
+    BadSubscription,
+    /// Correspondence days other than 1, 2, 3 or 7, or both days and a
+    /// clock (400).
+    BadDays,
     /// A method the route does not take.
     MethodNotAllowed,
     /// Too many requests from this client.
@@ -281,6 +305,11 @@ impl From<Refusal> for ErrorCode {
             Refusal::RecordTooLong => ErrorCode::RecordTooLong,
             Refusal::WaitingForFriend => ErrorCode::WaitingForFriend,
             Refusal::CannotAbort => ErrorCode::CannotAbort,
+            Refusal::NoOffers => ErrorCode::NoOffers,
+            Refusal::OfferPending => ErrorCode::OfferPending,
+            Refusal::NoOffer => ErrorCode::NoOffer,
+            Refusal::CannotClaim => ErrorCode::CannotClaim,
+            Refusal::RematchBeforeEnd => ErrorCode::RematchBeforeEnd,
         }
     }
 }
@@ -321,6 +350,15 @@ impl From<GameError> for ApiError {
             GameError::BadRecord(m) => ApiError::BadRequest(ErrorCode::BadRecord, m),
             GameError::RecordTooLong(m) => ApiError::BadRequest(ErrorCode::RecordTooLong, m),
             GameError::Internal(m) => ApiError::Internal(m),
+            GameError::Chat(c) => {
+                use crate::games::talk::ChatRefusal as C;
+                let m = c.to_string();
+                match c {
+                    C::Bad(_) => ApiError::BadRequest(ErrorCode::BadChat, m),
+                    C::WrongRoom(_) => ApiError::Forbidden(ErrorCode::WrongRoom, m),
+                    C::Flood => ApiError::TooMany(ErrorCode::ChatFlood, m, 10),
+                }
+            }
         }
     }
 }

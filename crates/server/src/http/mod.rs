@@ -184,6 +184,20 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/lobby/ws", get(crate::http::socket::lobby))
         .route(
+            "/api/games/{id}/chat",
+            get(api::talk::read).merge(limited(post(api::talk::write), &acting)),
+        )
+        .route("/api/turns", limited(post(api::talk::turns), &acting))
+        .route("/api/push/key", get(api::talk::key))
+        .route(
+            "/api/push/subscriptions",
+            limited(
+                post(api::talk::subscribe).delete(api::talk::unsubscribe),
+                &acting,
+            ),
+        )
+        .route("/sw.js", get(assets::service_worker))
+        .route(
             "/api/import",
             limited(post(api::import::import), &creating).layer(DefaultBodyLimit::max(MAX_IMPORT)),
         )

@@ -25,7 +25,8 @@ pub async fn upgrade(
     let account = viewer.account_id();
     Ok(sized(upgrade).on_upgrade(move |socket| async move {
         let closing = app.inner.closing.subscribe();
-        push_updates(socket, slot, closing, account).await;
+        let app = app.clone();
+        push_updates(socket, app, slot, closing, account).await;
         drop(count);
     }))
 }

@@ -29,8 +29,9 @@ pub struct Pool {
 
 /// The pools: Ringo 5+3 on `classic` and on the Rules lab's most even set
 /// (a test checks that it is still the lab's choice), and an Urgammon
-/// match to 3 with 5+5 on the clock.
-pub const POOLS: [Pool; 3] = [
+/// match to 3 with 5+5 on the clock; and the same even Ringo and Urgammon
+/// match by correspondence, three days per move.
+pub const POOLS: [Pool; 5] = [
     Pool {
         id: "ringo-classic-5+3",
         kind: Kind::Ringo,
@@ -39,6 +40,7 @@ pub const POOLS: [Pool; 3] = [
         clock: ClockSettings {
             base_secs: 300,
             increment_secs: 3,
+            days: 0,
         },
     },
     Pool {
@@ -49,6 +51,7 @@ pub const POOLS: [Pool; 3] = [
         clock: ClockSettings {
             base_secs: 300,
             increment_secs: 3,
+            days: 0,
         },
     },
     Pool {
@@ -59,6 +62,29 @@ pub const POOLS: [Pool; 3] = [
         clock: ClockSettings {
             base_secs: 300,
             increment_secs: 5,
+            days: 0,
+        },
+    },
+    Pool {
+        id: "ringo-even-3d",
+        kind: Kind::Ringo,
+        rules: Some(EVEN_RULES),
+        to: 7,
+        clock: ClockSettings {
+            base_secs: 3 * 86_400,
+            increment_secs: 0,
+            days: 3,
+        },
+    },
+    Pool {
+        id: "urgammon-3-3d",
+        kind: Kind::Urgammon,
+        rules: None,
+        to: 3,
+        clock: ClockSettings {
+            base_secs: 3 * 86_400,
+            increment_secs: 0,
+            days: 3,
         },
     },
 ];

@@ -57,6 +57,11 @@ impl Session {
         self.row.clock.is_some()
     }
 
+    /// True for a correspondence game (days per move).
+    pub fn correspondence(&self) -> bool {
+        self.row.clock.is_some_and(|c| c.days != 0)
+    }
+
     /// True while the game waits for no one's decision: over, between two
     /// games of a match, or waiting for the invited friend.
     fn idle(&self) -> bool {
@@ -104,6 +109,7 @@ impl Session {
     pub(super) fn stop_with(&self, end: End, at: &Moment<'_>) -> (Session, Commit) {
         let mut next = self.clone();
         next.stopped = Some(end);
+        next.row.offer = None;
         self.wind(&mut next, at);
         let keep = self.tokens.len();
         next.sealed(self, keep, vec![])

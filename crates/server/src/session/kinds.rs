@@ -45,6 +45,16 @@ pub enum Refusal {
     WaitingForFriend,
     /// Abort is only for a game between two people before both have moved.
     CannotAbort,
+    /// Offers are between two people (or the offer does not fit now).
+    NoOffers,
+    /// This player has made this offer already.
+    OfferPending,
+    /// No such offer from the other player to answer.
+    NoOffer,
+    /// The opponent has not been gone long enough to claim the win.
+    CannotClaim,
+    /// A rematch is offered after the end.
+    RematchBeforeEnd,
 }
 
 /// Why an action or a stored game was refused.
@@ -90,4 +100,20 @@ pub enum Action {
     /// End a game between two people before both have moved: no result,
     /// never rated.
     Abort,
+    /// Offer the other player a takeback or (after the end) a rematch.
+    Offer(crate::model::OfferKind),
+    /// Accept the other player's offer (a rematch is made by the games
+    /// service, which makes the new game).
+    Accept(crate::model::OfferKind),
+    /// Decline the other player's offer.
+    Decline(crate::model::OfferKind),
+    /// Claim the win of a live game whose opponent has been gone this many
+    /// milliseconds (the games service measures it; the rules say how long
+    /// is enough).
+    Claim {
+        /// How long the opponent has had no socket open.
+        absent_ms: i64,
+        /// How long is enough (the server's setting).
+        needed_ms: i64,
+    },
 }

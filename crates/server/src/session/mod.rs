@@ -6,6 +6,7 @@
 
 mod clocked;
 mod kinds;
+mod offers;
 mod ringo;
 mod rules;
 mod urgammon;
@@ -14,8 +15,9 @@ mod view;
 pub use crate::model::{Kind, Mode, Status};
 pub use clocked::Moment;
 pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
+pub use offers::CLAIM_AFTER_MS;
 pub use rules::{End, GameRules};
-pub use view::{GameView, PlayerView, SessionView};
+pub use view::{GameView, OfferView, PlayerView, SessionView};
 
 /// The longest record a game may have, in tokens: an action that would pass
 /// it is refused, so every record the server exports stays importable.
@@ -110,6 +112,10 @@ impl Session {
         let stopped = match row.reason.as_deref() {
             Some("time") if resigned.is_none() => Some(End::Time(rules.to_act().unwrap_or(0))),
             Some("abort") if resigned.is_none() => Some(End::Aborted),
+            // The winner is in the status; the loser is the other seat.
+            Some("claim") if resigned.is_none() => Some(End::Claimed(u8::from(
+                row.status == crate::model::Status::won(kind, 0),
+            ))),
             _ => None,
         };
         let session = Session {
@@ -341,6 +347,13 @@ impl Session {
                 }
                 next.stopped = Some(End::Aborted);
             }
+            Action::Offer(kind) => return self.offer(seats, *kind, at),
+            Action::Accept(kind) => return self.accept(seats, *kind, at),
+            Action::Decline(kind) => return self.decline(seats, *kind, at),
+            Action::Claim {
+                absent_ms,
+                needed_ms,
+            } => return self.claim(seats, *absent_ms, *needed_ms, at),
             Action::Undo => {
                 keep = self.undo_point(seats).ok_or_else(|| {
                     SessionError::Conflict(Refusal::CannotUndo, self.undo_refusal().to_string())
@@ -393,6 +406,8 @@ impl Session {
                 next.row.moved |= 1 << seat;
             }
         }
+        // The position moves on: an offer waiting lapses.
+        next.row.offer = None;
         if next.row.clock.is_some() {
             next.play_forced(dice, &mut drawn)?;
         }
@@ -420,6 +435,7 @@ impl Session {
             clock: self.row.clock,
             clock_owner: self.row.clock_owner.clone(),
             moved: self.row.moved,
+            offer: self.row.offer,
         };
         self.row.revision += 1;
         self.row.status = commit.status;

@@ -20,23 +20,27 @@ pub enum End {
     Time(u8),
     /// Aborted before both sides had moved: no winner.
     Aborted,
+    /// This seat's opponent claimed the win: it had left a live game.
+    Claimed(u8),
 }
 
 impl End {
     /// The seat that lost by this end, if one did.
     pub fn loser(self) -> Option<u8> {
         match self {
-            End::Resigned(s) | End::Time(s) => Some(s),
+            End::Resigned(s) | End::Time(s) | End::Claimed(s) => Some(s),
             End::Aborted => None,
         }
     }
 
-    /// The `reason` word the API gives: `resignation`, `time` or `abort`.
+    /// The `reason` word the API gives: `resignation`, `time`, `abort` or
+    /// `claim`.
     pub fn reason(self) -> &'static str {
         match self {
             End::Resigned(_) => super::RESIGNATION,
             End::Time(_) => "time",
             End::Aborted => "abort",
+            End::Claimed(_) => "claim",
         }
     }
 }

@@ -126,6 +126,21 @@ pub struct SessionView {
     /// Either player may abort now (a game between two people before both
     /// have moved): no result, never rated.
     pub abortable: bool,
+    /// A correspondence game: its days per move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
+    /// A correspondence game in play: when the side to act runs out of
+    /// days (milliseconds since the epoch); it then loses on time (before
+    /// both sides' first moves, the game is aborted instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
+    /// A game between two people: whether each seat has a decision it may
+    /// ask to take back now (`takeback-offer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takebackable: Option<[bool; 2]>,
+    /// The offer waiting for the other player's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer: Option<OfferView>,
     /// The replay only: the tokens of the whole game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<usize>,
@@ -137,6 +152,17 @@ pub struct SessionView {
     /// and the end, in order. The replay steps turn by turn through them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_plies: Option<Vec<usize>>,
+}
+
+/// An offer waiting, as the state shows it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct OfferView {
+    /// `takeback` or `rematch`.
+    pub kind: crate::model::OfferKind,
+    /// The seat that offered.
+    pub seat: u8,
+    /// Its side's name.
+    pub by: &'static str,
 }
 
 impl Session {
@@ -190,8 +216,22 @@ impl Session {
                 }
             }),
             rating_change: self.row.rating_change,
-            clock: self.clock_view(crate::clock::now_ms()),
+            clock: self
+                .clock_view(crate::clock::now_ms())
+                .filter(|_| !self.correspondence()),
             abortable: self.abortable(),
+            days: self.row.clock.map(|c| c.days).filter(|d| *d != 0),
+            deadline: self
+                .deadline()
+                .filter(|_| self.correspondence())
+                .map(super::clocked::Deadline::at),
+            takebackable: (self.mode == Mode::Friend)
+                .then(|| [0u8, 1].map(|s| self.takeback_point(s).is_some())),
+            offer: self.row.offer.map(|o| OfferView {
+                kind: o.kind,
+                seat: o.seat,
+                by: names[o.seat as usize & 1],
+            }),
             total: None,
             tokens_all: None,
             turn_plies: None,

@@ -21,6 +21,7 @@ pub mod live;
 mod postgres;
 pub mod ratings;
 mod sqlite;
+pub mod talk;
 
 pub use accounts::{AccountBackend, SeatAccount};
 pub use list::{is_game_id, ListCursor, ListQuery};
@@ -28,6 +29,7 @@ pub use live::{LiveBackend, LobbyNotice, SeekRow};
 pub use postgres::PgStore;
 pub use ratings::{RatingBackend, RatingRow};
 pub use sqlite::SqliteStore;
+pub use talk::{ChatLine, PushTarget, Room, TalkBackend};
 
 use crate::dice::Drawn;
 use crate::model::{Kind, Mode, Status};
@@ -94,6 +96,8 @@ pub struct GameRow {
     /// Which seats have made their first decision (bit 0: seat 0); a game
     /// may be aborted until both have.
     pub moved: u8,
+    /// The offer waiting for an answer, if any.
+    pub offer: Option<crate::model::Offer>,
 }
 
 /// One accepted change of a game, written in one transaction.
@@ -120,6 +124,8 @@ pub struct Commit {
     pub clock_owner: Option<String>,
     /// Which seats have made their first decision after the change.
     pub moved: u8,
+    /// The offer waiting after the change.
+    pub offer: Option<crate::model::Offer>,
 }
 
 /// A store failure, or a change made from an old revision.
@@ -210,6 +216,13 @@ pub enum Notice {
     },
     /// The lobby changed.
     Lobby(LobbyNotice),
+    /// A line of chat was written in a game.
+    Chat {
+        /// The game.
+        game: String,
+        /// The line's id.
+        id: i64,
+    },
     /// The connection that listens was lost and made again: notices may have
     /// been missed, so whatever is held in memory should be reloaded.
     Resync,
@@ -303,11 +316,11 @@ const COLUMNS: &str = "id, kind, settings, mode, level, engine_seat, token0, tok
     (SELECT name FROM accounts a WHERE a.id = account0),
     (SELECT name FROM accounts a WHERE a.id = account1),
     rated, pair_first, rating_change0, rating_change1, pair_points0, pair_points1,
-    clock, clock_owner, moved";
+    clock, clock_owner, moved, offer";
 
 /// How many columns [`COLUMNS`] names: what a query selects after them
 /// starts at this index.
-const N_COLUMNS: usize = 30;
+const N_COLUMNS: usize = 31;
 
 /// The current time as stored (seconds since the epoch).
 pub fn now() -> i64 {
@@ -355,7 +368,9 @@ pub struct NewJob<'a> {
 // arguments unused.
 #[allow(unused_variables)]
 #[async_trait::async_trait]
-pub trait Backend: AccountBackend + RatingBackend + LiveBackend + Send + Sync {
+pub trait Backend:
+    AccountBackend + RatingBackend + LiveBackend + TalkBackend + Send + Sync
+{
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.
     fn is_shared(&self) -> bool {

@@ -52,6 +52,7 @@ export function applySettings(a) {
   if (typeof s.sound === "boolean") prefs.sound = s.sound;
   if (typeof s.animation === "boolean") prefs.animation = s.animation;
   if (typeof s.flip === "boolean") prefs.flipDefault = s.flip;
+  if (typeof s.chat === "boolean") localStorage.setItem("agon-chat", s.chat ? "on" : "off");
   const asked = new URLSearchParams(location.search).get("lang");
   if (s.lang && s.lang !== LANG && !asked) {
     setLang(s.lang);

@@ -109,3 +109,18 @@ export function measureLag(view, ws) {
     stop() { clearInterval(timer); },
   };
 }
+
+/** A correspondence game's days: the days per move, and the time the side
+ *  to act has left, in words ("2 days 4 hours"). A list. */
+export function corrBlock(view, timeWords) {
+  const s = view.state;
+  if (!s.days) return [];
+  const lines = [el("p", { id: "corr-days" }, t("corr.per_move", { n: s.days }))];
+  if (s.deadline && !s.over && s.seat_to_act !== null && s.seat_to_act !== undefined) {
+    const left = s.deadline - Date.now();
+    const mine = view.you.includes(s.seat_to_act);
+    lines.push(el("p", { id: "corr-left", class: mine ? "mine" : "" },
+      t(mine ? "corr.you_left" : "corr.left", { side: t("Side." + s.seat_names[s.seat_to_act]), time: timeWords(left) })));
+  }
+  return [el("section", { class: "corr", id: "corr", "aria-label": t("corr.label") }, lines)];
+}

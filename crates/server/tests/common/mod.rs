@@ -151,3 +151,48 @@ pub async fn pg_database(admin: &str, test: &str) -> String {
     let base = admin.rsplit_once('/').map_or(admin, |(b, _)| b);
     format!("{base}/{name}")
 }
+
+/// A new account's session cookie.
+pub async fn signup(app: &axum::Router, name: &str) -> String {
+    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
+    let req = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/account/signup")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    use tower::ServiceExt;
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), 201);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// A request with a session cookie.
+pub async fn as_account(
+    app: &axum::Router,
+    cookie: &str,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    use tower::ServiceExt;
+    let req = axum::http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(axum::body::Body::from(
+            body.map(|b| b.to_string()).unwrap_or_default(),
+        ))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status().as_u16();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}

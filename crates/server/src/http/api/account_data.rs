@@ -59,9 +59,16 @@ struct Settings {
     animation: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     flip: Option<bool>,
+    /// Allow takebacks in rated games (both players must).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    takebacks: Option<bool>,
+    /// Show the games' chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chat: Option<bool>,
 }
 
-/// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?}`:
+/// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?,
+/// "takebacks"?, "chat"?}`:
 /// the settings follow the account to every device.
 pub async fn put_settings(
     State(app): State<AppState>,

@@ -8,6 +8,7 @@ use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
 use crate::hub::WsMessage;
+use crate::model::OfferKind;
 use crate::secrets;
 use crate::session::SessionView;
 use crate::session::{Action, Mode};
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// The kinds of action.
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum ActionKind {
     /// Play `move`.
     Move,
@@ -37,6 +38,22 @@ pub enum ActionKind {
     Rematch,
     /// End a game between two people before both have moved (no result).
     Abort,
+    /// Ask the other player to take back your last decision (against the
+    /// computer or on one screen: taken back at once, as `undo`).
+    TakebackOffer,
+    /// Take back as the other player asked.
+    TakebackAccept,
+    /// Refuse the other player's takeback.
+    TakebackDecline,
+    /// After the end: offer the other player a rematch (the computer, or a
+    /// game on one screen, accepts at once, as `rematch`).
+    RematchOffer,
+    /// Accept the other player's rematch: the new game is made.
+    RematchAccept,
+    /// Refuse the other player's rematch.
+    RematchDecline,
+    /// Claim the win: the opponent of a live game has been gone 60 s.
+    Claim,
 }
 
 /// The request body.
@@ -81,6 +98,14 @@ pub async fn act(
     body: Bytes,
 ) -> Result<Json<ActionAnswer>, ApiError> {
     let req: ActionRequest = parse_json(&body)?;
+    let token = token_from(&headers);
+    if req.kind == ActionKind::Rematch {
+        return rematch(&app, &id, &headers, &viewer, req.expect_revision).await;
+    }
+    let (slot, seats) = app
+        .slot_and_seats(&id, token.as_deref(), viewer.account_id())
+        .await?;
+    let mode = slot.session.lock().await.mode();
     let action = match req.kind {
         ActionKind::Move => Action::Move(
             req.r#move
@@ -98,14 +123,53 @@ pub async fn act(
         ActionKind::Resign => Action::Resign,
         ActionKind::Next => Action::Next,
         ActionKind::Abort => Action::Abort,
+        // Against the computer or on one screen nobody need agree.
+        ActionKind::TakebackOffer if mode != Mode::Friend => Action::Undo,
+        ActionKind::RematchOffer if mode != Mode::Friend => {
+            return rematch(&app, &id, &headers, &viewer, req.expect_revision).await
+        }
+        ActionKind::TakebackOffer => {
+            takebacks_allowed(&app, &slot).await?;
+            Action::Offer(OfferKind::Takeback)
+        }
+        ActionKind::TakebackAccept => Action::Accept(OfferKind::Takeback),
+        ActionKind::TakebackDecline => Action::Decline(OfferKind::Takeback),
+        ActionKind::RematchOffer => Action::Offer(OfferKind::Rematch),
+        ActionKind::RematchDecline => Action::Decline(OfferKind::Rematch),
+        ActionKind::RematchAccept => {
+            if seats.is_empty() {
+                return Err(ApiError::Forbidden(
+                    ErrorCode::NotAPlayer,
+                    "only the players can answer an offer".into(),
+                ));
+            }
+            slot.session
+                .lock()
+                .await
+                .answerable(&seats, OfferKind::Rematch)
+                .map_err(crate::games::GameError::from)?;
+            return rematch(&app, &id, &headers, &viewer, req.expect_revision).await;
+        }
+        ActionKind::Claim => {
+            // The opponent of a player holding one seat.
+            let absent_ms = match seats.as_slice() {
+                [seat] => app.absence(&slot, 1 - seat).await?,
+                _ => 0,
+            };
+            Action::Claim {
+                absent_ms,
+                needed_ms: app.options().claim_after.as_millis() as i64,
+            }
+        }
         ActionKind::Rematch => {
             return rematch(&app, &id, &headers, &viewer, req.expect_revision).await
         }
     };
-    let (slot, seats) = app
-        .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
-        .await?;
-    let lag = i64::from(req.lag_ms.unwrap_or(0));
+    // Lag is credited for a decision only, never for an offer or a chat.
+    let lag = match action {
+        Action::Move(_) | Action::Roll | Action::Verdict => i64::from(req.lag_ms.unwrap_or(0)),
+        _ => 0,
+    };
     let (state, you) = app
         .apply(&slot, Some(&seats), &action, req.expect_revision, lag)
         .await?;
@@ -115,6 +179,36 @@ pub async fn act(
         rematch: None,
         invite: None,
     }))
+}
+
+/// A rated game's takebacks need both players to allow them (a setting of
+/// each account, on by default).
+async fn takebacks_allowed(app: &AppState, slot: &crate::hub::Slot) -> Result<(), ApiError> {
+    let (rated, accounts) = {
+        let s = slot.session.lock().await;
+        (s.row.rated, s.row.accounts.clone())
+    };
+    if !rated {
+        return Ok(());
+    }
+    for a in accounts.iter().flatten() {
+        let allows = app
+            .store()
+            .account(a.id)
+            .await?
+            .and_then(|acc| acc.settings)
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("takebacks").and_then(serde_json::Value::as_bool))
+            .unwrap_or(true);
+        if !allows {
+            return Err(ApiError::Conflict(
+                ErrorCode::TakebacksOff,
+                "takebacks in this rated game are off: both players must allow them in their settings"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A new game with the same settings and the seats swapped; each player's
@@ -205,6 +299,7 @@ async fn rematch(
         .await?;
     session.row.rematch = Some(new_id.clone());
     session.row.revision = revision;
+    session.row.offer = None;
     let state = session.view();
     drop(session);
     slot.broadcast(&WsMessage::State {

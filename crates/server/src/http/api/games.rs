@@ -48,6 +48,10 @@ pub struct CreateRequest {
     /// (friend games).
     #[serde(default)]
     clock: Option<crate::clock::ClockSettings>,
+    /// A correspondence game: days per move (1, 2, 3 or 7), instead of a
+    /// clock (friend games).
+    #[serde(default)]
+    days: Option<u32>,
 }
 
 /// The answer to creating (or importing) a game.
@@ -79,6 +83,9 @@ pub struct GameAnswer {
     pub you: Vec<u8>,
     /// Which seats have a player connected over the WebSocket.
     pub presence: [bool; 2],
+    /// How long (milliseconds) the opponent of a live game between people
+    /// must be gone before the win may be claimed (the server's setting).
+    pub claim_after_ms: i64,
 }
 
 /// A whole number from JSON: a number, or a string of digits as a form
@@ -142,6 +149,29 @@ fn stake_text(req: &CreateRequest) -> Result<Option<String>, ApiError> {
     }
 }
 
+/// A request's time control: a live clock or days per move (not both),
+/// as one clock setting.
+///
+/// # Errors
+/// Both, or days other than 1, 2, 3 or 7.
+pub(crate) fn time_control(
+    clock: Option<crate::clock::ClockSettings>,
+    days: Option<u32>,
+) -> Result<Option<crate::clock::ClockSettings>, ApiError> {
+    match (clock, days) {
+        (Some(_), Some(_)) => Err(ApiError::BadRequest(
+            ErrorCode::BadDays,
+            "a game has a clock or days per move, not both".into(),
+        )),
+        (None, Some(d)) if !crate::clock::DAYS.contains(&d) => Err(ApiError::BadRequest(
+            ErrorCode::BadDays,
+            format!("invalid days: a correspondence game has 1, 2, 3 or 7 days per move, not {d}"),
+        )),
+        (None, Some(d)) => Ok(Some(crate::clock::ClockSettings::days(d))),
+        (c, None) => Ok(c),
+    }
+}
+
 /// A clock's settings, checked; only a game between two people has one.
 pub(crate) fn checked_clock(
     clock: Option<crate::clock::ClockSettings>,
@@ -187,7 +217,7 @@ impl NewGame {
             my_seat,
             tokens: vec![],
             rated: req.rated.unwrap_or(false),
-            clock: checked_clock(req.clock, mode)?,
+            clock: checked_clock(time_control(req.clock, req.days)?, mode)?,
             first_move_ms,
         })
         .and_then(|g| {
@@ -341,6 +371,7 @@ pub async fn get(
         state: session.view(),
         you,
         presence: slot.presence(),
+        claim_after_ms: app.options().claim_after.as_millis() as i64,
     }))
 }
 

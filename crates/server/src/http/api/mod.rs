@@ -14,6 +14,7 @@ pub mod passkeys;
 pub mod review;
 pub mod seats;
 pub mod seeks;
+pub mod talk;
 pub mod users;
 
 use crate::http::error::ApiError;

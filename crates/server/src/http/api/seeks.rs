@@ -31,6 +31,9 @@ pub struct SeekRequest {
     to: Option<Value>,
     #[serde(default)]
     clock: Option<ClockSettings>,
+    /// Correspondence: days per move, instead of a clock.
+    #[serde(default)]
+    days: Option<u32>,
     #[serde(default)]
     rated: Option<bool>,
     #[serde(default)]
@@ -120,7 +123,7 @@ pub async fn create(
         kind,
         rules: req.rules,
         to,
-        clock: req.clock,
+        clock: super::games::time_control(req.clock, req.days)?,
         rated: req.rated.unwrap_or(false),
         seat,
         rating_min: req.rating_min,

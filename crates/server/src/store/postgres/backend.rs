@@ -27,9 +27,9 @@ impl Backend for PgStore {
             "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
                 start_position, status, created_at, updated_at, revision, reason, rematch,
                 score_light, score_dark, account0, account1, rated, pair_first, clock,
-                clock_owner, moved)
+                clock_owner, moved, offer)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18, $19, $20, $21, $22, $23, $24)",
+                $18, $19, $20, $21, $22, $23, $24, $25)",
             &[
                 &row.id,
                 &row.kind.name(),
@@ -55,6 +55,7 @@ impl Backend for PgStore {
                 &clock_text(row.clock.as_ref()),
                 &row.clock_owner,
                 &i16::from(row.moved),
+                &row.offer.map(crate::model::Offer::text),
             ],
         )
         .await?;
@@ -79,7 +80,8 @@ impl Backend for PgStore {
         let update = tx
             .prepare_cached(
                 "UPDATE games SET status = $2, reason = $3, revision = $4, updated_at = $5,
-                    score_light = $7, score_dark = $8, clock = $9, clock_owner = $10, moved = $11
+                    score_light = $7, score_dark = $8, clock = $9, clock_owner = $10, moved = $11,
+                    offer = $12
                  WHERE id = $1 AND revision = $6",
             )
             .await?;
@@ -97,7 +99,8 @@ impl Backend for PgStore {
         let (status, at, keep) = (c.status.name(), now(), c.keep as i64);
         let (light, dark) = (score_column(c.score, 0), score_column(c.score, 1));
         let (clock, moved) = (clock_text(c.clock.as_ref()), i16::from(c.moved));
-        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 11] = [
+        let offer = c.offer.map(crate::model::Offer::text);
+        let update_params: [&(dyn tokio_postgres::types::ToSql + Sync); 12] = [
             &id,
             &status,
             &c.reason,
@@ -109,6 +112,7 @@ impl Backend for PgStore {
             &clock,
             &c.clock_owner,
             &moved,
+            &offer,
         ];
         let delete_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&id, &keep];
         let token_params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&id, &seqs, &c.append];
@@ -208,7 +212,7 @@ impl Backend for PgStore {
         let next = from_revision + 1;
         let changed = tx
             .execute(
-                "UPDATE games SET rematch = $2, revision = $3 WHERE id = $1 AND revision = $4",
+                "UPDATE games SET rematch = $2, revision = $3, offer = NULL WHERE id = $1 AND revision = $4",
                 &[&id, &rematch, &next, &from_revision],
             )
             .await?;

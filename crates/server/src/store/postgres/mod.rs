@@ -25,6 +25,7 @@ mod backend;
 mod live;
 mod queue;
 mod ratings;
+mod talk;
 
 refinery::embed_migrations!("migrations/postgres");
 
@@ -37,6 +38,9 @@ const JOBS: &str = "agon_jobs";
 
 /// The channel of the lobby's changes (seeks made and gone).
 const LOBBY: &str = "agon_lobby";
+
+/// The channel of new chat lines: `GAME ID`.
+const CHAT: &str = "agon_chat";
 
 /// Appends record tokens (`$2` their places, `$3` the tokens).
 const INSERT_TOKENS: &str = "INSERT INTO tokens (game_id, seq, token)
@@ -233,6 +237,7 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
             .and_then(|t| serde_json::from_str(t).ok()),
         clock_owner: r.get(28),
         moved: u8::try_from(r.get::<_, i16>(29)).unwrap_or(3),
+        offer: crate::model::Offer::parse(r.get::<_, Option<&str>>(30)),
     })
 }
 
@@ -268,6 +273,10 @@ fn notice(channel: &str, payload: &str) -> Option<Notice> {
             game: game(rest.first()),
         }),
         (LOBBY, _) => crate::store::live::LobbyNotice::parse(payload).map(Notice::Lobby),
+        (CHAT, [game, id]) => Some(Notice::Chat {
+            game: (*game).to_string(),
+            id: id.parse().ok()?,
+        }),
         _ => None,
     }
 }
@@ -297,7 +306,9 @@ async fn listen(
                     }
                 });
                 let listening = client
-                    .batch_execute(&format!("LISTEN {GAMES}; LISTEN {JOBS}; LISTEN {LOBBY}"))
+                    .batch_execute(&format!(
+                        "LISTEN {GAMES}; LISTEN {JOBS}; LISTEN {LOBBY}; LISTEN {CHAT}"
+                    ))
                     .await;
                 if listening.is_ok() {
                     match ready.take() {

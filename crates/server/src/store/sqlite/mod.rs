@@ -20,6 +20,7 @@ mod backend;
 mod live;
 mod ratings;
 mod sql;
+mod talk;
 
 use super::{Commit, GameRow, ListQuery, Loaded, StoreError};
 use crate::dice::Drawn;

@@ -62,9 +62,9 @@ pub(super) fn create(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
             start_position, status, created_at, updated_at, revision, reason, rematch,
             score_light, score_dark, account0, account1, rated, pair_first, clock, clock_owner,
-            moved)
+            moved, offer)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
         params![
             row.id,
             row.kind.name(),
@@ -89,7 +89,8 @@ pub(super) fn create(
             row.pair_first,
             clock_text(row.clock.as_ref()),
             row.clock_owner,
-            row.moved
+            row.moved,
+            row.offer.map(crate::model::Offer::text)
         ],
     )?;
     insert_tokens(conn, &row.id, 0, tokens)?;
@@ -110,7 +111,8 @@ pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, Sto
     let next = c.from_revision + 1;
     let changed = conn.execute(
         "UPDATE games SET status = ?2, reason = ?3, revision = ?4, updated_at = ?5,
-            score_light = ?7, score_dark = ?8, clock = ?9, clock_owner = ?10, moved = ?11
+            score_light = ?7, score_dark = ?8, clock = ?9, clock_owner = ?10, moved = ?11,
+            offer = ?12
          WHERE id = ?1 AND revision = ?6",
         params![
             id,
@@ -123,7 +125,8 @@ pub(super) fn commit(conn: &Connection, id: &str, c: &Commit) -> Result<i64, Sto
             c.score.map(|s| s[1]),
             clock_text(c.clock.as_ref()),
             c.clock_owner,
-            c.moved
+            c.moved,
+            c.offer.map(crate::model::Offer::text)
         ],
     )?;
     if changed == 0 {
@@ -239,7 +242,7 @@ pub(super) fn set_rematch(
 ) -> Result<i64, StoreError> {
     let next = from_revision + 1;
     let changed = conn.execute(
-        "UPDATE games SET rematch = ?2, revision = ?3 WHERE id = ?1 AND revision = ?4",
+        "UPDATE games SET rematch = ?2, revision = ?3, offer = NULL WHERE id = ?1 AND revision = ?4",
         params![id, rematch, next, from_revision],
     )?;
     if changed == 0 {
@@ -477,6 +480,7 @@ fn row_from_sql(r: &rusqlite::Row<'_>) -> Result<GameRow, rusqlite::Error> {
         clock: clock_from(r.get::<_, Option<String>>(27)?.as_deref()),
         clock_owner: r.get(28)?,
         moved: r.get(29)?,
+        offer: crate::model::Offer::parse(r.get::<_, Option<String>>(30)?.as_deref()),
     })
 }
 

@@ -8,6 +8,7 @@ import { t } from "../../i18n.js";
 import { api, errorText } from "../api.js";
 import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting } from "../account.js";
 import { prefs } from "../prefs.js";
+import { chatOn, setChat } from "../panels/chat.js";
 import { navigate, route } from "../router.js";
 import { addPasskey, signInWithPasskey, passkeysWork } from "../passkeys.js";
 
@@ -184,7 +185,11 @@ function signedIn(main, a) {
     el("div", { class: "account-form" },
       toggle("pref-sound", "sound", t("account.pref_sound"), () => prefs.sound, (v) => { prefs.sound = v; }),
       toggle("pref-animation", "animation", t("account.pref_animation"), () => prefs.animation, (v) => { prefs.animation = v; }),
-      toggle("pref-flip", "flip", t("account.pref_flip"), () => prefs.flipDefault, (v) => { prefs.flipDefault = v; }))));
+      toggle("pref-flip", "flip", t("account.pref_flip"), () => prefs.flipDefault, (v) => { prefs.flipDefault = v; }),
+      toggle("pref-chat", "chat", t("account.pref_chat"), chatOn, setChat),
+      // Takebacks in rated games need both players' leave: kept on the
+      // account, read by the server.
+      toggle("pref-takebacks", "takebacks", t("account.pref_takebacks"), () => a.settings?.takebacks !== false, () => {}))));
 
   // Passkeys: a second way to sign in.
   const keyError = el("p", { class: "error", id: "passkey-add-error", role: "alert" });

@@ -9,7 +9,10 @@ import { playSound } from "../sound.js";
 import { gameOf } from "../games.js";
 import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
 import { notFoundPage } from "./notfound.js";
-import { clockBlock, tickClocks, measureLag } from "../clock.js";
+import { clockBlock, tickClocks, measureLag, corrBlock } from "../clock.js";
+import { offerBlock, goneFor } from "../panels/offers.js";
+import { chatBox } from "../panels/chat.js";
+import { notify, timeWords, notifyButton } from "../notify.js";
 
 /** Exchanges a one-time invite (or seat-link) code for a seat token. */
 async function claimInvite(id, code) {
@@ -68,12 +71,33 @@ export async function gamePage(main, id) {
     boardWrap.replaceChildren(board);
     boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
-    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...clockBlock(view), ...(view.past ? [browsingBanner()] : []),
-      ...game.panel(view, send), conn);
+    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...clockBlock(view), ...corrBlock(view, timeWords),
+      ...offerBlock(view, send), ...(view.past ? [browsingBanner()] : []),
+      ...game.panel(view, send), ...notifyLine(), conn);
     tickClocks(view);
   };
-  // A live game's clocks count down between states.
-  const ticker = setInterval(() => tickClocks(view), 100);
+  /** A player of a game between people may turn notifications on here. */
+  const notifyLine = () => {
+    const s = view.state;
+    if (s.mode !== "friend" || !view.you.length || s.over) return [];
+    const b = notifyButton(el);
+    return b && b.tagName === "BUTTON" ? [el("div", { class: "row" }, b)] : [];
+  };
+  // A live game's clocks count down between states; the wait before the
+  // win may be claimed from an opponent who left counts down too.
+  const ticker = setInterval(() => {
+    tickClocks(view);
+    if (!view.state) return;
+    const gone = goneFor(view);
+    const left = gone < 0 ? -1 : Math.max(0, Math.ceil(((view.claimAfter ?? 60000) - gone) / 1000));
+    if (left !== view.goneShown) {
+      const wasShown = view.goneShown;
+      view.goneShown = left;
+      const line = document.getElementById("opponent-gone");
+      if (line && left > 0) line.textContent = t("offer.gone_wait", { s: left });
+      else if (left === 0 || (wasShown >= 0) !== (left >= 0)) render();
+    }
+  }, 100);
 
   // Looking back while the game goes on: a move in the list, or ← and →,
   // shows the position after it on the board, read-only; Back to the game
@@ -207,9 +231,23 @@ export async function gamePage(main, id) {
     const result = gameOf(state.game).result;
     if (result(state) && (!before || !result(before))) said.push(result(state));
     if (canAct(view) && before && !canAct({ ...view, state: before })) said.push(t("say.your_turn"));
+    const offerFrom = state.offer && view.you.length && !view.you.includes(state.offer.seat) ? state.offer.kind : null;
+    if (offerFrom && (!before?.offer || before.offer.kind !== offerFrom)) said.push(t("offer." + offerFrom + "_from"));
     announce(said.filter(Boolean).join(" "));
-    // The other player asked for a rematch while we watched: go there too.
-    if (state.rematch && before && !before.rematch && view.you.length) goToRematch(state.rematch);
+    // Looking elsewhere: a notification, once allowed.
+    if (before && state.mode === "friend" && view.you.length === 1) {
+      const name = gameOf(state.game).name;
+      if (offerFrom && (!before.offer || before.offer.kind !== offerFrom)) notify(id, offerFrom, name);
+      else if (canAct(view) && (!canAct({ ...view, state: before }) || state.revision > before.revision)) notify(id, "turn", name);
+    }
+    // A rematch this player offered was accepted (or the computer's): go
+    // there too. Between people, a rematch nobody here agreed to is a link.
+    const mineOffered = before?.offer?.kind === "rematch" && view.you.includes(before.offer.seat);
+    // A rated pair's second game is part of the pairing: nobody is asked.
+    const pairGoesOn = state.pair && state.pair.game === 1;
+    if (state.rematch && before && !before.rematch && view.you.length && (state.mode !== "friend" || mineOffered || pairGoesOn)) {
+      goToRematch(state.rematch);
+    }
   }
 
   // A fresh read also brings the seats and presence, which may have changed
@@ -222,6 +260,7 @@ export async function gamePage(main, id) {
       view.you = r.you;
       window.agonYou = r.you;
       view.presence = r.presence || view.presence;
+      view.claimAfter = r.claim_after_ms ?? view.claimAfter;
       if (view.state && r.state.revision <= view.state.revision) render();
       else accept(r.state);
     });
@@ -235,6 +274,9 @@ export async function gamePage(main, id) {
     main.append(el("p", { class: "result" }, e.message));
     return;
   }
+  // The chat, drawn once (a redraw of the panel keeps a half-written line).
+  const chat = chatBox(view);
+  if (chat) main.append(chat.box);
 
   let retry = 500;
   function connect() {
@@ -254,6 +296,12 @@ export async function gamePage(main, id) {
       const msg = JSON.parse(e.data);
       if (msg.type === "state") accept(msg.state);
       else if (msg.type === "pong") view.lagMeter.pong();
+      else if (msg.type === "chat") {
+        chat?.add(msg.line);
+        const l = msg.line;
+        if (l.room === "players" && l.seat !== null && view.you.length === 1 && !view.you.includes(l.seat)
+          && localStorage.getItem("agon-mute-" + id) !== "1" && localStorage.getItem("agon-chat") !== "off") notify(id, "chat", l.text);
+      }
       else if (msg.type === "presence") {
         // Only the presence line changes: redrawing the board here could
         // swallow a click in progress.
@@ -261,6 +309,8 @@ export async function gamePage(main, id) {
         window.agonPresence = msg.seats;
         const line = document.getElementById("presence");
         if (line && view.state) line.replaceWith(presenceBlock(view));
+        // The opponent left or came back: the claim's wait starts or ends.
+        view.goneShown = undefined;
       } else if (msg.type === "moved") {
         // This device's seat was taken to another one (its seat link was
         // used): it watches from now on, and says why.

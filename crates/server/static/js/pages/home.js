@@ -7,7 +7,9 @@ import { gameOf } from "../games.js";
 import { gameName, opponentText, scoreText } from "./games.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
-import { lobbyBlock, clockLabel, CLOCKS } from "./lobby.js";
+import { lobbyBlock, TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";
+import { timeWords, notifyButton, pollTurns } from "../notify.js";
+import { onLeave } from "../router.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -69,9 +71,16 @@ export async function homePage(main) {
   // tab or days ago was only to be found by its address, or on the games
   // list until a hundred newer games pushed it off.
   const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
+  // The games between people waiting for this player, first of all.
+  const turns = el("section", { class: "card", id: "your-turn", hidden: true, "aria-labelledby": "your-turn-title" });
   // Someone to play: the quick pairings and the open seeks, live.
   const lobby = el("div", { class: "lobby home-lobby", id: "home-lobby" });
-  main.append(resume, wrap, lobby);
+  main.append(turns, resume, wrap, lobby);
+  const drawTurns = (e) => yourTurn(turns, e.detail);
+  document.addEventListener("agon-turns", drawTurns);
+  onLeave(() => document.removeEventListener("agon-turns", drawTurns));
+  if (window.agonTurns) yourTurn(turns, window.agonTurns);
+  pollTurns();
   lobbyBlock(lobby, true).then(() => lobby.append(el("p", {}, el("a", { href: "/lobby", "data-nav": true, id: "lobby-link" }, t("lobby.home_link")))))
     .catch(() => {});
   // The section says when the look is over (found or not), so a test can
@@ -202,8 +211,7 @@ export async function homePage(main) {
       // A game between two people may be live, on a clock.
       form.opponent === "friend" ? el("div", { class: "opt" }, el("label", { for: "clock" }, t("home.clock")),
         el("select", { id: "clock", "aria-describedby": "clock-help", onchange: (e) => { form.clock = e.target.value; } },
-          ["", ...CLOCKS.map(([b, i]) => `${b}+${i}`)].map((v) => el("option", { value: v, selected: (form.clock || "") === v },
-            v ? clockLabel({ base_secs: Number(v.split("+")[0]), increment_secs: Number(v.split("+")[1]) }) : t("lobby.no_clock"))))) : null,
+          ["", ...TIME_CONTROLS].map((v) => el("option", { value: v, selected: (form.clock || "") === v }, timeControlLabel(v))))) : null,
       form.opponent === "friend" ? el("p", { class: "muted small", id: "clock-help" }, t("home.clock_help")) : null);
     // The start button under both cards, in a block of its own: on a phone
     // it stays at the foot of the screen while the choices scroll by.
@@ -277,10 +285,7 @@ export async function homePage(main) {
     const side = document.querySelector("input[name=side]:checked");
     if (side) body.side = side.value;
     if (form.opponent === "friend" && form.rated) body.rated = true;
-    if (form.opponent === "friend" && form.clock) {
-      const [b, i] = form.clock.split("+").map(Number);
-      body.clock = { base_secs: b, increment_secs: i };
-    }
+    if (form.opponent === "friend" && form.clock) Object.assign(body, timeControlFields(form.clock));
     try {
       const r = await api("POST", "/api/games", body);
       localStorage.setItem(tokenKey(r.id), r.token);
@@ -305,5 +310,27 @@ async function showUnfinished(section) {
         [gameName(g), settingsText(g.game, g.settings), opponentText(g), scoreText(g)].filter(Boolean).join(" · "))))),
     games.length > shown.length ? el("p", {}, el("a", { href: "/games", "data-nav": true, id: "resume-all" }, t("home.resume_all", { n: games.length }))) : null]
     .filter(Boolean));
+  section.hidden = false;
+}
+
+/** The **Your turn** list: the games between people waiting for this
+ *  player (correspondence ones with the time left in words, any offer),
+ *  and a word on those waiting for the opponent; with the button that
+ *  turns notifications on. Hidden when she plays nobody. */
+function yourTurn(section, answer) {
+  const games = answer?.games || [];
+  if (!games.length) { section.hidden = true; return; }
+  const waiting = games.filter((g) => g.your_turn);
+  const item = (g) => el("li", {}, el("a", { class: "button" + (g.your_turn ? " primary" : ""), href: "/g/" + g.id, "data-nav": true, "data-turn": g.id },
+    [gameOf(g.game).name, settingsText(g.game, g.settings), g.opponent ? t("turns.against", { name: g.opponent }) : null,
+      g.days ? t("corr.per_move", { n: g.days }) : null,
+      g.deadline ? t("turns.left", { time: timeWords(g.deadline - Date.now()) }) : null,
+      g.offer && !g.you.includes(g.offer.seat) ? t("offer." + g.offer.kind + "_from") : null].filter(Boolean).join(" · ")));
+  const button = notifyButton(el);
+  section.replaceChildren(...[el("h2", { id: "your-turn-title" }, t("turns.title"), " ", el("span", { class: "badge", id: "your-turn-count" }, String(waiting.length))),
+    waiting.length ? el("ul", { class: "resume", id: "your-turn-list" }, waiting.map(item))
+      : el("p", { class: "muted", id: "your-turn-none" }, t("turns.none")),
+    games.length > waiting.length ? el("p", { class: "muted", id: "their-turn" }, t("turns.theirs", { n: games.length - waiting.length })) : null,
+    button].filter(Boolean));
   section.hidden = false;
 }

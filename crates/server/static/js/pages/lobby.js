@@ -13,9 +13,33 @@ import { gameOf } from "../games.js";
 /** The clocks a seek may have, as base+increment seconds. */
 export const CLOCKS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
 
-/** A clock's label: "5+3" (minutes + seconds). */
+/** The days per move a correspondence game may have. */
+export const DAYS = [1, 2, 3, 7];
+
+/** A clock's label: "5+3" (minutes + seconds), or "3 days per move". */
 export function clockLabel(c) {
+  if (c && c.days) return t("corr.per_move", { n: c.days });
   return c ? `${c.base_secs % 60 ? (c.base_secs / 60).toFixed(1) : c.base_secs / 60}+${c.increment_secs}` : t("lobby.no_clock");
+}
+
+/** Every time control a game may have, as a select's values: `300+3`
+ *  (a live clock) or `d3` (three days per move). */
+export const TIME_CONTROLS = [...CLOCKS.map(([b, i]) => `${b}+${i}`), ...DAYS.map((d) => "d" + d)];
+
+/** A select value's label. */
+export function timeControlLabel(v) {
+  if (!v) return t("lobby.no_clock");
+  if (v.startsWith("d")) return t("corr.per_move", { n: Number(v.slice(1)) });
+  const [b, i] = v.split("+").map(Number);
+  return clockLabel({ base_secs: b, increment_secs: i });
+}
+
+/** A select value as a request's fields: `{clock}` or `{days}`. */
+export function timeControlFields(v) {
+  if (!v) return {};
+  if (v.startsWith("d")) return { days: Number(v.slice(1)) };
+  const [b, i] = v.split("+").map(Number);
+  return { clock: { base_secs: b, increment_secs: i } };
 }
 
 /** A seek's or pool's settings in words. */
@@ -63,7 +87,7 @@ export async function lobbyBlock(root, compact = false) {
     const row = el("div", { class: "row pools" });
     for (const p of state.pools) {
       row.append(el("button", { class: "pool", id: "pool-" + p.id, "data-pool": p.id, onclick: () => joinPool(p.id) },
-        el("b", {}, gameOf(p.game).name + " " + p.clock_label),
+        el("b", {}, gameOf(p.game).name + " " + (p.clock?.days ? clockLabel(p.clock) : p.clock_label)),
         el("span", { class: "muted pool-rules" }, settingsWords(p.game, p.settings)),
         p.waiting ? el("span", { class: "muted pool-rules" }, t("lobby.pool_waiting", { n: p.waiting })) : null));
     }
@@ -118,7 +142,7 @@ export async function lobbyBlock(root, compact = false) {
         el("td", {}, who),
         el("td", {}, gameOf(s.game).name),
         el("td", {}, settingsWords(s.game, s.settings)),
-        el("td", {}, s.clock_label || t("lobby.no_clock")),
+        el("td", {}, s.clock?.days ? clockLabel(s.clock) : s.clock_label || t("lobby.no_clock")),
         el("td", {}, (s.rated ? t("lobby.rated") : t("lobby.casual")) + range),
         el("td", {}, t("Side." + s.side)),
         el("td", {}, ours
@@ -135,7 +159,7 @@ export async function lobbyBlock(root, compact = false) {
     const game = el("select", { id: "seek-game" }, ["ringo", "urgammon"].map((g) => el("option", { value: g }, gameOf(g).name)));
     const preset = el("select", { id: "seek-rules" }, m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
     const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
-    const clock = el("select", { id: "seek-clock" }, CLOCKS.map(([b, i]) => el("option", { value: `${b}+${i}` }, clockLabel({ base_secs: b, increment_secs: i }))));
+    const clock = el("select", { id: "seek-clock" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
     clock.value = "300+3";
     const side = el("select", { id: "seek-side" });
     const rated = me ? el("input", { type: "checkbox", id: "seek-rated" }) : null;
@@ -160,8 +184,7 @@ export async function lobbyBlock(root, compact = false) {
       me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")),
         el("span", { class: "range" }, min, " – ", max)) : null,
       el("div", { class: "row" }, el("button", { class: "primary", id: "seek-create", onclick: async () => {
-        const [b, i] = clock.value.split("+").map(Number);
-        const body = { game: game.value, clock: { base_secs: b, increment_secs: i }, side: side.value };
+        const body = { game: game.value, ...timeControlFields(clock.value), side: side.value };
         if (game.value === "ringo") body.rules = preset.value; else body.to = Number(to.value);
         if (rated && rated.checked) body.rated = true;
         if (min && min.value !== "") body.rating_min = Number(min.value);

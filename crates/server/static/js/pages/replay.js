@@ -10,6 +10,7 @@ import { gameOf } from "../games.js";
 import { ringoMoveList, ringoResult, capturedTally } from "../panels/ringo.js";
 import { diceBlock, scoreLine, urLog, gameResultLine, pipLine, matchGames } from "../panels/urgammon.js";
 import { notFoundPage } from "./notfound.js";
+import { chatRecord } from "../panels/chat.js";
 import { openGameLink, showInList, stepLabel, analysisHref } from "../panels/common.js";
 
 /** The result at a replayed ply, if the game (or match) has ended there. */
@@ -45,6 +46,9 @@ export async function replayPage(main, id) {
   const players = el("p", { class: "muted", id: "players-line" });
   main.append(el("h1", {}, t("replay.title")), players, el("div", { class: "game" }, boardWrap, side),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
+  // The players' and spectators' chat, kept with the game (the players'
+  // is everyone's once the game is over).
+  api("GET", `/api/games/${id}`).then((g) => chatRecord(id, g.state)).then((box) => { if (box) main.append(box); }).catch(() => {});
   // `?ply=N` opens that position (a link from the review, or one shared);
   // without it, or with anything but a whole number, the game's end.
   const asked = Number(new URLSearchParams(location.search).get("ply") ?? "x");

@@ -3,10 +3,11 @@
 import { playerText } from "../players.js";
 import { el, toast } from "../dom.js";
 import { t, colon, num } from "../../i18n.js";
-import { api, inviteKey } from "../api.js";
+import { api, inviteKey, tokenKey } from "../api.js";
 import { prefs } from "../prefs.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urMoveText } from "../log.js";
+import { offerButtons, betweenPeople } from "./offers.js";
 
 /** True when one of your seats is to act now. */
 export function canAct(view) {
@@ -278,7 +279,13 @@ export function commonLinks(view, send) {
     } }, t("game.resign"));
     row.append(resign);
   }
-  if (view.you.length && s.over) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
+  // Between people a takeback and a rematch are asked for; against the
+  // computer or on one screen they happen at once.
+  row.append(...offerButtons(view, send));
+  if (view.you.length && s.over && !betweenPeople(view)) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
+  if (betweenPeople(view) && s.rematch) row.append(el("a", { class: "button primary", id: "rematch-go", href: "/g/" + s.rematch, "data-nav": true,
+    // The player's token holds her seat in the rematch too.
+    onclick: () => { if (view.token) localStorage.setItem(tokenKey(s.rematch), view.token); } }, t("offer.rematch_go")));
   if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true }, t("game.rematch_watch")));
   if (s.over) row.append(el("a", { class: "button", id: "review-link", href: `/review/${s.id}`, "data-nav": true }, t("review.button")));
   row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),

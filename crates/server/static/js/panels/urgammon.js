@@ -89,6 +89,7 @@ export function urgammonPanel(view, send) {
       el("b", {}, s.reason === "abort" ? t("game.aborted") : winner ? t("ur.match_won", { side: t("Side." + winner) }) : t("ur.match_drawn")),
       s.reason === "abort" ? el("div", {}, t("reason.abort")) : null,
       s.reason === "time" ? el("div", { id: "flag" }, t("ur.match_time", { side: t("Side." + loser) })) : null,
+      s.reason === "claim" ? el("div", { id: "claimed" }, t("ur.match_claim", { side: t("Side." + loser) })) : null,
       mt.resigned ? el("div", {}, t("ur.match_resigned", { side: t("Side." + mt.resigned) })) : null,
       winner && mt.payout ? el("div", {}, t("ur.payout", { loser: t("Side." + (winner === "light" ? "dark" : "light")), amount: amount(mt.payout) })) : null,
       mt.resigned || s.reason ? null : gameResultLine(s.result)));

@@ -1,0 +1,325 @@
+//! Players talking in a game: the chat (two rooms, plain text, a rate
+//! limit per writer), and where each seat's player is (sockets noted in the
+//! store, so a player may claim the win from an opponent who left, on
+//! whichever instance either of them is).
+
+use super::{AppState, GameError};
+use crate::clock::now_ms;
+use crate::hub::{Slot, WsMessage};
+use crate::store::{ChatLine, Room};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 140;
+
+/// How many lines one writer may send to one game within [`CHAT_WINDOW`].
+pub const CHAT_BURST: usize = 5;
+
+/// The window of the chat's rate limit.
+pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// How many lines of a room a game keeps showing.
+pub const CHAT_SHOWN: usize = 200;
+
+/// Why a chat line is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChatRefusal {
+    /// Empty, too long, or with control characters.
+    #[error("{0}")]
+    Bad(String),
+    /// A player in the spectators' room or a spectator in the players'.
+    #[error("{0}")]
+    WrongRoom(String),
+    /// Too many lines at once.
+    #[error("you are writing too fast: at most {CHAT_BURST} lines in {} seconds", CHAT_WINDOW.as_secs())]
+    Flood,
+}
+
+/// Each writer's recent lines, per game, for the rate limit.
+#[derive(Default)]
+pub(crate) struct ChatLimiter {
+    recent: std::sync::Mutex<HashMap<String, VecDeque<Instant>>>,
+}
+
+impl ChatLimiter {
+    /// Notes a line by `writer`, or refuses it past the limit.
+    fn take(&self, writer: String) -> Result<(), ChatRefusal> {
+        let mut recent = self.recent.lock().map_err(|_| ChatRefusal::Flood)?;
+        let now = Instant::now();
+        let lines = recent.entry(writer).or_default();
+        while lines.front().is_some_and(|t| now - *t > CHAT_WINDOW) {
+            lines.pop_front();
+        }
+        if lines.len() >= CHAT_BURST {
+            return Err(ChatRefusal::Flood);
+        }
+        lines.push_back(now);
+        Ok(())
+    }
+
+    /// Forgets writers quiet for a window (the sweep).
+    pub(crate) fn sweep(&self) {
+        if let Ok(mut recent) = self.recent.lock() {
+            let now = Instant::now();
+            recent.retain(|_, l| l.back().is_some_and(|t| now - *t <= CHAT_WINDOW));
+        }
+    }
+}
+
+/// A line's text checked: trimmed, not empty, at most [`MAX_CHAT_CHARS`]
+/// characters, no control characters (a line is one line of plain text).
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_text(text: &str) -> Result<String, ChatRefusal> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ChatRefusal::Bad("a chat line needs some text".into()));
+    }
+    let n = text.chars().count();
+    if n > MAX_CHAT_CHARS {
+        return Err(ChatRefusal::Bad(format!(
+            "a chat line is at most {MAX_CHAT_CHARS} characters, not {n}"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ChatRefusal::Bad(
+            "a chat line is one line of text: no control characters".into(),
+        ));
+    }
+    Ok(text.to_string())
+}
+
+impl AppState {
+    /// Writes a line in a game's room for a writer holding `seats` (none:
+    /// a spectator), signed in as `name`; `client` names the writer for
+    /// the rate limit when it holds no seat. Every socket of the game that
+    /// may read the room is told, on every instance.
+    pub(crate) async fn write_chat(
+        &self,
+        slot: &Arc<Slot>,
+        seats: &[u8],
+        name: Option<String>,
+        room: Room,
+        text: &str,
+        client: &str,
+    ) -> Result<ChatLine, GameError> {
+        let text = check_text(text)?;
+        let game = slot.session.lock().await.row.id.clone();
+        match (room, seats.is_empty()) {
+            (Room::Players, true) => {
+                return Err(ChatRefusal::WrongRoom(
+                    "only the players write in the players' room: write in the spectators' room"
+                        .into(),
+                )
+                .into())
+            }
+            (Room::Spectators, false) => {
+                return Err(ChatRefusal::WrongRoom(
+                    "the players write in the players' room; the spectators' room is for those watching"
+                        .into(),
+                )
+                .into())
+            }
+            _ => {}
+        }
+        let writer = match seats.first() {
+            Some(s) => format!("{game} seat {s}"),
+            None => format!("{game} {client}"),
+        };
+        self.inner.chat_limiter.take(writer)?;
+        let line = self
+            .store()
+            .add_chat(ChatLine {
+                id: 0,
+                game: game.clone(),
+                room,
+                seat: seats.first().copied(),
+                name,
+                text,
+                at_ms: now_ms(),
+            })
+            .await?;
+        // A shared store announces the line to every instance, this one
+        // too; alone, this instance tells its own sockets.
+        if !self.store().is_shared() {
+            slot.broadcast(&WsMessage::Chat {
+                room,
+                line: line.clone(),
+            });
+        }
+        if room == Room::Players {
+            if let Some(&seat) = seats.first() {
+                self.notify_seat(
+                    slot,
+                    1 - seat,
+                    crate::push::Event::Chat,
+                    Some(line.text.clone()),
+                )
+                .await;
+            }
+        }
+        Ok(line)
+    }
+
+    /// Tells this instance's sockets of a line another instance stored.
+    pub(crate) async fn chat_written(&self, game: &str, id: i64) {
+        let Some(slot) = self.slot_in_memory(game) else {
+            return;
+        };
+        match self.store().chat_line(id).await {
+            Ok(Some(line)) => slot.broadcast(&WsMessage::Chat {
+                room: line.room,
+                line,
+            }),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "could not read a chat line"),
+        }
+    }
+
+    /// A room's lines for a reader holding `seats`: the players' room is
+    /// the players' own until the game ends.
+    pub(crate) async fn read_chat(
+        &self,
+        slot: &Arc<Slot>,
+        seats: &[u8],
+        room: Room,
+    ) -> Result<Vec<ChatLine>, GameError> {
+        let (game, over) = {
+            let s = slot.session.lock().await;
+            (s.row.id.clone(), s.is_over())
+        };
+        if room == Room::Players && seats.is_empty() && !over {
+            return Err(ChatRefusal::WrongRoom(
+                "the players' chat is theirs until the game ends".into(),
+            )
+            .into());
+        }
+        Ok(self.store().chat(&game, room, CHAT_SHOWN).await?)
+    }
+
+    /// Notes in the store how many sockets this instance has open for a
+    /// seat (after one opened or closed).
+    pub(crate) fn note_presence(&self, slot: &Arc<Slot>, seat: u8) {
+        let (app, slot) = (self.clone(), slot.clone());
+        tokio::spawn(async move {
+            let game = slot.session.lock().await.row.id.clone();
+            // Read when written, so the last write has the last count.
+            let open = slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst);
+            if let Err(e) = app
+                .store()
+                .set_presence(&game, seat, app.instance(), open, now_ms())
+                .await
+            {
+                tracing::warn!(error = %e, "could not note a player's presence");
+            }
+        });
+    }
+
+    /// How long `seat`'s player has been gone from a game, in
+    /// milliseconds: 0 while a socket of hers is open on a live instance;
+    /// else since her last socket closed (or its instance died), and never
+    /// more than since the game last changed.
+    pub(crate) async fn absence(&self, slot: &Arc<Slot>, seat: u8) -> Result<i64, GameError> {
+        let (game, changed_ms) = {
+            let s = slot.session.lock().await;
+            (s.row.id.clone(), s.row.updated_at * 1000)
+        };
+        let now = now_ms();
+        if slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            return Ok(0);
+        }
+        let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
+        let shared = self.store().is_shared();
+        let mut since = changed_ms;
+        for (instance, sockets, changed) in self.store().presence(&game, seat).await? {
+            let alive_at = seen.get(&instance).copied();
+            let alive = instance == self.instance()
+                || (shared && alive_at.is_some_and(|t| now - t < super::clocks::DEAD_AFTER_MS));
+            if sockets > 0 && alive && instance != self.instance() {
+                return Ok(0);
+            }
+            let gone = if sockets > 0 {
+                // Its instance died: gone since it was last heard of.
+                alive_at.unwrap_or(changed).max(changed)
+            } else {
+                changed
+            };
+            since = since.max(gone);
+        }
+        Ok((now - since).max(0))
+    }
+}
+
+impl AppState {
+    /// Tells `seat`'s player of `event` by Web Push, on every browser she
+    /// subscribed (for this seat, or for her account), in the background:
+    /// the request that caused it does not wait. A subscription the push
+    /// service says is gone is forgotten.
+    pub(crate) async fn notify_seat(
+        &self,
+        slot: &Arc<Slot>,
+        seat: u8,
+        event: crate::push::Event,
+        text: Option<String>,
+    ) {
+        let (game, label, account) = {
+            let s = slot.session.lock().await;
+            if s.mode() != crate::model::Mode::Friend {
+                return;
+            }
+            let name = match s.kind() {
+                crate::model::Kind::Ringo => "Ringo",
+                crate::model::Kind::Urgammon => "Urgammon",
+            };
+            (
+                s.row.id.clone(),
+                name,
+                s.row.accounts[seat as usize & 1].as_ref().map(|a| a.id),
+            )
+        };
+        let app = self.clone();
+        tokio::spawn(async move {
+            let store = app.store().clone();
+            let targets = match store.push_targets(&game, seat, account).await {
+                Ok(t) if !t.is_empty() => t,
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read push subscriptions");
+                    return;
+                }
+            };
+            let keys = match app.inner.push.keys(&store).await {
+                Ok(k) => k.clone(),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no Web Push key");
+                    return;
+                }
+            };
+            for target in targets {
+                let (title, body) = crate::push::words(&target.lang, event, label, text.as_deref());
+                let message = serde_json::json!({
+                    "title": title,
+                    "body": body,
+                    "url": format!("/g/{game}"),
+                    "tag": format!("agon-{game}"),
+                    "game": game,
+                });
+                match app
+                    .inner
+                    .push
+                    .send(&keys, &target, message.to_string().as_bytes())
+                    .await
+                {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let _ = store.unsubscribe(&target.endpoint).await;
+                    }
+                    Err(e) => tracing::info!(error = %e, "a push was not delivered"),
+                }
+            }
+        });
+    }
+}
