@@ -110,6 +110,26 @@ try {
   await ala.locator("#clock-0.running").waitFor();
   await ala.waitForTimeout(1500);
   await ala.screenshot({ path: join(out, "live.png") });
+  // A correspondence game waiting for ala: the home page's Your turn.
+  await call(ala, "POST", "/api/games/" + live.id + "/action", { type: "resign" });
+  const corr = await call(ala, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", days: 3 });
+  await call(olek, "POST", `/api/games/${corr.id}/join`, { invite: corr.invite });
+  await ala.goto(server.url + "/?lang=en");
+  await ala.locator(`#your-turn-list [data-turn="${corr.id}"]`).waitFor();
+  await ala.locator("#your-turn").screenshot({ path: join(out, "your-turn.png") });
+  // Offers and chat: ala asks to take back her move; both have written.
+  const talk = await call(ala, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
+  const talkJoin = await call(olek, "POST", `/api/games/${talk.id}/join`, { invite: talk.invite });
+  await call(ala, "POST", `/api/games/${talk.id}/action`, { type: "move", move: talk.state.moves[1] });
+  await call(ala, "POST", `/api/games/${talk.id}/chat`, { text: "Good luck, Olek!", room: "players" });
+  await call(olek, "POST", `/api/games/${talk.id}/chat`, { text: "Thanks, you too.", room: "players" });
+  await call(ala, "POST", `/api/games/${talk.id}/action`, { type: "takeback-offer" });
+  await olek.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [talk.id, talkJoin.token]);
+  await olek.setViewportSize({ width: 1280, height: 1100 });
+  await olek.goto(server.url + "/g/" + talk.id);
+  await olek.locator("#offer").waitFor();
+  await olek.locator("#chat-lines li").nth(1).waitFor();
+  await olek.screenshot({ path: join(out, "talk.png") });
 } finally {
   await browser.close();
   server.stop();
