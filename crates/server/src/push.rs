@@ -201,7 +201,9 @@ pub fn encrypt(
 /// The server's push client and key, the key read (or made) once.
 pub struct Pusher {
     options: PushOptions,
-    client: Option<reqwest::Client>,
+    /// Built at the first push: making one reads the system's certificates,
+    /// which an instance that never pushes should not pay for.
+    client: std::sync::OnceLock<Option<reqwest::Client>>,
     keys: tokio::sync::OnceCell<Vapid>,
 }
 
@@ -209,19 +211,27 @@ impl Pusher {
     /// A pusher with these options (no request is made until a message is
     /// sent).
     pub fn new(options: PushOptions) -> Pusher {
-        // rustls needs its cryptography chosen once per process: ring.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|e| tracing::warn!(error = %e, "no Web Push client: pushes are off"))
-            .ok();
         Pusher {
             options,
-            client,
+            client: std::sync::OnceLock::new(),
             keys: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// The HTTP client, made at first use.
+    fn client(&self) -> Option<&reqwest::Client> {
+        self.client
+            .get_or_init(|| {
+                // rustls needs its cryptography chosen once per process: ring.
+                let _ = rustls::crypto::ring::default_provider().install_default();
+                reqwest::Client::builder()
+                    .timeout(Duration::from_secs(10))
+                    .redirect(reqwest::redirect::Policy::none())
+                    .build()
+                    .map_err(|e| tracing::warn!(error = %e, "no Web Push client: pushes are off"))
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The options.
@@ -255,7 +265,7 @@ impl Pusher {
         target: &crate::store::PushTarget,
         message: &[u8],
     ) -> Result<bool, String> {
-        let client = self.client.as_ref().ok_or("no push client")?;
+        let client = self.client().ok_or("no push client")?;
         let url = endpoint(&target.endpoint, self.options.insecure_endpoints)
             .map_err(|e| e.to_string())?;
         let (browser, auth) =

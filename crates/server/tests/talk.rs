@@ -11,23 +11,14 @@ mod common;
 
 use agon_server::store::Store;
 use agon_server::{app, AppState, Options};
-use common::{action, as_account, call, mv, signup};
+use common::{action, as_account, call, create, mv, next_message, serve, signup};
 use serde_json::{json, Value};
 use std::time::Duration;
-
-async fn store(test: &str) -> Store {
-    if std::env::var("AGON_TEST_STORE").as_deref() == Ok("postgres") {
-        return common::pg_store(test)
-            .await
-            .expect("AGON_TEST_STORE=postgres needs AGON_TEST_DATABASE_URL");
-    }
-    Store::in_memory().unwrap()
-}
 
 /// An app whose opponents may be claimed against after `claim_after`.
 async fn talk_app(test: &str, claim_after: Duration) -> axum::Router {
     app(AppState::with_options(
-        store(test).await,
+        common::test_store(test).await,
         Options {
             engine_delay: Duration::ZERO,
             claim_after,
@@ -36,50 +27,18 @@ async fn talk_app(test: &str, claim_after: Duration) -> axum::Router {
     ))
 }
 
-/// A friend game (with `extra` fields), joined: its id and both seats'
-/// tokens (seat 0's first).
+/// A friend game (with `extra` fields), joined.
 async fn friend(app: &axum::Router, game: &str, extra: Value) -> (String, [String; 2]) {
-    let mut body = json!({"game": game, "opponent": "friend",
-        "side": if game == "ringo" {"attackers"} else {"light"}});
-    for (k, v) in extra.as_object().unwrap() {
-        body[k] = v.clone();
-    }
-    let (s, g) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await;
-    assert_eq!(s, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_string();
-    let invite = json!({"invite": g["invite"]}).to_string();
-    let (s, j) = call(
-        app,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        None,
-        Some(&invite),
-    )
-    .await;
-    assert_eq!(s, 200, "{j}");
-    (
-        id,
-        [
-            g["token"].as_str().unwrap().to_string(),
-            j["token"].as_str().unwrap().to_string(),
-        ],
-    )
+    common::friend_game(app, game, extra).await
 }
 
 async fn state(app: &axum::Router, id: &str) -> Value {
-    let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
-    assert_eq!(s, 200, "{v}");
-    v["state"].clone()
+    common::game_state(app, id).await
 }
 
 /// Plays the side to act's first legal Ringo move.
 async fn play(app: &axum::Router, id: &str, tokens: &[String; 2]) -> Value {
-    let s = state(app, id).await;
-    let seat = s["seat_to_act"].as_u64().unwrap() as usize;
-    let m = s["moves"][0].as_str().unwrap().to_string();
-    let (st, v) = action(app, id, Some(&tokens[seat]), mv(&m)).await;
-    assert_eq!(st, 200, "{v}");
-    v["state"].clone()
+    common::play_first(app, id, tokens).await
 }
 
 async fn act(app: &axum::Router, id: &str, token: Option<&str>, kind: &str) -> (u16, Value) {
@@ -149,18 +108,11 @@ async fn a_takeback_is_offered_then_declined_or_accepted_and_lapses_when_play_go
         );
     }
     // Against the computer a takeback needs nobody's agreement: undo.
-    let (s, g) = call(
+    let g = create(
         &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(
-            &json!({"game": "ringo", "opponent": "engine", "side": "attackers", "level": 1})
-                .to_string(),
-        ),
+        json!({"game": "ringo", "opponent": "engine", "side": "attackers", "level": 1}),
     )
     .await;
-    assert_eq!(s, 201);
     let eid = g["id"].as_str().unwrap();
     let token = g["token"].as_str().unwrap();
     let m = g["state"]["moves"][0].as_str().unwrap().to_string();
@@ -214,18 +166,11 @@ async fn a_rematch_is_offered_after_the_end_then_declined_or_accepted() {
     let (s, v) = act(&app, &id, Some(&t[1]), "rematch-offer").await;
     assert_eq!((s, v["code"].as_str()), (409, Some("no-offers")), "{v}");
     // The computer accepts at once, as before.
-    let (s, g) = call(
+    let g = create(
         &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(
-            &json!({"game": "ringo", "opponent": "engine", "side": "attackers", "level": 1})
-                .to_string(),
-        ),
+        json!({"game": "ringo", "opponent": "engine", "side": "attackers", "level": 1}),
     )
     .await;
-    assert_eq!(s, 201);
     let eid = g["id"].as_str().unwrap();
     let token = g["token"].as_str().unwrap();
     act(&app, eid, Some(token), "resign").await;
@@ -661,20 +606,6 @@ async fn two_instances(test: &str) -> Option<(AppState, AppState)> {
     ))
 }
 
-/// Serves a router on a real socket; its address.
-async fn served(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-    });
-    format!("127.0.0.1:{}", addr.port())
-}
-
 /// Waits until `f` holds of the game's state on `app` (another instance's
 /// change comes by announcement).
 async fn until(app: &axum::Router, id: &str, f: impl Fn(&Value) -> bool) -> Value {
@@ -686,32 +617,6 @@ async fn until(app: &axum::Router, id: &str, f: impl Fn(&Value) -> bool) -> Valu
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("the state never came: {}", state(app, id).await);
-}
-
-/// The next message of a socket whose type is `kind`.
-async fn next_of<S>(ws: &mut S, kind: &str) -> Value
-where
-    S: futures_util::Stream<
-            Item = Result<
-                tokio_tungstenite::tungstenite::Message,
-                tokio_tungstenite::tungstenite::Error,
-            >,
-        > + Unpin,
-{
-    use futures_util::StreamExt;
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
-            .await
-            .expect("a message within 5 s")
-            .expect("open")
-            .expect("no error");
-        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == kind {
-                return v;
-            }
-        }
-    }
 }
 
 #[tokio::test]
@@ -733,7 +638,7 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
     until(&app_a, &id, |s| s["version"] == 0 && s["offer"].is_null()).await;
     // Chat written through A reaches a player's socket on B (and not a
     // spectator's there).
-    let addr_b = served(app_b.clone()).await;
+    let addr_b = serve(app_b.clone()).await;
     let ws_url = format!("ws://{addr_b}/api/games/{id}/ws");
     let (mut ben, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
     ben.send(Message::Text(
@@ -741,16 +646,16 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
     ))
     .await
     .unwrap();
-    next_of(&mut ben, "hello").await;
+    next_message(&mut ben, Some("hello")).await;
     let (mut watcher, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
-    next_of(&mut watcher, "state").await;
+    next_message(&mut watcher, Some("state")).await;
     let (s, v) = say(&app_a, &id, Some(&t[0]), "players", "from A").await;
     assert_eq!(s, 201, "{v}");
     let (s, _) = say(&app_a, &id, None, "spectators", "a spectator on A").await;
     assert_eq!(s, 201);
-    let line = next_of(&mut ben, "chat").await;
+    let line = next_message(&mut ben, Some("chat")).await;
     assert_eq!(line["line"]["text"], "from A");
-    let seen = next_of(&mut watcher, "chat").await;
+    let seen = next_message(&mut watcher, Some("chat")).await;
     assert_eq!(
         seen["line"]["text"], "a spectator on A",
         "spectators never get the players' lines"
@@ -774,7 +679,7 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
             }
         }),
     );
-    let push_addr = served(push).await;
+    let push_addr = serve(push).await;
     let (cid, ct) = friend(&app_a, "ringo", json!({"days": 2})).await;
     let sub = json!({"subscription": {"endpoint": format!("http://{push_addr}/push"),
         "keys": {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",

@@ -196,3 +196,101 @@ pub async fn as_account(
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     )
 }
+
+/// Serves a router on a real socket (for WebSockets); its `host:port`.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+    });
+    format!("127.0.0.1:{port}")
+}
+
+/// The next text message of a socket, parsed (with `kind`: the next whose
+/// `type` it is), within 5 s.
+pub async fn next_message<S>(ws: &mut S, kind: Option<&str>) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a message within 5 s")
+            .expect("the socket is open")
+            .expect("no error");
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if kind.is_none_or(|k| v["type"] == k) {
+                return v;
+            }
+        }
+    }
+}
+
+/// A friend game (the first seat's side chosen, with `extra` fields such
+/// as a clock or days), joined through its invite: its id and the two
+/// seats' tokens (seat 0's first).
+pub async fn friend_game(app: &axum::Router, game: &str, extra: Value) -> (String, [String; 2]) {
+    let mut body = json!({"game": game, "opponent": "friend",
+        "side": if game == "ringo" {"attackers"} else {"light"}});
+    for (k, v) in extra.as_object().into_iter().flatten() {
+        body[k] = v.clone();
+    }
+    let (s, g) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await;
+    assert_eq!(s, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let invite = json!({"invite": g["invite"]}).to_string();
+    let (s, j) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&invite),
+    )
+    .await;
+    assert_eq!(s, 200, "{j}");
+    let tokens = [
+        g["token"].as_str().unwrap().to_string(),
+        j["token"].as_str().unwrap().to_string(),
+    ];
+    (id, tokens)
+}
+
+/// The store a test runs on: SQLite in memory, or PostgreSQL (a database
+/// of the test's own) with `AGON_TEST_STORE=postgres`.
+pub async fn test_store(test: &str) -> Store {
+    if std::env::var("AGON_TEST_STORE").as_deref() == Ok("postgres") {
+        return pg_store(test)
+            .await
+            .expect("AGON_TEST_STORE=postgres needs AGON_TEST_DATABASE_URL");
+    }
+    Store::in_memory().unwrap()
+}
+
+/// A game's state, as `GET /api/games/{id}` gives it.
+pub async fn game_state(app: &axum::Router, id: &str) -> Value {
+    let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, 200, "{v}");
+    v["state"].clone()
+}
+
+/// Plays the side to act's first legal Ringo move; the state after it.
+pub async fn play_first(app: &axum::Router, id: &str, tokens: &[String; 2]) -> Value {
+    let s = game_state(app, id).await;
+    let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+    let m = s["moves"][0].as_str().unwrap().to_string();
+    let (st, v) = action(app, id, Some(&tokens[seat]), mv(&m)).await;
+    assert_eq!(st, 200, "{v}");
+    v["state"].clone()
+}
