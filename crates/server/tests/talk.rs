@@ -798,3 +798,113 @@ async fn a_rated_games_takebacks_need_both_players_leave() {
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["state"]["version"], 0);
 }
+
+#[tokio::test]
+async fn a_side_that_runs_out_of_days_loses() {
+    let dir = std::env::temp_dir().join(format!("agon-days-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = || Options {
+        engine_delay: Duration::ZERO,
+        ..Options::default()
+    };
+    let first = app(AppState::with_options(
+        Store::open(&dir).unwrap(),
+        options(),
+    ));
+    let (id, t) = friend(&first, "urgammon", json!({"days": 1, "to": 3})).await;
+    // Both sides make their first decisions; then the side to act thinks.
+    for _ in 0..8 {
+        let s = state(&first, &id).await;
+        if s["abortable"] == false {
+            break;
+        }
+        let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+        let next = common::urgammon_step(&s, false);
+        let (st, v) = action(&first, &id, Some(&t[seat]), next).await;
+        assert_eq!(st, 200, "{v}");
+    }
+    let s = state(&first, &id).await;
+    assert_eq!(s["abortable"], false, "{s}");
+    let loser = s["seat_to_act"].as_u64().unwrap();
+    drop(first);
+    // Two days pass while the side to act thinks (its turn began two days
+    // ago, as the store now says), and the server starts again: the day
+    // has run out, and the match is lost on time.
+    let db = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    let clock: String = db
+        .query_row("SELECT clock FROM games WHERE id = ?1", [&id], |r| r.get(0))
+        .unwrap();
+    let mut clock: Value = serde_json::from_str(&clock).unwrap();
+    clock["since_ms"] = json!(clock["since_ms"].as_i64().unwrap() - 2 * 86_400_000);
+    db.execute(
+        "UPDATE games SET clock = ?1 WHERE id = ?2",
+        (clock.to_string(), &id),
+    )
+    .unwrap();
+    drop(db);
+    let second = app(AppState::with_options(
+        Store::open(&dir).unwrap(),
+        options(),
+    ));
+    let mut s = state(&second, &id).await;
+    for _ in 0..60 {
+        if s["over"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        s = state(&second, &id).await;
+    }
+    assert_eq!(s["over"], true, "{s}");
+    assert_eq!(s["reason"], "time");
+    let names = ["light", "dark"];
+    assert_eq!(s["match"]["winner"], names[1 - loser as usize], "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn one_move_is_pushed_to_ten_subscriptions_at_most() {
+    let app = app(AppState::with_options(
+        Store::in_memory().unwrap(),
+        Options {
+            engine_delay: Duration::ZERO,
+            push: agon_server::push::PushOptions {
+                insecure_endpoints: true,
+                contact: None,
+            },
+            ..Options::default()
+        },
+    ));
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = hits.clone();
+    let push = axum::Router::new().route(
+        "/push/{n}",
+        axum::routing::post(move || {
+            let hits = counted.clone();
+            async move {
+                hits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                axum::http::StatusCode::CREATED
+            }
+        }),
+    );
+    let at = serve(push).await;
+    let (id, t) = friend(&app, "ringo", json!({"days": 1})).await;
+    // One client registers twelve browsers for the defenders' seat.
+    for n in 0..12 {
+        let sub = json!({"subscription": {"endpoint": format!("http://{at}/push/{n}"),
+            "keys": {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+                     "auth": "BTBZMqHH6r4Tts7J_aSIgg"}},
+            "games": [{"id": id, "token": t[1]}]});
+        let (s, v) = call(
+            &app,
+            "POST",
+            "/api/push/subscriptions",
+            None,
+            Some(&sub.to_string()),
+        )
+        .await;
+        assert_eq!(s, 201, "{v}");
+    }
+    play(&app, &id, &t).await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 10);
+}

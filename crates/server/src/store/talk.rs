@@ -71,6 +71,11 @@ pub struct PushTarget {
     pub lang: String,
 }
 
+/// The most subscriptions one event is pushed to (the newest): however
+/// many a client registers for a seat, a move costs at most this many
+/// requests.
+pub const MAX_TARGETS: i64 = 10;
+
 /// What every store keeps for talking.
 #[async_trait::async_trait]
 pub trait TalkBackend: Send + Sync {
@@ -110,7 +115,7 @@ pub trait TalkBackend: Send + Sync {
     async fn unsubscribe(&self, endpoint: &str) -> Stored<bool>;
 
     /// The subscriptions that hear of a seat: those given the seat, and
-    /// those of its account.
+    /// those of its account; the newest [`MAX_TARGETS`].
     async fn push_targets(
         &self,
         game: &str,

@@ -3,7 +3,7 @@
 //! pushes it to its own sockets.
 
 use super::{PgStore, CHAT, NOTIFY};
-use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend};
+use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use crate::store::Stored;
 use tokio_postgres::Row;
 
@@ -200,8 +200,9 @@ impl TalkBackend for PgStore {
                 "SELECT id, endpoint, p256dh, auth, account_id, lang FROM push_subscriptions s
                  WHERE EXISTS (SELECT 1 FROM push_seats p
                                WHERE p.subscription = s.id AND p.game = $1 AND p.seat = $2)
-                    OR ($3::BIGINT IS NOT NULL AND s.account_id = $3)",
-                &[&game, &i16::from(seat), &account],
+                    OR ($3::BIGINT IS NOT NULL AND s.account_id = $3)
+                 ORDER BY s.created_ms DESC LIMIT $4",
+                &[&game, &i16::from(seat), &account, &MAX_TARGETS],
             )
             .await?
             .iter()

@@ -3,7 +3,7 @@
 //! wrote it, with no one else to tell.
 
 use super::SqliteStore;
-use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend};
+use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use crate::store::Stored;
 use rusqlite::{params, OptionalExtension};
 
@@ -195,9 +195,10 @@ impl TalkBackend for SqliteStore {
                 "SELECT id, endpoint, p256dh, auth, account_id, lang FROM push_subscriptions s
                  WHERE EXISTS (SELECT 1 FROM push_seats p
                                WHERE p.subscription = s.id AND p.game = ?1 AND p.seat = ?2)
-                    OR (?3 IS NOT NULL AND s.account_id = ?3)",
+                    OR (?3 IS NOT NULL AND s.account_id = ?3)
+                 ORDER BY s.created_ms DESC LIMIT ?4",
             )?
-            .query_map(params![game, seat, account], target_from)?
+            .query_map(params![game, seat, account, MAX_TARGETS], target_from)?
             .collect()
         })
         .await
