@@ -304,6 +304,7 @@ test("a rated Ringo pair between two accounts: both games, seats swapped; both p
     await ala.goto(server.url + "/");
     await ala.locator("input[name=game][value=ringo]").check();
     await ala.locator("input[name=opponent][value=friend]").check();
+    await ala.locator("#preset").selectOption("classic");
     await ala.locator("input[name=side][value=attackers]").check();
     await ala.locator("#rated").check();
     assert.match(await ala.locator("#rated-help").innerText(), /pair/);

@@ -18,6 +18,9 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     await alice.goto(server.url + "/");
     await alice.locator('input[name=game][value=ringo]').check();
     await alice.locator('input[name=opponent][value=friend]').check();
+    // Between two people the page proposes the lab's most even set; Alice
+    // wants classic, and says so.
+    await alice.locator("#preset").selectOption("classic");
     await alice.locator('input[name=side][value=attackers]').check();
     await alice.locator("#start").click();
     await alice.waitForURL(/\/g\/[a-z0-9]+$/);

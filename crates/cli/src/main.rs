@@ -15,6 +15,8 @@ mod rng;
 use clap::Parser;
 
 fn main() {
+    // One TLS provider for the process, before any HTTP client is made.
+    agon_server::push::install_tls();
     let cli = cli::Cli::parse();
     cli.init_logging();
     if let Err(e) = commands::run(cli) {

@@ -56,16 +56,20 @@ fn get_on(mut s: TcpStream, path: &str) -> Option<u16> {
 /// Creates a game of two people at one screen; returns its id.
 async fn new_local_game(port: u16) -> String {
     let v: serde_json::Value = serde_json::from_slice(
-        &reqwest::Client::new()
-            .post(format!("http://127.0.0.1:{port}/api/games"))
-            .header("content-type", "application/json")
-            .body(r#"{"game":"ringo","opponent":"local"}"#)
-            .send()
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap(),
+        &{
+            // reqwest is built with TLS (for Web Push): its provider first.
+            agon_server::push::install_tls();
+            reqwest::Client::new()
+        }
+        .post(format!("http://127.0.0.1:{port}/api/games"))
+        .header("content-type", "application/json")
+        .body(r#"{"game":"ringo","opponent":"local"}"#)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap(),
     )
     .unwrap();
     v["id"].as_str().unwrap().to_string()

@@ -332,7 +332,11 @@ async fn a_move_that_kills_its_workers_falls_back_and_the_game_goes_on() {
     let db = fresh_database(&admin).await;
     let dir = std::env::temp_dir().join(format!("agon-fallback-{}", std::process::id()));
     let (_a, addr_a) = serve(&db, &dir.join("a"));
-    let client = reqwest::Client::new();
+    let client = {
+        // reqwest is built with TLS (for Web Push): its provider first.
+        agon_server::push::install_tls();
+        reqwest::Client::new()
+    };
     let (pg, connection) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
         .await
         .unwrap();
@@ -410,7 +414,11 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let (mut a, addr_a) = serve(&db, &dir.join("a"));
     let (mut b, addr_b) = serve(&db, &dir.join("b"));
     let mut w1 = worker(&db);
-    let client = reqwest::Client::new();
+    let client = {
+        // reqwest is built with TLS (for Web Push): its provider first.
+        agon_server::push::install_tls();
+        reqwest::Client::new()
+    };
     let api = |addr: &str, path: &str| format!("http://{addr}{path}");
 
     // A friend game, created on A, joined on B.
@@ -918,7 +926,11 @@ async fn killing_an_instance_during_200_clocked_games_loses_none_on_time() {
     let dir = std::env::temp_dir().join(format!("agon-clocks-{}", std::process::id()));
     let (mut a, addr_a) = serve(&db, &dir.join("a"));
     let (_b, addr_b) = serve(&db, &dir.join("b"));
-    let client = reqwest::Client::new();
+    let client = {
+        // reqwest is built with TLS (for Web Push): its provider first.
+        agon_server::push::install_tls();
+        reqwest::Client::new()
+    };
     // 200 live games, every clock running and kept by A.
     let mut games = vec![];
     for n in 0..200u64 {

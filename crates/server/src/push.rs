@@ -198,6 +198,14 @@ pub fn encrypt(
     Ok(body)
 }
 
+/// Chooses the process's TLS cryptography (ring) for every HTTPS client
+/// in it: the push client, and the CLI's (`reqwest` is built with TLS for
+/// Web Push, and a client made before a provider is chosen panics). Safe
+/// to call more than once.
+pub fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The server's push client and key, the key read (or made) once.
 pub struct Pusher {
     options: PushOptions,
@@ -222,8 +230,7 @@ impl Pusher {
     fn client(&self) -> Option<&reqwest::Client> {
         self.client
             .get_or_init(|| {
-                // rustls needs its cryptography chosen once per process: ring.
-                let _ = rustls::crypto::ring::default_provider().install_default();
+                install_tls();
                 reqwest::Client::builder()
                     .timeout(Duration::from_secs(10))
                     .redirect(reqwest::redirect::Policy::none())

@@ -22,6 +22,20 @@ export function recordGame(text, chosen) {
   return chosen;
 }
 
+/** Handicaps for players of unequal strength: one Ringo rule changed each,
+ *  named for what it does. Dropping the fortress capture is the French
+ *  sheet's ("pour équilibrer une partie entre joueurs de force
+ *  différente"); the others are the balancing variants of the Polish blog
+ *  and the two English texts. */
+export const HANDICAPS = [
+  { id: "no-fortress-capture", options: { "fortress-capture": "off" } },
+  { id: "attackers-6", options: { attackers: "6" } },
+  { id: "attackers-5", options: { attackers: "5" } },
+  { id: "defender-pass", options: { "defender-pass": "on" } },
+  { id: "no-fortress-from-neutral", options: { "fortress-from-neutral": "off" } },
+  { id: "neutral-one", options: { "neutral-limit": "one" } },
+];
+
 /** Every option of a rules string (`preset[,key=value]…`), the preset's
  *  filled in, so two spellings of one rule set compare equal. */
 export function fullRules(rules, presets) {
@@ -87,6 +101,13 @@ export async function homePage(main) {
   // wait for that instead of for a fixed time.
   showUnfinished(resume).catch(() => {}).finally(() => { resume.dataset.checked = "1"; });
 
+  /** Said once the page has set a game between two people to the lab's
+   *  most even set, with the other way to a fair game: a rated pair. */
+  function steerNote() {
+    if (!form.steered || form.rulesTouched || form.opponent !== "friend") return null;
+    return el("p", { class: "notice", id: "fair-steer", role: "status" }, t("home.fair.steered"));
+  }
+
   function radio(name, value, label, checked, onchange) {
     return el("label", {}, el("input", { type: "radio", name, value, checked, onchange }), label);
   }
@@ -140,20 +161,30 @@ export async function homePage(main) {
           : el("p", {}, more));
       };
       labRead.then(sayFair);
+      // Two people starting a Ringo game are steered to an even setting:
+      // the lab's most even set, unless they chose their rules themselves.
+      labRead.then(() => {
+        if (form.opponent !== "friend" || form.rulesTouched || form.steered || !lab) return;
+        const { verdict: v, suggest } = fairness({ ...presets[presetSel.value], ...form.options }, lab, presets);
+        if (!suggest || (v && v.balanced)) return;
+        form.steered = true;
+        ({ preset: form.preset, changes: form.options } = parseRules(suggest));
+        draw();
+      });
       const fill = () => {
         opts.replaceChildren();
         const base = presets[presetSel.value];
         for (const o of m.ringo.options) {
           const id = "opt-" + o.key;
           const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help",
-            onchange: () => { form.options[o.key] = sel.value; sayFair(); } },
+            onchange: () => { form.options[o.key] = sel.value; form.rulesTouched = true; sayFair(); } },
           o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
           sel.value = form.options[o.key] ?? base[o.key];
           opts.append(el("div", { class: "opt" }, el("label", { for: id }, t("optname." + o.key)), sel,
             el("small", { id: id + "-help" }, t("opt." + o.key) + " — " + t("source." + o.key))));
         }
       };
-      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; fill(); sayFair(); });
+      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; form.rulesTouched = true; draw(); document.getElementById("preset")?.focus(); });
       fill();
       sayFair();
       // The options come folded: a rule set sets them all, and on a phone
@@ -162,9 +193,29 @@ export async function homePage(main) {
       const fold = el("details", { class: "fold", id: "options-fold", open: !!form.optionsOpen,
         ontoggle: () => { form.optionsOpen = fold.open; } },
       el("summary", {}, el("h3", {}, t("home.options")), " ", el("span", { class: "muted" }, t("home.options_hint"))), opts);
+      // A handicap for players of unequal strength: one rule changed, named
+      // for what it does (the seeds' balancing variants, and the French
+      // sheet's dropped fortress capture).
+      const current = { ...presets[presetSel.value], ...form.options };
+      const chosen = HANDICAPS.find((h) => Object.entries(h.options).every(([k, v]) => current[k] === v)
+        && Object.entries(h.options).some(([k, v]) => presets[presetSel.value][k] !== v));
+      const handicap = el("select", { id: "handicap", "aria-describedby": "handicap-help", onchange: () => {
+        const h = HANDICAPS.find((x) => x.id === handicap.value);
+        // Back to the rule set's own values for every handicap's option,
+        // then the chosen one's.
+        for (const x of HANDICAPS) for (const k of Object.keys(x.options)) delete form.options[k];
+        if (h) Object.assign(form.options, h.options);
+        form.rulesTouched = true;
+        draw();
+        document.getElementById("handicap")?.focus();
+      } }, [el("option", { value: "" }, t("handicap.none")),
+        ...HANDICAPS.map((h) => el("option", { value: h.id }, t("handicap." + h.id)))]);
+      handicap.value = chosen ? chosen.id : "";
+      const handicapBox = el("div", { class: "opt" }, el("label", { for: "handicap" }, t("handicap.label")), handicap,
+        el("small", { id: "handicap-help" }, t("handicap.help")));
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
-        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), fair, fold);
+        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), steerNote(), fair, handicapBox, fold);
       },
       urgammon: () => {
       // What the player typed is kept while the page redraws, as the Ringo options are.
