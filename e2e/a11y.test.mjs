@@ -59,6 +59,8 @@ function pages(g) {
     ["urgammon review", `/review/${g.ur.id}`, "#review-summary"],
     ["lobby", "/lobby", "#seek-create"],
     ["live game", "/g/LIVE", "#clock-0"],
+    ["glossary", "/glossary", "dt#ishtar"],
+    ["history", "/history", "#history-urgammon"],
   ];
 }
 

@@ -160,6 +160,9 @@ export async function newGame(page, url, { game, opponent = "engine", level, sid
   await page.goto(url + "/" + (lang ? "?lang=" + lang : ""));
   await page.locator(`input[name=game][value=${game}]`).check();
   await page.locator(`input[name=opponent][value=${opponent}]`).check();
+  // Between two people the page proposes the lab's most even set: these
+  // tests play classic unless they say otherwise.
+  if (game === "ringo" && opponent === "friend") await page.locator("#preset").selectOption("classic");
   if (level !== undefined) await page.locator("#level").fill(String(level));
   if (side) await page.locator(`input[name=side][value=${side}]`).check();
   if (to !== undefined) await page.locator("#match-to").fill(String(to));

@@ -56,3 +56,61 @@ test("a handicap against the computer, in Polish, by mouse; choosing none takes 
     assert.equal((await page.evaluate(() => window.agonState.board.filter((p) => p.side === "attackers").length)), 5);
   });
 });
+
+test("words explained in place: Ishtar by keyboard, the neutral zone by a tap; the glossary and history in Polish and French", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    const ur = await (await fetch(server.url + "/api/games", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: "urgammon", opponent: "local" }) })).json();
+    await page.goto(server.url + "/?lang=en");
+    await page.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [ur.id, ur.token]);
+    await page.goto(server.url + "/g/" + ur.id);
+    await waitState(page, () => !!window.agonState);
+    // Ishtar, by keyboard: focus the word, Enter opens its explanation in
+    // place, Escape closes it.
+    const ishtar = page.locator('button[data-term="ishtar"]');
+    await ishtar.focus();
+    await page.keyboard.press("Enter");
+    const tip = page.locator("#" + await ishtar.getAttribute("aria-controls"));
+    await tip.waitFor();
+    assert.match(await tip.innerText(), /A 4 on the chance die, named for the Babylonian goddess/);
+    assert.equal(await ishtar.getAttribute("aria-expanded"), "true");
+    await page.keyboard.press("Escape");
+    await tip.waitFor({ state: "hidden" });
+    assert.equal(await ishtar.getAttribute("aria-expanded"), "false");
+    // The explanation's link leads to the glossary, at the word.
+    await page.keyboard.press("Space");
+    await tip.locator("a").click();
+    await page.waitForURL(/\/glossary#ishtar$/);
+    await page.locator("dt#ishtar").waitFor();
+
+    // On a phone, a tap opens the neutral zone's explanation on a Ringo game.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const ringo = await (await fetch(server.url + "/api/games", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: "ringo", opponent: "local" }) })).json();
+    await phone.goto(server.url + "/");
+    await phone.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [ringo.id, ringo.token]);
+    await phone.goto(server.url + "/g/" + ringo.id);
+    await waitState(phone, () => !!window.agonState);
+    const nz = phone.locator('button[data-term="neutral-zone"]');
+    await nz.tap();
+    await phone.locator("#" + await nz.getAttribute("aria-controls"), { hasText: "never captured" }).waitFor();
+
+    // The glossary and the history, in Polish and in French.
+    await page.goto(server.url + "/glossary?lang=pl");
+    assert.equal(await page.locator("h1").innerText(), "Słowniczek");
+    assert.equal(await page.locator("dt#ishtar").innerText(), "Isztar (4)");
+    assert.match(await page.locator("dt#babylon + dd").innerText(), /nie wyprowadził do pałacu ani jednej bierki/);
+    await page.locator("#history-link").click();
+    await page.locator("h1", { hasText: "Skąd pochodzą gry" }).waitFor();
+    assert.match(await page.locator("#history-ringo").locator("..").innerText(), /Discovering Old Board Games \(1973\)/);
+    assert.match(await page.locator("main").innerText(), /Itti-Marduk-Balātu/);
+    assert.equal(await page.locator('blockquote[lang="fr"]').count(), 1);
+    await page.goto(server.url + "/history?lang=fr");
+    await page.locator("h1", { hasText: "D'où viennent les jeux" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /Le Globe Joueur, fiche de règles du Ringo/);
+    await page.locator("#glossary-link").click();
+    await page.locator("h1", { hasText: "Glossaire" }).waitFor();
+    assert.match(await page.locator("dt#babylon").innerText(), /Babylone \(4 points\)/);
+  });
+});

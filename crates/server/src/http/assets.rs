@@ -25,6 +25,14 @@ const FILES: &[(&str, &str)] = &[
     ("js/clock.js", include_str!("../../static/js/clock.js")),
     ("js/notify.js", include_str!("../../static/js/notify.js")),
     (
+        "js/glossary.js",
+        include_str!("../../static/js/glossary.js"),
+    ),
+    (
+        "js/pages/history.js",
+        include_str!("../../static/js/pages/history.js"),
+    ),
+    (
         "js/panels/offers.js",
         include_str!("../../static/js/panels/offers.js"),
     ),

@@ -60,6 +60,8 @@ pub fn app(state: AppState) -> Router {
         .route("/new", get(assets::page))
         .route("/games", get(assets::page))
         .route("/rules", get(assets::page))
+        .route("/glossary", get(assets::page))
+        .route("/history", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
         .route("/review/{id}", get(assets::page))

@@ -3,6 +3,7 @@
 // the board; for Urgammon every option's equity, win chance and outcome
 // split, and a rollout on demand. The address holds the position, so a link
 // shares it.
+import { term } from "../glossary.js";
 import { el, toast } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
 import { api, errorText, meta } from "../api.js";
@@ -168,7 +169,7 @@ export async function analysisPage(main) {
         out.push(el("p", { class: "status", id: "analysis-to-move" }, t("game.to_move", { side: t("Side." + s.to_move) })));
         out.push(el("dl", { class: "eval", id: "eval" },
           el("dt", {}, t("analysis.best")), el("dd", { id: "best" }, a.best ?? "–"),
-          el("dt", {}, t("analysis.score")), el("dd", { id: "score-value" }, a.proven ? t("review.proven", { side: t("side." + a.proven.winner), n: a.proven.plies }) : String(a.score)),
+          el("dt", {}, t("analysis.score"), " ", term("score")), el("dd", { id: "score-value" }, a.proven ? t("review.proven", { side: t("side." + a.proven.winner), n: a.proven.plies }) : String(a.score)),
           el("dt", {}, t("analysis.line")), el("dd", { id: "pv" }, a.pv.join(" ")),
           el("dt", {}, t("analysis.depth")), el("dd", {}, String(a.depth))));
         if (a.tablebase) out.push(el("p", { class: "proven", id: "tablebase" }, tablebaseText(a.tablebase)));

@@ -1,6 +1,7 @@
 // Ringo's side panel: the rules, whose turn, the result, a capture chooser,
 // Pass, the captured tally, and the numbered move list.
 import { el, pressable } from "../dom.js";
+import { termsRow } from "../glossary.js";
 import { t } from "../../i18n.js";
 import { ringoSettings } from "../settings.js";
 import { ringoRows } from "../log.js";
@@ -59,6 +60,8 @@ export function ringoPanel(view, send) {
   if (canAct(view) && s.legal.some((m) => !m.from)) out.push(el("button", { id: "pass", onclick: () => send({ type: "move", move: "pass" }) }, t("game.pass")));
   out.push(capturedTally(s));
   out.push(...hintBlock(view));
+  // The game's own words, each explained in place.
+  out.push(termsRow(["fortress", "neutral-zone", "rings-sectors", ...(/slide=on|globe/.test(s.rules) ? ["long-range"] : [])]));
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
   // A move picked in the list shows the position after it (the game page's

@@ -1,5 +1,6 @@
 // Urgammon's side panel: the match, the dice with what they mean, whose turn
 // and what to do, the buttons, and the game told turn by turn.
+import { termsRow } from "../glossary.js";
 import { el, pressable } from "../dom.js";
 import { t, amount, colon } from "../../i18n.js";
 import { urgammonSettings } from "../settings.js";
@@ -122,6 +123,9 @@ export function urgammonPanel(view, send) {
     if (s.mode === "engine" && !canAct(view) && view.you.length) out.push(el("div", { class: "muted" }, t("game.engine_thinking")));
   }
   out.push(...hintBlock(view));
+  // The game's own words, each explained in place.
+  out.push(termsRow(["chance-die", "verdict-die", "mongrel", "ishtar", "bull", "rosette", "waiting-area",
+    ...(s.result ? [{ plain: "plain", streets: "streets", waiting: "dogs", babylon: "babylon" }[s.result.kind]].filter(Boolean) : [])]));
   out.push(boardTools(view));
   out.push(el("h3", {}, t("game.moves")));
   const looked = view.past ? s.log.findIndex((l) => l.ply === view.past.ply) : -1;
