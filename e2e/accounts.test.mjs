@@ -243,7 +243,10 @@ test("settings follow the account: the language, sounds, sliding and board orien
     await one.locator("#pref-sound").uncheck();
     await one.locator("#pref-animation").uncheck();
     await one.locator("#pref-flip").check();
-    await waitState(one, () => localStorage.getItem("agon-flip-default") === "on");
+    // No chat, and no takebacks in rated games.
+    await one.locator("#pref-chat").uncheck();
+    await one.locator("#pref-takebacks").uncheck();
+    await waitState(one, () => localStorage.getItem("agon-flip-default") === "on" && localStorage.getItem("agon-chat") === "off");
     await one.waitForLoadState("networkidle");
     const two = await (await browser.newContext({ locale: "en-GB" })).newPage();
     await signIn(two, server.url, "ewa");
@@ -254,6 +257,13 @@ test("settings follow the account: the language, sounds, sliding and board orien
     assert.equal(await two.locator("#pref-sound").isChecked(), false);
     assert.equal(await two.locator("#pref-animation").isChecked(), false);
     assert.equal(await two.locator("#pref-flip").isChecked(), true);
+    assert.equal(await two.locator("#pref-chat").isChecked(), false);
+    assert.equal(await two.locator("#pref-takebacks").isChecked(), false);
+    const saved = await two.evaluate(() => fetch("/api/account").then((r) => r.json()));
+    assert.equal(saved.settings.takebacks, false, "the server holds it: a rated takeback is refused");
+    // The chat is off on the other device too: a game with a friend says so.
+    await newGame(two, server.url, { game: "ringo", opponent: "friend", side: "attackers", lang: "en" });
+    await two.locator("#chat-off").waitFor();
     await newGame(two, server.url, { game: "ringo", opponent: "engine", level: 1, side: "attackers", lang: "en" });
     await two.locator("#flip[aria-pressed=true]").waitFor();
     assert.equal(await two.locator("#sound").getAttribute("aria-pressed"), "false");

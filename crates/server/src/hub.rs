@@ -87,6 +87,9 @@ pub struct Slot {
     pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
     /// Open sockets per seat.
     pub(crate) presence: [AtomicUsize; 2],
+    /// Whether each seat has a socket open on another live instance (the
+    /// store's presence, announced by the instance that has it).
+    pub(crate) remote: [AtomicBool; 2],
     /// Open sockets on this game, players and spectators.
     pub(crate) sockets: AtomicUsize,
     /// Raised whenever a seat changes hands (a seat link or an invite used,
@@ -105,15 +108,18 @@ impl Slot {
             engine_running: AtomicBool::new(false),
             engine_stop: Mutex::new(None),
             presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            remote: [AtomicBool::new(false), AtomicBool::new(false)],
             sockets: AtomicUsize::new(0),
             seat_changes: std::sync::atomic::AtomicU64::new(0),
             last_used: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
-    /// Which seats have a socket open now.
+    /// Which seats have a socket open now, here or on another instance.
     pub(crate) fn presence(&self) -> [bool; 2] {
-        [0, 1].map(|i| self.presence[i].load(Ordering::SeqCst) > 0)
+        [0, 1].map(|i| {
+            self.presence[i].load(Ordering::SeqCst) > 0 || self.remote[i].load(Ordering::SeqCst)
+        })
     }
 
     /// Sends a message to every socket of the game.

@@ -647,6 +647,21 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
     .await
     .unwrap();
     next_message(&mut ben, Some("hello")).await;
+    // A's players see Ben connected, though his socket is on B.
+    let presence = |want: bool| {
+        let (app_a, id) = (app_a.clone(), id.clone());
+        async move {
+            for _ in 0..100 {
+                let (_, g) = call(&app_a, "GET", &format!("/api/games/{id}"), None, None).await;
+                if g["presence"][1] == want {
+                    return true;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            false
+        }
+    };
+    assert!(presence(true).await, "A sees Ben's socket on B");
     let (mut watcher, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
     next_message(&mut watcher, Some("state")).await;
     let (s, v) = say(&app_a, &id, Some(&t[0]), "players", "from A").await;
@@ -701,6 +716,7 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
         .unwrap();
     assert!(body.len() > 16 + 4 + 1 + 65 + 16, "an encrypted message");
     drop(ben);
+    assert!(presence(false).await, "A sees Ben gone from B");
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let (s, v) = act(&app_a, &id, Some(&t[0]), "claim").await;
     assert_eq!(s, 200, "{v}");

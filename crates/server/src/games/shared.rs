@@ -73,6 +73,7 @@ pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<No
             }
             Notice::Lobby(change) => app.inner.lobby.changed(&change),
             Notice::Chat { game, id } => app.chat_written(&game, id).await,
+            Notice::Presence { game } => app.presence_changed(&game).await,
             Notice::Progress { game: None, .. } | Notice::Queued => {}
         }
     }

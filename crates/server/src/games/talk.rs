@@ -218,6 +218,38 @@ impl AppState {
         });
     }
 
+    /// Another instance's sockets on a game changed: this instance's
+    /// sockets are told who is connected anywhere.
+    pub(crate) async fn presence_changed(&self, game: &str) {
+        let Some(slot) = self.slot_in_memory(game) else {
+            return;
+        };
+        let Ok(seen) = self.store().instances().await else {
+            return;
+        };
+        let seen: HashMap<String, i64> = seen.into_iter().collect();
+        let now = now_ms();
+        let before = slot.presence();
+        for seat in 0u8..2 {
+            let Ok(rows) = self.store().presence(game, seat).await else {
+                return;
+            };
+            let elsewhere = rows.iter().any(|(instance, sockets, _)| {
+                *sockets > 0
+                    && instance != self.instance()
+                    && seen
+                        .get(instance)
+                        .is_some_and(|t| now - t < super::clocks::DEAD_AFTER_MS)
+            });
+            slot.remote[seat as usize].store(elsewhere, std::sync::atomic::Ordering::SeqCst);
+        }
+        if slot.presence() != before {
+            slot.broadcast(&WsMessage::Presence {
+                seats: slot.presence(),
+            });
+        }
+    }
+
     /// How long `seat`'s player has been gone from a game, in
     /// milliseconds: 0 while a socket of hers is open on a live instance;
     /// else since her last socket closed (or its instance died), and never

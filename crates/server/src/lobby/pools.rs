@@ -206,6 +206,21 @@ impl AppState {
             game: None,
         };
         let waiting = self.store().open_seeks(now).await?;
+        // A player waits once in a pool: the seek her token already holds
+        // there is given back (two seeks of one player could only end up
+        // paired with each other; the pairing pass never pairs one account
+        // with itself either).
+        if let Some(s) = waiting
+            .iter()
+            .find(|s| s.pool.as_deref() == Some(p.id) && owns(s, token, who.as_ref().map(|a| a.id)))
+        {
+            if let Some(t) = token.filter(|t| !t.is_empty() && owns(s, Some(t), None)) {
+                return Ok(Ok(Made {
+                    id: s.id.clone(),
+                    token: t.to_string(),
+                }));
+            }
+        }
         let candidates = waiting.iter().filter(|s| {
             s.pool.as_deref() == Some(p.id)
                 && s.rated == rated
@@ -251,6 +266,9 @@ impl AppState {
                 .filter(|b| {
                     b.id != a.id
                         && !used.contains(&b.id)
+                        // Never a player against herself.
+                        && !(a.account.is_some()
+                            && a.account.as_ref().map(|x| x.id) == b.account.as_ref().map(|x| x.id))
                         && b.pool == a.pool
                         && b.rated == a.rated
                         && fits(a, b, now)

@@ -216,6 +216,11 @@ pub enum Notice {
     },
     /// The lobby changed.
     Lobby(LobbyNotice),
+    /// A player's sockets on a game changed on some instance.
+    Presence {
+        /// The game.
+        game: String,
+    },
     /// A line of chat was written in a game.
     Chat {
         /// The game.

@@ -39,7 +39,8 @@ const JOBS: &str = "agon_jobs";
 /// The channel of the lobby's changes (seeks made and gone).
 const LOBBY: &str = "agon_lobby";
 
-/// The channel of new chat lines: `GAME ID`.
+/// The channel of new chat lines, `GAME ID`, and of players' sockets
+/// opened or closed, `presence GAME`.
 const CHAT: &str = "agon_chat";
 
 /// Appends record tokens (`$2` their places, `$3` the tokens).
@@ -273,6 +274,9 @@ fn notice(channel: &str, payload: &str) -> Option<Notice> {
             game: game(rest.first()),
         }),
         (LOBBY, _) => crate::store::live::LobbyNotice::parse(payload).map(Notice::Lobby),
+        (CHAT, ["presence", game]) => Some(Notice::Presence {
+            game: (*game).to_string(),
+        }),
         (CHAT, [game, id]) => Some(Notice::Chat {
             game: (*game).to_string(),
             id: id.parse().ok()?,

@@ -113,6 +113,9 @@ impl TalkBackend for PgStore {
                 ],
             )
             .await?;
+        client
+            .execute(NOTIFY, &[&CHAT, &format!("presence {game}")])
+            .await?;
         Ok(())
     }
 
