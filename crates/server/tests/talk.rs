@@ -46,6 +46,26 @@ async fn act(app: &axum::Router, id: &str, token: Option<&str>, kind: &str) -> (
     (s.as_u16(), v)
 }
 
+/// A browser's keys, as a browser makes them (a P-256 point, 16 bytes).
+const P256DH: &str =
+    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
+const AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+
+/// Subscribes `endpoint` to a seat of a game (the seat its token holds).
+async fn subscribe(app: &axum::Router, endpoint: &str, id: &str, token: &str) {
+    let sub = json!({"subscription": {"endpoint": endpoint, "keys": {"p256dh": P256DH, "auth": AUTH}},
+        "games": [{"id": id, "token": token}]});
+    let (s, v) = call(
+        app,
+        "POST",
+        "/api/push/subscriptions",
+        None,
+        Some(&sub.to_string()),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+}
+
 #[tokio::test]
 async fn a_takeback_is_offered_then_declined_or_accepted_and_lapses_when_play_goes_on() {
     let app = talk_app("talk_takeback", Duration::from_secs(60)).await;
@@ -495,10 +515,7 @@ async fn push_subscriptions_are_checked() {
     let (_, again) = call(&app, "GET", "/api/push/key", None, None).await;
     assert_eq!(again["public_key"], key.as_str(), "one key, kept");
     let (id, t) = friend(&app, "ringo", json!({"days": 2})).await;
-    // A P-256 point and a 16-byte secret, as a browser makes them.
-    let p256dh =
-        "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
-    let auth = "BTBZMqHH6r4Tts7J_aSIgg";
+    let (p256dh, auth) = (P256DH, AUTH);
     let sub = |endpoint: &str, p: &str, a: &str| {
         json!({"subscription": {"endpoint": endpoint, "keys": {"p256dh": p, "auth": a}},
                "games": [{"id": id, "token": t[1]}], "lang": "pl"})
@@ -554,7 +571,7 @@ async fn push_subscriptions_are_checked() {
             "{why}: {v}"
         );
     }
-    let lang = json!({"subscription": {"endpoint": "https://push.example.com/y", "keys": {"p256dh": p256dh, "auth": auth}}, "lang": "de"}).to_string();
+    let lang = json!({"subscription": {"endpoint": "https://push.example.com/y", "keys": {"p256dh": P256DH, "auth": AUTH}}, "lang": "de"}).to_string();
     let (s, _) = call(&app, "POST", "/api/push/subscriptions", None, Some(&lang)).await;
     assert_eq!(s, 400);
     let (s, _) = call(
@@ -696,19 +713,7 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
     );
     let push_addr = serve(push).await;
     let (cid, ct) = friend(&app_a, "ringo", json!({"days": 2})).await;
-    let sub = json!({"subscription": {"endpoint": format!("http://{push_addr}/push"),
-        "keys": {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
-                 "auth": "BTBZMqHH6r4Tts7J_aSIgg"}},
-        "games": [{"id": cid, "token": ct[1]}]});
-    let (s, v) = call(
-        &app_a,
-        "POST",
-        "/api/push/subscriptions",
-        None,
-        Some(&sub.to_string()),
-    )
-    .await;
-    assert_eq!(s, 201, "{v}");
+    subscribe(&app_a, &format!("http://{push_addr}/push"), &cid, &ct[1]).await;
     play(&app_b, &cid, &ct).await;
     let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
         .await
@@ -906,19 +911,7 @@ async fn one_move_is_pushed_to_ten_subscriptions_at_most() {
     let (id, t) = friend(&app, "ringo", json!({"days": 1})).await;
     // One client registers twelve browsers for the defenders' seat.
     for n in 0..12 {
-        let sub = json!({"subscription": {"endpoint": format!("http://{at}/push/{n}"),
-            "keys": {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
-                     "auth": "BTBZMqHH6r4Tts7J_aSIgg"}},
-            "games": [{"id": id, "token": t[1]}]});
-        let (s, v) = call(
-            &app,
-            "POST",
-            "/api/push/subscriptions",
-            None,
-            Some(&sub.to_string()),
-        )
-        .await;
-        assert_eq!(s, 201, "{v}");
+        subscribe(&app, &format!("http://{at}/push/{n}"), &id, &t[1]).await;
     }
     play(&app, &id, &t).await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
