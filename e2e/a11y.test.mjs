@@ -61,6 +61,9 @@ function pages(g) {
     ["live game", "/g/LIVE", "#clock-0"],
     ["glossary", "/glossary", "dt#ishtar"],
     ["history", "/history", "#history-urgammon"],
+    ["lessons", "/learn", "#learn-urgammon"],
+    ["ringo lesson", "/learn/ringo/capture", "svg.board"],
+    ["urgammon lesson", "/learn/urgammon/rosette", "svg.board"],
   ];
 }
 

@@ -4,7 +4,7 @@
 // keyboard) and lands in the game's rules.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, waitState } from "./helpers.mjs";
+import { withApp, waitState, state, clickRingoCell, clickUrgammonMove } from "./helpers.mjs";
 
 test("two people are steered to an even set, and a chosen handicap is in the game's rules", async () => {
   await withApp(async (server, browser) => {
@@ -112,5 +112,77 @@ test("words explained in place: Ishtar by keyboard, the neutral zone by a tap; t
     await page.locator("#glossary-link").click();
     await page.locator("h1", { hasText: "Glossaire" }).waitFor();
     assert.match(await page.locator("dt#babylon").innerText(), /Babylone \(4 points\)/);
+  });
+});
+
+test("lessons: two of each game completed by mouse and keyboard, a wrong try explained, progress kept here and on the account", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/?lang=en");
+    // Signed in, so the progress follows the account.
+    const signed = await page.evaluate(() => fetch("/api/account/signup", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "uczen", password: "correct horse battery" }) }).then((r) => r.status));
+    assert.equal(signed, 201);
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#account-link", { hasText: "uczen" }).waitFor();
+    await page.locator("#learn-link").click();
+    await page.locator("#learn-count-ringo", { hasText: "0 of 10 done" }).waitFor();
+    await page.locator('[data-lesson="move-inward"] a').click();
+    await waitState(page, () => window.agonState && window.agonState.moves?.length > 0);
+    assert.match(await page.locator("#lesson-task").innerText(), /one ring closer to the fortress/);
+    // The hint, by click.
+    await page.locator("#lesson-hint-button").click();
+    assert.match(await page.locator("#lesson-hint").innerText(), /the cell just inside/);
+    const feedback = page.locator("#lesson-feedback");
+    // The move, by keyboard: Tab into the board, pick b6, down, drop.
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => !!document.activeElement.dataset.key)) break;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.key), "b6");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.dataset?.key === "b6");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /Right! Right: attackers step inward/);
+    await waitState(page, () => window.agonState.history.length === 1);
+    // The next lesson, by mouse: sideways along the ring.
+    await page.locator("#lesson-next").click();
+    await page.locator("#lesson-task", { hasText: "sideways" }).waitFor();
+    await waitState(page, () => window.agonState && window.agonState.moves?.includes("c4-d4"));
+    // A wrong try (inward, not sideways), by mouse: explained, and the
+    // position is back.
+    await clickRingoCell(page, "c4");
+    await clickRingoCell(page, "c3");
+    await page.locator('#lesson-feedback[data-result="wrong"]').waitFor();
+    assert.match(await feedback.innerText(), /Not this time \(c4-c3\)\. That is not a sideways step/);
+    assert.deepEqual((await state(page)).s.history, []);
+    await clickRingoCell(page, "c4");
+    await clickRingoCell(page, "d4");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    // Urgammon: entering a pawn, then the chance die.
+    await page.goto(server.url + "/learn/urgammon/enter-pawn");
+    await waitState(page, () => window.agonState && window.agonState.legal?.length > 0);
+    await clickUrgammonMove(page, "P-2a", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    await page.locator("#lesson-next").click();
+    await page.locator("#lesson-task", { hasText: "shows 3" }).waitFor();
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "2a-5"));
+    await clickUrgammonMove(page, "2a-5", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    // The list ticks them; another device signed in to the account too.
+    await page.goto(server.url + "/learn");
+    await page.locator("#learn-count-ringo", { hasText: "2 of 10 done" }).waitFor();
+    assert.equal(await page.locator('#learn-urgammon [data-done="yes"]').count(), 2);
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(server.url + "/?lang=pl");
+    const login = await other.evaluate(() => fetch("/api/account/login", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "uczen", password: "correct horse battery" }) }).then((r) => r.status));
+    assert.equal(login, 200);
+    await other.goto(server.url + "/learn");
+    await other.locator("h1", { hasText: "Naucz się gier" }).waitFor();
+    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 10" }).waitFor();
+    assert.match(await other.locator('[data-lesson="move-inward"]').innerText(), /Atakujący idą do środka/);
   });
 });

@@ -917,3 +917,37 @@ async fn one_move_is_pushed_to_ten_subscriptions_at_most() {
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 10);
 }
+
+#[tokio::test]
+async fn the_lessons_done_are_kept_on_the_account_and_checked() {
+    let app = talk_app("talk_learn", Duration::from_secs(60)).await;
+    let ola = signup(&app, "ola").await;
+    let good = json!({"learn": {"ringo": ["move-inward", "capture"], "urgammon": ["enter-pawn"]}});
+    let (s, v) = as_account(&app, &ola, "PUT", "/api/account/settings", Some(good)).await;
+    assert_eq!(s, 200, "{v}");
+    let (_, a) = as_account(&app, &ola, "GET", "/api/account", None).await;
+    assert_eq!(
+        a["settings"]["learn"]["ringo"],
+        json!(["move-inward", "capture"])
+    );
+    let many: Vec<String> = (0..101).map(|i| format!("l{i}")).collect();
+    for bad in [
+        json!({"learn": {"chess": ["x"]}}),
+        json!({"learn": {"ringo": ["<script>"]}}),
+        json!({"learn": {"ringo": ["x".repeat(41)]}}),
+        json!({"learn": {"ringo": [""]}}),
+        json!({"learn": {"ringo": many}}),
+        json!({"learn": {"ringo": "move-inward"}}),
+        json!({"learn": ["ringo"]}),
+    ] {
+        let (s, v) = as_account(
+            &app,
+            &ola,
+            "PUT",
+            "/api/account/settings",
+            Some(bad.clone()),
+        )
+        .await;
+        assert_eq!(s, 400, "{bad}: {v}");
+    }
+}

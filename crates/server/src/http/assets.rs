@@ -25,6 +25,18 @@ const FILES: &[(&str, &str)] = &[
     ("js/clock.js", include_str!("../../static/js/clock.js")),
     ("js/notify.js", include_str!("../../static/js/notify.js")),
     (
+        "js/pages/learn.js",
+        include_str!("../../static/js/pages/learn.js"),
+    ),
+    (
+        "learn/ringo.json",
+        include_str!("../../static/learn/ringo.json"),
+    ),
+    (
+        "learn/urgammon.json",
+        include_str!("../../static/learn/urgammon.json"),
+    ),
+    (
         "js/glossary.js",
         include_str!("../../static/js/glossary.js"),
     ),
@@ -209,6 +221,7 @@ fn mime(path: &str) -> &'static str {
         Some("js") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
         _ => "application/octet-stream",
     }
 }

@@ -61,6 +61,8 @@ pub fn app(state: AppState) -> Router {
         .route("/games", get(assets::page))
         .route("/rules", get(assets::page))
         .route("/glossary", get(assets::page))
+        .route("/learn", get(assets::page))
+        .route("/learn/{game}/{lesson}", get(assets::page))
         .route("/history", get(assets::page))
         .route("/g/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))

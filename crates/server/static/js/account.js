@@ -45,6 +45,19 @@ export function heldSeats() {
   return ownGameIds().map((game) => ({ game, token: localStorage.getItem(tokenKey(game)) }));
 }
 
+/** Adds the lessons an account has done (`{game: [ids]}`) to those this
+ *  browser keeps (`agon-learn`, read by the lessons' page). */
+export function mergeLearned(learn) {
+  if (!learn || typeof learn !== "object") return;
+  let here = {};
+  try { here = JSON.parse(localStorage.getItem("agon-learn") || "{}"); } catch { here = {}; }
+  for (const [game, ids] of Object.entries(learn)) {
+    if (!Array.isArray(ids)) continue;
+    here[game] = [...new Set([...(Array.isArray(here[game]) ? here[game] : []), ...ids.filter((x) => typeof x === "string")])];
+  }
+  localStorage.setItem("agon-learn", JSON.stringify(here));
+}
+
 /** Applies the account's saved settings to this browser: its language
  *  (unless the address asks for one) and its sounds. */
 export function applySettings(a) {
@@ -53,6 +66,9 @@ export function applySettings(a) {
   if (typeof s.animation === "boolean") prefs.animation = s.animation;
   if (typeof s.flip === "boolean") prefs.flipDefault = s.flip;
   if (typeof s.chat === "boolean") localStorage.setItem("agon-chat", s.chat ? "on" : "off");
+  // The lessons done on another device are done here too (the lesson
+  // page reads `agon-learn`).
+  mergeLearned(s.learn);
   const asked = new URLSearchParams(location.search).get("lang");
   if (s.lang && s.lang !== LANG && !asked) {
     setLang(s.lang);

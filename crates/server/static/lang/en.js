@@ -803,5 +803,17 @@ export default {
   "history.credit.encyclopedia": "English encyclopedia entry on Ringo (English)",
   "history.credit.blog": "\"Ringo – granie na okrągło\", Polish blog article (Polish)",
   "history.credit.globe": "Le Globe Joueur, Ringo rules sheet (French)",
-  "history.credit.urgammon": "Orkan, \"Urgammon\" (Polish)"
+  "history.credit.urgammon": "Orkan, \"Urgammon\" (Polish)",
+  "learn.title": "Learn the games",
+  "learn.intro": "Short lessons on the real board: each asks for one move, which the rules engine checks. A hint is there when you want it.",
+  "learn.count": "{n} of {total} done",
+  "learn.done": "done",
+  "learn.unknown": "There is no such lesson.",
+  "learn.all": "All lessons",
+  "learn.step": "{game}, lesson {n} of {total}",
+  "learn.hint": "Hint",
+  "learn.next": "Next lesson",
+  "learn.right": "Right!",
+  "learn.wrong": "Not this time ({move}).",
+  "learn.link": "New to Ringo or Urgammon? Learn them step by step."
 };

@@ -803,5 +803,17 @@ export default {
   "history.credit.encyclopedia": "notice encyclopédique anglaise sur le Ringo (en anglais)",
   "history.credit.blog": "« Ringo – granie na okrągło », article de blog polonais (en polonais)",
   "history.credit.globe": "Le Globe Joueur, fiche de règles du Ringo",
-  "history.credit.urgammon": "Orkan, « Urgammon » (en polonais)"
+  "history.credit.urgammon": "Orkan, « Urgammon » (en polonais)",
+  "learn.title": "Apprendre les jeux",
+  "learn.intro": "De courtes leçons sur le vrai plateau : chacune demande un coup, que le moteur des règles vérifie. Un indice est là si vous le voulez.",
+  "learn.count": "{n} sur {total} faites",
+  "learn.done": "faite",
+  "learn.unknown": "Cette leçon n'existe pas.",
+  "learn.all": "Toutes les leçons",
+  "learn.step": "{game}, leçon {n} sur {total}",
+  "learn.hint": "Indice",
+  "learn.next": "Leçon suivante",
+  "learn.right": "Bien joué !",
+  "learn.wrong": "Pas cette fois ({move}).",
+  "learn.link": "Nouveau au Ringo ou à l'Urgammon ? Apprenez-les pas à pas."
 };

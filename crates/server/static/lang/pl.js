@@ -803,5 +803,17 @@ export default {
   "history.credit.encyclopedia": "angielskie hasło encyklopedyczne o Ringo (po angielsku)",
   "history.credit.blog": "„Ringo – granie na okrągło”, polski artykuł na blogu",
   "history.credit.globe": "Le Globe Joueur, karta zasad Ringo (po francusku)",
-  "history.credit.urgammon": "Orkan, „Urgammon”"
+  "history.credit.urgammon": "Orkan, „Urgammon”",
+  "learn.title": "Naucz się gier",
+  "learn.intro": "Krótkie lekcje na prawdziwej planszy: każda prosi o jeden ruch, który sprawdza silnik zasad. Podpowiedź jest pod ręką.",
+  "learn.count": "ukończono {n} z {total}",
+  "learn.done": "ukończona",
+  "learn.unknown": "Nie ma takiej lekcji.",
+  "learn.all": "Wszystkie lekcje",
+  "learn.step": "{game}, lekcja {n} z {total}",
+  "learn.hint": "Podpowiedź",
+  "learn.next": "Następna lekcja",
+  "learn.right": "Dobrze!",
+  "learn.wrong": "Nie tym razem ({move}).",
+  "learn.link": "Pierwszy raz z Ringo lub Urgammonem? Naucz się ich krok po kroku."
 };

@@ -65,10 +65,13 @@ struct Settings {
     /// Show the games' chat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chat: Option<bool>,
+    /// The lessons done, per game (their ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    learn: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?,
-/// "takebacks"?, "chat"?}`:
+/// "takebacks"?, "chat"?, "learn"?}`:
 /// the settings follow the account to every device.
 pub async fn put_settings(
     State(app): State<AppState>,
@@ -82,6 +85,24 @@ pub async fn put_settings(
             return Err(ApiError::BadRequest(
                 ErrorCode::BadJson,
                 format!("unknown language '{l}': en, pl or fr"),
+            ));
+        }
+    }
+    if let Some(learn) = &s.learn {
+        let fits = learn.iter().all(|(game, ids)| {
+            ["ringo", "urgammon"].contains(&game.as_str())
+                && ids.len() <= 100
+                && ids.iter().all(|id| {
+                    (1..=40).contains(&id.len())
+                        && id
+                            .bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                })
+        });
+        if !fits {
+            return Err(ApiError::BadRequest(
+                ErrorCode::BadJson,
+                "learn is {\"ringo\"|\"urgammon\": [lesson ids]}: at most 100 ids of 1 to 40 letters, digits and dashes".into(),
             ));
         }
     }

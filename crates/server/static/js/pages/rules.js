@@ -39,7 +39,8 @@ export async function rulesPage(main) {
   const m = await meta();
   main.append(el("h1", {}, t("rules.title")), el("p", {},
     el("a", { href: "/glossary", "data-nav": true, id: "rules-glossary" }, t("glossary.title")), " · ",
-    el("a", { href: "/history", "data-nav": true, id: "rules-history" }, t("history.title"))));
+    el("a", { href: "/history", "data-nav": true, id: "rules-history" }, t("history.title")), " · ",
+    el("a", { href: "/learn", "data-nav": true, id: "rules-learn" }, t("learn.title"))));
   const ringo = el("section", { class: "card", id: "rules-ringo" }, el("h2", {}, "Ringo"));
   ringo.insertAdjacentHTML("beforeend", t("rules.ringo"));
   const presets = m.ringo.presets;
