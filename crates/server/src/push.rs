@@ -67,13 +67,7 @@ impl Vapid {
     /// # Errors
     /// The secure generator failed.
     pub fn new_secret() -> Result<String, crate::secrets::NoSecret> {
-        loop {
-            let mut b = [0u8; 32];
-            crate::secrets::fill(&mut b)?;
-            if p256::SecretKey::from_slice(&b).is_ok() {
-                return Ok(B64.encode(b));
-            }
-        }
+        Ok(B64.encode(random_key()?.to_bytes()))
     }
 
     /// The `Authorization` header for a request to `endpoint`: a JWT for
@@ -87,6 +81,18 @@ impl Vapid {
         let signature: p256::ecdsa::Signature = self.key.sign(signed.as_bytes());
         let jwt = format!("{signed}.{}", B64.encode(signature.to_bytes()));
         format!("vapid t={jwt}, k={}", self.public)
+    }
+}
+
+/// A fresh P-256 secret key from the secure generator (the VAPID key, and
+/// each message's own key).
+fn random_key() -> Result<p256::SecretKey, crate::secrets::NoSecret> {
+    loop {
+        let mut b = [0u8; 32];
+        crate::secrets::fill(&mut b)?;
+        if let Ok(key) = p256::SecretKey::from_slice(&b) {
+            return Ok(key);
+        }
     }
 }
 
@@ -160,11 +166,7 @@ pub fn encrypt(
     plain: &[u8],
 ) -> Result<Vec<u8>, crate::secrets::NoSecret> {
     use aes_gcm::aead::{Aead, KeyInit};
-    let secret = p256::SecretKey::from_slice(
-        &B64.decode(Vapid::new_secret()?)
-            .map_err(|_| crate::secrets::NoSecret)?,
-    )
-    .map_err(|_| crate::secrets::NoSecret)?;
+    let secret = random_key()?;
     let server_public = secret.public_key().to_encoded_point(false);
     let browser_public = browser.to_encoded_point(false);
     let shared = p256::ecdh::diffie_hellman(secret.to_nonzero_scalar(), browser.as_affine());

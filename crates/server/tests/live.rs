@@ -7,7 +7,6 @@
 
 mod common;
 
-use agon_server::store::Store;
 use agon_server::{app, AppState, Options};
 use common::{action, as_account, call, mv, signup};
 use serde_json::{json, Value};
@@ -540,20 +539,11 @@ async fn the_even_pool_plays_the_labs_most_even_set() {
 /// its own announcements, its own clock keeper), or `None` without a test
 /// server.
 async fn two_instances(test: &str) -> Option<(AppState, AppState, String)> {
-    let admin = common::pg_admin_url()?;
-    let url = common::pg_database(&admin, test).await;
-    let state = |store| {
-        AppState::with_options(
-            store,
-            Options {
-                engine_delay: Duration::ZERO,
-                ..Options::default()
-            },
-        )
+    let options = Options {
+        engine_delay: Duration::ZERO,
+        ..Options::default()
     };
-    let a = state(Store::connect(&url).await.unwrap());
-    let b = state(Store::connect(&url).await.unwrap());
-    Some((a, b, url))
+    common::two_instances(test, options).await
 }
 
 #[tokio::test]

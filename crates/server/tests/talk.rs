@@ -601,26 +601,17 @@ async fn push_subscriptions_are_checked() {
 /// server; opponents may be claimed against after a second, and push
 /// endpoints on this machine are taken (the test's own push service).
 async fn two_instances(test: &str) -> Option<(AppState, AppState)> {
-    let admin = common::pg_admin_url()?;
-    let url = common::pg_database(&admin, test).await;
-    let state = |store| {
-        AppState::with_options(
-            store,
-            Options {
-                engine_delay: Duration::ZERO,
-                claim_after: Duration::from_secs(1),
-                push: agon_server::push::PushOptions {
-                    insecure_endpoints: true,
-                    contact: None,
-                },
-                ..Options::default()
-            },
-        )
+    let options = Options {
+        engine_delay: Duration::ZERO,
+        claim_after: Duration::from_secs(1),
+        push: agon_server::push::PushOptions {
+            insecure_endpoints: true,
+            contact: None,
+        },
+        ..Options::default()
     };
-    Some((
-        state(Store::connect(&url).await.unwrap()),
-        state(Store::connect(&url).await.unwrap()),
-    ))
+    let (a, b, _) = common::two_instances(test, options).await?;
+    Some((a, b))
 }
 
 /// Waits until `f` holds of the game's state on `app` (another instance's

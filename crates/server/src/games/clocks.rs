@@ -27,6 +27,12 @@ const BEAT_MS: i64 = 1_000;
 /// resumed elsewhere.
 pub(crate) const DEAD_AFTER_MS: i64 = 3_000;
 
+/// Whether an instance last heard of at `seen_ms` (none: never) is alive
+/// at `now`.
+pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
+    seen_ms.is_some_and(|t| now - t < DEAD_AFTER_MS)
+}
+
 /// Keeps this instance's clocks for as long as the app lives.
 pub(crate) async fn keep(app: Weak<Inner>) {
     let mut tick = tokio::time::interval(TICK);
@@ -154,7 +160,7 @@ impl AppState {
                 }
                 continue;
             }
-            let alive = shared && keeper_seen.is_some_and(|t| now - t < DEAD_AFTER_MS);
+            let alive = shared && alive(keeper_seen, now);
             if alive {
                 continue;
             }

@@ -237,9 +237,7 @@ impl AppState {
             let elsewhere = rows.iter().any(|(instance, sockets, _)| {
                 *sockets > 0
                     && instance != self.instance()
-                    && seen
-                        .get(instance)
-                        .is_some_and(|t| now - t < super::clocks::DEAD_AFTER_MS)
+                    && super::clocks::alive(seen.get(instance).copied(), now)
             });
             slot.remote[seat as usize].store(elsewhere, std::sync::atomic::Ordering::SeqCst);
         }
@@ -268,8 +266,8 @@ impl AppState {
         let mut since = changed_ms;
         for (instance, sockets, changed) in self.store().presence(&game, seat).await? {
             let alive_at = seen.get(&instance).copied();
-            let alive = instance == self.instance()
-                || (shared && alive_at.is_some_and(|t| now - t < super::clocks::DEAD_AFTER_MS));
+            let alive =
+                instance == self.instance() || (shared && super::clocks::alive(alive_at, now));
             if sockets > 0 && alive && instance != self.instance() {
                 return Ok(0);
             }

@@ -166,6 +166,28 @@ pub struct OfferView {
 }
 
 impl Session {
+    /// A correspondence game's days per move.
+    pub fn days(&self) -> Option<u32> {
+        self.row.clock.map(|c| c.days).filter(|d| *d != 0)
+    }
+
+    /// A correspondence game in play: when the side to act runs out of
+    /// days (milliseconds since the epoch).
+    pub fn days_deadline(&self) -> Option<i64> {
+        self.deadline()
+            .filter(|_| self.correspondence())
+            .map(super::clocked::Deadline::at)
+    }
+
+    /// The offer waiting, as the state shows it.
+    pub fn offer_view(&self) -> Option<OfferView> {
+        self.row.offer.map(|o| OfferView {
+            kind: o.kind,
+            seat: o.seat,
+            by: self.kind.seat_names()[o.seat as usize & 1],
+        })
+    }
+
     /// Who plays `seat`.
     pub fn player(&self, seat: u8) -> PlayerView {
         PlayerView::of(&self.row, seat)
@@ -220,18 +242,11 @@ impl Session {
                 .clock_view(crate::clock::now_ms())
                 .filter(|_| !self.correspondence()),
             abortable: self.abortable(),
-            days: self.row.clock.map(|c| c.days).filter(|d| *d != 0),
-            deadline: self
-                .deadline()
-                .filter(|_| self.correspondence())
-                .map(super::clocked::Deadline::at),
+            days: self.days(),
+            deadline: self.days_deadline(),
             takebackable: (self.mode == Mode::Friend)
                 .then(|| [0u8, 1].map(|s| self.takeback_point(s).is_some())),
-            offer: self.row.offer.map(|o| OfferView {
-                kind: o.kind,
-                seat: o.seat,
-                by: names[o.seat as usize & 1],
-            }),
+            offer: self.offer_view(),
             total: None,
             tokens_all: None,
             turn_plies: None,

@@ -294,3 +294,17 @@ pub async fn play_first(app: &axum::Router, id: &str, tokens: &[String; 2]) -> V
     assert_eq!(st, 200, "{v}");
     v["state"].clone()
 }
+
+/// Two instances on one PostgreSQL database made for `test` (each its own
+/// store handle, announcements and clock keeper), with these options, and
+/// the database's URL; `None` without a test server.
+pub async fn two_instances(
+    test: &str,
+    options: agon_server::Options,
+) -> Option<(AppState, AppState, String)> {
+    let admin = pg_admin_url()?;
+    let url = pg_database(&admin, test).await;
+    let a = AppState::with_options(Store::connect(&url).await.unwrap(), options.clone());
+    let b = AppState::with_options(Store::connect(&url).await.unwrap(), options);
+    Some((a, b, url))
+}

@@ -70,6 +70,15 @@ struct Settings {
     learn: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
+/// Whether an account's stored settings allow takebacks in its rated
+/// games (on unless turned off).
+pub(crate) fn allows_takebacks(settings: Option<&str>) -> bool {
+    settings
+        .and_then(|t| serde_json::from_str::<Settings>(t).ok())
+        .and_then(|s| s.takebacks)
+        .unwrap_or(true)
+}
+
 /// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?,
 /// "takebacks"?, "chat"?, "learn"?}`:
 /// the settings follow the account to every device.

@@ -192,14 +192,12 @@ async fn takebacks_allowed(app: &AppState, slot: &crate::hub::Slot) -> Result<()
         return Ok(());
     }
     for a in accounts.iter().flatten() {
-        let allows = app
+        let settings = app
             .store()
             .account(a.id)
             .await?
-            .and_then(|acc| acc.settings)
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|v| v.get("takebacks").and_then(serde_json::Value::as_bool))
-            .unwrap_or(true);
+            .and_then(|acc| acc.settings);
+        let allows = super::account_data::allows_takebacks(settings.as_deref());
         if !allows {
             return Err(ApiError::Conflict(
                 ErrorCode::TakebacksOff,

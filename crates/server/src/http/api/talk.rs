@@ -206,17 +206,18 @@ pub async fn turns(
             let s = slot.session.lock().await;
             let you = s.seats_held(held.get(&row.id).map(String::as_str), account);
             let Some(&seat) = you.first() else { continue };
-            let view = s.view();
+            // What the list needs, not the whole state (every open tab
+            // asks every few seconds).
             Turn {
                 id: row.id.clone(),
                 game: row.kind,
                 settings: row.settings.clone(),
                 your_turn: s.seat_to_act().is_some_and(|t| you.contains(&t)),
                 revision: s.revision(),
-                days: view.days,
-                deadline: view.deadline,
-                offer: view.offer,
-                opponent: view.players[1 - seat as usize].name.clone(),
+                days: s.days(),
+                deadline: s.days_deadline(),
+                offer: s.offer_view(),
+                opponent: s.player(1 - seat).name,
                 you,
                 chat: None,
             }

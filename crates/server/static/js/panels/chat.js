@@ -97,6 +97,8 @@ export async function chatRecord(id, s) {
     el("h2", { id: "replay-chat-title" }, t("chat.record")),
     shown.map(([room, lines]) => [el("h3", {}, t("chat." + room)),
       el("ol", { class: "chat-lines" }, lines.map((l) => el("li", { "data-seat": l.seat ?? "" },
-        el("b", {}, (l.seat === null ? l.name || t("chat.spectator") : l.name || t("Side." + s.seat_names[l.seat])) + ": "),
+        // The replay is nobody's seat: a player's line reads by her name
+        // or side.
+        el("b", {}, author(l, { state: s, you: [] }) + ": "),
         el("span", { class: "chat-text" }, l.text))))]));
 }

@@ -38,7 +38,6 @@ export function offerButtons(view, send) {
 /** The opponent of a live game has been gone long enough: the win may be
  *  claimed (the server checks). */
 export function claimable(view) {
-  const s = view.state;
   return goneFor(view) >= (view.claimAfter ?? 60000);
 }
 
