@@ -423,20 +423,24 @@ fn an_http2_preface_that_goes_quiet_is_closed() {
 
 #[test]
 fn a_first_move_wait_out_of_range_is_a_clear_error() {
-    for bad in ["0", "601", "-3", "soon"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
-            .args(["serve", &format!("--first-move-secs={bad}")])
-            .output()
-            .expect("agon runs");
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{bad}: refused by the flag parser"
-        );
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("--first-move-secs"),
-            "{bad}: the error names the flag: {err}"
-        );
+    // The claim's wait too: both are seconds in a range.
+    let cases = [
+        ("--first-move-secs", ["0", "601", "-3", "soon"]),
+        ("--claim-after-secs", ["0", "3601", "-3", "soon"]),
+    ];
+    for (flag, bads) in cases {
+        for bad in bads {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+                .args(["serve", &format!("{flag}={bad}")])
+                .output()
+                .expect("agon runs");
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{flag}={bad}: refused by the flag parser"
+            );
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(flag), "{bad}: the error names the flag: {err}");
+        }
     }
 }
