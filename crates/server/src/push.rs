@@ -296,7 +296,8 @@ impl Pusher {
             .body(body)
             .send()
             .await
-            .map_err(|e| e.to_string())?;
+            // The endpoint is the browser's secret address: never in a log.
+            .map_err(|e| e.without_url().to_string())?;
         match answer.status().as_u16() {
             404 | 410 => Ok(false),
             s if (200..300).contains(&s) => Ok(true),
