@@ -4,7 +4,7 @@
 // keyboard) and lands in the game's rules.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, waitState, state, clickRingoCell, clickUrgammonMove } from "./helpers.mjs";
+import { withApp, waitState, state, clickRingoCell, clickUrgammonMove, accountAs } from "./helpers.mjs";
 
 test("two people are steered to an even set, and a chosen handicap is in the game's rules", async () => {
   await withApp(async (server, browser) => {
@@ -120,13 +120,12 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url + "/?lang=en");
     // Signed in, so the progress follows the account.
-    const signed = await page.evaluate(() => fetch("/api/account/signup", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "uczen", password: "correct horse battery" }) }).then((r) => r.status));
+    const signed = await accountAs(page, "signup", "uczen");
     assert.equal(signed, 201);
     await page.goto(server.url + "/?lang=en");
     await page.locator("#account-link", { hasText: "uczen" }).waitFor();
     await page.locator("#learn-link").click();
-    await page.locator("#learn-count-ringo", { hasText: "0 of 10 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "0 of 11 done" }).waitFor();
     await page.locator('[data-lesson="move-inward"] a').click();
     await waitState(page, () => window.agonState && window.agonState.moves?.length > 0);
     assert.match(await page.locator("#lesson-task").innerText(), /one ring closer to the fortress/);
@@ -173,16 +172,15 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     // The list ticks them; another device signed in to the account too.
     await page.goto(server.url + "/learn");
-    await page.locator("#learn-count-ringo", { hasText: "2 of 10 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "2 of 11 done" }).waitFor();
     assert.equal(await page.locator('#learn-urgammon [data-done="yes"]').count(), 2);
     const other = await (await browser.newContext()).newPage();
     await other.goto(server.url + "/?lang=pl");
-    const login = await other.evaluate(() => fetch("/api/account/login", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "uczen", password: "correct horse battery" }) }).then((r) => r.status));
+    const login = await accountAs(other, "login", "uczen");
     assert.equal(login, 200);
     await other.goto(server.url + "/learn");
     await other.locator("h1", { hasText: "Naucz się gier" }).waitFor();
-    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 10" }).waitFor();
+    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 11" }).waitFor();
     assert.match(await other.locator('[data-lesson="move-inward"]').innerText(), /Atakujący idą do środka/);
   });
 });

@@ -130,6 +130,14 @@ try {
   await olek.locator("#offer").waitFor();
   await olek.locator("#chat-lines li").nth(1).waitFor();
   await olek.screenshot({ path: join(out, "talk.png") });
+
+  // The puzzle trainer: an Urgammon puzzle solved, every choice's equity.
+  const trainer = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await trainer.goto(server.url + "/puzzles/u-0001?lang=en");
+  await trainer.waitForFunction(() => window.agonState?.verdict_allowed);
+  await trainer.locator("#puzzle-verdict").click();
+  await trainer.locator('#puzzle-feedback[data-result="right"]').waitFor();
+  await trainer.screenshot({ path: join(out, "puzzles.png") });
 } finally {
   await browser.close();
   server.stop();

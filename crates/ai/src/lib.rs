@@ -26,6 +26,8 @@
 pub mod dice;
 mod level;
 pub mod par;
+pub mod puzzle;
+pub mod puzzle_check;
 pub mod review;
 pub mod ringo;
 mod rng;

@@ -31,6 +31,7 @@ pub mod kinds;
 pub mod lobby;
 pub mod model;
 pub mod push;
+pub mod puzzles;
 pub mod ratings;
 pub mod secrets;
 pub mod session;

@@ -69,6 +69,37 @@ pub fn rate(before: [RatingRow; 2], scores: &[f64]) -> [RatingRow; 2] {
     [one(0), one(1)]
 }
 
+/// How sure a puzzle's rating is: puzzles are rated by how hard the engine
+/// found them, not by play, so they count as a fairly well-known opponent.
+pub const PUZZLE_DEVIATION: f64 = 80.0;
+
+/// A player's puzzle rating after one try at a puzzle rated `puzzle`:
+/// solving it is a win against the puzzle, failing it a loss (one rating
+/// period, as lichess rates puzzles).
+pub fn rate_puzzle(player: RatingRow, puzzle: f64, solved: bool) -> RatingRow {
+    let opponent = Glicko2Rating {
+        rating: puzzle,
+        deviation: PUZZLE_DEVIATION,
+        volatility: 0.06,
+    };
+    let outcome = if solved {
+        Outcomes::WIN
+    } else {
+        Outcomes::LOSS
+    };
+    let new = glicko2_rating_period(
+        &glicko(&player),
+        &[(opponent, outcome)],
+        &Glicko2Config::new(),
+    );
+    RatingRow {
+        rating: new.rating,
+        deviation: new.deviation,
+        volatility: new.volatility,
+        games: player.games + 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +117,25 @@ mod tests {
         assert!((c.rating - 1500.0).abs() < 1e-6 && (d.rating - 1500.0).abs() < 1e-6);
         assert!(c.deviation < 350.0, "but the deviation shrinks");
         assert!(provisional(&c));
+    }
+
+    #[test]
+    fn a_puzzle_solved_raises_the_rating_and_one_failed_lowers_it() {
+        let up = rate_puzzle(RatingRow::NEW, 1500.0, true);
+        let down = rate_puzzle(RatingRow::NEW, 1500.0, false);
+        assert!(
+            up.rating > 1600.0 && down.rating < 1400.0,
+            "{up:?} {down:?}"
+        );
+        assert_eq!(up.games, 1);
+        // An easy puzzle solved moves a settled rating little.
+        let settled = RatingRow {
+            deviation: 60.0,
+            ..RatingRow::NEW
+        };
+        let easy = rate_puzzle(settled, 900.0, true).rating - 1500.0;
+        let hard = rate_puzzle(settled, 2100.0, true).rating - 1500.0;
+        assert!(0.0 < easy && easy < hard, "{easy} {hard}");
     }
 
     #[test]

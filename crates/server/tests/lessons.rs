@@ -5,8 +5,7 @@
 
 mod common;
 
-use common::call;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 fn lessons(game: &str) -> Vec<Value> {
     let path = format!("{}/static/learn/{game}.json", env!("CARGO_MANIFEST_DIR"));
@@ -37,28 +36,7 @@ async fn every_lesson_is_a_legal_task_in_three_languages() {
                     "{game}/{id}: {key} in Polish is the English"
                 );
             }
-            let body = if game == "ringo" {
-                json!({"game": game, "rules": l["rules"], "position": l["position"], "depth": 1})
-            } else {
-                json!({"game": game, "setup": l["setup"], "record": l["record"], "level": 1})
-            };
-            let (s, a) = call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
-            assert_eq!(s, 200, "{game}/{id}: {a}");
-            let legal: Vec<String> = if game == "ringo" {
-                a["state"]["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.as_str().unwrap().to_string())
-                    .collect()
-            } else {
-                a["state"]["legal"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m["notation"].as_str().unwrap().to_string())
-                    .collect()
-            };
+            let (legal, _) = common::analysed_legal(&app, game, l).await;
             let accept = l["accept"].as_array().unwrap();
             assert!(!accept.is_empty(), "{game}/{id}: accepts nothing");
             for m in accept {

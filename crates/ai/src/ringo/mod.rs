@@ -8,6 +8,7 @@ pub mod balance;
 pub mod bench;
 pub mod eval;
 pub mod player;
+pub mod puzzles;
 pub mod report;
 pub mod review;
 pub mod search;

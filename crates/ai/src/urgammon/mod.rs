@@ -10,6 +10,7 @@ pub mod eval;
 pub mod levels;
 pub mod payoff;
 pub mod player;
+pub mod puzzles;
 pub mod report;
 pub mod review;
 pub mod rollout;

@@ -4,6 +4,7 @@
 //! `commands/`).
 
 mod bench;
+mod puzzles;
 mod ringo;
 mod serve;
 mod tournament;
@@ -11,6 +12,7 @@ mod urgammon;
 mod values;
 
 pub(crate) use bench::*;
+pub(crate) use puzzles::*;
 pub(crate) use ringo::*;
 pub(crate) use serve::*;
 pub(crate) use tournament::*;
@@ -108,6 +110,9 @@ pub(crate) enum Command {
     /// The Ringo balance lab: each rule set at each strength, the same player
     /// in both seats; the attackers' win rate with its 95% interval.
     Balance(BalanceArgs),
+    /// Puzzles: make the set the web app ships, or check it.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCmd),
     /// An engine worker: takes engine jobs (the computer's moves, reviews,
     /// analyses) from the PostgreSQL queue, for web instances started with
     /// --engine-threads 0.

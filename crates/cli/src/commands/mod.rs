@@ -6,6 +6,7 @@
 mod balance;
 pub(crate) mod bench;
 mod engine;
+mod puzzles;
 pub(crate) mod ringo;
 mod serve;
 pub(crate) mod tournament;
@@ -27,5 +28,6 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Tune(cmd) => tune::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
         Command::Balance(args) => balance::run(&args),
+        Command::Puzzles(cmd) => puzzles::run(cmd),
     }
 }

@@ -29,6 +29,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/js/pages/learn.js"),
     ),
     (
+        "js/pages/puzzles.js",
+        include_str!("../../static/js/pages/puzzles.js"),
+    ),
+    (
         "learn/ringo.json",
         include_str!("../../static/learn/ringo.json"),
     ),

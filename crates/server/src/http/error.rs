@@ -148,6 +148,12 @@ pub enum ErrorCode {
     /// Correspondence days other than 1, 2, 3 or 7, or both days and a
     /// clock (400).
     BadDays,
+    /// No puzzle has this id (404).
+    NoSuchPuzzle,
+    /// No puzzle of this game has this theme (404).
+    NoPuzzle,
+    /// A puzzle try that is not one legal move (400).
+    BadTry,
     /// A method the route does not take.
     MethodNotAllowed,
     /// Too many requests from this client.

@@ -200,6 +200,15 @@ pub fn app(state: AppState) -> Router {
                 &acting,
             ),
         )
+        .route("/puzzles", get(assets::page))
+        .route("/puzzles/{id}", get(assets::page))
+        .route("/api/puzzles", get(api::puzzles::sets))
+        .route("/api/puzzles/next", get(api::puzzles::next))
+        .route("/api/puzzles/{id}", get(api::puzzles::one))
+        .route(
+            "/api/puzzles/{id}/attempt",
+            limited(post(api::puzzles::attempt), &acting),
+        )
         .route("/sw.js", get(assets::service_worker))
         .route(
             "/api/import",

@@ -19,6 +19,7 @@ pub mod accounts;
 mod list;
 pub mod live;
 mod postgres;
+pub mod puzzles;
 pub mod ratings;
 mod sqlite;
 pub mod talk;
@@ -27,6 +28,7 @@ pub use accounts::{AccountBackend, SeatAccount};
 pub use list::{is_game_id, ListCursor, ListQuery};
 pub use live::{LiveBackend, LobbyNotice, SeekRow};
 pub use postgres::PgStore;
+pub use puzzles::PuzzleBackend;
 pub use ratings::{RatingBackend, RatingRow};
 pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};
@@ -374,7 +376,7 @@ pub struct NewJob<'a> {
 #[allow(unused_variables)]
 #[async_trait::async_trait]
 pub trait Backend:
-    AccountBackend + RatingBackend + LiveBackend + TalkBackend + Send + Sync
+    AccountBackend + RatingBackend + PuzzleBackend + LiveBackend + TalkBackend + Send + Sync
 {
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.

@@ -308,3 +308,32 @@ pub async fn two_instances(
     let b = AppState::with_options(Store::connect(&url).await.unwrap(), options);
     Some((a, b, url))
 }
+
+/// The legal moves the analysis board gives for a position (a lesson's or a
+/// puzzle's: Ringo `rules` and `position`, Urgammon `setup` and `record`,
+/// read from `spec`), and whether the verdict die may be rolled.
+pub async fn analysed_legal(app: &axum::Router, game: &str, spec: &Value) -> (Vec<String>, bool) {
+    let body = if game == "ringo" {
+        json!({"game": game, "rules": spec["rules"], "position": spec["position"], "depth": 1})
+    } else {
+        json!({"game": game, "setup": spec["setup"], "record": spec["record"], "level": 1})
+    };
+    let (s, a) = call(app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
+    assert_eq!(s, 200, "{body}: {a}");
+    let legal = if game == "ringo" {
+        a["state"]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect()
+    } else {
+        a["state"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["notation"].as_str().unwrap().to_string())
+            .collect()
+    };
+    (legal, a["state"]["verdict_allowed"] == true)
+}

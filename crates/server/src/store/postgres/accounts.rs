@@ -261,6 +261,13 @@ impl AccountBackend for PgStore {
             &[&account],
         )
         .await?;
+        for table in ["puzzle_attempts", "puzzle_ratings"] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE account_id = $1"),
+                &[&account],
+            )
+            .await?;
+        }
         tx.execute(
             "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                  settings = NULL, deleted_at = $2

@@ -23,6 +23,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 mod accounts;
 mod backend;
 mod live;
+mod puzzles;
 mod queue;
 mod ratings;
 mod talk;

@@ -270,6 +270,14 @@ impl AccountBackend for SqliteStore {
                 params![account],
             )?;
             c.execute(
+                "DELETE FROM puzzle_attempts WHERE account_id = ?1",
+                params![account],
+            )?;
+            c.execute(
+                "DELETE FROM puzzle_ratings WHERE account_id = ?1",
+                params![account],
+            )?;
+            c.execute(
                 "UPDATE accounts SET name = NULL, passkey_user = NULL, name_key = NULL, password_hash = NULL,
                      settings = NULL, deleted_at = ?2
                  WHERE id = ?1",

@@ -18,6 +18,7 @@
 mod accounts;
 mod backend;
 mod live;
+mod puzzles;
 mod ratings;
 mod sql;
 mod talk;

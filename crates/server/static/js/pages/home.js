@@ -121,7 +121,8 @@ export async function homePage(main) {
             onchange: () => { form.game = g; localStorage.setItem("agon-last-game", g); draw(); } }),
           el("b", {}, t("home." + g)), el("p", { class: "muted" }, t("home." + g + "_desc")))));
     wrap.append(el("h1", {}, t("home.title")),
-      el("p", {}, el("a", { href: "/learn", "data-nav": true, id: "learn-link" }, t("learn.link"))), gameChoice);
+      el("p", {}, el("a", { href: "/learn", "data-nav": true, id: "learn-link" }, t("learn.link"))),
+      el("p", {}, el("a", { href: "/puzzles", "data-nav": true, id: "puzzles-link" }, t("puzzles.link"))), gameChoice);
 
     const settings = el("section", { class: "card", "aria-labelledby": "settings-title" });
     // Each game's own part; an unknown game is an error, not shown as another.

@@ -55,7 +55,8 @@ export async function learnPage(main, game, id) {
   // Signed in: the lessons done on other devices count here too.
   mergeLearned((await account().catch(() => null))?.settings?.learn);
   const done = progress();
-  main.append(el("h1", {}, t("learn.title")), el("p", { class: "muted" }, t("learn.intro")));
+  main.append(el("h1", {}, t("learn.title")), el("p", { class: "muted" }, t("learn.intro")),
+    el("p", {}, el("a", { href: "/puzzles", "data-nav": true, id: "learn-puzzles" }, t("puzzles.link"))));
   for (const g of GAMES) {
     const list = await lessons(g);
     main.append(el("section", { class: "card", id: "learn-" + g, "aria-labelledby": "learn-title-" + g },

@@ -1,0 +1,203 @@
+//! Puzzles: the set `agon puzzles build` made (embedded from
+//! `crates/server/puzzles/`), which one to give a player next, and whether a
+//! try is right. Ratings are Glicko-2 ([`crate::ratings::rate_puzzle`]): the
+//! player's against the puzzle's difficulty, kept on the account when signed
+//! in (first tries only) and by the browser otherwise.
+
+use agon_ai::puzzle::{Puzzle, PuzzleGame, PuzzleSet};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::LazyLock;
+
+/// Every shipped puzzle of both games, read once.
+static PUZZLES: LazyLock<Vec<Puzzle>> = LazyLock::new(|| {
+    let mut all = vec![];
+    for (name, text) in [
+        ("ringo", include_str!("../puzzles/ringo.json")),
+        ("urgammon", include_str!("../puzzles/urgammon.json")),
+    ] {
+        match serde_json::from_str::<PuzzleSet>(text) {
+            Ok(set) => all.extend(set.puzzles),
+            // The tests read both files, so this is a build that shipped a
+            // broken file: the trainer is empty rather than the server down.
+            Err(e) => tracing::error!("the shipped {name} puzzles do not read: {e}"),
+        }
+    }
+    all
+});
+
+/// Every shipped puzzle.
+pub fn all() -> &'static [Puzzle] {
+    &PUZZLES
+}
+
+/// One puzzle by id.
+pub fn by_id(id: &str) -> Option<&'static Puzzle> {
+    PUZZLES.iter().find(|p| p.id == id)
+}
+
+/// A game's themes with how many puzzles have each.
+pub fn themes(game: PuzzleGame) -> BTreeMap<&'static str, usize> {
+    let mut out = BTreeMap::new();
+    for p in PUZZLES.iter().filter(|p| p.game == game) {
+        for t in &p.themes {
+            *out.entry(t.as_str()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// How far from the player's rating a puzzle is first looked for.
+const WINDOW: f64 = 150.0;
+
+/// The next puzzle for a player rated `rating`: of `game`, with `theme` if
+/// given, not in `tried` (unless every one is), never `after` (the one just
+/// seen) when another is left; drawn at random among those within
+/// [`WINDOW`] of the rating, or else among the 20 nearest.
+pub fn next(
+    game: PuzzleGame,
+    theme: Option<&str>,
+    rating: f64,
+    tried: &HashSet<String>,
+    after: Option<&str>,
+) -> Option<&'static Puzzle> {
+    let fits =
+        |p: &&Puzzle| p.game == game && theme.is_none_or(|t| p.themes.iter().any(|x| x == t));
+    let mut pool: Vec<&Puzzle> = PUZZLES
+        .iter()
+        .filter(fits)
+        .filter(|p| !tried.contains(&p.id) && Some(p.id.as_str()) != after)
+        .collect();
+    if pool.is_empty() {
+        // All tried: go round again, still not the one just seen.
+        pool = PUZZLES
+            .iter()
+            .filter(fits)
+            .filter(|p| Some(p.id.as_str()) != after)
+            .collect();
+    }
+    if pool.is_empty() {
+        pool = PUZZLES.iter().filter(fits).collect();
+    }
+    let distance = |p: &Puzzle| (f64::from(p.rating) - rating).abs();
+    let near: Vec<&Puzzle> = pool
+        .iter()
+        .copied()
+        .filter(|p| distance(p) <= WINDOW)
+        .collect();
+    let choice = if near.is_empty() {
+        pool.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        pool.truncate(20);
+        pool
+    } else {
+        near
+    };
+    if choice.is_empty() {
+        return None;
+    }
+    let mut b = [0u8; 8];
+    // A failing generator only makes the choice less random.
+    let _ = getrandom::fill(&mut b);
+    Some(choice[(u64::from_le_bytes(b) % choice.len() as u64) as usize])
+}
+
+/// Why a try was refused.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TryError {
+    /// No answer, or too many.
+    #[error("moves must hold one move (a puzzle asks for one decision)")]
+    Count,
+    /// A move the rules do not allow in the puzzle's position.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// Judges a try: `Ok(true)` when `answer` is the solution, `Ok(false)` for
+/// another legal move; a move that is not legal there is refused.
+///
+/// # Errors
+/// [`TryError`]: not one move, or not a legal one.
+pub fn judge(p: &Puzzle, moves: &[String]) -> Result<bool, TryError> {
+    let [answer] = moves else {
+        return Err(TryError::Count);
+    };
+    let solution = p.solution.first().map(String::as_str).unwrap_or_default();
+    match p.game {
+        PuzzleGame::Ringo => {
+            let illegal = |e: String| TryError::Illegal(format!("{answer}: {e}"));
+            let rules: ringo::Rules = p
+                .rules
+                .parse()
+                .map_err(|e: ringo::RulesError| illegal(e.to_string()))?;
+            let pos = ringo::Position::parse(p.position.as_deref().unwrap_or_default(), &rules)
+                .map_err(|e| illegal(e.to_string()))?;
+            let game = ringo::Game::from_position(rules, pos);
+            let tried = game
+                .parse_move(answer)
+                .map_err(|e| illegal(e.to_string()))?;
+            let best = game
+                .parse_move(solution)
+                .map_err(|e| illegal(e.to_string()))?;
+            Ok(tried == best)
+        }
+        PuzzleGame::Urgammon => {
+            // The options are every legal choice, as the engine listed them.
+            if !p.options.iter().any(|(name, _)| name == answer) {
+                let legal: Vec<&str> = p.options.iter().map(|o| o.0.as_str()).collect();
+                return Err(TryError::Illegal(format!(
+                    "{answer} is not a choice here: {}",
+                    legal.join(", ")
+                )));
+            }
+            Ok(answer == solution)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_sets_read_and_are_large_enough() {
+        let ringo = all().iter().filter(|p| p.game == PuzzleGame::Ringo).count();
+        let urgammon = all()
+            .iter()
+            .filter(|p| p.game == PuzzleGame::Urgammon)
+            .count();
+        assert!(ringo >= 1000, "{ringo} Ringo puzzles");
+        assert!(urgammon >= 500, "{urgammon} Urgammon puzzles");
+        let ids: HashSet<&str> = all().iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids.len(), all().len(), "ids are unique");
+        for p in all() {
+            assert_eq!(judge(p, &p.solution), Ok(true), "{}", p.id);
+            assert!(!p.themes.is_empty(), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn next_keeps_to_the_theme_and_skips_what_was_tried() {
+        let t = "capture";
+        let p = next(PuzzleGame::Ringo, Some(t), 1500.0, &HashSet::new(), None).unwrap();
+        assert!(p.themes.iter().any(|x| x == t));
+        let tried: HashSet<String> = all()
+            .iter()
+            .filter(|q| q.game == PuzzleGame::Urgammon && q.id != "u-0001")
+            .map(|q| q.id.clone())
+            .collect();
+        let p = next(PuzzleGame::Urgammon, None, 100.0, &tried, None).unwrap();
+        assert_eq!(p.id, "u-0001", "the one left, however far its rating");
+        let again = next(PuzzleGame::Urgammon, None, 100.0, &tried, Some("u-0001")).unwrap();
+        assert_ne!(
+            again.id, "u-0001",
+            "all tried: round again, not the one just seen"
+        );
+        assert!(next(
+            PuzzleGame::Ringo,
+            Some("no-such"),
+            1500.0,
+            &HashSet::new(),
+            None
+        )
+        .is_none());
+    }
+}

@@ -1,0 +1,301 @@
+// The puzzle trainer (/puzzles, /puzzles/{id}): one position with one best
+// decision, found by `agon puzzles build` (Ringo: the endgame tablebases;
+// Urgammon: level-10 self-play with review). The board comes from the
+// analysis API, so it offers only legal moves; a try goes to
+// `POST /api/puzzles/{id}/attempt`, which says whether it was right and
+// gives the solution, shown on the board. A puzzle rating per game
+// (Glicko-2, computed by the server): on the account when signed in, in this
+// browser otherwise (`agon-puzzles`). Only a first try is rated.
+import { el, toast, announce } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api } from "../api.js";
+import { gameOf } from "../games.js";
+import { ringoBoard } from "../boards/ringo.js";
+import { urgammonBoard } from "../boards/urgammon.js";
+import { diceBlock, pipLine } from "../panels/urgammon.js";
+import { account } from "../account.js";
+
+const GAMES = ["ringo", "urgammon"];
+const NEW = { rating: 1500, deviation: 350, volatility: 0.06, attempts: 0 };
+/** How many tried ids the browser remembers per game (sent as `exclude`). */
+const REMEMBER = 200;
+
+/** This browser's puzzle ratings and tried puzzles. */
+function local() {
+  try {
+    const p = JSON.parse(localStorage.getItem("agon-puzzles") || "{}");
+    const out = { game: GAMES.includes(p.game) ? p.game : "ringo", rating: {}, tried: {} };
+    for (const g of GAMES) {
+      const r = p.rating?.[g];
+      out.rating[g] = r && Number.isFinite(r.rating) ? r : { ...NEW };
+      out.tried[g] = Array.isArray(p.tried?.[g]) ? p.tried[g].filter((x) => typeof x === "string").slice(-REMEMBER) : [];
+    }
+    return out;
+  } catch {
+    return { game: "ringo", rating: { ringo: { ...NEW }, urgammon: { ...NEW } }, tried: { ringo: [], urgammon: [] } };
+  }
+}
+
+function saveLocal(p) {
+  localStorage.setItem("agon-puzzles", JSON.stringify(p));
+}
+
+/** A rating as shown: `1523`, with `?` while it is still provisional. */
+function ratingText(r) {
+  return Math.round(r.rating) + (r.deviation > 110 ? "?" : "");
+}
+
+/** A theme's name in the page's language. */
+const themeName = (id) => t("theme." + id);
+
+/** What the player must find, in words. */
+function taskText(p, s) {
+  const side = t("side." + p.to_act);
+  if (p.game === "ringo") {
+    if (p.goal === "best") return t("puzzles.task_margin", { side });
+    return p.goal === "fastest"
+      ? t("puzzles.task_fastest", { side, n: p.plies })
+      : t("puzzles.task_win", { side, n: p.plies });
+  }
+  // English starts the sentence with the side ("Dark to play"); the other
+  // languages put it later, in lower case.
+  return t("puzzles.task_best", { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" });
+}
+
+/** `/puzzles` (a new puzzle) or `/puzzles/{id}` (that one). */
+export async function puzzlesPage(main, id) {
+  document.title = t("puzzles.title") + " — Agon";
+  const store = local();
+  const me = await account().catch(() => null);
+  let sets = null;
+  try {
+    sets = await api("GET", "/api/puzzles");
+  } catch (e) {
+    main.append(el("p", { class: "result" }, e.message));
+    return;
+  }
+  let game = store.game;
+  let theme = "";
+  const view = { id: "puzzle", you: [0, 1], state: null, selected: null, flipped: false, presence: [true, true] };
+  let puzzle = null;
+  let tried = false; // a try was sent for this puzzle (later ones are retries)
+  let done = false; // solved, or the solution shown: the board rests
+
+  const gameSelect = el("select", { id: "puzzle-game", onchange: () => { game = gameSelect.value; theme = ""; store.game = game; saveLocal(store); fillThemes(); next(); } },
+    GAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
+  const themeSelect = el("select", { id: "puzzle-theme", onchange: () => { theme = themeSelect.value; next(); } });
+  function fillThemes() {
+    gameSelect.value = game;
+    const set = sets.games.find((s) => s.game === game);
+    themeSelect.replaceChildren(el("option", { value: "" }, t("puzzles.all_themes", { n: set.count })),
+      ...Object.entries(set.themes).map(([k, n]) => el("option", { value: k }, `${themeName(k)} (${n})`)));
+    themeSelect.value = theme;
+    showRating();
+  }
+  const ratingLine = el("p", { id: "puzzle-rating" });
+  function myRating() {
+    return me ? (sets.player?.[game] || { ...NEW }) : store.rating[game];
+  }
+  function showRating(change) {
+    const r = myRating();
+    ratingLine.replaceChildren(t("puzzles.your_rating", { game: gameOf(game).name, rating: ratingText(r) }),
+      change === undefined ? "" : el("span", { id: "puzzle-change", class: change >= 0 ? "up" : "down" },
+        " (" + (change >= 0 ? "+" : "−") + Math.abs(Math.round(change)) + ")"),
+      me ? "" : el("span", { class: "muted" }, " " + t("puzzles.in_browser")));
+  }
+
+  const boardWrap = el("div", { class: "boardwrap" });
+  const task = el("p", { id: "puzzle-task" });
+  const info = el("p", { class: "muted", id: "puzzle-info" });
+  const extra = el("div", { id: "puzzle-extra" });
+  const feedback = el("div", { class: "notice", id: "puzzle-feedback", role: "status", hidden: true });
+  const verdictButton = el("button", { id: "puzzle-verdict", hidden: true, onclick: () => play("verdict") }, t("ur.verdict"));
+  const retryButton = el("button", { id: "puzzle-retry", hidden: true, onclick: () => retry() }, t("puzzles.retry"));
+  const solutionButton = el("button", { id: "puzzle-solution", hidden: true, onclick: () => showSolution() }, t("puzzles.show_solution"));
+  const nextButton = el("button", { id: "puzzle-next", class: "primary", onclick: () => next() }, t("puzzles.next"));
+  const options = el("ol", { id: "puzzle-options", class: "moves log", hidden: true });
+  let answer = null; // the last attempt's answer
+
+  main.append(el("h1", {}, t("puzzles.title")),
+    el("p", { class: "muted" }, t("puzzles.intro")),
+    el("div", { class: "row", id: "puzzle-choice" },
+      el("label", {}, t("puzzles.game"), " ", gameSelect),
+      el("label", {}, t("puzzles.theme"), " ", themeSelect)),
+    ratingLine,
+    el("div", { class: "game" }, boardWrap,
+      el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, extra, verdictButton, feedback, options,
+        el("div", { class: "row", id: "puzzle-buttons" }, retryButton, solutionButton, nextButton))),
+    el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
+  fillThemes();
+
+  /** The puzzle's position (with `move` played after it), from the rules
+   *  engine. */
+  async function load(move) {
+    const p = puzzle;
+    const body = p.game === "ringo"
+      ? { game: "ringo", rules: p.rules, position: p.position, moves: move || "", depth: 1 }
+      : { game: "urgammon", setup: p.setup, record: move ? p.record + " " + move : p.record, level: 1 };
+    const r = await api("POST", "/api/analyze", body);
+    view.state = { ...r.state, game: p.game };
+    view.selected = null;
+    view.chooser = null;
+    window.agonState = view.state;
+    draw();
+  }
+  function draw() {
+    const s = view.state;
+    boardWrap.replaceChildren(puzzle.game === "ringo"
+      ? ringoBoard(view, play, () => draw(), !done)
+      : urgammonBoard(view, play, !done));
+    if (puzzle.game === "urgammon") {
+      extra.replaceChildren(diceBlock(s), pipLine(s));
+      verdictButton.hidden = done || !s.verdict_allowed;
+    } else {
+      extra.replaceChildren();
+      verdictButton.hidden = true;
+    }
+  }
+
+  async function show(p) {
+    puzzle = p;
+    tried = false;
+    done = false;
+    answer = null;
+    feedback.hidden = true;
+    retryButton.hidden = true;
+    solutionButton.hidden = true;
+    options.hidden = true;
+    game = p.game;
+    if (gameSelect.value !== game) { gameSelect.value = game; fillThemes(); }
+    if (p.player) sets.player = { ...(sets.player || {}), [game]: p.player };
+    showRating();
+    history.replaceState(null, "", "/puzzles/" + p.id);
+    info.textContent = t("puzzles.info", { id: p.id, rating: p.rating, themes: p.themes.map(themeName).join(", ") });
+    await load();
+    task.textContent = taskText(p, view.state);
+    announce(task.textContent);
+    boardWrap.querySelector("[tabindex='0'], button, [role='button']")?.focus({ preventScroll: true });
+  }
+
+  async function next() {
+    const q = new URLSearchParams({ game });
+    if (theme) q.set("theme", theme);
+    if (puzzle) q.set("after", puzzle.id);
+    if (!me) {
+      q.set("rating", String(Math.round(Math.min(4000, Math.max(100, store.rating[game].rating)))));
+      if (store.tried[game].length) q.set("exclude", store.tried[game].join(","));
+    }
+    try {
+      await show(await api("GET", "/api/puzzles/next?" + q));
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  /** The answer's words, and the options' equities for Urgammon. */
+  function explain(a, move) {
+    const sol = a.solution.join(" ");
+    if (a.correct) return t("puzzles.right");
+    if (puzzle.game === "ringo") {
+      if (a.goal === "best") {
+        const win = (c) => Math.round(100 * (a.options.find((o) => o.choice === c)?.win ?? 0));
+        return t("puzzles.wrong_margin", { move, solution: sol, best: win(sol), other: win(move) });
+      }
+      return t(a.goal === "fastest" ? "puzzles.wrong_fastest" : "puzzles.wrong_win", { move, solution: sol, n: a.plies });
+    }
+    const eq = (c) => a.options.find((o) => o.choice === c)?.equity;
+    return t("puzzles.wrong_best", { move: move === "verdict" ? t("puzzles.verdict") : move, solution: sol === "verdict" ? t("puzzles.verdict") : sol,
+      lost: (eq(a.solution[0]) - eq(move)).toFixed(2) });
+  }
+
+  function showOptions(a) {
+    if (!a.options?.length) return;
+    const value = (o) => o.win !== undefined ? t("puzzles.win_chance", { n: Math.round(100 * o.win) })
+      : (o.equity >= 0 ? "+" : "−") + Math.abs(o.equity).toFixed(3);
+    options.replaceChildren(...a.options.map((o) => el("li", { "data-choice": o.choice, class: o.choice === a.solution[0] ? "best" : "" },
+      (o.choice === "verdict" ? t("puzzles.verdict") : o.choice) + " " + value(o))));
+    options.setAttribute("aria-label", t(a.options[0].win !== undefined ? "puzzles.options_win" : "puzzles.options"));
+    options.hidden = false;
+  }
+
+  async function play(move) {
+    if (done || !puzzle) return;
+    const first = !tried;
+    tried = true;
+    const body = { moves: [move] };
+    if (first && !me) body.player = store.rating[game];
+    let a;
+    try {
+      a = await api("POST", `/api/puzzles/${puzzle.id}/attempt`, body);
+    } catch (e) {
+      toast(e.message);
+      view.selected = null;
+      draw();
+      return;
+    }
+    answer = a;
+    if (first) {
+      if (!me && a.player) store.rating[game] = a.player;
+      if (me && a.player) sets.player = { ...(sets.player || {}), [game]: a.player };
+      if (!me) store.tried[game] = [...store.tried[game].filter((x) => x !== puzzle.id), puzzle.id].slice(-REMEMBER);
+      saveLocal(store);
+      showRating(a.rated ? a.change : undefined);
+    }
+    feedback.dataset.result = a.correct ? "right" : "wrong";
+    // A retry is never rated; nor is a first try here at a puzzle the
+    // account tried on another device.
+    feedback.textContent = explain(a, move) + (first && (a.rated || !me) ? "" : " " + t("puzzles.not_rated"));
+    feedback.hidden = false;
+    announce(feedback.textContent);
+    if (a.correct) {
+      done = true;
+      showOptions(a);
+      retryButton.hidden = true;
+      solutionButton.hidden = true;
+      if (move !== "verdict") await load(move).catch((e) => toast(e.message));
+      else draw();
+      nextButton.focus();
+    } else {
+      retryButton.hidden = false;
+      solutionButton.hidden = false;
+      view.selected = null;
+      view.chooser = null;
+      draw();
+      retryButton.focus();
+    }
+  }
+
+  /** Back to the puzzle's position for another try (not rated). */
+  function retry() {
+    feedback.hidden = true;
+    retryButton.hidden = true;
+    load().then(() => boardWrap.querySelector("[tabindex='0'], button, [role='button']")?.focus()).catch((e) => toast(e.message));
+  }
+
+  /** The solution played on the board, with the words that go with it. */
+  async function showSolution() {
+    if (!answer) return;
+    done = true;
+    const sol = answer.solution[0];
+    feedback.dataset.result = "solution";
+    feedback.textContent = t("puzzles.solution_is", { solution: sol === "verdict" ? t("puzzles.verdict") : sol });
+    feedback.hidden = false;
+    retryButton.hidden = true;
+    solutionButton.hidden = true;
+    showOptions(answer);
+    if (sol !== "verdict") await load(sol).catch((e) => toast(e.message));
+    else draw();
+    announce(feedback.textContent);
+    nextButton.focus();
+  }
+
+  if (id) {
+    try {
+      await show(await api("GET", "/api/puzzles/" + encodeURIComponent(id)));
+      return;
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  await next();
+}
