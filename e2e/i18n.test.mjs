@@ -161,6 +161,9 @@ test("counts read as the language says them: one point, two points; po 1 remisow
     assert.equal(await say("pl", "log.ties", { n: 5 }), "po 5 remisowych rzutach");
     assert.equal(await say("fr", "log.ties", { n: 1 }), "après 1 égalité");
     assert.equal(await say("fr", "log.ties", { n: 2 }), "après 2 égalités");
+    assert.equal(await say("en", "puzzles.wrong_win", { move: "g2-g1", solution: "h5xf5", n: 1 }), "g2-g1 does not win. The only winning move was h5xf5 (a win in 1 ply).");
+    assert.match(await say("pl", "puzzles.task_win", { side: "obrońcy", n: 3 }), /\(wygrana w 3 półruchach\)\.$/);
+    assert.match(await say("fr", "puzzles.task_fastest", { side: "assaillants", n: 1 }), /\(victoire en 1 demi-coup\)\.$/);
     assert.equal(await say("fr", "game.captured_tally", { a: 0, at: 7, d: 2 }), "Pris\u00a0: 0 assaillant sur 7 · 2 défenseurs sur 4");
     // What a player sees: an Urgammon game whose opening roll tied, in the move list.
     const ur = await apiCall(server.url, "POST", "/api/import", { game: "urgammon", record: "start:3-3 start:2-3 P-2a" });

@@ -47,7 +47,7 @@ test("Ringo puzzles: one solved by keyboard, one failed by mouse with the soluti
     await page.goto(server.url + "/puzzles/" + easy.id);
     await waitState(page, () => window.agonState && window.agonState.moves?.length > 1);
     const side = easy.to_act;
-    assert.match(await page.locator("#puzzle-task").innerText(), new RegExp(`The ${side} to move: find the only winning move \\(they win in ${easy.plies} plies\\)`));
+    assert.match(await page.locator("#puzzle-task").innerText(), new RegExp(`The ${side} to move: find the only winning move \\(they win in ${easy.plies} ${easy.plies === 1 ? "ply" : "plies"}\\)`));
     assert.match(await page.locator("#puzzle-info").innerText(), new RegExp(`Puzzle ${easy.id} · rated ${easy.rating}`));
     // By keyboard: the board has the focus; walk to the piece, pick it, walk
     // to its cell, drop it.

@@ -23,7 +23,7 @@ pub(crate) enum PuzzlesCmd {
         ringo: usize,
         /// Ringo level-10 self-play games per preset to play and review (about
         /// a second a move, and a minute of review each).
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, default_value_t = 30)]
         ringo_games: usize,
         /// Urgammon self-play games to play and review.
         #[arg(long, default_value_t = 60)]
