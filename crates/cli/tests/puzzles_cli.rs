@@ -1,7 +1,7 @@
 //! `agon puzzles build` and `check` as a person runs them: a small set is
-//! made and every puzzle passes its check; a puzzle whose answer was
-//! changed is caught, and a file that does not read is an error, not a
-//! panic.
+//! made (each puzzle checked as it is written); a puzzle whose answer was
+//! changed is caught by `check`, and a file that does not read is an error,
+//! not a panic.
 
 mod common;
 
@@ -32,14 +32,10 @@ fn a_small_set_is_built_and_checked_and_a_changed_answer_is_caught() {
     assert_eq!(report["ringo"], 18, "six a preset: {report}");
     assert!(report["urgammon"].as_u64().unwrap() > 0, "{report}");
     assert_eq!(report["failed"], serde_json::json!([]));
-    let out = agon(&["puzzles", "check", "--dir", d]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 
-    // Another answer to the first Ringo puzzle: the check says which.
+    // Another answer to the first Ringo puzzle: the check says which. (The
+    // set keeps that one puzzle, so the check builds one preset's tables;
+    // the whole shipped set's check is the server's unit test.)
     let path = dir.join("ringo.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut set: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -63,6 +59,8 @@ fn a_small_set_is_built_and_checked_and_a_changed_answer_is_caught() {
         .clone();
     p["solution"] = serde_json::json!([other]);
     let id = p["id"].as_str().unwrap().to_string();
+    let first = set["puzzles"][0].clone();
+    set["puzzles"] = serde_json::json!([first]);
     std::fs::write(&path, set.to_string()).unwrap();
     let out = agon(&["puzzles", "check", "--dir", d]);
     assert_eq!(out.status.code(), Some(2));

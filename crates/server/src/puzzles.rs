@@ -174,6 +174,37 @@ mod tests {
         }
     }
 
+    /// Every shipped puzzle, proved again the way it was made: each Ringo
+    /// tablebase puzzle against the tables (built here for each preset: the
+    /// solution is the only winning move, or the only fastest), each Ringo
+    /// self-play puzzle by the same searches (the same win chances, the
+    /// best leading by 30 points), each Urgammon puzzle by the level-10
+    /// engine that built it (the same best choice, ahead by 0.1 in equity).
+    #[test]
+    fn every_shipped_puzzle_holds_by_the_tables_or_the_engine() {
+        let failed = agon_ai::puzzle_check::check_all(all(), 2, &|_, _| {});
+        assert!(
+            failed.is_empty(),
+            "{} failed: {:?}",
+            failed.len(),
+            &failed[..failed.len().min(5)]
+        );
+        for preset in ringo::Preset::ALL {
+            let n = all().iter().filter(|p| p.rules == preset.name()).count();
+            assert!(n >= 300, "{}: {n}", preset.name());
+        }
+        let from_games = all()
+            .iter()
+            .filter(|p| {
+                p.game == PuzzleGame::Ringo && p.source == agon_ai::puzzle::Source::SelfPlay
+            })
+            .count();
+        assert!(
+            from_games >= 20,
+            "Ringo puzzles from self-play: {from_games}"
+        );
+    }
+
     #[test]
     fn next_keeps_to_the_theme_and_skips_what_was_tried() {
         let t = "capture";
