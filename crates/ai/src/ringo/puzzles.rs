@@ -39,24 +39,6 @@ pub struct Found {
     pub choices: usize,
 }
 
-/// Every legal move with the value of the position it leads to (`None`
-/// when a child's class is not in the tables).
-fn children(tb: &Tablebases, game: &Game) -> Option<Vec<(Move, Value)>> {
-    game.legal_moves()
-        .iter()
-        .map(|&mv| {
-            let mut next = *game.position();
-            next.play_unchecked(mv);
-            let v = if mv.is_pass() {
-                tb.probe_after_pass(&next)
-            } else {
-                tb.probe(&next)
-            }?;
-            Some((mv, v))
-        })
-        .collect()
-}
-
 /// Whether `v` (a child's value) is a win for `mover` under `rules`.
 fn wins(v: Value, mover: Side, rules: &Rules) -> bool {
     v.outcome(rules).0 == Some(mover)
@@ -69,9 +51,8 @@ pub fn classify(tb: &Tablebases, rules: &Rules, pos: &Position) -> Option<Found>
     if ringo::position_is_terminal(pos) {
         return None;
     }
-    let game = Game::from_position(*rules, *pos);
     let mover = pos.to_move();
-    let kids = children(tb, &game)?;
+    let kids = tb.move_values(pos)?;
     if kids.len() < 2 {
         return None;
     }
@@ -132,11 +113,9 @@ pub fn themes(pos: &Position, best: Move, plies: u16) -> Vec<String> {
     t.into_iter().map(String::from).collect()
 }
 
-/// The puzzle for a found position (its id is set by the caller).
-pub fn puzzle(rules: &Rules, pos: &Position, f: Found) -> Puzzle {
-    let game = Game::from_position(*rules, *pos);
-    let legal = game.legal_moves();
-    let extra = if f.goal == Goal::Fastest { 150.0 } else { 0.0 };
+/// What every Ringo puzzle says of its position; the caller adds what the
+/// puzzle asks (its id is set later still).
+fn ringo_puzzle(rules: &Rules, pos: &Position, found: (Goal, Source), solution: String) -> Puzzle {
     Puzzle {
         id: String::new(),
         game: PuzzleGame::Ringo,
@@ -145,13 +124,30 @@ pub fn puzzle(rules: &Rules, pos: &Position, f: Found) -> Puzzle {
         setup: None,
         record: None,
         to_act: pos.to_move().name().to_string(),
+        themes: vec![],
+        rating: 0,
+        goal: found.0,
+        solution: vec![solution],
+        source: found.1,
+        plies: None,
+        options: vec![],
+    }
+}
+
+/// The puzzle for a position the tables classified.
+pub fn puzzle(rules: &Rules, pos: &Position, f: Found) -> Puzzle {
+    let legal = Game::from_position(*rules, *pos).legal_moves();
+    let extra = if f.goal == Goal::Fastest { 150.0 } else { 0.0 };
+    Puzzle {
         themes: themes(pos, f.best, f.plies),
         rating: difficulty(800.0 + extra, 55.0 * f64::from(f.plies), f.choices),
-        goal: f.goal,
-        solution: vec![f.best.to_notation(legal.as_slice())],
-        source: Source::Tablebase,
         plies: Some(f.plies),
-        options: vec![],
+        ..ringo_puzzle(
+            rules,
+            pos,
+            (f.goal, Source::Tablebase),
+            f.best.to_notation(legal.as_slice()),
+        )
     }
 }
 
@@ -277,21 +273,8 @@ fn margin_puzzle(tb: &Arc<Tablebases>, rules: &Rules, pos: &Position) -> Option<
             0.0,
             chances.len(),
         ),
-        goal: Goal::Best,
-        solution: vec![best.1.clone()],
-        source: Source::SelfPlay,
-        plies: None,
         options: chances.iter().map(|c| (c.1.clone(), c.2)).collect(),
-        ..puzzle(
-            rules,
-            pos,
-            Found {
-                goal: Goal::Best,
-                best: best.0,
-                plies: 0,
-                choices: chances.len(),
-            },
-        )
+        ..ringo_puzzle(rules, pos, (Goal::Best, Source::SelfPlay), best.1.clone())
     })
 }
 
@@ -312,9 +295,8 @@ pub fn from_self_play(rules: &Rules, tb: &Arc<Tablebases>, seed: u64) -> Vec<Puz
             break;
         }
     }
-    // The review marks the moments worth a look: where the played move lost
-    // win chance, or the best move's lead is large (a proven result, a
-    // capture); each is then weighed move by move.
+    // The review screens the positions: one whose best move keeps under
+    // MIN_BEST cannot be a puzzle; the others are weighed move by move.
     let r = review(&game, DEPTH, &|_, _| {});
     let mut out = vec![];
     let mut seen = std::collections::HashSet::new();
@@ -385,7 +367,7 @@ pub fn check(tb: &Tablebases, p: &Puzzle) -> Result<(), String> {
     let best = game
         .parse_move(answer)
         .map_err(|e| format!("solution: {e}"))?;
-    let kids = children(tb, &game).ok_or("a child is not in the tables")?;
+    let kids = tb.move_values(&pos).ok_or("a child is not in the tables")?;
     let mover = pos.to_move();
     let (_, value) = kids
         .iter()

@@ -6,7 +6,7 @@
 //! the same engine, which is deterministic, and requires the same answer
 //! with the same gap.
 
-use super::levels::analyze;
+use super::levels::{analyze, Analysis};
 use super::payoff::Payoff;
 use super::player::Decision;
 use super::search::Choice;
@@ -76,15 +76,11 @@ fn themes(state: &State, best: Decision, has_verdict: bool) -> Vec<String> {
     t.into_iter().map(String::from).collect()
 }
 
-/// The puzzle at `state` if its decision has a clear best option: `start`
-/// is the state at the start of the turn and `record` the turn's tokens
-/// since.
-fn puzzle_at(state: &State, start: &State, record: &str) -> Option<Puzzle> {
-    if !matches!(state.phase(), Phase::Decide | Phase::Move) {
-        return None;
-    }
+/// The puzzle at `state` if its decision has a clear best option by `a`,
+/// the level-10 analysis of it: `start` is the state at the start of the
+/// turn and `record` the turn's tokens since.
+fn puzzle_at(state: &State, a: &Analysis, start: &State, record: &str) -> Option<Puzzle> {
     let side = state.to_act()?;
-    let a = analyze(state, Level::new(LEVEL), Payoff::MONEY);
     let opts = options(&a.options, side);
     let gap = opts.first()?.1 - opts.get(1)?.1;
     if gap < MIN_GAP {
@@ -134,11 +130,12 @@ pub fn from_game(seed: u64) -> Vec<Puzzle> {
             }
             Phase::Verdict => Token::Verdict(dice.verdict()),
             Phase::Decide | Phase::Move => {
+                // One analysis both finds the puzzle and plays the move.
+                let a = analyze(&state, Level::new(LEVEL), Payoff::MONEY);
                 if let Some((start, from)) = &turn {
                     let record = game.token_texts()[*from..].join(" ");
-                    out.extend(puzzle_at(&state, start, &record));
+                    out.extend(puzzle_at(&state, &a, start, &record));
                 }
-                let a = analyze(&state, Level::new(LEVEL), Payoff::MONEY);
                 match a.options.first().map(|c| c.decision) {
                     Some(Decision::Move(m)) => Token::Move(m),
                     Some(Decision::Verdict) => Token::Verdict(dice.verdict()),

@@ -201,6 +201,27 @@ impl Tablebases {
         self.probe(pos)
     }
 
+    /// Every legal move of `pos` (reached by a move other than a pass) with
+    /// the value of the position it leads to, or `None` when a child's class
+    /// is not held: what a position's own value is backed up from, and what
+    /// tells a puzzle's only winning move.
+    pub fn move_values(&self, pos: &Position) -> Option<Vec<(Move, Value)>> {
+        let mut list = MoveList::new();
+        legal_moves(pos, &self.rules, &mut list);
+        list.iter()
+            .map(|&mv| {
+                let mut next = *pos;
+                next.play_unchecked(mv);
+                let v = if mv == Move::PASS {
+                    self.probe_after_pass(&next)
+                } else {
+                    self.probe(&next)
+                }?;
+                Some((mv, v))
+            })
+            .collect()
+    }
+
     /// Builds every class up to `attackers` v `defenders` that is not held
     /// yet, smallest first. `progress(class, done, total)` is called as the
     /// work goes (positions of the current class, twice over: the move

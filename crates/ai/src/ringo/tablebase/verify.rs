@@ -111,21 +111,7 @@ impl Tablebases {
 
     /// A position's value from its children's table entries.
     pub(super) fn recompute(&self, pos: &Position) -> Option<Value> {
-        let mut list = MoveList::new();
-        legal_moves(pos, &self.rules, &mut list);
-        let children: Option<Vec<Value>> = list
-            .iter()
-            .map(|&mv| {
-                let mut next = *pos;
-                next.play_unchecked(mv);
-                if mv == Move::PASS {
-                    self.probe_after_pass(&next)
-                } else {
-                    self.probe(&next)
-                }
-            })
-            .collect();
-        let children = children?.into_iter().map(Some);
+        let children = self.move_values(pos)?.into_iter().map(|(_, v)| Some(v));
         Some(back_up(pos.to_move(), children).unwrap_or(Value::Cycle))
     }
 }
