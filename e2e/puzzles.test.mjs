@@ -44,6 +44,11 @@ test("Ringo puzzles: one solved by keyboard, one failed by mouse with the soluti
     await page.locator("#puzzles-link").click();
     await page.waitForURL(/\/puzzles\/r-/);
     await page.locator("#puzzle-rating", { hasText: "Your Ringo puzzle rating: 1500?" }).waitFor();
+    // The lessons page leads here too.
+    await page.goto(server.url + "/learn");
+    await page.locator("#learn-puzzles").click();
+    await page.waitForURL(/\/puzzles\/r-/);
+    await page.locator("h1", { hasText: "Puzzles" }).waitFor();
     await page.goto(server.url + "/puzzles/" + easy.id);
     await waitState(page, () => window.agonState && window.agonState.moves?.length > 1);
     const side = easy.to_act;

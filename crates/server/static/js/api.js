@@ -32,6 +32,17 @@ export async function gamesByIds(ids) {
   });
 }
 
+/** The rules state of a set position from the analysis board's API, with
+ *  `move` played after it: a Ringo position under its rules, or an Urgammon
+ *  set-up and the turn's dice (`spec` holds `rules` and `position`, or
+ *  `setup` and `record`). Lessons and puzzles draw their boards from it. */
+export async function positionState(game, spec, move) {
+  const body = game === "ringo"
+    ? { game, rules: spec.rules, position: spec.position, moves: move || "", depth: 1 }
+    : { game, setup: spec.setup, record: move ? spec.record + " " + move : spec.record, level: 1 };
+  return { ...(await api("POST", "/api/analyze", body)).state, game };
+}
+
 export class ApiError extends Error {
   constructor(status, code, english, at) {
     super(code && has("err." + code) ? t("err." + code) : english);

@@ -8,7 +8,7 @@
 // progress is kept in the browser and, signed in, on the account.
 import { el, toast, announce } from "../dom.js";
 import { t, LANG } from "../../i18n.js";
-import { api } from "../api.js";
+import { positionState } from "../api.js";
 import { gameOf } from "../games.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
@@ -98,11 +98,7 @@ async function lessonPage(main, game, id) {
   /** The lesson's position (with `move` played after it), from the rules
    *  engine. */
   async function load(move) {
-    const body = game === "ringo"
-      ? { game, rules: l.rules, position: l.position, moves: move || "", depth: 1 }
-      : { game, setup: l.setup, record: move ? l.record + " " + move : l.record, level: 1 };
-    const r = await api("POST", "/api/analyze", body);
-    view.state = { ...r.state, game };
+    view.state = await positionState(game, l, move);
     view.selected = null;
     view.chooser = null;
     window.agonState = view.state;

@@ -8,7 +8,7 @@
 // browser otherwise (`agon-puzzles`). Only a first try is rated.
 import { el, toast, announce } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api } from "../api.js";
+import { api, positionState } from "../api.js";
 import { gameOf } from "../games.js";
 import { ringoBoard } from "../boards/ringo.js";
 import { urgammonBoard } from "../boards/urgammon.js";
@@ -131,12 +131,7 @@ export async function puzzlesPage(main, id) {
   /** The puzzle's position (with `move` played after it), from the rules
    *  engine. */
   async function load(move) {
-    const p = puzzle;
-    const body = p.game === "ringo"
-      ? { game: "ringo", rules: p.rules, position: p.position, moves: move || "", depth: 1 }
-      : { game: "urgammon", setup: p.setup, record: move ? p.record + " " + move : p.record, level: 1 };
-    const r = await api("POST", "/api/analyze", body);
-    view.state = { ...r.state, game: p.game };
+    view.state = await positionState(puzzle.game, puzzle, move);
     view.selected = null;
     view.chooser = null;
     window.agonState = view.state;
