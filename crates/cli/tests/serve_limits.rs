@@ -258,9 +258,9 @@ fn bench_serve_drives_games_and_reports_latency() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
-/// SIGTERM closes every open WebSocket with 1012 ("service restart") before
-/// the process exits, so each page reconnects instead of seeing a dropped
-/// line. The upgraded sockets outlive their HTTP connections, so the server
+/// SIGTERM closes every open WebSocket (a game's, the lobby's) with 1012
+/// ("service restart") before the process exits, so each page reconnects
+/// instead of seeing a dropped line. The upgraded sockets outlive their HTTP connections, so the server
 /// must wait for them, not only for the connections (a CI run once exited
 /// before a socket had sent its close frame).
 #[test]
@@ -283,6 +283,16 @@ fn sigterm_closes_every_socket_with_a_reconnect_hint() {
             .await
             .unwrap();
             let _ = s.next().await; // the state
+            sockets.push(s);
+        }
+        // The lobby's sockets too (they write through an outbox of their
+        // own, not the game sockets' type).
+        for _ in 0..3 {
+            let (mut s, _) =
+                tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}/api/lobby/ws"))
+                    .await
+                    .unwrap();
+            let _ = s.next().await; // the whole lobby
             sockets.push(s);
         }
         let status = Command::new("kill")

@@ -195,18 +195,10 @@ impl Drop for AddressSlot {
     }
 }
 
-/// A lobby socket's sending half, shared by its reader (answers to `hold`
-/// and `ping`) and the lobby's fan-out.
-pub type LobbySink = Arc<
-    tokio::sync::Mutex<
-        futures_util::stream::SplitSink<axum::extract::ws::WebSocket, axum::extract::ws::Message>,
-    >,
->;
-
 /// One lobby socket as the fan-out sees it.
 pub struct LobbyMember {
-    /// Where its messages go.
-    pub sink: LobbySink,
+    /// Where its messages go (its reader's answers go there too).
+    pub out: Arc<crate::wire::Outbox>,
     /// A message could not be sent to it at once (its network is slow):
     /// it gets the whole lobby again when it catches up.
     pub missed: AtomicBool,
@@ -276,13 +268,13 @@ impl LobbyHub {
     }
 
     /// A socket joins the lobby's fan-out; answers its number.
-    pub(crate) fn join(&self, sink: LobbySink) -> u64 {
+    pub(crate) fn join(&self, out: Arc<crate::wire::Outbox>) -> u64 {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut m) = self.members.lock() {
             m.insert(
                 id,
                 Arc::new(LobbyMember {
-                    sink,
+                    out,
                     missed: AtomicBool::new(false),
                 }),
             );
@@ -329,7 +321,7 @@ impl LobbyHub {
 
     /// The whole lobby as one message: `{"type": "seeks", "seeks": […],
     /// "pools": […]}`.
-    pub(crate) fn whole(&self) -> axum::extract::ws::Utf8Bytes {
+    pub(crate) fn whole(&self) -> String {
         let (seeks, pools) = self.view.lock().map_or_else(
             |_| (String::new(), "[]".to_string()),
             |v| {
@@ -337,7 +329,7 @@ impl LobbyHub {
                 (seeks.join(","), v.1.clone())
             },
         );
-        format!("{{\"type\":\"seeks\",\"seeks\":[{seeks}],\"pools\":{pools}}}").into()
+        format!("{{\"type\":\"seeks\",\"seeks\":[{seeks}],\"pools\":{pools}}}")
     }
 
     /// Notes a change, sent with the next batch.
@@ -355,7 +347,7 @@ impl LobbyHub {
     /// The changes gathered since the last call as one message, if there
     /// were any: `{"type": "lobby", "added": [seek, …], "gone": [{"id",
     /// "game"}, …]}`, with `"pools"` when their counts changed.
-    pub(crate) fn batch(&self) -> Option<axum::extract::ws::Utf8Bytes> {
+    pub(crate) fn batch(&self) -> Option<String> {
         let batch = match self.pending.lock() {
             Ok(mut p) if !p.added.is_empty() || !p.gone.is_empty() || p.pools.is_some() => {
                 std::mem::take(&mut *p)
@@ -390,6 +382,6 @@ impl LobbyHub {
             batch.added.join(","),
             serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
         );
-        Some(text.into())
+        Some(text)
     }
 }

@@ -37,6 +37,7 @@ pub mod secrets;
 pub mod session;
 mod signal;
 pub mod store;
+pub mod wire;
 pub mod worker;
 pub mod ws;
 

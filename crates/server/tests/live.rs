@@ -853,3 +853,148 @@ async fn a_rated_seek_is_between_two_accounts_and_keeps_its_range() {
     .await;
     assert_eq!((st, v["code"].clone()), (429, json!("too-many-seeks")));
 }
+
+/// Sends `request` on a fresh connection to `addr` and reads until `done`
+/// says the answer is whole, the server closes it, or five seconds pass:
+/// everything it answered.
+async fn raw_exchange(addr: &str, request: &[u8], done: fn(&[u8]) -> bool) -> Vec<u8> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(request).await.unwrap();
+    let mut got = vec![];
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while let Ok(Ok(n)) = tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        if done(&got) {
+            break;
+        }
+    }
+    got
+}
+
+/// An error answer has come whole (its JSON body closed).
+fn answered(got: &[u8]) -> bool {
+    got.ends_with(b"}")
+}
+
+/// An upgrade's answer and the first frame after it have come.
+fn framed(got: &[u8]) -> bool {
+    got.windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .is_some_and(|at| got.len() > at + 4)
+}
+
+/// The lobby's socket answers its own upgrade (it writes its batches to the
+/// connection itself): what is not a WebSocket upgrade is refused with the
+/// API's error shape, and the protocol's duties hold against a hostile
+/// client: pings answered, binary and unmasked frames refused, an oversized
+/// message ends the socket.
+#[tokio::test]
+async fn the_lobby_socket_keeps_the_websocket_protocol_against_hostile_clients() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let app = live_app("live_lobby_protocol", Duration::from_secs(30)).await;
+    let addr = common::serve(app.clone()).await;
+    let upgrade = |extra: &str| {
+        format!("GET /api/lobby/ws HTTP/1.1\r\nHost: {addr}\r\n{extra}\r\n",).into_bytes()
+    };
+    let good = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    // Not upgrades: 400 with a JSON error, no socket counted.
+    for (headers, why) in [
+        ("Connection: close\r\n", "Connection"),
+        (
+            "Connection: Upgrade\r\nUpgrade: h2c\r\nConnection: close\r\n",
+            "Upgrade",
+        ),
+        (
+            "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 8\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n",
+            "Version",
+        ),
+        (
+            "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n",
+            "Key",
+        ),
+    ] {
+        let answer =
+            String::from_utf8_lossy(&raw_exchange(&addr, &upgrade(headers), answered).await)
+                .to_string();
+        assert!(answer.starts_with("HTTP/1.1 400"), "{why}: {answer}");
+        assert!(
+            answer.contains("\"code\":\"bad-request\""),
+            "{why}: {answer}"
+        );
+        assert!(answer.contains(why), "{why}: {answer}");
+    }
+    // A good upgrade: 101 with the key's answer (RFC 6455's own example),
+    // then the whole lobby as the first frame.
+    let answer = raw_exchange(&addr, &upgrade(good), framed).await;
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 101"), "{text}");
+    assert!(text.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), "{text}");
+    let body = &answer[text.find("\r\n\r\n").unwrap() + 4..];
+    assert_eq!(body[0], 0x81, "a whole text frame");
+    // A client's frame that is not masked: the socket is closed, and the
+    // ping in it not answered.
+    let mut unmasked = upgrade(good);
+    unmasked.extend_from_slice(&[0x81, 4, b'p', b'i', b'n', b'g']);
+    let answer = raw_exchange(&addr, &unmasked, |_| false).await;
+    assert!(
+        !String::from_utf8_lossy(&answer).contains("pong"),
+        "an unmasked frame is not obeyed"
+    );
+    let url = format!("ws://{addr}/api/lobby/ws");
+    // A ping frame is answered with its payload; binary is refused in
+    // words; the socket still works after both.
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    common::next_message(&mut ws, Some("seeks")).await;
+    ws.send(Message::Ping(b"are you there".to_vec().into()))
+        .await
+        .unwrap();
+    let pong = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .unwrap()
+        {
+            Some(Ok(Message::Pong(p))) => break p,
+            Some(Ok(_)) => {}
+            other => panic!("a pong, not {other:?}"),
+        }
+    };
+    assert_eq!(&pong[..], b"are you there");
+    ws.send(Message::Binary(vec![0, 1, 2].into()))
+        .await
+        .unwrap();
+    let refused = common::next_message(&mut ws, Some("error")).await;
+    assert!(refused["error"].as_str().unwrap().contains("text"));
+    ws.send(Message::Text("ping".into())).await.unwrap();
+    assert_eq!(
+        common::next_message(&mut ws, Some("pong")).await["type"],
+        "pong"
+    );
+    // A message larger than the socket takes: it ends.
+    let _ = ws.send(Message::Text("x".repeat(10_000).into())).await;
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the socket ended");
+    // Every socket of the test has gone from the count.
+    let gone = tokio::time::timeout(Duration::from_secs(5), async {
+        while call(&app, "GET", "/api/health", None, None).await.1["sockets"] != 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(gone.is_ok(), "no socket left counted");
+}

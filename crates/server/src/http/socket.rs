@@ -8,6 +8,7 @@ use crate::http::limits::Client;
 use crate::ws::{push_updates, SocketCount, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::Response;
 
 /// `GET /api/games/{id}/ws`.
@@ -43,14 +44,65 @@ fn sized(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
 }
 
 /// `GET /api/lobby/ws`: the lobby's socket, counted against the same caps.
+/// The upgrade is answered here rather than by axum's WebSocket type: the
+/// lobby writes its batches to the upgraded connection through an outbox of
+/// its own (`crate::wire`), with the same checks of the request.
 pub async fn lobby(
     State(app): State<AppState>,
     Client(client): Client,
-    upgrade: WebSocketUpgrade,
+    mut request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
+    let accept = upgrade_key(request.headers())?;
+    let upgrade = request
+        .extensions_mut()
+        .remove::<hyper::upgrade::OnUpgrade>()
+        .ok_or_else(|| bad_upgrade("this connection cannot be upgraded to a WebSocket"))?;
     let count = SocketCount::take(&app, None, client)?;
-    Ok(sized(upgrade).on_upgrade(move |socket| async move {
-        crate::lobby::socket::run(socket, app).await;
+    tokio::spawn(async move {
+        if let Ok(upgraded) = upgrade.await {
+            crate::lobby::socket::run(hyper_util::rt::TokioIo::new(upgraded), app).await;
+        }
         drop(count);
-    }))
+    });
+    Response::builder()
+        .status(axum::http::StatusCode::SWITCHING_PROTOCOLS)
+        .header(header::CONNECTION, "upgrade")
+        .header(header::UPGRADE, "websocket")
+        .header(header::SEC_WEBSOCKET_ACCEPT, accept)
+        .body(axum::body::Body::empty())
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+fn bad_upgrade(why: &str) -> ApiError {
+    ApiError::BadRequest(crate::http::error::ErrorCode::BadRequest, why.to_string())
+}
+
+/// The answer's `Sec-WebSocket-Accept` for an upgrade request, after the
+/// checks axum's WebSocket type makes (RFC 6455 §4.2.1): `Connection`
+/// names `upgrade`, `Upgrade` is `websocket`, the version is 13, a key.
+fn upgrade_key(headers: &axum::http::HeaderMap) -> Result<String, ApiError> {
+    let is = |name: header::HeaderName, want: &str| {
+        headers
+            .get(name)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(want.as_bytes()))
+    };
+    let connection_upgrade = headers
+        .get(header::CONNECTION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().contains("upgrade"));
+    if !connection_upgrade {
+        return Err(bad_upgrade("Connection header did not include 'upgrade'"));
+    }
+    if !is(header::UPGRADE, "websocket") {
+        return Err(bad_upgrade("`Upgrade` header did not include 'websocket'"));
+    }
+    if !is(header::SEC_WEBSOCKET_VERSION, "13") {
+        return Err(bad_upgrade(
+            "`Sec-WebSocket-Version` header did not include '13'",
+        ));
+    }
+    let key = headers
+        .get(header::SEC_WEBSOCKET_KEY)
+        .ok_or_else(|| bad_upgrade("`Sec-WebSocket-Key` header missing"))?;
+    Ok(tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes()))
 }

@@ -5,12 +5,17 @@
 //! "token"}`: the seek lasts while a socket holds it.
 
 use crate::games::AppState;
-use crate::hub::{LobbyMember, LobbySink, RESTART};
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
-use futures_util::{FutureExt, SinkExt, StreamExt};
+use crate::hub::{LobbyMember, RESTART};
+use crate::wire::{frame, Offer, Outbox, Wire, TEXT};
+use crate::ws::{MAX_WS_MESSAGE, WS_READ_BUFFER};
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
 
 /// The most seeks one lobby socket may hold.
 const MAX_HELD: usize = 8;
@@ -35,17 +40,14 @@ enum LobbyMessage<'a> {
     Error { error: &'a str },
 }
 
-fn text(msg: &LobbyMessage<'_>) -> Message {
-    Message::Text(
-        serde_json::to_string(msg)
-            .unwrap_or_else(|_| "{\"type\":\"error\"}".into())
-            .into(),
-    )
+fn text(msg: &LobbyMessage<'_>) -> Vec<u8> {
+    let json = serde_json::to_string(msg).unwrap_or_else(|_| "{\"type\":\"error\"}".to_string());
+    frame(TEXT, json.as_bytes())
 }
 
-/// The whole lobby as one message, from memory.
-fn snapshot(app: &AppState) -> Message {
-    Message::Text(app.inner.lobby.whole())
+/// The whole lobby as one frame, from memory.
+fn snapshot(app: &AppState) -> Vec<u8> {
+    frame(TEXT, app.inner.lobby.whole().as_bytes())
 }
 
 /// Resolves once the server starts stopping.
@@ -53,27 +55,33 @@ async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
 }
 
-/// Runs a lobby socket until it closes; the seeks it held go with it. Its
-/// sending half joins the lobby's fan-out (`fan_out`); this task reads.
-pub async fn run(socket: WebSocket, app: AppState) {
-    let (sink, mut stream) = socket.split();
-    let sink: LobbySink = Arc::new(tokio::sync::Mutex::new(sink));
-    // Joined before the whole lobby is sent, the sink held meanwhile: a
-    // change in between finds it busy, and the socket gets the whole lobby
-    // again after the next change.
-    let member = {
-        let mut first = sink.lock().await;
-        let member = app.inner.lobby.join(sink.clone());
-        if first.send(snapshot(&app)).await.is_err() {
-            drop(first);
-            app.inner.lobby.leave(member);
-            return;
-        }
-        member
-    };
+/// Runs a lobby socket (upgraded, its frames not read yet) until it
+/// closes; the seeks it held go with it. Its outbox joins the lobby's
+/// fan-out (`fan_out`); this task reads what the client sends.
+pub async fn run<S>(io: S, app: AppState)
+where
+    S: AsyncRead + AsyncWrite + Send + 'static,
+{
+    let out = Outbox::new(io);
+    let config = WebSocketConfig::default()
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(Some(MAX_WS_MESSAGE))
+        .max_frame_size(Some(MAX_WS_MESSAGE));
+    let mut stream =
+        WebSocketStream::from_raw_socket(Wire::new(out.clone()), Role::Server, Some(config)).await;
+    // Joined and sent the whole lobby with the outbox held: a batch in
+    // between finds it busy, and the socket gets the whole lobby again
+    // after the next change.
+    let member = out.send_with(|| {
+        let member = app.inner.lobby.join(out.clone());
+        (member, snapshot(&app))
+    });
     let mut closing = app.inner.closing.subscribe();
     let mut held: Vec<String> = vec![];
-    serve(&sink, &mut stream, &app, &mut closing, &mut held).await;
+    if out.flushed().await {
+        serve(&out, &mut stream, &app, &mut closing, &mut held).await;
+    }
     app.inner.lobby.leave(member);
     for id in held {
         app.release_seek(&id).await;
@@ -81,8 +89,8 @@ pub async fn run(socket: WebSocket, app: AppState) {
 }
 
 async fn serve(
-    sink: &LobbySink,
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    out: &Arc<Outbox>,
+    stream: &mut WebSocketStream<Wire>,
     app: &AppState,
     closing: &mut tokio::sync::watch::Receiver<bool>,
     held: &mut Vec<String>,
@@ -92,16 +100,14 @@ async fn serve(
     loop {
         let msg = tokio::select! {
             () = &mut stopping => {
-                let _ = sink
-                    .lock()
-                    .await
-                    .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: RESTART,
-                        reason: "the server is restarting: reconnect".into(),
-                    })))
-                    .await;
+                out.send(&crate::wire::close_frame(
+                    RESTART,
+                    "the server is restarting: reconnect",
+                ));
+                out.flushed().await;
                 return;
             }
+            () = out.gone() => return,
             msg = stream.next() => msg,
         };
         let reply = match msg {
@@ -123,37 +129,43 @@ async fn serve(
                 }),
             },
             Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            // Pings are answered by the reader itself (through the outbox).
+            Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
             Some(Ok(Message::Binary(_))) => text(&LobbyMessage::Error {
                 error: "this socket takes text messages only",
             }),
         };
-        if sink.lock().await.send(reply).await.is_err() {
+        // Answered before the next message is read: a client that sends
+        // and never reads is not read either (its answers cannot pile up).
+        out.send(&reply);
+        if !out.flushed().await {
             return;
         }
     }
 }
 
 /// Writes one batched message to every lobby socket, split over the
-/// machine's cores. A write that cannot finish at once (a slow network)
-/// finishes on a task of its own; that socket misses the batches meanwhile
-/// and is sent the whole lobby when it has caught up.
-pub(crate) async fn fan_out(app: &AppState, msg: Utf8Bytes) {
+/// machine's cores; the frame is encoded once (each lane its own copy, so no
+/// count shared between cores is touched per socket). A write that cannot
+/// finish at once (a slow network) finishes from the socket's outbox; that
+/// socket misses the batches meanwhile and is sent the whole lobby when it
+/// has caught up.
+pub(crate) async fn fan_out(app: &AppState, msg: String) {
     let members = app.inner.lobby.members();
     if members.is_empty() {
         return;
     }
+    let encoded = frame(TEXT, msg.as_bytes());
     let lanes = std::thread::available_parallelism().map_or(2, |n| n.get());
     let per = members.len().div_ceil(lanes);
     let mut tasks = vec![];
     for chunk in members.chunks(per.max(1)) {
-        let (chunk, msg, app) = (chunk.to_vec(), msg.clone(), app.clone());
-        // Unconstrained: tokio's per-task budget (a hundred-odd I/O
-        // operations before it makes a task yield) would otherwise make
-        // every write after the first hundred look blocked.
+        let (chunk, encoded, app) = (chunk.to_vec(), encoded.clone(), app.clone());
+        // Unconstrained: tokio's per-task budget would otherwise make the
+        // lane yield every hundred-odd writes.
         tasks.push(tokio::spawn(tokio::task::unconstrained(async move {
             for (i, m) in chunk.iter().enumerate() {
-                write(&app, m, Message::Text(msg.clone()));
+                write(&app, m, &encoded);
                 // Let requests in between, a thousand writes at a time.
                 if i % 1000 == 999 {
                     tokio::task::yield_now().await;
@@ -167,29 +179,15 @@ pub(crate) async fn fan_out(app: &AppState, msg: Utf8Bytes) {
 }
 
 /// Writes to one lobby socket without waiting for it.
-fn write(app: &AppState, m: &Arc<LobbyMember>, msg: Message) {
-    let Ok(mut sink) = m.sink.clone().try_lock_owned() else {
-        // Busy: a reply, or a slow write, in progress.
-        m.missed.store(true, Ordering::Relaxed);
-        return;
-    };
-    let mut send = Box::pin(async move { sink.send(msg).await.map(|()| sink) });
-    match (&mut send).now_or_never() {
-        Some(Ok(mut sink)) => {
+fn write(app: &AppState, m: &LobbyMember, encoded: &[u8]) {
+    match m.out.offer(encoded) {
+        Offer::Sent => {
             if m.missed.swap(false, Ordering::Relaxed) {
                 // Caught up after missing some: the whole lobby.
-                let whole = snapshot(app);
-                tokio::spawn(async move {
-                    let _ = sink.send(whole).await;
-                });
+                m.out.send(&snapshot(app));
             }
         }
-        Some(Err(_)) => {}
-        None => {
-            m.missed.store(true, Ordering::Relaxed);
-            tokio::spawn(async move {
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(10), send).await;
-            });
-        }
+        Offer::Queued | Offer::Busy => m.missed.store(true, Ordering::Relaxed),
+        Offer::Broken => {}
     }
 }

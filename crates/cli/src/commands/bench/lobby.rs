@@ -7,13 +7,13 @@
 //! measured (what is left is the network and the server's own work).
 
 use super::load::{post, start_server, summary, Latency};
+use super::readers::{Asked, Readers};
 use crate::cli::LobbyBench;
 use anyhow::{bail, Context, Result};
-use futures_util::StreamExt;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -50,28 +50,6 @@ pub struct LobbyReport {
     pub server_rss_mib: Option<f64>,
 }
 
-/// The part of a lobby message a sampled socket reads.
-#[derive(Deserialize)]
-struct Change {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    added: Vec<Id>,
-    #[serde(default)]
-    gone: Vec<Id>,
-    /// The whole lobby (a socket that missed a change is sent it again).
-    #[serde(default)]
-    seeks: Vec<Id>,
-}
-
-#[derive(Deserialize)]
-struct Id {
-    id: String,
-}
-
-/// When each change was asked for: `+id` made, `-id` taken.
-type Asked = Mutex<HashMap<String, Instant>>;
-
 /// Runs the benchmark.
 ///
 /// # Errors
@@ -98,114 +76,48 @@ pub fn run(b: &LobbyBench) -> Result<LobbyReport> {
 async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
     let client = reqwest::Client::new();
     let asked: Arc<Asked> = Arc::new(Mutex::new(HashMap::new()));
-    let (opened, failed, messages) = (
-        Arc::new(AtomicUsize::new(0)),
-        Arc::new(AtomicUsize::new(0)),
-        Arc::new(AtomicU64::new(0)),
-    );
-    let stop = Arc::new(tokio::sync::Notify::new());
+    let readers = Readers::start(asked.clone())?;
+    let (opened, failed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let ws_url = format!("{}/api/lobby/ws", base.replacen("http", "ws", 1));
-    let mut sockets = vec![];
-    // Open the sockets a few hundred at a time.
+    let (hand, mut handed) = tokio::sync::mpsc::unbounded_channel();
+    // Open the sockets a few hundred at a time; one thread reads them all.
     let gate = Arc::new(tokio::sync::Semaphore::new(256));
     for i in 0..b.sockets {
         let sampled = i % b.sample_every.max(1) == 0;
-        let (url, asked, opened, failed, messages, stop, gate) = (
+        let (url, opened, failed, gate, hand) = (
             ws_url.clone(),
-            asked.clone(),
             opened.clone(),
             failed.clone(),
-            messages.clone(),
-            stop.clone(),
             gate.clone(),
+            hand.clone(),
         );
-        sockets.push(tokio::spawn(async move {
-            let permit = gate.acquire_owned().await;
-            if !sampled {
-                // The rest only count frames, reading the bytes as they come
-                // (no message is parsed): the load generator shares the
-                // machine with the server, and should take little of it.
-                let Ok(Ok(stream)) =
-                    tokio::time::timeout(Duration::from_secs(30), raw_upgrade(&url)).await
-                else {
-                    failed.fetch_add(1, Ordering::Relaxed);
-                    return vec![];
-                };
-                drop(permit);
-                opened.fetch_add(1, Ordering::Relaxed);
-                if !count_frames(stream, &messages, &stop).await {
-                    failed.fetch_add(1, Ordering::Relaxed);
-                }
-                return vec![];
-            }
-            let mut pushes = vec![];
-            // What this socket has been told: the seeks open, and the
-            // changes already timed (a change may come twice: in a batch,
-            // and in the whole lobby sent after a missed one).
-            let (mut open, mut timed) = (
-                std::collections::HashSet::<String>::new(),
-                std::collections::HashSet::<String>::new(),
-            );
-            let Ok(Ok((mut ws, _))) = tokio::time::timeout(
-                Duration::from_secs(30),
-                tokio_tungstenite::connect_async(&url),
-            )
-            .await
-            else {
-                failed.fetch_add(1, Ordering::Relaxed);
-                return pushes;
-            };
-            drop(permit);
-            opened.fetch_add(1, Ordering::Relaxed);
-            let stopped = stop.notified();
-            tokio::pin!(stopped);
-            loop {
-                tokio::select! {
-                    () = &mut stopped => break,
-                    msg = ws.next() => {
-                        let Some(Ok(msg)) = msg else {
-                            failed.fetch_add(1, Ordering::Relaxed);
-                            break;
-                        };
-                        messages.fetch_add(1, Ordering::Relaxed);
-                        let now = Instant::now();
-                        let Ok(text) = msg.into_text() else { continue };
-                        let Ok(c) = serde_json::from_str::<Change>(text.as_str()) else { continue };
-                        let (added, gone): (Vec<String>, Vec<String>) = match c.kind.as_str() {
-                            "lobby" => (
-                                c.added.into_iter().map(|s| s.id).collect(),
-                                c.gone.into_iter().map(|s| s.id).collect(),
-                            ),
-                            "seeks" => {
-                                let now_open: std::collections::HashSet<String> =
-                                    c.seeks.into_iter().map(|s| s.id).collect();
-                                let gone = open.difference(&now_open).cloned().collect();
-                                (now_open.into_iter().collect(), gone)
-                            }
-                            _ => continue,
-                        };
-                        let Ok(asked) = asked.lock() else { continue };
-                        for id in &added {
-                            open.insert(id.clone());
-                        }
-                        for id in &gone {
-                            open.remove(id);
-                        }
-                        let keys = added.iter().map(|id| format!("+{id}"))
-                            .chain(gone.iter().map(|id| format!("-{id}")));
-                        for key in keys {
-                            if let Some(t) = asked.get(&key) {
-                                if timed.insert(key) {
-                                    pushes.push(now.duration_since(*t).as_secs_f64() * 1000.0);
-                                }
-                            }
-                        }
+        tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await;
+            match tokio::time::timeout(Duration::from_secs(30), raw_upgrade(&url)).await {
+                Ok(Ok(stream)) => match stream.into_std() {
+                    Ok(stream) => {
+                        opened.fetch_add(1, Ordering::Relaxed);
+                        let _ = hand.send((stream, sampled));
                     }
+                    Err(_) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                },
+                _ => {
+                    failed.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            pushes
-        }));
+        });
     }
+    drop(hand);
+    let handing = tokio::spawn(async move {
+        while let Some((stream, sampled)) = handed.recv().await {
+            if readers.add(stream, sampled).is_err() {
+                break;
+            }
+        }
+        readers
+    });
     let started = Instant::now();
     while opened.load(Ordering::Relaxed) + failed.load(Ordering::Relaxed) < b.sockets {
         if started.elapsed() > Duration::from_secs(300) {
@@ -288,20 +200,16 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
     }
     // The last changes have a moment to arrive.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    stop.notify_waiters();
-    let mut pushes = vec![];
-    for s in sockets {
-        pushes.extend(s.await.unwrap_or_default());
-    }
+    let seen = handing.await?.finish();
     let (clock_errors, charged_less) = clocked(&client, base, b).await?;
     Ok(LobbyReport {
         sockets: open_at_start,
-        socket_errors: failed.load(Ordering::Relaxed),
+        socket_errors: failed.load(Ordering::Relaxed) + seen.failed,
         seeks_made: made.load(Ordering::Relaxed),
         seeks_accepted: accepted.load(Ordering::Relaxed),
         request_errors: request_errors.load(Ordering::Relaxed),
-        messages: messages.load(Ordering::Relaxed),
-        push_ms: summary(pushes),
+        messages: seen.messages,
+        push_ms: summary(seen.pushes),
         request_ms: summary(answered.lock().map(|a| a.clone()).unwrap_or_default()),
         clocked_moves: clock_errors.len(),
         clock_error_ms: summary(clock_errors),
@@ -464,62 +372,4 @@ async fn raw_upgrade(url: &str) -> Result<tokio::net::TcpStream> {
         );
     }
     Ok(stream)
-}
-
-/// Counts the frames a raw socket receives until `stop`: each frame's head
-/// is read for its length, its payload skipped. False when the socket
-/// closed or broke first.
-async fn count_frames(
-    mut stream: tokio::net::TcpStream,
-    messages: &AtomicU64,
-    stop: &tokio::sync::Notify,
-) -> bool {
-    use tokio::io::AsyncReadExt;
-    let stopped = stop.notified();
-    tokio::pin!(stopped);
-    let mut buf = vec![0u8; 16 * 1024];
-    let (mut skip, mut head) = (0usize, Vec::with_capacity(10));
-    loop {
-        let n = tokio::select! {
-            () = &mut stopped => return true,
-            n = stream.read(&mut buf) => match n {
-                Ok(0) | Err(_) => return false,
-                Ok(n) => n,
-            },
-        };
-        let mut i = 0;
-        while i < n {
-            if skip > 0 {
-                let k = skip.min(n - i);
-                skip -= k;
-                i += k;
-                continue;
-            }
-            head.push(buf[i]);
-            i += 1;
-            if head.len() < 2 {
-                continue;
-            }
-            let extra = match head[1] & 0x7f {
-                126 => 2,
-                127 => 8,
-                _ => 0,
-            };
-            if head.len() < 2 + extra {
-                continue;
-            }
-            if head[0] & 0x0f == 8 {
-                return false; // closed by the server
-            }
-            skip = match extra {
-                0 => (head[1] & 0x7f) as usize,
-                2 => u16::from_be_bytes([head[2], head[3]]) as usize,
-                _ => head[2..10]
-                    .iter()
-                    .fold(0usize, |a, b| (a << 8) | *b as usize),
-            };
-            messages.fetch_add(1, Ordering::Relaxed);
-            head.clear();
-        }
-    }
 }

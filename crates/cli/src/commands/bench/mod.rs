@@ -2,6 +2,7 @@
 
 mod load;
 pub(crate) mod lobby;
+mod readers;
 mod serve;
 mod signin;
 mod speed;
