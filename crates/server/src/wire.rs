@@ -27,6 +27,11 @@ pub const CLOSE: u8 = 0x8;
 /// treated as gone.
 const FLUSH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// The most a socket may have queued: a client that does not read while
+/// it is sent more (its own pings' pongs, say) is treated as gone past it,
+/// so no client can make the server hold its messages without bound.
+pub const MAX_PENDING: usize = 16 << 20;
+
 /// A whole, unmasked server frame (RFC 6455 §5.2): servers never mask, so
 /// one encoding serves every socket.
 pub fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
@@ -163,6 +168,12 @@ impl Outbox {
             return;
         }
         if !out.pending.is_empty() {
+            if out.pending.len() + frame.len() > MAX_PENDING {
+                out.broken = true;
+                out.pending = Vec::new();
+                self.gone.notify_one();
+                return;
+            }
             out.pending.extend_from_slice(frame);
             return;
         }
@@ -372,6 +383,23 @@ mod tests {
         want.extend_from_slice(b"after");
         assert_eq!(got, want);
         assert_eq!(out.offer(b"again"), Offer::Sent);
+    }
+
+    #[tokio::test]
+    async fn a_client_that_never_reads_cannot_make_the_queue_grow_without_bound() {
+        let (near, _far) = tokio::io::duplex(64);
+        let out = Outbox::new(near);
+        let pong = frame(0xA, &[b'p'; 125]);
+        let mut sent = 0;
+        while out.offer(b"x") != Offer::Broken {
+            out.send(&pong);
+            sent += pong.len();
+            assert!(sent <= MAX_PENDING + 2 * pong.len(), "stopped at the bound");
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(1), out.gone())
+            .await
+            .unwrap();
+        assert!(!out.flushed().await);
     }
 
     #[tokio::test]

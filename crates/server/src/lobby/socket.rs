@@ -129,8 +129,16 @@ async fn serve(
                 }),
             },
             Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-            // Pings are answered by the reader itself (through the outbox).
-            Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
+            // Pings are answered by the reader itself (through the outbox):
+            // read on only once the answers so far are written, so pings
+            // from a client that never reads do not pile up pongs.
+            Some(Ok(Message::Ping(_))) => {
+                if !out.flushed().await {
+                    return;
+                }
+                continue;
+            }
+            Some(Ok(Message::Pong(_) | Message::Frame(_))) => continue,
             Some(Ok(Message::Binary(_))) => text(&LobbyMessage::Error {
                 error: "this socket takes text messages only",
             }),
