@@ -131,18 +131,7 @@ impl Outbox {
         if !out.pending.is_empty() {
             return Offer::Busy;
         }
-        match write_now(&mut out, frame) {
-            Ok(0) => Offer::Sent,
-            Ok(_) => {
-                self.start_flushing(&mut out);
-                Offer::Queued
-            }
-            Err(()) => {
-                drop(out);
-                self.gone.notify_one();
-                Offer::Broken
-            }
-        }
+        self.write(&mut out, frame)
     }
 
     /// Sends a frame after whatever is queued (answers, the whole lobby, a
@@ -177,10 +166,22 @@ impl Outbox {
             out.pending.extend_from_slice(frame);
             return;
         }
+        self.write(out, frame);
+    }
+
+    /// Writes a frame to a socket with nothing queued: what it does not
+    /// take now is queued for the outbox's task.
+    fn write(self: &Arc<Self>, out: &mut Out, frame: &[u8]) -> Offer {
         match write_now(out, frame) {
-            Ok(0) => {}
-            Ok(_) => self.start_flushing(out),
-            Err(()) => self.gone.notify_one(),
+            Ok(0) => Offer::Sent,
+            Ok(_) => {
+                self.start_flushing(out);
+                Offer::Queued
+            }
+            Err(()) => {
+                self.gone.notify_one();
+                Offer::Broken
+            }
         }
     }
 

@@ -91,7 +91,7 @@ fn upgrade_key(headers: &axum::http::HeaderMap) -> Result<String, ApiError> {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.to_ascii_lowercase().contains("upgrade"));
     if !connection_upgrade {
-        return Err(bad_upgrade("Connection header did not include 'upgrade'"));
+        return Err(bad_upgrade("`Connection` header did not include 'upgrade'"));
     }
     if !is(header::UPGRADE, "websocket") {
         return Err(bad_upgrade("`Upgrade` header did not include 'websocket'"));
