@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: start a real `agon serve` on a free port
 // with a fresh data directory, and launch Debian's headless Chromium.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,15 @@ function freePort() {
   });
 }
 
+/** The servers still running, with their data directories. */
+const live = new Map();
+process.on("exit", () => {
+  for (const [proc, data] of live) {
+    proc.kill("SIGKILL");
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
 /** Starts `agon serve`; `engineDelayMs` paces the computer (0: it answers at
  *  once; a test that must see the computer thinking gives it time). */
 export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false } = {}) {
@@ -39,6 +48,14 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
     "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs),
     "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? ["--push-insecure-endpoints"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
+  });
+  // The data directory goes with the server: every test starts one, and the
+  // suite used to leave about 100 MiB of them in /tmp a run. A server still
+  // stopping when the test file ends is killed with it.
+  live.set(proc, data);
+  proc.on("exit", () => {
+    live.delete(proc);
+    rmSync(data, { recursive: true, force: true });
   });
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("server did not start")), 20000);
