@@ -258,6 +258,93 @@ fn bench_serve_drives_games_and_reports_latency() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
+/// A benchmark interrupted mid-run (Ctrl-C, SIGTERM) stops the server it
+/// started and removes that server's data directory: a long run's
+/// directory held hundreds of MiB, and interrupted runs used to leave them
+/// in /tmp.
+#[test]
+fn an_interrupted_bench_leaves_no_server_and_no_data_behind() {
+    use std::io::BufRead;
+    for signal in ["-INT", "-TERM"] {
+        let mut bench = Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args([
+                "bench",
+                "lobby",
+                "--sockets",
+                "20",
+                "--seconds",
+                "600",
+                "--clocked-moves",
+                "0",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = bench.id();
+        let prefix = format!("agon-bench-serve-{pid}-");
+        let data_dirs = || -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(std::env::temp_dir())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+                .collect()
+        };
+        // The seeks have begun once the sockets are open.
+        let mut err = std::io::BufReader::new(bench.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("lobby sockets open") {
+            line.clear();
+            assert!(
+                err.read_line(&mut line).unwrap() > 0,
+                "the bench ended early"
+            );
+        }
+        let dirs = data_dirs();
+        assert_eq!(dirs.len(), 1, "the started server's data: {dirs:?}");
+        // The server, found by its data directory (an orphan too).
+        let server = || {
+            let out = Command::new("pgrep")
+                .args(["-f", &dirs[0].to_string_lossy()])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        };
+        assert!(!server().is_empty(), "the bench's server runs");
+        assert!(Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+        let status = bench.wait().unwrap();
+        // The rest of the bench's output (a server left running would hold
+        // the pipe open: not waited for past a few seconds).
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = err.read_to_string(&mut rest);
+            let _ = send.send(rest);
+        });
+        let rest = receive
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_default();
+        let left = server();
+        if !left.is_empty() {
+            let _ = Command::new("kill").args(["-KILL", &left]).status();
+            let _ = std::fs::remove_dir_all(&dirs[0]);
+        }
+        assert!(left.is_empty(), "{signal}: the server is stopped");
+        assert!(
+            data_dirs().is_empty(),
+            "{signal}: the data directory is removed"
+        );
+        assert_eq!(status.code(), Some(2), "{signal}: an error's code: {rest}");
+        assert!(rest.contains("interrupted"), "{signal}: {rest}");
+        assert!(!rest.contains("panicked"), "{signal}: {rest}");
+    }
+}
+
 /// SIGTERM closes every open WebSocket (a game's, the lobby's) with 1012
 /// ("service restart") before the process exits, so each page reconnects
 /// instead of seeing a dropped line. The upgraded sockets outlive their HTTP connections, so the server

@@ -35,7 +35,7 @@ pub mod puzzles;
 pub mod ratings;
 pub mod secrets;
 pub mod session;
-mod signal;
+pub mod signal;
 pub mod store;
 pub mod wire;
 pub mod worker;

@@ -1,8 +1,9 @@
-//! The signal that stops the server and the workers: Ctrl-C, or SIGTERM on
+//! The signal that stops the server and the workers (and a benchmark's
+//! run, which then stops the server it started): Ctrl-C, or SIGTERM on
 //! Unix.
 
 /// Ctrl-C, or SIGTERM on Unix.
-pub(crate) async fn shutdown_signal() {
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -20,6 +20,26 @@ impl Drop for Started {
     }
 }
 
+/// Runs a benchmark's work on `runtime` until it ends or is interrupted
+/// (Ctrl-C, SIGTERM). Interrupted, it answers an error, so the caller's
+/// [`Started`] is dropped: the server is stopped and its data directory
+/// removed (hundreds of MiB after a long run), where the signal's default
+/// would have left both behind.
+///
+/// # Errors
+/// The work's error, or the interruption.
+pub(crate) fn until_interrupted<T>(
+    runtime: &tokio::runtime::Runtime,
+    work: impl std::future::Future<Output = Result<T>>,
+) -> Result<T> {
+    runtime.block_on(async {
+        tokio::select! {
+            r = work => r,
+            () = agon_server::signal::shutdown_signal() => bail!("interrupted"),
+        }
+    })
+}
+
 /// Starts `agon serve` on a free port with a fresh data directory, with the
 /// per-client limits off: the rate limits and the per-address caps on
 /// connections and sockets (every game and spectator of the run comes from

@@ -6,7 +6,7 @@
 //! the time the server charged is from the thinking time the client
 //! measured (what is left is the network and the server's own work).
 
-use super::load::{post, start_server, summary, Latency};
+use super::load::{post, start_server, summary, until_interrupted, Latency};
 use super::readers::{Asked, Readers};
 use crate::cli::LobbyBench;
 use anyhow::{bail, Context, Result};
@@ -66,7 +66,7 @@ pub fn run(b: &LobbyBench) -> Result<LobbyReport> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let mut report = runtime.block_on(drive(b, &base))?;
+    let mut report = until_interrupted(&runtime, drive(b, &base))?;
     report.server_rss_mib = server
         .as_ref()
         .and_then(|s| super::load::rss_mib(s.child.id()));

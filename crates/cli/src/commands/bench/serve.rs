@@ -4,7 +4,7 @@
 //! spectators, and reports acknowledgement latency, push latency, errors and
 //! the server's memory.
 
-use super::load::{post, rss_mib, start_server, summary, Latency};
+use super::load::{post, rss_mib, start_server, summary, until_interrupted, Latency};
 use crate::cli::{BenchOpponent, ServeBench};
 use anyhow::{bail, Result};
 use futures_util::StreamExt;
@@ -151,7 +151,7 @@ pub fn run(b: &ServeBench) -> Result<ServeReport> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let mut report = runtime.block_on(drive(b, &bases))?;
+    let mut report = until_interrupted(&runtime, drive(b, &bases))?;
     report.server_rss_mib = server.as_ref().and_then(|s| rss_mib(s.child.id()));
     report.server = if server.is_some() { "started" } else { "given" };
     Ok(report)

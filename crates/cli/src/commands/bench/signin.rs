@@ -2,7 +2,7 @@
 //! the server's blocking pool), one at a time and many at once; and the
 //! sign-in load `agon bench serve --signins-per-s` sends beside the games.
 
-use super::load::{post, start_server, summary, Latency};
+use super::load::{post, start_server, summary, until_interrupted, Latency};
 use anyhow::{bail, Result};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -100,7 +100,7 @@ pub fn run(concurrent: usize, rounds: usize, sequential: usize) -> Result<Signin
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    until_interrupted(&runtime, async {
         let client = reqwest::Client::builder()
             .pool_max_idle_per_host(256)
             .timeout(Duration::from_secs(60))
