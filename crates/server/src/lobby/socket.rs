@@ -154,10 +154,10 @@ async fn serve(
 
 /// Writes one batched message to every lobby socket, split over the
 /// machine's cores; the frame is encoded once and each socket is written a
-/// slice of it (nothing shared between the cores is touched per socket). A write that cannot
-/// finish at once (a slow network) finishes from the socket's outbox; that
-/// socket misses the batches meanwhile and is sent the whole lobby when it
-/// has caught up.
+/// slice of it (nothing shared between the cores is touched per socket). A
+/// write that cannot finish at once (a slow network) finishes from the
+/// socket's outbox; that socket misses the batches meanwhile and is sent
+/// the whole lobby when it has caught up.
 pub(crate) async fn fan_out(app: &AppState, msg: String) {
     let members = app.inner.lobby.members();
     if members.is_empty() {

@@ -79,7 +79,7 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
     let readers = Readers::start(asked.clone())?;
     let (opened, failed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let ws_url = format!("{}/api/lobby/ws", base.replacen("http", "ws", 1));
-    let (hand, mut handed) = tokio::sync::mpsc::unbounded_channel();
+    let hand = readers.hand();
     // Open the sockets a few hundred at a time; one thread reads them all.
     let gate = Arc::new(tokio::sync::Semaphore::new(256));
     for i in 0..b.sockets {
@@ -93,31 +93,19 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
         );
         tokio::spawn(async move {
             let _permit = gate.acquire_owned().await;
-            match tokio::time::timeout(Duration::from_secs(30), raw_upgrade(&url)).await {
-                Ok(Ok(stream)) => match stream.into_std() {
-                    Ok(stream) => {
-                        opened.fetch_add(1, Ordering::Relaxed);
-                        let _ = hand.send((stream, sampled));
-                    }
-                    Err(_) => {
-                        failed.fetch_add(1, Ordering::Relaxed);
-                    }
-                },
-                _ => {
-                    failed.fetch_add(1, Ordering::Relaxed);
-                }
-            }
+            let added = match tokio::time::timeout(Duration::from_secs(30), raw_upgrade(&url)).await
+            {
+                Ok(Ok(stream)) => stream
+                    .into_std()
+                    .map_err(anyhow::Error::from)
+                    .and_then(|stream| hand.add(stream, sampled))
+                    .is_ok(),
+                _ => false,
+            };
+            let count = if added { &opened } else { &failed };
+            count.fetch_add(1, Ordering::Relaxed);
         });
     }
-    drop(hand);
-    let handing = tokio::spawn(async move {
-        while let Some((stream, sampled)) = handed.recv().await {
-            if readers.add(stream, sampled).is_err() {
-                break;
-            }
-        }
-        readers
-    });
     let started = Instant::now();
     while opened.load(Ordering::Relaxed) + failed.load(Ordering::Relaxed) < b.sockets {
         if started.elapsed() > Duration::from_secs(300) {
@@ -200,7 +188,7 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
     }
     // The last changes have a moment to arrive.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let seen = handing.await?.finish();
+    let seen = readers.finish();
     let (clock_errors, charged_less) = clocked(&client, base, b).await?;
     Ok(LobbyReport {
         sockets: open_at_start,

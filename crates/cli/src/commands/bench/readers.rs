@@ -28,12 +28,19 @@ pub(crate) struct Outcome {
     pub(crate) messages: u64,
 }
 
-/// The reading thread, and how to hand it sockets and stop it.
+/// The reading thread, and how to stop it.
 pub(crate) struct Readers {
-    send: mpsc::Sender<(std::net::TcpStream, bool)>,
-    waker: Arc<mio::Waker>,
+    hand: Hand,
     stop: Arc<AtomicBool>,
     thread: std::thread::JoinHandle<Outcome>,
+}
+
+/// Hands sockets to the reading thread: cloned into each task that opens
+/// one.
+#[derive(Clone)]
+pub(crate) struct Hand {
+    send: mpsc::Sender<(std::net::TcpStream, bool)>,
+    waker: Arc<mio::Waker>,
 }
 
 /// The waker's token (sockets take the numbers from 0).
@@ -54,13 +61,30 @@ impl Readers {
             std::thread::spawn(move || read_all(poll, &receive, &stop, &asked))
         };
         Ok(Readers {
-            send,
-            waker,
+            hand: Hand { send, waker },
             stop,
             thread,
         })
     }
 
+    /// What hands the thread its sockets.
+    pub(crate) fn hand(&self) -> Hand {
+        self.hand.clone()
+    }
+
+    /// Stops reading and answers what was seen.
+    pub(crate) fn finish(self) -> Outcome {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.hand.waker.wake();
+        self.thread.join().unwrap_or(Outcome {
+            pushes: vec![],
+            failed: 0,
+            messages: 0,
+        })
+    }
+}
+
+impl Hand {
     /// Hands over an upgraded socket (its frames not read yet); `sampled`
     /// ones time the changes they are told.
     ///
@@ -73,17 +97,6 @@ impl Readers {
             .map_err(|_| anyhow::anyhow!("the reading thread has ended"))?;
         self.waker.wake()?;
         Ok(())
-    }
-
-    /// Stops reading and answers what was seen.
-    pub(crate) fn finish(self) -> Outcome {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = self.waker.wake();
-        self.thread.join().unwrap_or(Outcome {
-            pushes: vec![],
-            failed: 0,
-            messages: 0,
-        })
     }
 }
 
