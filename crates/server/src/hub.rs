@@ -7,7 +7,7 @@ use crate::session::Session;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
@@ -199,31 +199,81 @@ impl Drop for AddressSlot {
 pub struct LobbyMember {
     /// Where its messages go (its reader's answers go there too).
     pub out: Arc<crate::wire::Outbox>,
-    /// A message could not be sent to it at once (its network is slow):
-    /// it gets the whole lobby again when it catches up.
-    pub missed: AtomicBool,
+    /// The number of the last batch it has been sent (see
+    /// [`LobbyHub::cut`]): the fan-out sends it the ones after. A socket
+    /// that could not take a write at once (its network is slow) stays
+    /// behind and is sent everything it missed when it has caught up.
+    pub sent: AtomicU64,
 }
 
 /// The lobby's sockets: every change of the open seeks goes to all of them.
-/// Changes are gathered for a moment and sent as one message, so a busy
-/// lobby costs each socket a few messages a second, not one per seek; the
-/// lobby's loop writes each message to every socket itself (a task woken per
-/// socket per message cost more than the write).
+/// Changes are gathered for a moment and cut into numbered batches, so a
+/// busy lobby costs each socket a few messages a second, not one per seek.
+/// The fan-out goes round the sockets and writes each one the batches it
+/// has not had yet, as one write: a batch cut while the fan-out is under
+/// way reaches the sockets still ahead of it in the same round, so a
+/// change waits at most one round, not the rest of the round under way and
+/// then a whole one. The fan-out writes to the sockets itself (a task woken
+/// per socket per message cost more than the write).
 pub struct LobbyHub {
-    /// The open lobby sockets, by a number of their own.
-    pub(crate) members: Mutex<HashMap<u64, Arc<LobbyMember>>>,
-    next: std::sync::atomic::AtomicU64,
+    /// The open lobby sockets.
+    members: Mutex<Members>,
+    next: AtomicU64,
     pending: Mutex<LobbyBatch>,
-    /// The lobby as its sockets know it: the open seeks (id and JSON,
-    /// oldest first), kept from the same changes the sockets are sent, and
-    /// the pools (JSON, refreshed every second). A new socket, or one that
-    /// missed a change, is sent this, with no query to the store.
-    view: Mutex<(Vec<(String, String)>, String)>,
+    /// The lobby as its sockets know it, and the batches cut lately.
+    view: Mutex<View>,
+    /// The number of the last batch cut ([`View::head`], read without the
+    /// lock by the fan-out, once per socket).
+    head: AtomicU64,
+    /// Told when a batch is cut.
+    pub(crate) fresh: Arc<tokio::sync::Notify>,
     /// The seeks held by this instance's lobby sockets: seek id → how many
     /// sockets hold it (the seek lapses when none does).
     pub(crate) held: Mutex<HashMap<String, usize>>,
     /// The lobby's loop has been started.
     pub(crate) started: AtomicBool,
+}
+
+/// The lobby as its sockets know it: the open seeks (id and JSON, oldest
+/// first), kept from the same changes the sockets are sent, and the pools
+/// (JSON, refreshed every second). A new socket, or one that missed more
+/// batches than are kept, is sent this, with no query to the store. One
+/// lock holds it with the batches, so the whole lobby and the number of the
+/// last batch in it always agree.
+struct View {
+    seeks: Vec<(String, String)>,
+    pools: String,
+    /// The number of the last batch cut (0: none yet).
+    head: u64,
+    /// The last batches cut, as frames, oldest first; the last is `head`.
+    frames: std::collections::VecDeque<Arc<[u8]>>,
+    /// Their bytes.
+    bytes: usize,
+}
+
+/// The open lobby sockets, by a number of their own, and the list the
+/// fan-out goes round: made again only after a socket joined or left, so a
+/// round touches no socket's reference count.
+#[derive(Default)]
+struct Members {
+    by_id: HashMap<u64, Arc<LobbyMember>>,
+    list: Option<Arc<[Arc<LobbyMember>]>>,
+}
+
+/// How many batches are kept for sockets that fall behind (a few seconds'
+/// worth); one further behind is sent the whole lobby instead.
+pub(crate) const KEEP_BATCHES: usize = 128;
+
+/// The most bytes of batches kept.
+const KEEP_BYTES: usize = 4 << 20;
+
+/// What a socket behind is to be sent: the batches after the one it had,
+/// or the whole lobby; and the number of the last batch that covers.
+pub(crate) struct CatchUp {
+    /// The last batch this covers.
+    pub(crate) to: u64,
+    /// The frames, as one write.
+    pub(crate) bytes: Arc<[u8]>,
 }
 
 /// A seek's id from its JSON (as the lobby's sockets are sent it).
@@ -251,65 +301,99 @@ struct LobbyBatch {
     pools: Option<String>,
 }
 
-/// How long lobby changes are gathered before they go out.
-pub const LOBBY_BATCH: std::time::Duration = std::time::Duration::from_millis(40);
+/// How long lobby changes are gathered before they are cut into a batch.
+/// Short, because a batch costs no write of its own: the fan-out's next
+/// visit to a socket carries every batch it has not had, as one write.
+pub const LOBBY_BATCH: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// The least time between the starts of two rounds of the fan-out: a
+/// socket is written at most this often (40 times a second), however fast
+/// changes come. A round that takes longer (a crowded lobby) is followed
+/// by the next at once.
+pub const LOBBY_ROUND: std::time::Duration = std::time::Duration::from_millis(25);
 
 impl LobbyHub {
     /// An empty lobby.
     pub(crate) fn new() -> LobbyHub {
         LobbyHub {
-            members: Mutex::new(HashMap::new()),
-            next: std::sync::atomic::AtomicU64::new(0),
+            members: Mutex::new(Members::default()),
+            next: AtomicU64::new(0),
             pending: Mutex::new(LobbyBatch::default()),
-            view: Mutex::new((vec![], "[]".into())),
+            view: Mutex::new(View {
+                seeks: vec![],
+                pools: "[]".into(),
+                head: 0,
+                frames: std::collections::VecDeque::new(),
+                bytes: 0,
+            }),
+            head: AtomicU64::new(0),
+            fresh: Arc::new(tokio::sync::Notify::new()),
             held: Mutex::new(HashMap::new()),
             started: AtomicBool::new(false),
         }
     }
 
-    /// A socket joins the lobby's fan-out; answers its number.
-    pub(crate) fn join(&self, out: Arc<crate::wire::Outbox>) -> u64 {
+    /// A socket joins the lobby's fan-out: answers its number and the
+    /// whole lobby as a frame, to be its first message (the fan-out sends
+    /// it the batches cut after).
+    pub(crate) fn join(&self, out: Arc<crate::wire::Outbox>) -> (u64, Vec<u8>) {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let (head, whole) = match self.view.lock() {
+            Ok(v) => (v.head, whole(&v)),
+            Err(_) => (0, String::new()),
+        };
         if let Ok(mut m) = self.members.lock() {
-            m.insert(
+            m.list = None;
+            m.by_id.insert(
                 id,
                 Arc::new(LobbyMember {
                     out,
-                    missed: AtomicBool::new(false),
+                    sent: AtomicU64::new(head),
                 }),
             );
         }
-        id
+        (id, crate::wire::frame(crate::wire::TEXT, whole.as_bytes()))
     }
 
     /// A socket leaves.
     pub(crate) fn leave(&self, id: u64) {
         if let Ok(mut m) = self.members.lock() {
-            m.remove(&id);
+            m.list = None;
+            m.by_id.remove(&id);
         }
     }
 
     /// Every socket now.
-    pub(crate) fn members(&self) -> Vec<Arc<LobbyMember>> {
-        self.members
-            .lock()
-            .map(|m| m.values().cloned().collect())
-            .unwrap_or_default()
+    pub(crate) fn members(&self) -> Arc<[Arc<LobbyMember>]> {
+        let Ok(mut m) = self.members.lock() else {
+            return Arc::new([]);
+        };
+        if let Some(list) = &m.list {
+            return list.clone();
+        }
+        let list: Arc<[Arc<LobbyMember>]> = m.by_id.values().cloned().collect();
+        m.list = Some(list.clone());
+        list
+    }
+
+    /// The number of the last batch cut.
+    pub(crate) fn head(&self) -> u64 {
+        self.head.load(Ordering::Acquire)
     }
 
     /// Sets the lobby as the store has it (at start, and now and then to
     /// mend any change missed): the open seeks' id and JSON, oldest first.
     pub(crate) fn seed(&self, seeks: Vec<(String, String)>) {
         if let Ok(mut v) = self.view.lock() {
-            v.0 = seeks;
+            v.seeks = seeks;
         }
     }
 
     /// Sets the pools' JSON; a change goes out with the next batch.
     pub(crate) fn set_pools(&self, pools: String) {
         let changed = self.view.lock().is_ok_and(|mut v| {
-            let changed = v.1 != pools;
-            v.1.clone_from(&pools);
+            let changed = v.pools != pools;
+            v.pools.clone_from(&pools);
             changed
         });
         if changed {
@@ -317,19 +401,6 @@ impl LobbyHub {
                 p.pools = Some(pools);
             }
         }
-    }
-
-    /// The whole lobby as one message: `{"type": "seeks", "seeks": […],
-    /// "pools": […]}`.
-    pub(crate) fn whole(&self) -> String {
-        let (seeks, pools) = self.view.lock().map_or_else(
-            |_| (String::new(), "[]".to_string()),
-            |v| {
-                let seeks: Vec<&str> = v.0.iter().map(|(_, j)| j.as_str()).collect();
-                (seeks.join(","), v.1.clone())
-            },
-        );
-        format!("{{\"type\":\"seeks\",\"seeks\":[{seeks}],\"pools\":{pools}}}")
     }
 
     /// Notes a change, sent with the next batch.
@@ -344,25 +415,17 @@ impl LobbyHub {
         }
     }
 
-    /// The changes gathered since the last call as one message, if there
-    /// were any: `{"type": "lobby", "added": [seek, …], "gone": [{"id",
-    /// "game"}, …]}`, with `"pools"` when their counts changed.
-    pub(crate) fn batch(&self) -> Option<String> {
+    /// Cuts the changes gathered since the last cut, if there were any,
+    /// into the next batch (one message, `{"type": "lobby", "added": [seek,
+    /// …], "gone": [{"id", "game"}, …]}`, with `"pools"` when their counts
+    /// changed) and tells the fan-out; answers whether it did.
+    pub(crate) fn cut(&self) -> bool {
         let batch = match self.pending.lock() {
             Ok(mut p) if !p.added.is_empty() || !p.gone.is_empty() || p.pools.is_some() => {
                 std::mem::take(&mut *p)
             }
-            _ => return None,
+            _ => return false,
         };
-        if let Ok(mut v) = self.view.lock() {
-            for json in &batch.added {
-                let id = seek_id(json);
-                if !v.0.iter().any(|(i, _)| *i == id) {
-                    v.0.push((id, json.clone()));
-                }
-            }
-            v.0.retain(|(i, _)| !batch.gone.iter().any(|(g, _)| g == i));
-        }
         let gone: Vec<Gone<'_>> = batch
             .gone
             .iter()
@@ -375,6 +438,7 @@ impl LobbyHub {
         // them): spliced in as they are.
         let pools = batch
             .pools
+            .as_ref()
             .map(|p| format!(",\"pools\":{p}"))
             .unwrap_or_default();
         let text = format!(
@@ -382,6 +446,61 @@ impl LobbyHub {
             batch.added.join(","),
             serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
         );
-        Some(text)
+        let frame: Arc<[u8]> = crate::wire::frame(crate::wire::TEXT, text.as_bytes()).into();
+        let Ok(mut v) = self.view.lock() else {
+            return false;
+        };
+        for json in &batch.added {
+            let id = seek_id(json);
+            if !v.seeks.iter().any(|(i, _)| *i == id) {
+                v.seeks.push((id, json.clone()));
+            }
+        }
+        v.seeks
+            .retain(|(i, _)| !batch.gone.iter().any(|(g, _)| g == i));
+        v.bytes += frame.len();
+        v.frames.push_back(frame);
+        while v.frames.len() > KEEP_BATCHES || (v.bytes > KEEP_BYTES && v.frames.len() > 1) {
+            if let Some(f) = v.frames.pop_front() {
+                v.bytes -= f.len();
+            }
+        }
+        v.head += 1;
+        self.head.store(v.head, Ordering::Release);
+        drop(v);
+        self.fresh.notify_one();
+        true
     }
+
+    /// What a socket that has had the batches up to `sent` is to be sent
+    /// now: the batches after it, as one write, or the whole lobby when
+    /// some of them are no longer kept; `None` when it has them all.
+    pub(crate) fn since(&self, sent: u64) -> Option<CatchUp> {
+        let v = self.view.lock().ok()?;
+        if sent >= v.head {
+            return None;
+        }
+        let behind = usize::try_from(v.head - sent).unwrap_or(usize::MAX);
+        let bytes: Arc<[u8]> = if behind <= v.frames.len() {
+            let mut out = Vec::new();
+            for f in v.frames.range(v.frames.len() - behind..) {
+                out.extend_from_slice(f);
+            }
+            out.into()
+        } else {
+            crate::wire::frame(crate::wire::TEXT, whole(&v).as_bytes()).into()
+        };
+        Some(CatchUp { to: v.head, bytes })
+    }
+}
+
+/// The whole lobby as one message: `{"type": "seeks", "seeks": […],
+/// "pools": […]}`.
+fn whole(v: &View) -> String {
+    let seeks: Vec<&str> = v.seeks.iter().map(|(_, j)| j.as_str()).collect();
+    format!(
+        "{{\"type\":\"seeks\",\"seeks\":[{}],\"pools\":{}}}",
+        seeks.join(","),
+        v.pools
+    )
 }

@@ -756,6 +756,89 @@ async fn the_lobby_socket_pushes_changes_and_a_held_seek_goes_with_its_socket() 
     );
 }
 
+/// Lobby sockets that join while seeks are made, cancelled and accepted
+/// as fast as the API takes them: each is told every change after the
+/// whole lobby it was first sent, once and in order (no seek added twice,
+/// none gone that it did not have), and each ends with the lobby as it is.
+#[tokio::test]
+async fn every_lobby_socket_is_told_each_change_once_and_in_order_whenever_it_joined() {
+    use futures_util::StreamExt;
+    use std::collections::BTreeSet;
+    use tokio_tungstenite::tungstenite::Message;
+    let app = live_app("live_lobby_order", Duration::from_secs(30)).await;
+    let url = served(app.clone()).await;
+    let mut watchers = vec![];
+    for i in 0..8u64 {
+        let url = url.clone();
+        watchers.push(tokio::spawn(async move {
+            // Joining at different moments of the changes below.
+            tokio::time::sleep(Duration::from_millis(i * 40)).await;
+            let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+            let mut open: BTreeSet<String> = BTreeSet::new();
+            let ids = |v: &Value| -> Vec<String> {
+                v.as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|s| s["id"].as_str().unwrap().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            // Until the lobby has been quiet for a second.
+            while let Ok(Some(Ok(msg))) =
+                tokio::time::timeout(Duration::from_secs(1), ws.next()).await
+            {
+                let Message::Text(t) = msg else { continue };
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                match v["type"].as_str() {
+                    Some("seeks") => open = ids(&v["seeks"]).into_iter().collect(),
+                    Some("lobby") => {
+                        for id in ids(&v["added"]) {
+                            assert!(open.insert(id.clone()), "{id} added twice: {v}");
+                        }
+                        for id in ids(&v["gone"]) {
+                            assert!(open.remove(&id), "{id} gone but never added: {v}");
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            open
+        }));
+    }
+    // Made, and one in three cancelled, one in three accepted.
+    for i in 0..45 {
+        let (id, token) = seek(&app, json!({"game": "ringo"})).await;
+        let (st, _) = match i % 3 {
+            0 => {
+                call(
+                    &app,
+                    "DELETE",
+                    &format!("/api/seeks/{id}"),
+                    Some(&token),
+                    None,
+                )
+                .await
+            }
+            1 => call(&app, "POST", &format!("/api/seeks/{id}/accept"), None, None).await,
+            _ => continue,
+        };
+        assert!(st.is_success(), "{st}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let (_, list) = call(&app, "GET", "/api/seeks", None, None).await;
+    let want: BTreeSet<String> = list["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(want.len(), 15);
+    for w in watchers {
+        assert_eq!(w.await.unwrap(), want);
+    }
+}
+
 #[tokio::test]
 async fn a_rated_seek_is_between_two_accounts_and_keeps_its_range() {
     let app = live_app("live_rated_seek", Duration::from_secs(30)).await;

@@ -1,7 +1,8 @@
-//! The lobby's own loop: each batch of changes written to every lobby
-//! socket, and every second the housekeeping (the seeks held here kept
-//! open, lapsed ones removed, the pools paired and their counts noted, the
-//! lobby in memory mended from the store now and then).
+//! The lobby's own loops: the changes cut into batches, the fan-out's
+//! rounds that write them to every lobby socket, and every second the
+//! housekeeping (the seeks held here kept open, lapsed ones removed, the
+//! pools paired and their counts noted); the lobby in memory is mended
+//! from the store now and then.
 
 use super::{pools, socket, SEEK_TTL_MS};
 use crate::clock::now_ms;
@@ -60,8 +61,11 @@ impl AppState {
     }
 }
 
-/// Starts the lobby's loop (once per app): batches go out every
-/// [`crate::hub::LOBBY_BATCH`], the housekeeping runs every second.
+/// Starts the lobby's loops (once per app): changes are cut into a batch
+/// every [`crate::hub::LOBBY_BATCH`], the housekeeping runs every second
+/// (a loop of its own),
+/// and the fan-out goes round the sockets whenever a batch was cut (round
+/// after round while batches keep coming).
 pub fn start(app: &AppState) {
     if app
         .inner
@@ -79,28 +83,74 @@ pub fn start(app: &AppState) {
         return;
     };
     let weak = std::sync::Arc::downgrade(&app.inner);
+    let fresh = app.inner.lobby.fresh.clone();
+    runtime.spawn(fan_out_loop(weak.clone(), fresh.clone()));
+    // The cuts apart from the housekeeping: its queries (slow while the
+    // store is busy) never hold a change back.
+    let cuts = weak.clone();
     runtime.spawn(async move {
         let mut tick = tokio::time::interval(crate::hub::LOBBY_BATCH);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let (mut last, mut seeded) = (0, 0);
+        let mut seeded = 0;
         loop {
             tick.tick().await;
-            let Some(inner) = weak.upgrade() else { return };
+            let Some(inner) = cuts.upgrade() else {
+                // The fan-out's loop sees it too.
+                fresh.notify_one();
+                return;
+            };
             let app = AppState { inner };
             // The lobby in memory, from the store: at start, then every 30 s
             // to mend a change missed (another instance's, lost in transit).
+            // Here, between two cuts: a change that comes meanwhile waits in
+            // the next batch and is applied after the store's view.
             if now_ms() - seeded >= 30_000 {
                 seeded = now_ms();
                 app.seed_lobby().await;
             }
-            if let Some(msg) = app.inner.lobby.batch() {
-                socket::fan_out(&app, msg).await;
-            }
-            let now = now_ms();
-            if now - last >= 1_000 {
-                last = now;
-                app.lobby_tick().await;
-            }
+            app.inner.lobby.cut();
         }
     });
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tick.tick().await;
+            let Some(inner) = weak.upgrade() else { return };
+            AppState { inner }.lobby_tick().await;
+        }
+    });
+}
+
+/// The fan-out's loop: a round whenever a batch was cut, and another as
+/// soon as [`crate::hub::LOBBY_ROUND`] allows if more were cut meanwhile
+/// (the sockets it had passed are behind); sockets left behind busy are
+/// tried again a round's time later.
+async fn fan_out_loop(
+    weak: std::sync::Weak<crate::games::Inner>,
+    fresh: std::sync::Arc<tokio::sync::Notify>,
+) {
+    let mut behind = false;
+    let mut last = tokio::time::Instant::now();
+    loop {
+        if behind {
+            tokio::select! {
+                () = fresh.notified() => {}
+                () = tokio::time::sleep(crate::hub::LOBBY_ROUND) => {}
+            }
+        } else {
+            fresh.notified().await;
+        }
+        let Some(inner) = weak.upgrade() else { return };
+        let app = AppState { inner };
+        loop {
+            tokio::time::sleep_until(last + crate::hub::LOBBY_ROUND).await;
+            last = tokio::time::Instant::now();
+            let head = app.inner.lobby.head();
+            behind = socket::fan_out(&app).await;
+            if app.inner.lobby.head() == head {
+                break;
+            }
+        }
+    }
 }

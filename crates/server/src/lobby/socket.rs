@@ -5,7 +5,7 @@
 //! "token"}`: the seek lasts while a socket holds it.
 
 use crate::games::AppState;
-use crate::hub::{LobbyMember, RESTART};
+use crate::hub::{CatchUp, LobbyHub, LobbyMember, RESTART};
 use crate::wire::{frame, Offer, Outbox, Wire, TEXT};
 use crate::ws::{MAX_WS_MESSAGE, WS_READ_BUFFER};
 use futures_util::StreamExt;
@@ -45,11 +45,6 @@ fn text(msg: &LobbyMessage<'_>) -> Vec<u8> {
     frame(TEXT, json.as_bytes())
 }
 
-/// The whole lobby as one frame, from memory.
-fn snapshot(app: &AppState) -> Vec<u8> {
-    frame(TEXT, app.inner.lobby.whole().as_bytes())
-}
-
 /// Resolves once the server starts stopping.
 async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
@@ -70,13 +65,9 @@ where
         .max_frame_size(Some(MAX_WS_MESSAGE));
     let mut stream =
         WebSocketStream::from_raw_socket(Wire::new(out.clone()), Role::Server, Some(config)).await;
-    // Joined and sent the whole lobby with the outbox held: a batch in
-    // between finds it busy, and the socket gets the whole lobby again
-    // after the next change.
-    let member = out.send_with(|| {
-        let member = app.inner.lobby.join(out.clone());
-        (member, snapshot(&app))
-    });
+    // Joined and sent the whole lobby with the outbox held: the fan-out
+    // finds it busy meanwhile, and sends it the batches cut after.
+    let member = out.send_with(|| app.inner.lobby.join(out.clone()));
     let mut closing = app.inner.closing.subscribe();
     let mut held: Vec<String> = vec![];
     if out.flushed().await {
@@ -152,50 +143,205 @@ async fn serve(
     }
 }
 
-/// Writes one batched message to every lobby socket, split over the
-/// machine's cores; the frame is encoded once and each socket is written a
-/// slice of it (nothing shared between the cores is touched per socket). A
-/// write that cannot finish at once (a slow network) finishes from the
-/// socket's outbox; that socket misses the batches meanwhile and is sent
-/// the whole lobby when it has caught up.
-pub(crate) async fn fan_out(app: &AppState, msg: String) {
+/// One round of the fan-out: every lobby socket is written the batches it
+/// has not had yet, as one write, the sockets split over the machine's
+/// cores. A batch is encoded once, and consecutive sockets are mostly
+/// behind by the same batches, so each lane keeps the last write it made
+/// up (nothing shared between the cores is touched per socket but the
+/// socket's own outbox). A write that cannot finish at once (a slow
+/// network) finishes from the socket's outbox; a socket still writing is
+/// passed over and catches up in a later round. Answers whether any socket
+/// was left behind.
+pub(crate) async fn fan_out(app: &AppState) -> bool {
     let members = app.inner.lobby.members();
     if members.is_empty() {
-        return;
+        return false;
     }
-    let encoded = frame(TEXT, msg.as_bytes());
     let lanes = std::thread::available_parallelism().map_or(2, |n| n.get());
     let per = members.len().div_ceil(lanes);
     let mut tasks = vec![];
-    for chunk in members.chunks(per.max(1)) {
-        let (chunk, encoded, app) = (chunk.to_vec(), encoded.clone(), app.clone());
-        // Unconstrained: tokio's per-task budget would otherwise make the
-        // lane yield every hundred-odd writes.
+    for lane in 0..lanes {
+        let (members, app) = (members.clone(), app.clone());
+        let range = (lane * per).min(members.len())..((lane + 1) * per).min(members.len());
+        // Unconstrained: once tokio's per-task budget is spent, a socket's
+        // write would answer "not now" (and the socket be queued for
+        // nothing); the lane yields on its own instead.
         tasks.push(tokio::spawn(tokio::task::unconstrained(async move {
-            for (i, m) in chunk.iter().enumerate() {
-                write(&app, m, &encoded);
-                // Let requests in between, a thousand writes at a time.
-                if i % 1000 == 999 {
+            let (mut made, mut behind) = (None, false);
+            for (i, m) in members[range].iter().enumerate() {
+                behind |= !write(&app.inner.lobby, m, &mut made);
+                // Let requests in between, a hundred writes (half a
+                // millisecond) at a time.
+                if i % 100 == 99 {
                     tokio::task::yield_now().await;
                 }
             }
+            behind
         })));
     }
+    let mut behind = false;
     for t in tasks {
-        let _ = t.await;
+        behind |= t.await.unwrap_or(false);
+    }
+    behind
+}
+
+/// Writes to one lobby socket what it has not had, without waiting for
+/// it; `made` is the lane's last write (from which batch it starts, and
+/// the write). False when the socket was busy and stays behind.
+fn write(hub: &LobbyHub, m: &LobbyMember, made: &mut Option<(u64, CatchUp)>) -> bool {
+    let sent = m.sent.load(Ordering::Acquire);
+    if sent >= hub.head() {
+        return true;
+    }
+    let fresh = match made {
+        Some((from, c)) if *from == sent && c.to == hub.head() => c,
+        _ => match hub.since(sent) {
+            Some(c) => &made.insert((sent, c)).1,
+            None => return true,
+        },
+    };
+    match m.out.offer(&fresh.bytes) {
+        Offer::Sent | Offer::Queued => {
+            m.sent.store(fresh.to, Ordering::Release);
+            true
+        }
+        Offer::Busy => false,
+        Offer::Broken => true,
     }
 }
 
-/// Writes to one lobby socket without waiting for it.
-fn write(app: &AppState, m: &LobbyMember, encoded: &[u8]) {
-    match m.out.offer(encoded) {
-        Offer::Sent => {
-            if m.missed.swap(false, Ordering::Relaxed) {
-                // Caught up after missing some: the whole lobby.
-                m.out.send(&snapshot(app));
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::LobbyNotice;
+    use tokio::io::AsyncReadExt;
+
+    /// The text messages in a run of unmasked server frames (short ones).
+    fn messages(bytes: &[u8]) -> Vec<serde_json::Value> {
+        let mut out = vec![];
+        let mut at = 0;
+        while at < bytes.len() {
+            assert_eq!(bytes[at], 0x81, "a whole text frame");
+            let (len, head) = match bytes[at + 1] {
+                126 => (
+                    u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]) as usize,
+                    4,
+                ),
+                n => (n as usize, 2),
+            };
+            out.push(serde_json::from_slice(&bytes[at + head..at + head + len]).unwrap());
+            at += head + len;
         }
-        Offer::Queued | Offer::Busy => m.missed.store(true, Ordering::Relaxed),
-        Offer::Broken => {}
+        out
+    }
+
+    fn add(hub: &LobbyHub, id: &str) {
+        hub.changed(&LobbyNotice::Added(format!("{{\"id\":\"{id}\"}}")));
+        assert!(hub.cut());
+    }
+
+    /// A socket whose network cannot take a batch at once is passed over
+    /// while it is still writing, and then sent every batch it missed, in
+    /// order, once each, as one write; one that fell further behind than
+    /// the batches kept is sent the whole lobby instead.
+    #[tokio::test]
+    async fn a_socket_that_cannot_keep_up_is_sent_what_it_missed_once_it_has_caught_up() {
+        let hub = LobbyHub::new();
+        let (near, mut far) = tokio::io::duplex(64);
+        let out = Outbox::new(near);
+        out.send_with(|| hub.join(out.clone()));
+        let m = hub.members()[0].clone();
+        let mut made = None;
+        // Nothing cut: nothing to write.
+        assert!(!hub.cut());
+        assert!(write(&hub, &m, &mut made));
+        // The first batch does not fit in what the pipe holds: queued.
+        add(&hub, "a");
+        assert!(write(&hub, &m, &mut made));
+        assert_eq!(m.sent.load(Ordering::Relaxed), 1);
+        // Two more while it is still writing: passed over, left behind.
+        add(&hub, "b");
+        hub.changed(&LobbyNotice::Gone {
+            id: "a".into(),
+            game: Some("g1".into()),
+        });
+        assert!(hub.cut());
+        assert!(!write(&hub, &m, &mut made), "busy: left behind");
+        assert_eq!(m.sent.load(Ordering::Relaxed), 1);
+        // The client reads; once the outbox has caught up, one write
+        // carries both batches.
+        let reader = tokio::spawn(async move {
+            let mut got = vec![];
+            let mut buf = [0u8; 256];
+            loop {
+                match tokio::time::timeout(
+                    std::time::Duration::from_millis(300),
+                    far.read(&mut buf),
+                )
+                .await
+                {
+                    Ok(Ok(n)) if n > 0 => got.extend_from_slice(&buf[..n]),
+                    _ => return (got, far),
+                }
+            }
+        });
+        assert!(out.flushed().await);
+        assert!(write(&hub, &m, &mut made));
+        assert_eq!(m.sent.load(Ordering::Relaxed), 3);
+        assert!(write(&hub, &m, &mut made), "nothing more to send");
+        let (got, mut far) = reader.await.unwrap();
+        let got = messages(&got);
+        let kinds: Vec<&str> = got.iter().map(|v| v["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["seeks", "lobby", "lobby", "lobby"]);
+        assert_eq!(got[1]["added"][0]["id"], "a");
+        assert_eq!(got[2]["added"][0]["id"], "b");
+        assert_eq!(got[3]["gone"][0]["game"], "g1");
+        // Further behind than the batches kept: the whole lobby, as it
+        // stands after all of them.
+        for i in 0..crate::hub::KEEP_BATCHES + 5 {
+            add(&hub, &format!("s{i}"));
+            hub.changed(&LobbyNotice::Gone {
+                id: format!("s{i}"),
+                game: None,
+            });
+        }
+        assert!(write(&hub, &m, &mut made));
+        let mut buf = vec![0u8; 4096];
+        let n = far.read(&mut buf).await.unwrap();
+        let got = messages(&buf[..n]);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0]["type"], "seeks");
+        let ids: Vec<&str> = got[0]["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["b", &format!("s{}", crate::hub::KEEP_BATCHES + 4)]);
+    }
+
+    /// A socket joining while batches are cut gets the whole lobby as it
+    /// stands with the number of the last batch in it: it is sent every
+    /// later batch and none already in the whole lobby.
+    #[tokio::test]
+    async fn a_socket_joins_at_the_batch_its_whole_lobby_ends_with() {
+        let hub = LobbyHub::new();
+        add(&hub, "a");
+        add(&hub, "b");
+        let (near, _far) = tokio::io::duplex(64);
+        let out = Outbox::new(near);
+        let (_, first) = hub.join(out);
+        let whole = messages(&first);
+        assert_eq!(whole[0]["seeks"].as_array().unwrap().len(), 2);
+        let m = hub.members()[0].clone();
+        assert_eq!(m.sent.load(Ordering::Relaxed), 2);
+        assert!(hub.since(2).is_none());
+        add(&hub, "c");
+        let c = hub.since(2).unwrap();
+        assert_eq!(c.to, 3);
+        let got = messages(&c.bytes);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0]["added"][0]["id"], "c");
     }
 }

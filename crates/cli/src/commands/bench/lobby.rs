@@ -7,12 +7,11 @@
 //! measured (what is left is the network and the server's own work).
 
 use super::load::{post, start_server, summary, until_interrupted, Latency};
-use super::readers::{Asked, Readers};
+use super::readers::{Asked, Change, Readers};
 use crate::cli::LobbyBench;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -75,7 +74,7 @@ pub fn run(b: &LobbyBench) -> Result<LobbyReport> {
 
 async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
     let client = reqwest::Client::new();
-    let asked: Arc<Asked> = Arc::new(Mutex::new(HashMap::new()));
+    let asked: Arc<Asked> = Arc::new(Asked::default());
     let readers = Readers::start(asked.clone())?;
     let (opened, failed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let ws_url = format!("{}/api/lobby/ws", base.replacen("http", "ws", 1));
@@ -156,12 +155,12 @@ async fn drive(b: &LobbyBench, base: &str) -> Result<LobbyReport> {
             }
             let id = v["id"].as_str().unwrap_or_default().to_string();
             if let Ok(mut a) = asked.lock() {
-                a.insert(format!("+{id}"), t0);
+                a.ask(&id, Change::Made, t0);
             }
             tokio::time::sleep(Duration::from_millis(500)).await;
             let t1 = Instant::now();
             if let Ok(mut a) = asked.lock() {
-                a.insert(format!("-{id}"), t1);
+                a.ask(&id, Change::Gone, t1);
             }
             match post(
                 &client,

@@ -1,11 +1,19 @@
-//! The lobby benchmark's sockets, read by one thread over the operating
-//! system's readiness queue (mio): the load generator shares the machine
-//! with the server it measures, and a task per socket, woken for every
+//! The lobby benchmark's sockets, read by one thread: the load generator
+//! shares the machine with the server it measures, and every cycle it
+//! spends is taken from the server. A task per socket, woken for every
 //! batch, cost it more than the reads themselves (tens of thousands of
-//! wake-ups a second at 10,000 sockets). Each socket's frames are read by
-//! hand (the server's frames are unmasked, whole and small); most sockets
-//! only count them, the sampled ones also parse each message and time the
-//! changes it carries.
+//! wake-ups a second at 10,000 sockets), so one thread reads them all, by
+//! hand (the server's frames are unmasked, whole and small).
+//!
+//! The sampled sockets time the changes they are told: they wait on the
+//! operating system's readiness queue (mio) and are read the moment a
+//! frame arrives. The others only count their frames, and what they cost
+//! is what a real client's machine would pay: they are not in the
+//! readiness queue (no wake-up per frame) and are read in turn, all of
+//! them every [`SWEEP`], a few hundred between two looks at the queue
+//! so the sampled ones are never kept waiting. The server's work is the
+//! same either way: each frame reaches each socket's receive buffer the
+//! moment it is written.
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
@@ -15,8 +23,39 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// When each change was asked for: `+id` made, `-id` taken.
-pub(crate) type Asked = Mutex<HashMap<String, Instant>>;
+/// When each change was asked for, shared by the requests and the reader.
+pub(crate) type Asked = Mutex<Changes>;
+
+/// A change of a seek the benchmark asks for.
+#[derive(Clone, Copy)]
+pub(crate) enum Change {
+    /// The seek was made.
+    Made = 0,
+    /// It was taken.
+    Gone = 1,
+}
+
+/// The changes asked for, by seek id: each with its number (a sampled
+/// socket notes the ones it has timed in a bit set, with no hashing) and
+/// when it was asked for.
+#[derive(Default)]
+pub(crate) struct Changes {
+    by_seek: HashMap<String, [Option<(usize, Instant)>; 2]>,
+    count: usize,
+}
+
+impl Changes {
+    /// Notes a change asked for at `at`.
+    pub(crate) fn ask(&mut self, seek: &str, change: Change, at: Instant) {
+        let n = self.count;
+        self.count += 1;
+        self.by_seek.entry(seek.to_string()).or_default()[change as usize] = Some((n, at));
+    }
+
+    fn get(&self, seek: &str, change: Change) -> Option<(usize, Instant)> {
+        self.by_seek.get(seek)?[change as usize]
+    }
+}
 
 /// What the sockets saw, once the reading stopped.
 pub(crate) struct Outcome {
@@ -43,8 +82,17 @@ pub(crate) struct Hand {
     waker: Arc<mio::Waker>,
 }
 
-/// The waker's token (sockets take the numbers from 0).
+/// The waker's token (sampled sockets take the numbers from 0).
 const WAKE: mio::Token = mio::Token(usize::MAX);
+
+/// How often each counting socket is read: a few batches gather in its
+/// receive buffer meanwhile (a few KiB, far below the buffer's size, so
+/// the server's writes never wait for the reader).
+const SWEEP: Duration = Duration::from_millis(200);
+
+/// Counting sockets read between two looks at the readiness queue (about
+/// a millisecond of reads).
+const STEP: usize = 200;
 
 impl Readers {
     /// Starts the reading thread.
@@ -113,33 +161,46 @@ struct Socket {
     sample: Option<Sample>,
 }
 
-/// A sampled socket: the current frame's payload, the seeks open as it was
-/// told, and the changes already timed (a change may come twice: in a
-/// batch, and in the whole lobby sent after a missed one).
+/// A sampled socket: the current frame's payload and the changes already
+/// timed, by number (a change may come twice: in a batch, and in the
+/// whole lobby sent after falling behind).
 #[derive(Default)]
 struct Sample {
     payload: Vec<u8>,
-    open: HashSet<String>,
-    timed: HashSet<String>,
+    timed: Vec<u64>,
+}
+
+impl Sample {
+    /// Notes a change timed; false if it was already.
+    fn first(&mut self, n: usize) -> bool {
+        let (word, bit) = (n / 64, 1u64 << (n % 64));
+        if self.timed.len() <= word {
+            self.timed.resize(word + 1, 0);
+        }
+        let first = self.timed[word] & bit == 0;
+        self.timed[word] |= bit;
+        first
+    }
 }
 
 /// The part of a lobby message a sampled socket reads.
 #[derive(Deserialize)]
-struct Change {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    added: Vec<Id>,
-    #[serde(default)]
-    gone: Vec<Id>,
-    /// The whole lobby (a socket that missed a change is sent it again).
-    #[serde(default)]
-    seeks: Vec<Id>,
+struct Message<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
+    #[serde(default, borrow)]
+    added: Vec<Id<'a>>,
+    #[serde(default, borrow)]
+    gone: Vec<Id<'a>>,
+    /// The whole lobby (sent to a socket that fell behind).
+    #[serde(default, borrow)]
+    seeks: Vec<Id<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Id {
-    id: String,
+struct Id<'a> {
+    #[serde(borrow)]
+    id: &'a str,
 }
 
 fn read_all(
@@ -148,7 +209,12 @@ fn read_all(
     stop: &AtomicBool,
     asked: &Asked,
 ) -> Outcome {
-    let mut sockets: Vec<Socket> = vec![];
+    let mut sampled: Vec<Socket> = vec![];
+    let mut counting = Sweep {
+        sockets: vec![],
+        next: 0,
+        round: Instant::now(),
+    };
     let mut out = Outcome {
         pushes: vec![],
         failed: 0,
@@ -157,10 +223,12 @@ fn read_all(
     let mut events = mio::Events::with_capacity(1024);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        if poll
-            .poll(&mut events, Some(Duration::from_millis(100)))
-            .is_err()
-        {
+        let wait = if counting.sockets.is_empty() {
+            Duration::from_millis(100)
+        } else {
+            Duration::from_millis(2)
+        };
+        if poll.poll(&mut events, Some(wait)).is_err() {
             continue;
         }
         for event in &events {
@@ -168,7 +236,7 @@ fn read_all(
             if token == WAKE {
                 continue;
             }
-            let Some(s) = sockets.get_mut(token.0) else {
+            let Some(s) = sampled.get_mut(token.0) else {
                 continue;
             };
             if s.done {
@@ -180,34 +248,85 @@ fn read_all(
                 let _ = poll.registry().deregister(&mut s.stream);
             }
         }
-        while let Ok((stream, sampled)) = receive.try_recv() {
+        counting.step(&mut buf, &mut out, asked);
+        while let Ok((stream, is_sampled)) = receive.try_recv() {
             let mut stream = mio::net::TcpStream::from_std(stream);
-            let token = mio::Token(sockets.len());
-            if poll
-                .registry()
-                .register(&mut stream, token, mio::Interest::READABLE)
-                .is_err()
-            {
-                out.failed += 1;
-                continue;
+            if is_sampled {
+                let token = mio::Token(sampled.len());
+                if poll
+                    .registry()
+                    .register(&mut stream, token, mio::Interest::READABLE)
+                    .is_err()
+                {
+                    out.failed += 1;
+                    continue;
+                }
             }
             let mut s = Socket {
                 stream,
                 head: Vec::with_capacity(10),
                 skip: 0,
                 done: false,
-                sample: sampled.then(Sample::default),
+                sample: is_sampled.then(Sample::default),
             };
             // What came before it was registered (the whole lobby).
             read_socket(&mut s, &mut buf, &mut out, asked);
             if s.done {
                 out.failed += 1;
             }
-            sockets.push(s);
+            if is_sampled {
+                sampled.push(s);
+            } else {
+                counting.sockets.push(s);
+            }
         }
         if stop.load(Ordering::SeqCst) {
+            // The frames still in the counting sockets' buffers.
+            counting.next = 0;
+            counting.read(counting.sockets.len(), &mut buf, &mut out, asked);
             return out;
         }
+    }
+}
+
+/// The counting sockets, read in turn.
+struct Sweep {
+    sockets: Vec<Socket>,
+    /// The next one to read.
+    next: usize,
+    /// When this round began.
+    round: Instant,
+}
+
+impl Sweep {
+    /// Reads the sockets due by now (their share of [`SWEEP`]), at most
+    /// [`STEP`] of them; a round that has read them all and lasted a
+    /// [`SWEEP`] starts again.
+    fn step(&mut self, buf: &mut [u8], out: &mut Outcome, asked: &Asked) {
+        let n = self.sockets.len();
+        if self.next >= n {
+            if self.round.elapsed() < SWEEP {
+                return;
+            }
+            self.next = 0;
+            self.round = Instant::now();
+        }
+        let share = self.round.elapsed().as_secs_f64() / SWEEP.as_secs_f64();
+        let due = ((n as f64 * share).ceil() as usize).clamp(self.next, n);
+        self.read(due.min(self.next + STEP), buf, out, asked);
+    }
+
+    /// Reads the sockets from the next one up to `end`.
+    fn read(&mut self, end: usize, buf: &mut [u8], out: &mut Outcome, asked: &Asked) {
+        for s in &mut self.sockets[self.next..end] {
+            if !s.done {
+                read_socket(s, buf, out, asked);
+                if s.done {
+                    out.failed += 1;
+                }
+            }
+        }
+        self.next = end;
     }
 }
 
@@ -295,38 +414,46 @@ fn frame_done(s: &mut Socket, now: Instant, out: &mut Outcome, asked: &Asked) {
         return;
     };
     let payload = std::mem::take(&mut sample.payload);
-    let Ok(c) = serde_json::from_slice::<Change>(&payload) else {
-        return;
-    };
-    let (added, gone): (Vec<String>, Vec<String>) = match c.kind.as_str() {
-        "lobby" => (
-            c.added.into_iter().map(|s| s.id).collect(),
-            c.gone.into_iter().map(|s| s.id).collect(),
-        ),
-        "seeks" => {
-            let now_open: HashSet<String> = c.seeks.into_iter().map(|s| s.id).collect();
-            let gone = sample.open.difference(&now_open).cloned().collect();
-            (now_open.into_iter().collect(), gone)
-        }
-        _ => return,
-    };
-    for id in &added {
-        sample.open.insert(id.clone());
+    if let Ok(m) = serde_json::from_slice::<Message<'_>>(&payload) {
+        time(sample, &m, now, out, asked);
     }
-    for id in &gone {
-        sample.open.remove(id);
-    }
+    sample.payload = payload;
+    sample.payload.clear();
+}
+
+/// Times the changes a message tells a sampled socket.
+fn time(sample: &mut Sample, m: &Message<'_>, now: Instant, out: &mut Outcome, asked: &Asked) {
     let Ok(asked) = asked.lock() else { return };
-    let keys = added
-        .iter()
-        .map(|id| format!("+{id}"))
-        .chain(gone.iter().map(|id| format!("-{id}")));
-    for key in keys {
-        if let Some(t) = asked.get(&key) {
-            if sample.timed.insert(key) {
+    let mut note = |change: Option<(usize, Instant)>| {
+        if let Some((n, t)) = change {
+            if sample.first(n) {
                 out.pushes
-                    .push(now.saturating_duration_since(*t).as_secs_f64() * 1000.0);
+                    .push(now.saturating_duration_since(t).as_secs_f64() * 1000.0);
             }
         }
+    };
+    match m.kind {
+        "lobby" => {
+            for s in &m.added {
+                note(asked.get(s.id, Change::Made));
+            }
+            for s in &m.gone {
+                note(asked.get(s.id, Change::Gone));
+            }
+        }
+        "seeks" => {
+            // The whole lobby: what is in it was made, what was taken and
+            // is not in it is gone.
+            let open: HashSet<&str> = m.seeks.iter().map(|s| s.id).collect();
+            for (id, changes) in &asked.by_seek {
+                let change = if open.contains(id.as_str()) {
+                    Change::Made
+                } else {
+                    Change::Gone
+                };
+                note(changes[change as usize]);
+            }
+        }
+        _ => {}
     }
 }
