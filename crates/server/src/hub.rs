@@ -260,9 +260,10 @@ struct Members {
     list: Option<Arc<[Arc<LobbyMember>]>>,
 }
 
-/// How many batches are kept for sockets that fall behind (a few seconds'
-/// worth); one further behind is sent the whole lobby instead.
-pub(crate) const KEEP_BATCHES: usize = 128;
+/// How many batches are kept for sockets that fall behind (five seconds'
+/// worth when a batch is cut every 10 ms); one further behind is sent the
+/// whole lobby instead.
+pub(crate) const KEEP_BATCHES: usize = 512;
 
 /// The most bytes of batches kept.
 const KEEP_BYTES: usize = 4 << 20;

@@ -62,10 +62,9 @@ impl AppState {
 }
 
 /// Starts the lobby's loops (once per app): changes are cut into a batch
-/// every [`crate::hub::LOBBY_BATCH`], the housekeeping runs every second
-/// (a loop of its own),
-/// and the fan-out goes round the sockets whenever a batch was cut (round
-/// after round while batches keep coming).
+/// every [`crate::hub::LOBBY_BATCH`], the fan-out goes round the sockets
+/// whenever a batch was cut (round after round while batches keep coming),
+/// and the housekeeping runs every second, in a loop of its own.
 pub fn start(app: &AppState) {
     if app
         .inner

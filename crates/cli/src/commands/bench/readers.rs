@@ -7,11 +7,12 @@
 //!
 //! The sampled sockets time the changes they are told: they wait on the
 //! operating system's readiness queue (mio) and are read the moment a
-//! frame arrives. The others only count their frames, and what they cost
-//! is what a real client's machine would pay: they are not in the
-//! readiness queue (no wake-up per frame) and are read in turn, all of
-//! them every [`SWEEP`], a few hundred between two looks at the queue
-//! so the sampled ones are never kept waiting. The server's work is the
+//! frame arrives. The others only count their frames and take as little
+//! of the machine as they can (from another machine they would take none
+//! of the server's): they are not in the readiness queue (no wake-up per
+//! frame) and are read in turn, all of them every [`SWEEP`], a few hundred
+//! between two looks at the queue so the sampled ones are never kept
+//! waiting. The server's work is the
 //! same either way: each frame reaches each socket's receive buffer the
 //! moment it is written.
 
