@@ -190,12 +190,12 @@ pub(crate) async fn fan_out(app: &AppState) -> bool {
 /// it; `made` is the lane's last write (from which batch it starts, and
 /// the write). False when the socket was busy and stays behind.
 fn write(hub: &LobbyHub, m: &LobbyMember, made: &mut Option<(u64, CatchUp)>) -> bool {
-    let sent = m.sent.load(Ordering::Acquire);
-    if sent >= hub.head() {
+    let (sent, head) = (m.sent.load(Ordering::Acquire), hub.head());
+    if sent >= head {
         return true;
     }
     let fresh = match made {
-        Some((from, c)) if *from == sent && c.to == hub.head() => c,
+        Some((from, c)) if *from == sent && c.to == head => c,
         _ => match hub.since(sent) {
             Some(c) => &made.insert((sent, c)).1,
             None => return true,
