@@ -20,10 +20,15 @@ pub enum WsMessage {
         /// The same object as `GET /api/games/{id}`'s `state`.
         state: Box<crate::session::SessionView>,
     },
-    /// Which seats have a player connected.
+    /// Which seats have a player connected, and how long each absent
+    /// player has been gone where that could win her opponent the game by
+    /// a claim (null: connected, or no claim possible in this game now).
     Presence {
         /// Seat 0 and seat 1.
         seats: [bool; 2],
+        /// Milliseconds each seat's player has been gone, as a claim
+        /// measures it.
+        away_ms: [Option<i64>; 2],
     },
     /// The answer to `hello`: the seats the token holds (none for a spectator).
     Hello {

@@ -197,6 +197,39 @@ impl FromStr for Status {
     }
 }
 
+/// What a game's status means for one seat: the one reading of a result
+/// that the API's lists, the profile's tallies and the pages share. An
+/// aborted game is neither a win nor a loss (nor a draw): it had no result.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Still being played.
+    Ongoing,
+    /// This seat won.
+    Won,
+    /// This seat lost (a resignation, a flag, a claim, or the rules).
+    Lost,
+    /// Nobody won.
+    Drawn,
+    /// Ended before both sides had moved: no result.
+    Aborted,
+}
+
+impl Status {
+    /// What this status of a game of `kind` means for `seat`.
+    pub fn outcome_for(self, kind: Kind, seat: u8) -> Outcome {
+        match self {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Draw => Outcome::Drawn,
+            Status::Aborted => Outcome::Aborted,
+            won if won == Status::won(kind, seat) => Outcome::Won,
+            Status::AttackersWin | Status::DefendersWin | Status::LightWins | Status::DarkWins => {
+                Outcome::Lost
+            }
+        }
+    }
+}
+
 /// What one player may offer the other in a game between people.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -247,6 +280,22 @@ mod tests {
             assert_eq!(m.to_string().parse::<Mode>(), Ok(m));
         }
         assert!("won".parse::<Status>().is_err());
+        // An aborted game is nobody's win or loss.
+        for seat in 0..2 {
+            assert_eq!(
+                Status::Aborted.outcome_for(Kind::Ringo, seat),
+                Outcome::Aborted
+            );
+        }
+        assert_eq!(
+            Status::DefendersWin.outcome_for(Kind::Ringo, 1),
+            Outcome::Won
+        );
+        assert_eq!(
+            Status::DefendersWin.outcome_for(Kind::Ringo, 0),
+            Outcome::Lost
+        );
+        assert_eq!(Status::Draw.outcome_for(Kind::Urgammon, 0), Outcome::Drawn);
         assert_eq!(Status::won(Kind::Urgammon, 1), Status::DarkWins);
     }
 }

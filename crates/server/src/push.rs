@@ -21,6 +21,9 @@ pub enum Event {
     Offer(crate::model::OfferKind),
     /// A line of the opponent's in the players' chat.
     Chat,
+    /// A correspondence game ended (by a move, a resignation, or days run
+    /// out while she was away).
+    Ended,
 }
 
 /// Push settings, from `agon serve`'s flags.
@@ -323,6 +326,9 @@ pub fn words(lang: &str, event: Event, game: &str, text: Option<&str>) -> (Strin
         ("pl", Event::Chat) => "Wiadomość od przeciwnika",
         ("fr", Event::Chat) => "Message de votre adversaire",
         (_, Event::Chat) => "A message from your opponent",
+        ("pl", Event::Ended) => "Partia zakończona",
+        ("fr", Event::Ended) => "La partie est terminée",
+        (_, Event::Ended) => "Your game has ended",
     };
     (
         title.to_string(),

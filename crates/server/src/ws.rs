@@ -118,9 +118,7 @@ impl Presence {
             self.app.note_presence(&self.slot, s);
         }
         self.seats = seats;
-        self.slot.broadcast(&WsMessage::Presence {
-            seats: self.slot.presence(),
-        });
+        self.app.tell_presence_soon(&self.slot);
     }
 
     fn release(&mut self) {
@@ -135,9 +133,7 @@ impl Drop for Presence {
     fn drop(&mut self) {
         if !self.seats.is_empty() {
             self.release();
-            self.slot.broadcast(&WsMessage::Presence {
-                seats: self.slot.presence(),
-            });
+            self.app.tell_presence_soon(&self.slot);
         }
     }
 }
@@ -169,13 +165,7 @@ pub(crate) async fn push_updates(
         },
     )
     .await
-        || !send(
-            &mut socket,
-            &WsMessage::Presence {
-                seats: slot.presence(),
-            },
-        )
-        .await
+        || !send(&mut socket, &app.presence_message(&slot).await).await
     {
         return;
     }

@@ -271,7 +271,7 @@ async fn a_ringo_pair_swaps_seats_and_is_rated_once() {
     assert_eq!(g2["state"]["players"][0]["name"], "olek");
     assert_eq!(
         g2["state"]["pair"],
-        json!({"first": one, "second": two, "game": 2, "score": null})
+        json!({"first": one, "second": two, "game": 2, "score": null, "pause_ms": 5000})
     );
     assert_eq!(g2["state"]["rated"], true);
     // Olek resigns it: one game each, the ratings stay near 1500.

@@ -353,7 +353,8 @@ async fn invites_are_used_once(store: Store) {
             .claim_invite("g4", "c1".into(), "t1".into())
             .await
             .unwrap(),
-        Some(1)
+        Some((1, 1)),
+        "the seat, and the game's revision, which rises as with every change"
     );
     assert_eq!(
         store
@@ -378,7 +379,7 @@ async fn invites_are_used_once(store: Store) {
             .claim_invite("g4", "c2".into(), "t2".into())
             .await
             .unwrap(),
-        Some(2)
+        Some((2, 2))
     );
     let r = store.load("g4").await.unwrap().unwrap().row;
     assert_eq!(
@@ -585,7 +586,7 @@ async fn postgres_changes_are_announced_to_every_instance() {
         matches!(stale, Err(StoreError::Stale(_))),
         "a write at an old revision is refused: {stale:?}"
     );
-    a.commit("g8", commit(1, 1, &["y"], vec![])).await.unwrap();
+    a.commit("g8", commit(2, 1, &["y"], vec![])).await.unwrap();
     let mut seen = vec![];
     while seen.len() < 3 {
         let n = tokio::time::timeout(Duration::from_secs(5), heard.recv())
@@ -599,7 +600,8 @@ async fn postgres_changes_are_announced_to_every_instance() {
         revision,
         seats,
     };
-    assert_eq!(seen, vec![game(1, false), game(1, true), game(2, false)]);
+    // The invite used is a revision of its own.
+    assert_eq!(seen, vec![game(1, false), game(2, true), game(3, false)]);
 }
 
 /// A URL that is not PostgreSQL's, or a server that is not there, is a clear

@@ -7,11 +7,11 @@
 //! instance, its clock resumed from the keeper's last sign of life: the time
 //! nobody kept is nobody's.
 
+use super::round::{Cause, Change};
 use super::{AppState, GameError, Inner};
 use crate::clock::now_ms;
-use crate::hub::{Slot, WsMessage};
+use crate::hub::Slot;
 use crate::session::{Moment, Session};
-use crate::store::StoreError;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -100,39 +100,27 @@ impl AppState {
     }
 
     /// Ends a game whose deadline passed (a flag, or an abort), if it still
-    /// has: decided on the game as stored, committed once.
+    /// has: decided on the game as stored, through the door.
     async fn fire(&self, id: &str) -> Result<(), GameError> {
         let slot = self.slot(id).await?;
-        let mut session = slot.session.lock().await;
-        for _ in 0..3 {
-            let at = Moment::now(self.instance(), 0);
-            if session.row.clock_owner.as_deref() != Some(self.instance()) {
-                break;
-            }
-            let Some((next, commit)) = session.time_out(&at) else {
-                break;
-            };
-            match self.commit(&mut session, next, commit).await {
-                Ok(()) => {
-                    self.tell(&slot, session);
-                    return self.finish_rated(&slot).await;
+        let fired = self
+            .change(&slot, Cause::Clock, |session| {
+                if session.row.clock_owner.as_deref() != Some(self.instance()) {
+                    return Ok(None);
                 }
-                // Another instance changed the game first (a move that came
-                // in time): judge again on the stored game.
-                Err(GameError::Store(StoreError::Stale(_))) => {
-                    self.reload(&slot, &mut session).await?;
-                }
-                Err(e) => {
-                    // Looked at again at the next tick, not at once.
-                    if let Ok(mut d) = self.inner.deadlines.lock() {
-                        d.insert(id.to_string(), now_ms() + 1_000);
-                    }
-                    return Err(e);
-                }
+                let at = Moment::now(self.instance(), 0);
+                Ok(session
+                    .time_out(&at)
+                    .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+            })
+            .await;
+        if fired.is_err() {
+            // Looked at again at the next tick, not at once.
+            if let Ok(mut d) = self.inner.deadlines.lock() {
+                d.insert(id.to_string(), now_ms() + 1_000);
             }
         }
-        self.watch_clock(&session);
-        Ok(())
+        fired.map(|_| ())
     }
 
     /// Looks at every clocked game in play: those this instance keeps are
@@ -173,64 +161,45 @@ impl AppState {
     }
 
     /// Takes over a game's clock from a keeper last seen at `keeper_seen`
-    /// (never: it is charged nothing since its turn began).
+    /// (never: it is charged nothing since its turn began), through the
+    /// door; if another instance took it first (or a player moved), theirs
+    /// stands.
     async fn take_over(&self, slot: &Arc<Slot>, keeper_seen: Option<i64>) -> Result<(), GameError> {
-        let mut session = slot.session.lock().await;
-        if self.store().is_shared() {
-            self.reload(slot, &mut session).await?;
+        let keeper = slot.session.lock().await.row.clock_owner.clone();
+        let outcome = self
+            .change(slot, Cause::Clock, |session| {
+                if session.row.clock_owner != keeper
+                    || keeper.as_deref() == Some(self.instance())
+                    || session.is_over()
+                {
+                    return Ok(None);
+                }
+                let since = session.row.clock.map_or(0, |c| c.since_ms);
+                let at = Moment::now(self.instance(), 0);
+                Ok(session
+                    .resume(keeper_seen.unwrap_or(since), &at)
+                    .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+            })
+            .await?;
+        if outcome.written.is_some() {
+            tracing::info!(game = %outcome.view.id, from = ?keeper, "took over a clock");
         }
-        let owner = session.row.clock_owner.clone();
-        if owner.as_deref() == Some(self.instance()) || session.is_over() {
-            self.watch_clock(&session);
-            return Ok(());
-        }
-        let since = session.row.clock.map_or(0, |c| c.since_ms);
-        let at = Moment::now(self.instance(), 0);
-        let Some((next, commit)) = session.resume(keeper_seen.unwrap_or(since), &at) else {
-            return Ok(());
-        };
-        match self.commit(&mut session, next, commit).await {
-            Ok(()) => {
-                tracing::info!(game = %session.row.id, from = ?owner, "took over a clock");
-                self.tell(slot, session);
-                Ok(())
-            }
-            // Another instance took it (or a player moved): theirs stands.
-            Err(GameError::Store(StoreError::Stale(_))) => {
-                self.reload(slot, &mut session).await?;
-                Ok(())
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Starts a clocked game's first turn now (the invited friend just
-    /// joined: the wait for the first move begins).
-    pub(crate) async fn restart_clock(&self, slot: &Arc<Slot>) -> Result<(), GameError> {
-        let mut session = slot.session.lock().await;
-        if !session.clocked() {
-            return Ok(());
-        }
-        let at = Moment::now(self.instance(), 0);
-        let Some((next, commit)) = session.resume(at.now_ms, &at) else {
-            return Ok(());
-        };
-        match self.commit(&mut session, next, commit).await {
-            Ok(()) | Err(GameError::Store(StoreError::Stale(_))) => {}
-            Err(e) => return Err(e),
-        }
-        self.tell(slot, session);
         Ok(())
     }
 
-    /// After a clock's change: its deadline noted, every socket told (the
-    /// session's lock released first).
-    fn tell(&self, slot: &Slot, session: tokio::sync::MutexGuard<'_, Session>) {
-        self.watch_clock(&session);
-        let view = session.view();
-        drop(session);
-        slot.broadcast(&WsMessage::State {
-            state: Box::new(view),
-        });
+    /// Starts a clocked game's first turn now (the invited friend just
+    /// joined: the wait for the first move begins), through the door.
+    pub(crate) async fn restart_clock(&self, slot: &Arc<Slot>) -> Result<(), GameError> {
+        self.change(slot, Cause::Clock, |session| {
+            if !session.clocked() {
+                return Ok(None);
+            }
+            let at = Moment::now(self.instance(), 0);
+            Ok(session
+                .resume(at.now_ms, &at)
+                .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+        })
+        .await?;
+        Ok(())
     }
 }

@@ -5,13 +5,12 @@
 //! revision (the game moved on, or an Undo took it back) is dropped and the
 //! engine is asked again, so it never plays a stale reply and never stalls.
 
+use super::round::{Cause, Change};
 use super::GameError;
 use crate::dice::OsDice;
 use crate::games::AppState;
 use crate::hub::Slot;
-use crate::hub::WsMessage;
 use crate::kinds::engine_action;
-use crate::store::StoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -136,29 +135,21 @@ impl AppState {
             return Ok(false);
         };
         tokio::time::sleep_until(paced).await;
-        let mut session = slot.session.lock().await;
-        if session.revision() != revision {
-            // Computed for an older revision (an Undo came in): ask again.
-            tracing::debug!(%game, revision, now = session.revision(), "stale engine reply dropped");
-            return Ok(true);
-        }
-        let Some(seat) = session.row.engine_seat else {
-            return Ok(false);
-        };
-        let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
-        match self.commit(&mut session, next, commit).await {
-            // Another instance changed the game: look again at the stored one.
-            Err(GameError::Store(StoreError::Stale(_))) if self.store().is_shared() => {
-                self.reload(slot, &mut session).await?;
-                return Ok(true);
+        // A reply computed for an older revision (an Undo came in, or
+        // another instance changed the game) is dropped, and the task
+        // looks again.
+        self.change(slot, Cause::Computer, |session| {
+            if session.revision() != revision {
+                tracing::debug!(%game, revision, now = session.revision(), "stale engine reply dropped");
+                return Ok(None);
             }
-            other => other?,
-        }
-        let view = session.view();
-        drop(session);
-        slot.broadcast(&WsMessage::State {
-            state: Box::new(view),
-        });
+            let Some(seat) = session.row.engine_seat else {
+                return Ok(None);
+            };
+            let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
+            Ok(Some(Change::Play(Box::new(next), commit)))
+        })
+        .await?;
         Ok(true)
     }
 }

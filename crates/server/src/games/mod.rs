@@ -1,19 +1,24 @@
-//! The games service: the one path every change of a game takes. Load a
-//! game into its slot, apply an action with the session's rules, store it
-//! if its revision is still current (reloading and deciding again on a
-//! shared store), tell every socket through the hub, and wake whoever acts
-//! next (the computer). The HTTP handlers, the sockets and the computer's
-//! own moves all go through it.
+//! The games service: games loaded into their slots, and every change of
+//! a game through its one door (`round.rs`: decide, commit with the
+//! revision check, and every after-effect). A player's action, the clock,
+//! the computer, a join, a seat claimed, a rematch, a pair's second game,
+//! an account deleted and a catch-up with another instance's change are
+//! all callers of that door.
 
 mod clocks;
 mod computer;
+mod finish;
 mod opening;
 mod options;
 pub(crate) mod players;
 mod pools;
-mod rated;
+mod rematch;
+mod round;
 pub(crate) mod shared;
 pub mod talk;
+
+pub(crate) use finish::begin_pair;
+pub use finish::PAIR_PAUSE_MS;
 
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
@@ -21,11 +26,12 @@ pub(crate) use pools::{on_pool, AnalysisLoad, AnalysisTicket};
 
 use crate::dice::OsDice;
 use crate::engine::EngineError;
-use crate::hub::{Slot, WsMessage};
+use crate::hub::Slot;
 use crate::session::SessionError;
-use crate::session::{Action, Session};
+use crate::session::{Action, Moment, Session};
+use crate::store::Store;
 use crate::store::StoreError;
-use crate::store::{Commit, Store};
+use round::{Cause, Change};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -83,6 +89,18 @@ pub enum GameError {
     /// A new game's record does not replay.
     #[error("{0}")]
     BadRecord(String),
+    /// An invite code already used, or not for this game.
+    #[error("this invite has already been used (or is not for this game): you can watch the game")]
+    InviteUsed,
+    /// A rated game's seat taken signed out.
+    #[error("this game is rated: sign in (or make an account) to take your seat")]
+    RatedNeedsAccount,
+    /// A rated game's second seat taken by the account holding the first.
+    #[error("this rated game is yours already: send the invite to your opponent")]
+    OwnRatedGame,
+    /// The request holds no seat of the game.
+    #[error("{0}")]
+    NotAPlayer(String),
     /// A new game's record is longer than the server keeps.
     #[error("{0}")]
     RecordTooLong(String),
@@ -304,11 +322,7 @@ impl AppState {
         self.kick_engine(slot.clone());
         if unrated {
             let (app, slot) = (self.clone(), slot.clone());
-            tokio::spawn(async move {
-                if let Err(e) = app.finish_rated(&slot).await {
-                    tracing::error!(error = %e, "rating a finished game on load failed");
-                }
-            });
+            tokio::spawn(async move { app.finish_late(&slot).await });
         }
         Ok(slot)
     }
@@ -322,15 +336,13 @@ impl AppState {
         account: Option<i64>,
     ) -> Result<(Arc<Slot>, Vec<u8>), GameError> {
         let slot = self.slot(id).await?;
-        let mut session = slot.session.lock().await;
-        let mut seats = session.seats_held(token, account);
+        let mut seats = slot.session.lock().await.seats_held(token, account);
         // Another instance may have handed a seat to this token a moment
         // ago (its announcement is on its way): look at the stored game.
         if seats.is_empty() && token.is_some_and(|t| !t.is_empty()) && self.store().is_shared() {
-            self.reload(&slot, &mut session).await?;
-            seats = session.seats_held(token, account);
+            self.catch_up(&slot).await?;
+            seats = slot.session.lock().await.seats_held(token, account);
         }
-        drop(session);
         Ok((slot, seats))
     }
 
@@ -438,163 +450,33 @@ impl AppState {
             .map_err(|_| GameError::Internal("games lock poisoned".into()))
     }
 
-    /// Applies an action to a game for the seats a token holds, if the game is
-    /// still at `expect_revision` (when given): stores it, then tells every
-    /// socket and wakes the engine. Returns the new session's view.
-    /// A client that reports `lag_ms` of network lag is credited that much
-    /// on its clock, up to the bound.
+    /// Applies a player's action to a game for the seats her request
+    /// holds, if the game is still at `expect_revision` (when given),
+    /// through the door. Returns the state after it and the seats. A
+    /// client that reports `lag_ms` of network lag is credited that much
+    /// on its clock for a decision, up to the bound.
     pub(crate) async fn apply(
         &self,
         slot: &Arc<Slot>,
-        seats: Option<&[u8]>,
+        seats: &[u8],
         action: &Action,
         expect_revision: Option<i64>,
         lag_ms: i64,
     ) -> Result<(crate::session::SessionView, Vec<u8>), GameError> {
-        let mut session = slot.session.lock().await;
-        let seats = seats.map_or_else(Vec::new, <[u8]>::to_vec);
-        let mut tries = 0;
-        loop {
-            if let Some(r) = expect_revision {
-                if r != session.revision() {
-                    // On a shared store the game held here may be the one
-                    // behind (a client that just played on another instance
-                    // names a newer revision): compare with the stored game
-                    // before refusing.
-                    if self.store().is_shared()
-                        && tries < 3
-                        && self.reload(slot, &mut session).await?
-                    {
-                        tries += 1;
-                        continue;
-                    }
+        let lag_ms = if action.is_decision() { lag_ms } else { 0 };
+        let outcome = self
+            .change(slot, Cause::Player, |session| {
+                if let Some(r) = expect_revision.filter(|r| *r != session.revision()) {
                     return Err(GameError::Stale {
                         sent: r,
                         now: session.revision(),
                     });
                 }
-            }
-            let at = crate::session::Moment::now(&self.inner.instance, lag_ms);
-            let (next, commit) = match session.act_at(&seats, action, &mut OsDice, &at) {
-                Ok(x) => x,
-                // On a shared store the game held here may be behind the
-                // stored one (its announcement is on its way): an action
-                // refused here is judged again on the stored game.
-                Err(e) if self.store().is_shared() && tries < 3 => {
-                    tries += 1;
-                    if self.reload(slot, &mut session).await? {
-                        continue;
-                    }
-                    return Err(e.into());
-                }
-                Err(e) => return Err(e.into()),
-            };
-            match self.commit(&mut session, next, commit).await {
-                // Another instance changed the game first: take the stored
-                // game and decide again (a request that named its revision
-                // is refused above, as on one instance).
-                Err(GameError::Store(StoreError::Stale(_)))
-                    if self.store().is_shared() && tries < 3 =>
-                {
-                    tries += 1;
-                    self.reload(slot, &mut session).await?;
-                }
-                other => break other?,
-            }
-        }
-        let mut view = session.view();
-        self.watch_clock(&session);
-        let correspondence = session.correspondence();
-        drop(session);
-        if matches!(action, Action::Undo) {
-            slot.stop_engine();
-        }
-        self.announce(slot, action, &view, &seats, correspondence)
-            .await;
-        slot.broadcast(&WsMessage::State {
-            state: Box::new(view.clone()),
-        });
-        self.kick_engine(slot.clone());
-        // A rated game that just ended: the pair's second game, or the
-        // ratings (the player who acted sees them in the answer).
-        if view.rated && view.over {
-            if let Err(e) = self.finish_rated(slot).await {
-                tracing::error!(error = %e, game = %view.id, "rating a finished game failed");
-            }
-            view = slot.session.lock().await.view();
-        }
-        Ok((view, seats))
-    }
-
-    /// Tells the other player by Web Push of what concerns her: an offer
-    /// made to her, or her turn in a correspondence game.
-    async fn announce(
-        &self,
-        slot: &Arc<Slot>,
-        action: &Action,
-        view: &crate::session::SessionView,
-        seats: &[u8],
-        correspondence: bool,
-    ) {
-        if let (Action::Offer(kind), Some(offer)) = (action, &view.offer) {
-            if offer.kind == *kind {
-                self.notify_seat(slot, 1 - offer.seat, crate::push::Event::Offer(*kind), None)
-                    .await;
-            }
-        }
-        let moved = matches!(
-            action,
-            Action::Move(_) | Action::Roll | Action::Verdict | Action::Accept(_) | Action::Next
-        );
-        if let Some(next) = view.seat_to_act.filter(|s| !seats.contains(s)) {
-            if correspondence && moved {
-                self.notify_seat(slot, next, crate::push::Event::Turn, None)
-                    .await;
-            }
-        }
-    }
-
-    /// Replaces a slot's session (held locked by the caller) by the game as
-    /// stored now, when another instance changed it; if anything changed,
-    /// this instance's sockets are told. Returns whether anything changed.
-    pub(crate) async fn reload(
-        &self,
-        slot: &Slot,
-        session: &mut Session,
-    ) -> Result<bool, GameError> {
-        let loaded = self
-            .store()
-            .load(&session.row.id)
-            .await?
-            .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
-        let fresh = Session::from_stored(loaded)?;
-        self.watch_clock(&fresh);
-        let seats_moved = fresh.row.token0 != session.row.token0
-            || fresh.row.token1 != session.row.token1
-            || fresh.row.accounts != session.row.accounts;
-        let changed = fresh.revision() != session.revision() || seats_moved;
-        if seats_moved {
-            slot.seat_changes.fetch_add(1, Ordering::SeqCst);
-        }
-        *session = fresh;
-        if changed {
-            slot.broadcast(&WsMessage::State {
-                state: Box::new(session.view()),
-            });
-        }
-        Ok(changed)
-    }
-
-    /// Stores a change and makes it the game's session: durable before anyone
-    /// is told.
-    pub(crate) async fn commit(
-        &self,
-        session: &mut Session,
-        next: Session,
-        commit: Commit,
-    ) -> Result<(), GameError> {
-        self.store().commit(&session.row.id, commit).await?;
-        *session = next;
-        Ok(())
+                let at = Moment::now(&self.inner.instance, lag_ms);
+                let (next, commit) = session.act_at(seats, action, &mut OsDice, &at)?;
+                Ok(Some(Change::Play(Box::new(next), commit)))
+            })
+            .await?;
+        Ok((outcome.view, seats.to_vec()))
     }
 }

@@ -1,10 +1,11 @@
 //! Seats and accounts: a signed-in player claims the seats her browser's
-//! tokens hold, so her games follow her to any device where she signs in.
+//! tokens hold, so her games follow her to any device where she signs in;
+//! a deleted account's name leaves the games in memory. Both are changes
+//! of a game through its door.
 
+use super::round::{Cause, Change};
 use super::{AppState, GameError};
-use crate::hub::WsMessage;
-use crate::store::{SeatAccount, StoreError};
-use std::sync::atomic::Ordering;
+use crate::store::SeatAccount;
 
 /// The most games one request may claim (a browser's whole list).
 pub const MAX_CLAIMS: usize = 500;
@@ -28,48 +29,22 @@ impl AppState {
             Err(GameError::NotFound(_)) => return Ok(vec![]),
             Err(e) => return Err(e),
         };
-        let mut session = slot.session.lock().await;
-        for _attempt in 0..3 {
-            let seats = session.seats_for(Some(token));
-            let free: Vec<u8> = seats
-                .iter()
-                .copied()
-                .filter(|&s| session.row.accounts[s as usize].is_none())
-                .collect();
-            if free.is_empty() {
-                break;
-            }
-            let mut revision = session.revision();
-            let mut stale = false;
-            for &seat in &free {
-                match self
-                    .store()
-                    .set_seat_account(id, revision, seat, account.id)
-                    .await
-                {
-                    Ok(next) => {
-                        revision = next;
-                        session.row.revision = next;
-                        session.row.accounts[seat as usize] = Some(account.clone());
-                    }
-                    Err(StoreError::Stale(_)) => {
-                        stale = true;
-                        break;
-                    }
-                    Err(e) => return Err(e.into()),
+        // One seat a change: each is decided again on the game as it
+        // stands when its turn comes (the token may have lost the seat).
+        for seat in 0u8..2 {
+            self.change(&slot, Cause::Player, |session| {
+                let free = session.row.accounts[seat as usize].is_none();
+                if !free || !session.seats_for(Some(token)).contains(&seat) {
+                    return Ok(None);
                 }
-            }
-            if stale {
-                // Another instance changed the game: read it again and retry.
-                self.reload(&slot, &mut session).await?;
-                continue;
-            }
-            slot.seat_changes.fetch_add(1, Ordering::SeqCst);
-            slot.broadcast(&WsMessage::State {
-                state: Box::new(session.view()),
-            });
-            break;
+                Ok(Some(Change::SeatAccount {
+                    seat,
+                    account: account.clone(),
+                }))
+            })
+            .await?;
         }
+        let session = slot.session.lock().await;
         let held = session.seats_for(Some(token));
         Ok(session
             .seats_of(Some(account.id))
@@ -77,30 +52,80 @@ impl AppState {
             .filter(|s| held.contains(s))
             .collect())
     }
-}
 
-impl AppState {
     /// Shows an account deleted in every game in memory where it holds a
     /// seat (the store already shows it so to every game loaded later).
     pub async fn forget_account(&self, account: i64) {
-        let slots: Vec<_> = match self.inner.games.lock() {
-            Ok(g) => g.values().cloned().collect(),
-            Err(_) => return,
-        };
-        for slot in slots {
-            let mut session = slot.session.lock().await;
-            let mut changed = false;
-            for a in session.row.accounts.iter_mut().flatten() {
-                if a.id == account && a.name.is_some() {
-                    a.name = None;
-                    changed = true;
-                }
-            }
-            if changed {
-                slot.broadcast(&WsMessage::State {
-                    state: Box::new(session.view()),
-                });
+        for slot in self.slots_in_memory() {
+            let forgotten = self
+                .change(&slot, Cause::Server, |session| {
+                    let named = session
+                        .row
+                        .accounts
+                        .iter()
+                        .flatten()
+                        .any(|a| a.id == account && a.name.is_some());
+                    Ok(named.then_some(Change::AccountGone(account)))
+                })
+                .await;
+            if let Err(e) = forgotten {
+                tracing::warn!(error = %e, "could not show a deleted account in a game");
             }
         }
+    }
+}
+
+impl AppState {
+    /// Takes a seat of game `id` with a one-time invite `code` (a friend's
+    /// invite, or a seat link from another device): the code's seat (or
+    /// both) goes to `token`, and to the signed-in player's account; a
+    /// friend game that was waiting for her begins (the wait for the first
+    /// move starts now). Each step is a change through the door. Returns
+    /// the seats the token holds.
+    ///
+    /// # Errors
+    /// A spent code, a rated game joined signed out or by its creator, the
+    /// store.
+    pub(crate) async fn join(
+        &self,
+        id: &str,
+        code: &str,
+        token: &str,
+        account: Option<&SeatAccount>,
+    ) -> Result<Vec<u8>, GameError> {
+        let slot = self.slot(id).await?;
+        let (code, token_hash) = (crate::secrets::hash(code), crate::secrets::hash(token));
+        let mut was_waiting = false;
+        let outcome = self
+            .change(&slot, Cause::Player, |session| {
+                // A rated game is between two accounts: the friend joins
+                // signed in, and not as the creator.
+                if session.row.rated {
+                    let Some(a) = account else {
+                        return Err(GameError::RatedNeedsAccount);
+                    };
+                    if session.seats_of(Some(a.id)).len() == 1 {
+                        return Err(GameError::OwnRatedGame);
+                    }
+                }
+                was_waiting = session.waiting_for_friend();
+                Ok(Some(Change::Invite {
+                    code: code.clone(),
+                    token: token_hash.clone(),
+                }))
+            })
+            .await?;
+        let seat = outcome
+            .written
+            .and_then(|w| w.seat)
+            .ok_or(GameError::InviteUsed)?;
+        // A signed-in player's new seat is her account's too.
+        if let Some(account) = account {
+            self.claim_seats(id, token, account).await?;
+        }
+        if was_waiting {
+            self.restart_clock(&slot).await?;
+        }
+        Ok(if seat == 2 { vec![0, 1] } else { vec![seat] })
     }
 }

@@ -79,19 +79,11 @@ pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<No
     }
 }
 
-/// Reloads one game from the store; if it changed (its sockets are told),
-/// lets the engine look at it.
+/// Brings one game up to the stored one, through the door (its sockets are
+/// told, and the computer looks again).
 async fn refresh(app: &AppState, slot: &Arc<crate::hub::Slot>) {
-    let mut session = slot.session.lock().await;
-    match app.reload(slot, &mut session).await {
-        Ok(true) => {
-            drop(session);
-            // An Undo made elsewhere ends a search for the old position here.
-            slot.stop_engine();
-            app.kick_engine(slot.clone());
-        }
-        Ok(false) => {}
-        Err(e) => tracing::warn!(error = %e, "could not reload a game another instance changed"),
+    if let Err(e) = app.catch_up(slot).await {
+        tracing::warn!(error = %e, "could not reload a game another instance changed");
     }
 }
 

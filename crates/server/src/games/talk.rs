@@ -242,10 +242,55 @@ impl AppState {
             slot.remote[seat as usize].store(elsewhere, std::sync::atomic::Ordering::SeqCst);
         }
         if slot.presence() != before {
-            slot.broadcast(&WsMessage::Presence {
-                seats: slot.presence(),
-            });
+            self.tell_presence(&slot).await;
         }
+    }
+
+    /// How long each seat's player has been gone, as a claim measures it,
+    /// where that could win her opponent the game ([`Session::claimable`]);
+    /// `None` for a player connected (here or on another live instance),
+    /// or in a game where no claim is possible now.
+    ///
+    /// [`Session::claimable`]: crate::session::Session::claimable
+    pub(crate) async fn away(&self, slot: &Arc<Slot>) -> [Option<i64>; 2] {
+        let mut away = [None, None];
+        if slot.session.lock().await.claimable().is_err() {
+            return away;
+        }
+        let present = slot.presence();
+        for seat in 0u8..2 {
+            if present[seat as usize] {
+                continue;
+            }
+            match self.absence(slot, seat).await {
+                Ok(ms) if ms > 0 => away[seat as usize] = Some(ms),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "could not measure a player's absence"),
+            }
+        }
+        away
+    }
+
+    /// Who is connected to a game, and how long the others have been gone,
+    /// as a socket is told it.
+    pub(crate) async fn presence_message(&self, slot: &Arc<Slot>) -> WsMessage {
+        WsMessage::Presence {
+            seats: slot.presence(),
+            away_ms: self.away(slot).await,
+        }
+    }
+
+    /// Tells every socket of a game who is connected and how long the
+    /// others have been gone.
+    pub(crate) async fn tell_presence(&self, slot: &Arc<Slot>) {
+        slot.broadcast(&self.presence_message(slot).await);
+    }
+
+    /// [`AppState::tell_presence`] in the background, for a caller that
+    /// cannot wait (a socket closing).
+    pub(crate) fn tell_presence_soon(&self, slot: &Arc<Slot>) {
+        let (app, slot) = (self.clone(), slot.clone());
+        tokio::spawn(async move { app.tell_presence(&slot).await });
     }
 
     /// How long `seat`'s player has been gone from a game, in

@@ -353,6 +353,12 @@ impl From<GameError> for ApiError {
             }
             GameError::EngineBusy => ApiError::Busy(ErrorCode::EngineBusy, e.to_string(), 10),
             GameError::NoWorker => ApiError::Unavailable(ErrorCode::Unavailable, e.to_string()),
+            GameError::InviteUsed => ApiError::Conflict(ErrorCode::InviteUsed, e.to_string()),
+            GameError::RatedNeedsAccount => {
+                ApiError::Unauthorized(ErrorCode::NotSignedIn, e.to_string())
+            }
+            GameError::OwnRatedGame => ApiError::Conflict(ErrorCode::SameAccount, e.to_string()),
+            GameError::NotAPlayer(m) => ApiError::Forbidden(ErrorCode::NotAPlayer, m),
             GameError::BadRecord(m) => ApiError::BadRequest(ErrorCode::BadRecord, m),
             GameError::RecordTooLong(m) => ApiError::BadRequest(ErrorCode::RecordTooLong, m),
             GameError::Internal(m) => ApiError::Internal(m),

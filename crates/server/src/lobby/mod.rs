@@ -457,9 +457,7 @@ impl AppState {
         row.id = game_id.to_string();
         row.accounts[seek.seat as usize] = seek.account.clone();
         row.accounts[1 - seek.seat as usize] = who;
-        if row.rated && row.kind == Kind::Ringo {
-            row.pair_first = Some(row.id.clone());
-        }
+        crate::games::begin_pair(&mut row);
         open_game(self, row, vec![], None).await?;
         Ok(())
     }

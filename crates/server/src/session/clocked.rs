@@ -99,10 +99,21 @@ impl Session {
         if let Some(r) = self.running() {
             return Some(Deadline::Flag(r, clock.flag_at(r)));
         }
-        if self.abortable() && !self.idle() && self.seat_to_act().is_some() {
+        if self.awaiting_first_move() {
             return Some(Deadline::FirstMove(clock.since_ms + clock.first_move_ms));
         }
         None
+    }
+
+    /// True while a live game between people waits for a side's first
+    /// decision. Its wait ends in an abort while the game may be aborted;
+    /// in a rated pair's second game (the pair has begun) it ends in the
+    /// loss of that game by the side that did not begin.
+    fn awaiting_first_move(&self) -> bool {
+        self.mode() == Mode::Friend
+            && self.row.moved != 3
+            && !self.idle()
+            && self.seat_to_act().is_some()
     }
 
     /// The game ended by `end` at `at`, as a change to store.
@@ -155,11 +166,15 @@ impl Session {
 
     /// The game's end by the clock at `at`, if its deadline has passed: the
     /// running side loses on time, or a game still waiting for a first
-    /// decision is aborted.
+    /// decision is aborted (a pair's second game, which cannot be, is lost
+    /// by the side that did not begin).
     pub fn time_out(&self, at: &Moment<'_>) -> Option<(Session, Commit)> {
         let end = match self.deadline()? {
             Deadline::Flag(r, t) if at.now_ms >= t => End::Time(r),
-            Deadline::FirstMove(t) if at.now_ms >= t => End::Aborted,
+            Deadline::FirstMove(t) if at.now_ms >= t => match self.seat_to_act() {
+                Some(late) if !self.abortable() => End::Time(late),
+                _ => End::Aborted,
+            },
             _ => return None,
         };
         Some(self.stop_with(end, at))

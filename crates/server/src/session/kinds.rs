@@ -117,3 +117,13 @@ pub enum Action {
         needed_ms: i64,
     },
 }
+
+impl Action {
+    /// A decision of the game itself (a move, a roll, the verdict die):
+    /// the only actions whose network lag is credited to the clock, since
+    /// only they are made against it (an offer, an answer or a claim is
+    /// not, and a resignation costs nothing).
+    pub fn is_decision(&self) -> bool {
+        matches!(self, Action::Move(_) | Action::Roll | Action::Verdict)
+    }
+}

@@ -26,6 +26,26 @@ impl Session {
         }
     }
 
+    /// Whether the win may be claimed from a player of this game who is
+    /// gone long enough (the one copy of the rule, read by a claim and by
+    /// the presence the pages are shown): a game between two people, in
+    /// play and begun, not by correspondence.
+    ///
+    /// # Errors
+    /// Why not, in words.
+    pub fn claimable(&self) -> Result<(), &'static str> {
+        if self.mode() != Mode::Friend || self.is_over() {
+            return Err("only a game in play between two people is claimed");
+        }
+        if self.correspondence() {
+            return Err("a correspondence game is not claimed: its days per move decide");
+        }
+        if self.row.moved != 3 {
+            return Err("the game has not begun: abort it instead");
+        }
+        Ok(())
+    }
+
     /// Where a takeback of `seat`'s last decision cuts the record, as Undo
     /// would in a game against the computer; `None` when it has none to
     /// take back (none yet, or the game, or this game of the match, is
@@ -185,11 +205,8 @@ impl Session {
                 "the game is over".into(),
             ));
         }
-        if self.correspondence() {
-            return refuse("a correspondence game is not claimed: its days per move decide".into());
-        }
-        if self.row.moved != 3 {
-            return refuse("the game has not begun: abort it instead".into());
+        if let Err(why) = self.claimable() {
+            return refuse(why.into());
         }
         if absent_ms < needed_ms {
             return refuse(format!(

@@ -63,6 +63,10 @@ pub struct PairView {
     /// The pair's score once both games are played (on the second game):
     /// each seat's player's points over the pair, 1 a win.
     pub score: Option<[f64; 2]>,
+    /// The pause between the first game's end and the second game's
+    /// first-move wait, in milliseconds: the first game's page counts it
+    /// down before both players go on.
+    pub pause_ms: i64,
 }
 
 /// `GET /api/games/{id}`'s `state`, and what the WebSocket pushes: the
@@ -235,6 +239,7 @@ impl Session {
                     },
                     game,
                     score: self.row.pair_score,
+                    pause_ms: crate::games::PAIR_PAUSE_MS,
                 }
             }),
             rating_change: self.row.rating_change,

@@ -424,12 +424,18 @@ pub trait Backend:
 
     /// Uses a one-time code (by its hash): marks it used and gives its seat (or
     /// both) the new token (by its hash), so an older token of that seat stops
-    /// working. Returns the seat code (0, 1, or 2 for both), or `None` when the
-    /// code is unknown or used.
+    /// working; the game's revision rises, as with every change. Returns the
+    /// seat code (0, 1, or 2 for both) and the new revision, or `None` when
+    /// the code is unknown or used.
     ///
     /// # Errors
     /// The write failed; nothing was changed.
-    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>>;
+    async fn claim_invite(
+        &self,
+        id: &str,
+        code: String,
+        token: String,
+    ) -> Stored<Option<(u8, i64)>>;
 
     /// Links a finished game to its rematch, as one more change of the game.
     ///

@@ -72,7 +72,9 @@ export function tickClocks(view) {
   if (wait) {
     const deadline = s.clock.first_move_deadline_ms;
     const text = deadline && !s.over && s.seat_to_act !== null
-      ? t("clock.first_move", { side: t("Side." + s.seat_names[s.seat_to_act]), n: Math.max(0, Math.ceil((deadline - serverNow(view)) / 1000)) })
+      // The wait ends in an abort, or (a pair's second game, which cannot
+      // be aborted) in the loss of the game.
+      ? t(s.abortable ? "clock.first_move" : "clock.first_move_loses", { side: t("Side." + s.seat_names[s.seat_to_act]), n: Math.max(0, Math.ceil((deadline - serverNow(view)) / 1000)) })
       : "";
     if (wait.textContent !== text) wait.textContent = text;
   }

@@ -1,15 +1,12 @@
 //! `POST /api/games/{id}/action`: a player's typed action. Moves are only
 //! moves of the game; the server alone draws dice.
 
-use super::games::{new_row, open_game, NewGame};
 use super::{parse_json, token_from};
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
-use crate::hub::WsMessage;
 use crate::model::OfferKind;
-use crate::secrets;
 use crate::session::SessionView;
 use crate::session::{Action, Mode};
 use axum::body::Bytes;
@@ -165,13 +162,9 @@ pub async fn act(
             return rematch(&app, &id, &headers, &viewer, req.expect_revision).await
         }
     };
-    // Lag is credited for a decision only, never for an offer or a chat.
-    let lag = match action {
-        Action::Move(_) | Action::Roll | Action::Verdict => i64::from(req.lag_ms.unwrap_or(0)),
-        _ => 0,
-    };
+    let lag = i64::from(req.lag_ms.unwrap_or(0));
     let (state, you) = app
-        .apply(&slot, Some(&seats), &action, req.expect_revision, lag)
+        .apply(&slot, &seats, &action, req.expect_revision, lag)
         .await?;
     Ok(Json(ActionAnswer {
         state,
@@ -209,9 +202,8 @@ async fn takebacks_allowed(app: &AppState, slot: &crate::hub::Slot) -> Result<()
     Ok(())
 }
 
-/// A new game with the same settings and the seats swapped; each player's
-/// token holds her new seat, so both land in it without a new secret. Asked
-/// twice, it gives the same game.
+/// The rematch of a finished game (the games service's rematcher), as
+/// the action's answer.
 async fn rematch(
     app: &AppState,
     id: &str,
@@ -219,94 +211,18 @@ async fn rematch(
     viewer: &Viewer,
     expect_revision: Option<i64>,
 ) -> Result<Json<ActionAnswer>, ApiError> {
-    let slot = app.slot(id).await?;
-    let mut session = slot.session.lock().await;
-    let you = session.seats_held(token_from(headers).as_deref(), viewer.account_id());
-    if you.is_empty() {
-        return Err(ApiError::Forbidden(
-            ErrorCode::NotAPlayer,
-            "only the players can ask for a rematch".into(),
-        ));
-    }
-    if let Some(r) = expect_revision.filter(|r| *r != session.revision()) {
-        return Err(ApiError::Conflict(
-            ErrorCode::StaleRevision,
-            format!(
-                "the game has changed: you sent revision {r}, it is at {}",
-                session.revision()
-            ),
-        ));
-    }
-    if let Some(existing) = session.row.rematch.clone() {
-        return Ok(Json(ActionAnswer {
-            state: session.view(),
-            you,
-            rematch: Some(existing),
-            invite: None,
-        }));
-    }
-    if !session.is_over() {
-        return Err(ApiError::Conflict(
-            ErrorCode::RematchBeforeEnd,
-            "a rematch comes after the end: finish or resign this game first".into(),
-        ));
-    }
-    let g = NewGame {
-        kind: session.kind(),
-        settings: session.row.settings.clone(),
-        start: session.row.start_position.clone(),
-        mode: session.mode(),
-        level: session.row.level,
-        my_seat: 0,
-        tokens: vec![],
-        // A rated game's rematch is rated too (a Ringo pair's: a new pair).
-        rated: session.row.rated,
-        // A live game's rematch has the same clock, afresh.
-        clock: session.row.clock.map(|c| c.settings()),
-        first_move_ms: app.first_move_ms(),
-    };
-    let mut row = new_row(
-        &g,
-        session.row.token1.clone(),
-        session.row.token0.clone(),
-        session.row.engine_seat.map(|s| 1 - s),
-    )?;
-    row.level = session.row.level;
-    if row.rated && row.kind == crate::model::Kind::Ringo {
-        row.pair_first = Some(row.id.clone());
-    }
-    // The seats swap, and so do the accounts that hold them.
-    row.accounts = [
-        session.row.accounts[1].clone(),
-        session.row.accounts[0].clone(),
-    ];
-    // A friend seat that was never taken gets a fresh invite code.
-    let free = match (session.mode(), &row.token0, &row.token1) {
-        (Mode::Friend, None, _) => Some(0),
-        (Mode::Friend, _, None) => Some(1),
-        _ => None,
-    };
-    let invite = free.map(|_| secrets::secret()).transpose()?;
-    let new_id = row.id.clone();
-    let invite_hash = invite.as_deref().map(secrets::hash);
-    open_game(app, row, vec![], invite_hash.as_deref().zip(free)).await?;
-    let old_id = session.row.id.clone();
-    let revision = app
-        .store()
-        .set_rematch(&old_id, session.revision(), new_id.clone())
+    let made = app
+        .rematch(
+            id,
+            token_from(headers).as_deref(),
+            viewer.account_id(),
+            expect_revision,
+        )
         .await?;
-    session.row.rematch = Some(new_id.clone());
-    session.row.revision = revision;
-    session.row.offer = None;
-    let state = session.view();
-    drop(session);
-    slot.broadcast(&WsMessage::State {
-        state: Box::new(state.clone()),
-    });
     Ok(Json(ActionAnswer {
-        state,
-        you,
-        rematch: Some(new_id),
-        invite,
+        state: made.state,
+        you: made.you,
+        rematch: Some(made.game),
+        invite: made.invite,
     }))
 }

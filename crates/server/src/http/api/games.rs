@@ -86,6 +86,10 @@ pub struct GameAnswer {
     /// How long (milliseconds) the opponent of a live game between people
     /// must be gone before the win may be claimed (the server's setting).
     pub claim_after_ms: i64,
+    /// How long each seat's player has been gone, as a claim measures it
+    /// (null: connected, or no claim is possible in this game now); the
+    /// socket's `presence` messages carry the same.
+    pub away_ms: [Option<i64>; 2],
 }
 
 /// A whole number from JSON: a number, or a string of digits as a form
@@ -288,18 +292,13 @@ pub(super) async fn create_game(
     };
     let [token0, token1] = seats;
     let mut row = new_row(&g, token0, token1, engine_seat)?;
-    if g.rated {
-        if viewer.signed_in.is_none() {
-            return Err(ApiError::Unauthorized(
-                ErrorCode::NotSignedIn,
-                "a rated game is between two accounts: sign in first".into(),
-            ));
-        }
-        // A rated Ringo game is the first of a pair (ratings.rs).
-        if g.kind == Kind::Ringo {
-            row.pair_first = Some(row.id.clone());
-        }
+    if g.rated && viewer.signed_in.is_none() {
+        return Err(ApiError::Unauthorized(
+            ErrorCode::NotSignedIn,
+            "a rated game is between two accounts: sign in first".into(),
+        ));
     }
+    crate::games::begin_pair(&mut row);
     // A signed-in creator's seats are her account's from the start (both,
     // on one screen).
     if let Some((account, _)) = &viewer.signed_in {
@@ -365,13 +364,17 @@ pub async fn get(
     viewer: Viewer,
 ) -> Result<Json<GameAnswer>, ApiError> {
     let slot = app.slot(&id).await?;
-    let session = slot.session.lock().await;
-    let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
+    let (state, you) = {
+        let session = slot.session.lock().await;
+        let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
+        (session.view(), you)
+    };
     Ok(Json(GameAnswer {
-        state: session.view(),
+        state,
         you,
         presence: slot.presence(),
         claim_after_ms: app.options().claim_after.as_millis() as i64,
+        away_ms: app.away(&slot).await,
     }))
 }
 

@@ -36,6 +36,9 @@ pub struct ListEntry {
     rated: bool,
     /// Each seat's rating change, once rated.
     rating_change: Option<[f64; 2]>,
+    /// What the status means for each seat: `ongoing`, `won`, `lost`,
+    /// `drawn` or `aborted` (an aborted game is nobody's win or loss).
+    outcome: [crate::model::Outcome; 2],
 }
 
 /// `GET /api/games`.
@@ -70,6 +73,7 @@ impl ListEntry {
     /// A stored game as the list shows it; `me` the signed-in account.
     pub fn of(r: GameRow, tokens: usize, me: Option<i64>) -> ListEntry {
         ListEntry {
+            outcome: [0u8, 1].map(|s| r.status.outcome_for(r.kind, s)),
             players: [0u8, 1].map(|s| PlayerView::of(&r, s)),
             you: (0u8..2)
                 .filter(|&s| me.is_some() && r.accounts[s as usize].as_ref().map(|a| a.id) == me)

@@ -39,62 +39,17 @@ pub async fn join(
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     let req: JoinRequest = parse_json(&body)?;
-    let slot = app.slot(&id).await?;
     let token = secrets::secret()?;
-    let mut session = slot.session.lock().await;
-    // A rated game is between two accounts: the friend joins signed in, and
-    // not as the creator.
-    if session.row.rated {
-        let Some((a, _)) = &viewer.signed_in else {
-            return Err(ApiError::Unauthorized(
-                ErrorCode::NotSignedIn,
-                "this game is rated: sign in (or make an account) to take your seat".into(),
-            ));
-        };
-        if session.seats_of(Some(a.id)).len() == 1 {
-            return Err(ApiError::Conflict(
-                ErrorCode::SameAccount,
-                "this rated game is yours already: send the invite to your opponent".into(),
-            ));
-        }
-    }
-    let code = secrets::hash(req.invite.trim());
-    let token_hash = secrets::hash(&token);
-    let was_waiting = session.waiting_for_friend();
-    let seat = app
-        .store()
-        .claim_invite(&id, code, token_hash.clone())
-        .await?
-        .ok_or_else(|| {
-            ApiError::Conflict(ErrorCode::InviteUsed, "this invite has already been used (or is not for this game): you can watch the game".into())
-        })?;
-    if seat == 0 || seat == 2 {
-        session.row.token0 = Some(token_hash.clone());
-    }
-    if seat == 1 || seat == 2 {
-        session.row.token1 = Some(token_hash.clone());
-    }
-    let you = if seat == 2 { vec![0, 1] } else { vec![seat] };
-    let state = session.view();
-    drop(session);
-    slot.seat_changes
-        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    slot.broadcast(&crate::hub::WsMessage::State {
-        state: Box::new(state),
-    });
-    // A signed-in player's new seat is her account's too.
-    if let Some((a, _)) = &viewer.signed_in {
-        let mine = crate::store::SeatAccount {
+    let signed_in = viewer
+        .signed_in
+        .as_ref()
+        .map(|(a, _)| crate::store::SeatAccount {
             id: a.id,
             name: a.name.clone(),
-        };
-        app.claim_seats(&id, &token, &mine).await?;
-    }
-    // A live game begins when the friend joins: the wait for the first
-    // move starts now.
-    if was_waiting {
-        app.restart_clock(&slot).await?;
-    }
+        });
+    let you = app
+        .join(&id, req.invite.trim(), &token, signed_in.as_ref())
+        .await?;
     Ok(Json(Joined {
         token,
         seat: you[0],

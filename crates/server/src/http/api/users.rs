@@ -6,7 +6,7 @@ use super::list::ListEntry;
 use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
-use crate::model::{Kind, Status};
+use crate::model::{Kind, Outcome, Status};
 use crate::ratings::provisional;
 use crate::store::ratings::HistoryPoint;
 use crate::store::{ListCursor, ListQuery, RatingRow};
@@ -71,6 +71,8 @@ pub struct Tally {
     pub lost: u32,
     /// Games drawn.
     pub drawn: u32,
+    /// Games aborted (no result: neither won nor lost).
+    pub aborted: u32,
 }
 
 /// `GET /api/users/{name}`.
@@ -173,10 +175,12 @@ pub async fn profile(
                     seat: r.kind.seat_names()[seat as usize],
                     ..Tally::default()
                 });
-            match r.status {
-                Status::Draw => t.drawn += 1,
-                s if s == Status::won(r.kind, seat) => t.won += 1,
-                _ => t.lost += 1,
+            match r.status.outcome_for(r.kind, seat) {
+                Outcome::Won => t.won += 1,
+                Outcome::Lost => t.lost += 1,
+                Outcome::Drawn => t.drawn += 1,
+                Outcome::Aborted => t.aborted += 1,
+                Outcome::Ongoing => {}
             }
         }
     }

@@ -174,7 +174,12 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>> {
+    async fn claim_invite(
+        &self,
+        id: &str,
+        code: String,
+        token: String,
+    ) -> Stored<Option<(u8, i64)>> {
         let (code_hash, token_hash) = (code, token);
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
@@ -195,7 +200,8 @@ impl Backend for PgStore {
             .query_one(
                 "UPDATE games SET
                     token0 = CASE WHEN $2 IN (0, 2) THEN $3 ELSE token0 END,
-                    token1 = CASE WHEN $2 IN (1, 2) THEN $3 ELSE token1 END
+                    token1 = CASE WHEN $2 IN (1, 2) THEN $3 ELSE token1 END,
+                    revision = revision + 1
                  WHERE id = $1 RETURNING revision",
                 &[&id, &i32::from(seat), &token_hash],
             )
@@ -203,7 +209,7 @@ impl Backend for PgStore {
             .get(0);
         notify(&tx, GAMES, &format!("{id} {revision} seats")).await?;
         tx.commit().await?;
-        Ok(Some(seat))
+        Ok(Some((seat, revision)))
     }
 
     async fn set_rematch(&self, id: &str, from_revision: i64, rematch: String) -> Stored<i64> {

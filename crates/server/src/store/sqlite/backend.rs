@@ -38,7 +38,12 @@ impl Backend for SqliteStore {
             .await
     }
 
-    async fn claim_invite(&self, id: &str, code: String, token: String) -> Stored<Option<u8>> {
+    async fn claim_invite(
+        &self,
+        id: &str,
+        code: String,
+        token: String,
+    ) -> Stored<Option<(u8, i64)>> {
         let (code_hash, token_hash) = (code, token);
         let id = id.to_string();
         self.write(move |c| {

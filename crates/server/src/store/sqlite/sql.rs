@@ -199,7 +199,7 @@ pub(super) fn claim_invite(
     id: &str,
     code: &str,
     token: &str,
-) -> Result<Option<u8>, rusqlite::Error> {
+) -> Result<Option<(u8, i64)>, rusqlite::Error> {
     let seat: Option<u8> = conn
         .query_row(
             "SELECT seat FROM invites WHERE game_id = ?1 AND code = ?2 AND used = 0",
@@ -215,19 +215,18 @@ pub(super) fn claim_invite(
     // The seat has a new holder: a link made before this one, for the same
     // seat, no longer takes it back.
     revoke_invites(conn, id, seat)?;
-    if seat == 0 || seat == 2 {
-        conn.execute(
-            "UPDATE games SET token0 = ?2 WHERE id = ?1",
-            params![id, token],
-        )?;
-    }
-    if seat == 1 || seat == 2 {
-        conn.execute(
-            "UPDATE games SET token1 = ?2 WHERE id = ?1",
-            params![id, token],
-        )?;
-    }
-    Ok(Some(seat))
+    // A seat changing hands is a change of the game like any other: its
+    // revision rises.
+    let revision: i64 = conn.query_row(
+        "UPDATE games SET
+            token0 = CASE WHEN ?2 IN (0, 2) THEN ?3 ELSE token0 END,
+            token1 = CASE WHEN ?2 IN (1, 2) THEN ?3 ELSE token1 END,
+            revision = revision + 1
+         WHERE id = ?1 RETURNING revision",
+        params![id, seat, token],
+        |r| r.get(0),
+    )?;
+    Ok(Some((seat, revision)))
 }
 
 /// Links a finished game to its rematch, as one more change of the game.

@@ -10,7 +10,7 @@ import { gameOf } from "../games.js";
 import { canAct, presenceBlock, stepLabel, hintArrows, analysisHref, waitingBlock, movedAwayBlock } from "../panels/common.js";
 import { notFoundPage } from "./notfound.js";
 import { clockBlock, tickClocks, measureLag, corrBlock } from "../clock.js";
-import { offerBlock, goneFor } from "../panels/offers.js";
+import { offerBlock, goneText, claimable, heardAway } from "../panels/offers.js";
 import { chatBox } from "../panels/chat.js";
 import { notify, timeWords, notifyButton } from "../notify.js";
 
@@ -71,7 +71,7 @@ export async function gamePage(main, id) {
     boardWrap.replaceChildren(board);
     boardWrap.classList.toggle("past", !!view.past);
     view.animate = false;
-    side.replaceChildren(...movedAwayBlock(view), ...waitingBlock(view), ...clockBlock(view), ...corrBlock(view, timeWords),
+    side.replaceChildren(...movedAwayBlock(view), ...pairBlock(), ...waitingBlock(view), ...clockBlock(view), ...corrBlock(view, timeWords),
       ...offerBlock(view, send), ...(view.past ? [browsingBanner()] : []),
       ...game.panel(view, send), ...notifyLine(), conn);
     tickClocks(view);
@@ -88,16 +88,20 @@ export async function gamePage(main, id) {
   const ticker = setInterval(() => {
     tickClocks(view);
     if (!view.state) return;
-    const gone = goneFor(view);
-    const left = gone < 0 ? -1 : Math.max(0, Math.ceil(((view.claimAfter ?? 60000) - gone) / 1000));
-    if (left !== view.goneShown) {
-      const wasShown = view.goneShown;
-      view.goneShown = left;
-      const line = document.getElementById("opponent-gone");
-      if (line && left > 0) line.textContent = t("offer.gone_wait", { s: left });
-      else if (left === 0 || (wasShown >= 0) !== (left >= 0)) render();
-    }
+    showGone();
+    pairCountdown();
   }, 100);
+  /** The line about an opponent who has gone, kept as the server measures
+   *  it: its words change in place; it comes, goes, or brings the claim
+   *  with a redraw. */
+  function showGone() {
+    const text = goneText(view);
+    const claim = claimable(view);
+    const line = document.getElementById("opponent-gone");
+    const button = document.getElementById("claim");
+    if (line && text && claim === !!button) { if (line.textContent !== text) line.textContent = text; }
+    else if (!!line !== !!text || claim !== !!button) render();
+  }
 
   // Looking back while the game goes on: a move in the list, or ← and →,
   // shows the position after it on the board, read-only; Back to the game
@@ -196,6 +200,27 @@ export async function gamePage(main, id) {
   }
   view.send = send;
 
+  /** The count down to a pair's second game, with a button to go at once. */
+  function pairBlock() {
+    if (!view.pairNext) return [];
+    return [el("section", { class: "notice", id: "pair-next", role: "status" },
+      el("p", { id: "pair-next-text" }, pairNextText()),
+      el("button", { class: "primary", id: "pair-go", onclick: () => { const g = view.pairNext.game; view.pairNext = null; goToRematch(g); } }, t("game.pair_go")))];
+  }
+  const pairNextText = () => t("game.pair_next", { s: Math.max(0, Math.ceil((view.pairNext.at - performance.now()) / 1000)) });
+  /** Counts down to the pair's second game, and goes there at zero. */
+  function pairCountdown() {
+    if (!view.pairNext) return;
+    if (performance.now() >= view.pairNext.at) {
+      const g = view.pairNext.game;
+      view.pairNext = null;
+      return goToRematch(g);
+    }
+    const line = document.getElementById("pair-next-text");
+    const text = pairNextText();
+    if (line && line.textContent !== text) line.textContent = text;
+  }
+
   function goToRematch(next, invite) {
     if (view.closed) return;
     if (token) localStorage.setItem(tokenKey(next), token);
@@ -244,9 +269,21 @@ export async function gamePage(main, id) {
     // there too. Between people, a rematch nobody here agreed to is a link.
     const mineOffered = before?.offer?.kind === "rematch" && view.you.includes(before.offer.seat);
     // A rated pair's second game is part of the pairing: nobody is asked.
+    // It begins after a pause both players see, with the first game's
+    // result still on the page.
     const pairGoesOn = state.pair && state.pair.game === 1;
-    if (state.rematch && before && !before.rematch && view.you.length && (state.mode !== "friend" || mineOffered || pairGoesOn)) {
+    if (state.rematch && before && !before.rematch && view.you.length && pairGoesOn) {
+      view.pairNext = { game: state.rematch, at: performance.now() + (state.pair.pause_ms ?? 5000) };
+      render();
+    } else if (state.rematch && before && !before.rematch && view.you.length && (state.mode !== "friend" || mineOffered)) {
       goToRematch(state.rematch);
+    }
+    // A pair's second game shows how the first ended.
+    if (state.pair && state.pair.game === 2 && view.pairFirstResult === undefined) {
+      view.pairFirstResult = null;
+      api("GET", "/api/games/" + state.pair.first)
+        .then((r) => { view.pairFirstResult = gameOf(r.state.game).result(r.state); render(); })
+        .catch(() => { view.pairFirstResult = undefined; });
     }
   }
 
@@ -261,6 +298,7 @@ export async function gamePage(main, id) {
       window.agonYou = r.you;
       view.presence = r.presence || view.presence;
       view.claimAfter = r.claim_after_ms ?? view.claimAfter;
+      heardAway(view, r.away_ms);
       if (view.state && r.state.revision <= view.state.revision) render();
       else accept(r.state);
     });
@@ -307,10 +345,11 @@ export async function gamePage(main, id) {
         // swallow a click in progress.
         view.presence = msg.seats;
         window.agonPresence = msg.seats;
+        // The opponent left or came back: the claim's wait starts or ends.
+        heardAway(view, msg.away_ms);
         const line = document.getElementById("presence");
         if (line && view.state) line.replaceWith(presenceBlock(view));
-        // The opponent left or came back: the claim's wait starts or ends.
-        view.goneShown = undefined;
+        if (view.state) showGone();
       } else if (msg.type === "moved") {
         // This device's seat was taken to another one (its seat link was
         // used): it watches from now on, and says why.

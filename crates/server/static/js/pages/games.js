@@ -11,10 +11,12 @@ import { gameOf } from "../games.js";
 import { playerText } from "../players.js";
 import { account } from "../account.js";
 
-/** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`) in words. */
+/** A stored status (`ongoing`, `attackers-win`, `light-wins`, `draw`,
+ *  `aborted`) in words. */
 export function statusText(status) {
   if (status === "ongoing") return t("games.ongoing");
   if (status === "draw") return t("game.draw");
+  if (status === "aborted") return t("game.aborted");
   const side = status.replace(/-wins?$/, "");
   return t("games.won", { side: t("Side." + side) });
 }

@@ -33,12 +33,12 @@ function chart(game, points) {
     sv("text", { x: 4, y: y(lo + 20) + 4, class: "axis" }, String(Math.round(lo + 20))));
 }
 
-/** A listed game's result for the player in `seat`: won, lost, draw or
- *  ongoing (statuses say the winning side: `attackers-win`, `light-wins`). */
+/** A listed game's result for the player in `seat`, as the server reads
+ *  its status: won, lost, drawn, aborted (neither a win nor a loss) or
+ *  ongoing. */
 function resultOf(g, seat) {
-  if (g.status === "ongoing" || g.status === "draw") return g.status;
-  if (seat < 0) return "";
-  return g.status.startsWith(gameOf(g.game).sides[seat]) ? "won" : "lost";
+  if (g.status === "ongoing") return "ongoing";
+  return seat < 0 ? "" : g.outcome[seat];
 }
 
 /** One listed game's row for the profile's tables. */
@@ -79,14 +79,15 @@ export async function profilePage(main, name) {
   if (p.results.length) {
     main.append(el("section", { "aria-labelledby": "results-title" }, el("h2", { id: "results-title" }, t("profile.results")),
       el("table", { class: "list stack", id: "results" },
-        el("thead", {}, el("tr", {}, ["game", "settings", "seat", "won", "lost", "drawn"].map((c) => el("th", { scope: "col" }, t("profile.col." + c))))),
+        el("thead", {}, el("tr", {}, ["game", "settings", "seat", "won", "lost", "drawn", "aborted"].map((c) => el("th", { scope: "col" }, t("profile.col." + c))))),
         el("tbody", {}, p.results.map((r) => el("tr", {},
           el("td", { "data-label": t("profile.col.game") }, gameOf(r.game).name),
           el("td", { "data-label": t("profile.col.settings") }, settingsText(r.game, r.settings, false)),
           el("td", { "data-label": t("profile.col.seat") }, t("Side." + r.seat)),
           el("td", { "data-label": t("profile.col.won") }, num(r.won)),
           el("td", { "data-label": t("profile.col.lost") }, num(r.lost)),
-          el("td", { "data-label": t("profile.col.drawn") }, num(r.drawn))))))));
+          el("td", { "data-label": t("profile.col.drawn") }, num(r.drawn)),
+          el("td", { "data-label": t("profile.col.aborted") }, num(r.aborted))))))));
   }
   if (p.playing.length) {
     main.append(el("section", { "aria-labelledby": "playing-title" }, el("h2", { id: "playing-title" }, t("profile.playing")),
@@ -111,7 +112,7 @@ export async function profilePage(main, name) {
       select("filter-game", "kind", [["", t("profile.all")], ["ringo", gameOf("ringo").name], ["urgammon", gameOf("urgammon").name]]),
       select("filter-rules", "rules", [["", t("profile.all")],
         ...[...new Map(p.games.map((g) => [g.game + " " + g.settings, gameOf(g.game).name + " · " + settingsText(g.game, g.settings, false)])).entries()]]),
-      select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["draw", t("profile.drawn")], ["ongoing", t("games.ongoing")]]),
+      select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["drawn", t("profile.drawn")], ["aborted", t("profile.aborted")], ["ongoing", t("games.ongoing")]]),
       select("filter-rated", "rated", [["", t("profile.all")], ["yes", t("profile.rated")], ["no", t("profile.casual")]])),
     p.games.length ? el("table", { class: "list stack", id: "profile-games" }, body) : el("p", { class: "muted" }, t("games.none"))));
 }

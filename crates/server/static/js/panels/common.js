@@ -74,6 +74,9 @@ export function ratedBlock(view) {
     if (s.pair.game === 2) {
       const first = el("a", { href: "/g/" + s.pair.first, "data-nav": true, id: "pair-first" }, t("game.pair_first"));
       out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ") + " · ", first));
+      // How the first game ended (the game page reads it once).
+      const one = view.pairFirstResult;
+      if (one) out.push(el("p", { class: "rated", id: "pair-first-result" }, t("game.pair_first_result", { result: one })));
     } else {
       out.push(el("p", { class: "rated", id: "rated-line" }, line.join(" · ") + " · " + t("game.pair_swap")));
     }

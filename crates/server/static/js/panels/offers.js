@@ -41,15 +41,37 @@ export function claimable(view) {
   return goneFor(view) >= (view.claimAfter ?? 60000);
 }
 
-/** How long the opponent of a live game between people has been gone, in
- *  milliseconds (-1: she is here, or it does not apply). */
+/** How long the opponent has been gone before the page says so, in
+ *  milliseconds: a reload or a dropped connection is not worth a word. */
+export const GONE_GRACE_MS = 3000;
+
+/** How long the opponent of a game between people has been gone, in
+ *  milliseconds, by the server's own measure (the one a claim is judged
+ *  by, sent with who is connected as `away_ms` and counted on from when it
+ *  was heard); -1 while she is connected, before the server has said, or
+ *  where no claim is possible (a game not begun, over, by correspondence). */
 export function goneFor(view) {
-  const s = view.state;
-  if (!betweenPeople(view) || s.over || s.abortable || s.waiting_for_friend || s.days) return -1;
+  if (!betweenPeople(view) || view.state.over || !view.away) return -1;
   const other = 1 - mine(view);
-  if (view.presence[other]) { view.goneSince = null; return -1; }
-  if (!view.goneSince) view.goneSince = Date.now();
-  return Date.now() - view.goneSince;
+  const ms = view.away.ms[other];
+  if (ms === null || ms === undefined || view.presence[other]) return -1;
+  return ms + (performance.now() - view.away.at);
+}
+
+/** Notes the server's measure of who has been gone how long. */
+export function heardAway(view, awayMs) {
+  view.away = awayMs ? { ms: awayMs, at: performance.now() } : null;
+}
+
+/** The line about an opponent who has gone, as the page shows it now:
+ *  nothing while she is here (or only just gone), a count down to the claim,
+ *  then the claim. */
+export function goneText(view) {
+  const gone = goneFor(view);
+  const after = view.claimAfter ?? 60000;
+  if (gone < Math.min(GONE_GRACE_MS, after / 2)) return "";
+  const left = Math.ceil((after - gone) / 1000);
+  return left > 0 ? t("offer.gone_away", { s: left }) : t("offer.gone_claim");
 }
 
 /** The offer waiting, in words, with Accept and Decline for the player it
@@ -57,12 +79,8 @@ export function goneFor(view) {
 export function offerBlock(view, send) {
   const s = view.state;
   const out = [];
-  const gone = goneFor(view);
-  if (gone >= 0) {
-    const left = Math.ceil(((view.claimAfter ?? 60000) - gone) / 1000);
-    out.push(el("p", { class: "notice", id: "opponent-gone", role: "status" },
-      left > 0 ? t("offer.gone_wait", { s: left }) : t("offer.gone_claim")));
-  }
+  const gone = goneText(view);
+  if (gone) out.push(el("p", { class: "notice", id: "opponent-gone", role: "status" }, gone));
   if (!s.offer || !view.you.length) return out;
   const kind = s.offer.kind;
   if (view.you.includes(s.offer.seat)) {
