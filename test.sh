@@ -59,7 +59,7 @@ cargo test --workspace
 phase "the game-session tests again, on PostgreSQL"
 # `--workspace` keeps the features of the build above: `-p agon-server` alone
 # would resolve them anew and rebuild for a minute.
-AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles
+AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings
 
 phase "browser tests (headless Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then

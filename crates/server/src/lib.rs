@@ -86,21 +86,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // log gets the same facts as fields.
     println!("Agon is running at http://{addr} (data in {db})");
     tracing::info!(%addr, %db, "listening");
-    // Housekeeping: idle games leave memory, limiters forget old clients.
-    let sweeper = state.clone();
-    tokio::spawn(async move {
-        // Often enough that a game leaves memory soon after its idle time.
-        let every = (sweeper.options().evict_after / 2).clamp(
-            std::time::Duration::from_secs(1),
-            std::time::Duration::from_secs(30),
-        );
-        let mut tick = tokio::time::interval(every);
-        loop {
-            tick.tick().await;
-            sweeper.sweep();
-        }
-    });
     http::listen::run(listener, app(state.clone()), &state).await?;
+    // The loops end, and whatever they were writing is written.
+    state.stop().await;
     Ok(())
 }
 

@@ -318,7 +318,8 @@ async fn a_new_app_on_the_same_file_sees_the_same_games() {
     let dir = std::env::temp_dir().join(format!("agon-api-restart-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (id, token) = {
-        let app = app(state_on(Store::open(&dir).unwrap()));
+        let state = state_on(Store::open(&dir).unwrap());
+        let app = app(state.clone());
         let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
         let id = g["id"].as_str().unwrap().to_string();
         let token = g["token"].as_str().unwrap().to_string();
@@ -326,6 +327,8 @@ async fn a_new_app_on_the_same_file_sees_the_same_games() {
             let (status, _) = action(&app, &id, Some(&token), mv(m)).await;
             assert_eq!(status, StatusCode::OK);
         }
+        // The first instance stops before the second starts.
+        state.stop().await;
         (id, token)
     };
     let app = app(state_on(Store::open(&dir).unwrap()));

@@ -301,7 +301,8 @@ async fn seat_tokens_are_stored_hashed_in_private_files_and_never_read_from_urls
     let dir = std::env::temp_dir().join(format!("agon-secrets-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (id, token, invite) = {
-        let app = app(state_on(Store::open(&dir).unwrap()));
+        let state = state_on(Store::open(&dir).unwrap());
+        let app = app(state.clone());
         let (g, id, token) = start(
             &app,
             json!({"game": "ringo", "opponent": "friend", "side": "attackers"}),
@@ -317,6 +318,7 @@ async fn seat_tokens_are_stored_hashed_in_private_files_and_never_read_from_urls
         .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(v["you"], json!([]), "a token in the URL is not a token");
+        state.stop().await;
         (id, token, g["invite"].as_str().unwrap().to_string())
     };
     let db = std::fs::read(dir.join("agon.db")).unwrap();

@@ -600,7 +600,9 @@ async fn a_killed_instances_clocks_go_on_from_another_without_charging_the_gap()
     let revision = s["revision"].as_i64().unwrap();
     assert_eq!(state(&app_a, &id).await["clock"]["running"], 0);
     let keeper = a.instance().to_string();
-    // A dies: its router and state go, its heartbeat stops.
+    // A dies: its loops stop (its heartbeat with them), its router and
+    // state go.
+    a.stop().await;
     drop(app_a);
     drop(a);
     let app_b = app(b.clone());

@@ -418,15 +418,13 @@ async fn a_rated_game_that_ended_unrated_is_rated_when_next_loaded() {
     let dir = std::env::temp_dir().join(format!("agon-ratings-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let id = {
-        let app = app(AppState::new(
-            Store::open(&dir).unwrap(),
-            1,
-            std::time::Duration::ZERO,
-        ));
+        let state = AppState::new(Store::open(&dir).unwrap(), 1, std::time::Duration::ZERO);
+        let app = app(state.clone());
         let ala = signup(&app, "ala").await;
         let olek = signup(&app, "olek").await;
         let (id, _, _) = rated_game(&app, &ala, &olek, json!({"game": "urgammon", "opponent": "friend", "side": "light", "to": 1, "rated": true})).await;
         resign(&app, &id, &olek).await;
+        state.stop().await;
         id
     };
     // As if the server had died between the end and the rating.

@@ -819,10 +819,8 @@ async fn a_side_that_runs_out_of_days_loses() {
         engine_delay: Duration::ZERO,
         ..Options::default()
     };
-    let first = app(AppState::with_options(
-        Store::open(&dir).unwrap(),
-        options(),
-    ));
+    let first_state = AppState::with_options(Store::open(&dir).unwrap(), options());
+    let first = app(first_state.clone());
     let (id, t) = friend(&first, "urgammon", json!({"days": 1, "to": 3})).await;
     // Both sides make their first decisions; then the side to act thinks.
     for _ in 0..8 {
@@ -838,7 +836,11 @@ async fn a_side_that_runs_out_of_days_loses() {
     let s = state(&first, &id).await;
     assert_eq!(s["abortable"], false, "{s}");
     let loser = s["seat_to_act"].as_u64().unwrap();
+    // The first instance stops: none of its tasks writes the game after
+    // the test edits it below.
+    first_state.stop().await;
     drop(first);
+    drop(first_state);
     // Two days pass while the side to act thinks (its turn began two days
     // ago, as the store now says), and the server starts again: the day
     // has run out, and the match is lost on time.

@@ -34,12 +34,15 @@ pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
 }
 
 /// Keeps this instance's clocks for as long as the app lives.
-pub(crate) async fn keep(app: Weak<Inner>) {
+pub(crate) async fn keep(app: Weak<Inner>, mut stopping: super::loops::Stopping) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_beat = 0;
     loop {
-        tick.tick().await;
+        tokio::select! {
+            () = stopping.wait() => return,
+            _ = tick.tick() => {}
+        }
         let Some(inner) = app.upgrade() else { return };
         let app = AppState { inner };
         let now = now_ms();

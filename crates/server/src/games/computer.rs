@@ -27,9 +27,14 @@ impl AppState {
             return;
         }
         let app = self.clone();
-        tokio::spawn(async move {
+        self.spawn(async move {
             loop {
                 loop {
+                    // A stopping state makes no more moves: the game is
+                    // picked up where it stands when it is next loaded.
+                    if app.stopping_now() {
+                        break;
+                    }
                     match app.engine_step(&slot).await {
                         Ok(true) => {}
                         Ok(false) => break,
@@ -41,7 +46,8 @@ impl AppState {
                 }
                 slot.engine_running.store(false, Ordering::SeqCst);
                 let again = slot.session.lock().await.engine_to_act();
-                if !again || slot.engine_running.swap(true, Ordering::SeqCst) {
+                if !again || app.stopping_now() || slot.engine_running.swap(true, Ordering::SeqCst)
+                {
                     break;
                 }
             }
@@ -53,7 +59,7 @@ impl AppState {
     /// ignores the same job twice).
     fn queue_engine(&self, slot: Arc<Slot>) {
         let app = self.clone();
-        tokio::spawn(async move {
+        self.spawn(async move {
             let (id, revision) = {
                 let session = slot.session.lock().await;
                 if !session.engine_to_act() {

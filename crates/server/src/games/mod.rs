@@ -8,6 +8,7 @@
 mod clocks;
 mod computer;
 mod finish;
+mod loops;
 mod opening;
 mod options;
 pub(crate) mod players;
@@ -19,6 +20,7 @@ pub mod talk;
 
 pub(crate) use finish::begin_pair;
 pub use finish::PAIR_PAUSE_MS;
+pub(crate) use loops::Stopping;
 
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
@@ -126,6 +128,28 @@ pub use crate::session::MAX_TOKENS;
 /// separator. A test imports a body of the longest export's size.
 pub const MAX_IMPORT: usize = 2 * (MAX_TOKENS * 10 + 256) + 1024;
 
+/// Housekeeping now and then, for as long as the state lives: idle games
+/// leave memory, the limiters forget old clients.
+async fn sweeper(app: std::sync::Weak<Inner>, mut stopping: loops::Stopping) {
+    let every = match app.upgrade() {
+        // Often enough that a game leaves memory soon after its idle time.
+        Some(inner) => {
+            (inner.options.evict_after / 2).clamp(Duration::from_secs(1), Duration::from_secs(30))
+        }
+        None => return,
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            () = stopping.wait() => return,
+            _ = tick.tick() => {}
+        }
+        let Some(inner) = app.upgrade() else { return };
+        AppState { inner }.sweep();
+    }
+}
+
 /// The shared state of the app.
 #[derive(Clone)]
 pub struct AppState {
@@ -174,6 +198,9 @@ pub(crate) struct Inner {
     pub(crate) chat_limiter: talk::ChatLimiter,
     /// Web Push: this server's keys and its client.
     pub(crate) push: crate::push::Pusher,
+    /// Every loop and background task of the state, and the one handle
+    /// that stops them.
+    loops: loops::Loops,
 }
 
 impl AppState {
@@ -219,26 +246,28 @@ impl AppState {
                 lobby: crate::hub::LobbyHub::new(),
                 chat_limiter: talk::ChatLimiter::default(),
                 push: crate::push::Pusher::new(options_push.clone()),
+                loops: loops::Loops::new(),
             }),
         };
-        if let (Some(notices), Ok(runtime)) = (notices, tokio::runtime::Handle::try_current()) {
-            runtime.spawn(crate::games::shared::follow(
+        // The state's loops start with it, and stop with `stop`.
+        if let Some(notices) = notices {
+            app.spawn(shared::follow(
                 Arc::downgrade(&app.inner),
                 notices,
+                app.stopping(),
             ));
         }
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(clocks::keep(Arc::downgrade(&app.inner)));
-            // The Web Push key is made at first start (and kept in the
-            // store, where every instance finds it).
-            let inner = Arc::downgrade(&app.inner);
-            runtime.spawn(async move {
-                let Some(inner) = inner.upgrade() else { return };
-                if let Err(e) = inner.push.keys(&inner.store).await {
-                    tracing::warn!(error = %e, "no Web Push key yet: made when first needed");
-                }
-            });
-        }
+        app.spawn(clocks::keep(Arc::downgrade(&app.inner), app.stopping()));
+        app.spawn(sweeper(Arc::downgrade(&app.inner), app.stopping()));
+        // The Web Push key is made at first start (and kept in the store,
+        // where every instance finds it).
+        let inner = Arc::downgrade(&app.inner);
+        app.spawn(async move {
+            let Some(inner) = inner.upgrade() else { return };
+            if let Err(e) = inner.push.keys(&inner.store).await {
+                tracing::warn!(error = %e, "no Web Push key yet: made when first needed");
+            }
+        });
         app
     }
 
@@ -322,7 +351,7 @@ impl AppState {
         self.kick_engine(slot.clone());
         if unrated {
             let (app, slot) = (self.clone(), slot.clone());
-            tokio::spawn(async move { app.finish_late(&slot).await });
+            self.spawn(async move { app.finish_late(&slot).await });
         }
         Ok(slot)
     }

@@ -16,9 +16,17 @@ use tokio::sync::broadcast;
 const JOB_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Follows the store's announcements for as long as the app lives.
-pub(crate) async fn follow(app: Weak<Inner>, mut notices: broadcast::Receiver<Notice>) {
+pub(crate) async fn follow(
+    app: Weak<Inner>,
+    mut notices: broadcast::Receiver<Notice>,
+    mut stopping: super::loops::Stopping,
+) {
     loop {
-        let notice = match notices.recv().await {
+        let heard = tokio::select! {
+            () = stopping.wait() => return,
+            heard = notices.recv() => heard,
+        };
+        let notice = match heard {
             Ok(n) => n,
             // Fell behind: some announcements are lost, so look at everything.
             Err(broadcast::error::RecvError::Lagged(_)) => Notice::Resync,

@@ -204,7 +204,7 @@ impl AppState {
     /// seat (after one opened or closed).
     pub(crate) fn note_presence(&self, slot: &Arc<Slot>, seat: u8) {
         let (app, slot) = (self.clone(), slot.clone());
-        tokio::spawn(async move {
+        self.spawn(async move {
             let game = slot.session.lock().await.row.id.clone();
             // Read when written, so the last write has the last count.
             let open = slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst);
@@ -290,7 +290,7 @@ impl AppState {
     /// cannot wait (a socket closing).
     pub(crate) fn tell_presence_soon(&self, slot: &Arc<Slot>) {
         let (app, slot) = (self.clone(), slot.clone());
-        tokio::spawn(async move { app.tell_presence(&slot).await });
+        self.spawn(async move { app.tell_presence(&slot).await });
     }
 
     /// How long `seat`'s player has been gone from a game, in
@@ -356,7 +356,7 @@ impl AppState {
             )
         };
         let app = self.clone();
-        tokio::spawn(async move {
+        self.spawn(async move {
             let store = app.store().clone();
             let targets = match store.push_targets(&game, seat, account).await {
                 Ok(t) if !t.is_empty() => t,

@@ -78,21 +78,22 @@ pub fn start(app: &AppState) {
     if let Ok(Ok(json)) = pools::pool_views(|_| 0).map(|p| serde_json::to_string(&p)) {
         app.inner.lobby.set_pools(json);
     }
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return;
-    };
     let weak = std::sync::Arc::downgrade(&app.inner);
     let fresh = app.inner.lobby.fresh.clone();
-    runtime.spawn(fan_out_loop(weak.clone(), fresh.clone()));
+    app.spawn(fan_out_loop(weak.clone(), fresh.clone(), app.stopping()));
     // The cuts apart from the housekeeping: its queries (slow while the
     // store is busy) never hold a change back.
     let cuts = weak.clone();
-    runtime.spawn(async move {
+    let mut stopping = app.stopping();
+    app.spawn(async move {
         let mut tick = tokio::time::interval(crate::hub::LOBBY_BATCH);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         let mut seeded = 0;
         loop {
-            tick.tick().await;
+            tokio::select! {
+                () = stopping.wait() => return,
+                _ = tick.tick() => {}
+            }
             let Some(inner) = cuts.upgrade() else {
                 // The fan-out's loop sees it too.
                 fresh.notify_one();
@@ -110,11 +111,15 @@ pub fn start(app: &AppState) {
             app.inner.lobby.cut();
         }
     });
-    runtime.spawn(async move {
+    let mut stopping = app.stopping();
+    app.spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
-            tick.tick().await;
+            tokio::select! {
+                () = stopping.wait() => return,
+                _ = tick.tick() => {}
+            }
             let Some(inner) = weak.upgrade() else { return };
             AppState { inner }.lobby_tick().await;
         }
@@ -128,17 +133,20 @@ pub fn start(app: &AppState) {
 async fn fan_out_loop(
     weak: std::sync::Weak<crate::games::Inner>,
     fresh: std::sync::Arc<tokio::sync::Notify>,
+    mut stopping: crate::games::Stopping,
 ) {
     let mut behind = false;
     let mut last = tokio::time::Instant::now();
     loop {
-        if behind {
-            tokio::select! {
-                () = fresh.notified() => {}
-                () = tokio::time::sleep(crate::hub::LOBBY_ROUND) => {}
-            }
+        let wait = if behind {
+            crate::hub::LOBBY_ROUND
         } else {
-            fresh.notified().await;
+            std::time::Duration::MAX
+        };
+        tokio::select! {
+            () = stopping.wait() => return,
+            () = fresh.notified() => {}
+            () = tokio::time::sleep(wait.min(std::time::Duration::from_secs(86_400))) => {}
         }
         let Some(inner) = weak.upgrade() else { return };
         let app = AppState { inner };

@@ -85,7 +85,7 @@ pub async fn get(
         }
     };
     if started {
-        tokio::spawn(run(app.clone(), slot, id, revision, rules));
+        app.spawn(run(app.clone(), slot, id, revision, rules));
     }
     Ok(pending(0, total))
 }
