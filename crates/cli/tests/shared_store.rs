@@ -991,3 +991,94 @@ async fn killing_an_instance_during_200_clocked_games_loses_none_on_time() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Kill -9 of the instance keeping a live game's clock: the other
+/// instance's sockets are never shown that clock running before it takes
+/// the game over. They are told at once that it is paused where its keeper
+/// was last seen alive (the keeper missed two heartbeats), and the takeover
+/// resumes it from there: the page neither counts down time nobody keeps
+/// nor jumps back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_surviving_instance_shows_a_paused_clock_until_it_takes_the_game_over() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-paused-{}", std::process::id()));
+    let (mut a, addr_a) = serve(&db, &dir.join("a"));
+    let (_b, addr_b) = serve(&db, &dir.join("b"));
+    let client = {
+        agon_server::push::install_tls();
+        reqwest::Client::new()
+    };
+    let (id, tokens, moves) = clocked_game(&client, &addr_a, 7).await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr_b}/api/games/{id}/ws"))
+            .await
+            .expect("the socket opens");
+    let next_state = async |socket: &mut tokio_tungstenite::WebSocketStream<_>| -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(15), socket.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket is open")
+                .expect("no error");
+            if let Ok(text) = msg.to_text() {
+                let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+                if v["type"] == "state" {
+                    return v["state"].clone();
+                }
+            }
+        }
+    };
+    let first = next_state(&mut socket).await;
+    assert_eq!(first["clock"]["running"], 0, "A keeps it running: {first}");
+    assert_eq!(first["clock"].get("paused"), None);
+    let revision = first["revision"].as_i64().unwrap();
+    a.0.kill().unwrap();
+    let _ = a.0.wait();
+    let killed = Instant::now();
+    let mut before_takeover = vec![];
+    let taken = loop {
+        let s = next_state(&mut socket).await;
+        if s["revision"].as_i64().unwrap() > revision {
+            break s;
+        }
+        before_takeover.push((killed.elapsed(), s));
+    };
+    for (_, s) in &before_takeover {
+        assert_eq!(
+            s["clock"]["running"],
+            Value::Null,
+            "the clock shown running before the takeover: {s}"
+        );
+    }
+    let (when, paused) = before_takeover
+        .iter()
+        .find(|(_, s)| s["clock"]["paused"] == true)
+        .expect("the sockets are told the clock is paused");
+    assert!(
+        *when < Duration::from_millis(2_500),
+        "told {when:?} after the kill"
+    );
+    // A page opened meanwhile reads it paused too.
+    let shown_left = paused["clock"]["remaining_ms"][0].as_i64().unwrap();
+    // The takeover resumes it where it was shown paused: no jump back.
+    assert_eq!(taken["clock"]["running"], 0, "{taken}");
+    assert_eq!(taken["clock"].get("paused"), None);
+    let taken_left = taken["clock"]["remaining_ms"][0].as_i64().unwrap();
+    assert!(
+        (shown_left - taken_left).abs() <= 250,
+        "paused at {shown_left} ms, resumed at {taken_left} ms"
+    );
+    eprintln!("paused {when:?} after the kill at {shown_left} ms; taken over at {taken_left} ms");
+    // And the game goes on from B.
+    let (status, v) = post_action(
+        &client,
+        &addr_b,
+        &id,
+        &tokens[0],
+        json!({"type": "move", "move": moves[2]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -239,6 +239,12 @@ pub struct ClockView {
     /// epoch), so a page can count the first-move wait down on its own
     /// clock.
     pub now_ms: i64,
+    /// The instance keeping this clock has not been heard of lately: the
+    /// clock is shown stopped where its keeper was last seen alive (where
+    /// another instance resumes it if the keeper is gone), `running` is
+    /// null, and no page counts it down. Absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 /// The current time in milliseconds since the epoch.

@@ -103,6 +103,11 @@ pub struct Slot {
     pub(crate) seat_changes: std::sync::atomic::AtomicU64,
     /// When the game was last used, in seconds since the app started.
     pub(crate) last_used: std::sync::atomic::AtomicU64,
+    /// When the instance keeping this game's clock (another one) was last
+    /// heard of, if it has been silent too long: its pages are shown the
+    /// clock paused there until it is heard again or the clock is taken
+    /// over. 0: heard lately, or kept here.
+    pub(crate) keeper_lost_since: std::sync::atomic::AtomicI64,
 }
 
 impl Slot {
@@ -117,6 +122,7 @@ impl Slot {
             sockets: AtomicUsize::new(0),
             seat_changes: std::sync::atomic::AtomicU64::new(0),
             last_used: std::sync::atomic::AtomicU64::new(0),
+            keeper_lost_since: std::sync::atomic::AtomicI64::new(0),
         })
     }
 

@@ -157,7 +157,10 @@ pub(crate) async fn push_updates(
     account: Option<i64>,
 ) {
     let mut rx = slot.tx.subscribe();
-    let first = slot.session.lock().await.view();
+    let first = {
+        let session = slot.session.lock().await;
+        app.shown(&slot, &session)
+    };
     if !send(
         &mut socket,
         &WsMessage::State {
@@ -193,7 +196,10 @@ pub(crate) async fn push_updates(
                     Ok(text) => text,
                     // Missed updates: send the current state instead.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let now = slot.session.lock().await.view();
+                        let now = {
+                            let session = slot.session.lock().await;
+                            presence.app.shown(&slot, &session)
+                        };
                         Arc::from(WsMessage::State { state: Box::new(now) }.to_json())
                     }
                     Err(broadcast::error::RecvError::Closed) => return,

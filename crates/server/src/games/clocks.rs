@@ -21,7 +21,13 @@ const TICK: Duration = Duration::from_millis(25);
 
 /// How often an instance notes that it is alive, and looks for clocks
 /// nobody keeps.
-const BEAT_MS: i64 = 1_000;
+const BEAT_MS: i64 = 500;
+
+/// An instance not heard of for this long (two beats missed) has the
+/// clocks it keeps shown paused by the others, where it was last seen
+/// alive, until it is heard again or is taken for dead and its clocks are
+/// taken over: no page counts down time that nobody keeps.
+pub(crate) const SILENT_AFTER_MS: i64 = 2 * BEAT_MS;
 
 /// An instance not heard of for this long is taken for dead: its clocks are
 /// resumed elsewhere.
@@ -130,12 +136,15 @@ impl AppState {
     /// in memory with their deadlines; those whose keeper is dead (or, on
     /// a store no one shares, is not this instance) are taken over.
     async fn adopt_clocks(&self, now: i64) -> Result<(), GameError> {
+        let shared = self.store().is_shared();
         let games = self.store().clocked_games().await?;
         if games.is_empty() {
             return Ok(());
         }
         let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
-        let shared = self.store().is_shared();
+        if shared {
+            self.note_silent_keepers(&seen, now).await;
+        }
         for (id, owner) in games {
             let keeper_seen = owner.as_ref().and_then(|o| seen.get(o)).copied();
             let mine = owner.as_deref() == Some(self.instance());
@@ -161,6 +170,37 @@ impl AppState {
             }
         }
         Ok(())
+    }
+
+    /// Looks at the live clocks in memory that other instances keep: a
+    /// keeper silent for [`SILENT_AFTER_MS`] has its games shown paused
+    /// here, and shown running again once it is heard.
+    async fn note_silent_keepers(&self, seen: &HashMap<String, i64>, now: i64) {
+        for slot in self.slots_in_memory() {
+            let silent_since = {
+                let session = slot.session.lock().await;
+                let owner = session.row.clock_owner.as_deref();
+                let live = session.clocked() && !session.correspondence() && !session.is_over();
+                if !live || owner == Some(self.instance()) {
+                    None
+                } else {
+                    let last = owner.and_then(|o| seen.get(o)).copied();
+                    let since = session.row.clock.map_or(now, |c| c.since_ms);
+                    match last {
+                        Some(t) if now - t < SILENT_AFTER_MS => None,
+                        Some(t) => Some(t.max(1)),
+                        None => Some(since.max(1)),
+                    }
+                }
+            };
+            let was = slot.keeper_lost_since.swap(
+                silent_since.unwrap_or(0),
+                std::sync::atomic::Ordering::SeqCst,
+            );
+            if (was > 0) != silent_since.is_some() {
+                self.republish(&slot).await;
+            }
+        }
     }
 
     /// Takes over a game's clock from a keeper last seen at `keeper_seen`

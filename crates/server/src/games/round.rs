@@ -103,6 +103,7 @@ struct Before {
     seat_to_act: Option<u8>,
     offer: Option<Offer>,
     tokens: usize,
+    keeper: Option<String>,
     seats: [Option<String>; 2],
     accounts: [Option<i64>; 2],
 }
@@ -115,6 +116,7 @@ impl Before {
             seat_to_act: s.seat_to_act(),
             offer: s.row.offer,
             tokens: s.tokens.len(),
+            keeper: s.row.clock_owner.clone(),
             seats: [s.row.token0.clone(), s.row.token1.clone()],
             accounts: accounts_of(s),
         }
@@ -130,6 +132,32 @@ fn publish(slot: &Slot, view: &SessionView) {
     slot.broadcast(&WsMessage::State {
         state: Box::new(view.clone()),
     });
+}
+
+impl AppState {
+    /// A game's state as its sockets and readers are shown it: a clock
+    /// whose keeper (another instance) has gone silent is shown paused
+    /// where the keeper was last seen alive, until it is heard again or
+    /// the clock is taken over (`clocks.rs`).
+    pub(crate) fn shown(&self, slot: &Slot, session: &Session) -> SessionView {
+        let mut view = session.view();
+        let seen = slot.keeper_lost_since.load(Ordering::SeqCst);
+        let elsewhere = session.row.clock_owner.as_deref() != Some(self.instance());
+        if seen > 0 && elsewhere && view.clock.is_some() {
+            view.clock = session.clock_view_paused(seen, crate::clock::now_ms());
+        }
+        view
+    }
+
+    /// Tells a game's sockets its state again, unchanged but for how it is
+    /// shown (its clock's keeper went silent, or was heard again).
+    pub(crate) async fn republish(&self, slot: &Arc<Slot>) {
+        let view = {
+            let session = slot.session.lock().await;
+            self.shown(slot, &session)
+        };
+        publish(slot, &view);
+    }
 }
 
 /// How many times a change is decided again on the stored game before the
@@ -349,7 +377,11 @@ impl AppState {
             self.finish(&mut session).await;
         }
         self.watch_clock(&session);
-        let view = session.view();
+        // A new keeper has just written the clock: it is not silent.
+        if session.row.clock_owner != before.keeper {
+            slot.keeper_lost_since.store(0, Ordering::SeqCst);
+        }
+        let view = self.shown(slot, &session);
         let seats_moved = before.seats != [session.row.token0.clone(), session.row.token1.clone()]
             || before.accounts != accounts_of(&session);
         let correspondence = session.correspondence();

@@ -208,6 +208,22 @@ impl Session {
                 _ => None,
             },
             now_ms,
+            paused: false,
         })
+    }
+
+    /// The clock as the state shows it while its keeper has not been heard
+    /// of since `seen_ms`: stopped where the keeper was last seen alive,
+    /// which is where another instance resumes it (the time nobody kept is
+    /// nobody's), so the page neither counts on nor jumps back when it is
+    /// taken over.
+    pub fn clock_view_paused(&self, seen_ms: i64, now_ms: i64) -> Option<ClockView> {
+        let clock = self.row.clock?;
+        let running = self.running();
+        let mut view = self.clock_view(now_ms)?;
+        view.remaining_ms = clock.remaining_at(running, seen_ms.clamp(clock.since_ms, now_ms));
+        view.running = None;
+        view.paused = true;
+        Some(view)
     }
 }

@@ -43,7 +43,10 @@ export function clockBlock(view) {
       "aria-label": t("clock.of", { side: t("Side." + names[seat]) }),
     }, el("span", { class: "clock-side" }, t("Side." + names[seat])), el("span", { class: "clock-time" }, ""))),
     el("div", { class: "muted", id: "first-move", "aria-live": "polite" }));
-  return [box];
+  // The server keeping the clock went silent: it is shown stopped, and
+  // nobody's time runs, until another server takes it over.
+  const paused = s.clock.paused ? [el("p", { class: "notice", id: "clock-paused", role: "status" }, t("clock.paused"))] : [];
+  return [box, ...paused];
 }
 
 /** Redraws the clocks' figures from the state heard last (called ten

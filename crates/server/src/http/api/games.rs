@@ -367,7 +367,7 @@ pub async fn get(
     let (state, you) = {
         let session = slot.session.lock().await;
         let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
-        (session.view(), you)
+        (app.shown(&slot, &session), you)
     };
     Ok(Json(GameAnswer {
         state,
