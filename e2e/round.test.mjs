@@ -181,12 +181,23 @@ test("'left the game' never shows while both are here, shows once she has gone a
       assert.equal(await page.evaluate(() => window.goneSeen), false, "no 'left the game' while both are here");
     }
     // Olek's tab closes: Ala is told, first that she may claim soon, then
-    // that she may claim now.
+    // that she may claim now (every text the line shows is kept).
+    await ala.page.evaluate(() => {
+      window.goneTexts = [];
+      const note = () => {
+        const line = document.getElementById("opponent-gone");
+        const text = line ? line.textContent : "";
+        if (text && window.goneTexts.at(-1) !== text) window.goneTexts.push(text);
+      };
+      new MutationObserver(note).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     await olek.page.close();
-    await ala.page.locator("#opponent-gone", { hasText: "you may claim the win in" }).waitFor({ timeout: 10000 });
-    assert.match(await ala.page.locator("#presence").innerText(), /olek.*not connected/si);
-    await ala.page.locator("#opponent-gone", { hasText: /has left the game: you may claim the win\.$/ }).waitFor({ timeout: 10000 });
+    await ala.page.locator("#opponent-gone", { hasText: /has left the game: you may claim the win\.$/ }).waitFor({ timeout: 20000 });
     await ala.page.locator("#claim").waitFor();
+    assert.match(await ala.page.locator("#presence").innerText(), /olek.*not connected/si);
+    const texts = await ala.page.evaluate(() => window.goneTexts);
+    assert.match(texts[0], /not connected: if she does not come back, you may claim the win in \d s\./, texts.join(" | "));
+    assert.doesNotMatch(texts.slice(0, -1).join(" | "), /has left the game/, "the countdown comes first");
     // He comes back: the line and the button go at once, and stay gone.
     olek.page = await olek.context.newPage();
     await olek.page.goto(`${server.url}/g/${id}`);

@@ -18,6 +18,26 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every game, in the order lists show them. A new game fails to
+    /// compile in [`Kind::index`] until it is added here too.
+    pub const ALL: [Kind; 2] = [Kind::Ringo, Kind::Urgammon];
+
+    /// The game's place in [`Kind::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Kind::Ringo => 0,
+            Kind::Urgammon => 1,
+        }
+    }
+
+    /// The game's name as people write it (a notification's title).
+    pub const fn title(self) -> &'static str {
+        match self {
+            Kind::Ringo => "Ringo",
+            Kind::Urgammon => "Urgammon",
+        }
+    }
+
     /// The name.
     pub const fn name(self) -> &'static str {
         match self {
@@ -272,7 +292,8 @@ mod tests {
             assert_eq!(st.to_string().parse::<Status>(), Ok(st));
             assert_eq!(serde_json::to_value(st).unwrap(), st.name());
         }
-        for k in [Kind::Ringo, Kind::Urgammon] {
+        for (i, k) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(k.index(), i);
             assert_eq!(k.to_string().parse::<Kind>(), Ok(k));
             assert_eq!(serde_json::to_value(k).unwrap(), k.name());
         }

@@ -304,7 +304,7 @@ async fn review(store: &Store, job: &Job) -> Result<String, GameError> {
     };
     let rules = session.rules.clone();
     let body = blocking(move || {
-        crate::kinds::review_json(&*rules, &|done, total| {
+        crate::kinds::review_json(&rules, &|done, total| {
             let _ = tx.send((done, total));
         })
     })

@@ -9,7 +9,7 @@ import { gamePage } from "./js/pages/game.js";
 import { gamesPage } from "./js/pages/games.js";
 import { replayPage } from "./js/pages/replay.js";
 import { rulesPage } from "./js/pages/rules.js";
-import { glossaryPage } from "./js/glossary.js";
+import { glossaryPage } from "./js/pages/glossary.js";
 import { historyPage } from "./js/pages/history.js";
 import { learnPage } from "./js/pages/learn.js";
 import { puzzlesPage } from "./js/pages/puzzles.js";

@@ -17,10 +17,7 @@ use crate::ratings;
 use crate::session::Session;
 use crate::store::{GameRow, NewRecord};
 
-/// The pause between a pair's two games, in milliseconds: the first game's
-/// page shows its result and counts down before both players go to the
-/// second, and the second's first-move wait begins after it.
-pub const PAIR_PAUSE_MS: i64 = 5_000;
+use crate::session::PAIR_PAUSE_MS;
 
 /// The account `me`'s score in a finished game: 1 a win, 0.5 a draw, 0 a
 /// loss (a resignation is a loss).

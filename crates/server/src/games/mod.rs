@@ -18,8 +18,8 @@ mod round;
 pub(crate) mod shared;
 pub mod talk;
 
+pub use crate::session::PAIR_PAUSE_MS;
 pub(crate) use finish::begin_pair;
-pub use finish::PAIR_PAUSE_MS;
 pub(crate) use loops::Stopping;
 
 pub(crate) use opening::{new_row, open_game, NewGame};

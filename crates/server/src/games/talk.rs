@@ -263,8 +263,7 @@ impl AppState {
                 continue;
             }
             match self.absence(slot, seat).await {
-                Ok(ms) if ms > 0 => away[seat as usize] = Some(ms),
-                Ok(_) => {}
+                Ok(gone) => away[seat as usize] = gone,
                 Err(e) => tracing::warn!(error = %e, "could not measure a player's absence"),
             }
         }
@@ -294,17 +293,22 @@ impl AppState {
     }
 
     /// How long `seat`'s player has been gone from a game, in
-    /// milliseconds: 0 while a socket of hers is open on a live instance;
-    /// else since her last socket closed (or its instance died), and never
-    /// more than since the game last changed.
-    pub(crate) async fn absence(&self, slot: &Arc<Slot>, seat: u8) -> Result<i64, GameError> {
+    /// milliseconds: `None` while a socket of hers is open on a live
+    /// instance; else since her last socket closed (or its instance died),
+    /// and never more than since the game last changed (0 the moment she
+    /// left).
+    pub(crate) async fn absence(
+        &self,
+        slot: &Arc<Slot>,
+        seat: u8,
+    ) -> Result<Option<i64>, GameError> {
         let (game, changed_ms) = {
             let s = slot.session.lock().await;
             (s.row.id.clone(), s.row.updated_at * 1000)
         };
         let now = now_ms();
         if slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst) > 0 {
-            return Ok(0);
+            return Ok(None);
         }
         let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
         let shared = self.store().is_shared();
@@ -314,7 +318,7 @@ impl AppState {
             let alive =
                 instance == self.instance() || (shared && super::clocks::alive(alive_at, now));
             if sockets > 0 && alive && instance != self.instance() {
-                return Ok(0);
+                return Ok(None);
             }
             let gone = if sockets > 0 {
                 // Its instance died: gone since it was last heard of.
@@ -324,7 +328,7 @@ impl AppState {
             };
             since = since.max(gone);
         }
-        Ok((now - since).max(0))
+        Ok(Some((now - since).max(0)))
     }
 }
 
@@ -345,10 +349,7 @@ impl AppState {
             if s.mode() != crate::model::Mode::Friend {
                 return;
             }
-            let name = match s.kind() {
-                crate::model::Kind::Ringo => "Ringo",
-                crate::model::Kind::Urgammon => "Urgammon",
-            };
+            let name = s.kind().title();
             (
                 s.row.id.clone(),
                 name,

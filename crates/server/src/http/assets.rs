@@ -49,6 +49,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/js/pages/history.js"),
     ),
     (
+        "js/pages/glossary.js",
+        include_str!("../../static/js/pages/glossary.js"),
+    ),
+    (
         "js/panels/offers.js",
         include_str!("../../static/js/panels/offers.js"),
     ),

@@ -13,7 +13,7 @@ pub use ringo::ringo_reply;
 use crate::engine::analysis::{self, parse, AnalyzeAnswer, AnalyzeRequest};
 use crate::engine::EngineError;
 use crate::model::Kind;
-use crate::session::{Action, GameRules, Session};
+use crate::session::{Action, Rules, Session};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -73,27 +73,6 @@ pub trait GameKind: Sync {
     /// # Errors
     /// A field is not valid for this game.
     fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal>;
-
-    /// The computer's action in a game of these `rules` whose record has
-    /// `tokens` tokens, at `level`; a raised `stop` ends a search early.
-    fn engine_action(
-        &self,
-        rules: &dyn GameRules,
-        level: agon_ai::Level,
-        tokens: usize,
-        stop: Arc<AtomicBool>,
-    ) -> Option<Action>;
-
-    /// A finished game's review as the API's (and the CLI's) JSON, calling
-    /// `progress` with the steps done and in all.
-    ///
-    /// # Errors
-    /// The JSON could not be written.
-    fn review_json(
-        &self,
-        rules: &dyn GameRules,
-        progress: &dyn Fn(usize, usize),
-    ) -> serde_json::Result<String>;
 
     /// A record's text (its resignation already split off) as a game to
     /// import.
@@ -163,7 +142,11 @@ pub(crate) fn engine_action_at(
     stop: Arc<AtomicBool>,
 ) -> Option<Action> {
     let level = agon_ai::Level::new(level.or(session.row.level).unwrap_or(5));
-    of(session.kind()).engine_action(&*session.rules, level, session.tokens.len(), stop)
+    let tokens = session.tokens.len();
+    match &session.rules {
+        Rules::Ringo(g) => ringo::engine_action(g, level, tokens, stop),
+        Rules::Urgammon(m) => urgammon::engine_action(m, level, tokens),
+    }
 }
 
 /// A finished game's review as the API's JSON (the CLI's): engine work, run
@@ -172,13 +155,12 @@ pub(crate) fn engine_action_at(
 ///
 /// # Errors
 /// The JSON could not be written.
-pub fn review_json(
-    rules: &dyn GameRules,
-    progress: &dyn Fn(usize, usize),
-) -> Result<String, EngineError> {
-    of(rules.kind())
-        .review_json(rules, progress)
-        .map_err(|e| EngineError::Internal(format!("review JSON: {e}")))
+pub fn review_json(rules: &Rules, progress: &dyn Fn(usize, usize)) -> Result<String, EngineError> {
+    match rules {
+        Rules::Ringo(g) => ringo::review_json(g, progress),
+        Rules::Urgammon(m) => urgammon::review_json(m, progress),
+    }
+    .map_err(|e| EngineError::Internal(format!("review JSON: {e}")))
 }
 
 /// Checks an analysis request (its depth and position) before any engine

@@ -7,7 +7,7 @@ use crate::engine::analysis::{
 };
 use crate::engine::{BadInput, EngineError};
 use crate::model::Kind;
-use crate::session::{Action, GameRules};
+use crate::session::Action;
 use agon_views::RingoGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -103,30 +103,6 @@ impl GameKind for Ringo {
         Ok(rules.to_string())
     }
 
-    fn engine_action(
-        &self,
-        rules: &dyn GameRules,
-        level: agon_ai::Level,
-        tokens: usize,
-        stop: Arc<AtomicBool>,
-    ) -> Option<Action> {
-        let g = rules.as_any().downcast_ref::<ringo::Game>()?;
-        ringo_reply(g, level, tokens, Some(stop)).map(Action::Move)
-    }
-
-    fn review_json(
-        &self,
-        rules: &dyn GameRules,
-        progress: &dyn Fn(usize, usize),
-    ) -> serde_json::Result<String> {
-        let Some(g) = rules.as_any().downcast_ref::<ringo::Game>() else {
-            return Ok("null".into());
-        };
-        serde_json::to_string(
-            &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
-        )
-    }
-
     fn import(&self, text: &str) -> Result<Imported, ImportError> {
         let game = ringo::Game::parse_record(text).map_err(|e| ImportError {
             message: e.to_string(),
@@ -149,4 +125,25 @@ impl GameKind for Ringo {
     fn turn_plies(&self, _tokens: &[String]) -> Option<Vec<usize>> {
         None
     }
+}
+
+/// The computer's move in a Ringo game at `level`; a raised `stop` ends the
+/// search early.
+pub(super) fn engine_action(
+    g: &ringo::Game,
+    level: agon_ai::Level,
+    tokens: usize,
+    stop: Arc<AtomicBool>,
+) -> Option<Action> {
+    ringo_reply(g, level, tokens, Some(stop)).map(Action::Move)
+}
+
+/// A finished Ringo game's review as the API's JSON.
+pub(super) fn review_json(
+    g: &ringo::Game,
+    progress: &dyn Fn(usize, usize),
+) -> serde_json::Result<String> {
+    serde_json::to_string(
+        &agon_ai::ringo::review::review(g, agon_ai::ringo::review::DEPTH, progress).to_json(),
+    )
 }

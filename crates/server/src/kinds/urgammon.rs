@@ -6,11 +6,9 @@ use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, Setti
 use crate::engine::analysis::{bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView};
 use crate::engine::{BadInput, EngineError};
 use crate::model::Kind;
-use crate::session::{Action, GameRules};
+use crate::session::Action;
 use agon_ai::urgammon::MatchContext;
 use agon_views::UrgammonBoard;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Urgammon.
 pub(super) struct Urgammon;
@@ -123,48 +121,6 @@ impl GameKind for Urgammon {
         .header())
     }
 
-    fn engine_action(
-        &self,
-        rules: &dyn GameRules,
-        level: agon_ai::Level,
-        tokens: usize,
-        _stop: Arc<AtomicBool>,
-    ) -> Option<Action> {
-        let m = rules.as_any().downcast_ref::<urgammon::Match>()?;
-        let state = m.current().state();
-        if state.phase() == urgammon::Phase::Roll {
-            return Some(Action::Roll);
-        }
-        let side = state.to_act()?;
-        // Decisions maximise the chance to win the match at its score.
-        let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
-        let spec = agon_ai::urgammon::level_spec(level);
-        let mut rng = decision_rng(tokens, level);
-        match agon_ai::urgammon::decide(state, spec, payoff, &mut rng)? {
-            agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),
-            agon_ai::urgammon::player::Decision::Move(mv) => Some(Action::Move(mv.notation(side))),
-        }
-    }
-
-    fn review_json(
-        &self,
-        rules: &dyn GameRules,
-        progress: &dyn Fn(usize, usize),
-    ) -> serde_json::Result<String> {
-        let Some(m) = rules.as_any().downcast_ref::<urgammon::Match>() else {
-            return Ok("null".into());
-        };
-        serde_json::to_string(
-            &agon_ai::urgammon::review::review(
-                m,
-                true,
-                agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
-                progress,
-            )
-            .to_json(),
-        )
-    }
-
     fn import(&self, text: &str) -> Result<Imported, ImportError> {
         let text = text.trim();
         let m = if text.starts_with("urgammon") {
@@ -214,4 +170,42 @@ impl GameKind for Urgammon {
         plies.dedup();
         Some(plies)
     }
+}
+
+/// The computer's decision in an Urgammon match at `level`: a roll when it
+/// must roll, else its level's choice for the match at its score.
+pub(super) fn engine_action(
+    m: &urgammon::Match,
+    level: agon_ai::Level,
+    tokens: usize,
+) -> Option<Action> {
+    let state = m.current().state();
+    if state.phase() == urgammon::Phase::Roll {
+        return Some(Action::Roll);
+    }
+    let side = state.to_act()?;
+    // Decisions maximise the chance to win the match at its score.
+    let payoff = agon_ai::urgammon::MatchContext::of(m).payoff();
+    let spec = agon_ai::urgammon::level_spec(level);
+    let mut rng = decision_rng(tokens, level);
+    match agon_ai::urgammon::decide(state, spec, payoff, &mut rng)? {
+        agon_ai::urgammon::player::Decision::Verdict => Some(Action::Verdict),
+        agon_ai::urgammon::player::Decision::Move(mv) => Some(Action::Move(mv.notation(side))),
+    }
+}
+
+/// A finished Urgammon match's review as the API's JSON.
+pub(super) fn review_json(
+    m: &urgammon::Match,
+    progress: &dyn Fn(usize, usize),
+) -> serde_json::Result<String> {
+    serde_json::to_string(
+        &agon_ai::urgammon::review::review(
+            m,
+            true,
+            agon_ai::Level::new(agon_ai::urgammon::review::LEVEL),
+            progress,
+        )
+        .to_json(),
+    )
 }

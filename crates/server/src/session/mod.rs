@@ -16,8 +16,14 @@ pub use crate::model::{Kind, Mode, Status};
 pub use clocked::Moment;
 pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
 pub use offers::CLAIM_AFTER_MS;
-pub use rules::{End, GameRules};
+pub use rules::{End, GameRules, Rules};
 pub use view::{GameView, OfferView, PlayerView, SessionView};
+
+/// The pause between a rated pair's two games, in milliseconds: the first
+/// game's page shows its result and counts down before both players go to
+/// the second, and the second's first-move wait begins after it (the
+/// finisher opens it so; the view tells the page).
+pub const PAIR_PAUSE_MS: i64 = 5_000;
 
 /// The longest record a game may have, in tokens: an action that would pass
 /// it is refused, so every record the server exports stays importable.
@@ -40,10 +46,10 @@ pub fn rules_for(
     settings: &str,
     start: Option<&str>,
     moves: &[String],
-) -> Result<Box<dyn GameRules>, String> {
+) -> Result<Rules, String> {
     Ok(match kind {
-        Kind::Ringo => Box::new(ringo::build(settings, start, moves)?),
-        Kind::Urgammon => Box::new(urgammon::build(settings, moves)?),
+        Kind::Ringo => Rules::Ringo(ringo::build(settings, start, moves)?),
+        Kind::Urgammon => Rules::Urgammon(Box::new(urgammon::build(settings, moves)?)),
     })
 }
 
@@ -55,7 +61,7 @@ pub struct Session {
     /// The record tokens, as stored.
     pub tokens: Vec<String>,
     /// The rules state after the tokens.
-    pub rules: Box<dyn GameRules>,
+    pub rules: Rules,
     /// Every die drawn for this game.
     pub ledger: Ledger,
     /// The seat that resigned, if one did.

@@ -6,7 +6,6 @@ use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};
 use agon_views::RingoGame;
-use std::any::Any;
 
 /// A Ringo game from its rules string, start position and moves.
 pub(super) fn build(
@@ -25,14 +24,6 @@ fn seat(side: ringo::Side) -> u8 {
 impl GameRules for ringo::Game {
     fn kind(&self) -> Kind {
         Kind::Ringo
-    }
-
-    fn box_clone(&self) -> Box<dyn GameRules> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn over(&self) -> bool {

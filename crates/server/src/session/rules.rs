@@ -1,15 +1,47 @@
-//! What the session needs of a game's rules, behind [`GameRules`]: one
-//! implementation per game (`ringo.rs`, `urgammon.rs`, over the rules
-//! crates' own types) and one line in [`rules_for`]. The session keeps what
-//! every game shares (the record, the dice ledger, the revision, Undo's and
-//! resignation's bookkeeping) and asks the rules for the rest.
+//! A game's rules state as one type, [`Rules`], with a variant per game
+//! (shakmaty's `VariantPosition`): the session plays it through
+//! [`GameRules`], which each game implements on its rules crate's own type
+//! (`ringo.rs`, `urgammon.rs`), and a game's own code (`kinds/`: the
+//! computer's move, the review) matches on the variant, so a third game is
+//! flagged by the compiler wherever it needs code, with no downcast. The
+//! session keeps what every game shares (the record, the dice ledger, the
+//! revision, Undo's and resignation's bookkeeping) and asks the rules for
+//! the rest.
 
 use super::kinds::{Action, SessionError};
 use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};
-use std::any::Any;
 use std::fmt::Debug;
+
+/// A game's rules state: one variant per game.
+#[derive(Clone, Debug)]
+pub enum Rules {
+    /// A Ringo game.
+    Ringo(ringo::Game),
+    /// An Urgammon match (boxed: a match is several times a Ringo game's
+    /// size, and sessions move).
+    Urgammon(Box<urgammon::Match>),
+}
+
+impl std::ops::Deref for Rules {
+    type Target = dyn GameRules;
+    fn deref(&self) -> &(dyn GameRules + 'static) {
+        match self {
+            Rules::Ringo(g) => g,
+            Rules::Urgammon(m) => &**m,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Rules {
+    fn deref_mut(&mut self) -> &mut (dyn GameRules + 'static) {
+        match self {
+            Rules::Ringo(g) => g,
+            Rules::Urgammon(m) => &mut **m,
+        }
+    }
+}
 
 /// How a game ended other than by its rules, as its view shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,14 +82,6 @@ impl End {
 pub trait GameRules: Debug + Send + Sync + 'static {
     /// Which game these rules play.
     fn kind(&self) -> Kind;
-
-    /// A copy, boxed (so a session can be cloned and a refused action leave
-    /// the original as it was).
-    fn box_clone(&self) -> Box<dyn GameRules>;
-
-    /// The rules crate's own type, for the game's own code in `kinds/` (the
-    /// computer's move, the review), which downcasts to it.
-    fn as_any(&self) -> &dyn Any;
 
     /// The game (Ringo) or match (Urgammon) is over by the rules.
     fn over(&self) -> bool;
@@ -148,10 +172,4 @@ pub trait GameRules: Debug + Send + Sync + 'static {
 
     /// How many steps a review of this game takes.
     fn review_steps(&self) -> usize;
-}
-
-impl Clone for Box<dyn GameRules> {
-    fn clone(&self) -> Self {
-        self.box_clone()
-    }
 }

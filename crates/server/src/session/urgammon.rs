@@ -7,7 +7,6 @@ use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};
 use agon_views::UrgammonMatch;
-use std::any::Any;
 use urgammon::{Phase, Side, Token};
 
 /// An Urgammon match from its header and tokens.
@@ -45,14 +44,6 @@ fn wrong_moment(phase: Phase) -> SessionError {
 impl GameRules for urgammon::Match {
     fn kind(&self) -> Kind {
         Kind::Urgammon
-    }
-
-    fn box_clone(&self) -> Box<dyn GameRules> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn over(&self) -> bool {

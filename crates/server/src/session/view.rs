@@ -239,7 +239,7 @@ impl Session {
                     },
                     game,
                     score: self.row.pair_score,
-                    pause_ms: crate::games::PAIR_PAUSE_MS,
+                    pause_ms: super::PAIR_PAUSE_MS,
                 }
             }),
             rating_change: self.row.rating_change,

@@ -32,15 +32,12 @@ export async function gamesByIds(ids) {
   });
 }
 
-/** The rules state of a set position from the analysis board's API, with
- *  `move` played after it: a Ringo position under its rules, or an Urgammon
- *  set-up and the turn's dice (`spec` holds `rules` and `position`, or
- *  `setup` and `record`). Lessons and puzzles draw their boards from it. */
-export async function positionState(game, spec, move) {
-  const body = game === "ringo"
-    ? { game, rules: spec.rules, position: spec.position, moves: move || "", depth: 1 }
-    : { game, setup: spec.setup, record: move ? spec.record + " " + move : spec.record, level: 1 };
-  return { ...(await api("POST", "/api/analyze", body)).state, game };
+/** The rules state of a set position from the analysis board's API: its
+ *  request is the game's own (`gameOf(game).positionRequest(spec, move)`: a
+ *  Ringo position under its rules, or an Urgammon set-up and the turn's
+ *  dice). Lessons and puzzles draw their boards from it. */
+export async function positionState(body) {
+  return { ...(await api("POST", "/api/analyze", body)).state, game: body.game };
 }
 
 export class ApiError extends Error {

@@ -7,8 +7,9 @@ import { t } from "../i18n.js";
 import { ringoBoard } from "./boards/ringo.js";
 import { urgammonBoard } from "./boards/urgammon.js";
 import { ringoPanel, ringoResult } from "./panels/ringo.js";
-import { urgammonPanel } from "./panels/urgammon.js";
+import { urgammonPanel, diceBlock, pipLine } from "./panels/urgammon.js";
 import { urNotationText, urMoveText } from "./log.js";
+import { ringoSettings, urgammonSettings } from "./settings.js";
 
 const GAMES = {
   ringo: {
@@ -34,6 +35,32 @@ const GAMES = {
     result: (s) => ringoResult(s),
     /** Where the look back stands, in words. */
     lookingAt: (s, ply) => t("game.browsing_move", { n: ply, total: s.history.length }),
+    /** A rule set (a rules string) in words. */
+    settingsWords: (settings) => ringoSettings(settings, false),
+    /** What a seek or a new game names its rules by: a preset. */
+    seekRules: "rules",
+    /** The analysis board's request for a set position (a lesson's or a
+     *  puzzle's `rules` and `position`) with `move` played after it. */
+    positionRequest: (spec, move) => ({ game: "ringo", rules: spec.rules, position: spec.position, moves: move || "", depth: 1 }),
+    /** What a board shows beside it (Urgammon's dice): nothing. */
+    boardExtras: () => [],
+    /** Whether the verdict die may be rolled: never. */
+    verdictAllowed: () => false,
+    /** A puzzle's task in words: the fastest win, a win in n, or the best margin. */
+    puzzleTask: (p) => {
+      const side = t("side." + p.to_act);
+      if (p.goal === "best") return t("puzzles.task_margin", { side });
+      return p.goal === "fastest" ? t("puzzles.task_fastest", { side, n: p.plies }) : t("puzzles.task_win", { side, n: p.plies });
+    },
+    /** A wrong try at a puzzle, explained (`a`: the attempt's answer). */
+    puzzleWrong: (a, move) => {
+      const sol = a.solution.join(" ");
+      if (a.goal === "best") {
+        const win = (c) => Math.round(100 * (a.options.find((o) => o.choice === c)?.win ?? 0));
+        return t("puzzles.wrong_margin", { move, solution: sol, best: win(sol), other: win(move) });
+      }
+      return t(a.goal === "fastest" ? "puzzles.wrong_fastest" : "puzzles.wrong_win", { move, solution: sol, n: a.plies });
+    },
   },
   urgammon: {
     name: "Urgammon",
@@ -64,8 +91,36 @@ const GAMES = {
       const turn = s.log.find((l) => l.ply === ply);
       return turn ? t("game.browsing_turn", { n: turn.turn, total: s.log.length }) : t("game.browsing_opening");
     },
+    /** A match header in words. */
+    settingsWords: (settings) => urgammonSettings(settings),
+    /** What a seek or a new game names its rules by: the match's length. */
+    seekRules: "to",
+    /** The analysis board's request for a set-up (a lesson's or a
+     *  puzzle's `setup` and `record`: the turn's dice) with `move` after it. */
+    positionRequest: (spec, move) => ({ game: "urgammon", setup: spec.setup, record: move ? spec.record + " " + move : spec.record, level: 1 }),
+    /** The dice and the pips, beside a board. */
+    boardExtras: (s) => [diceBlock(s), pipLine(s)],
+    /** Whether the verdict die may be rolled now. */
+    verdictAllowed: (s) => !!s.verdict_allowed,
+    /** A puzzle's task in words: the best decision with this die. */
+    puzzleTask: (p, s) => {
+      const side = t("side." + p.to_act);
+      // English starts the sentence with the side ("Dark to play"); the
+      // other languages put it later, in lower case.
+      return t("puzzles.task_best", { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" });
+    },
+    /** A wrong try at a puzzle, explained with the equity it lost. */
+    puzzleWrong: (a, move) => {
+      const sol = a.solution.join(" ");
+      const eq = (c) => a.options.find((o) => o.choice === c)?.equity;
+      return t("puzzles.wrong_best", { move: move === "verdict" ? t("puzzles.verdict") : move, solution: sol === "verdict" ? t("puzzles.verdict") : sol,
+        lost: (eq(a.solution[0]) - eq(move)).toFixed(2) });
+    },
   },
 };
+
+/** Every game's name (`ringo`, `urgammon`), in the order pages list them. */
+export const GAME_NAMES = Object.keys(GAMES);
 
 /** The entry of game `name` (`ringo`, `urgammon`); an unknown game throws. */
 export function gameOf(name) {

@@ -37,16 +37,3 @@ export function termsRow(ids) {
   return el("div", { class: "terms", role: "group", "aria-label": t("glossary.words") },
     el("span", { class: "muted" }, t("glossary.words") + " "), ids.map(term));
 }
-
-/** The glossary page: every term of both games, with its explanation. */
-export function glossaryPage(main) {
-  document.title = t("glossary.title") + " — Agon";
-  main.append(el("h1", {}, t("glossary.title")), el("p", { class: "muted" }, t("glossary.intro")),
-    ...Object.entries(TERMS).map(([game, ids]) => el("section", { class: "card", "aria-labelledby": "glossary-" + game },
-      el("h2", { id: "glossary-" + game }, game === "ringo" ? "Ringo" : "Urgammon"),
-      el("dl", { class: "glossary" }, ids.map((id) => [el("dt", { id }, t("term." + id)), el("dd", {}, t(`term.${id}.text`))])))),
-    el("p", {}, el("a", { href: "/history", "data-nav": true, id: "history-link" }, t("history.title")), " · ",
-      el("a", { href: "/rules", "data-nav": true }, t("nav.rules"))));
-  const target = location.hash.slice(1);
-  if (target) document.getElementById(target)?.scrollIntoView();
-}

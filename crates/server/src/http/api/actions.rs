@@ -150,7 +150,7 @@ pub async fn act(
         ActionKind::Claim => {
             // The opponent of a player holding one seat.
             let absent_ms = match seats.as_slice() {
-                [seat] => app.absence(&slot, 1 - seat).await?,
+                [seat] => app.absence(&slot, 1 - seat).await?.unwrap_or(0),
                 _ => 0,
             };
             Action::Claim {

@@ -8,7 +8,7 @@ use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::hub::Slot;
 use crate::hub::WsMessage;
-use crate::session::GameRules;
+use crate::session::Rules;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -103,7 +103,7 @@ fn pending(done: usize, total: usize) -> Response {
 }
 
 /// Computes, stores and announces one review.
-async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Box<dyn GameRules>) {
+async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Rules) {
     let result = compute(&app, &slot, &id, rules).await;
     let total = app
         .inner
@@ -129,7 +129,7 @@ async fn compute(
     app: &AppState,
     slot: &Arc<Slot>,
     id: &str,
-    rules: Box<dyn GameRules>,
+    rules: Rules,
 ) -> Result<String, ApiError> {
     let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
     Ok(crate::games::on_pool(app, move || {
@@ -143,7 +143,7 @@ async fn compute(
                 ready: false,
             });
         };
-        crate::kinds::review_json(&*rules, &progress)
+        crate::kinds::review_json(&rules, &progress)
     })
     .await??)
 }

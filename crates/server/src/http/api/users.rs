@@ -119,7 +119,7 @@ pub async fn profile(
     let rated = app.store().ratings_of(account.id).await?;
     let mut ratings = BTreeMap::new();
     let mut history = BTreeMap::new();
-    for kind in [Kind::Ringo, Kind::Urgammon] {
+    for kind in Kind::ALL {
         let row = rated
             .iter()
             .find(|(k, _)| *k == kind)

@@ -12,7 +12,7 @@ import { urgammonBoard, PLURAL } from "../boards/urgammon.js";
 import { arrowsFor } from "../boards/arrows.js";
 import { urTurnText, urMoveText, valueText } from "../log.js";
 import { copyField } from "../panels/common.js";
-import { gameOf } from "../games.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 import { pipLine } from "../panels/urgammon.js";
 
 const SECTORS = "abcdefgh";
@@ -46,7 +46,7 @@ function nextOccupant(house, now) {
 }
 
 /** The games this page analyses, in its menu's order. */
-const ANALYSIS_GAMES = ["ringo", "urgammon"];
+const ANALYSIS_GAMES = GAME_NAMES;
 
 export async function analysisPage(main) {
   const params = new URLSearchParams(location.search);

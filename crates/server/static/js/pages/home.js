@@ -3,7 +3,7 @@ import { el, toast } from "../dom.js";
 import { t, percent } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
-import { gameOf } from "../games.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 import { gameName, opponentText, scoreText } from "./games.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
@@ -115,7 +115,7 @@ export async function homePage(main) {
   function draw() {
     wrap.replaceChildren();
     const gameChoice = el("fieldset", { class: "cards plain" }, el("legend", { class: "sr-only" }, t("home.game")),
-      ["ringo", "urgammon"].map((g) =>
+      GAME_NAMES.map((g) =>
         el("label", { class: "card", "data-game": g },
           el("input", { type: "radio", name: "game", value: g, checked: form.game === g,
             onchange: () => { form.game = g; localStorage.setItem("agon-last-game", g); draw(); } }),

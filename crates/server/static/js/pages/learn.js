@@ -9,12 +9,10 @@
 import { el, toast, announce } from "../dom.js";
 import { t, LANG } from "../../i18n.js";
 import { positionState } from "../api.js";
-import { gameOf } from "../games.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 import { account, saveSetting, mergeLearned } from "../account.js";
 
-const GAMES = ["ringo", "urgammon"];
+const GAMES = GAME_NAMES;
 const cache = {};
 
 /** A game's lessons, from its data file. */
@@ -98,7 +96,7 @@ async function lessonPage(main, game, id) {
   /** The lesson's position (with `move` played after it), from the rules
    *  engine. */
   async function load(move) {
-    view.state = await positionState(game, l, move);
+    view.state = await positionState(gameOf(game).positionRequest(l, move));
     view.selected = null;
     view.chooser = null;
     window.agonState = view.state;
@@ -106,9 +104,7 @@ async function lessonPage(main, game, id) {
   }
   function draw() {
     const mine = !solved;
-    boardWrap.replaceChildren(game === "ringo"
-      ? ringoBoard(view, play, () => draw(), mine)
-      : urgammonBoard(view, play, mine));
+    boardWrap.replaceChildren(gameOf(game).board(view, play, mine, () => draw()));
   }
   async function play(move) {
     if (solved) return;

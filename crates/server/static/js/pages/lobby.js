@@ -7,8 +7,7 @@ import { t } from "../../i18n.js";
 import { api, meta, tokenKey } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { account } from "../account.js";
-import { ringoSettings, urgammonSettings } from "../settings.js";
-import { gameOf } from "../games.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 
 /** The clocks a seek may have, as base+increment seconds. */
 export const CLOCKS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
@@ -44,7 +43,7 @@ export function timeControlFields(v) {
 
 /** A seek's or pool's settings in words. */
 function settingsWords(game, settings) {
-  return game === "ringo" ? ringoSettings(settings, false) : urgammonSettings(settings);
+  return gameOf(game).settingsWords(settings);
 }
 
 /** The lobby's socket address. */
@@ -156,7 +155,7 @@ export async function lobbyBlock(root, compact = false) {
 
   function drawForm() {
     if (!form) return;
-    const game = el("select", { id: "seek-game" }, ["ringo", "urgammon"].map((g) => el("option", { value: g }, gameOf(g).name)));
+    const game = el("select", { id: "seek-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
     const preset = el("select", { id: "seek-rules" }, m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
     const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
     const clock = el("select", { id: "seek-clock" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
@@ -169,8 +168,8 @@ export async function lobbyBlock(root, compact = false) {
     const toRow = el("div", { class: "opt" }, el("label", { for: "seek-to" }, t("home.match_to")), to);
     const sync = () => {
       const g = game.value;
-      rulesRow.hidden = g !== "ringo";
-      toRow.hidden = g !== "urgammon";
+      rulesRow.hidden = gameOf(g).seekRules !== "rules";
+      toRow.hidden = gameOf(g).seekRules !== "to";
       side.replaceChildren(...["random", ...gameOf(g).sides].map((s) => el("option", { value: s }, t("side." + s))));
     };
     game.addEventListener("change", sync);
@@ -185,7 +184,7 @@ export async function lobbyBlock(root, compact = false) {
         el("span", { class: "range" }, min, " – ", max)) : null,
       el("div", { class: "row" }, el("button", { class: "primary", id: "seek-create", onclick: async () => {
         const body = { game: game.value, ...timeControlFields(clock.value), side: side.value };
-        if (game.value === "ringo") body.rules = preset.value; else body.to = Number(to.value);
+        if (gameOf(game.value).seekRules === "rules") body.rules = preset.value; else body.to = Number(to.value);
         if (rated && rated.checked) body.rated = true;
         if (min && min.value !== "") body.rating_min = Number(min.value);
         if (max && max.value !== "") body.rating_max = Number(max.value);

@@ -4,7 +4,7 @@
 import { el, sv } from "../dom.js";
 import { t, num } from "../../i18n.js";
 import { api, errorText } from "../api.js";
-import { gameOf } from "../games.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 import { settingsText } from "../settings.js";
 import { playerText } from "../players.js";
 import { statusText } from "./games.js";
@@ -67,7 +67,7 @@ export async function profilePage(main, name) {
     el("p", { class: "muted" }, t("account.since", { date: new Date(p.created_at * 1000).toLocaleDateString(document.documentElement.lang) }),
       " · ", el("a", { href: "/leaderboard", "data-nav": true }, t("nav.leaderboard"))));
   const cards = el("div", { class: "cards" });
-  for (const game of ["ringo", "urgammon"]) {
+  for (const game of GAME_NAMES) {
     const r = p.ratings[game];
     cards.append(el("section", { class: "card", id: "rating-" + game, "aria-labelledby": `rating-${game}-title` },
       el("h2", { id: `rating-${game}-title` }, gameOf(game).name),
@@ -109,7 +109,7 @@ export async function profilePage(main, name) {
   main.append(el("section", { "aria-labelledby": "profile-games-title" },
     el("h2", { id: "profile-games-title" }, t("profile.games")),
     el("div", { class: "row" },
-      select("filter-game", "kind", [["", t("profile.all")], ["ringo", gameOf("ringo").name], ["urgammon", gameOf("urgammon").name]]),
+      select("filter-game", "kind", [["", t("profile.all")], ...GAME_NAMES.map((g) => [g, gameOf(g).name])]),
       select("filter-rules", "rules", [["", t("profile.all")],
         ...[...new Map(p.games.map((g) => [g.game + " " + g.settings, gameOf(g.game).name + " · " + settingsText(g.game, g.settings, false)])).entries()]]),
       select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["drawn", t("profile.drawn")], ["aborted", t("profile.aborted")], ["ongoing", t("games.ongoing")]]),
@@ -121,7 +121,7 @@ export async function leaderboardPage(main) {
   main.append(el("h1", {}, t("leaderboard.title")), el("p", { class: "muted" }, t("leaderboard.help")));
   const cards = el("div", { class: "cards" });
   main.append(cards);
-  for (const game of ["ringo", "urgammon"]) {
+  for (const game of GAME_NAMES) {
     const { players } = await api("GET", "/api/leaderboard/" + game);
     cards.append(el("section", { class: "card", id: "leaders-" + game, "aria-labelledby": `leaders-${game}-title` },
       el("h2", { id: `leaders-${game}-title` }, gameOf(game).name),

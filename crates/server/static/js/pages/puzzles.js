@@ -9,13 +9,10 @@
 import { el, toast, announce } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, positionState } from "../api.js";
-import { gameOf } from "../games.js";
-import { ringoBoard } from "../boards/ringo.js";
-import { urgammonBoard } from "../boards/urgammon.js";
-import { diceBlock, pipLine } from "../panels/urgammon.js";
+import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
 
-const GAMES = ["ringo", "urgammon"];
+const GAMES = GAME_NAMES;
 const NEW = { rating: 1500, deviation: 350, volatility: 0.06, attempts: 0 };
 /** How many tried ids the browser remembers per game (sent as `exclude`). */
 const REMEMBER = 200;
@@ -24,7 +21,7 @@ const REMEMBER = 200;
 function local() {
   try {
     const p = JSON.parse(localStorage.getItem("agon-puzzles") || "{}");
-    const out = { game: GAMES.includes(p.game) ? p.game : "ringo", rating: {}, tried: {} };
+    const out = { game: GAMES.includes(p.game) ? p.game : GAMES[0], rating: {}, tried: {} };
     for (const g of GAMES) {
       const r = p.rating?.[g];
       out.rating[g] = r && Number.isFinite(r.rating) ? r : { ...NEW };
@@ -32,7 +29,7 @@ function local() {
     }
     return out;
   } catch {
-    return { game: "ringo", rating: { ringo: { ...NEW }, urgammon: { ...NEW } }, tried: { ringo: [], urgammon: [] } };
+    return { game: GAMES[0], rating: Object.fromEntries(GAMES.map((g) => [g, { ...NEW }])), tried: Object.fromEntries(GAMES.map((g) => [g, []])) };
   }
 }
 
@@ -47,20 +44,6 @@ function ratingText(r) {
 
 /** A theme's name in the page's language. */
 const themeName = (id) => t("theme." + id);
-
-/** What the player must find, in words. */
-function taskText(p, s) {
-  const side = t("side." + p.to_act);
-  if (p.game === "ringo") {
-    if (p.goal === "best") return t("puzzles.task_margin", { side });
-    return p.goal === "fastest"
-      ? t("puzzles.task_fastest", { side, n: p.plies })
-      : t("puzzles.task_win", { side, n: p.plies });
-  }
-  // English starts the sentence with the side ("Dark to play"); the other
-  // languages put it later, in lower case.
-  return t("puzzles.task_best", { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" });
-}
 
 /** `/puzzles` (a new puzzle) or `/puzzles/{id}` (that one). */
 export async function puzzlesPage(main, id) {
@@ -131,7 +114,7 @@ export async function puzzlesPage(main, id) {
   /** The puzzle's position (with `move` played after it), from the rules
    *  engine. */
   async function load(move) {
-    view.state = await positionState(puzzle.game, puzzle, move);
+    view.state = await positionState(gameOf(puzzle.game).positionRequest(puzzle, move));
     view.selected = null;
     view.chooser = null;
     window.agonState = view.state;
@@ -139,16 +122,10 @@ export async function puzzlesPage(main, id) {
   }
   function draw() {
     const s = view.state;
-    boardWrap.replaceChildren(puzzle.game === "ringo"
-      ? ringoBoard(view, play, () => draw(), !done)
-      : urgammonBoard(view, play, !done));
-    if (puzzle.game === "urgammon") {
-      extra.replaceChildren(diceBlock(s), pipLine(s));
-      verdictButton.hidden = done || !s.verdict_allowed;
-    } else {
-      extra.replaceChildren();
-      verdictButton.hidden = true;
-    }
+    const g = gameOf(puzzle.game);
+    boardWrap.replaceChildren(g.board(view, play, !done, () => draw()));
+    extra.replaceChildren(...g.boardExtras(s));
+    verdictButton.hidden = done || !g.verdictAllowed(s);
   }
 
   async function show(p) {
@@ -167,7 +144,7 @@ export async function puzzlesPage(main, id) {
     history.replaceState(null, "", "/puzzles/" + p.id);
     info.textContent = t("puzzles.info", { id: p.id, rating: p.rating, themes: p.themes.map(themeName).join(", ") });
     await load();
-    task.textContent = taskText(p, view.state);
+    task.textContent = gameOf(p.game).puzzleTask(p, view.state);
     announce(task.textContent);
     boardWrap.querySelector("[tabindex='0'], button, [role='button']")?.focus({ preventScroll: true });
   }
@@ -189,18 +166,7 @@ export async function puzzlesPage(main, id) {
 
   /** The answer's words, and the options' equities for Urgammon. */
   function explain(a, move) {
-    const sol = a.solution.join(" ");
-    if (a.correct) return t("puzzles.right");
-    if (puzzle.game === "ringo") {
-      if (a.goal === "best") {
-        const win = (c) => Math.round(100 * (a.options.find((o) => o.choice === c)?.win ?? 0));
-        return t("puzzles.wrong_margin", { move, solution: sol, best: win(sol), other: win(move) });
-      }
-      return t(a.goal === "fastest" ? "puzzles.wrong_fastest" : "puzzles.wrong_win", { move, solution: sol, n: a.plies });
-    }
-    const eq = (c) => a.options.find((o) => o.choice === c)?.equity;
-    return t("puzzles.wrong_best", { move: move === "verdict" ? t("puzzles.verdict") : move, solution: sol === "verdict" ? t("puzzles.verdict") : sol,
-      lost: (eq(a.solution[0]) - eq(move)).toFixed(2) });
+    return a.correct ? t("puzzles.right") : gameOf(puzzle.game).puzzleWrong(a, move);
   }
 
   function showOptions(a) {

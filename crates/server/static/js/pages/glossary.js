@@ -1,0 +1,20 @@
+// The glossary page (/glossary): every term of both games, with its
+// explanation, each game under its name; a term's id is its anchor, so the
+// game pages' "Words" link to it.
+import { el } from "../dom.js";
+import { t } from "../../i18n.js";
+import { TERMS } from "../glossary.js";
+import { gameOf } from "../games.js";
+
+/** The glossary page: every term of both games, with its explanation. */
+export function glossaryPage(main) {
+  document.title = t("glossary.title") + " — Agon";
+  main.append(el("h1", {}, t("glossary.title")), el("p", { class: "muted" }, t("glossary.intro")),
+    ...Object.entries(TERMS).map(([game, ids]) => el("section", { class: "card", "aria-labelledby": "glossary-" + game },
+      el("h2", { id: "glossary-" + game }, gameOf(game).name),
+      el("dl", { class: "glossary" }, ids.map((id) => [el("dt", { id }, t("term." + id)), el("dd", {}, t(`term.${id}.text`))])))),
+    el("p", {}, el("a", { href: "/history", "data-nav": true, id: "history-link" }, t("history.title")), " · ",
+      el("a", { href: "/rules", "data-nav": true }, t("nav.rules"))));
+  const target = location.hash.slice(1);
+  if (target) document.getElementById(target)?.scrollIntoView();
+}
