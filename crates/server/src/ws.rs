@@ -70,12 +70,11 @@ impl SocketCount {
         client: std::net::IpAddr,
     ) -> Result<SocketCount, SocketRefused> {
         let o = app.options();
-        let address = app
-            .inner
-            .socket_addresses
+        let (sockets, addresses) = app.socket_counts();
+        let address = addresses
             .take(client)
             .ok_or(SocketRefused::Address(o.max_sockets_per_address))?;
-        let total = app.inner.sockets.fetch_add(1, Ordering::SeqCst);
+        let total = sockets.fetch_add(1, Ordering::SeqCst);
         let here = slot.map_or(0, |s| s.sockets.fetch_add(1, Ordering::SeqCst));
         let count = SocketCount {
             app: app.clone(),
@@ -94,7 +93,7 @@ impl SocketCount {
 
 impl Drop for SocketCount {
     fn drop(&mut self) {
-        self.app.inner.sockets.fetch_sub(1, Ordering::SeqCst);
+        self.app.socket_counts().0.fetch_sub(1, Ordering::SeqCst);
         if let Some(slot) = &self.slot {
             slot.sockets.fetch_sub(1, Ordering::SeqCst);
         }

@@ -8,12 +8,12 @@
 //! nobody kept is nobody's.
 
 use super::round::{Cause, Change};
-use super::{AppState, GameError, Inner};
+use super::{AppState, GameError};
 use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::session::{Moment, Session};
 use std::collections::HashMap;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often the keeper looks at its deadlines.
@@ -40,7 +40,7 @@ pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
 }
 
 /// Keeps this instance's clocks for as long as the app lives.
-pub(crate) async fn keep(app: Weak<Inner>, mut stopping: super::loops::Stopping) {
+pub(crate) async fn keep(app: super::WeakState, mut stopping: super::loops::Stopping) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_beat = 0;
@@ -49,8 +49,7 @@ pub(crate) async fn keep(app: Weak<Inner>, mut stopping: super::loops::Stopping)
             () = stopping.wait() => return,
             _ = tick.tick() => {}
         }
-        let Some(inner) = app.upgrade() else { return };
-        let app = AppState { inner };
+        let Some(app) = app.upgrade() else { return };
         let now = now_ms();
         if now - last_beat >= BEAT_MS {
             last_beat = now;

@@ -130,11 +130,11 @@ pub const MAX_IMPORT: usize = 2 * (MAX_TOKENS * 10 + 256) + 1024;
 
 /// Housekeeping now and then, for as long as the state lives: idle games
 /// leave memory, the limiters forget old clients.
-async fn sweeper(app: std::sync::Weak<Inner>, mut stopping: loops::Stopping) {
+async fn sweeper(app: WeakState, mut stopping: loops::Stopping) {
     let every = match app.upgrade() {
         // Often enough that a game leaves memory soon after its idle time.
-        Some(inner) => {
-            (inner.options.evict_after / 2).clamp(Duration::from_secs(1), Duration::from_secs(30))
+        Some(app) => {
+            (app.options().evict_after / 2).clamp(Duration::from_secs(1), Duration::from_secs(30))
         }
         None => return,
     };
@@ -145,59 +145,70 @@ async fn sweeper(app: std::sync::Weak<Inner>, mut stopping: loops::Stopping) {
             () = stopping.wait() => return,
             _ = tick.tick() => {}
         }
-        let Some(inner) = app.upgrade() else { return };
-        AppState { inner }.sweep();
+        let Some(app) = app.upgrade() else { return };
+        app.sweep();
     }
 }
 
 /// The shared state of the app.
 #[derive(Clone)]
 pub struct AppState {
-    pub(crate) inner: Arc<Inner>,
+    inner: Arc<Inner>,
 }
 
-pub(crate) struct Inner {
+/// A weak handle on the state, for a loop that must not keep it alive.
+#[derive(Clone)]
+pub(crate) struct WeakState(std::sync::Weak<Inner>);
+
+impl WeakState {
+    /// The state, while it lives.
+    pub(crate) fn upgrade(&self) -> Option<AppState> {
+        self.0.upgrade().map(|inner| AppState { inner })
+    }
+}
+
+struct Inner {
     store: Store,
     /// Accounts and their sessions.
-    pub(crate) accounts: crate::accounts::Accounts,
+    accounts: crate::accounts::Accounts,
     games: Mutex<HashMap<String, Arc<Slot>>>,
     /// The computer's moves in games: a pool of their own, so that no
     /// analysis, rollout or review is ever ahead of a game in the queue.
-    pub(crate) engine: Arc<Semaphore>,
+    engine: Arc<Semaphore>,
     /// Analyses, rollouts and reviews.
-    pub(crate) analysis: Arc<Semaphore>,
+    analysis: Arc<Semaphore>,
     /// Analysis work queued or running, per client address, and in all.
-    pub(crate) analysis_load: Mutex<crate::games::AnalysisLoad>,
-    pub(crate) engine_delay: Duration,
-    pub(crate) options: Options,
+    analysis_load: Mutex<crate::games::AnalysisLoad>,
+    engine_delay: Duration,
+    options: Options,
     /// WebSockets open now, in all.
-    pub(crate) sockets: AtomicUsize,
+    sockets: AtomicUsize,
     /// WebSockets open now per client address.
-    pub(crate) socket_addresses: Arc<crate::hub::PerAddress>,
+    socket_addresses: Arc<crate::hub::PerAddress>,
     /// Housekeeping the layers above hand in (the HTTP rate limiters
     /// forgetting old clients), run by each sweep.
     chores: Mutex<Vec<Chore>>,
     /// When the app started: slots note their last use as seconds since.
     started: std::time::Instant,
     /// Reviews being computed: game id → (steps done, steps in all).
-    pub(crate) reviews: Mutex<HashMap<String, (usize, usize)>>,
+    reviews: Mutex<HashMap<String, (usize, usize)>>,
     /// Raised when the server stops: sockets close with a reconnect hint and
     /// the health check says `stopping`.
-    pub(crate) closing: tokio::sync::watch::Sender<bool>,
+    closing: tokio::sync::watch::Sender<bool>,
     /// Requests waiting for a queued job's result, by job id.
-    pub(crate) waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
+    waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
     /// This instance's name among those sharing the store: it keeps the
     /// clocks of the games it changed last.
-    pub(crate) instance: String,
+    instance: String,
     /// The clocks this instance keeps: game id → when its deadline passes
     /// (milliseconds since the epoch).
-    pub(crate) deadlines: Mutex<HashMap<String, i64>>,
+    deadlines: Mutex<HashMap<String, i64>>,
     /// The lobby's sockets and the seeks they hold.
-    pub(crate) lobby: crate::hub::LobbyHub,
+    lobby: crate::hub::LobbyHub,
     /// Each chat writer's recent lines, for the rate limit.
-    pub(crate) chat_limiter: talk::ChatLimiter,
+    chat_limiter: talk::ChatLimiter,
     /// Web Push: this server's keys and its client.
-    pub(crate) push: crate::push::Pusher,
+    push: crate::push::Pusher,
     /// Every loop and background task of the state, and the one handle
     /// that stops them.
     loops: loops::Loops,
@@ -251,20 +262,16 @@ impl AppState {
         };
         // The state's loops start with it, and stop with `stop`.
         if let Some(notices) = notices {
-            app.spawn(shared::follow(
-                Arc::downgrade(&app.inner),
-                notices,
-                app.stopping(),
-            ));
+            app.spawn(shared::follow(app.downgrade(), notices, app.stopping()));
         }
-        app.spawn(clocks::keep(Arc::downgrade(&app.inner), app.stopping()));
-        app.spawn(sweeper(Arc::downgrade(&app.inner), app.stopping()));
+        app.spawn(clocks::keep(app.downgrade(), app.stopping()));
+        app.spawn(sweeper(app.downgrade(), app.stopping()));
         // The Web Push key is made at first start (and kept in the store,
         // where every instance finds it).
-        let inner = Arc::downgrade(&app.inner);
+        let weak = app.downgrade();
         app.spawn(async move {
-            let Some(inner) = inner.upgrade() else { return };
-            if let Err(e) = inner.push.keys(&inner.store).await {
+            let Some(app) = weak.upgrade() else { return };
+            if let Err(e) = app.pusher().keys(app.store()).await {
                 tracing::warn!(error = %e, "no Web Push key yet: made when first needed");
             }
         });
@@ -296,6 +303,36 @@ impl AppState {
         } else {
             MAX_BODY
         }
+    }
+
+    /// A weak handle on the state, for a loop that must not keep it alive.
+    pub(crate) fn downgrade(&self) -> WeakState {
+        WeakState(Arc::downgrade(&self.inner))
+    }
+
+    /// The lobby's sockets and the seeks they hold.
+    pub(crate) fn lobby_hub(&self) -> &crate::hub::LobbyHub {
+        &self.inner.lobby
+    }
+
+    /// Raised when the server stops (sockets close with a reconnect hint).
+    pub(crate) fn closing_watch(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.inner.closing.subscribe()
+    }
+
+    /// Reviews being computed here: game id → (steps done, steps in all).
+    pub(crate) fn reviews(&self) -> &Mutex<HashMap<String, (usize, usize)>> {
+        &self.inner.reviews
+    }
+
+    /// Web Push: this server's keys and its client.
+    pub(crate) fn pusher(&self) -> &crate::push::Pusher {
+        &self.inner.push
+    }
+
+    /// The WebSockets open now, in all, and per client address.
+    pub(crate) fn socket_counts(&self) -> (&AtomicUsize, &Arc<crate::hub::PerAddress>) {
+        (&self.inner.sockets, &self.inner.socket_addresses)
     }
 
     /// The store.

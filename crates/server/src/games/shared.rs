@@ -5,10 +5,10 @@
 
 use super::GameError;
 use crate::engine::EngineError;
-use crate::games::{AppState, Inner};
+use crate::games::AppState;
 use crate::hub::WsMessage;
 use crate::store::{JobKind, JobState, Notice};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -17,7 +17,7 @@ const JOB_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Follows the store's announcements for as long as the app lives.
 pub(crate) async fn follow(
-    app: Weak<Inner>,
+    app: super::WeakState,
     mut notices: broadcast::Receiver<Notice>,
     mut stopping: super::loops::Stopping,
 ) {
@@ -32,8 +32,7 @@ pub(crate) async fn follow(
             Err(broadcast::error::RecvError::Lagged(_)) => Notice::Resync,
             Err(broadcast::error::RecvError::Closed) => return,
         };
-        let Some(inner) = app.upgrade() else { return };
-        let app = AppState { inner };
+        let Some(app) = app.upgrade() else { return };
         match notice {
             Notice::Game {
                 id,

@@ -150,7 +150,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
     let api = path.starts_with("/api/") || path == "/api";
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let upgrade = req.headers().contains_key(header::UPGRADE);
-    let o = &app.inner.options;
+    let o = app.options();
     let https = came_over_https(&req, &o.trusted_proxies);
     let foreign_host = requested_host(&req).filter(|h| !host_allowed(h, &o.allowed_hosts));
     let mut res = if let Some(host) = foreign_host {
@@ -161,7 +161,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
         )
     } else if api
         && (changes_state || upgrade)
-        && !origin_allowed(req.headers(), &app.inner.options.allowed_origins)
+        && !origin_allowed(req.headers(), &app.options().allowed_origins)
     {
         json_error(
             StatusCode::FORBIDDEN,

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The router. Tests drive it directly; `agon serve` (the crate's `serve`) puts it
 /// on a socket.
 pub fn app(state: AppState) -> Router {
-    let o = &state.inner.options;
+    let o = state.options();
     let client = crate::http::limits::ClientIp {
         trusted: Arc::new(o.trusted_proxies.clone()),
     };

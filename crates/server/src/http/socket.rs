@@ -25,7 +25,7 @@ pub async fn upgrade(
     let count = SocketCount::take(&app, Some(&slot), client)?;
     let account = viewer.account_id();
     Ok(sized(upgrade).on_upgrade(move |socket| async move {
-        let closing = app.inner.closing.subscribe();
+        let closing = app.closing_watch();
         let app = app.clone();
         push_updates(socket, app, slot, closing, account).await;
         drop(count);

@@ -13,7 +13,7 @@ impl AppState {
     /// The pools' counts, for the lobby's sockets.
     async fn note_pools(&self) {
         if let Ok(Ok(json)) = self.pools().await.map(|p| serde_json::to_string(&p)) {
-            self.inner.lobby.set_pools(json);
+            self.lobby_hub().set_pools(json);
         }
     }
 
@@ -26,7 +26,7 @@ impl AppState {
                 .iter()
                 .filter_map(|s| Some((s.id.clone(), serde_json::to_string(s).ok()?)))
                 .collect();
-            self.inner.lobby.seed(seeks);
+            self.lobby_hub().seed(seeks);
         }
     }
 
@@ -36,8 +36,7 @@ impl AppState {
         let now = now_ms();
         self.note_pools().await;
         let held: Vec<String> = self
-            .inner
-            .lobby
+            .lobby_hub()
             .held
             .lock()
             .map(|h| h.keys().cloned().collect())
@@ -67,8 +66,7 @@ impl AppState {
 /// and the housekeeping runs every second, in a loop of its own.
 pub fn start(app: &AppState) {
     if app
-        .inner
-        .lobby
+        .lobby_hub()
         .started
         .swap(true, std::sync::atomic::Ordering::SeqCst)
     {
@@ -76,10 +74,10 @@ pub fn start(app: &AppState) {
     }
     // The pools at once (nobody waiting yet), so the first socket has them.
     if let Ok(Ok(json)) = pools::pool_views(|_| 0).map(|p| serde_json::to_string(&p)) {
-        app.inner.lobby.set_pools(json);
+        app.lobby_hub().set_pools(json);
     }
-    let weak = std::sync::Arc::downgrade(&app.inner);
-    let fresh = app.inner.lobby.fresh.clone();
+    let weak = app.downgrade();
+    let fresh = app.lobby_hub().fresh.clone();
     app.spawn(fan_out_loop(weak.clone(), fresh.clone(), app.stopping()));
     // The cuts apart from the housekeeping: its queries (slow while the
     // store is busy) never hold a change back.
@@ -94,12 +92,11 @@ pub fn start(app: &AppState) {
                 () = stopping.wait() => return,
                 _ = tick.tick() => {}
             }
-            let Some(inner) = cuts.upgrade() else {
+            let Some(app) = cuts.upgrade() else {
                 // The fan-out's loop sees it too.
                 fresh.notify_one();
                 return;
             };
-            let app = AppState { inner };
             // The lobby in memory, from the store: at start, then every 30 s
             // to mend a change missed (another instance's, lost in transit).
             // Here, between two cuts: a change that comes meanwhile waits in
@@ -108,7 +105,7 @@ pub fn start(app: &AppState) {
                 seeded = now_ms();
                 app.seed_lobby().await;
             }
-            app.inner.lobby.cut();
+            app.lobby_hub().cut();
         }
     });
     let mut stopping = app.stopping();
@@ -120,8 +117,8 @@ pub fn start(app: &AppState) {
                 () = stopping.wait() => return,
                 _ = tick.tick() => {}
             }
-            let Some(inner) = weak.upgrade() else { return };
-            AppState { inner }.lobby_tick().await;
+            let Some(app) = weak.upgrade() else { return };
+            app.lobby_tick().await;
         }
     });
 }
@@ -131,7 +128,7 @@ pub fn start(app: &AppState) {
 /// (the sockets it had passed are behind); sockets left behind busy are
 /// tried again a round's time later.
 async fn fan_out_loop(
-    weak: std::sync::Weak<crate::games::Inner>,
+    weak: crate::games::WeakState,
     fresh: std::sync::Arc<tokio::sync::Notify>,
     mut stopping: crate::games::Stopping,
 ) {
@@ -148,14 +145,13 @@ async fn fan_out_loop(
             () = fresh.notified() => {}
             () = tokio::time::sleep(wait.min(std::time::Duration::from_secs(86_400))) => {}
         }
-        let Some(inner) = weak.upgrade() else { return };
-        let app = AppState { inner };
+        let Some(app) = weak.upgrade() else { return };
         loop {
             tokio::time::sleep_until(last + crate::hub::LOBBY_ROUND).await;
             last = tokio::time::Instant::now();
-            let head = app.inner.lobby.head();
+            let head = app.lobby_hub().head();
             behind = socket::fan_out(&app).await;
-            if app.inner.lobby.head() == head {
+            if app.lobby_hub().head() == head {
                 break;
             }
         }

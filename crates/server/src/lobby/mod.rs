@@ -200,7 +200,7 @@ impl AppState {
     /// instance (this one too) hears.
     fn lobby_changed(&self, change: LobbyNotice) {
         if !self.store().is_shared() {
-            self.inner.lobby.changed(&change);
+            self.lobby_hub().changed(&change);
         }
     }
 
@@ -471,7 +471,7 @@ impl AppState {
         if seek.game.is_some() || !owns(&seek, Some(token), None) {
             return false;
         }
-        if let Ok(mut held) = self.inner.lobby.held.lock() {
+        if let Ok(mut held) = self.lobby_hub().held.lock() {
             *held.entry(id.to_string()).or_insert(0) += 1;
         }
         true
@@ -481,8 +481,7 @@ impl AppState {
     /// more, its creator has left, and the seek goes.
     pub async fn release_seek(&self, id: &str) {
         let last = self
-            .inner
-            .lobby
+            .lobby_hub()
             .held
             .lock()
             .is_ok_and(|mut held| match held.get_mut(id) {

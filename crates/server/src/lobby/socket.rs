@@ -67,13 +67,13 @@ where
         WebSocketStream::from_raw_socket(Wire::new(out.clone()), Role::Server, Some(config)).await;
     // Joined and sent the whole lobby with the outbox held: the fan-out
     // finds it busy meanwhile, and sends it the batches cut after.
-    let member = out.send_with(|| app.inner.lobby.join(out.clone()));
-    let mut closing = app.inner.closing.subscribe();
+    let member = out.send_with(|| app.lobby_hub().join(out.clone()));
+    let mut closing = app.closing_watch();
     let mut held: Vec<String> = vec![];
     if out.flushed().await {
         serve(&out, &mut stream, &app, &mut closing, &mut held).await;
     }
-    app.inner.lobby.leave(member);
+    app.lobby_hub().leave(member);
     for id in held {
         app.release_seek(&id).await;
     }
@@ -153,7 +153,7 @@ async fn serve(
 /// passed over and catches up in a later round. Answers whether any socket
 /// was left behind.
 pub(crate) async fn fan_out(app: &AppState) -> bool {
-    let members = app.inner.lobby.members();
+    let members = app.lobby_hub().members();
     if members.is_empty() {
         return false;
     }
@@ -169,7 +169,7 @@ pub(crate) async fn fan_out(app: &AppState) -> bool {
         tasks.push(tokio::spawn(tokio::task::unconstrained(async move {
             let (mut made, mut behind) = (None, false);
             for (i, m) in members[range].iter().enumerate() {
-                behind |= !write(&app.inner.lobby, m, &mut made);
+                behind |= !write(app.lobby_hub(), m, &mut made);
                 // Let requests in between, a hundred writes (half a
                 // millisecond) at a time.
                 if i % 100 == 99 {

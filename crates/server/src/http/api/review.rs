@@ -70,8 +70,7 @@ pub async fn get(
     }
     let started = {
         let mut running = app
-            .inner
-            .reviews
+            .reviews()
             .lock()
             .map_err(|_| ApiError::Internal("reviews lock poisoned".into()))?;
         match running.get(&id) {
@@ -106,8 +105,7 @@ fn pending(done: usize, total: usize) -> Response {
 async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Rules) {
     let result = compute(&app, &slot, &id, rules).await;
     let total = app
-        .inner
-        .reviews
+        .reviews()
         .lock()
         .ok()
         .and_then(|mut r| r.remove(&id))
@@ -131,10 +129,10 @@ async fn compute(
     id: &str,
     rules: Rules,
 ) -> Result<String, ApiError> {
-    let (inner, slot, id) = (app.inner.clone(), slot.clone(), id.to_string());
+    let (state, slot, id) = (app.clone(), slot.clone(), id.to_string());
     Ok(crate::games::on_pool(app, move || {
         let progress = |done: usize, total: usize| {
-            if let Ok(mut r) = inner.reviews.lock() {
+            if let Ok(mut r) = state.reviews().lock() {
                 r.insert(id.clone(), (done, total));
             }
             slot.broadcast(&WsMessage::Review {

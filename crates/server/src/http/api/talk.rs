@@ -241,8 +241,7 @@ pub struct PushKey {
 /// `GET /api/push/key`: the key a browser subscribes with.
 pub async fn key(State(app): State<AppState>) -> Result<Json<PushKey>, ApiError> {
     let keys = app
-        .inner
-        .push
+        .pusher()
         .keys(app.store())
         .await
         .map_err(ApiError::Internal)?;
@@ -302,7 +301,7 @@ pub async fn subscribe(
     let req: SubscribeRequest = parse_json(&body)?;
     let bad =
         |e: crate::push::BadSubscription| ApiError::BadRequest(ErrorCode::BadSubscription, e.0);
-    let insecure = app.inner.push.options().insecure_endpoints;
+    let insecure = app.pusher().options().insecure_endpoints;
     let endpoint = crate::push::endpoint(&req.subscription.endpoint, insecure).map_err(bad)?;
     crate::push::browser_keys(&req.subscription.keys.p256dh, &req.subscription.keys.auth)
         .map_err(bad)?;
