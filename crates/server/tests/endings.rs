@@ -346,6 +346,22 @@ where
     stored
 }
 
+impl Expected<'static> {
+    /// An abort: no result, nothing rated, no pair goes on.
+    const ABORTED: Expected<'static> = Expected {
+        status: "aborted",
+        reason: Some("abort"),
+        outcome: ["aborted", "aborted"],
+        rated: false,
+        second: false,
+    };
+}
+
+/// A live Ringo game, ala the attackers, a minute each.
+fn live_ringo() -> Value {
+    json!({"game": "ringo", "side": "attackers", "clock": {"base_secs": 60}})
+}
+
 fn options() -> Options {
     Options {
         engine_delay: Duration::ZERO,
@@ -469,26 +485,11 @@ async fn a_flag_loses_the_game_and_the_pair_goes_on() {
 #[tokio::test]
 async fn an_abort_by_a_player_is_nobodys_win_and_nothing_follows() {
     let t = Table::new("end_abort", options()).await;
-    let id = t
-        .rated(json!({"game": "ringo", "side": "attackers", "clock": {"base_secs": 60}}))
-        .await;
+    let id = t.rated(live_ringo()).await;
     let mut ws = t.watch(&id).await;
     t.ringo_move(&id).await;
     t.act(&id, 1, json!({"type": "abort"})).await;
-    check_end(
-        &t,
-        &mut ws,
-        &id,
-        "ringo",
-        Expected {
-            status: "aborted",
-            reason: Some("abort"),
-            outcome: ["aborted", "aborted"],
-            rated: false,
-            second: false,
-        },
-    )
-    .await;
+    check_end(&t, &mut ws, &id, "ringo", Expected::ABORTED).await;
 }
 
 #[tokio::test]
@@ -501,24 +502,9 @@ async fn an_abort_by_the_first_move_wait_is_nobodys_win_and_nothing_follows() {
         },
     )
     .await;
-    let id = t
-        .rated(json!({"game": "ringo", "side": "attackers", "clock": {"base_secs": 60}}))
-        .await;
+    let id = t.rated(live_ringo()).await;
     let mut ws = t.watch(&id).await;
-    check_end(
-        &t,
-        &mut ws,
-        &id,
-        "ringo",
-        Expected {
-            status: "aborted",
-            reason: Some("abort"),
-            outcome: ["aborted", "aborted"],
-            rated: false,
-            second: false,
-        },
-    )
-    .await;
+    check_end(&t, &mut ws, &id, "ringo", Expected::ABORTED).await;
 }
 
 #[tokio::test]
@@ -531,9 +517,7 @@ async fn a_pairs_second_game_waits_for_its_first_move_and_is_lost_not_aborted_wi
         },
     )
     .await;
-    let id = t
-        .rated(json!({"game": "ringo", "side": "attackers", "clock": {"base_secs": 60}}))
-        .await;
+    let id = t.rated(live_ringo()).await;
     t.ringo_move(&id).await;
     t.ringo_move(&id).await;
     let one = t.act(&id, 0, json!({"type": "resign"})).await;
@@ -589,9 +573,7 @@ async fn a_claim_wins_against_a_player_gone_long_enough() {
         },
     )
     .await;
-    let id = t
-        .rated(json!({"game": "ringo", "side": "attackers", "clock": {"base_secs": 60}}))
-        .await;
+    let id = t.rated(live_ringo()).await;
     t.ringo_move(&id).await;
     t.ringo_move(&id).await;
     let mut ws = t.watch(&id).await;
