@@ -20,6 +20,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The revision of a friend game once its invite is used: the seat
+/// changing hands is a change of the game like any other.
+const JOINED: i64 = 1;
+
 /// A child process killed when dropped, so a failing test leaves none behind.
 struct Proc(Child, bool);
 
@@ -439,7 +443,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     // Played on B and A in turn; every move reaches both watchers.
     let moves = common::random_ringo_moves("classic", 40, 11);
     let tokens = [attackers.as_str(), defenders.as_str()];
-    let mut revision = 0;
+    let mut revision = JOINED;
     for (i, m) in moves.iter().take(12).enumerate() {
         let seat = seat_after(&moves[..i]);
         let addr = if i % 2 == 0 { &addr_b } else { &addr_a };
@@ -453,7 +457,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
         .await;
         assert_eq!(status, 200, "move {i} ({m}) on {addr}: {v}");
         revision = v["state"]["revision"].as_i64().unwrap();
-        assert_eq!(revision, i as i64 + 1);
+        assert_eq!(revision, JOINED + i as i64 + 1);
     }
     for (name, seen) in [("A", &on_a), ("B", &on_b)] {
         eventually(
@@ -461,7 +465,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             &format!("every move on the watcher of {name}"),
             async || {
                 let s = seen.lock().unwrap();
-                (1..=revision).all(|r| s.contains(&r))
+                (JOINED + 1..=revision).all(|r| s.contains(&r))
             },
         )
         .await;
@@ -610,7 +614,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
                 px,
                 &pid,
                 &ptokens[seat],
-                json!({"type": "move", "move": m, "expect_revision": i}),
+                json!({"type": "move", "move": m, "expect_revision": JOINED + i as i64}),
             )
             .await;
             assert_eq!(status, 200, "move {i} through the proxy: {v}");
@@ -620,7 +624,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             "every move on the socket through the proxy",
             async || {
                 let s = through_proxy.lock().unwrap();
-                (1..=6).all(|r| s.contains(&r))
+                (JOINED + 1..=JOINED + 6).all(|r| s.contains(&r))
             },
         )
         .await;
@@ -689,7 +693,7 @@ async fn two_instances_and_a_worker_share_one_postgres() {
                 px,
                 pid,
                 &ptokens[seat],
-                json!({"type": "move", "move": m, "expect_revision": i}),
+                json!({"type": "move", "move": m, "expect_revision": JOINED + i as i64}),
             )
             .await;
             assert_eq!(status, 200, "move {i} through the proxy with A down: {v}");
@@ -806,13 +810,17 @@ async fn fresh_database(admin: &str) -> String {
         .await
         .expect("the test PostgreSQL server is reachable");
     tokio::spawn(connection);
+    // Tests of this file run at once: a counter keeps two databases made
+    // in the same millisecond apart.
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let name = format!(
-        "agon_shared_{}_{}",
+        "agon_shared_{}_{}_{}",
         std::process::id(),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
-            .as_millis()
+            .as_millis(),
+        MADE.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
     );
     client
         .batch_execute(&format!("CREATE DATABASE {name}"))
