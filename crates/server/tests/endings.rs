@@ -234,6 +234,16 @@ impl Table {
     }
 }
 
+impl Drop for Table {
+    /// A SQLite table's folder goes with it: the suite leaves nothing in
+    /// the temporary directory.
+    fn drop(&mut self) {
+        if let Place::Sqlite(dir) = &self.place {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
