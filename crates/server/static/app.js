@@ -6,7 +6,7 @@ import { LANG, setLang } from "./i18n.js";
 import { addRoute, route } from "./js/router.js";
 import { homePage } from "./js/pages/home.js";
 import { gamePage } from "./js/pages/game.js";
-import { gamesPage } from "./js/pages/games.js";
+import { gamesPage } from "./js/pages/list.js";
 import { replayPage } from "./js/pages/replay.js";
 import { rulesPage } from "./js/pages/rules.js";
 import { glossaryPage } from "./js/pages/glossary.js";

@@ -123,8 +123,8 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/js/pages/game.js"),
     ),
     (
-        "js/pages/games.js",
-        include_str!("../../static/js/pages/games.js"),
+        "js/pages/list.js",
+        include_str!("../../static/js/pages/list.js"),
     ),
     (
         "js/pages/home.js",

@@ -4,8 +4,8 @@
 //! action returns the next session and the change to store, and leaves this
 //! one as it was, so a refused action or a failed write changes nothing.
 
+mod actions;
 mod clocked;
-mod kinds;
 mod offers;
 mod ringo;
 mod rules;
@@ -13,8 +13,8 @@ mod urgammon;
 mod view;
 
 pub use crate::model::{Kind, Mode, Status};
+pub use actions::{Action, Refusal, SessionError, RESIGNATION};
 pub use clocked::Moment;
-pub use kinds::{Action, Refusal, SessionError, RESIGNATION};
 pub use offers::CLAIM_AFTER_MS;
 pub use rules::{End, GameRules, Rules};
 pub use view::{GameView, OfferView, PlayerView, SessionView};

@@ -1,6 +1,6 @@
 //! Ringo's session rules: one game, no dice.
 
-use super::kinds::{Action, Refusal, SessionError};
+use super::actions::{Action, Refusal, SessionError};
 use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;

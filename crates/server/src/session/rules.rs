@@ -8,7 +8,7 @@
 //! revision, Undo's and resignation's bookkeeping) and asks the rules for
 //! the rest.
 
-use super::kinds::{Action, SessionError};
+use super::actions::{Action, SessionError};
 use super::view::GameView;
 use crate::dice::Die;
 use crate::model::{Kind, Status};

@@ -1,7 +1,7 @@
 //! Urgammon's session rules: a match of games, every die drawn by the
 //! server from the ledger.
 
-use super::kinds::{Action, Refusal, SessionError};
+use super::actions::{Action, Refusal, SessionError};
 use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;

@@ -4,7 +4,7 @@ import { t, percent } from "../../i18n.js";
 import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
 import { navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
-import { gameName, opponentText, scoreText } from "./games.js";
+import { gameName, opponentText, scoreText } from "./list.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
 import { lobbyBlock, TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";

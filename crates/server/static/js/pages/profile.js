@@ -7,7 +7,7 @@ import { api, errorText } from "../api.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { settingsText } from "../settings.js";
 import { playerText } from "../players.js";
-import { statusText } from "./games.js";
+import { statusText } from "./list.js";
 import { signed } from "../panels/common.js";
 
 /** A rating as shown: "1612", or "1500?" while provisional. */
