@@ -49,7 +49,8 @@ test("a rated 1+0 pair: game 2 begins after a pause both see, shows game 1's res
   const browser = await launch();
   try {
     const ala = await player(browser, server.url, "ala");
-    const olek = await player(browser, server.url, "olek");
+    // Olek plays on a phone.
+    const olek = await player(browser, server.url, "olek", { viewport: { width: 390, height: 844 } });
     const one = await ratedGame(server.url, ala, olek, { game: "ringo", side: "attackers", clock: { base_secs: 60, increment_secs: 0 } });
     await playRingoMove(ala.page, (await state(ala.page)).s.moves[0]);
     await waitState(olek.page, () => window.agonState.history.length === 1);
@@ -64,8 +65,16 @@ test("a rated 1+0 pair: game 2 begins after a pause both see, shows game 1's res
       assert.match(await page.locator("#result").innerText(), /The defenders win/);
       assert.match(page.url(), new RegExp(one + "$"), "still on game 1 during the pause");
     }
+    await olek.page.locator("#pair-go").scrollIntoViewIfNeeded();
+    const go = await olek.page.locator("#pair-go").boundingBox();
+    assert.ok(go.x >= 0 && go.x + go.width <= 390 && go.height >= 44, `the button fits a phone: ${JSON.stringify(go)}`);
     await olek.page.screenshot({ path: `${SHOTS}/pair-pause.png` });
-    // Both go on by themselves when it reaches zero.
+    // Olek goes at once by the button (from the keyboard); Ala's page goes
+    // by itself when the count reaches zero.
+    await olek.page.locator("#pair-go").focus();
+    await olek.page.keyboard.press("Enter");
+    await olek.page.waitForURL((u) => !u.pathname.endsWith(one), { timeout: 3000 });
+    assert.match(ala.page.url(), new RegExp(one + "$"), "Ala's page still counts down");
     for (const { page } of [ala, olek]) {
       await page.waitForURL((u) => !u.pathname.endsWith(one) && /\/g\/[a-z0-9]+$/.test(u.pathname), { timeout: 10000 });
       await waitState(page, () => window.agonState && window.agonState.pair && window.agonState.pair.game === 2 && window.agonYou.length === 1);
