@@ -11,12 +11,9 @@ mod common;
 
 use agon_server::store::Store;
 use agon_server::{app, AppState, Options};
-use axum::body::Body;
-use axum::http::Request;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
-use tower::ServiceExt;
 
 /// Where a table's store lives, so that it can be opened again.
 enum Place {
@@ -130,28 +127,14 @@ impl Table {
         who: Option<usize>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("content-type", "application/json");
-        if let Some(w) = who {
-            req = req.header("cookie", &self.cookies[w]);
+        match who {
+            Some(w) => common::as_account(&self.app, &self.cookies[w], method, uri, body).await,
+            None => {
+                let body = body.map(|b| b.to_string());
+                let (status, v) = common::call(&self.app, method, uri, None, body.as_deref()).await;
+                (status.as_u16(), v)
+            }
         }
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let res = self
-            .app
-            .clone()
-            .oneshot(req.body(Body::from(body)).unwrap())
-            .await
-            .unwrap();
-        let status = res.status().as_u16();
-        let bytes = axum::body::to_bytes(res.into_body(), 1 << 22)
-            .await
-            .unwrap();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
     }
 
     /// A rated friend game made by ala (seat 0) and joined by olek.
