@@ -34,6 +34,12 @@ process.on("exit", () => {
 
 /** Starts `agon serve`; `engineDelayMs` paces the computer (0: it answers at
  *  once; a test that must see the computer thinking gives it time). */
+/** Push flags for a test's own push service on this machine: plain http,
+ * any port, and the loopback network allowed (the address rule refuses it
+ * otherwise). */
+const PUSH_ON_LOOPBACK = ["--push-insecure-endpoints", "--push-allow-network", "127.0.0.0/8",
+  "--push-allow-network", "::1/128", "--push-allow-ports", "any"];
+
 export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
@@ -46,7 +52,7 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
   // (their own API tests cover them).
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
     "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs),
-    "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? ["--push-insecure-endpoints"] : [])], {
+    "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? PUSH_ON_LOOPBACK : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   // The data directory goes with the server: every test starts one, and the

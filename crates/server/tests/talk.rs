@@ -604,10 +604,7 @@ async fn two_instances(test: &str) -> Option<(AppState, AppState)> {
     let options = Options {
         engine_delay: Duration::ZERO,
         claim_after: Duration::from_secs(1),
-        push: agon_server::push::PushOptions {
-            insecure_endpoints: true,
-            contact: None,
-        },
+        push: common::loopback_push(),
         ..Options::default()
     };
     let (a, b, _) = common::two_instances(test, options).await?;
@@ -881,10 +878,7 @@ async fn one_move_is_pushed_to_ten_subscriptions_at_most() {
         Store::in_memory().unwrap(),
         Options {
             engine_delay: Duration::ZERO,
-            push: agon_server::push::PushOptions {
-                insecure_endpoints: true,
-                contact: None,
-            },
+            push: common::loopback_push(),
             ..Options::default()
         },
     ));

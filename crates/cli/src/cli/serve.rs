@@ -185,12 +185,27 @@ pub(crate) struct ServeArgs {
     /// (`mailto:` or `https:`); by default the public URL, if given.
     #[arg(long)]
     pub(crate) push_contact: Option<String>,
-    /// Accept Web Push subscriptions whose endpoint is plain `http://` or
-    /// on this machine or network. Only for tests that run their own push
-    /// service: without it, only `https://` endpoints on public host names
-    /// are taken, so nobody can make the server call into its network.
+    /// Tests only: accept Web Push endpoints on plain `http://` and on IP
+    /// address literals (a test's own push service). It lifts no address
+    /// check: a test on this machine also needs `--push-allow-network`.
+    /// Without it, only `https://` endpoints on host names are taken.
     #[arg(long)]
     pub(crate) push_insecure_endpoints: bool,
+    /// A network (`10.1.0.0/16`) the server may push to besides public
+    /// unicast addresses: a push service inside your own network. Every
+    /// other private, loopback, link-local, CGNAT or metadata address is
+    /// refused when the endpoint's name is looked up. Repeatable.
+    #[arg(long = "push-allow-network", value_name = "CIDR")]
+    pub(crate) push_allow_network: Vec<agon_server::push::IpNet>,
+    /// Ports a Web Push endpoint may name besides 443: a list (`8443,9443`)
+    /// or `any`.
+    #[arg(long, value_name = "PORTS", default_value = "443")]
+    pub(crate) push_allow_ports: agon_server::push::Ports,
+    /// Answer a push service's host name with this address instead of
+    /// looking it up (`NAME=ADDRESS`, like curl's `--resolve`); the address
+    /// is checked like a lookup's. Repeatable.
+    #[arg(long = "push-resolve", value_name = "NAME=ADDRESS")]
+    pub(crate) push_resolve: Vec<agon_server::push::Pinned>,
 }
 
 impl ServeArgs {
@@ -228,6 +243,9 @@ impl ServeArgs {
                 claim_after: Duration::from_secs(self.claim_after_secs),
                 push: agon_server::push::PushOptions {
                     insecure_endpoints: self.push_insecure_endpoints,
+                    allow_networks: self.push_allow_network,
+                    allow_ports: self.push_allow_ports,
+                    resolve: self.push_resolve,
                     contact: self.push_contact.or_else(|| self.public_url.clone()),
                 },
             },

@@ -337,3 +337,14 @@ pub async fn analysed_legal(app: &axum::Router, game: &str, spec: &Value) -> (Ve
     };
     (legal, a["state"]["verdict_allowed"] == true)
 }
+
+/// Push options for a test's own push service on this machine: plain
+/// `http`, any port, and the loopback network allowed (nothing else).
+pub fn loopback_push() -> agon_server::push::PushOptions {
+    agon_server::push::PushOptions {
+        insecure_endpoints: true,
+        allow_networks: vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()],
+        allow_ports: agon_server::push::Ports::Any,
+        ..agon_server::push::PushOptions::default()
+    }
+}

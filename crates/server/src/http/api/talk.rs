@@ -301,8 +301,8 @@ pub async fn subscribe(
     let req: SubscribeRequest = parse_json(&body)?;
     let bad =
         |e: crate::push::BadSubscription| ApiError::BadRequest(ErrorCode::BadSubscription, e.0);
-    let insecure = app.pusher().options().insecure_endpoints;
-    let endpoint = crate::push::endpoint(&req.subscription.endpoint, insecure).map_err(bad)?;
+    let endpoint =
+        crate::push::endpoint(&req.subscription.endpoint, app.pusher().options()).map_err(bad)?;
     crate::push::browser_keys(&req.subscription.keys.p256dh, &req.subscription.keys.auth)
         .map_err(bad)?;
     if req.games.len() > MAX_TURN_GAMES {

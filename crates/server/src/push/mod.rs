@@ -26,14 +26,27 @@ pub enum Event {
     Ended,
 }
 
+mod guard;
+
+pub use guard::{allowed_address, endpoint, public_unicast, Pinned, Ports};
+pub use ipnet::IpNet;
+
 /// Push settings, from `agon serve`'s flags.
 #[derive(Clone, Debug, Default)]
 pub struct PushOptions {
-    /// Accept subscriptions whose endpoint is plain `http://` or an address
-    /// on this machine or network (a test's own push service); off, only
-    /// `https://` endpoints on public host names are taken, so nobody can
-    /// make the server send requests into its own network.
+    /// Tests only: accept endpoints on plain `http://` and on address
+    /// literals (a test's own push service). The address rule still holds:
+    /// a test must also allow its network (`allow_networks`). Off, only
+    /// `https://` endpoints on host names are taken.
     pub insecure_endpoints: bool,
+    /// Networks the server may push to besides public unicast addresses (a
+    /// push service inside the operator's own network).
+    pub allow_networks: Vec<ipnet::IpNet>,
+    /// The ports an endpoint may name besides 443.
+    pub allow_ports: Ports,
+    /// Host names answered with a fixed address instead of a lookup (the
+    /// answer is checked like any lookup's).
+    pub resolve: Vec<Pinned>,
     /// The contact the push services see (`sub` of the VAPID claims): a
     /// `mailto:` or `https:` address.
     pub contact: Option<String>,
@@ -124,39 +137,6 @@ pub fn browser_keys(
     Ok((key, auth))
 }
 
-/// An endpoint checked: an `https` URL on a public host name, at most
-/// 1,024 characters (with `insecure`, any `http(s)` URL).
-///
-/// # Errors
-/// It is not one.
-pub fn endpoint(text: &str, insecure: bool) -> Result<reqwest::Url, BadSubscription> {
-    if text.len() > 1024 {
-        return Err(BadSubscription(
-            "the endpoint is longer than 1,024 characters".into(),
-        ));
-    }
-    let url = reqwest::Url::parse(text)
-        .map_err(|e| BadSubscription(format!("the endpoint is not a URL: {e}")))?;
-    if insecure && matches!(url.scheme(), "http" | "https") && url.host().is_some() {
-        return Ok(url);
-    }
-    let public_name = match url.host() {
-        Some(url::Host::Domain(d)) => {
-            d.contains('.')
-                && !d.ends_with(".localhost")
-                && !d.ends_with(".local")
-                && !d.ends_with(".internal")
-        }
-        _ => false,
-    };
-    if url.scheme() != "https" || !public_name || !url.username().is_empty() {
-        return Err(BadSubscription(
-            "the endpoint must be an https address of a push service".into(),
-        ));
-    }
-    Ok(url)
-}
-
 /// Encrypts `plain` for a browser (RFC 8291): a fresh key pair and salt
 /// for each message; one record, with the header giving the salt, the
 /// record size and the server's public key.
@@ -168,13 +148,25 @@ pub fn encrypt(
     auth: &[u8; 16],
     plain: &[u8],
 ) -> Result<Vec<u8>, crate::secrets::NoSecret> {
-    use aes_gcm::aead::{Aead, KeyInit};
     let secret = random_key()?;
+    let mut salt = [0u8; 16];
+    crate::secrets::fill(&mut salt)?;
+    encrypt_with(&secret, &salt, browser, auth, plain)
+}
+
+/// Encrypts with a given key and salt: [`encrypt`]'s work, apart so that
+/// RFC 8291's example (its own key and salt) checks it byte for byte.
+fn encrypt_with(
+    secret: &p256::SecretKey,
+    salt: &[u8; 16],
+    browser: &p256::PublicKey,
+    auth: &[u8; 16],
+    plain: &[u8],
+) -> Result<Vec<u8>, crate::secrets::NoSecret> {
+    use aes_gcm::aead::{Aead, KeyInit};
     let server_public = secret.public_key().to_encoded_point(false);
     let browser_public = browser.to_encoded_point(false);
     let shared = p256::ecdh::diffie_hellman(secret.to_nonzero_scalar(), browser.as_affine());
-    let mut salt = [0u8; 16];
-    crate::secrets::fill(&mut salt)?;
     // The input keying material, from the shared secret and the browser's
     // authentication secret.
     let mut info = b"WebPush: info\0".to_vec();
@@ -184,7 +176,7 @@ pub fn encrypt(
     hkdf::Hkdf::<sha2::Sha256>::new(Some(auth), shared.raw_secret_bytes())
         .expand(&info, &mut ikm)
         .map_err(|_| crate::secrets::NoSecret)?;
-    let prk = hkdf::Hkdf::<sha2::Sha256>::new(Some(&salt), &ikm);
+    let prk = hkdf::Hkdf::<sha2::Sha256>::new(Some(salt), &ikm);
     let (mut cek, mut nonce) = ([0u8; 16], [0u8; 12]);
     prk.expand(b"Content-Encoding: aes128gcm\0", &mut cek)
         .and_then(|()| prk.expand(b"Content-Encoding: nonce\0", &mut nonce))
@@ -201,6 +193,41 @@ pub fn encrypt(
     body.extend_from_slice(server_public.as_bytes());
     body.extend_from_slice(&sealed);
     Ok(body)
+}
+
+/// The browser's side of RFC 8291: opens a message with the browser's
+/// secret key and authentication secret, or `None` when it does not open.
+/// The server never needs it; the tests read every pushed message with it,
+/// and RFC 8291's example checks it beside [`encrypt`].
+pub fn open(body: &[u8], browser: &p256::SecretKey, auth: &[u8; 16]) -> Option<Vec<u8>> {
+    use aes_gcm::aead::{Aead, KeyInit};
+    if body.len() < 16 + 4 + 1 + 65 || body[20] != 65 {
+        return None;
+    }
+    let (salt, rest) = body.split_at(16);
+    let server = p256::PublicKey::from_sec1_bytes(&rest[5..70]).ok()?;
+    let shared = p256::ecdh::diffie_hellman(browser.to_nonzero_scalar(), server.as_affine());
+    let mut info = b"WebPush: info\0".to_vec();
+    info.extend_from_slice(browser.public_key().to_encoded_point(false).as_bytes());
+    info.extend_from_slice(&rest[5..70]);
+    let mut ikm = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(auth), shared.raw_secret_bytes())
+        .expand(&info, &mut ikm)
+        .ok()?;
+    let prk = hkdf::Hkdf::<sha2::Sha256>::new(Some(salt), &ikm);
+    let (mut cek, mut nonce) = ([0u8; 16], [0u8; 12]);
+    prk.expand(b"Content-Encoding: aes128gcm\0", &mut cek)
+        .ok()?;
+    prk.expand(b"Content-Encoding: nonce\0", &mut nonce).ok()?;
+    let mut plain = aes_gcm::Aes128Gcm::new_from_slice(&cek)
+        .ok()?
+        .decrypt(aes_gcm::Nonce::from_slice(&nonce), &rest[70..])
+        .ok()?;
+    // The last record ends with its delimiter, 2, after any padding of 0s.
+    while plain.last() == Some(&0) {
+        plain.pop();
+    }
+    (plain.pop() == Some(2)).then_some(plain)
 }
 
 /// Chooses the process's TLS cryptography (ring) for every HTTPS client
@@ -239,6 +266,9 @@ impl Pusher {
                 reqwest::Client::builder()
                     .timeout(Duration::from_secs(10))
                     .redirect(reqwest::redirect::Policy::none())
+                    // A proxy would look the name up itself, past the guard.
+                    .no_proxy()
+                    .dns_resolver(guard::Resolver::new(&self.options))
                     .build()
                     .map_err(|e| tracing::warn!(error = %e, "no Web Push client: pushes are off"))
                     .ok()
@@ -278,8 +308,7 @@ impl Pusher {
         message: &[u8],
     ) -> Result<bool, String> {
         let client = self.client().ok_or("no push client")?;
-        let url = endpoint(&target.endpoint, self.options.insecure_endpoints)
-            .map_err(|e| e.to_string())?;
+        let url = endpoint(&target.endpoint, &self.options).map_err(|e| e.to_string())?;
         let (browser, auth) =
             browser_keys(&target.p256dh, &target.auth).map_err(|e| e.to_string())?;
         let body = encrypt(&browser, &auth, message).map_err(|e| e.to_string())?;
@@ -298,9 +327,18 @@ impl Pusher {
             .header("Authorization", keys.authorization(&url, &contact, now_s))
             .body(body)
             .send()
-            .await
+            .await;
+        let answer = match answer {
+            Ok(answer) => answer,
+            // Its host resolves only to addresses the server may not reach:
+            // never connected to, and forgotten.
+            Err(e) if guard::refused(&e) => {
+                tracing::warn!("a push endpoint resolves to no public address: forgotten");
+                return Ok(false);
+            }
             // The endpoint is the browser's secret address: never in a log.
-            .map_err(|e| e.without_url().to_string())?;
+            Err(e) => return Err(e.without_url().to_string()),
+        };
         match answer.status().as_u16() {
             404 | 410 => Ok(false),
             s if (200..300).contains(&s) => Ok(true),
@@ -339,48 +377,18 @@ pub fn words(lang: &str, event: Event, game: &str, text: Option<&str>) -> (Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aes_gcm::aead::{Aead, KeyInit};
-
-    /// The browser's side of RFC 8291, to check a message opens.
-    fn open(body: &[u8], browser: &p256::SecretKey, auth: &[u8; 16]) -> Vec<u8> {
-        let (salt, rest) = body.split_at(16);
-        assert_eq!(rest[4], 65);
-        let server = p256::PublicKey::from_sec1_bytes(&rest[5..70]).unwrap();
-        let cipher = &rest[70..];
-        let shared = p256::ecdh::diffie_hellman(browser.to_nonzero_scalar(), server.as_affine());
-        let mut info = b"WebPush: info\0".to_vec();
-        info.extend_from_slice(browser.public_key().to_encoded_point(false).as_bytes());
-        info.extend_from_slice(&rest[5..70]);
-        let mut ikm = [0u8; 32];
-        hkdf::Hkdf::<sha2::Sha256>::new(Some(auth), shared.raw_secret_bytes())
-            .expand(&info, &mut ikm)
-            .unwrap();
-        let prk = hkdf::Hkdf::<sha2::Sha256>::new(Some(salt), &ikm);
-        let (mut cek, mut nonce) = ([0u8; 16], [0u8; 12]);
-        prk.expand(b"Content-Encoding: aes128gcm\0", &mut cek)
-            .unwrap();
-        prk.expand(b"Content-Encoding: nonce\0", &mut nonce)
-            .unwrap();
-        let mut plain = aes_gcm::Aes128Gcm::new_from_slice(&cek)
-            .unwrap()
-            .decrypt(aes_gcm::Nonce::from_slice(&nonce), cipher)
-            .unwrap();
-        assert_eq!(plain.pop(), Some(2));
-        plain
-    }
 
     #[test]
     fn a_message_opens_with_the_browsers_keys_and_no_other() {
         let browser = p256::SecretKey::from_slice(&[7u8; 32]).unwrap();
         let auth = [9u8; 16];
         let body = encrypt(&browser.public_key(), &auth, b"{\"title\":\"x\"}").unwrap();
-        assert_eq!(open(&body, &browser, &auth), b"{\"title\":\"x\"}");
+        assert_eq!(open(&body, &browser, &auth).unwrap(), b"{\"title\":\"x\"}");
         // Each message has its own salt and key: two are never alike.
         let again = encrypt(&browser.public_key(), &auth, b"{\"title\":\"x\"}").unwrap();
         assert_ne!(body, again);
         // Another browser's secret does not open it.
-        let other = std::panic::catch_unwind(|| open(&body, &browser, &[1u8; 16]));
-        assert!(other.is_err());
+        assert_eq!(open(&body, &browser, &[1u8; 16]), None);
     }
 
     #[test]
@@ -405,21 +413,29 @@ mod tests {
         assert!(key.verify(signed.as_bytes(), &sig).is_ok());
     }
 
+    /// RFC 8291's example (its appendix A): the same keys and salt give
+    /// the same bytes, and the browser's side opens them.
     #[test]
-    fn only_https_push_services_on_public_names_are_taken() {
-        assert!(endpoint("https://fcm.googleapis.com/fcm/send/x", false).is_ok());
-        for bad in [
-            "http://fcm.googleapis.com/x",
-            "https://localhost/x",
-            "https://127.0.0.1/x",
-            "https://192.168.1.2/x",
-            "https://[::1]/x",
-            "https://printer.local/x",
-            "https://user:pw@push.example.com/x",
-            "ftp://push.example.com/x",
-        ] {
-            assert!(endpoint(bad, false).is_err(), "{bad}");
-        }
-        assert!(endpoint("http://127.0.0.1:9/x", true).is_ok());
+    fn rfc_8291s_example_is_encrypted_byte_for_byte_and_opens() {
+        let b = |s: &str| B64.decode(s).unwrap();
+        let plain = b"When I grow up, I want to be a watermelon";
+        let server =
+            p256::SecretKey::from_slice(&b("yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw")).unwrap();
+        let browser =
+            p256::SecretKey::from_slice(&b("q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94")).unwrap();
+        assert_eq!(
+            browser.public_key().to_encoded_point(false).as_bytes(),
+            b("BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4")
+        );
+        let salt: [u8; 16] = b("DGv6ra1nlYgDCS1FRnbzlw").try_into().unwrap();
+        let auth: [u8; 16] = b("BTBZMqHH6r4Tts7J_aSIgg").try_into().unwrap();
+        let body = encrypt_with(&server, &salt, &browser.public_key(), &auth, plain).unwrap();
+        let want = b(concat!(
+            "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27ml",
+            "mlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPT",
+            "pK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN"
+        ));
+        assert_eq!(body, want);
+        assert_eq!(open(&want, &browser, &auth).as_deref(), Some(&plain[..]));
     }
 }
