@@ -410,6 +410,60 @@ fn sigterm_closes_every_socket_with_a_reconnect_hint() {
     assert!(exited.success(), "the server stops cleanly: {exited:?}");
 }
 
+#[test]
+fn websockets_count_against_their_addresss_share_of_connections() {
+    // Sockets themselves may be many (1,000 per address): the connection
+    // share (4 here, 256 by default) must still hold, upgraded or not.
+    let server = start(&["--max-connections-per-address", "4"]);
+    let port = server.port;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let id = new_local_game(port).await;
+        let game = format!("ws://127.0.0.1:{port}/api/games/{id}/ws");
+        let lobby = format!("ws://127.0.0.1:{port}/api/lobby/ws");
+        let mut open = vec![];
+        for url in [&game, &lobby, &game, &lobby] {
+            let (s, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+            open.push(s);
+        }
+        // A fifth socket, or any request, from the same address: 503.
+        match tokio_tungstenite::connect_async(&game).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+                assert_eq!(res.status().as_u16(), 503);
+            }
+            Err(e) => {
+                // The server may close before the client has read its
+                // answer: refused either way.
+                eprintln!("the fifth socket was refused: {e}");
+            }
+            Ok(_) => panic!("a fifth socket from one address was accepted"),
+        }
+        assert_ne!(
+            get(port, "/api/meta"),
+            Some(200),
+            "the address has its share"
+        );
+        // Another address is not locked out.
+        let other =
+            tokio::task::spawn_blocking(move || get_from([127, 0, 0, 2], port, "/api/meta"));
+        assert_eq!(other.await.unwrap(), Some(200));
+        // A socket closed gives its place back.
+        drop(open.pop());
+        let t = Instant::now();
+        while get(port, "/api/meta") != Some(200) {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "the place never came back"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        drop(open);
+    });
+}
+
 /// A whole GET on a fresh connection from `local`, a loopback address of
 /// the client's choosing (127.0.0.2 is another client than 127.0.0.1).
 fn get_from(local: [u8; 4], port: u16, path: &str) -> Option<u16> {

@@ -190,6 +190,20 @@ impl PerAddress {
     }
 }
 
+/// A connection's place in its address's share, carried by each of its
+/// requests: a WebSocket upgraded from it keeps the place for as long as
+/// it is open (the HTTP connection itself ends at the upgrade), so sockets
+/// count against the per-address cap like any connection.
+#[derive(Clone)]
+pub(crate) struct ConnectionShare(#[allow(dead_code)] Arc<AddressSlot>);
+
+impl ConnectionShare {
+    /// A share holding `slot`.
+    pub(crate) fn new(slot: AddressSlot) -> ConnectionShare {
+        ConnectionShare(Arc::new(slot))
+    }
+}
+
 impl Drop for AddressSlot {
     fn drop(&mut self) {
         if self.table.cap == 0 || self.table.exempt.contains(&self.ip) {

@@ -60,6 +60,50 @@ async fn the_api_takes_json_bodies_only() {
             "{v}"
         );
     }
+    // Every route that reads a body: PUT and a DELETE with one too (the
+    // settings answered 200 to text/plain and forms).
+    let token = signup(&app, "ola").await;
+    for (method, uri, body) in [
+        ("PUT", "/api/account/settings", r#"{"lang": "fr"}"#),
+        ("PATCH", "/api/account/settings", r#"{"lang": "fr"}"#),
+        (
+            "DELETE",
+            "/api/push/subscriptions",
+            r#"{"endpoint": "https://push.example.com/x"}"#,
+        ),
+        ("DELETE", "/api/account", r#"{"password": "x"}"#),
+    ] {
+        for ct in [
+            Some("text/plain"),
+            Some("application/x-www-form-urlencoded"),
+            None,
+        ] {
+            let mut b = Request::builder()
+                .method(method)
+                .uri(uri)
+                .header(header::HOST, "agon.localhost")
+                .header(header::COOKIE, &token);
+            if let Some(ct) = ct {
+                b = b.header(header::CONTENT_TYPE, ct);
+            }
+            let (status, _, text) = raw(&app, b.body(Body::from(body)).unwrap()).await;
+            assert_eq!(
+                status,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{method} {uri} {ct:?}: {text}"
+            );
+        }
+    }
+    let (_, account) = as_account(&app, &token, "GET", "/api/account", None).await;
+    assert_ne!(account["settings"]["lang"], "fr", "{account}");
+    // A DELETE with no body needs no type.
+    let req = Request::builder()
+        .method("DELETE")
+        .uri("/api/seeks/nope")
+        .header(header::HOST, "agon.localhost")
+        .body(Body::empty())
+        .unwrap();
+    assert_ne!(raw(&app, req).await.0, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let req = post("/api/games", Some("application/json; charset=utf-8"), body)
         .body(Body::from(body))
         .unwrap();
@@ -494,9 +538,21 @@ async fn clients_are_rate_limited_with_a_json_429() {
     for m in [
         "b6-b5", "b1-c1", "c6-c5", "c1-b1", "d6-d5", "b1-c1", "e6-e5",
     ] {
-        let (status, v) = action(&app, &id, Some(&t), mv(m)).await;
+        let req = Request::builder()
+            .method("POST")
+            .uri(format!("/api/games/{id}/action"))
+            .header(header::HOST, "agon.localhost")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header("x-agon-token", &t)
+            .body(Body::from(mv(m).to_string()))
+            .unwrap();
+        let (status, h, text) = raw(&app, req).await;
+        let v: Value = serde_json::from_str(&text).unwrap();
         if status == StatusCode::TOO_MANY_REQUESTS {
             limited += 1;
+            // Every 429 says when to come back, in whole seconds.
+            let after: u64 = h[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+            assert!((1..=5).contains(&after), "Retry-After {after}");
             assert!(
                 v["error"]
                     .as_str()

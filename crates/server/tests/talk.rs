@@ -251,6 +251,27 @@ async fn say(
 }
 
 #[tokio::test]
+async fn chat_lines_lose_bidirectional_overrides() {
+    let app = talk_app("talk_bidi", Duration::from_secs(60)).await;
+    let (id, t) = friend(&app, "ringo", json!({})).await;
+    // A right-to-left override would show `gnp.exe` as `exe.png`: it goes,
+    // and so do the other embeddings and isolates.
+    let (s, v) = say(&app, &id, Some(&t[0]), "players", "see \u{202E}gnp.exe").await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["line"]["text"], "see gnp.exe");
+    let (s, v) = say(
+        &app,
+        &id,
+        Some(&t[0]),
+        "players",
+        "\u{2067}a\u{2069}\u{202B}b\u{202C}",
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["line"]["text"], "ab");
+}
+
+#[tokio::test]
 async fn chat_has_two_rooms_plain_short_lines_and_a_rate_limit() {
     let app = talk_app("talk_chat", Duration::from_secs(60)).await;
     let (id, t) = friend(&app, "ringo", json!({})).await;
@@ -295,6 +316,12 @@ async fn chat_has_two_rooms_plain_short_lines_and_a_rate_limit() {
         "bell\u{7}".into(),
         "   ".into(),
         "\u{1b}[31m".into(),
+        // Nothing a reader would see.
+        "\u{200B}\u{200B}".into(),
+        "\u{FEFF}".into(),
+        "\u{00AD}\u{00AD}\u{00AD}".into(),
+        "\u{2060} \u{200D}\u{3000}".into(),
+        "\u{202E}".into(),
     ] {
         let (s, v) = say(&app, &id, Some(&t[1]), "players", &bad).await;
         assert_eq!(

@@ -7,7 +7,7 @@ use super::*;
 pub(crate) struct WorkerArgs {
     /// The PostgreSQL database the web instances use
     /// (postgres://user@host:port/db).
-    #[arg(long, env = "AGON_DATABASE")]
+    #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
     pub(crate) database: String,
     /// Jobs done at once (one core each).
     #[arg(long, default_value_t = 2)]
@@ -100,7 +100,7 @@ pub(crate) struct ServeArgs {
     pub(crate) tablebases: Option<std::path::PathBuf>,
     /// A PostgreSQL database shared by several instances
     /// (postgres://user@host:port/db) instead of the SQLite file in --data.
-    #[arg(long, env = "AGON_DATABASE")]
+    #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
     pub(crate) database: Option<String>,
     /// Port to listen on.
     #[arg(long, default_value_t = 8080)]

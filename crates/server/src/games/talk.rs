@@ -68,15 +68,46 @@ impl ChatLimiter {
     }
 }
 
-/// A line's text checked: trimmed, not empty, at most [`MAX_CHAT_CHARS`]
-/// characters, no control characters (a line is one line of plain text).
+/// The bidirectional formatting characters: embeddings, overrides and
+/// isolates. They reorder what follows them (U+202E shows `gnp.exe` as
+/// `exe.png`), so a line loses them; the plain marks (U+200E, U+200F),
+/// which only nudge neutral characters, stay.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether a character shows nothing: white space, and Unicode's default
+/// ignorable code points (zero-width spaces and joiners, the soft hyphen,
+/// the byte-order mark, variation selectors, fillers, tags) with the blank
+/// Braille pattern and the Hangul fillers that render as blanks.
+fn invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+            | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A line's text checked: without bidirectional overrides, trimmed, with
+/// something visible, at most [`MAX_CHAT_CHARS`] characters, no control
+/// characters (a line is one line of plain text).
 ///
 /// # Errors
 /// What is wrong with it.
 pub fn check_text(text: &str) -> Result<String, ChatRefusal> {
+    let text: String = text.chars().filter(|&c| !reorders(c)).collect();
     let text = text.trim();
     if text.is_empty() {
         return Err(ChatRefusal::Bad("a chat line needs some text".into()));
+    }
+    if text.chars().all(invisible) {
+        return Err(ChatRefusal::Bad(
+            "a chat line needs some visible text".into(),
+        ));
     }
     let n = text.chars().count();
     if n > MAX_CHAT_CHARS {

@@ -168,7 +168,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
             ErrorCode::ForeignOrigin,
             "this request comes from another site; the API only takes requests from its own pages (or origins allowed with --allow-origin)".into(),
         )
-    } else if api && req.method() == Method::POST && !is_json(req.headers()) {
+    } else if api && takes_body(&req) && !is_json(req.headers()) {
         json_error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::JsonOnly,
@@ -202,6 +202,18 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
             if let Some(allow) = res.headers().get(header::ALLOW) {
                 fresh.headers_mut().insert(header::ALLOW, allow.clone());
             }
+            // The rate limiter's wait, in whole seconds (at least one: a
+            // client told 0 would come straight back).
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                let wait = res
+                    .headers()
+                    .get(header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(1)
+                    .max(1);
+                fresh.headers_mut().insert(header::RETRY_AFTER, wait.into());
+            }
             fresh
         } else if status == StatusCode::NOT_FOUND {
             // The app's own page: it shows "not found" in the reader's language.
@@ -234,6 +246,19 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
         );
     }
     res
+}
+
+/// Whether a request carries a body the API reads: every POST, PUT and
+/// PATCH, and a DELETE that sends one. Such a body must be JSON, so that a
+/// plain form or `text/plain` (which another site's page may send without
+/// asking) is never read as one.
+fn takes_body(req: &Request) -> bool {
+    match *req.method() {
+        Method::POST | Method::PUT | Method::PATCH => true,
+        // An empty body (no length, or length 0) is at its end already.
+        Method::DELETE => !axum::body::HttpBody::is_end_stream(req.body()),
+        _ => false,
+    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

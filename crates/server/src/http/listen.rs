@@ -3,7 +3,9 @@
 //! - at most `max_connections` connections open (more wait in the kernel's
 //!   queue), and at most `max_connections_per_address` from one client
 //!   address (trusted proxies excepted), so one address cannot take every
-//!   slot: a connection past its address's share is answered 503 and closed;
+//!   slot: a connection past its address's share is answered 503 and closed.
+//!   A WebSocket keeps its connection's place until it closes, though the
+//!   HTTP connection under it ends at the upgrade;
 //! - hyper's header-read timeout for a request begun but not finished, and an
 //!   idle timeout of the same length for every connection with no request in
 //!   flight, whatever it sent: nothing at all, half a preface, an HTTP/2
@@ -14,7 +16,7 @@
 //! all), and exits.
 
 use crate::games::AppState;
-use crate::hub::PerAddress;
+use crate::hub::{ConnectionShare, PerAddress};
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -150,19 +152,27 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
         let _ = stream.set_nodelay(true);
         let Ok(service) = make.call(peer).await;
         let activity = Activity::new();
+        // Each request carries the connection's place: a WebSocket it
+        // upgrades to keeps it (see `ConnectionShare`).
+        let share = ConnectionShare::new(address);
         let service = {
             let activity = activity.clone();
-            ServiceExt::<hyper::Request<hyper::body::Incoming>>::map_future(
+            let share = share.clone();
+            ServiceExt::<hyper::Request<hyper::body::Incoming>>::map_request(
                 service,
-                move |answer| {
-                    let busy = InFlight::begin(&activity);
-                    async move {
-                        let answer = answer.await;
-                        drop(busy);
-                        answer
-                    }
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    req.extensions_mut().insert(share.clone());
+                    req
                 },
             )
+            .map_future(move |answer| {
+                let busy = InFlight::begin(&activity);
+                async move {
+                    let answer = answer.await;
+                    drop(busy);
+                    answer
+                }
+            })
         };
         let mut stop = stop_rx.clone();
         let header_timeout = o.header_timeout;
@@ -190,7 +200,7 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
                     let _ = tokio::time::timeout(header_timeout, conn.as_mut()).await;
                 }
             }
-            drop(address);
+            drop(share);
             drop(permit);
         });
     }

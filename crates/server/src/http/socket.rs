@@ -5,11 +5,13 @@
 use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
+use crate::hub::ConnectionShare;
 use crate::ws::{push_updates, SocketCount, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::Response;
+use axum::Extension;
 
 /// `GET /api/games/{id}/ws`.
 pub async fn upgrade(
@@ -17,6 +19,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     Client(client): Client,
     viewer: crate::http::signed::Viewer,
+    share: Option<Extension<ConnectionShare>>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
@@ -28,7 +31,7 @@ pub async fn upgrade(
         let closing = app.closing_watch();
         let app = app.clone();
         push_updates(socket, app, slot, closing, account).await;
-        drop(count);
+        drop((count, share));
     }))
 }
 
@@ -50,6 +53,7 @@ fn sized(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
 pub async fn lobby(
     State(app): State<AppState>,
     Client(client): Client,
+    share: Option<Extension<ConnectionShare>>,
     mut request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
     let accept = upgrade_key(request.headers())?;
@@ -62,7 +66,7 @@ pub async fn lobby(
         if let Ok(upgraded) = upgrade.await {
             crate::lobby::socket::run(hyper_util::rt::TokioIo::new(upgraded), app).await;
         }
-        drop(count);
+        drop((count, share));
     });
     Response::builder()
         .status(axum::http::StatusCode::SWITCHING_PROTOCOLS)
