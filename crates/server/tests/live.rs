@@ -449,6 +449,36 @@ async fn seeks_refuse_hostile_input() {
 }
 
 #[tokio::test]
+async fn an_account_waits_once_in_a_pool_whatever_page_it_joins_from() {
+    let app = live_app("live_pool_once", Duration::from_secs(30)).await;
+    let ola = signup(&app, "ola").await;
+    let (st, first) = as_account(&app, &ola, "POST", "/api/pools/ringo-even-5+3", None).await;
+    assert_eq!(st, 201, "{first}");
+    // A second page (no seek token of the first) joins again, rated or
+    // not: refused, and the pool still counts her once.
+    for body in [None, Some(json!({"rated": true}))] {
+        let (st, v) = as_account(&app, &ola, "POST", "/api/pools/ringo-even-5+3", body).await;
+        assert_eq!(
+            (st, v["code"].as_str()),
+            (409, Some("already-waiting")),
+            "{v}"
+        );
+    }
+    let (_, pools) = call(&app, "GET", "/api/pools", None, None).await;
+    let waiting = pools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "ringo-even-5+3")
+        .unwrap()["waiting"]
+        .clone();
+    assert_eq!(waiting, 1);
+    // Another pool is another queue.
+    let (st, v) = as_account(&app, &ola, "POST", "/api/pools/urgammon-3-5+5", None).await;
+    assert_eq!(st, 201, "{v}");
+}
+
+#[tokio::test]
 async fn quick_pairing_pairs_two_waiting_players() {
     let app = live_app("live_pool", Duration::from_secs(30)).await;
     let (st, a) = call(&app, "POST", "/api/pools/urgammon-3-5+5", None, None).await;

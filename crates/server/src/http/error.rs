@@ -120,6 +120,8 @@ pub enum ErrorCode {
     OutOfRange,
     /// No quick-pairing pool with this name (404).
     UnknownPool,
+    /// The account waits in this pool already, on another page (409).
+    AlreadyWaiting,
     /// A rating range that is not one (400).
     BadRange,
     /// Too many seeks open at once (429).
@@ -390,6 +392,7 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::BadRange(_) => ApiError::BadRequest(ErrorCode::BadRange, m),
             L::TooMany(_) => ApiError::TooMany(ErrorCode::TooManySeeks, m, 10),
             L::UnknownPool(_) => ApiError::NotFound(ErrorCode::UnknownPool, m),
+            L::AlreadyWaiting => ApiError::Conflict(ErrorCode::AlreadyWaiting, m),
             L::Settings(e) => e.into(),
             L::Game(e) => e.into(),
         }

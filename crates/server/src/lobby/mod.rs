@@ -66,6 +66,9 @@ pub enum LobbyError {
     /// No such pool.
     #[error("no quick-pairing pool named '{0}'")]
     UnknownPool(String),
+    /// The account waits in the pool already, held by another page.
+    #[error("you are waiting in this pool already, on another page: play from there, or leave the pool there first")]
+    AlreadyWaiting,
     /// The rules or match settings.
     #[error(transparent)]
     Settings(#[from] crate::kinds::SettingsRefusal),

@@ -207,19 +207,20 @@ impl AppState {
         };
         let waiting = self.store().open_seeks(now).await?;
         // A player waits once in a pool: the seek her token already holds
-        // there is given back (two seeks of one player could only end up
-        // paired with each other; the pairing pass never pairs one account
-        // with itself either).
+        // there is given back; one her account holds under another token
+        // (another page's) is not doubled (two entries of one player could
+        // only be paired with each other, and would count twice).
         if let Some(s) = waiting
             .iter()
             .find(|s| s.pool.as_deref() == Some(p.id) && owns(s, token, who.as_ref().map(|a| a.id)))
         {
-            if let Some(t) = token.filter(|t| !t.is_empty() && owns(s, Some(t), None)) {
-                return Ok(Ok(Made {
+            return match token.filter(|t| !t.is_empty() && owns(s, Some(t), None)) {
+                Some(t) => Ok(Ok(Made {
                     id: s.id.clone(),
                     token: t.to_string(),
-                }));
-            }
+                })),
+                None => Err(LobbyError::AlreadyWaiting),
+            };
         }
         let candidates = waiting.iter().filter(|s| {
             s.pool.as_deref() == Some(p.id)
