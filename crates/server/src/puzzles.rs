@@ -153,6 +153,119 @@ pub fn judge(p: &Puzzle, moves: &[String]) -> Result<bool, TryError> {
     }
 }
 
+/// How long a solution shown to a browser that was not signed in keeps an
+/// account's try at that puzzle, from the same address, unrated: the
+/// solution could have been looked up signed out and then played for
+/// rating (1513 → 2038 in twelve puzzles).
+pub const SEEN_FOR_SECS: i64 = 30 * 86_400;
+
+/// Who shows a solution: a hash of the client's address, of its /64 for
+/// IPv6 (a household's devices change their own 64 bits often). Hashed,
+/// because the store need not know addresses.
+pub fn seer(ip: std::net::IpAddr) -> String {
+    let key = match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    };
+    crate::secrets::hash(&format!("puzzle-seer:{key}"))
+}
+
+/// Who tries a puzzle.
+pub enum Trier {
+    /// A signed-in account (its first try at a puzzle is rated on it).
+    Account(i64),
+    /// A browser not signed in, with the rating it keeps, if it sent one.
+    Browser(Option<crate::store::RatingRow>),
+}
+
+/// What a try did to a rating.
+pub struct Rating {
+    /// Whether the try changed a rating.
+    pub rated: bool,
+    /// Whether an account's first try went unrated because the solution was
+    /// shown to a browser not signed in at its address not long before.
+    pub seen: bool,
+    /// The player's rating after the try.
+    pub player: Option<crate::store::RatingRow>,
+    /// Its change.
+    pub change: Option<f64>,
+}
+
+/// Rates a try that was `correct` (or not): an account's first try, unless
+/// its address was shown the solution signed out within
+/// [`SEEN_FOR_SECS`] (then the try counts as tried, unrated); a browser's
+/// own rating when it sent one. A browser not signed in is shown the
+/// solution: its address is noted.
+///
+/// # Errors
+/// The store failed.
+pub async fn rate_try(
+    store: &crate::store::Store,
+    p: &Puzzle,
+    correct: bool,
+    trier: Trier,
+    seer: &str,
+) -> Result<Rating, crate::store::StoreError> {
+    let game = p.game.name();
+    let difficulty = f64::from(p.rating);
+    let now = crate::store::now();
+    match trier {
+        Trier::Account(account) => {
+            let seen = store.puzzle_seen(&p.id, seer, now - SEEN_FOR_SECS).await?;
+            let rater: crate::store::puzzles::PuzzleRater = if seen {
+                Box::new(|before| before)
+            } else {
+                Box::new(move |before| crate::ratings::rate_puzzle(before, difficulty, correct))
+            };
+            match store
+                .try_puzzle(account, game, &p.id, correct, rater, now)
+                .await?
+            {
+                Some((before, after)) if !seen => Ok(Rating {
+                    rated: true,
+                    seen,
+                    change: Some(after.rating - before.rating),
+                    player: Some(after),
+                }),
+                tried => Ok(Rating {
+                    rated: false,
+                    seen: seen && tried.is_some(),
+                    player: Some(store.puzzle_rating(account, game).await?),
+                    change: None,
+                }),
+            }
+        }
+        Trier::Browser(sent) => {
+            store
+                .see_puzzle(&p.id, seer, now, now - SEEN_FOR_SECS)
+                .await?;
+            Ok(match sent {
+                Some(before) => {
+                    let after = crate::ratings::rate_puzzle(before, difficulty, correct);
+                    Rating {
+                        rated: true,
+                        seen: false,
+                        change: Some(after.rating - before.rating),
+                        player: Some(after),
+                    }
+                }
+                None => Rating {
+                    rated: false,
+                    seen: false,
+                    player: None,
+                    change: None,
+                },
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -241,3 +241,122 @@ async fn an_account_is_rated_on_its_first_try_only_and_once_under_a_race() {
     let (_, sets) = as_account(&app, &other, "GET", "/api/puzzles", None).await;
     assert_eq!(sets["player"]["ringo"]["attempts"], 0);
 }
+
+/// A try at puzzle `id` with `moves`, from `peer`, signed in with `cookie`
+/// or not.
+async fn try_from(
+    app: &axum::Router,
+    peer: &str,
+    cookie: Option<&str>,
+    id: &str,
+    moves: Value,
+) -> Value {
+    use tower::ServiceExt;
+    let mut b = axum::http::Request::builder()
+        .method("POST")
+        .uri(format!("/api/puzzles/{id}/attempt"))
+        .header("content-type", "application/json");
+    if let Some(c) = cookie {
+        b = b.header("cookie", c);
+    }
+    let mut req = b
+        .body(axum::body::Body::from(
+            json!({ "moves": moves }).to_string(),
+        ))
+        .unwrap();
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo::<std::net::SocketAddr>(
+            peer.parse().unwrap(),
+        ));
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// The farm: look the solution up signed out, then play it signed in for
+/// rating (1513 → 2038 in twelve puzzles). A solution shown to a browser
+/// not signed in marks the puzzle seen at that address (its /64 for IPv6)
+/// for 30 days: an account's first try there is recorded, not rated.
+#[tokio::test]
+async fn a_solution_looked_up_signed_out_cannot_be_played_for_rating() {
+    let app = app("puzzles_farm").await;
+    let cookie = signup(&app, "ola").await;
+    let (_, list) = get(&app, "/api/puzzles/next?game=ringo").await;
+    let first = list["id"].as_str().unwrap().to_string();
+    let (_, p2) = get(
+        &app,
+        &format!("/api/puzzles/next?game=ringo&exclude={first}"),
+    )
+    .await;
+    let second = p2["id"].as_str().unwrap().to_string();
+    let (_, p3) = get(
+        &app,
+        &format!("/api/puzzles/next?game=ringo&exclude={first},{second}"),
+    )
+    .await;
+    let third = p3["id"].as_str().unwrap().to_string();
+    let rating = async || {
+        let (_, a) = as_account(&app, &cookie, "GET", "/api/puzzles", None).await;
+        a["player"]["ringo"]["rating"].as_f64().unwrap()
+    };
+    let start = rating().await;
+    // Signed out, a wrong answer shows the solution.
+    let wrong = wrong_choice(&app, &list).await;
+    let shown = try_from(&app, "10.0.0.7:5000", None, &first, json!([wrong])).await;
+    assert_eq!(shown["correct"], false);
+    let answer = json!([shown["solution"][0]]);
+    // Signed in, from the same address: right, but not rated.
+    let v = try_from(&app, "10.0.0.7:5001", Some(&cookie), &first, answer.clone()).await;
+    assert_eq!(
+        (v["correct"].clone(), v["rated"].clone(), v["seen"].clone()),
+        (json!(true), json!(false), json!(true)),
+        "{v}"
+    );
+    assert_eq!(rating().await, start);
+    // It counts as tried: never rated later either.
+    let v = try_from(&app, "10.0.0.9:5001", Some(&cookie), &first, answer).await;
+    assert_eq!(
+        (v["rated"].clone(), v["seen"].clone()),
+        (json!(false), Value::Null),
+        "{v}"
+    );
+    // The same for an IPv6 neighbour of the same /64.
+    let wrong = wrong_choice(&app, &p2).await;
+    let shown = try_from(
+        &app,
+        "[2a00:1450:4001:82b::1]:5000",
+        None,
+        &second,
+        json!([wrong]),
+    )
+    .await;
+    let v = try_from(
+        &app,
+        "[2a00:1450:4001:82b:abcd::2]:5000",
+        Some(&cookie),
+        &second,
+        json!([shown["solution"][0]]),
+    )
+    .await;
+    assert_eq!(v["rated"], false, "{v}");
+    // A puzzle not looked up is rated as before.
+    let v = try_from(
+        &app,
+        "10.0.0.7:5002",
+        Some(&cookie),
+        &third,
+        json!([solution(&third)]),
+    )
+    .await;
+    assert_eq!(
+        (v["correct"].clone(), v["rated"].clone()),
+        (json!(true), json!(true)),
+        "{v}"
+    );
+    assert!(rating().await > start);
+}

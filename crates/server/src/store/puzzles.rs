@@ -30,4 +30,17 @@ pub trait PuzzleBackend: Send + Sync {
 
     /// The ids of the puzzles of `game` an account has tried.
     async fn puzzles_tried(&self, account: i64, game: &str) -> Stored<Vec<String>>;
+
+    /// Notes that `seer` (a hashed address) was shown a puzzle's solution
+    /// at `now`, and forgets notes older than `forget_before`.
+    async fn see_puzzle(
+        &self,
+        puzzle: &str,
+        seer: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Stored<()>;
+
+    /// Whether `seer` was shown the puzzle's solution at `since` or later.
+    async fn puzzle_seen(&self, puzzle: &str, seer: &str, since: i64) -> Stored<bool>;
 }

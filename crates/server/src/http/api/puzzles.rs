@@ -6,9 +6,9 @@
 use super::parse_json;
 use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
+use crate::http::limits::Client;
 use crate::http::signed::Viewer;
 use crate::puzzles::{self, TryError};
-use crate::ratings::rate_puzzle;
 use crate::store::RatingRow;
 use agon_ai::puzzle::{Goal, Puzzle, PuzzleGame};
 use axum::body::Bytes;
@@ -301,6 +301,10 @@ pub struct Attempt {
     /// Whether the try changed a rating (a first try on the account, or a
     /// browser's rating sent along).
     rated: bool,
+    /// An account's first try left unrated: the solution was shown to a
+    /// browser not signed in at the same address within 30 days.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    seen: bool,
     /// The player's puzzle rating after the try.
     #[serde(skip_serializing_if = "Option::is_none")]
     player: Option<PlayerRating>,
@@ -316,6 +320,7 @@ pub struct Attempt {
 pub async fn attempt(
     State(app): State<AppState>,
     viewer: Viewer,
+    Client(client): Client,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Attempt>, ApiError> {
@@ -331,40 +336,18 @@ pub async fn attempt(
         TryError::Count => ApiError::BadRequest(ErrorCode::BadTry, e.to_string()),
         TryError::Illegal(_) => ApiError::BadRequest(ErrorCode::IllegalMove, e.to_string()),
     })?;
-    let (mut rated, mut player, mut change) = (false, None, None);
-    let game = p.game.name();
-    let puzzle_rating = f64::from(p.rating);
-    if let Some(account) = viewer.account_id() {
-        let rater = Box::new(move |before| rate_puzzle(before, puzzle_rating, correct));
-        match app
-            .store()
-            .try_puzzle(account, game, &p.id, correct, rater, crate::store::now())
-            .await?
-        {
-            Some((before, after)) => {
-                rated = true;
-                change = Some(after.rating - before.rating);
-                player = Some(PlayerRating::of(after));
-            }
-            None => {
-                player = Some(PlayerRating::of(
-                    app.store().puzzle_rating(account, game).await?,
-                ))
-            }
-        }
-    } else if let Some(sent) = req.player {
-        let before = sent.row().ok_or_else(|| {
+    let trier = match (viewer.account_id(), req.player) {
+        (Some(account), _) => puzzles::Trier::Account(account),
+        (None, None) => puzzles::Trier::Browser(None),
+        (None, Some(sent)) => puzzles::Trier::Browser(Some(sent.row().ok_or_else(|| {
             ApiError::BadRequest(
                 ErrorCode::BadJson,
                 "player is {rating: 100–4000, deviation: 10–350, volatility: 0.01–0.2, attempts}"
                     .into(),
             )
-        })?;
-        let after = rate_puzzle(before, puzzle_rating, correct);
-        rated = true;
-        change = Some(after.rating - before.rating);
-        player = Some(PlayerRating::of(after));
-    }
+        })?)),
+    };
+    let rating = puzzles::rate_try(app.store(), p, correct, trier, &puzzles::seer(client)).await?;
     Ok(Json(Attempt {
         id: p.id.clone(),
         correct,
@@ -380,8 +363,9 @@ pub async fn attempt(
                 win: (p.game == PuzzleGame::Ringo).then_some(*value),
             })
             .collect(),
-        rated,
-        player,
-        change,
+        rated: rating.rated,
+        seen: rating.seen,
+        player: rating.player.map(PlayerRating::of),
+        change: rating.change,
     }))
 }

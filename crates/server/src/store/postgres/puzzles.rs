@@ -85,4 +85,37 @@ impl PuzzleBackend for PgStore {
             .map(|r| r.get(0))
             .collect())
     }
+
+    async fn see_puzzle(
+        &self,
+        puzzle: &str,
+        seer: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO puzzle_seen (puzzle, seer, at) VALUES ($1, $2, $3)
+                 ON CONFLICT (puzzle, seer) DO UPDATE SET at = $3",
+                &[&puzzle, &seer, &now],
+            )
+            .await?;
+        client
+            .execute("DELETE FROM puzzle_seen WHERE at < $1", &[&forget_before])
+            .await?;
+        Ok(())
+    }
+
+    async fn puzzle_seen(&self, puzzle: &str, seer: &str, since: i64) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM puzzle_seen
+                 WHERE puzzle = $1 AND seer = $2 AND at >= $3)",
+                &[&puzzle, &seer, &since],
+            )
+            .await?
+            .get(0))
+    }
 }

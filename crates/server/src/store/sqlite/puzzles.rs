@@ -75,4 +75,40 @@ impl PuzzleBackend for SqliteStore {
         })
         .await
     }
+
+    async fn see_puzzle(
+        &self,
+        puzzle: &str,
+        seer: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Stored<()> {
+        let (puzzle, seer) = (puzzle.to_string(), seer.to_string());
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO puzzle_seen (puzzle, seer, at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (puzzle, seer) DO UPDATE SET at = ?3",
+                params![puzzle, seer, now],
+            )?;
+            c.execute(
+                "DELETE FROM puzzle_seen WHERE at < ?1",
+                params![forget_before],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn puzzle_seen(&self, puzzle: &str, seer: &str, since: i64) -> Stored<bool> {
+        let (puzzle, seer) = (puzzle.to_string(), seer.to_string());
+        self.read(move |c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM puzzle_seen
+                 WHERE puzzle = ?1 AND seer = ?2 AND at >= ?3)",
+                params![puzzle, seer, since],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
 }
