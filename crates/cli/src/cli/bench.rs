@@ -112,6 +112,10 @@ pub(crate) struct ServeBench {
     /// games, to see that they do not slow the moves.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) signins_per_s: f64,
+    /// Sign-ins kept in flight at once beside the games (each starts when
+    /// one ends), to see that a burst of them does not slow the moves.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) signins_at_once: usize,
 }
 
 /// Who plays the benchmark's games.

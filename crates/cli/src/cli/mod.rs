@@ -39,11 +39,11 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
     /// Which log lines to write on stderr: a level (error, warn, info, debug,
     /// trace) or per-crate directives such as `info,agon_server=debug`.
-    #[arg(long, global = true, default_value = "info", value_parser = parse_log_filter)]
+    #[arg(long, global = true, env = "AGON_LOG_LEVEL", default_value = "info", value_parser = parse_log_filter)]
     pub(crate) log_level: tracing_subscriber::EnvFilter,
     /// How log lines are written: text for people, json (one object per
     /// line) for log collectors.
-    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, global = true, env = "AGON_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub(crate) log_format: LogFormat,
 }
 
@@ -89,7 +89,7 @@ impl Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Run the web app: play both games in the browser, stored in SQLite.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Ringo: legal moves, perft, the board, terminal play.
     #[command(subcommand)]
     Ringo(RingoCmd),

@@ -10,21 +10,21 @@ pub(crate) struct WorkerArgs {
     #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
     pub(crate) database: String,
     /// Jobs done at once (one core each).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, env = "AGON_THREADS", default_value_t = 2)]
     pub(crate) threads: usize,
     /// Seconds a job stays held without its worker renewing the lease; a
     /// killed worker's job is taken again after this.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, env = "AGON_LEASE_SECS", default_value_t = 15)]
     pub(crate) lease_secs: u64,
     /// Pause before each engine action, in milliseconds (as agon serve's).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, env = "AGON_ENGINE_DELAY_MS", default_value_t = 400)]
     pub(crate) engine_delay_ms: u64,
     /// This worker's name in the queue (default: host and process id).
-    #[arg(long)]
+    #[arg(long, env = "AGON_NAME")]
     pub(crate) name: Option<String>,
     /// Ringo endgame tablebases for the engine (built by `agon ringo
     /// tablebase build`); a missing directory means none.
-    #[arg(long, default_value = TABLEBASES)]
+    #[arg(long, env = "AGON_TABLEBASES", default_value = TABLEBASES)]
     pub(crate) tablebases: std::path::PathBuf,
 }
 
@@ -91,121 +91,145 @@ pub(crate) struct BalanceArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Data directory (the database is agon.db inside it).
-    #[arg(long, default_value = DATA)]
+    #[arg(long, env = "AGON_DATA", default_value = DATA)]
     pub(crate) data: std::path::PathBuf,
     /// Ringo endgame tablebases the engine, analysis and review use (built
     /// by `agon ringo tablebase build`); default: DATA/tablebases. A missing
     /// directory means none.
-    #[arg(long)]
+    #[arg(long, env = "AGON_TABLEBASES")]
     pub(crate) tablebases: Option<std::path::PathBuf>,
     /// A PostgreSQL database shared by several instances
     /// (postgres://user@host:port/db) instead of the SQLite file in --data.
     #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
     pub(crate) database: Option<String>,
     /// Port to listen on.
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, env = "AGON_PORT", default_value_t = 8080)]
     pub(crate) port: u16,
     /// Address to bind.
-    #[arg(long, default_value = "127.0.0.1")]
+    #[arg(long, env = "AGON_BIND", default_value = "127.0.0.1")]
     pub(crate) bind: std::net::IpAddr,
     /// Engine computations allowed at once; 0 leaves every engine job to
     /// `agon worker`s (needs --database).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, env = "AGON_ENGINE_THREADS", default_value_t = 2)]
     pub(crate) engine_threads: usize,
     /// Pause before each engine action, in milliseconds.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, env = "AGON_ENGINE_DELAY_MS", default_value_t = 400)]
     pub(crate) engine_delay_ms: u64,
     /// Another origin allowed to change state (CSRF check), e.g.
     /// https://agon.example.org; repeat for more.
-    #[arg(long = "allow-origin")]
+    #[arg(
+        long = "allow-origin",
+        env = "AGON_ALLOW_ORIGIN",
+        value_delimiter = ','
+    )]
     pub(crate) allow_origin: Vec<String>,
     /// A reverse proxy in front of this server (e.g. 127.0.0.1): its
     /// X-Forwarded-For names the client for the rate limits; repeat for more.
-    #[arg(long = "trust-proxy")]
+    #[arg(long = "trust-proxy", env = "AGON_TRUST_PROXY", value_delimiter = ',')]
     pub(crate) trust_proxy: Vec<std::net::IpAddr>,
     /// Actions (moves, joins, seat links) per second per client address,
     /// bursts of twice that; 0 turns the limit off.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, env = "AGON_RATE_LIMIT", default_value_t = 20)]
     pub(crate) rate_limit: u32,
     /// Games created or imported per minute per client address; 0 turns the
     /// limit off.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, env = "AGON_CREATE_LIMIT", default_value_t = 30)]
     pub(crate) create_limit: u32,
     /// Sign-ups, sign-ins and recoveries per minute per client address
     /// (besides the lock-out after 10 failures); 0 turns the limit off.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, env = "AGON_ACCOUNT_LIMIT", default_value_t = 30)]
     pub(crate) account_limit: u32,
     /// Open connections at most; more wait to be accepted.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, env = "AGON_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub(crate) max_connections: usize,
     /// Open connections at most from one client address (a --trust-proxy
     /// excepted): more are answered 503 and closed; 0 turns the cap off.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, env = "AGON_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub(crate) max_connections_per_address: usize,
     /// Seconds a connection may take to send a request's headers, or stay
     /// idle between requests.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, env = "AGON_HEADER_TIMEOUT_SECS", default_value_t = 10)]
     pub(crate) header_timeout_secs: u64,
     /// WebSockets open at most, in all.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, env = "AGON_MAX_SOCKETS", default_value_t = 20_000)]
     pub(crate) max_sockets: usize,
     /// WebSockets open at most on one game.
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, env = "AGON_MAX_SOCKETS_PER_GAME", default_value_t = 5_000)]
     pub(crate) max_sockets_per_game: usize,
     /// WebSockets open at most from one client address; 0 turns the cap off.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, env = "AGON_MAX_SOCKETS_PER_ADDRESS", default_value_t = 1_000)]
     pub(crate) max_sockets_per_address: usize,
     /// The address people reach this server at behind a proxy, e.g.
     /// https://agon.example.org: its host is one the server answers to (IP
     /// addresses and localhost always are; others are refused, against DNS
     /// rebinding).
-    #[arg(long)]
+    #[arg(long, env = "AGON_PUBLIC_URL")]
     pub(crate) public_url: Option<String>,
     /// Another host name the server answers to (see --public-url); repeat
     /// for more; `*` for any.
-    #[arg(long = "allow-host")]
+    #[arg(long = "allow-host", env = "AGON_ALLOW_HOST", value_delimiter = ',')]
     pub(crate) allow_host: Vec<String>,
     /// Analyses, rollouts and reviews one client may have queued or running
     /// at once; more are refused with 429.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, env = "AGON_ANALYSIS_PER_CLIENT", default_value_t = 2)]
     pub(crate) analysis_per_client: usize,
     /// Seconds after which an unused game (no socket, no engine work) leaves
     /// memory; it is reloaded from the store when asked for.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, env = "AGON_EVICT_AFTER_SECS", default_value_t = 600)]
     pub(crate) evict_after_secs: u64,
     /// Seconds a live (clocked) game waits for each side's first move
     /// before the server aborts it.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    #[arg(long, env = "AGON_FIRST_MOVE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) first_move_secs: u64,
     /// Seconds the opponent of a live game between people must have been
     /// gone (no page open) before the win may be claimed.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, env = "AGON_CLAIM_AFTER_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub(crate) claim_after_secs: u64,
     /// The contact push services see in this server's Web Push requests
     /// (`mailto:` or `https:`); by default the public URL, if given.
-    #[arg(long)]
+    #[arg(long, env = "AGON_PUSH_CONTACT")]
     pub(crate) push_contact: Option<String>,
     /// Tests only: accept Web Push endpoints on plain `http://` and on IP
     /// address literals (a test's own push service). It lifts no address
     /// check: a test on this machine also needs `--push-allow-network`.
     /// Without it, only `https://` endpoints on host names are taken.
-    #[arg(long)]
+    #[arg(long, env = "AGON_PUSH_INSECURE_ENDPOINTS")]
     pub(crate) push_insecure_endpoints: bool,
     /// A network (`10.1.0.0/16`) the server may push to besides public
     /// unicast addresses: a push service inside your own network. Every
     /// other private, loopback, link-local, CGNAT or metadata address is
     /// refused when the endpoint's name is looked up. Repeatable.
-    #[arg(long = "push-allow-network", value_name = "CIDR")]
+    #[arg(
+        long = "push-allow-network",
+        env = "AGON_PUSH_ALLOW_NETWORK",
+        value_delimiter = ',',
+        value_name = "CIDR"
+    )]
     pub(crate) push_allow_network: Vec<agon_server::push::IpNet>,
     /// Ports a Web Push endpoint may name besides 443: a list (`8443,9443`)
     /// or `any`.
-    #[arg(long, value_name = "PORTS", default_value = "443")]
+    #[arg(
+        long,
+        env = "AGON_PUSH_ALLOW_PORTS",
+        value_name = "PORTS",
+        default_value = "443"
+    )]
     pub(crate) push_allow_ports: agon_server::push::Ports,
     /// Answer a push service's host name with this address instead of
     /// looking it up (`NAME=ADDRESS`, like curl's `--resolve`); the address
     /// is checked like a lookup's. Repeatable.
-    #[arg(long = "push-resolve", value_name = "NAME=ADDRESS")]
+    #[arg(
+        long = "push-resolve",
+        env = "AGON_PUSH_RESOLVE",
+        value_delimiter = ',',
+        value_name = "NAME=ADDRESS"
+    )]
     pub(crate) push_resolve: Vec<agon_server::push::Pinned>,
+    /// Password hashes (Argon2id: sign-ups, sign-ins, password changes)
+    /// computed at once; more wait their turn. By default half the cores,
+    /// at least one, so that a burst of sign-ins leaves the rest to games.
+    #[arg(long, env = "AGON_PASSWORD_HASHES", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) password_hashes: Option<u64>,
 }
 
 impl ServeArgs {
@@ -248,6 +272,7 @@ impl ServeArgs {
                     resolve: self.push_resolve,
                     contact: self.push_contact.or_else(|| self.public_url.clone()),
                 },
+                password_hashes: self.password_hashes.map(|n| n as usize),
             },
         }
     }

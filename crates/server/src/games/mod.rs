@@ -234,10 +234,7 @@ impl AppState {
         let options_push = options.push.clone();
         let app = AppState {
             inner: Arc::new(Inner {
-                accounts: crate::accounts::Accounts::new(
-                    store.clone(),
-                    std::thread::available_parallelism().map_or(2, |n| n.get()),
-                ),
+                accounts: crate::accounts::Accounts::new(store.clone(), options.password_hashes()),
                 store,
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),

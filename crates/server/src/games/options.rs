@@ -60,6 +60,21 @@ pub struct Options {
     pub claim_after: Duration,
     /// Web Push's settings.
     pub push: crate::push::PushOptions,
+    /// Password hashes (Argon2id, for sign-ups, sign-ins and password
+    /// changes) run at once; more wait their turn. `None`: half the
+    /// cores, at least one, so a burst of sign-ins leaves the other half
+    /// to the games.
+    pub password_hashes: Option<usize>,
+}
+
+impl Options {
+    /// The password hashes run at once: as set, or half the cores (at
+    /// least one).
+    pub fn password_hashes(&self) -> usize {
+        self.password_hashes
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2))
+            .max(1)
+    }
 }
 
 impl Default for Options {
@@ -86,6 +101,7 @@ impl Default for Options {
             first_move: Duration::from_millis(crate::clock::FIRST_MOVE_MS as u64),
             claim_after: Duration::from_millis(crate::session::CLAIM_AFTER_MS as u64),
             push: crate::push::PushOptions::default(),
+            password_hashes: None,
         }
     }
 }
@@ -105,4 +121,25 @@ pub struct Config {
     pub engine_delay: Duration,
     /// The other limits and switches.
     pub options: Options,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_hashes_take_half_the_cores_at_most_by_default() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(Options::default().password_hashes(), (cores / 2).max(1));
+        let set = Options {
+            password_hashes: Some(3),
+            ..Options::default()
+        };
+        assert_eq!(set.password_hashes(), 3);
+        let zero = Options {
+            password_hashes: Some(0),
+            ..Options::default()
+        };
+        assert_eq!(zero.password_hashes(), 1, "never none at all");
+    }
 }

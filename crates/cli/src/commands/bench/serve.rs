@@ -60,7 +60,7 @@ pub struct ServeReport {
     /// With `--opponent engine`: from a move's acknowledgement to the
     /// computer's reply being stored.
     pub reply_ms: Latency,
-    /// With `--signins-per-s`: sign-ins answered 200.
+    /// With `--signins-per-s` or `--signins-at-once`: sign-ins answered 200.
     pub signins: usize,
     /// Their latency.
     pub signin_ms: Latency,
@@ -242,11 +242,18 @@ async fn drive(b: &ServeBench, bases: &[String]) -> Result<ServeReport> {
     }
     let start = Instant::now();
     let deadline = start + duration;
-    let signins = (b.signins_per_s > 0.0).then(|| {
-        let (client, base) = (client.clone(), bases[0].clone());
-        let every = Duration::from_secs_f64(1.0 / b.signins_per_s);
-        tokio::spawn(async move { super::signin::load(&client, &base, every, deadline).await })
-    });
+    let signins = if b.signins_at_once > 0 {
+        let (client, base, n) = (client.clone(), bases[0].clone(), b.signins_at_once);
+        Some(tokio::spawn(async move {
+            super::signin::load_at_once(&client, &base, n, deadline).await
+        }))
+    } else {
+        (b.signins_per_s > 0.0).then(|| {
+            let (client, base) = (client.clone(), bases[0].clone());
+            let every = Duration::from_secs_f64(1.0 / b.signins_per_s);
+            tokio::spawn(async move { super::signin::load(&client, &base, every, deadline).await })
+        })
+    };
     let mut players = vec![];
     for (g, mut game) in games.into_iter().enumerate() {
         let (client, bases, sent, errors) =

@@ -91,6 +91,38 @@ pub(super) async fn load(
     out
 }
 
+/// Keeps `n` sign-ins in flight until `deadline` (each of `n` workers signs
+/// in again as soon as its last one is answered); their latencies in ms.
+pub(super) async fn load_at_once(
+    client: &reqwest::Client,
+    base: &str,
+    n: usize,
+    deadline: Instant,
+) -> Vec<f64> {
+    if account(client, base).await.is_err() {
+        return vec![];
+    }
+    let workers: Vec<_> = (0..n)
+        .map(|_| {
+            let (client, base) = (client.clone(), base.to_string());
+            tokio::spawn(async move {
+                let mut out = vec![];
+                while Instant::now() < deadline {
+                    if let Some(ms) = sign_in(&client, &base).await {
+                        out.push(ms);
+                    }
+                }
+                out
+            })
+        })
+        .collect();
+    let mut out = vec![];
+    for w in workers {
+        out.extend(w.await.unwrap_or_default());
+    }
+    out
+}
+
 /// Runs the benchmark on a server started for it.
 ///
 /// # Errors
