@@ -1,6 +1,9 @@
-//! `agon serve`'s and `agon worker`'s flags as an operator meets them: the
-//! help never shows a secret read from the environment, and a bad push
+//! `agon serve`'s and `agon worker`'s flags as an operator meets them: each
+//! also read from `AGON_<FLAG>`, all in docs/deploy.md's table; the help
+//! never shows a secret read from the environment, and a bad push
 //! allowance is refused with a clear error before anything starts.
+
+mod common;
 
 use std::process::Command;
 
@@ -44,4 +47,91 @@ fn push_allowances_are_checked_when_the_server_starts() {
             "{flag} {value}: {err}"
         );
     }
+}
+
+/// Every `--flag` of a command's help, with the variable it names.
+fn flags(command: &str) -> Vec<(String, Option<String>)> {
+    let out = agon(&[command, "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut found: Vec<(String, Option<String>)> = vec![];
+    for line in help.lines() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("-h, ").unwrap_or(t);
+        if let Some(rest) = t.strip_prefix("--") {
+            let flag = rest.split([' ', ',']).next().unwrap().to_string();
+            found.push((flag, None));
+        } else if let Some(rest) = t.strip_prefix("[env: ") {
+            let name = rest.split(['=', ']']).next().unwrap().to_string();
+            if let Some(last) = found.last_mut() {
+                last.1 = Some(name);
+            }
+        }
+    }
+    found.retain(|(f, _)| f != "help" && f != "version");
+    found
+}
+
+#[test]
+fn every_flag_has_its_variable_and_a_row_in_the_deploy_docs() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md"))
+            .unwrap();
+    for command in ["serve", "worker"] {
+        let all = flags(command);
+        assert!(all.len() >= 6, "{command}: {all:?}");
+        for (flag, env) in all {
+            let want = format!("AGON_{}", flag.to_uppercase().replace('-', "_"));
+            assert_eq!(env.as_deref(), Some(want.as_str()), "{command} --{flag}");
+            let row = format!("| `--{flag}` | `{want}` |");
+            assert!(docs.contains(&row), "docs/deploy.md lacks {row}");
+        }
+    }
+}
+
+#[test]
+fn a_server_configured_by_its_environment_alone_serves_as_told() {
+    let data = std::env::temp_dir().join(format!("agon-env-{}", std::process::id()));
+    let port = common::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .arg("serve")
+        .env("AGON_DATA", &data)
+        .env("AGON_PORT", port.to_string())
+        .env("AGON_BIND", "127.0.0.1")
+        .env("AGON_ALLOW_HOST", "agon.example.test,play.example.test")
+        .env("AGON_LOG_FORMAT", "json")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.contains(&port.to_string()), "{line}");
+    // Both names from the comma-separated variable are served; another is
+    // not.
+    let ask = |host: &str| {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "GET /api/meta HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        answer.split(' ').nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(ask("agon.example.test"), "200");
+    assert_eq!(ask("play.example.test"), "200");
+    assert_eq!(ask("evil.example.test"), "421");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        data.join("agon.db").exists(),
+        "the data folder came from AGON_DATA"
+    );
+    let _ = std::fs::remove_dir_all(&data);
 }
