@@ -117,6 +117,9 @@ pub(crate) enum Command {
     /// analyses) from the PostgreSQL queue, for web instances started with
     /// --engine-threads 0.
     Worker(WorkerArgs),
+    /// A consistent copy of a serving instance's SQLite database, safe while
+    /// it serves (for PostgreSQL, see docs/deploy.md's pg_dump recipe).
+    Backup(BackupArgs),
 }
 
 #[cfg(test)]

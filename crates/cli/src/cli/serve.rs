@@ -277,3 +277,14 @@ impl ServeArgs {
         }
     }
 }
+
+/// `agon backup`: where the database is, and where the copy goes.
+#[derive(clap::Args, Debug)]
+pub(crate) struct BackupArgs {
+    /// The data directory of the instance (its database is agon.db inside).
+    #[arg(long, env = "AGON_DATA", default_value = DATA)]
+    pub(crate) data: std::path::PathBuf,
+    /// The backup file to write (it must not exist yet). To restore, put it
+    /// in an empty data directory as agon.db and start `agon serve` there.
+    pub(crate) file: std::path::PathBuf,
+}

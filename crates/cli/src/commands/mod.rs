@@ -21,6 +21,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Serve(args) => serve::run(*args),
         Command::Worker(args) => serve::worker(args),
+        Command::Backup(args) => serve::backup(&args),
         Command::Ringo(cmd) => ringo::run(cmd),
         Command::Urgammon(cmd) => urgammon::run(cmd),
         Command::Engine => engine::run(),

@@ -30,6 +30,7 @@ pub use live::{LiveBackend, LobbyNotice, SeekRow};
 pub use postgres::PgStore;
 pub use puzzles::PuzzleBackend;
 pub use ratings::{RatingBackend, RatingRow};
+pub use sqlite::backup::{backup as backup_sqlite, Copied};
 pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};
 

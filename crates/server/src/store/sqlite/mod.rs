@@ -17,6 +17,7 @@
 
 mod accounts;
 mod backend;
+pub mod backup;
 mod live;
 mod puzzles;
 mod ratings;

@@ -1,0 +1,182 @@
+//! `agon backup` as an operator runs it (docs/deploy.md): a copy taken from
+//! a serving instance under load, restored as the only file of a new data
+//! directory, serves every move acknowledged before the backup began (and
+//! none that was never acknowledged).
+
+mod common;
+
+use common::http;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const GAMES: usize = 6;
+
+fn start(data: &std::path::Path) -> (std::process::Child, u16) {
+    common::start_serve(data, &["--engine-delay-ms", "0", "--rate-limit", "0"])
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agon-backup-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn backup(data: &std::path::Path, file: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["backup", "--data"])
+        .arg(data)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_backup_taken_under_load_restores_every_acknowledged_move() {
+    let (data, restored, out) = (temp("data"), temp("restored"), temp("out"));
+    std::fs::create_dir_all(&out).unwrap();
+    let file = out.join("agon-backup.db");
+    let (mut server, port) = start(&data);
+    let mut games = vec![];
+    for _ in 0..GAMES {
+        let (status, body) = http(
+            port,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
+        )
+        .unwrap();
+        assert_eq!(status, 201, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        games.push((
+            v["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+        ));
+    }
+    // Every game played flat out, each acknowledged move recorded, until
+    // told to stop.
+    let moves = common::random_ringo_moves("classic,repetition=draw", 400, 11);
+    let stop = Arc::new(AtomicBool::new(false));
+    let acked: Vec<Arc<Mutex<usize>>> = (0..GAMES).map(|_| Arc::new(Mutex::new(0))).collect();
+    let players: Vec<_> = games
+        .iter()
+        .zip(&acked)
+        .map(|((id, token), acked)| {
+            let (acked, id, token, moves, stop) = (
+                acked.clone(),
+                id.clone(),
+                token.clone(),
+                moves.clone(),
+                stop.clone(),
+            );
+            std::thread::spawn(move || {
+                for m in moves {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
+                    let (status, body) = http(
+                        port,
+                        "POST",
+                        &format!("/api/games/{id}/action"),
+                        Some(&token),
+                        &body,
+                    )
+                    .unwrap();
+                    assert_eq!(status, 200, "{m}: {body}");
+                    *acked.lock().unwrap() += 1;
+                }
+            })
+        })
+        .collect();
+    let counts = || -> Vec<usize> { acked.iter().map(|a| *a.lock().unwrap()).collect() };
+    while counts().iter().sum::<usize>() < 20 * GAMES {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The backup, exactly as docs/deploy.md says, while the moves go on.
+    let before = counts();
+    let made = backup(&data, &file);
+    let after = counts();
+    stop.store(true, Ordering::SeqCst);
+    for p in players {
+        p.join().unwrap();
+    }
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(
+        said.contains("Backed up") && said.contains("checks out"),
+        "{said}"
+    );
+    assert!(
+        after.iter().sum::<usize>() > before.iter().sum::<usize>(),
+        "moves were acknowledged while the backup ran: {before:?} → {after:?}"
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+    // The restore: the copy alone, as agon.db of a new data directory.
+    std::fs::create_dir_all(&restored).unwrap();
+    std::fs::copy(&file, restored.join("agon.db")).unwrap();
+    let (mut server, port) = start(&restored);
+    for (((id, token), b), a) in games.iter().zip(&before).zip(&after) {
+        let (status, body) =
+            http(port, "GET", &format!("/api/games/{id}"), Some(token), "").unwrap();
+        assert_eq!(status, 200, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let history: Vec<String> = v["state"]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert!(
+            *b <= history.len() && history.len() <= a + 1,
+            "{id}: {} moves restored; {b} acknowledged before the backup, {a} by its end",
+            history.len()
+        );
+        assert_eq!(&history[..], &moves[..history.len()]);
+        // And the game goes on from there.
+        let next = &moves[history.len()];
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            Some(token),
+            &format!(r#"{{"type":"move","move":"{next}"}}"#),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+    for dir in [&data, &restored, &out] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn a_backup_never_overwrites_and_says_what_is_missing() {
+    let out = temp("refusals");
+    std::fs::create_dir_all(&out).unwrap();
+    let made = backup(&out.join("nothing-here"), &out.join("b.db"));
+    assert!(!made.status.success());
+    assert!(
+        String::from_utf8_lossy(&made.stderr).contains("no database at"),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let (mut server, _) = start(&out.join("data"));
+    std::fs::write(out.join("taken.db"), b"keep me").unwrap();
+    let made = backup(&out.join("data"), &out.join("taken.db"));
+    assert!(!made.status.success());
+    assert!(String::from_utf8_lossy(&made.stderr).contains("exists already"));
+    assert_eq!(std::fs::read(out.join("taken.db")).unwrap(), b"keep me");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+}
