@@ -1090,3 +1090,101 @@ async fn a_surviving_instance_shows_a_paused_clock_until_it_takes_the_game_over(
     assert_eq!(status, 200, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A PostgreSQL client program: on the PATH, or in Debian's
+/// /usr/lib/postgresql/VERSION/bin (the newest).
+fn pg_tool(name: &str) -> std::path::PathBuf {
+    if Command::new(name).arg("--version").output().is_ok() {
+        return name.into();
+    }
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("bin").join(name))
+        .filter(|p| p.exists())
+        .collect();
+    found.sort_by_key(|p| {
+        p.components()
+            .nth(4)
+            .and_then(|c| c.as_os_str().to_str()?.parse::<u32>().ok())
+    });
+    found.pop().unwrap_or_else(|| name.into())
+}
+
+/// docs/deploy.md's PostgreSQL backup, run as written (`pg_dump` while an
+/// instance serves, `pg_restore` into an empty database): an instance on
+/// the restored database serves the game, and play goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pg_dump_recipe_restores_every_game() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-pgdump-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (serving, addr) = serve(&db, &dir.join("a"));
+    agon_server::push::install_tls();
+    let client = reqwest::Client::new();
+    let (id, tokens, _) = friend_game(&client, &addr, &addr).await;
+    let moves = common::random_ringo_moves("classic", 12, 9);
+    for (i, m) in moves.iter().take(10).enumerate() {
+        let (s, v) = post_action(
+            &client,
+            &addr,
+            &id,
+            &tokens[i % 2],
+            json!({"type": "move", "move": m}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    // The recipe, while the instance serves.
+    let dump = dir.join("agon.dump");
+    let out = Command::new(pg_tool("pg_dump"))
+        .arg("--format=custom")
+        .arg(format!("--file={}", dump.display()))
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let restored = fresh_database(&admin).await;
+    let out = Command::new(pg_tool("pg_restore"))
+        .args(["--no-owner", "--exit-on-error"])
+        .arg(format!("--dbname={restored}"))
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    drop(serving);
+    let (_restored, addr) = serve(&restored, &dir.join("b"));
+    let (s, g) = get_game(&client, &addr, &id).await;
+    assert_eq!(s, 200, "{g}");
+    let history: Vec<&str> = g["state"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        history,
+        moves[..10].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    let (s, v) = post_action(
+        &client,
+        &addr,
+        &id,
+        &tokens[0],
+        json!({"type": "move", "move": moves[10]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
