@@ -34,6 +34,9 @@ cargo fmt --all -- --check
 phase "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
+phase "rust-version covers every dependency"
+scripts/check-msrv.sh
+
 phase "PostgreSQL (a throwaway server for the shared-store tests)"
 # The store tests run on SQLite and on PostgreSQL; the multi-instance test
 # needs PostgreSQL. A cluster of our own, on a free port, removed on exit.
