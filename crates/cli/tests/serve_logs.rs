@@ -22,8 +22,44 @@ fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Chi
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    assert!(line.contains("Agon is running"), "{line}");
+    // JSON from the first line: the start line too.
+    let banner: serde_json::Value =
+        serde_json::from_str(&line).unwrap_or_else(|_| panic!("not JSON: {line}"));
+    assert!(
+        banner["message"]
+            .as_str()
+            .unwrap()
+            .contains("Agon is running"),
+        "{line}"
+    );
+    assert_eq!(banner["addr"], format!("127.0.0.1:{port}"));
     (child, port)
+}
+
+#[test]
+fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
+    let data = std::env::temp_dir().join(format!("agon-logs-plain-{}", std::process::id()));
+    let port = common::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["serve", "--data", data.to_str().unwrap()])
+        .args(["--port", &port.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("Agon is running"), "{line}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let log = common::stop_and_read_log(child);
+    let _ = std::fs::remove_dir_all(&data);
+    assert!(log.contains("listening"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a piped log: {log:?}"
+    );
 }
 
 #[test]

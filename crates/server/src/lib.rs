@@ -84,7 +84,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     };
     // The line people (and the browser tests) wait for stays on stdout; the
     // log gets the same facts as fields.
-    println!("Agon is running at http://{addr} (data in {db})");
+    let banner = format!("Agon is running at http://{addr} (data in {db})");
+    if config.json_banner {
+        println!(
+            "{}",
+            serde_json::json!({"message": banner, "addr": addr.to_string(), "db": db})
+        );
+    } else {
+        println!("{banner}");
+    }
     tracing::info!(%addr, %db, "listening");
     http::listen::run(listener, app(state.clone()), &state).await?;
     // The loops end, and whatever they were writing is written.

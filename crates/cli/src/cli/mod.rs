@@ -75,8 +75,11 @@ impl Cli {
     /// Sends the log (the server's requests and errors, the engines' thinking
     /// at trace level) to stderr, in the chosen format.
     pub(crate) fn init_logging(&self) {
+        use std::io::IsTerminal;
         let builder = tracing_subscriber::fmt()
             .with_writer(std::io::stderr)
+            // Colour codes only for a person at a terminal, never in a file.
+            .with_ansi(std::io::stderr().is_terminal())
             .with_env_filter(self.log_level.clone());
         // Another subscriber already set (in tests) is not an error.
         let _ = match self.log_format {

@@ -241,6 +241,7 @@ impl ServeArgs {
             addr: std::net::SocketAddr::new(self.bind, self.port),
             engine_threads: self.engine_threads,
             engine_delay: Duration::from_millis(self.engine_delay_ms),
+            json_banner: false,
             options: agon_server::Options {
                 engine_threads: self.engine_threads,
                 engine_delay: Duration::from_millis(self.engine_delay_ms),

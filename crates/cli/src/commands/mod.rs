@@ -19,7 +19,7 @@ use anyhow::Result;
 /// Runs a parsed command line.
 pub(crate) fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Serve(args) => serve::run(*args),
+        Command::Serve(args) => serve::run(*args, cli.log_format),
         Command::Worker(args) => serve::worker(args),
         Command::Backup(args) => serve::backup(&args),
         Command::Ringo(cmd) => ringo::run(cmd),

@@ -4,14 +4,15 @@ use crate::cli::*;
 use anyhow::Result;
 
 /// `agon serve`: the web app.
-pub(crate) fn run(args: ServeArgs) -> Result<()> {
+pub(crate) fn run(args: ServeArgs, log_format: LogFormat) -> Result<()> {
     let tables = args
         .tablebases
         .clone()
         .unwrap_or_else(|| args.data.join("tablebases"));
     announce_tablebases(&tables);
     agon_ai::ringo::tablebase::install(tables);
-    let config = args.config();
+    let mut config = args.config();
+    config.json_banner = matches!(log_format, LogFormat::Json);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(agon_server::serve(config))

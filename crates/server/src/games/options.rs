@@ -121,6 +121,10 @@ pub struct Config {
     pub engine_delay: Duration,
     /// The other limits and switches.
     pub options: Options,
+    /// Print the start line as a JSON object (with `--log-format json`: a
+    /// log collector reading the output then meets JSON from the first
+    /// line).
+    pub json_banner: bool,
 }
 
 #[cfg(test)]
