@@ -464,6 +464,45 @@ fn websockets_count_against_their_addresss_share_of_connections() {
     });
 }
 
+#[test]
+fn a_draining_server_says_stopping_while_it_still_serves() {
+    let mut server = start(&["--drain-secs", "2"]);
+    let port = server.port;
+    assert_eq!(get(port, "/api/health"), Some(200));
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status();
+    let t = Instant::now();
+    // The load balancer's check sees 503 at once; players are still served.
+    let mut saw = None;
+    while t.elapsed() < Duration::from_millis(1_500) {
+        saw = get(port, "/api/health");
+        if saw == Some(503) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(saw, Some(503), "health while draining");
+    assert_eq!(
+        get(port, "/api/meta"),
+        Some(200),
+        "still serving while draining"
+    );
+    // Then it stops, after the drain.
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(t.elapsed() < Duration::from_secs(15), "it never stopped");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    assert!(
+        t.elapsed() >= Duration::from_secs(2),
+        "stopped before the drain ended"
+    );
+}
+
 /// A whole GET on a fresh connection from `local`, a loopback address of
 /// the client's choosing (127.0.0.2 is another client than 127.0.0.1).
 fn get_from(local: [u8; 4], port: u16, path: &str) -> Option<u16> {

@@ -503,7 +503,11 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let mut hops = 0usize;
     let mut act = async |state: &Value, mut body: Value| -> Value {
         hops += 1;
-        let addr = if hops % 2 == 0 { &addr_a } else { &addr_b };
+        let addr = if hops.is_multiple_of(2) {
+            &addr_a
+        } else {
+            &addr_b
+        };
         body["expect_revision"] = state["revision"].clone();
         let (status, v) = post_action(&client, addr, &uid, &utoken, body.clone()).await;
         assert_eq!(status, 200, "{body} on {addr}: {v}");

@@ -80,7 +80,7 @@ impl Cell {
 
     /// True for cells of the neutral zone, sector `a`.
     pub const fn is_neutral(self) -> bool {
-        !self.is_fortress() && self.0 % SECTORS == 0
+        !self.is_fortress() && self.0.is_multiple_of(SECTORS)
     }
 
     /// The bitboard with only this cell (empty for the fortress, which has no bit).

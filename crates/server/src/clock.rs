@@ -95,7 +95,7 @@ impl ClockSettings {
     pub fn label(self) -> String {
         if self.days != 0 {
             format!("{}d", self.days)
-        } else if self.base_secs % 60 == 0 {
+        } else if self.base_secs.is_multiple_of(60) {
             format!("{}+{}", self.base_secs / 60, self.increment_secs)
         } else {
             format!(

@@ -76,7 +76,7 @@ impl FromStr for Stake {
 
 impl fmt::Display for Stake {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 100 == 0 {
+        if self.0.is_multiple_of(100) {
             write!(f, "{}", self.0 / 100)
         } else {
             write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)

@@ -149,7 +149,7 @@ pub const MOVE_LIMIT: usize = 600;
 /// game has its own opening.
 fn seat_and_opening(index: usize, seat: Option<Side>) -> (bool, usize) {
     match seat {
-        None => (index % 2 == 0, index / 2),
+        None => (index.is_multiple_of(2), index / 2),
         Some(side) => (side == Side::Attackers, index),
     }
 }

@@ -282,7 +282,7 @@ pub fn inputs(state: &State) -> Inputs {
 pub const HIDDEN: usize = 96;
 
 // The forward pass sums the output layer in lanes of eight.
-const _: () = assert!(HIDDEN % 8 == 0);
+const _: () = assert!(HIDDEN.is_multiple_of(8));
 
 /// The file header's first word.
 const MAGIC: &str = "agon-urgammon-net";

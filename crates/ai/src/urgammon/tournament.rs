@@ -165,7 +165,7 @@ pub fn play(
     index: usize,
     seed: u64,
 ) -> Outcome {
-    let a_light = index % 2 == 0;
+    let a_light = index.is_multiple_of(2);
     let mut dice = Rng::new(seed ^ ((index / 2) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut rng = Rng::new(
         seed.wrapping_add(index as u64)

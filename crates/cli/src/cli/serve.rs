@@ -230,6 +230,11 @@ pub(crate) struct ServeArgs {
     /// at least one, so that a burst of sign-ins leaves the rest to games.
     #[arg(long, env = "AGON_PASSWORD_HASHES", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub(crate) password_hashes: Option<u64>,
+    /// Seconds a stopping server (Ctrl-C, SIGTERM) goes on serving while
+    /// /api/health answers 503 `stopping`, before it stops accepting: set it
+    /// to your load balancer's health-check interval, so it moves away first.
+    #[arg(long, env = "AGON_DRAIN_SECS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=300))]
+    pub(crate) drain_secs: u64,
 }
 
 impl ServeArgs {
@@ -274,6 +279,7 @@ impl ServeArgs {
                     contact: self.push_contact.or_else(|| self.public_url.clone()),
                 },
                 password_hashes: self.password_hashes.map(|n| n as usize),
+                drain: Duration::from_secs(self.drain_secs),
             },
         }
     }

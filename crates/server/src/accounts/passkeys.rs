@@ -315,7 +315,7 @@ impl Passkeys {
 
 /// Hex back to bytes; `None` for anything else.
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || s.len() > 4096 {
+    if !s.len().is_multiple_of(2) || s.len() > 4096 {
         return None;
     }
     (0..s.len())

@@ -195,6 +195,9 @@ struct Inner {
     /// Raised when the server stops: sockets close with a reconnect hint and
     /// the health check says `stopping`.
     closing: tokio::sync::watch::Sender<bool>,
+    /// Raised when a stop begins with a drain: the health check says
+    /// `stopping` while everything is still served.
+    draining: std::sync::atomic::AtomicBool,
     /// Requests waiting for a queued job's result, by job id.
     waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
     /// This instance's name among those sharing the store: it keeps the
@@ -249,6 +252,7 @@ impl AppState {
                 reviews: Mutex::new(HashMap::new()),
                 waiting_jobs: Mutex::new(HashMap::new()),
                 closing: tokio::sync::watch::channel(false).0,
+                draining: std::sync::atomic::AtomicBool::new(false),
                 instance: crate::secrets::instance_name(),
                 deadlines: Mutex::new(HashMap::new()),
                 lobby: crate::hub::LobbyHub::new(),
@@ -474,9 +478,14 @@ impl AppState {
         }
     }
 
-    /// True once the server is stopping.
+    /// Begins the drain before a stop: the health check says `stopping`.
+    pub fn drain(&self) {
+        self.inner.draining.store(true, Ordering::SeqCst);
+    }
+
+    /// True once the server is stopping (or draining before it stops).
     pub fn closing(&self) -> bool {
-        *self.inner.closing.borrow()
+        self.inner.draining.load(Ordering::SeqCst) || *self.inner.closing.borrow()
     }
 
     /// How many WebSockets are open now.

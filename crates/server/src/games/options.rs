@@ -65,6 +65,10 @@ pub struct Options {
     /// cores, at least one, so a burst of sign-ins leaves the other half
     /// to the games.
     pub password_hashes: Option<usize>,
+    /// How long a stopping server goes on serving while its health check
+    /// answers 503 `stopping`, before it stops accepting: a load balancer's
+    /// health-check interval, so it moves away first.
+    pub drain: Duration,
 }
 
 impl Options {
@@ -102,6 +106,7 @@ impl Default for Options {
             claim_after: Duration::from_millis(crate::session::CLAIM_AFTER_MS as u64),
             push: crate::push::PushOptions::default(),
             password_hashes: None,
+            drain: Duration::ZERO,
         }
     }
 }

@@ -11,9 +11,10 @@
 //!   flight, whatever it sent: nothing at all, half a preface, an HTTP/2
 //!   prior-knowledge preface, or a kept-alive connection gone quiet.
 //!
-//! On Ctrl-C or SIGTERM the server stops accepting, lets requests in flight
-//! finish and every WebSocket send its close frame (up to ten seconds in
-//! all), and exits.
+//! On Ctrl-C or SIGTERM the server drains for `--drain-secs` (serving every
+//! request while `/api/health` answers 503, so a load balancer moves away),
+//! then stops accepting, lets requests in flight finish and every WebSocket
+//! send its close frame (up to ten seconds in all), and exits.
 
 use crate::games::AppState;
 use crate::hub::{ConnectionShare, PerAddress};
@@ -125,7 +126,22 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
     let per_address = PerAddress::new(o.max_connections_per_address, o.trusted_proxies.clone());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut make = router.into_make_service_with_connect_info::<SocketAddr>();
-    let shutdown = crate::signal::shutdown_signal();
+    // On the signal, drain first (health answers 503 `stopping` while every
+    // request is still served, so a load balancer moves away), then stop.
+    let shutdown = {
+        let (app, drain) = (app.clone(), o.drain);
+        async move {
+            crate::signal::shutdown_signal().await;
+            if !drain.is_zero() {
+                app.drain();
+                tracing::info!(
+                    seconds = drain.as_secs_f64(),
+                    "draining: health says stopping"
+                );
+                tokio::time::sleep(drain).await;
+            }
+        }
+    };
     tokio::pin!(shutdown);
     loop {
         let permit = tokio::select! {

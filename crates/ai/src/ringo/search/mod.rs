@@ -217,7 +217,7 @@ impl Searcher {
     #[inline]
     fn enter_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check_limits();
         }
         !self.aborted

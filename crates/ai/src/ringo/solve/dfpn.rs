@@ -258,7 +258,7 @@ impl<'a> Dfpn<'a> {
         th_dn: u32,
     ) -> Numbers {
         self.nodes += 1;
-        if self.nodes % (1 << 14) == 0 {
+        if self.nodes.is_multiple_of(1 << 14) {
             if let Some((p, before)) = self.progress {
                 p(before + self.nodes);
             }

@@ -136,7 +136,7 @@ pub(super) fn propagate(
             }
             settled[i] = true;
             count += 1;
-            if count % (1 << 16) == 0 {
+            if count.is_multiple_of(1 << 16) {
                 progress(count);
             }
             let mover = layout.position_side(i as u64);
