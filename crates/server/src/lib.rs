@@ -29,6 +29,7 @@ pub mod http;
 pub mod hub;
 pub mod kinds;
 pub mod lobby;
+pub mod metrics;
 pub mod model;
 pub mod push;
 pub mod puzzles;
@@ -77,6 +78,23 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let listener = http::listen::bind(config.addr)
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
+    if let Some(at) = config.metrics_bind {
+        let metrics = tokio::net::TcpListener::bind(at)
+            .await
+            .map_err(|e| format!("cannot serve metrics on {at}: {e}"))?;
+        tracing::info!(addr = %at, "metrics at /metrics");
+        let mut closing = state.closing_watch();
+        let router = axum::Router::new()
+            .route("/metrics", axum::routing::get(http::api::metrics))
+            .with_state(state.clone());
+        tokio::spawn(async move {
+            let _ = axum::serve(metrics, router)
+                .with_graceful_shutdown(async move {
+                    let _ = closing.wait_for(|c| *c).await;
+                })
+                .await;
+        });
+    }
     let db = match &config.database {
         // The URL without its password.
         Some(url) => format!("PostgreSQL {}", redact(url)),

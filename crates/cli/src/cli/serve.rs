@@ -235,6 +235,12 @@ pub(crate) struct ServeArgs {
     /// to your load balancer's health-check interval, so it moves away first.
     #[arg(long, env = "AGON_DRAIN_SECS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=300))]
     pub(crate) drain_secs: u64,
+    /// Serve GET /metrics (Prometheus's text format: requests and their
+    /// latency by route, commits, sign-ins, pushes, games ended, sockets,
+    /// the engine queue) on this address, apart from the public one:
+    /// `127.0.0.1:9100`, for the monitoring on this machine.
+    #[arg(long, env = "AGON_METRICS_BIND", value_name = "ADDR")]
+    pub(crate) metrics_bind: Option<std::net::SocketAddr>,
 }
 
 impl ServeArgs {
@@ -247,6 +253,7 @@ impl ServeArgs {
             engine_threads: self.engine_threads,
             engine_delay: Duration::from_millis(self.engine_delay_ms),
             json_banner: false,
+            metrics_bind: self.metrics_bind,
             options: agon_server::Options {
                 engine_threads: self.engine_threads,
                 engine_delay: Duration::from_millis(self.engine_delay_ms),

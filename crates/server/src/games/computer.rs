@@ -125,6 +125,7 @@ impl AppState {
         let action = tokio::task::spawn_blocking(move || engine_action(&snapshot, stop))
             .await
             .map_err(|e| GameError::Internal(format!("engine task: {e}")))?;
+        crate::metrics::engine_job(started.elapsed());
         tracing::debug!(
             %game,
             revision,

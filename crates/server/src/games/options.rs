@@ -130,6 +130,9 @@ pub struct Config {
     /// log collector reading the output then meets JSON from the first
     /// line).
     pub json_banner: bool,
+    /// Where `GET /metrics` is served (Prometheus's text format), apart from
+    /// the public address; `None`: nowhere.
+    pub metrics_bind: Option<SocketAddr>,
 }
 
 #[cfg(test)]

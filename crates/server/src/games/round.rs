@@ -304,7 +304,9 @@ impl AppState {
         let from = session.revision();
         match change {
             Change::Play(next, commit) => {
+                let started = std::time::Instant::now();
                 store.commit(&id, commit).await?;
+                crate::metrics::commit(started.elapsed());
                 *session = *next;
             }
             Change::SeatAccount { seat, account } => {
@@ -374,6 +376,7 @@ impl AppState {
         let owed = cause != Cause::Elsewhere;
         let ended = !before.over && session.is_over();
         if owed && ended {
+            crate::metrics::game_ended(session.row.reason.as_deref().unwrap_or("end"));
             self.finish(&mut session).await;
         }
         self.watch_clock(&session);

@@ -334,16 +334,22 @@ impl Pusher {
             // never connected to, and forgotten.
             Err(e) if guard::refused(&e) => {
                 tracing::warn!("a push endpoint resolves to no public address: forgotten");
+                crate::metrics::push("refused");
                 return Ok(false);
             }
             // The endpoint is the browser's secret address: never in a log.
-            Err(e) => return Err(e.without_url().to_string()),
+            Err(e) => {
+                crate::metrics::push("failed");
+                return Err(e.without_url().to_string());
+            }
         };
-        match answer.status().as_u16() {
-            404 | 410 => Ok(false),
-            s if (200..300).contains(&s) => Ok(true),
-            s => Err(format!("the push service answered {s}")),
-        }
+        let (outcome, answer) = match answer.status().as_u16() {
+            404 | 410 => ("gone", Ok(false)),
+            s if (200..300).contains(&s) => ("sent", Ok(true)),
+            s => ("failed", Err(format!("the push service answered {s}"))),
+        };
+        crate::metrics::push(outcome);
+        answer
     }
 }
 

@@ -177,7 +177,13 @@ pub async fn login(
             &viewer.device,
             viewer.device_cookie.as_deref(),
         )
-        .await?;
+        .await;
+    crate::metrics::sign_in(match &started {
+        Ok(_) => "ok",
+        Err(crate::accounts::AccountError::Throttled(_)) => "throttled",
+        Err(_) => "refused",
+    });
+    let started = started?;
     // A session already in this browser ends: the new one replaces it.
     if let Some((a, s)) = &viewer.signed_in {
         app.accounts().end(a.id, &s.id_hash).await?;

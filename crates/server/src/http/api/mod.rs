@@ -120,6 +120,35 @@ pub struct StoreHealth {
     pub commits: usize,
 }
 
+/// `GET /metrics` (on `--metrics-bind` only): every metric in Prometheus's
+/// text format, the levels read now.
+pub async fn metrics(
+    axum::extract::State(app): axum::extract::State<crate::games::AppState>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let engine = app
+        .store()
+        .queue_depth()
+        .await
+        .map(|q| (q.waiting as i64, q.running as i64))
+        .unwrap_or((-1, -1));
+    let levels = crate::metrics::Levels {
+        games_in_memory: app.slots_in_memory().len(),
+        sockets: app.sockets(),
+        lobby_sockets: app.lobby_hub().members().len(),
+        engine,
+        store: app.store().commit_stats(),
+    };
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        crate::metrics::render(&levels),
+    )
+        .into_response()
+}
+
 /// `GET /api/health`: the store answers a read, and the counts above; 503
 /// while the server stops, so a proxy stops sending it requests.
 pub async fn health(

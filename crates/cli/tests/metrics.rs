@@ -1,0 +1,126 @@
+//! `agon serve --metrics-bind ADDR`: `GET /metrics` in Prometheus's text
+//! format on its own address (never on the public one), read by a
+//! Prometheus text parser (`prometheus-parse`), with values that move as a
+//! game is played and players sign in.
+
+mod common;
+
+use common::http;
+use std::collections::HashMap;
+
+/// A scrape: each sample's name and labels (sorted `k=v` pairs) → value
+/// (a histogram's count).
+fn scrape(port: u16) -> HashMap<String, f64> {
+    let (status, body) = http(port, "GET", "/metrics", None, "").unwrap();
+    assert_eq!(status, 200, "{body}");
+    let lines = body.lines().map(|l| Ok(l.to_string()));
+    let parsed = prometheus_parse::Scrape::parse(lines).expect("Prometheus text");
+    let mut out = HashMap::new();
+    for s in parsed.samples {
+        let mut labels: Vec<String> = s.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        labels.sort();
+        let value = match s.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => v,
+            prometheus_parse::Value::Histogram(buckets) => {
+                buckets.iter().map(|b| b.count).fold(0.0, f64::max)
+            }
+            prometheus_parse::Value::Summary(_) => continue,
+        };
+        out.insert(format!("{}{{{}}}", s.metric, labels.join(",")), value);
+    }
+    out
+}
+
+fn get(m: &HashMap<String, f64>, key: &str) -> f64 {
+    m.get(key).copied().unwrap_or(0.0)
+}
+
+#[test]
+fn metrics_are_served_apart_and_move_as_games_are_played() {
+    let data = std::env::temp_dir().join(format!("agon-metrics-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let metrics_port = common::free_port();
+    // The flag read from its environment variable, as operators may set it.
+    std::env::set_var("AGON_METRICS_BIND", format!("127.0.0.1:{metrics_port}"));
+    let (server, port) = common::start_serve(&data, &["--rate-limit", "0"]);
+    std::env::remove_var("AGON_METRICS_BIND");
+    // Killed however the test ends, so no server outlives it.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let server = Killed(server);
+    // Not on the public address.
+    let (status, _) = http(port, "GET", "/metrics", None, "").unwrap();
+    assert_ne!(status, 200, "metrics on the public address");
+    let before = scrape(metrics_port);
+    assert!(
+        before.keys().any(|k| k.starts_with("agon_games_in_memory")),
+        "{before:?}"
+    );
+    // A game of five moves; a sign-up, a sign-in and a wrong password.
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"ringo","rules":"classic","opponent":"local"}"#,
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{body}");
+    let g: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+    for m in common::random_ringo_moves("classic", 5, 3) {
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            Some(token),
+            &format!(r#"{{"type":"move","move":"{m}"}}"#),
+        )
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    let account = r#"{"name":"metrics","password":"correct horse battery"}"#;
+    assert_eq!(
+        http(port, "POST", "/api/account/signup", None, account)
+            .unwrap()
+            .0,
+        201
+    );
+    assert_eq!(
+        http(port, "POST", "/api/account/login", None, account)
+            .unwrap()
+            .0,
+        200
+    );
+    let wrong = r#"{"name":"metrics","password":"wrong horse battery"}"#;
+    assert_eq!(
+        http(port, "POST", "/api/account/login", None, wrong)
+            .unwrap()
+            .0,
+        401
+    );
+    let after = scrape(metrics_port);
+    let moved = |key: &str| get(&after, key) - get(&before, key);
+    assert_eq!(
+        moved("agon_http_requests_total{method=POST,route=/api/games/:id/action,status=200}"),
+        5.0,
+        "{after:?}"
+    );
+    assert!(moved("agon_http_request_seconds{method=POST,route=/api/games/:id/action}") >= 5.0);
+    assert!(moved("agon_commit_seconds{}") >= 5.0, "{after:?}");
+    assert_eq!(moved("agon_sign_ins_total{outcome=ok}"), 1.0);
+    assert_eq!(moved("agon_sign_ins_total{outcome=refused}"), 1.0);
+    assert!(get(&after, "agon_games_in_memory{}") >= 1.0);
+    assert!(after.contains_key("agon_store_commits{}"));
+    // The game's id never appears in a series.
+    assert!(!after.keys().any(|k| k.contains(id)));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
