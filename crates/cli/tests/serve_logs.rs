@@ -69,12 +69,36 @@ fn json_logs_carry_the_start_and_each_request() {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         s,
-        "GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        "GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: lb-7f3a.1\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut answer = String::new();
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The proxy's id is kept, and answered.
+    assert!(
+        answer.to_lowercase().contains("x-request-id: lb-7f3a.1"),
+        "{answer}"
+    );
+    // A request without one (or with one that is not a plain token) gets
+    // its own.
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET /api/meta HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: <script>\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut other = String::new();
+    s.read_to_string(&mut other).unwrap();
+    let own = other
+        .lines()
+        .find_map(|l| {
+            l.to_lowercase()
+                .strip_prefix("x-request-id: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| panic!("no request id in {other}"));
+    assert!(!own.contains("script") && own.len() > 8, "{own}");
     std::thread::sleep(std::time::Duration::from_millis(200));
     let log = common::stop_and_read_log(child);
     let _ = std::fs::remove_dir_all(&data);
@@ -97,6 +121,13 @@ fn json_logs_carry_the_start_and_each_request() {
         .unwrap_or_else(|| panic!("no request event in {log}"));
     assert_eq!(request["level"], "DEBUG");
     assert_eq!(request["fields"]["status"], 200);
+    assert_eq!(request["span"]["request_id"], "lb-7f3a.1", "{request}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["span"]["uri"] == "/api/meta" && e["span"]["request_id"] == own.as_str()),
+        "the generated id is in the log: {log}"
+    );
 }
 
 #[test]

@@ -145,7 +145,9 @@ fn code_of(status: StatusCode) -> ErrorCode {
 
 /// The middleware: checks on the way in, one error shape and the headers on
 /// the way out.
-pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> Response {
+    let id = request_id(&req);
+    req.headers_mut().insert(REQUEST_ID, id.clone());
     let path = req.uri().path().to_string();
     let api = path.starts_with("/api/") || path == "/api";
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
@@ -223,6 +225,7 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
         };
     }
     let h = res.headers_mut();
+    h.insert(REQUEST_ID, id);
     h.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CSP),
@@ -246,6 +249,35 @@ pub async fn edge(State(app): State<AppState>, req: Request, next: Next) -> Resp
         );
     }
     res
+}
+
+/// The header naming a request in the log and in its answer.
+const REQUEST_ID: header::HeaderName = header::HeaderName::from_static("x-request-id");
+
+/// A request's id: the one a proxy sent (`X-Request-Id`, when it is a
+/// short plain token: up to 64 letters, digits, `-`, `_`, `.`), so one id
+/// follows a request through the proxy's log and ours; otherwise a new one
+/// (this process's random prefix and a count).
+fn request_id(req: &Request) -> HeaderValue {
+    let sent = req.headers().get(REQUEST_ID).filter(|v| {
+        let b = v.as_bytes();
+        !b.is_empty()
+            && b.len() <= 64
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    });
+    if let Some(v) = sent {
+        return v.clone();
+    }
+    static PREFIX: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| {
+        let mut b = [0u8; 4];
+        let _ = crate::secrets::fill(&mut b);
+        u32::from_le_bytes(b)
+    });
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    HeaderValue::from_str(&format!("{:08x}-{n:x}", *PREFIX))
+        .unwrap_or(HeaderValue::from_static("unknown"))
 }
 
 /// Whether a request carries a body the API reads: every POST, PUT and

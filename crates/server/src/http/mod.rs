@@ -232,10 +232,17 @@ pub fn app(state: AppState) -> Router {
                     };
                     // tower-http's own target, so `tower_http=debug` (the
                     // documented way to see requests) still shows them.
+                    // The edge set the id: every line of the request has it.
+                    let id = req
+                        .headers()
+                        .get("x-request-id")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or_default();
                     tracing::span!(
                         target: "tower_http::trace::make_span",
                         tracing::Level::DEBUG,
                         "request",
+                        request_id = %id,
                         method = %req.method(),
                         uri = %uri,
                         version = ?req.version(),
