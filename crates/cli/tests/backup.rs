@@ -38,23 +38,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_move() {
     std::fs::create_dir_all(&out).unwrap();
     let file = out.join("agon-backup.db");
     let (mut server, port) = start(&data);
-    let mut games = vec![];
-    for _ in 0..GAMES {
-        let (status, body) = http(
-            port,
-            "POST",
-            "/api/games",
-            None,
-            r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
-        )
-        .unwrap();
-        assert_eq!(status, 201, "{body}");
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-        games.push((
-            v["id"].as_str().unwrap().to_string(),
-            v["token"].as_str().unwrap().to_string(),
-        ));
-    }
+    let games = common::local_games(port, "classic,repetition=draw", GAMES);
     // Every game played flat out, each acknowledged move recorded, until
     // told to stop.
     let moves = common::random_ringo_moves("classic,repetition=draw", 400, 11);
@@ -76,15 +60,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_move() {
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
-                    let (status, body) = http(
-                        port,
-                        "POST",
-                        &format!("/api/games/{id}/action"),
-                        Some(&token),
-                        &body,
-                    )
-                    .unwrap();
+                    let (status, body) = common::play_move(port, &id, &token, &m);
                     assert_eq!(status, 200, "{m}: {body}");
                     *acked.lock().unwrap() += 1;
                 }
@@ -141,15 +117,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_move() {
         );
         assert_eq!(&history[..], &moves[..history.len()]);
         // And the game goes on from there.
-        let next = &moves[history.len()];
-        let (status, body) = http(
-            port,
-            "POST",
-            &format!("/api/games/{id}/action"),
-            Some(token),
-            &format!(r#"{{"type":"move","move":"{next}"}}"#),
-        )
-        .unwrap();
+        let (status, body) = common::play_move(port, id, token, &moves[history.len()]);
         assert_eq!(status, 200, "{body}");
     }
     server.kill().unwrap();

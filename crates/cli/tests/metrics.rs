@@ -64,26 +64,10 @@ fn metrics_are_served_apart_and_move_as_games_are_played() {
         "{before:?}"
     );
     // A game of five moves; a sign-up, a sign-in and a wrong password.
-    let (status, body) = http(
-        port,
-        "POST",
-        "/api/games",
-        None,
-        r#"{"game":"ringo","rules":"classic","opponent":"local"}"#,
-    )
-    .unwrap();
-    assert_eq!(status, 201, "{body}");
-    let g: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+    let games = common::local_games(port, "classic", 1);
+    let (id, token) = (games[0].0.as_str(), games[0].1.as_str());
     for m in common::random_ringo_moves("classic", 5, 3) {
-        let (status, body) = http(
-            port,
-            "POST",
-            &format!("/api/games/{id}/action"),
-            Some(token),
-            &format!(r#"{{"type":"move","move":"{m}"}}"#),
-        )
-        .unwrap();
+        let (status, body) = common::play_move(port, id, token, &m);
         assert_eq!(status, 200, "{body}");
     }
     let account = r#"{"name":"metrics","password":"correct horse battery"}"#;

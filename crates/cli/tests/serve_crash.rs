@@ -24,23 +24,7 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
     let data = std::env::temp_dir().join(format!("agon-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let (mut server, port) = start(&data);
-    let mut games = vec![];
-    for _ in 0..GAMES {
-        let (status, body) = http(
-            port,
-            "POST",
-            "/api/games",
-            None,
-            r#"{"game":"ringo","rules":"classic,repetition=draw","opponent":"local"}"#,
-        )
-        .unwrap();
-        assert_eq!(status, 201, "{body}");
-        let created: serde_json::Value = serde_json::from_str(&body).unwrap();
-        games.push((
-            created["id"].as_str().unwrap().to_string(),
-            created["token"].as_str().unwrap().to_string(),
-        ));
-    }
+    let games = common::local_games(port, "classic,repetition=draw", GAMES);
 
     // Play moves as fast as possible in every game at once, recording each one
     // the server acknowledged; kill the server while it is doing so.

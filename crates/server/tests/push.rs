@@ -13,18 +13,13 @@ mod common;
 use agon_server::push::{Pinned, Ports, PushOptions};
 use agon_server::store::Store;
 use agon_server::{app, AppState, Options};
-use common::{call, friend_game, play_first};
+use common::{friend_game, play_first};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// RFC 8291's example browser: its public key, secret key and
-/// authentication secret (any browser's keys would do).
-const P256DH: &str =
-    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
-const SECRET: &str = "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94";
-const AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+use common::{BROWSER_AUTH as AUTH, BROWSER_SECRET as SECRET};
 
 fn pin(text: &str) -> Pinned {
     text.parse().unwrap()
@@ -41,20 +36,9 @@ fn app_with(push: PushOptions) -> axum::Router {
     ))
 }
 
-/// Subscribes `endpoint` for the defenders' seat of a correspondence game;
-/// the answer's status and body.
+/// Subscribes `endpoint` for a seat of a correspondence game.
 async fn subscribe(app: &axum::Router, endpoint: &str, id: &str, token: &str) -> (u16, Value) {
-    let sub = json!({"subscription": {"endpoint": endpoint, "keys": {"p256dh": P256DH, "auth": AUTH}},
-        "games": [{"id": id, "token": token}]});
-    let (s, v) = call(
-        app,
-        "POST",
-        "/api/push/subscriptions",
-        None,
-        Some(&sub.to_string()),
-    )
-    .await;
-    (s.as_u16(), v)
+    common::push_subscribe(app, endpoint, id, token).await
 }
 
 /// A TCP listener on `address` (port chosen by the system) that counts the

@@ -46,23 +46,12 @@ async fn act(app: &axum::Router, id: &str, token: Option<&str>, kind: &str) -> (
     (s.as_u16(), v)
 }
 
-/// A browser's keys, as a browser makes them (a P-256 point, 16 bytes).
-const P256DH: &str =
-    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
-const AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+const P256DH: &str = common::BROWSER_P256DH;
+const AUTH: &str = common::BROWSER_AUTH;
 
 /// Subscribes `endpoint` to a seat of a game (the seat its token holds).
 async fn subscribe(app: &axum::Router, endpoint: &str, id: &str, token: &str) {
-    let sub = json!({"subscription": {"endpoint": endpoint, "keys": {"p256dh": P256DH, "auth": AUTH}},
-        "games": [{"id": id, "token": token}]});
-    let (s, v) = call(
-        app,
-        "POST",
-        "/api/push/subscriptions",
-        None,
-        Some(&sub.to_string()),
-    )
-    .await;
+    let (s, v) = common::push_subscribe(app, endpoint, id, token).await;
     assert_eq!(s, 201, "{v}");
 }
 

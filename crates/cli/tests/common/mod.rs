@@ -145,3 +145,31 @@ pub fn stop_and_read_log(mut child: std::process::Child) -> String {
     let _ = child.wait();
     log
 }
+
+/// `n` Ringo games under `rules` for two people at one screen, made on the
+/// server at `port`: each one's id and seat token.
+pub fn local_games(port: u16, rules: &str, n: usize) -> Vec<(String, String)> {
+    (0..n)
+        .map(|_| {
+            let body = format!(r#"{{"game":"ringo","rules":"{rules}","opponent":"local"}}"#);
+            let (status, body) = http(port, "POST", "/api/games", None, &body).unwrap();
+            assert_eq!(status, 201, "{body}");
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            let text = |k: &str| v[k].as_str().unwrap().to_string();
+            (text("id"), text("token"))
+        })
+        .collect()
+}
+
+/// Plays move `m` in game `id` with seat token `token`: the answer.
+pub fn play_move(port: u16, id: &str, token: &str, m: &str) -> (u16, String) {
+    let body = format!(r#"{{"type":"move","move":"{m}"}}"#);
+    http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/action"),
+        Some(token),
+        &body,
+    )
+    .unwrap()
+}

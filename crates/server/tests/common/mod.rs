@@ -348,3 +348,34 @@ pub fn loopback_push() -> agon_server::push::PushOptions {
         ..agon_server::push::PushOptions::default()
     }
 }
+
+/// RFC 8291's example browser keys: its public key (a P-256 point), its
+/// secret key and its authentication secret (any browser's would do; these
+/// let a test open what was pushed).
+pub const BROWSER_P256DH: &str =
+    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
+/// Its secret key.
+pub const BROWSER_SECRET: &str = "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94";
+/// Its authentication secret.
+pub const BROWSER_AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+
+/// Subscribes `endpoint`, with those keys, to the seat `token` holds in
+/// game `id`: the answer's status and body.
+pub async fn push_subscribe(
+    app: &axum::Router,
+    endpoint: &str,
+    id: &str,
+    token: &str,
+) -> (u16, Value) {
+    let sub = json!({"subscription": {"endpoint": endpoint, "keys": {"p256dh": BROWSER_P256DH, "auth": BROWSER_AUTH}},
+        "games": [{"id": id, "token": token}]});
+    let (s, v) = call(
+        app,
+        "POST",
+        "/api/push/subscriptions",
+        None,
+        Some(&sub.to_string()),
+    )
+    .await;
+    (s.as_u16(), v)
+}
