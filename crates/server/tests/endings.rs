@@ -374,7 +374,12 @@ async fn a_win_by_the_rules_is_rated() {
         if s["over"] == true {
             break;
         }
-        let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+        // Between two games of a match nobody is to act: either player
+        // starts the next.
+        let seat = s["seat_to_act"].as_u64().unwrap_or_else(|| {
+            assert_eq!(s["between_games"], true, "nobody to act: {s}");
+            0
+        }) as usize;
         s = t.act(&id, seat, common::urgammon_step(&s, false)).await;
     }
     let winner = s["match"]["winner"].as_str().expect("the match is won");
@@ -644,7 +649,12 @@ async fn a_match_ended_by_the_verdict_die_is_finished_like_any_other() {
             if s["over"] == true {
                 break;
             }
-            let seat = s["seat_to_act"].as_u64().unwrap() as usize;
+            // Between two games of a match nobody is to act: either player
+            // starts the next.
+            let seat = s["seat_to_act"].as_u64().unwrap_or_else(|| {
+                assert_eq!(s["between_games"], true, "nobody to act: {s}");
+                0
+            }) as usize;
             let step = if s["verdict_allowed"] == true {
                 json!({"type": "verdict"})
             } else {
