@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, every Rust test of the workspace
 # (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
 # in headless Chromium. It installs what the tests need itself (Debian's
-# chromium, postgresql and nginx packages, the npm packages in e2e/); .ci/run calls it.
+# chromium, postgresql, nginx and systemd packages, the npm packages in e2e/); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -54,6 +54,13 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq nginx-light >/dev/null
+fi
+# The systemd units in docs/deploy/ are checked with systemd-analyze verify.
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq systemd >/dev/null
 fi
 
 phase "cargo test --workspace"

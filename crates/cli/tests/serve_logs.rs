@@ -37,6 +37,42 @@ fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Chi
 }
 
 #[test]
+fn the_access_log_shows_each_request_at_info_level() {
+    let data = std::env::temp_dir().join(format!("agon-access-{}", std::process::id()));
+    let port = common::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--log-format", "json"])
+        .args(["serve", "--data", data.to_str().unwrap(), "--access-log"])
+        .args(["--port", &port.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let (status, _) = common::http(port, "GET", "/api/meta", None, "").unwrap();
+    assert_eq!(status, 200);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let log = common::stop_and_read_log(child);
+    let _ = std::fs::remove_dir_all(&data);
+    let seen = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|e| {
+            e["span"]["uri"] == "/api/meta"
+                && e["fields"]["message"] == "finished processing request"
+        });
+    let event = seen.unwrap_or_else(|| panic!("no access line at info level in {log}"));
+    assert_eq!(event["level"], "INFO");
+    assert_eq!(event["fields"]["status"], 200);
+    assert!(event["span"]["request_id"]
+        .as_str()
+        .is_some_and(|i| !i.is_empty()));
+}
+
+#[test]
 fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
     let data = std::env::temp_dir().join(format!("agon-logs-plain-{}", std::process::id()));
     let port = common::free_port();

@@ -241,6 +241,10 @@ pub(crate) struct ServeArgs {
     /// `127.0.0.1:9100`, for the monitoring on this machine.
     #[arg(long, env = "AGON_METRICS_BIND", value_name = "ADDR")]
     pub(crate) metrics_bind: Option<std::net::SocketAddr>,
+    /// Log every request's answer at info level (method, path without query
+    /// values, status, time, request id): an access log, in the log's format.
+    #[arg(long, env = "AGON_ACCESS_LOG")]
+    pub(crate) access_log: bool,
 }
 
 impl ServeArgs {
@@ -287,6 +291,7 @@ impl ServeArgs {
                 },
                 password_hashes: self.password_hashes.map(|n| n as usize),
                 drain: Duration::from_secs(self.drain_secs),
+                access_log: self.access_log,
             },
         }
     }

@@ -69,6 +69,9 @@ pub struct Options {
     /// answers 503 `stopping`, before it stops accepting: a load balancer's
     /// health-check interval, so it moves away first.
     pub drain: Duration,
+    /// Log every request's answer at info level (an access log), not only
+    /// at debug level.
+    pub access_log: bool,
 }
 
 impl Options {
@@ -107,6 +110,7 @@ impl Default for Options {
             push: crate::push::PushOptions::default(),
             password_hashes: None,
             drain: Duration::ZERO,
+            access_log: false,
         }
     }
 }

@@ -22,6 +22,8 @@ use std::time::Duration;
 /// The router. Tests drive it directly; `agon serve` (the crate's `serve`) puts it
 /// on a socket.
 pub fn app(state: AppState) -> Router {
+    // `--access-log`: every request's answer at info level, not debug.
+    let access_log = state.options().access_log;
     let o = state.options();
     let client = crate::http::limits::ClientIp {
         trusted: Arc::new(o.trusted_proxies.clone()),
@@ -225,7 +227,7 @@ pub fn app(state: AppState) -> Router {
             tower_http::trace::TraceLayer::new_for_http()
                 // The path only: a query may carry an invite code
                 // (`/g/{id}?invite=…`), which the log must not keep.
-                .make_span_with(|req: &axum::http::Request<_>| {
+                .make_span_with(move |req: &axum::http::Request<_>| {
                     let uri = match req.uri().query() {
                         Some(q) => format!("{}?{}", req.uri().path(), redacted_query(q)),
                         None => req.uri().path().to_string(),
@@ -238,18 +240,36 @@ pub fn app(state: AppState) -> Router {
                         .get("x-request-id")
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or_default();
-                    tracing::span!(
-                        target: "tower_http::trace::make_span",
-                        tracing::Level::DEBUG,
-                        "request",
-                        request_id = %id,
-                        method = %req.method(),
-                        uri = %uri,
-                        version = ?req.version(),
-                    )
+                    // A span's level is fixed where it is written: one
+                    // for the access log (info), one for debugging.
+                    if access_log {
+                        tracing::span!(
+                            target: "tower_http::trace::make_span",
+                            tracing::Level::INFO,
+                            "request",
+                            request_id = %id,
+                            method = %req.method(),
+                            uri = %uri,
+                            version = ?req.version(),
+                        )
+                    } else {
+                        tracing::span!(
+                            target: "tower_http::trace::make_span",
+                            tracing::Level::DEBUG,
+                            "request",
+                            request_id = %id,
+                            method = %req.method(),
+                            uri = %uri,
+                            version = ?req.version(),
+                        )
+                    }
                 })
                 .on_response(
-                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
+                    tower_http::trace::DefaultOnResponse::new().level(if access_log {
+                        tracing::Level::INFO
+                    } else {
+                        tracing::Level::DEBUG
+                    }),
                 ),
         )
         .layer(axum::middleware::from_fn_with_state(

@@ -680,6 +680,7 @@ export default {
   "err.own-seek": "This is your own seek.",
   "err.out-of-range": "Your rating is outside this seek's range.",
   "err.unknown-pool": "No such quick pairing.",
+  "err.already-waiting": "You are already waiting in this quick pairing, on another page: play from there, or leave it there first.",
   "err.bad-range": "This rating range is not valid.",
   "err.too-many-seeks": "You have too many seeks open: cancel one first.",
   "nav.turns": "Your turn",

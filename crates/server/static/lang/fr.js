@@ -680,6 +680,7 @@ export default {
   "err.own-seek": "C'est votre propre proposition.",
   "err.out-of-range": "Votre classement est hors de l'écart demandé.",
   "err.unknown-pool": "Cette partie rapide n'existe pas.",
+  "err.already-waiting": "Vous attendez déjà dans cette partie rapide, sur une autre page : jouez depuis celle-ci, ou quittez-la d'abord.",
   "err.bad-range": "Cet écart de classement n'est pas valable.",
   "err.too-many-seeks": "Vous avez trop de propositions ouvertes : annulez-en une.",
   "nav.turns": "À vous",

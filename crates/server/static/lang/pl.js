@@ -680,6 +680,7 @@ export default {
   "err.own-seek": "To twoje własne wyzwanie.",
   "err.out-of-range": "Twój ranking jest poza zakresem tego wyzwania.",
   "err.unknown-pool": "Nie ma takiej szybkiej gry.",
+  "err.already-waiting": "Już czekasz w tej szybkiej grze, na innej stronie: graj stamtąd albo najpierw ją tam opuść.",
   "err.bad-range": "Ten zakres rankingu jest nieprawidłowy.",
   "err.too-many-seeks": "Masz za dużo otwartych wyzwań: najpierw anuluj jedno.",
   "nav.turns": "Twój ruch",
