@@ -4,7 +4,7 @@
 // Polish and French and on a phone. Each context checks what its player sees.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, waitState, state, playRingoMove, apiCall, SHOTS } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, apiCall, accountAs, SHOTS } from "./helpers.mjs";
 import { join } from "node:path";
 
 /** Two players' pages, each in its own browser context. */
@@ -149,6 +149,33 @@ test("quick pairing pairs two players waiting in the same pool", async () => {
     }
     const [a, b] = [(await state(ann)).you[0], (await state(ben)).you[0]];
     assert.notEqual(a, b, "one seat each");
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test("an account waits once in a pool: its second page is told, in its language, and the pool counts one", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    // One person, one browser, two pages (the same account's cookie), and
+    // someone else watching the lobby.
+    const mine = await browser.newContext();
+    const [first, second] = [await mine.newPage(), await mine.newPage()];
+    await first.goto(server.url + "/lobby");
+    assert.equal(await accountAs(first, "signup", "ola"), 201);
+    await first.reload();
+    await first.locator('[data-pool="ringo-even-5+3"]').click();
+    await first.locator("#pool-waiting").waitFor();
+    await second.goto(server.url + "/lobby?lang=fr");
+    await second.locator('[data-pool="ringo-even-5+3"]').click();
+    await second.locator("#toast.show").waitFor();
+    assert.match(await second.locator("#toast").innerText(), /Vous attendez déjà dans cette partie rapide/);
+    assert.equal(await second.locator("#pool-waiting").count(), 0, "the second page does not wait too");
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(server.url + "/lobby");
+    await other.locator('[data-pool="ringo-even-5+3"]', { hasText: "1 waiting" }).waitFor();
   } finally {
     await browser.close();
     server.stop();
