@@ -1192,3 +1192,100 @@ async fn the_pg_dump_recipe_restores_every_game() {
     assert_eq!(s, 200, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A rolling upgrade on PostgreSQL under the schema policy: while an
+/// instance of this release serves, a newer release applies a compatible
+/// (`expand_`) migration; the instance goes on serving, and another of this
+/// release still starts beside the newer schema. A contract migration
+/// then keeps a new instance of this release from starting, with the
+/// reason, while the running one goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_upgrade_keeps_old_instances_serving_beside_a_newer_schema() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-rolling-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_a, addr_a) = serve(&db, &dir.join("a"));
+    agon_server::push::install_tls();
+    let client = reqwest::Client::new();
+    let (pg, connection) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    // What the newer release's binary leaves behind: its change and its row.
+    let newer = |version: i32, name: &'static str, change: &'static str| {
+        let pg = &pg;
+        async move {
+            pg.batch_execute(change).await.unwrap();
+            pg.execute(
+                "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES ($1, $2, '2027-01-01T00:00:00Z', '0')",
+                &[&version, &name],
+            )
+            .await
+            .unwrap();
+        }
+    };
+    newer(
+        900,
+        "expand_games_seen_at",
+        "ALTER TABLE games ADD COLUMN seen_at BIGINT",
+    )
+    .await;
+    let moves = common::random_ringo_moves("classic", 4, 13);
+    let (id, tokens, _) = friend_game(&client, &addr_a, &addr_a).await;
+    let (s, v) = post_action(
+        &client,
+        &addr_a,
+        &id,
+        &tokens[0],
+        json!({"type": "move", "move": moves[0]}),
+    )
+    .await;
+    assert_eq!(s, 200, "the running instance serves on: {v}");
+    // Another instance of this release starts beside the newer schema.
+    let (_b, addr_b) = serve(&db, &dir.join("b"));
+    let (s, v) = post_action(
+        &client,
+        &addr_b,
+        &id,
+        &tokens[1],
+        json!({"type": "move", "move": moves[1]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    // A contract migration: a new instance of this release refuses.
+    newer(
+        901,
+        "drop_games_seen_at",
+        "ALTER TABLE games DROP COLUMN seen_at",
+    )
+    .await;
+    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "serve",
+            "--database",
+            &db,
+            "--engine-threads",
+            "0",
+            "--port",
+            "0",
+        ])
+        .arg("--data")
+        .arg(dir.join("c"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("V901__drop_games_seen_at"), "{said}");
+    // The running ones go on.
+    let (s, v) = post_action(
+        &client,
+        &addr_a,
+        &id,
+        &tokens[0],
+        json!({"type": "move", "move": moves[2]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -123,6 +123,9 @@ pub(crate) enum Command {
     /// A consistent copy of a serving instance's SQLite database, safe while
     /// it serves (for PostgreSQL, see docs/deploy.md's pg_dump recipe).
     Backup(BackupArgs),
+    /// Brings the database's schema up to date and exits (`serve` does it
+    /// too at start): for operators who migrate as a step of their own.
+    Migrate(MigrateArgs),
 }
 
 #[cfg(test)]

@@ -307,3 +307,14 @@ pub(crate) struct BackupArgs {
     /// in an empty data directory as agon.db and start `agon serve` there.
     pub(crate) file: std::path::PathBuf,
 }
+
+/// `agon migrate`: which database.
+#[derive(clap::Args, Debug)]
+pub(crate) struct MigrateArgs {
+    /// The data directory of a SQLite instance (its database is agon.db).
+    #[arg(long, env = "AGON_DATA", default_value = DATA)]
+    pub(crate) data: std::path::PathBuf,
+    /// A PostgreSQL database instead (postgres://user@host:port/db).
+    #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
+    pub(crate) database: Option<String>,
+}

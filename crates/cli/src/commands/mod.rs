@@ -22,6 +22,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Serve(args) => serve::run(*args, cli.log_format),
         Command::Worker(args) => serve::worker(args),
         Command::Backup(args) => serve::backup(&args),
+        Command::Migrate(args) => serve::migrate(&args),
         Command::Ringo(cmd) => ringo::run(cmd),
         Command::Urgammon(cmd) => urgammon::run(cmd),
         Command::Engine => engine::run(),

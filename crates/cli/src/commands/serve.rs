@@ -35,6 +35,24 @@ pub(crate) fn backup(args: &BackupArgs) -> Result<()> {
     Ok(())
 }
 
+/// `agon migrate`: the schema brought up to date, then exit.
+pub(crate) fn migrate(args: &MigrateArgs) -> Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let said = runtime.block_on(async {
+        match &args.database {
+            Some(url) => agon_server::store::Store::connect(url)
+                .await
+                .map(|_| "the PostgreSQL database".to_string())
+                .map_err(|e| anyhow::anyhow!("{e}")),
+            None => agon_server::store::Store::open(&args.data)
+                .map(|_| args.data.join("agon.db").display().to_string())
+                .map_err(|e| anyhow::anyhow!("{e}")),
+        }
+    })?;
+    println!("The schema of {said} is up to date.");
+    Ok(())
+}
+
 /// `agon worker`: takes engine jobs from the shared database.
 pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
     announce_tablebases(&args.tablebases);

@@ -21,6 +21,7 @@ pub mod live;
 mod postgres;
 pub mod puzzles;
 pub mod ratings;
+pub mod schema;
 mod sqlite;
 pub mod talk;
 

@@ -103,10 +103,7 @@ impl PgStore {
         client
             .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
             .await?;
-        let migrated = migrations::runner()
-            .run_async(&mut **client)
-            .await
-            .map_err(|e| StoreError::Postgres(format!("schema migration failed: {e}")));
+        let migrated = migrate(&mut client).await;
         client
             .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
             .await?;
@@ -337,6 +334,43 @@ async fn listen(
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+}
+
+/// Brings the schema up to date, after checking that any migration newer
+/// than this binary is compatible with it (`crate::store::schema`).
+async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
+    let runner = migrations::runner().set_abort_missing(false);
+    let known: Vec<(i64, String)> = runner
+        .get_migrations()
+        .iter()
+        .map(|m| (i64::from(m.version()), m.name().to_string()))
+        .collect();
+    let has_history: bool = client
+        .query_one(
+            "SELECT to_regclass('refinery_schema_history') IS NOT NULL",
+            &[],
+        )
+        .await?
+        .get(0);
+    let applied: Vec<(i64, String)> = if has_history {
+        client
+            .query(
+                "SELECT version::BIGINT, name FROM refinery_schema_history",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    } else {
+        vec![]
+    };
+    crate::store::schema::check(&known, &applied).map_err(StoreError::Postgres)?;
+    runner
+        .run_async(&mut ***client)
+        .await
+        .map(|_| ())
+        .map_err(|e| StoreError::Postgres(format!("schema migration failed: {e}")))
 }
 
 #[cfg(test)]

@@ -22,13 +22,41 @@ const ADDED_COLUMNS: [(&str, &str); 3] = [
 
 use crate::store::now;
 
+/// The migrations the database has applied (none in a new one).
+fn applied_migrations(conn: &Connection) -> Result<Vec<(i64, String)>, rusqlite::Error> {
+    let has_history: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_history {
+        return Ok(vec![]);
+    }
+    let mut stmt = conn.prepare("SELECT version, name FROM refinery_schema_history")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
 /// Sets the connection up and brings the schema up to date.
 pub(super) fn init(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    migrations::runner().run(conn).map_err(|e| {
+    let refuse = |why: String| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(why),
+        )
+    };
+    let runner = migrations::runner().set_abort_missing(false);
+    let known: Vec<(i64, String)> = runner
+        .get_migrations()
+        .iter()
+        .map(|m| (i64::from(m.version()), m.name().to_string()))
+        .collect();
+    crate::store::schema::check(&known, &applied_migrations(conn)?).map_err(refuse)?;
+    runner.run(conn).map_err(|e| {
         rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
             Some(format!("schema migration failed: {e}")),
