@@ -67,7 +67,7 @@ phase "cargo test --workspace"
 cargo test --workspace
 
 phase "docs/deploy.md's PostgreSQL setup, as written, on a cluster made as Debian makes one"
-scripts/test-deploy-postgres.sh 2>/dev/null
+scripts/test-deploy-postgres.sh
 
 phase "the game-session tests again, on PostgreSQL"
 # `--workspace` keeps the features of the build above: `-p agon-server` alone

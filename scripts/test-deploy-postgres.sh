@@ -28,8 +28,12 @@ block="$(awk '/^1\. PostgreSQL:/ {on=1} on && /```sh/ {inb=1; next} inb && /```/
   | sed -e 's/^   //' -e "s/5432/$port/")"
 [ -n "$block" ] || { echo "no PostgreSQL block in docs/deploy.md" >&2; exit 1; }
 export PGHOST="$dir" PGPORT="$port"
-eval "$block"
-"$agon" migrate --database "$AGON_DATABASE" >/dev/null
+eval "$block" >/dev/null
+if ! "$agon" migrate --database "$AGON_DATABASE" >/dev/null 2>"$dir/migrate.log"; then
+  cat "$dir/migrate.log" >&2
+  echo "the documented PostgreSQL setup does not let agon in" >&2
+  exit 1
+fi
 echo "the documented PostgreSQL setup lets agon in over TCP with its password"
 no_password="$(printf '%s' "$AGON_DATABASE" | sed -E 's#//([^:@]+):[^@]*@#//\1@#')"
 if "$agon" migrate --database "$no_password" >/dev/null 2>&1; then
