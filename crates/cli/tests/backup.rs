@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::http;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -100,16 +99,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_move() {
     std::fs::copy(&file, restored.join("agon.db")).unwrap();
     let (mut server, port) = start(&restored);
     for (((id, token), b), a) in games.iter().zip(&before).zip(&after) {
-        let (status, body) =
-            http(port, "GET", &format!("/api/games/{id}"), Some(token), "").unwrap();
-        assert_eq!(status, 200, "{body}");
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-        let history: Vec<String> = v["state"]["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
-            .collect();
+        let history = common::history(port, id, token);
         assert!(
             *b <= history.len() && history.len() <= a + 1,
             "{id}: {} moves restored; {b} acknowledged before the backup, {a} by its end",

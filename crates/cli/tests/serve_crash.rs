@@ -81,16 +81,7 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
     let (mut server, port) = start(&data);
     for ((id, token), acked) in games.iter().zip(&acked) {
         let acked = acked.lock().unwrap().clone();
-        let (status, body) =
-            http(port, "GET", &format!("/api/games/{id}"), Some(token), "").unwrap();
-        assert_eq!(status, 200, "{body}");
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-        let history: Vec<String> = v["state"]["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
-            .collect();
+        let history = common::history(port, id, token);
         assert!(
             history.len() >= acked.len() && history.len() <= acked.len() + 1,
             "{} vs {}",

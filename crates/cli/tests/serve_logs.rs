@@ -3,25 +3,14 @@
 
 mod common;
 
-use std::io::{BufRead, Read, Write};
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::process::Command;
 
 /// Starts `agon serve` on `data` with its log as JSON at `level` on a piped
 /// stderr, and waits for its "running" line; returns it and its port.
 fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Child, u16) {
-    let port = common::free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["--log-format", "json", "--log-level", level])
-        .args(["serve", "--data", data.to_str().unwrap()])
-        .args(["--port", &port.to_string()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, port, line) =
+        common::serve_piped(data, &["--log-format", "json", "--log-level", level], &[]);
     // JSON from the first line: the start line too.
     let banner: serde_json::Value =
         serde_json::from_str(&line).unwrap_or_else(|_| panic!("not JSON: {line}"));
@@ -39,19 +28,7 @@ fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Chi
 #[test]
 fn the_access_log_shows_each_request_at_info_level() {
     let data = std::env::temp_dir().join(format!("agon-access-{}", std::process::id()));
-    let port = common::free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["--log-format", "json"])
-        .args(["serve", "--data", data.to_str().unwrap(), "--access-log"])
-        .args(["--port", &port.to_string()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, port, _) = common::serve_piped(&data, &["--log-format", "json"], &["--access-log"]);
     let (status, _) = common::http(port, "GET", "/api/meta", None, "").unwrap();
     assert_eq!(status, 200);
     std::thread::sleep(std::time::Duration::from_millis(200));
@@ -75,18 +52,7 @@ fn the_access_log_shows_each_request_at_info_level() {
 #[test]
 fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
     let data = std::env::temp_dir().join(format!("agon-logs-plain-{}", std::process::id()));
-    let port = common::free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["serve", "--data", data.to_str().unwrap()])
-        .args(["--port", &port.to_string()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, _, line) = common::serve_piped(&data, &[], &[]);
     assert!(line.starts_with("Agon is running"), "{line}");
     std::thread::sleep(std::time::Duration::from_millis(200));
     let log = common::stop_and_read_log(child);

@@ -173,3 +173,42 @@ pub fn play_move(port: u16, id: &str, token: &str, m: &str) -> (u16, String) {
     )
     .unwrap()
 }
+
+/// The moves played in game `id`, read with `token`.
+pub fn history(port: u16, id: &str, token: &str) -> Vec<String> {
+    let (status, body) = http(port, "GET", &format!("/api/games/{id}"), Some(token), "").unwrap();
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    v["state"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Starts `agon GLOBAL… serve --data DATA --port P SERVE…` with its stdout
+/// and stderr piped, and reads its first line: the child, its port and that
+/// line.
+pub fn serve_piped(
+    data: &std::path::Path,
+    global: &[&str],
+    serve: &[&str],
+) -> (std::process::Child, u16, String) {
+    use std::io::BufRead;
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(global)
+        .args(["serve", "--data", data.to_str().unwrap()])
+        .args(["--port", &port.to_string()])
+        .args(serve)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (child, port, line)
+}
