@@ -83,14 +83,18 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map_err(|e| format!("cannot serve metrics on {at}: {e}"))?;
         tracing::info!(addr = %at, "metrics at /metrics");
-        let mut closing = state.closing_watch();
+        let (mut closing, mut stopping) = (state.closing_watch(), state.stopping());
         let router = axum::Router::new()
             .route("/metrics", axum::routing::get(http::api::metrics))
             .with_state(state.clone());
-        tokio::spawn(async move {
+        // One of the state's tasks, so that its stop waits for it too.
+        state.spawn(async move {
             let _ = axum::serve(metrics, router)
                 .with_graceful_shutdown(async move {
-                    let _ = closing.wait_for(|c| *c).await;
+                    tokio::select! {
+                        _ = closing.wait_for(|c| *c) => {}
+                        () = stopping.wait() => {}
+                    }
                 })
                 .await;
         });

@@ -73,8 +73,8 @@ struct Metrics {
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
-    let mut registry = Registry::with_prefix("agon");
-    let m = Metrics {
+    let mut m = Metrics {
+        registry: Registry::with_prefix("agon"),
         requests: Family::default(),
         request_seconds: Family::new_with_constructor(latency),
         commit_seconds: latency(),
@@ -89,75 +89,75 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         engine_running: Gauge::default(),
         store_changes: Gauge::default(),
         store_commits: Gauge::default(),
-        registry: Registry::default(),
     };
-    registry.register(
+    m.registry.register(
         "http_requests",
         "HTTP requests answered, by method, route and status",
         m.requests.clone(),
     );
-    registry.register(
+    m.registry.register(
         "http_request_seconds",
         "Time to answer an HTTP request, by method and route",
         m.request_seconds.clone(),
     );
-    registry.register(
+    m.registry.register(
         "commit_seconds",
         "Time to commit a change of a game to the store (fsync included)",
         m.commit_seconds.clone(),
     );
-    registry.register(
+    m.registry.register(
         "engine_job_seconds",
         "Time the computer took to decide a move in a game",
         m.engine_job_seconds.clone(),
     );
-    registry.register(
+    m.registry.register(
         "sign_ins",
         "Sign-ins with a password, by outcome (ok, refused, throttled)",
         m.sign_ins.clone(),
     );
-    registry.register(
+    m.registry.register(
         "pushes",
         "Web Push messages, by outcome (sent, gone, refused, failed)",
         m.pushes.clone(),
     );
-    registry.register(
+    m.registry.register(
         "games_ended",
         "Games ended, by reason (time is a clock's flag)",
         m.games_ended.clone(),
     );
-    registry.register(
+    m.registry.register(
         "games_in_memory",
         "Games held in memory",
         m.games_in_memory.clone(),
     );
-    registry.register("sockets", "Game WebSockets open", m.sockets.clone());
-    registry.register(
+    m.registry
+        .register("sockets", "Game WebSockets open", m.sockets.clone());
+    m.registry.register(
         "lobby_sockets",
         "Lobby WebSockets open",
         m.lobby_sockets.clone(),
     );
-    registry.register(
+    m.registry.register(
         "engine_jobs_waiting",
         "Engine jobs waiting for a worker (PostgreSQL)",
         m.engine_waiting.clone(),
     );
-    registry.register(
+    m.registry.register(
         "engine_jobs_running",
         "Engine jobs being worked on (PostgreSQL)",
         m.engine_running.clone(),
     );
-    registry.register(
+    m.registry.register(
         "store_changes",
         "Changes committed by this instance's store writer since it started",
         m.store_changes.clone(),
     );
-    registry.register(
+    m.registry.register(
         "store_commits",
         "Commits (each one fsync) made for them",
         m.store_commits.clone(),
     );
-    Metrics { registry, ..m }
+    m
 });
 
 /// Counts a request answered and its time.
