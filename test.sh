@@ -2,7 +2,8 @@
 # The whole test suite: formatting, lints, every Rust test of the workspace
 # (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
 # in headless Chromium. It installs what the tests need itself (Debian's
-# chromium, postgresql, nginx and systemd packages, the npm packages in e2e/); .ci/run calls it.
+# chromium, postgresql, nginx and systemd packages, the npm packages in e2e/,
+# cargo-deny from crates.io); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -74,7 +75,11 @@ phase "the game-session tests again, on PostgreSQL"
 # would resolve them anew and rebuild for a minute.
 AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings
 
-phase "browser tests (headless Chromium)"
+phase "browser tests (headless Chromium), with cargo-deny built beside them"
+# cargo-deny takes about 3.5 minutes of one core to build; at idle priority
+# it uses what the browser tests leave, and never slows them.
+scripts/check-deny.sh install > target/deny-install.log 2>&1 &
+deny_install=$!
 if ! command -v chromium >/dev/null 2>&1; then
   sudo_cmd=""
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
@@ -84,4 +89,10 @@ fi
 (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 # The tests start target/debug/agon, built by `cargo test` above.
 (cd e2e && node --test --test-concurrency=1 ringo.test.mjs urgammon.test.mjs invite.test.mjs players.test.mjs sessions.test.mjs board.test.mjs review.test.mjs analysis.test.mjs games.test.mjs lab.test.mjs i18n.test.mjs a11y.test.mjs accounts.test.mjs live.test.mjs talk.test.mjs learn.test.mjs puzzles.test.mjs round.test.mjs)
+phase "cargo deny check licenses bans sources (deny.toml)"
+if ! wait "$deny_install"; then
+  cat target/deny-install.log >&2
+  exit 1
+fi
+scripts/check-deny.sh check
 phase "done"

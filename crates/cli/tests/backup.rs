@@ -138,3 +138,64 @@ fn a_backup_never_overwrites_and_says_what_is_missing() {
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Kills the server however the test ends.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_served_instance_keeps_every_move_acknowledged_after_a_backup() {
+    // A backup's connection, closing, must not take the server's log with
+    // it: the server used to drop its own locks on agon.db, so the backup's
+    // connection thought itself the last one, checkpointed and deleted the
+    // write-ahead log the server went on writing to, and every move after
+    // the backup was gone after a crash.
+    let (data, out) = (temp("after-data"), temp("after-out"));
+    std::fs::create_dir_all(&out).unwrap();
+    let (server, port) = start(&data);
+    let server = Killed(server);
+    let games = common::local_games(port, "classic,repetition=draw", 2);
+    let moves = common::random_ringo_moves("classic,repetition=draw", 12, 5);
+    for (id, token) in &games {
+        for m in &moves[..3] {
+            assert_eq!(common::play_move(port, id, token, m).0, 200);
+        }
+    }
+    let made = backup(&data, &out.join("copy.db"));
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    for (id, token) in &games {
+        for m in &moves[3..] {
+            let (status, body) = common::play_move(port, id, token, m);
+            assert_eq!(status, 200, "{m}: {body}");
+        }
+    }
+    assert!(
+        data.join("agon.db-wal").exists(),
+        "the server's log was deleted under it"
+    );
+    // A crash (SIGKILL), and the same data directory served again.
+    drop(server);
+    let (server, port) = start(&data);
+    let _server = Killed(server);
+    for (id, token) in &games {
+        assert_eq!(
+            common::history(port, id, token),
+            moves,
+            "{id}: moves acknowledged after the backup were lost"
+        );
+    }
+    drop(_server);
+    for dir in [&data, &out] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

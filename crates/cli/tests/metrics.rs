@@ -103,6 +103,44 @@ fn metrics_are_served_apart_and_move_as_games_are_played() {
     assert_eq!(moved("agon_sign_ins_total{outcome=refused}"), 1.0);
     assert!(get(&after, "agon_games_in_memory{}") >= 1.0);
     assert!(after.contains_key("agon_store_commits{}"));
+    // Where each change's time went: its wait for the writer, the write,
+    // the fsync of the log, and the acknowledgement, each timed per change
+    // or per batch.
+    for step in ["wait", "write", "fsync", "ack"] {
+        let n = moved(&format!("agon_store_step_seconds{{step={step}}}"));
+        assert!(n >= 5.0, "{step}: {n} ({after:?})");
+    }
+    // Checkpoints run by themselves (every second, on their own
+    // connection), and the health route reports the slowest of each step.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let health = loop {
+        let (status, body) = http(port, "GET", "/api/health", None, "").unwrap();
+        assert_eq!(status, 200, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if v["store"]["checkpoints"].as_u64().unwrap_or(0) >= 1 {
+            break v;
+        }
+        assert!(std::time::Instant::now() < until, "no checkpoint ran: {v}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let store = &health["store"];
+    assert!(store["fsyncs"].as_u64().unwrap() >= 5, "{store}");
+    for key in [
+        "fsync_max_ms",
+        "checkpoint_max_ms",
+        "wait_max_ms",
+        "write_max_ms",
+        "ack_max_ms",
+    ] {
+        assert!(store[key].as_f64().is_some(), "{key}: {store}");
+    }
+    assert!(store["ack_max_ms"].as_f64().unwrap() > 0.0, "{store}");
+    assert!(
+        get(
+            &scrape(metrics_port),
+            "agon_store_step_seconds{step=checkpoint}"
+        ) >= 1.0
+    );
     // The game's id never appears in a series.
     assert!(!after.keys().any(|k| k.contains(id)));
     drop(server);

@@ -39,6 +39,12 @@ struct Outcome {
     outcome: String,
 }
 
+/// A step of a change's way to disk in the SQLite store.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StoreStep {
+    step: &'static str,
+}
+
 /// Why a game ended.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct Ending {
@@ -54,11 +60,18 @@ fn latency() -> Histogram {
     Histogram::new(exponential_buckets(0.000_25, 2.0, 16))
 }
 
+/// Buckets from 16 µs to about 1 s, doubling: a store's steps take from
+/// microseconds (a write) to the disk's worst stalls (an fsync).
+fn fine_latency() -> Histogram {
+    Histogram::new(exponential_buckets(0.000_016, 2.0, 17))
+}
+
 struct Metrics {
     registry: Registry,
     requests: Family<Route, Counter>,
     request_seconds: Histograms<RouteOnly>,
     commit_seconds: Histogram,
+    store_step_seconds: Histograms<StoreStep>,
     engine_job_seconds: Histogram,
     sign_ins: Family<Outcome, Counter>,
     pushes: Family<Outcome, Counter>,
@@ -78,6 +91,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         requests: Family::default(),
         request_seconds: Family::new_with_constructor(latency),
         commit_seconds: latency(),
+        store_step_seconds: Family::new_with_constructor(fine_latency),
         engine_job_seconds: latency(),
         sign_ins: Family::default(),
         pushes: Family::default(),
@@ -104,6 +118,11 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "commit_seconds",
         "Time to commit a change of a game to the store (fsync included)",
         m.commit_seconds.clone(),
+    );
+    m.registry.register(
+        "store_step_seconds",
+        "Where a change's time goes in the SQLite store, by step: wait (for the writer), write (statements and commit), fsync (of the write-ahead log), checkpoint (log into database, off the path of any change), ack (arrival at the store to answer)",
+        m.store_step_seconds.clone(),
     );
     m.registry.register(
         "engine_job_seconds",
@@ -181,6 +200,14 @@ pub fn request(method: &str, route: &str, status: u16, took: Duration) {
 /// A commit of a game's change and its time.
 pub fn commit(took: Duration) {
     METRICS.commit_seconds.observe(took.as_secs_f64());
+}
+
+/// One step of a change's way to disk in the SQLite store, and its time.
+pub fn store_step(step: &'static str, took: Duration) {
+    METRICS
+        .store_step_seconds
+        .get_or_create(&StoreStep { step })
+        .observe(took.as_secs_f64());
 }
 
 /// The computer's decision in a game and its time.

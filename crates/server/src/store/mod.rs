@@ -369,6 +369,27 @@ pub struct NewJob<'a> {
     pub delay: Duration,
 }
 
+/// Where the store's time went since it opened: counts, and the slowest
+/// of each step of a change's way to disk, in milliseconds.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct StoreTimings {
+    /// fsyncs of the write-ahead log.
+    pub fsyncs: usize,
+    /// The slowest of them.
+    pub fsync_max_ms: f64,
+    /// Checkpoints (the log copied into the database) that found work.
+    pub checkpoints: usize,
+    /// The slowest of them.
+    pub checkpoint_max_ms: f64,
+    /// The longest a change waited for the writer.
+    pub wait_max_ms: f64,
+    /// The slowest batch's statements and commit, fsync aside.
+    pub write_max_ms: f64,
+    /// The slowest acknowledgement: from a change's arrival at the store to
+    /// its answer, fsync included.
+    pub ack_max_ms: f64,
+}
+
 /// What every store does: the one interface, its documentation written
 /// once here. SQLite implements the games' part; PostgreSQL also the engine
 /// queue and the announcements that let several instances share it (a
@@ -473,6 +494,12 @@ pub trait Backend:
     /// Changes committed and commits made so far by this process: their ratio
     /// is how many moves share one fsync.
     fn commit_stats(&self) -> (usize, usize);
+
+    /// Where a change's time went, for a store that measures it (SQLite:
+    /// its writer and its fsyncs; PostgreSQL's are the server's own).
+    fn timings(&self) -> Option<StoreTimings> {
+        None
+    }
 
     /// Queues an engine job, due after `delay`. Returns its id, or `None`
     /// when the same move or review job is already queued.

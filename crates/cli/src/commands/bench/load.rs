@@ -96,7 +96,7 @@ pub(crate) fn rss_mib(pid: u32) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// p50, p90, p99, max and mean of a sample, in milliseconds.
+/// p50, p90, p99, p99.9, max and mean of a sample, in milliseconds.
 pub(crate) fn summary(mut ms: Vec<f64>) -> Latency {
     if ms.is_empty() {
         return Latency::default();
@@ -109,6 +109,7 @@ pub(crate) fn summary(mut ms: Vec<f64>) -> Latency {
         p50: round(at(0.50)),
         p90: round(at(0.90)),
         p99: round(at(0.99)),
+        p99_9: round(at(0.999)),
         max: round(ms[ms.len() - 1]),
         mean: round(ms.iter().sum::<f64>() / ms.len() as f64),
     }
@@ -129,6 +130,10 @@ pub struct Latency {
     /// The 99th percentile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99: Option<f64>,
+    /// The 99.9th percentile (the slowest one in a thousand: a long run's
+    /// stalls show here before they reach p99).
+    #[serde(rename = "p99.9", skip_serializing_if = "Option::is_none")]
+    pub p99_9: Option<f64>,
     /// The slowest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,

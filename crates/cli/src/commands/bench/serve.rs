@@ -44,7 +44,10 @@ pub struct ServeReport {
     pub stored: usize,
     /// The server's games in memory (from `/api/health`).
     pub games_in_memory: Value,
-    /// The server's store counters (from `/api/health`).
+    /// The server's store counters (from `/api/health`): on SQLite also
+    /// where a change's time went, the slowest fsync of the write-ahead log
+    /// (`fsync_max_ms`) beside the slowest acknowledgement the store gave
+    /// (`ack_max_ms`), since the server started.
     pub store: Value,
     /// The started server's resident memory.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -116,8 +116,11 @@ pub struct Health {
 pub struct StoreHealth {
     /// Changes committed.
     pub changes: usize,
-    /// Commits (fsyncs) made for them.
+    /// Commits (batches) made for them.
     pub commits: usize,
+    /// Where a change's time went since the store opened (SQLite only).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub timings: Option<crate::store::StoreTimings>,
 }
 
 /// `GET /metrics` (on `--metrics-bind` only): every metric in Prometheus's
@@ -175,7 +178,11 @@ pub async fn health(
             queue,
             games_in_memory: app.games_in_memory(),
             sockets: app.sockets(),
-            store: StoreHealth { changes, commits },
+            store: StoreHealth {
+                changes,
+                commits,
+                timings: app.store().timings(),
+            },
         }),
     ))
 }

@@ -89,4 +89,8 @@ impl Backend for SqliteStore {
             self.stats[1].load(Ordering::Relaxed),
         )
     }
+
+    fn timings(&self) -> Option<crate::store::StoreTimings> {
+        Some(SqliteStore::timings(self))
+    }
 }

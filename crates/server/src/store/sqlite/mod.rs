@@ -1,13 +1,16 @@
 //! The SQLite store, the default (embedded, nothing to install). A game is a row of settings plus its record tokens, one
 //! row per token, its dice ledger and its invite codes.
 //!
-//! - **Durable before acknowledged.** Every accepted change is written and
-//!   committed (WAL, `synchronous=FULL`) before anyone is told about it, so an
-//!   acknowledged move survives a crash or a kill.
+//! - **Durable before acknowledged.** Every accepted change is committed to
+//!   the write-ahead log and the log fsynced before anyone is told about it,
+//!   so an acknowledged move survives a crash, a kill or a power cut.
 //! - **Group commit.** One writer thread owns the write connection. Changes
 //!   queue to it; it takes every change waiting, runs each in its own
 //!   savepoint (a refused change leaves the others), and commits them
 //!   together: one fsync for all the moves made meanwhile.
+//! - **Nothing else on an acknowledgement's path** ([`durable`]): the fsync
+//!   runs on sync threads while the writer goes on with the next batch, and
+//!   checkpoints run on a connection of their own. Each step is timed.
 //! - **Reads never wait for a writer.** A file store has reader connections
 //!   of its own (WAL lets them read while the writer writes), used off the
 //!   async workers.
@@ -18,6 +21,7 @@
 mod accounts;
 mod backend;
 pub mod backup;
+mod durable;
 mod live;
 mod puzzles;
 mod ratings;
@@ -26,10 +30,12 @@ mod talk;
 
 use super::{Commit, GameRow, ListQuery, Loaded, StoreError};
 use crate::dice::Drawn;
+use durable::{Durable, Reply, Step, Timings};
 use rusqlite::Connection;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
 
 /// How many changes one commit takes at most.
 const MAX_BATCH: usize = 1024;
@@ -37,12 +43,15 @@ const MAX_BATCH: usize = 1024;
 /// How many reader connections a file store keeps.
 const READERS: usize = 4;
 
-/// What the writer does with a change once the batch is committed: hand the
-/// result (or the commit's failure) back to the waiting request.
-type Reply = Box<dyn FnOnce(Option<&rusqlite::Error>) + Send>;
-/// A change for the writer: run it (in a savepoint), say whether it
-/// succeeded, and how to reply.
-type Job = Box<dyn FnOnce(&Connection) -> (bool, Reply) + Send>;
+/// What the writer runs for a change (in a savepoint): it says whether it
+/// succeeded, and how to reply once the batch is durable.
+type Run = Box<dyn FnOnce(&Connection) -> (bool, Reply) + Send>;
+
+/// A change for the writer, and when it was queued.
+struct Job {
+    queued: Instant,
+    run: Run,
+}
 
 /// The SQLite store: a writer thread with group commit, and reader
 /// connections. Cloning it gives another handle to the same store.
@@ -53,6 +62,8 @@ pub struct SqliteStore {
     next_reader: Arc<AtomicUsize>,
     /// Changes committed, and commits made (for the group-commit figures).
     stats: Arc<[AtomicUsize; 2]>,
+    /// Where a change's time goes.
+    timings: Arc<Timings>,
 }
 
 impl SqliteStore {
@@ -75,12 +86,19 @@ impl SqliteStore {
             ))
         })?;
         let file = dir.join("agon.db");
-        sql::private(dir, &file)
+        sql::create_private(dir, &file)
             .map_err(|e| cannot(format!("cannot make {} private: {e}", dir.display())))?;
         let mut writer = Connection::open(&file)?;
         sql::init(&mut writer)?;
-        // The journal files exist now; keep them private too.
-        let _ = sql::private(dir, &file);
+        // The writer commits to the WAL and the sync threads fsync it
+        // ([`durable`]); checkpoints run from their own connection.
+        writer.pragma_update(None, "synchronous", "NORMAL")?;
+        writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+        // The journal files exist now; keep them private too, and make
+        // their names durable.
+        let _ = sql::keep_private(&file);
+        durable::sync_dir(dir)
+            .map_err(|e| cannot(format!("cannot sync {}: {e}", dir.display())))?;
         let readers = (0..READERS)
             .map(|_| {
                 let conn = Connection::open(&file)?;
@@ -88,7 +106,17 @@ impl SqliteStore {
                 Ok(Mutex::new(conn))
             })
             .collect::<Result<Vec<_>, rusqlite::Error>>()?;
-        Ok(SqliteStore::start(writer, readers))
+        let timings = Arc::new(Timings::default());
+        let durable = Arc::new(Durable::new(&file));
+        durable.start(&timings);
+        let (stop_checkpoints, stopped) = mpsc::channel();
+        durable::start_checkpointer(&file, stopped, timings.clone())?;
+        Ok(SqliteStore::start(
+            writer,
+            readers,
+            Some((durable, stop_checkpoints)),
+            timings,
+        ))
     }
 
     /// An in-memory store, for tests. It has no reader connections: reads go
@@ -99,23 +127,49 @@ impl SqliteStore {
     pub fn in_memory() -> Result<SqliteStore, rusqlite::Error> {
         let mut conn = Connection::open_in_memory()?;
         sql::init(&mut conn)?;
-        Ok(SqliteStore::start(conn, vec![]))
+        Ok(SqliteStore::start(
+            conn,
+            vec![],
+            None,
+            Arc::new(Timings::default()),
+        ))
     }
 
-    fn start(writer: Connection, readers: Vec<Mutex<Connection>>) -> SqliteStore {
+    /// Starts the writer. A file store has its sync stage, and the sender
+    /// whose drop stops the checkpointer when the writer ends; an in-memory
+    /// one answers at `COMMIT` (there is no disk).
+    fn start(
+        writer: Connection,
+        readers: Vec<Mutex<Connection>>,
+        durable: Option<(Arc<Durable>, mpsc::Sender<()>)>,
+        timings: Arc<Timings>,
+    ) -> SqliteStore {
         let (jobs, queue) = mpsc::channel::<Job>();
         let stats: Arc<[AtomicUsize; 2]> = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
-        let counts = stats.clone();
+        let (counts, times) = (stats.clone(), timings.clone());
         std::thread::Builder::new()
             .name("agon-store-writer".into())
-            .spawn(move || write_loop(&writer, &queue, &counts))
+            .spawn(move || {
+                let sync = durable.as_ref().map(|(d, _)| &**d);
+                write_loop(&writer, &queue, &counts, sync, &times);
+                if let Some((durable, stop_checkpoints)) = durable {
+                    durable.close();
+                    drop(stop_checkpoints);
+                }
+            })
             .expect("the store's writer thread starts");
         SqliteStore {
             jobs,
             readers: Arc::new(readers),
             next_reader: Arc::new(AtomicUsize::new(0)),
             stats,
+            timings,
         }
+    }
+
+    /// Where a change's time went since the store opened.
+    pub(super) fn timings(&self) -> crate::store::StoreTimings {
+        self.timings.read()
     }
 
     /// Runs a change on the writer and waits until it is committed.
@@ -124,20 +178,26 @@ impl SqliteStore {
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |conn| {
-            let result = f(conn);
-            let ok = result.is_ok();
-            let reply: Reply = Box::new(move |commit_error| {
-                let out = match (result, commit_error) {
-                    (Ok(_), Some(e)) => Err(StoreError::Commit(e.to_string())),
-                    (result, _) => result,
-                };
-                let _ = tx.send(out);
-            });
-            (ok, reply)
-        });
+        let queued = Instant::now();
+        let job = Job {
+            queued,
+            run: Box::new(move |conn| {
+                let result = f(conn);
+                let ok = result.is_ok();
+                let reply: Reply = Box::new(move |commit_error| {
+                    let out = match (result, commit_error) {
+                        (Ok(_), Some(e)) => Err(StoreError::Commit(e.to_string())),
+                        (result, _) => result,
+                    };
+                    let _ = tx.send(out);
+                });
+                (ok, reply)
+            }),
+        };
         self.jobs.send(job).map_err(|_| StoreError::Closed)?;
-        rx.await.map_err(|_| StoreError::Closed)?
+        let answer = rx.await.map_err(|_| StoreError::Closed)?;
+        self.timings.record(Step::Ack, queued.elapsed());
+        answer
     }
 
     /// Runs a read on a reader connection off the async workers (or on the
@@ -167,8 +227,15 @@ impl SqliteStore {
 
 /// The writer: waits for a change, takes every change waiting (up to
 /// [`MAX_BATCH`]), runs each in a savepoint, commits them together, then
-/// replies to each. Ends when every handle is dropped.
-fn write_loop(conn: &Connection, queue: &mpsc::Receiver<Job>, stats: &[AtomicUsize; 2]) {
+/// hands the replies to the sync stage (or, in memory, replies at once).
+/// Ends when every handle is dropped.
+fn write_loop(
+    conn: &Connection,
+    queue: &mpsc::Receiver<Job>,
+    stats: &[AtomicUsize; 2],
+    durable: Option<&Durable>,
+    timings: &Timings,
+) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -177,36 +244,50 @@ fn write_loop(conn: &Connection, queue: &mpsc::Receiver<Job>, stats: &[AtomicUsi
                 Err(_) => break,
             }
         }
+        let start = Instant::now();
         // Normally the whole batch is one transaction. Should BEGIN fail, each
         // change still runs alone: a savepoint outside a transaction is one,
-        // and its RELEASE commits it.
+        // and its RELEASE commits it (durable at the next fsync, which the
+        // next batch brings; in memory there is none to wait for).
         let grouped = conn.execute_batch("BEGIN IMMEDIATE").is_ok();
         let mut replies = Vec::with_capacity(batch.len());
         for job in batch {
+            timings.record(Step::Wait, start.saturating_duration_since(job.queued));
             let _ = conn.execute_batch("SAVEPOINT job");
-            let (ok, reply) = job(conn);
+            let (ok, reply) = (job.run)(conn);
             if !ok {
                 let _ = conn.execute_batch("ROLLBACK TO job");
             }
             let released = conn.execute_batch("RELEASE job");
-            if grouped {
-                replies.push(reply);
-            } else {
-                reply(released.as_ref().err());
+            match (grouped, released) {
+                (true, _) => replies.push(reply),
+                (false, Ok(())) => match durable {
+                    Some(d) => d.committed(vec![reply]),
+                    None => reply(None),
+                },
+                (false, Err(e)) => reply(Some(&e)),
             }
         }
         if !grouped {
             continue;
         }
         let committed = conn.execute_batch("COMMIT");
-        if committed.is_err() {
-            let _ = conn.execute_batch("ROLLBACK");
-        } else {
-            stats[0].fetch_add(replies.len(), Ordering::Relaxed);
-            stats[1].fetch_add(1, Ordering::Relaxed);
-        }
-        for reply in replies {
-            reply(committed.as_ref().err());
+        timings.record(Step::Write, start.elapsed());
+        match (committed, durable) {
+            (Ok(()), durable) => {
+                stats[0].fetch_add(replies.len(), Ordering::Relaxed);
+                stats[1].fetch_add(1, Ordering::Relaxed);
+                match durable {
+                    Some(d) => d.committed(replies),
+                    None => replies.into_iter().for_each(|reply| reply(None)),
+                }
+            }
+            (Err(e), _) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                for reply in replies {
+                    reply(Some(&e));
+                }
+            }
         }
     }
 }

@@ -368,11 +368,11 @@ pub(super) fn list(
     rows
 }
 
-/// Makes the data directory readable by its owner only (0700), and the
-/// database and its journal files too (0600), creating the file so that it
-/// never exists with wider rights.
+/// Makes the data directory readable by its owner only (0700), and creates
+/// the database file (0600) so that it never exists with wider rights. Called
+/// before SQLite opens the file: see [`keep_private`] for after.
 #[cfg(unix)]
-pub(super) fn private(dir: &Path, file: &Path) -> std::io::Result<()> {
+pub(super) fn create_private(dir: &Path, file: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
     std::fs::OpenOptions::new()
@@ -380,6 +380,19 @@ pub(super) fn private(dir: &Path, file: &Path) -> std::io::Result<()> {
         .append(true)
         .mode(0o600)
         .open(file)?;
+    keep_private(file)
+}
+
+/// Makes the database and its journal files readable by their owner only
+/// (0600), by name: it never opens them. Once SQLite has the database open,
+/// opening and closing it here would drop every lock this process holds on
+/// it (POSIX locks belong to the process, and any close releases them), so
+/// another process's connection (`agon backup`) would think itself the last
+/// one, checkpoint, and delete the log the server is still writing to:
+/// every change after that was lost at the next restart.
+#[cfg(unix)]
+pub(super) fn keep_private(file: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     for suffix in ["", "-wal", "-shm"] {
         let mut name = file.as_os_str().to_owned();
         name.push(suffix);
@@ -392,7 +405,12 @@ pub(super) fn private(dir: &Path, file: &Path) -> std::io::Result<()> {
 }
 
 #[cfg(not(unix))]
-pub(super) fn private(_dir: &Path, _file: &Path) -> std::io::Result<()> {
+pub(super) fn create_private(_dir: &Path, _file: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(super) fn keep_private(_file: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
