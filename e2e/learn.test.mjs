@@ -144,7 +144,8 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
-    assert.match(await feedback.innerText(), /Right! Right: attackers step inward/);
+    assert.match(await feedback.innerText(), /^Right! Attackers step inward/);
+    assert.doesNotMatch(await feedback.innerText(), /Right: /);
     await waitState(page, () => window.agonState.history.length === 1);
     // The next lesson, by mouse: sideways along the ring.
     await page.locator("#lesson-next").click();
@@ -182,5 +183,65 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await other.locator("h1", { hasText: "Naucz się gier" }).waitFor();
     await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 11" }).waitFor();
     assert.match(await other.locator('[data-lesson="move-inward"]').innerText(), /Atakujący idą do środka/);
+  });
+});
+
+test("lessons say only what the rules do: a wrong capture and a wrong step answered apart, the neutral zone the only shelter, the last piece leaves dark a turn and scores a Babylon", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/learn/ringo/fortress?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.moves?.includes("c1-F"));
+    const feedback = page.locator("#lesson-feedback");
+    // A capture that is not the task: called a capture.
+    await clickRingoCell(page, "c1");
+    await clickRingoCell(page, "e1");
+    await page.locator('#lesson-feedback[data-result="wrong"]').waitFor();
+    assert.match(await feedback.innerText(), /Not this time \(c1xe1\)\. That capture is legal, but the fortress is the attackers' goal/);
+    // A step that captures nothing: never called a capture.
+    await clickRingoCell(page, "g6");
+    await clickRingoCell(page, "g5");
+    await page.locator("#lesson-feedback", { hasText: "(g6-g5)" }).waitFor();
+    const step = await feedback.innerText();
+    assert.match(step, /leaves the fortress empty/);
+    assert.doesNotMatch(step, /capture is legal/);
+    await clickRingoCell(page, "c1");
+    await clickRingoCell(page, "F");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    const done = await feedback.innerText();
+    assert.match(done, /^Right! In: the fortress is the attackers' goal/);
+    assert.match(done, /not safe yet/);
+    assert.doesNotMatch(done, /never|stays there/);
+    // The neutral zone: c3 is no shelter here (the defender on c2 jumps it).
+    await page.goto(server.url + "/learn/ringo/neutral-zone?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.moves?.includes("b3-c3"));
+    await clickRingoCell(page, "b3");
+    await clickRingoCell(page, "c3");
+    await page.locator('#lesson-feedback[data-result="wrong"]').waitFor();
+    assert.match(await feedback.innerText(), /a defender can still jump one of your attackers/);
+    await clickRingoCell(page, "b3");
+    await clickRingoCell(page, "a3");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    // Urgammon: the last piece home is not yet a win; the text says what
+    // follows, and the page shows dark to play its compensation turn.
+    await page.goto(server.url + "/learn/urgammon/last-piece?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12b-off"));
+    await clickUrgammonMove(page, "12b-off", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    const last = await feedback.innerText();
+    assert.match(last, /compensation turn/);
+    assert.match(last, /Babylon: 4 points/);
+    assert.doesNotMatch(last, /Won\./);
+    await waitState(page, () => window.agonState.to_act === "dark" && window.agonState.last_turn === true && !window.agonState.result);
+    // In Polish and French too.
+    await page.goto(server.url + "/learn/urgammon/last-piece?lang=pl");
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12b-off"));
+    await clickUrgammonMove(page, "12b-off", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /turę wyrównawczą.*Babilon: 4 punkty/s);
+    await page.goto(server.url + "/learn/urgammon/last-piece?lang=fr");
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12b-off"));
+    await clickUrgammonMove(page, "12b-off", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /tour de compensation.*Babylone : 4 points/s);
   });
 });

@@ -49,3 +49,217 @@ async fn every_lesson_is_a_legal_task_in_three_languages() {
         }
     }
 }
+
+/// A Ringo move as the notation writes it: where from, where to (`F` is
+/// the fortress, ring 0), and whether it captures.
+struct RingoMove {
+    from: (char, u32),
+    to: (char, u32),
+    capture: bool,
+}
+
+fn ringo_cell(text: &str) -> (char, u32) {
+    if text == "F" {
+        return ('F', 0);
+    }
+    let mut chars = text.chars();
+    let sector = chars.next().unwrap();
+    (sector, chars.as_str().parse().unwrap())
+}
+
+fn ringo_move(text: &str) -> RingoMove {
+    let capture = text.contains('x');
+    let (from, to) = text.split_once(['-', 'x']).unwrap();
+    RingoMove {
+        from: ringo_cell(from),
+        to: ringo_cell(to),
+        capture,
+    }
+}
+
+/// What the rules engine says of one Ringo move in a lesson's position:
+/// the facts a lesson's texts may state about it.
+fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
+    let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
+    let position = ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
+    let mut game = ringo::Game::from_position(rules, position);
+    let mover = game.position().to_move();
+    game.play_text(text).unwrap();
+    let m = ringo_move(text);
+    let mut facts = vec![];
+    if m.capture {
+        facts.push("capture");
+    } else {
+        facts.push("no-capture");
+    }
+    if m.to.1 < m.from.1 {
+        facts.push("inward");
+    } else if m.to.1 > m.from.1 {
+        facts.push("outward");
+    } else {
+        facts.push("sideways");
+    }
+    if m.to.0 == 'F' {
+        facts.push("enter");
+    }
+    let status = game.status_name();
+    let won = match mover {
+        ringo::Side::Attackers => status == "attackers-win",
+        ringo::Side::Defenders => status == "defenders-win",
+    };
+    if won {
+        facts.push("win");
+    }
+    // Safe: the other side has no capture at all after it.
+    if !game.is_over() && game.legal_notations().iter().any(|n| n.contains('x')) {
+        facts.push("unsafe");
+    } else {
+        facts.push("safe");
+    }
+    facts
+}
+
+/// Every claim a lesson makes, checked against the rules engine:
+///
+/// - `goal`: the moves the task asks for, as a fact of the engine's
+///   (`inward`, `sideways`, `outward`, `capture`, `enter`, `win`, `safe`),
+///   optionally of one `piece`: the moves it accepts are exactly the legal
+///   moves with that fact. A move the text calls wrong is never as good by
+///   the lesson's own goal.
+/// - `wrong_is`: the facts the `wrong` text states about any move it
+///   answers ("that move captures nothing": `no-capture`); a wrong capture
+///   gets `wrong_capture` instead, where there is one.
+/// - `after`: what the `done` text says of the position after the move
+///   (Ringo: `status`, `fortress`; Urgammon: `to_act`, `last_turn`,
+///   `result`), and `then`: continuations the text describes, each with
+///   the result it says they reach.
+#[tokio::test]
+async fn every_lesson_claim_holds_in_the_rules_engine() {
+    let app = agon_server::app(common::state_on(
+        agon_server::store::Store::in_memory().unwrap(),
+    ));
+    for l in lessons("ringo") {
+        let id = l["id"].as_str().unwrap();
+        let (legal, _) = common::analysed_legal(&app, "ringo", &l).await;
+        let accept: Vec<&str> = l["accept"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let goal = l["goal"]
+            .as_str()
+            .unwrap_or_else(|| panic!("ringo/{id}: no goal"));
+        let piece = l["piece"].as_str();
+        let meets = |m: &str| {
+            ringo_facts(&l, m).contains(&goal)
+                && piece
+                    .is_none_or(|p| m.starts_with(p) && !m[p.len()..].starts_with(char::is_numeric))
+        };
+        let reaching: Vec<&str> = legal
+            .iter()
+            .map(String::as_str)
+            .filter(|m| meets(m))
+            .collect();
+        let mut sorted = accept.clone();
+        sorted.sort_unstable();
+        let mut want = reaching.clone();
+        want.sort_unstable();
+        assert_eq!(
+            sorted, want,
+            "ringo/{id}: the lesson accepts {accept:?}, but the moves that are `{goal}` are {reaching:?}"
+        );
+        let wrong_is: Vec<&str> = l["wrong_is"]
+            .as_array()
+            .unwrap_or_else(|| panic!("ringo/{id}: no wrong_is"))
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
+            let facts = ringo_facts(&l, m);
+            let (text, claims) = if m.contains('x') && l.get("wrong_capture").is_some() {
+                ("wrong_capture", vec!["capture"])
+            } else {
+                ("wrong", wrong_is.clone())
+            };
+            for claim in claims {
+                assert!(
+                    facts.contains(&claim),
+                    "ringo/{id}: its `{text}` text says `{claim}` of {m}, which is {facts:?}"
+                );
+            }
+        }
+        if let Some(after) = l.get("after") {
+            for m in &accept {
+                let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
+                let position =
+                    ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
+                let mut game = ringo::Game::from_position(rules, position);
+                game.play_text(m).unwrap();
+                if let Some(status) = after["status"].as_str() {
+                    assert_eq!(game.status_name(), status, "ringo/{id} after {m}");
+                }
+                if let Some(n) = after["fortress"].as_u64() {
+                    assert_eq!(
+                        u64::from(game.position().fortress()),
+                        n,
+                        "ringo/{id}: attackers in the fortress after {m}"
+                    );
+                }
+            }
+        }
+    }
+    for l in lessons("urgammon") {
+        let id = l["id"].as_str().unwrap();
+        let record = l["record"].as_str().unwrap();
+        let state = |record: String| {
+            let app = app.clone();
+            let setup = l["setup"].clone();
+            async move {
+                let body = serde_json::json!({"game": "urgammon", "setup": setup, "record": record, "level": 1});
+                let (s, a) =
+                    common::call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
+                assert_eq!(s, 200, "{body}: {a}");
+                a["state"].clone()
+            }
+        };
+        let (legal, _) = common::analysed_legal(&app, "urgammon", &l).await;
+        let accept: Vec<&str> = l["accept"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        if l.get("wrong_is").is_some() {
+            for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
+                for claim in l["wrong_is"].as_array().unwrap() {
+                    let holds = match claim.as_str().unwrap() {
+                        "no-capture" => !m.contains('x'),
+                        "capture" => m.contains('x'),
+                        other => panic!("urgammon/{id}: unknown claim {other}"),
+                    };
+                    assert!(holds, "urgammon/{id}: its wrong text says {claim} of {m}");
+                }
+            }
+        }
+        let Some(after) = l.get("after") else {
+            continue;
+        };
+        for m in &accept {
+            let s = state(format!("{record} {m}")).await;
+            for key in ["to_act", "last_turn", "result"] {
+                if let Some(want) = after.get(key) {
+                    assert_eq!(&s[key], want, "urgammon/{id}: {key} after {m}: {s}");
+                }
+            }
+            for then in l["then"].as_array().into_iter().flatten() {
+                let more = then["record"].as_str().unwrap();
+                let s = state(format!("{record} {m} {more}")).await;
+                assert_eq!(
+                    s["result"], then["result"],
+                    "urgammon/{id}: the result after {m} {more}"
+                );
+            }
+        }
+    }
+}

@@ -122,7 +122,12 @@ async function lessonPage(main, game, id) {
       // A legal move, but not the one the task asks for: say why, and put
       // the position back.
       feedback.dataset.result = "wrong";
-      feedback.textContent = t("learn.wrong", { move }) + " " + say(l, "wrong");
+      // A wrong capture has its own text where the lesson has one: the
+      // general one may say "that move captures nothing" (the lesson check
+      // in crates/server/tests/lessons.rs holds each text to the moves it
+      // answers).
+      const why = move.includes("x") && l.wrong_capture ? "wrong_capture" : "wrong";
+      feedback.textContent = t("learn.wrong", { move }) + " " + say(l, why);
       feedback.hidden = false;
       announce(feedback.textContent);
       view.selected = null;
