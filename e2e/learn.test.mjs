@@ -73,7 +73,7 @@ test("words explained in place: Ishtar by keyboard, the neutral zone by a tap; t
     await page.keyboard.press("Enter");
     const tip = page.locator("#" + await ishtar.getAttribute("aria-controls"));
     await tip.waitFor();
-    assert.match(await tip.innerText(), /A 4 on the chance die, named for the Babylonian goddess/);
+    assert.match(await tip.innerText(), /A 4 on the chance die: the Polish rules call it Isztar/);
     assert.equal(await ishtar.getAttribute("aria-expanded"), "true");
     await page.keyboard.press("Escape");
     await tip.waitFor({ state: "hidden" });
@@ -103,7 +103,7 @@ test("words explained in place: Ishtar by keyboard, the neutral zone by a tap; t
     assert.match(await page.locator("dt#babylon + dd").innerText(), /nie wyprowadził do pałacu ani jednej bierki/);
     await page.locator("#history-link").click();
     await page.locator("h1", { hasText: "Skąd pochodzą gry" }).waitFor();
-    assert.match(await page.locator("#history-ringo").locator("..").innerText(), /Discovering Old Board Games \(1973\)/);
+    assert.match(await page.locator("#history-ringo").locator("..").innerText(), /Discovering Old Board Games \(1973, jak podaje polski artykuł/);
     assert.match(await page.locator("main").innerText(), /Itti-Marduk-Balātu/);
     assert.equal(await page.locator('blockquote[lang="fr"]').count(), 1);
     await page.goto(server.url + "/history?lang=fr");
@@ -225,6 +225,8 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     // follows, and the page shows dark to play its compensation turn.
     await page.goto(server.url + "/learn/urgammon/last-piece?lang=en");
     await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12b-off"));
+    // The roll the task names is on the die beside the board.
+    assert.equal(await page.locator("#lesson-extra #chance-die").innerText(), "3");
     await clickUrgammonMove(page, "12b-off", "l");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     const last = await feedback.innerText();

@@ -14,7 +14,11 @@ out=$(mktemp -d /tmp/agon-steady.XXXXXX)
 flags=(--engine-delay-ms 0 --rate-limit 0 --create-limit 0 --account-limit 0
   --max-connections-per-address 0 --max-sockets-per-address 0 --evict-after-secs 600)
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; }
+# The servers outlive a killed strace: each names $out on its command line.
+cleanup() {
+  kill "${pids[@]}" 2>/dev/null || true
+  pkill -f -- "$out" 2>/dev/null || true
+}
 trap cleanup EXIT
 port=18301
 for build in old new; do

@@ -164,6 +164,26 @@ fn hash_now(password: &str) -> Result<String, AccountError> {
 mod tests {
     use super::*;
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_hashing_thread_runs_in_the_idle_class() {
+        use thread_priority::unix::{
+            thread_schedule_policy, NormalThreadSchedulePolicy, ThreadSchedulePolicy,
+        };
+        let policy = std::thread::spawn(|| {
+            lower_priority();
+            thread_schedule_policy()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(
+            policy.ok(),
+            Some(ThreadSchedulePolicy::Normal(
+                NormalThreadSchedulePolicy::Idle
+            ))
+        );
+    }
+
     #[test]
     fn weak_passwords_are_refused() {
         assert!(check("short", "ala").is_err());

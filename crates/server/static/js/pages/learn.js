@@ -81,9 +81,13 @@ async function lessonPage(main, game, id) {
   const boardWrap = el("div", { class: "boardwrap" });
   const feedback = el("div", { class: "notice", id: "lesson-feedback", role: "status", hidden: true });
   const hint = el("p", { class: "muted", id: "lesson-hint", hidden: true }, say(l, "hint"));
+  // Beside the board what the game page shows there (Urgammon's dice and
+  // pips), so the roll a task names is the roll the learner sees.
+  const extra = el("div", { id: "lesson-extra" });
   const side = el("aside", { class: "side", "aria-label": t("learn.title") },
     el("p", { class: "muted" }, t("learn.step", { n: index + 1, total: list.length, game: gameOf(game).name })),
     el("p", { id: "lesson-task" }, say(l, "task")),
+    extra,
     el("div", { class: "row" }, el("button", { id: "lesson-hint-button", onclick: () => { hint.hidden = false; } }, t("learn.hint"))),
     hint, feedback,
     el("div", { class: "row", id: "lesson-nav" },
@@ -105,6 +109,7 @@ async function lessonPage(main, game, id) {
   function draw() {
     const mine = !solved;
     boardWrap.replaceChildren(gameOf(game).board(view, play, mine, () => draw()));
+    extra.replaceChildren(...gameOf(game).boardExtras(view.state));
   }
   async function play(move) {
     if (solved) return;
