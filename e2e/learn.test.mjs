@@ -125,7 +125,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.goto(server.url + "/?lang=en");
     await page.locator("#account-link", { hasText: "uczen" }).waitFor();
     await page.locator("#learn-link").click();
-    await page.locator("#learn-count-ringo", { hasText: "0 of 11 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "0 of 16 done" }).waitFor();
     await page.locator('[data-lesson="move-inward"] a').click();
     await waitState(page, () => window.agonState && window.agonState.moves?.length > 0);
     assert.match(await page.locator("#lesson-task").innerText(), /one ring closer to the fortress/);
@@ -173,7 +173,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     // The list ticks them; another device signed in to the account too.
     await page.goto(server.url + "/learn");
-    await page.locator("#learn-count-ringo", { hasText: "2 of 11 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "2 of 16 done" }).waitFor();
     assert.equal(await page.locator('#learn-urgammon [data-done="yes"]').count(), 2);
     const other = await (await browser.newContext()).newPage();
     await other.goto(server.url + "/?lang=pl");
@@ -181,7 +181,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     assert.equal(login, 200);
     await other.goto(server.url + "/learn");
     await other.locator("h1", { hasText: "Naucz się gier" }).waitFor();
-    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 11" }).waitFor();
+    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 16" }).waitFor();
     assert.match(await other.locator('[data-lesson="move-inward"]').innerText(), /Atakujący idą do środka/);
   });
 });
@@ -245,5 +245,27 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     await clickUrgammonMove(page, "12b-off", "l");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     assert.match(await feedback.innerText(), /tour de compensation.*Babylone : 4 points/s);
+    // The next lesson, by its button: dark plays its compensation turn and
+    // draws; then each score, played to its end with its points.
+    await page.goto(server.url + "/learn/urgammon/last-piece?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12b-off"));
+    await clickUrgammonMove(page, "12b-off", "l");
+    await page.locator("#lesson-next").click();
+    await page.locator("#lesson-task", { hasText: "compensation turn" }).waitFor();
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "12a-off"));
+    assert.equal(await page.locator("#lesson-extra #chance-die").innerText(), "1");
+    await clickUrgammonMove(page, "12a-off", "d");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /the game is a draw and scores nothing/);
+    await waitState(page, () => window.agonState.result?.kind === "draw");
+    for (const [id, text] of [["score-plain", /a plain win, 1 point/], ["score-streets", /dogs in the streets, 2 points/], ["score-waiting", /dogs in the waiting area, 3 points/]]) {
+      await page.locator("#lesson-next").click();
+      await page.waitForURL(new RegExp(id + "$"));
+      await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "13b-off"));
+      await clickUrgammonMove(page, "13b-off", "l");
+      await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+      assert.match(await feedback.innerText(), text);
+      await waitState(page, () => window.agonState.result?.winner === "light");
+    }
   });
 });

@@ -21,7 +21,7 @@ async fn every_lesson_is_a_legal_task_in_three_languages() {
     ));
     for game in ["ringo", "urgammon"] {
         let list = lessons(game);
-        assert!(list.len() >= 10, "{game}: {} lessons", list.len());
+        assert!(list.len() >= 16, "{game}: {} lessons", list.len());
         let mut ids = std::collections::HashSet::new();
         for l in &list {
             let id = l["id"].as_str().unwrap();
@@ -84,13 +84,30 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
     let position = ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
     let mut game = ringo::Game::from_position(rules, position);
     let mover = game.position().to_move();
-    game.play_text(text).unwrap();
     let m = ringo_move(text);
     let mut facts = vec![];
+    // A replacement lands where the enemy stood.
+    let (_, to) = text.split_once(['-', 'x']).unwrap();
+    let target = ringo::Cell::parse(to, rules.rings).and_then(|c| game.position().piece_at(c));
+    game.play_text(text).unwrap();
     if m.capture {
         facts.push("capture");
+        if target.is_some() {
+            facts.push("replace");
+        }
     } else {
         facts.push("no-capture");
+        // Two cells in a straight line without a capture: over a piece
+        // (an enemy in the neutral zone).
+        let sectors = (m.to.0 as i32 - m.from.0 as i32).rem_euclid(8);
+        let radial = m.from.0 == m.to.0 && m.from.1.abs_diff(m.to.1) == 2;
+        let along = m.from.1 == m.to.1 && (sectors == 2 || sectors == 6);
+        if radial || along {
+            facts.push("jump");
+        }
+    }
+    if m.from.0 == 'a' && m.to.0 != 'a' {
+        facts.push("leave");
     }
     if m.to.1 < m.from.1 {
         facts.push("inward");
@@ -122,10 +139,12 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
 /// Every claim a lesson makes, checked against the rules engine:
 ///
 /// - `goal`: the moves the task asks for, as a fact of the engine's
-///   (`inward`, `sideways`, `outward`, `capture`, `enter`, `win`, `safe`),
+///   (`inward`, `sideways`, `outward`, `capture`, `replace`, `jump`,
+///   `leave` (the neutral zone), `enter`, `win`, `safe`),
 ///   optionally of one `piece`: the moves it accepts are exactly the legal
 ///   moves with that fact. A move the text calls wrong is never as good by
 ///   the lesson's own goal.
+/// - `only`: the text says the accepted moves are the only legal ones.
 /// - `wrong_is`: the facts the `wrong` text states about any move it
 ///   answers ("that move captures nothing": `no-capture`); a wrong capture
 ///   gets `wrong_capture` instead, where there is one.
@@ -133,6 +152,9 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
 ///   (Ringo: `status`, `fortress`; Urgammon: `to_act`, `last_turn`,
 ///   `result`), and `then`: continuations the text describes, each with
 ///   the result it says they reach.
+/// - `illegal` (Urgammon): moves the text says are not possible here;
+///   `instead`: another way to play on (a verdict roll) and the moves the
+///   text says it rules out.
 #[tokio::test]
 async fn every_lesson_claim_holds_in_the_rules_engine() {
     let app = agon_server::app(common::state_on(
@@ -169,6 +191,12 @@ async fn every_lesson_claim_holds_in_the_rules_engine() {
             sorted, want,
             "ringo/{id}: the lesson accepts {accept:?}, but the moves that are `{goal}` are {reaching:?}"
         );
+        // `only`: the text says no other move is allowed here.
+        if l["only"] == true {
+            let mut all: Vec<&str> = legal.iter().map(String::as_str).collect();
+            all.sort_unstable();
+            assert_eq!(sorted, all, "ringo/{id}: other moves are legal");
+        }
         let wrong_is: Vec<&str> = l["wrong_is"]
             .as_array()
             .unwrap_or_else(|| panic!("ringo/{id}: no wrong_is"))
@@ -241,6 +269,30 @@ async fn every_lesson_claim_holds_in_the_rules_engine() {
                     assert!(holds, "urgammon/{id}: its wrong text says {claim} of {m}");
                 }
             }
+        }
+        for instead in l["instead"].as_array().into_iter().flatten() {
+            let more = instead["record"].as_str().unwrap();
+            let s = state(format!("{record} {more}")).await;
+            let legal: Vec<&str> = s["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["notation"].as_str().unwrap())
+                .collect();
+            for m in instead["illegal"].as_array().into_iter().flatten() {
+                let m = m.as_str().unwrap();
+                assert!(
+                    !legal.contains(&m),
+                    "urgammon/{id}: the text says {m} is not possible after {more}; legal: {legal:?}"
+                );
+            }
+        }
+        for m in l["illegal"].as_array().into_iter().flatten() {
+            let m = m.as_str().unwrap();
+            assert!(
+                !legal.iter().any(|x| x == m),
+                "urgammon/{id}: the text says {m} is not possible; legal: {legal:?}"
+            );
         }
         let Some(after) = l.get("after") else {
             continue;

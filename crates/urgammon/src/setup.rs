@@ -31,6 +31,10 @@ pub enum SetupError {
     BadSide(String),
     /// The pieces do not fit (two on a house, a house off the path, too many).
     Position(String),
+    /// The game is already over in this position: the side to roll has
+    /// finished, or the side that did not start has (a finish by the side
+    /// that did not start wins at once).
+    Over(String),
 }
 
 impl fmt::Display for SetupError {
@@ -43,7 +47,7 @@ impl fmt::Display for SetupError {
                 write!(f, "'{e}' is not HOUSE:KIND or off:KIND (kinds P, C, H)")
             }
             SetupError::BadSide(s) => write!(f, "'{s}' is not light or dark"),
-            SetupError::Position(why) => write!(f, "{why}"),
+            SetupError::Position(why) | SetupError::Over(why) => write!(f, "{why}"),
         }
     }
 }
@@ -96,7 +100,19 @@ pub fn parse_setup(text: &str) -> Result<State, SetupError> {
         }
     }
     let pos = Position::setup(&board, &palace).map_err(SetupError::Position)?;
-    Ok(State::from_position(pos, roll, starter.unwrap_or(roll)))
+    let starter = starter.unwrap_or(roll);
+    // Seven home and still to play is no position of a game: the game ended
+    // when the last piece went home, unless the starter finished and the
+    // other side is to play its compensation turn (which the state opens).
+    for s in [Side::Light, Side::Dark] {
+        if pos.army(s).palace_total() == 7 && (s == roll || s != starter) {
+            return Err(SetupError::Over(format!(
+                "{} has all seven pieces home: the game is over",
+                s.name()
+            )));
+        }
+    }
+    Ok(State::from_position(pos, roll, starter))
 }
 
 /// Writes a state about to roll as a set-up text (`None` in other phases:
@@ -130,6 +146,34 @@ pub fn setup_text(state: &State) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rules, section 5.2: "If the starting player finishes first, the other
+    /// player gets one more full turn"; "If the non-starting player finishes
+    /// first, it wins at once."
+    #[test]
+    fn a_setup_after_the_starters_finish_is_the_compensation_turn() {
+        let home = "off:P,off:P,off:P,off:C,off:C,off:C,off:H";
+        let s = parse_setup(&format!("light={home} dark=12a:H roll=dark starter=light")).unwrap();
+        assert!(s.last_turn(), "dark's roll opens its compensation turn");
+        // The text written back reads as the same state.
+        let again = parse_setup(&setup_text(&s).unwrap()).unwrap();
+        assert!(again.last_turn());
+        // The non-starter finished, or the finisher is to roll: over.
+        for bad in [
+            format!("light={home} dark=12a:H roll=dark starter=dark"),
+            format!("light={home} dark=12a:H roll=light starter=light"),
+        ] {
+            assert!(
+                matches!(parse_setup(&bad), Err(SetupError::Over(_))),
+                "{bad}"
+            );
+        }
+        assert!(
+            !parse_setup("light=12b:H dark=12a:H roll=dark starter=light")
+                .unwrap()
+                .last_turn()
+        );
+    }
 
     #[test]
     fn a_setup_reads_and_writes_back_and_bad_ones_say_why() {

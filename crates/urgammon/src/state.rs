@@ -111,12 +111,18 @@ impl State {
     /// A game in progress from a position: `to_roll` is about to roll the
     /// chance die, and `starter` is the side that started the game (it decides
     /// whether a finish gives the other side a compensation turn).
+    ///
+    /// When the starter has brought all seven pieces home and the other side
+    /// is to roll, that roll opens the compensation turn (rules, section 5.2):
+    /// the state says so, as it would had the finish been played.
     pub fn from_position(pos: Position, to_roll: Side, starter: Side) -> State {
+        let last_turn = to_roll != starter && pos.army(starter).palace_total() == 7;
         State {
             pos,
             phase: Phase::Roll,
             side: to_roll,
             starter: Some(starter),
+            last_turn,
             ..State::new()
         }
     }
