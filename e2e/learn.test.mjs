@@ -269,3 +269,59 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     }
   });
 });
+
+test("words explained in place on a lesson and on /rules by keyboard; a glossary rule opens its position on the analysis board", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A lesson: its words row, the neutral zone opened by Tab and Enter.
+    await page.goto(server.url + "/learn/ringo/neutral-zone?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.moves?.length > 0);
+    const nz = page.locator('#lesson-task ~ .terms button[data-term="neutral-zone"]');
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => document.activeElement?.dataset?.term === "neutral-zone")) break;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.term), "neutral-zone");
+    await page.keyboard.press("Enter");
+    const tip = page.locator("#" + await nz.getAttribute("aria-controls"));
+    await tip.waitFor();
+    assert.match(await tip.innerText(), /never captured/);
+    await page.keyboard.press("Escape");
+    await tip.waitFor({ state: "hidden" });
+    // An Urgammon lesson names its own words.
+    await page.goto(server.url + "/learn/urgammon/score-streets?lang=en");
+    await page.locator('.terms button[data-term="streets"]').waitFor();
+    assert.equal(await page.locator('.terms button[data-term="lower-city"]').count(), 1);
+    // The rules page: every word of both games, by keyboard.
+    await page.goto(server.url + "/rules?lang=en");
+    const gate = page.locator('#rules-urgammon .terms button[data-term="gates"]');
+    await gate.waitFor();
+    for (let i = 0; i < 200; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => document.activeElement?.dataset?.term === "gates")) break;
+    }
+    await page.keyboard.press("Enter");
+    const gateTip = page.locator("#" + await gate.getAttribute("aria-controls"));
+    await gateTip.waitFor();
+    assert.match(await gateTip.innerText(), /12b is light's gate, 12a dark's/);
+    assert.equal(await page.locator('#rules-ringo .terms button[data-term="fortress"]').count(), 1);
+    // The glossary: a rule shown on the board, where the engine plays it.
+    await page.goto(server.url + "/glossary?lang=en");
+    await page.locator('a[data-example="babylon"]').click();
+    await page.waitForURL(/\/analysis\?/);
+    await waitState(page, () => window.agonState?.result?.kind === "babylon" && window.agonState.result.points === 4);
+    await page.goto(server.url + "/glossary?lang=fr");
+    await page.locator('a[data-example="fortress"]', { hasText: "Voir sur le plateau" }).click();
+    await waitState(page, () => window.agonState?.status === "attackers-win");
+    // A name (no rule) has no position.
+    await page.goto(server.url + "/glossary?lang=en");
+    assert.equal(await page.locator("dt#astragalus").innerText(), "Astragalus");
+    assert.equal(await page.locator('a[data-example="astragalus"]').count(), 0, "a name has no position");
+    // A puzzle shows its game's words, opened in place.
+    await page.goto(server.url + "/puzzles?lang=en");
+    const word = page.locator("#puzzle-words .terms button").first();
+    await word.waitFor();
+    await word.click();
+    await page.locator("#" + await word.getAttribute("aria-controls")).waitFor();
+  });
+});

@@ -36,6 +36,19 @@ async fn every_lesson_is_a_legal_task_in_three_languages() {
                     "{game}/{id}: {key} in Polish is the English"
                 );
             }
+            // The words its Words row explains are the glossary's.
+            let glossary = std::fs::read_to_string(format!(
+                "{}/static/js/glossary.js",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            for term in l["terms"].as_array().into_iter().flatten() {
+                let term = term.as_str().unwrap();
+                assert!(
+                    glossary.contains(&format!("\"{term}\"")),
+                    "{game}/{id}: the glossary has no {term}"
+                );
+            }
             let (legal, _) = common::analysed_legal(&app, game, l).await;
             let accept = l["accept"].as_array().unwrap();
             assert!(!accept.is_empty(), "{game}/{id}: accepts nothing");
@@ -109,6 +122,9 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
     if m.from.0 == 'a' && m.to.0 != 'a' {
         facts.push("leave");
     }
+    if m.from.0 == 'F' {
+        facts.push("from-fortress");
+    }
     if m.to.1 < m.from.1 {
         facts.push("inward");
     } else if m.to.1 > m.from.1 {
@@ -161,156 +177,277 @@ async fn every_lesson_claim_holds_in_the_rules_engine() {
         agon_server::store::Store::in_memory().unwrap(),
     ));
     for l in lessons("ringo") {
-        let id = l["id"].as_str().unwrap();
-        let (legal, _) = common::analysed_legal(&app, "ringo", &l).await;
-        let accept: Vec<&str> = l["accept"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
-        let goal = l["goal"]
-            .as_str()
-            .unwrap_or_else(|| panic!("ringo/{id}: no goal"));
-        let piece = l["piece"].as_str();
-        let meets = |m: &str| {
-            ringo_facts(&l, m).contains(&goal)
-                && piece
-                    .is_none_or(|p| m.starts_with(p) && !m[p.len()..].starts_with(char::is_numeric))
-        };
-        let reaching: Vec<&str> = legal
-            .iter()
-            .map(String::as_str)
-            .filter(|m| meets(m))
-            .collect();
-        let mut sorted = accept.clone();
-        sorted.sort_unstable();
-        let mut want = reaching.clone();
-        want.sort_unstable();
-        assert_eq!(
-            sorted, want,
-            "ringo/{id}: the lesson accepts {accept:?}, but the moves that are `{goal}` are {reaching:?}"
+        check_ringo(&app, &l).await;
+    }
+    for l in lessons("urgammon") {
+        check_urgammon(&app, &l).await;
+    }
+}
+
+/// Checks a Ringo lesson's (or a term's example's) claims.
+async fn check_ringo(app: &axum::Router, l: &Value) {
+    let id = l["id"].as_str().unwrap();
+    let (legal, _) = common::analysed_legal(app, "ringo", l).await;
+    let accept: Vec<&str> = l["accept"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let goal = l["goal"]
+        .as_str()
+        .unwrap_or_else(|| panic!("ringo/{id}: no goal"));
+    let piece = l["piece"].as_str();
+    let meets = |m: &str| {
+        ringo_facts(l, m).contains(&goal)
+            && piece.is_none_or(|p| m.starts_with(p) && !m[p.len()..].starts_with(char::is_numeric))
+    };
+    let reaching: Vec<&str> = legal
+        .iter()
+        .map(String::as_str)
+        .filter(|m| meets(m))
+        .collect();
+    let mut sorted = accept.clone();
+    sorted.sort_unstable();
+    let mut want = reaching.clone();
+    want.sort_unstable();
+    assert_eq!(
+        sorted, want,
+        "ringo/{id}: the lesson accepts {accept:?}, but the moves that are `{goal}` are {reaching:?}"
+    );
+    // `every_move_not`: what the text says no move here does.
+    for m in &legal {
+        let facts = ringo_facts(l, m);
+        for not in l["every_move_not"].as_array().into_iter().flatten() {
+            let not = not.as_str().unwrap();
+            assert!(
+                !facts.contains(&not),
+                "ringo/{id}: the text says no move is `{not}`, but {m} is {facts:?}"
+            );
+        }
+    }
+    for m in l["illegal"].as_array().into_iter().flatten() {
+        let m = m.as_str().unwrap();
+        assert!(
+            !legal.iter().any(|x| x == m),
+            "ringo/{id}: the text says {m} is not allowed; legal: {legal:?}"
         );
-        // `only`: the text says no other move is allowed here.
-        if l["only"] == true {
-            let mut all: Vec<&str> = legal.iter().map(String::as_str).collect();
-            all.sort_unstable();
-            assert_eq!(sorted, all, "ringo/{id}: other moves are legal");
+    }
+    // `only`: the text says no other move is allowed here.
+    if l["only"] == true {
+        let mut all: Vec<&str> = legal.iter().map(String::as_str).collect();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "ringo/{id}: other moves are legal");
+    }
+    let wrong_is: Vec<&str> = l["wrong_is"]
+        .as_array()
+        .unwrap_or_else(|| panic!("ringo/{id}: no wrong_is"))
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
+        let facts = ringo_facts(l, m);
+        let (text, claims) = if m.contains('x') && l.get("wrong_capture").is_some() {
+            ("wrong_capture", vec!["capture"])
+        } else {
+            ("wrong", wrong_is.clone())
+        };
+        for claim in claims {
+            assert!(
+                facts.contains(&claim),
+                "ringo/{id}: its `{text}` text says `{claim}` of {m}, which is {facts:?}"
+            );
         }
-        let wrong_is: Vec<&str> = l["wrong_is"]
-            .as_array()
-            .unwrap_or_else(|| panic!("ringo/{id}: no wrong_is"))
-            .iter()
-            .map(|f| f.as_str().unwrap())
-            .collect();
-        for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
-            let facts = ringo_facts(&l, m);
-            let (text, claims) = if m.contains('x') && l.get("wrong_capture").is_some() {
-                ("wrong_capture", vec!["capture"])
-            } else {
-                ("wrong", wrong_is.clone())
-            };
-            for claim in claims {
-                assert!(
-                    facts.contains(&claim),
-                    "ringo/{id}: its `{text}` text says `{claim}` of {m}, which is {facts:?}"
-                );
+    }
+    if let Some(after) = l.get("after") {
+        for m in &accept {
+            let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
+            let position = ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
+            let mut game = ringo::Game::from_position(rules, position);
+            game.play_text(m).unwrap();
+            if let Some(status) = after["status"].as_str() {
+                assert_eq!(game.status_name(), status, "ringo/{id} after {m}");
             }
-        }
-        if let Some(after) = l.get("after") {
-            for m in &accept {
-                let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
-                let position =
-                    ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
-                let mut game = ringo::Game::from_position(rules, position);
-                game.play_text(m).unwrap();
-                if let Some(status) = after["status"].as_str() {
-                    assert_eq!(game.status_name(), status, "ringo/{id} after {m}");
-                }
-                if let Some(n) = after["fortress"].as_u64() {
-                    assert_eq!(
-                        u64::from(game.position().fortress()),
-                        n,
-                        "ringo/{id}: attackers in the fortress after {m}"
-                    );
-                }
+            if let Some(n) = after["fortress"].as_u64() {
+                assert_eq!(
+                    u64::from(game.position().fortress()),
+                    n,
+                    "ringo/{id}: attackers in the fortress after {m}"
+                );
             }
         }
     }
-    for l in lessons("urgammon") {
-        let id = l["id"].as_str().unwrap();
-        let record = l["record"].as_str().unwrap();
-        let state = |record: String| {
-            let app = app.clone();
-            let setup = l["setup"].clone();
-            async move {
-                let body = serde_json::json!({"game": "urgammon", "setup": setup, "record": record, "level": 1});
-                let (s, a) =
-                    common::call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
-                assert_eq!(s, 200, "{body}: {a}");
-                a["state"].clone()
+}
+
+/// Checks an Urgammon lesson's (or a term's example's) claims.
+async fn check_urgammon(app: &axum::Router, l: &Value) {
+    let id = l["id"].as_str().unwrap();
+    let record = l["record"].as_str().unwrap();
+    let state = |record: String| {
+        let app = app.clone();
+        let setup = l["setup"].clone();
+        async move {
+            let body = serde_json::json!({"game": "urgammon", "setup": setup, "record": record, "level": 1});
+            let (s, a) =
+                common::call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
+            assert_eq!(s, 200, "{body}: {a}");
+            a["state"].clone()
+        }
+    };
+    let (legal, _) = common::analysed_legal(app, "urgammon", l).await;
+    let accept: Vec<&str> = l["accept"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    if l.get("wrong_is").is_some() {
+        for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
+            for claim in l["wrong_is"].as_array().unwrap() {
+                let holds = match claim.as_str().unwrap() {
+                    "no-capture" => !m.contains('x'),
+                    "capture" => m.contains('x'),
+                    other => panic!("urgammon/{id}: unknown claim {other}"),
+                };
+                assert!(holds, "urgammon/{id}: its wrong text says {claim} of {m}");
             }
-        };
-        let (legal, _) = common::analysed_legal(&app, "urgammon", &l).await;
-        let accept: Vec<&str> = l["accept"]
+        }
+    }
+    for instead in l["instead"].as_array().into_iter().flatten() {
+        let more = instead["record"].as_str().unwrap();
+        let s = state(format!("{record} {more}")).await;
+        let legal: Vec<&str> = s["legal"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| m.as_str().unwrap())
+            .map(|m| m["notation"].as_str().unwrap())
             .collect();
-        if l.get("wrong_is").is_some() {
-            for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
-                for claim in l["wrong_is"].as_array().unwrap() {
-                    let holds = match claim.as_str().unwrap() {
-                        "no-capture" => !m.contains('x'),
-                        "capture" => m.contains('x'),
-                        other => panic!("urgammon/{id}: unknown claim {other}"),
-                    };
-                    assert!(holds, "urgammon/{id}: its wrong text says {claim} of {m}");
-                }
-            }
-        }
-        for instead in l["instead"].as_array().into_iter().flatten() {
-            let more = instead["record"].as_str().unwrap();
-            let s = state(format!("{record} {more}")).await;
-            let legal: Vec<&str> = s["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["notation"].as_str().unwrap())
-                .collect();
-            for m in instead["illegal"].as_array().into_iter().flatten() {
-                let m = m.as_str().unwrap();
-                assert!(
-                    !legal.contains(&m),
-                    "urgammon/{id}: the text says {m} is not possible after {more}; legal: {legal:?}"
-                );
-            }
-        }
-        for m in l["illegal"].as_array().into_iter().flatten() {
+        for m in instead["illegal"].as_array().into_iter().flatten() {
             let m = m.as_str().unwrap();
             assert!(
-                !legal.iter().any(|x| x == m),
-                "urgammon/{id}: the text says {m} is not possible; legal: {legal:?}"
+                !legal.contains(&m),
+                "urgammon/{id}: the text says {m} is not possible after {more}; legal: {legal:?}"
             );
         }
-        let Some(after) = l.get("after") else {
-            continue;
+        for m in instead["legal"].as_array().into_iter().flatten() {
+            let m = m.as_str().unwrap();
+            assert!(
+                legal.contains(&m),
+                "urgammon/{id}: the text says {m} is possible after {more}; legal: {legal:?}"
+            );
+        }
+        if let Some(want) = instead.get("state") {
+            state_claims(id, &s, want, &format!("after {more}"));
+        }
+    }
+    // `only`: the text says these are all the moves there are.
+    if l["only"] == true {
+        let mut all: Vec<&str> = legal.iter().map(String::as_str).collect();
+        all.sort_unstable();
+        let mut sorted = accept.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, all, "urgammon/{id}: other moves are legal");
+    }
+    for m in l["illegal"].as_array().into_iter().flatten() {
+        let m = m.as_str().unwrap();
+        assert!(
+            !legal.iter().any(|x| x == m),
+            "urgammon/{id}: the text says {m} is not possible; legal: {legal:?}"
+        );
+    }
+    let Some(after) = l.get("after") else {
+        return;
+    };
+    for m in &accept {
+        let s = state(format!("{record} {m}")).await;
+        state_claims(id, &s, after, &format!("after {m}"));
+        for then in l["then"].as_array().into_iter().flatten() {
+            let more = then["record"].as_str().unwrap();
+            let s = state(format!("{record} {m} {more}")).await;
+            assert_eq!(
+                s["result"], then["result"],
+                "urgammon/{id}: the result after {m} {more}"
+            );
+        }
+    }
+}
+
+/// What a text says of an Urgammon state: each key is a field of the state
+/// (`to_act`, `last_turn`, `result`, `phase`) or a JSON pointer into it
+/// (`/dark/waiting/P`), with the value it must have.
+fn state_claims(id: &str, s: &Value, want: &Value, when: &str) {
+    for (key, value) in want.as_object().unwrap() {
+        let got = if key.starts_with('/') {
+            s.pointer(key).cloned().unwrap_or(Value::Null)
+        } else {
+            s[key.as_str()].clone()
         };
-        for m in &accept {
-            let s = state(format!("{record} {m}")).await;
-            for key in ["to_act", "last_turn", "result"] {
-                if let Some(want) = after.get(key) {
-                    assert_eq!(&s[key], want, "urgammon/{id}: {key} after {m}: {s}");
-                }
-            }
-            for then in l["then"].as_array().into_iter().flatten() {
-                let more = then["record"].as_str().unwrap();
-                let s = state(format!("{record} {m} {more}")).await;
-                assert_eq!(
-                    s["result"], then["result"],
-                    "urgammon/{id}: the result after {m} {more}"
-                );
+        assert_eq!(&got, value, "urgammon/{id}: {key} {when}: {s}");
+    }
+}
+
+/// The glossary's entries that state a rule, each shown on a position.
+fn term_examples(game: &str) -> Vec<(String, Value)> {
+    let path = format!("{}/static/learn/terms.json", env!("CARGO_MANIFEST_DIR"));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut out = vec![];
+    for (term, examples) in data[game].as_object().unwrap() {
+        for (n, e) in examples.as_array().unwrap().iter().enumerate() {
+            let mut e = e.clone();
+            e["id"] = Value::String(format!("term {term} #{}", n + 1));
+            out.push((term.clone(), e));
+        }
+    }
+    out
+}
+
+/// Every glossary entry that states a rule has a position that shows it,
+/// and what the entry says holds there: the same check as the lessons'.
+/// Entries that only name something (a ring, a 1 on the die, the engine's
+/// score) have none.
+#[tokio::test]
+async fn every_glossary_rule_holds_on_its_position() {
+    let app = agon_server::app(common::state_on(
+        agon_server::store::Store::in_memory().unwrap(),
+    ));
+    let glossary = std::fs::read_to_string(format!(
+        "{}/static/js/glossary.js",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let naming = [
+        "rings-sectors",
+        "score",
+        "mongrel",
+        "ishtar",
+        "astragalus",
+        "match",
+    ];
+    for (game, start) in [("ringo", "ringo: ["), ("urgammon", "urgammon: [")] {
+        let list = &glossary[glossary.find(start).unwrap() + start.len()..];
+        let list = &list[..list.find(']').unwrap()];
+        let terms: Vec<&str> = list
+            .split(',')
+            .map(|t| t.trim().trim_matches('"'))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let examples = term_examples(game);
+        for t in &terms {
+            let shown = examples.iter().any(|(term, _)| term == t);
+            assert!(
+                shown || naming.contains(t),
+                "{game}: the glossary's {t} states a rule and has no position in terms.json"
+            );
+        }
+        for (term, e) in &examples {
+            assert!(
+                terms.contains(&term.as_str()),
+                "{game}: {term} is not in the glossary"
+            );
+            if game == "ringo" {
+                check_ringo(&app, e).await;
+            } else {
+                check_urgammon(&app, e).await;
             }
         }
     }

@@ -41,6 +41,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/learn/urgammon.json"),
     ),
     (
+        "learn/terms.json",
+        include_str!("../../static/learn/terms.json"),
+    ),
+    (
         "js/glossary.js",
         include_str!("../../static/js/glossary.js"),
     ),

@@ -9,8 +9,9 @@ import { t } from "../i18n.js";
 /** Every term, per game, in the glossary's order. */
 export const TERMS = {
   ringo: ["attackers", "defenders", "fortress", "neutral-zone", "rings-sectors", "long-range", "score"],
-  urgammon: ["chance-die", "verdict-die", "mongrel", "ishtar", "bull", "rosette", "waiting-area", "palace",
-    "pawn", "chariot", "hero", "plain", "streets", "dogs", "babylon", "match"],
+  urgammon: ["chance-die", "astragalus", "verdict-die", "mongrel", "ishtar", "bull", "rosette", "waiting-area",
+    "lower-city", "bridge", "upper-city", "gates", "palace", "pawn", "figure", "chariot", "hero",
+    "plain", "streets", "dogs", "babylon", "match"],
 };
 
 /** The explanations open now, kept while a panel redraws. */

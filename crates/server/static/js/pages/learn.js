@@ -11,6 +11,7 @@ import { t, LANG } from "../../i18n.js";
 import { positionState } from "../api.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { account, saveSetting, mergeLearned } from "../account.js";
+import { termsRow } from "../glossary.js";
 
 const GAMES = GAME_NAMES;
 const cache = {};
@@ -87,6 +88,9 @@ async function lessonPage(main, game, id) {
   const side = el("aside", { class: "side", "aria-label": t("learn.title") },
     el("p", { class: "muted" }, t("learn.step", { n: index + 1, total: list.length, game: gameOf(game).name })),
     el("p", { id: "lesson-task" }, say(l, "task")),
+    // The words of the lesson that the glossary explains, opened in place
+    // as on the game page.
+    l.terms?.length ? termsRow(l.terms) : null,
     extra,
     el("div", { class: "row" }, el("button", { id: "lesson-hint-button", onclick: () => { hint.hidden = false; } }, t("learn.hint"))),
     hint, feedback,

@@ -6,6 +6,7 @@
 // gives the solution, shown on the board. A puzzle rating per game
 // (Glicko-2, computed by the server): on the account when signed in, in this
 // browser otherwise (`agon-puzzles`). Only a first try is rated.
+import { termsRow, TERMS } from "../glossary.js";
 import { el, toast, announce } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, positionState } from "../api.js";
@@ -91,6 +92,8 @@ export async function puzzlesPage(main, id) {
   const task = el("p", { id: "puzzle-task" });
   const info = el("p", { class: "muted", id: "puzzle-info" });
   const extra = el("div", { id: "puzzle-extra" });
+  // The puzzle's game's words, explained in place as on the game page.
+  const words = el("div", { id: "puzzle-words" });
   const feedback = el("div", { class: "notice", id: "puzzle-feedback", role: "status", hidden: true });
   const verdictButton = el("button", { id: "puzzle-verdict", hidden: true, onclick: () => play("verdict") }, t("ur.verdict"));
   const retryButton = el("button", { id: "puzzle-retry", hidden: true, onclick: () => retry() }, t("puzzles.retry"));
@@ -106,7 +109,7 @@ export async function puzzlesPage(main, id) {
       el("label", {}, t("puzzles.theme"), " ", themeSelect)),
     ratingLine,
     el("div", { class: "game" }, boardWrap,
-      el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, extra, verdictButton, feedback, options,
+      el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, words, extra, verdictButton, feedback, options,
         el("div", { class: "row", id: "puzzle-buttons" }, retryButton, solutionButton, nextButton))),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   fillThemes();
@@ -125,6 +128,7 @@ export async function puzzlesPage(main, id) {
     const g = gameOf(puzzle.game);
     boardWrap.replaceChildren(g.board(view, play, !done, () => draw()));
     extra.replaceChildren(...g.boardExtras(s));
+    words.replaceChildren(termsRow(TERMS[puzzle.game] || []));
     verdictButton.hidden = done || !g.verdictAllowed(s);
   }
 

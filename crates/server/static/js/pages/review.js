@@ -1,6 +1,7 @@
 // The review of a finished game: each side's accuracy (Ringo) or error rate,
 // rating and luck (Urgammon); the win-chance graph, whose points open the
 // position before that move; the graded move list; the key moments.
+import { termsRow, TERMS } from "../glossary.js";
 import { playersLineText } from "../players.js";
 import { el, sv, announce, pressable } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
@@ -269,6 +270,8 @@ export async function reviewPage(main, id) {
     const analyseLink = el("a", { class: "button", id: "review-analyse", href: "/analysis?game=" + r.game, "data-nav": true }, t("analysis.open"));
     const keyButton = el("button", { id: "next-key", disabled: !keys.length, onclick: () => { keyAt = (keyAt + 1) % keys.length; select(keys[keyAt]); } }, t("review.next_key"));
     body.replaceChildren(sideCards(r), reviewOf(r).dice && facts ? diceCard(r, facts) : "",
+      // The game's words, explained in place as on the game page.
+      termsRow(TERMS[r.game] || []),
       el("section", { class: "card spaced" }, el("h2", {}, t("review.key")),
         keys.length ? el("p", {}, keys.map((k) => el("button", { class: "key", onclick: () => select(k) }, number.place(k))), " ", keyButton)
           : el("p", { class: "muted" }, t("review.none")),

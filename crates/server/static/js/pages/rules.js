@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { api, meta } from "../api.js";
 import { optionValue } from "../settings.js";
 import { gameOf } from "../games.js";
+import { termsRow, TERMS } from "../glossary.js";
 
 /** Each game's start, drawn by the game page's own board (nothing to
  *  move), with a caption saying what is where; the text alone left a new
@@ -63,6 +64,9 @@ export async function rulesPage(main) {
   // Under each game's list of rules (or at its end, were a translation without one).
   (ringo.querySelector("ul") || ringo.lastChild).after(ringoFigure);
   (ur.querySelector("ul") || ur.lastChild).after(urFigure);
+  // Every word of each game that the glossary explains, opened in place.
+  ringoFigure.before(termsRow(TERMS.ringo));
+  urFigure.before(termsRow(TERMS.urgammon));
   main.append(ringo, ur, el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   await Promise.all([startFigure("ringo", ringoFigure), startFigure("urgammon", urFigure)]);
 }
