@@ -245,6 +245,13 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     await clickUrgammonMove(page, "12b-off", "l");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     assert.match(await feedback.innerText(), /tour de compensation.*Babylone : 4 points/s);
+    // Who starts: the opening roll's lower side plays its value at once.
+    await page.goto(server.url + "/learn/urgammon/opening-roll?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "P-2b"));
+    assert.equal(await page.locator("#lesson-extra #chance-die").innerText(), "2");
+    await clickUrgammonMove(page, "P-2b", "d");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    await waitState(page, () => window.agonState.starter === "dark" && window.agonState.to_act === "light");
     // The next lesson, by its button: dark plays its compensation turn and
     // draws; then each score, played to its end with its points.
     await page.goto(server.url + "/learn/urgammon/last-piece?lang=en");
