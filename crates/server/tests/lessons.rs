@@ -90,12 +90,23 @@ fn ringo_move(text: &str) -> RingoMove {
     }
 }
 
-/// What the rules engine says of one Ringo move in a lesson's position:
-/// the facts a lesson's texts may state about it.
-fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
+/// A Ringo lesson's game: its rules and position, and the moves it says
+/// were played before (`moves`, as a repetition needs them).
+fn ringo_game(l: &Value) -> ringo::Game {
     let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
     let position = ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
     let mut game = ringo::Game::from_position(rules, position);
+    for m in l["moves"].as_str().unwrap_or_default().split_whitespace() {
+        game.play_text(m).unwrap();
+    }
+    game
+}
+
+/// What the rules engine says of one Ringo move in a lesson's position:
+/// the facts a lesson's texts may state about it.
+fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
+    let mut game = ringo_game(l);
+    let rules = *game.rules();
     let mover = game.position().to_move();
     let m = ringo_move(text);
     let mut facts = vec![];
@@ -261,9 +272,7 @@ async fn check_ringo(app: &axum::Router, l: &Value) {
     }
     if let Some(after) = l.get("after") {
         for m in &accept {
-            let rules: ringo::Rules = l["rules"].as_str().unwrap().parse().unwrap();
-            let position = ringo::Position::parse(l["position"].as_str().unwrap(), &rules).unwrap();
-            let mut game = ringo::Game::from_position(rules, position);
+            let mut game = ringo_game(l);
             game.play_text(m).unwrap();
             if let Some(status) = after["status"].as_str() {
                 assert_eq!(game.status_name(), status, "ringo/{id} after {m}");

@@ -41,7 +41,8 @@ const GAMES = {
     seekRules: "rules",
     /** The analysis board's request for a set position (a lesson's or a
      *  puzzle's `rules` and `position`) with `move` played after it. */
-    positionRequest: (spec, move) => ({ game: "ringo", rules: spec.rules, position: spec.position, moves: move || "", depth: 1 }),
+    positionRequest: (spec, move) => ({ game: "ringo", rules: spec.rules, position: spec.position,
+      moves: [spec.moves, move].filter(Boolean).join(" "), depth: 1 }),
     /** What a board shows beside it (Urgammon's dice): nothing. */
     boardExtras: () => [],
     /** Whether the verdict die may be rolled: never. */

@@ -314,7 +314,7 @@ pub async fn two_instances(
 /// read from `spec`), and whether the verdict die may be rolled.
 pub async fn analysed_legal(app: &axum::Router, game: &str, spec: &Value) -> (Vec<String>, bool) {
     let body = if game == "ringo" {
-        json!({"game": game, "rules": spec["rules"], "position": spec["position"], "depth": 1})
+        json!({"game": game, "rules": spec["rules"], "position": spec["position"], "moves": spec["moves"], "depth": 1})
     } else {
         json!({"game": game, "setup": spec["setup"], "record": spec["record"], "level": 1})
     };
