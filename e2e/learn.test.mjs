@@ -341,3 +341,37 @@ test("words explained in place on a lesson and on /rules by keyboard; a glossary
     await page.locator("#" + await word.getAttribute("aria-controls")).waitFor();
   });
 });
+
+test("the strategy guide: reached from the lessons, each piece of advice with its board, and its positions open on the analysis board", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url + "/learn?lang=en");
+    await page.locator("#learn-strategy").click();
+    await page.waitForURL(/\/strategy$/);
+    await page.locator("h1", { hasText: "Strategy" }).waitFor();
+    // Three phases for each game, each with its board drawn.
+    for (const game of ["ringo", "urgammon"]) {
+      const phases = await page.locator(`#strategy-${game} article`).evaluateAll((a) => a.map((x) => x.dataset.phase));
+      assert.deepEqual([...new Set(phases)].sort(), ["endings", "middle", "opening"]);
+    }
+    await page.locator("#attack-neutral-zone figure svg").waitFor();
+    assert.match(await page.locator("#attack-neutral-zone").innerText(), /Source: The Polish article/);
+    // Ringo: the neutral zone advice, played from on the analysis board.
+    await page.locator('a[data-strategy="attack-neutral-zone"]').click();
+    await page.waitForURL(/\/analysis\?/);
+    await waitState(page, () => window.agonState?.moves?.includes("b3-a3") && window.agonState.moves.includes("b3-c3"));
+    await clickRingoCell(page, "b3");
+    await clickRingoCell(page, "a3");
+    await waitState(page, () => window.agonState.history?.length === 1);
+    // Urgammon: the middle rosette, in Polish.
+    await page.goto(server.url + "/strategy?lang=pl");
+    await page.locator("h1", { hasText: "Strategia" }).waitFor();
+    await page.locator('a[data-strategy="middle-rosette"]').click();
+    await page.waitForURL(/\/analysis\?/);
+    await waitState(page, () => window.agonState?.legal?.some((m) => m.notation === "6-8"));
+    // A lesson links to its game's part of the guide.
+    await page.goto(server.url + "/learn/urgammon/rosette?lang=en");
+    await page.locator("#lesson-strategy").click();
+    await page.waitForURL(/\/strategy#strategy-urgammon$/);
+  });
+});

@@ -461,3 +461,77 @@ async fn every_glossary_rule_holds_on_its_position() {
         }
     }
 }
+
+/// The strategy guide's advice: each position's engine verdict is what the
+/// text says (the best move, a proof and its length, which option rates
+/// below which and by how much, and what a tempting move allows).
+#[tokio::test]
+async fn every_strategy_claim_holds_in_the_engine() {
+    let app = agon_server::app(common::state_on(
+        agon_server::store::Store::in_memory().unwrap(),
+    ));
+    let path = format!("{}/static/learn/strategy.json", env!("CARGO_MANIFEST_DIR"));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for game in ["ringo", "urgammon"] {
+        let items = data[game].as_array().unwrap();
+        let phases: Vec<&str> = items.iter().map(|i| i["phase"].as_str().unwrap()).collect();
+        for phase in ["opening", "middle", "endings"] {
+            assert!(phases.contains(&phase), "{game}: no advice for the {phase}");
+        }
+        for item in items {
+            let id = item["id"].as_str().unwrap();
+            for key in ["title", "text", "source"] {
+                for lang in ["en", "pl", "fr"] {
+                    assert!(
+                        !item[key][lang].as_str().unwrap_or_default().is_empty(),
+                        "{game}/{id}: no {key} in {lang}"
+                    );
+                }
+            }
+            let engine = &item["engine"];
+            let body = if game == "ringo" {
+                serde_json::json!({"game": game, "rules": item["rules"], "position": item["position"], "depth": engine["depth"]})
+            } else {
+                serde_json::json!({"game": game, "setup": item["setup"], "record": item["record"], "level": engine["level"]})
+            };
+            let (s, a) =
+                common::call(&app, "POST", "/api/analyze", None, Some(&body.to_string())).await;
+            assert_eq!(s, 200, "{body}: {a}");
+            let analysis = &a["analysis"];
+            assert_eq!(analysis["best"], engine["best"], "{game}/{id}: {analysis}");
+            if let Some(proven) = engine.get("proven") {
+                assert_eq!(&analysis["proven"], proven, "{game}/{id}: {analysis}");
+            }
+            for (m, reply) in engine["reply"].as_object().into_iter().flatten() {
+                let mut after = item.clone();
+                after["moves"] = Value::String(m.clone());
+                let (legal, _) = common::analysed_legal(&app, game, &after).await;
+                assert!(
+                    legal.iter().any(|x| x == reply),
+                    "{game}/{id}: after {m} the text says {reply} follows; legal: {legal:?}"
+                );
+            }
+            let equity = |option: &str| {
+                analysis["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|o| o["option"] == option)
+                    .and_then(|o| o["equity"].as_f64())
+                    .unwrap_or_else(|| panic!("{game}/{id}: no option {option}: {analysis}"))
+            };
+            if let Some(worse) = engine["worse"].as_str() {
+                let best = engine["best"].as_str().unwrap();
+                assert!(equity(best) > equity(worse), "{game}/{id}: {analysis}");
+            }
+            for (option, said) in engine["equities"].as_object().into_iter().flatten() {
+                let said = said.as_f64().unwrap();
+                let got = (equity(option) * 100.0).round() / 100.0;
+                assert!(
+                    (got - said).abs() < 1e-9,
+                    "{game}/{id}: the text says {option} rates {said}, the engine {got}"
+                );
+            }
+        }
+    }
+}

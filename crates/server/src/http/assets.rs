@@ -45,6 +45,14 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/learn/terms.json"),
     ),
     (
+        "learn/strategy.json",
+        include_str!("../../static/learn/strategy.json"),
+    ),
+    (
+        "js/pages/strategy.js",
+        include_str!("../../static/js/pages/strategy.js"),
+    ),
+    (
         "js/glossary.js",
         include_str!("../../static/js/glossary.js"),
     ),

@@ -64,6 +64,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::page))
         .route("/glossary", get(assets::page))
         .route("/learn", get(assets::page))
+        .route("/strategy", get(assets::page))
         .route("/learn/{game}/{lesson}", get(assets::page))
         .route("/history", get(assets::page))
         .route("/g/{id}", get(assets::page))

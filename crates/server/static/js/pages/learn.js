@@ -55,7 +55,8 @@ export async function learnPage(main, game, id) {
   mergeLearned((await account().catch(() => null))?.settings?.learn);
   const done = progress();
   main.append(el("h1", {}, t("learn.title")), el("p", { class: "muted" }, t("learn.intro")),
-    el("p", {}, el("a", { href: "/puzzles", "data-nav": true, id: "learn-puzzles" }, t("puzzles.link"))));
+    el("p", {}, el("a", { href: "/puzzles", "data-nav": true, id: "learn-puzzles" }, t("puzzles.link")), " · ",
+      el("a", { href: "/strategy", "data-nav": true, id: "learn-strategy" }, t("strategy.title"))));
   for (const g of GAMES) {
     const list = await lessons(g);
     main.append(el("section", { class: "card", id: "learn-" + g, "aria-labelledby": "learn-title-" + g },
@@ -96,6 +97,7 @@ async function lessonPage(main, game, id) {
     hint, feedback,
     el("div", { class: "row", id: "lesson-nav" },
       el("a", { class: "button", href: "/learn", "data-nav": true, id: "lesson-all" }, t("learn.all")),
+      el("a", { class: "button", href: "/strategy#strategy-" + game, "data-nav": true, id: "lesson-strategy" }, t("strategy.title")),
       next ? el("a", { class: "button", href: `/learn/${game}/${next.id}`, "data-nav": true, id: "lesson-next", hidden: true }, t("learn.next")) : null));
   main.append(el("h1", {}, say(l, "title")), el("div", { class: "game" }, boardWrap, side),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));

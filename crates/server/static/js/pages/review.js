@@ -280,7 +280,9 @@ export async function reviewPage(main, id) {
       el("div", { class: "game spaced" }, el("div", { class: "boardwrap" }, boardWrap, caption,
         legend),
         el("aside", { class: "side", "aria-labelledby": "graded-title" }, el("h2", { id: "graded-title" }, t(reviewOf(r).listTitle)),
-          el("p", { class: "muted" }, t("review.legend")), moveList(r, select, number),
+          el("p", { class: "muted" }, t("review.legend")),
+          el("p", {}, el("a", { href: "/strategy#strategy-" + r.game, "data-nav": true, id: "review-strategy" }, t("strategy.why"))),
+          moveList(r, select, number),
           el("div", { class: "row" }, replayLink, analyseLink, openGameLink(id)))));
     window.agonReview = r;
     select(keys.length ? keys[0] : 0);
