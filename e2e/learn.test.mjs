@@ -283,6 +283,17 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
       assert.match(await feedback.innerText(), text);
       await waitState(page, () => window.agonState.result?.winner === "light");
     }
+    // The end of a match: the score before, the game won, the score after
+    // and what the loser pays.
+    await page.locator("#lesson-next").click();
+    await page.waitForURL(/match-end$/);
+    assert.match(await page.locator("#lesson-match").innerText(), /Match to 7 points, 10 a point\. Light 5, dark 4\./);
+    await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "13b-off"));
+    await clickUrgammonMove(page, "13b-off", "l");
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /\(7 − 4\) × 10 = 30 shekels/);
+    assert.match(await page.locator("#lesson-match").innerText(), /Match over: light 7, dark 4\. Light wins the match; the loser pays 30\./);
+    await waitState(page, () => window.agonState.result?.points === 2);
   });
 });
 

@@ -364,6 +364,9 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
             "urgammon/{id}: the text says {m} is not possible; legal: {legal:?}"
         );
     }
+    if let Some(m) = l.get("match") {
+        match_claims(id, l, m);
+    }
     let Some(after) = l.get("after") else {
         return;
     };
@@ -533,5 +536,60 @@ async fn every_strategy_claim_holds_in_the_engine() {
                 );
             }
         }
+    }
+}
+
+/// A lesson at the end of a match: from its score, the rules crate's own
+/// match (taken up at that score) plays the lesson's record and each move
+/// it accepts, and must end as `match_after` says: the score, the winner
+/// and what the loser pays.
+fn match_claims(id: &str, l: &Value, m: &Value) {
+    let score = m["score"].as_array().unwrap();
+    let settings = urgammon::MatchSettings {
+        to: u32::try_from(m["to"].as_u64().unwrap()).unwrap(),
+        draw: urgammon::DrawRule::Replay,
+        stake: m["stake"].as_str().map(|s| s.parse().unwrap()),
+    };
+    let start = match l["setup"].as_str() {
+        Some(setup) => urgammon::Game::from_state(urgammon::parse_setup(setup).unwrap()),
+        None => urgammon::Game::new(),
+    };
+    for accepted in l["accept"].as_array().unwrap() {
+        let mut played = urgammon::Match::resume(
+            settings.clone(),
+            urgammon::BySide::new(
+                u32::try_from(score[0].as_u64().unwrap()).unwrap(),
+                u32::try_from(score[1].as_u64().unwrap()).unwrap(),
+            ),
+            start.clone(),
+        );
+        for token in l["record"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .chain(std::iter::once(accepted.as_str().unwrap()))
+        {
+            played.apply_text(token).unwrap();
+        }
+        let want = &l["match_after"];
+        let result = played
+            .result()
+            .unwrap_or_else(|| panic!("urgammon/{id}: the match goes on"));
+        let s = result.score.as_array();
+        assert_eq!(
+            serde_json::json!([s[0], s[1]]),
+            want["score"],
+            "urgammon/{id}: the score"
+        );
+        assert_eq!(
+            result.winner.map(|w| w.name()),
+            want["winner"].as_str(),
+            "urgammon/{id}: the winner"
+        );
+        assert_eq!(
+            result.payout.map(|p| p.to_string()),
+            want["payout"].as_str().map(str::to_string),
+            "urgammon/{id}: what the loser pays"
+        );
     }
 }

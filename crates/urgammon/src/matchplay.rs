@@ -177,6 +177,22 @@ impl Match {
         }
     }
 
+    /// A match taken up at a score, its game in play from `game` (a set-up,
+    /// say): the end of a match to study, where only the earlier games'
+    /// points are known, not their records. A score that already reaches
+    /// the target is over before `game` is played.
+    pub fn resume(settings: MatchSettings, score: BySide<u32>, game: Game) -> Match {
+        let mut m = Match {
+            settings,
+            finished: vec![],
+            current: game,
+            score,
+            result: None,
+        };
+        m.check_target();
+        m
+    }
+
     /// The settings.
     pub fn settings(&self) -> &MatchSettings {
         &self.settings
@@ -278,6 +294,11 @@ impl Match {
             }
             None => {}
         }
+        self.check_target();
+    }
+
+    /// Ends the match when a side's score has reached the target.
+    fn check_target(&mut self) {
         for side in Side::ALL {
             if self.score[side] >= self.settings.to {
                 let diff = u64::from(self.score[side] - self.score[side.other()]);

@@ -535,3 +535,36 @@ fn pips_count_the_steps_still_to_go() {
     assert_eq!(s.position().army(Side::Light).pips(), 12 + 5 * 17);
     assert_eq!(s.position().army(Side::Dark).pips(), 5 + 6 * 17);
 }
+
+/// Rules, section 6: "The loser pays (winner's points − loser's points) ×
+/// stake", with the Polish text's example: 6–4, a win of dogs in the streets
+/// (2 points) makes 8–4, past 7, and at 10 shekels a point the loser pays 40.
+#[test]
+fn a_match_taken_up_at_a_score_ends_at_the_target_and_pays_the_difference() {
+    let settings = MatchSettings {
+        to: 7,
+        draw: DrawRule::Replay,
+        stake: Some("10".parse().unwrap()),
+    };
+    // Light's last pawn one roll from home; dark started, and has a piece in
+    // the lower city and the rest home: a win of 2 points.
+    let start = urgammon::parse_setup(
+        "light=13b:P,off:P,off:P,off:C,off:C,off:C,off:H dark=6:P,off:P,off:P,off:C,off:C,off:C,off:H roll=light starter=dark",
+    )
+    .unwrap();
+    let mut m = Match::resume(
+        settings.clone(),
+        urgammon::BySide::new(6, 4),
+        Game::from_state(start),
+    );
+    assert!(m.result().is_none());
+    m.apply_text("r2").unwrap();
+    m.apply_text("13b-off").unwrap();
+    let r = m.result().expect("the match is over");
+    assert_eq!(r.winner, Some(L));
+    assert_eq!(r.score, urgammon::BySide::new(8, 4));
+    assert_eq!(r.payout.map(|p| p.to_string()), Some("40".to_string()));
+    // A score already at the target is over before anything is played.
+    let over = Match::resume(settings, urgammon::BySide::new(4, 7), Game::new());
+    assert_eq!(over.result().map(|r| r.winner), Some(Some(D)));
+}

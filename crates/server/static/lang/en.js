@@ -834,6 +834,8 @@ export default {
   "learn.done": "done",
   "learn.unknown": "There is no such lesson.",
   "learn.all": "All lessons",
+  "learn.match": "Match to {to} points, {stake} a point. Light {light}, dark {dark}.",
+  "learn.match_after": "Match over: light {light}, dark {dark}. {winner} wins the match; the loser pays {payout}.",
   "strategy.title": "Strategy",
   "strategy.intro": "Advice for each game: the opening, the middle of the game and the endings. Each piece says where it comes from, and is shown on a position you can play from; the engine's verdict on each is checked by the project's tests.",
   "strategy.source": "Source:",

@@ -834,6 +834,8 @@ export default {
   "learn.done": "faite",
   "learn.unknown": "Cette leçon n'existe pas.",
   "learn.all": "Toutes les leçons",
+  "learn.match": "Match en {to} points, {stake} le point. Clair {light}, sombre {dark}.",
+  "learn.match_after": "Match terminé : clair {light}, sombre {dark}. Vainqueur du match : {winner} ; le perdant paie {payout}.",
   "strategy.title": "Stratégie",
   "strategy.intro": "Des conseils pour chaque jeu : l'ouverture, le milieu de partie et les finales. Chacun dit d'où il vient et est montré sur une position d'où l'on peut jouer ; le verdict du moteur sur chacune est vérifié par les tests du projet.",
   "strategy.source": "Source :",

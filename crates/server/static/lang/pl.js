@@ -834,6 +834,8 @@ export default {
   "learn.done": "ukończona",
   "learn.unknown": "Nie ma takiej lekcji.",
   "learn.all": "Wszystkie lekcje",
+  "learn.match": "Mecz do {to} punktów, {stake} za punkt. Jasne {light}, ciemne {dark}.",
+  "learn.match_after": "Koniec meczu: jasne {light}, ciemne {dark}. Zwycięzca meczu: {winner}; przegrany płaci {payout}.",
   "strategy.title": "Strategia",
   "strategy.intro": "Rady do każdej gry: otwarcie, środek partii i końcówki. Każda mówi, skąd pochodzi, i jest pokazana na pozycji, od której można grać; werdykt silnika dla każdej sprawdzają testy projektu.",
   "strategy.source": "Źródło:",

@@ -86,8 +86,14 @@ async function lessonPage(main, game, id) {
   // Beside the board what the game page shows there (Urgammon's dice and
   // pips), so the roll a task names is the roll the learner sees.
   const extra = el("div", { id: "lesson-extra" });
+  // A lesson at the end of a match says the score, and after the move what
+  // the match came to (the lesson's data, checked by tests/lessons.rs
+  // against the rules crate's own match).
+  const matchLine = l.match ? el("p", { id: "lesson-match", class: "notice" }, t("learn.match",
+    { to: l.match.to, stake: l.match.stake, light: l.match.score[0], dark: l.match.score[1] })) : null;
   const side = el("aside", { class: "side", "aria-label": t("learn.title") },
     el("p", { class: "muted" }, t("learn.step", { n: index + 1, total: list.length, game: gameOf(game).name })),
+    matchLine,
     el("p", { id: "lesson-task" }, say(l, "task")),
     // The words of the lesson that the glossary explains, opened in place
     // as on the game page.
@@ -123,6 +129,11 @@ async function lessonPage(main, game, id) {
       solved = true;
       feedback.dataset.result = "right";
       feedback.textContent = t("learn.right") + " " + say(l, "done");
+      if (matchLine && l.match_after) {
+        const a = l.match_after;
+        matchLine.textContent = t("learn.match_after", { light: a.score[0], dark: a.score[1],
+          winner: t("Side." + a.winner), payout: a.payout });
+      }
       feedback.hidden = false;
       markDone(game, l.id);
       document.getElementById("lesson-next")?.removeAttribute("hidden");
