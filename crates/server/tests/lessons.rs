@@ -556,7 +556,7 @@ fn match_claims(id: &str, l: &Value, m: &Value) {
     };
     for accepted in l["accept"].as_array().unwrap() {
         let mut played = urgammon::Match::resume(
-            settings.clone(),
+            settings,
             urgammon::BySide::new(
                 u32::try_from(score[0].as_u64().unwrap()).unwrap(),
                 u32::try_from(score[1].as_u64().unwrap()).unwrap(),

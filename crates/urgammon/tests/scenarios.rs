@@ -553,7 +553,7 @@ fn a_match_taken_up_at_a_score_ends_at_the_target_and_pays_the_difference() {
     )
     .unwrap();
     let mut m = Match::resume(
-        settings.clone(),
+        settings,
         urgammon::BySide::new(6, 4),
         Game::from_state(start),
     );
