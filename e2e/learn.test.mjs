@@ -254,6 +254,14 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     await clickUrgammonMove(page, "12b-off", "l");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     assert.match(await feedback.innerText(), /tour de compensation.*Babylone : 4 points/s);
+    // The forced verdict roll: no move for the 2, one for a promoted 6.
+    await page.goto(server.url + "/learn/urgammon/forced-verdict?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.phase === "verdict");
+    await page.locator("#lesson-verdict").click();
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /YES: the 2 became 6/);
+    await waitState(page, () => window.agonState.phase === "move" && window.agonState.legal.some((m) => m.notation === "6-12a"));
+    assert.equal(await page.locator("#lesson-verdict").isHidden(), true);
     // Who starts: the opening roll's lower side plays its value at once.
     await page.goto(server.url + "/learn/urgammon/opening-roll?lang=en");
     await waitState(page, () => window.agonState && window.agonState.legal?.some((m) => m.notation === "P-2b"));

@@ -49,13 +49,14 @@ async fn every_lesson_is_a_legal_task_in_three_languages() {
                     "{game}/{id}: the glossary has no {term}"
                 );
             }
-            let (legal, _) = common::analysed_legal(&app, game, l).await;
+            let (legal, verdict) = common::analysed_legal(&app, game, l).await;
             let accept = l["accept"].as_array().unwrap();
             assert!(!accept.is_empty(), "{game}/{id}: accepts nothing");
             for m in accept {
                 let m = m.as_str().unwrap();
+                // `verdict`: rolling the verdict die, where it may be rolled.
                 assert!(
-                    legal.iter().any(|x| x == m),
+                    legal.iter().any(|x| x == m) || (m == "verdict" && verdict),
                     "{game}/{id}: {m} is not legal ({legal:?})"
                 );
             }
@@ -367,10 +368,23 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
     if let Some(m) = l.get("match") {
         match_claims(id, l, m);
     }
+    // `forced_verdict`: no move uses the plain value, a promoted one does:
+    // the verdict die must be rolled (the engine's `verdict` phase).
+    if l["forced_verdict"] == true {
+        let s = state(record.to_string()).await;
+        assert_eq!(s["phase"], "verdict", "urgammon/{id}: {s}");
+        assert!(legal.is_empty(), "urgammon/{id}: plain moves {legal:?}");
+    }
     let Some(after) = l.get("after") else {
         return;
     };
     for m in &accept {
+        // The lesson's verdict die shows what it says it shows.
+        let m = if *m == "verdict" {
+            l["verdict_roll"].as_str().unwrap()
+        } else {
+            m
+        };
         let s = state(format!("{record} {m}")).await;
         state_claims(id, &s, after, &format!("after {m}"));
         for then in l["then"].as_array().into_iter().flatten() {

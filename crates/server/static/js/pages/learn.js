@@ -86,6 +86,10 @@ async function lessonPage(main, game, id) {
   // Beside the board what the game page shows there (Urgammon's dice and
   // pips), so the roll a task names is the roll the learner sees.
   const extra = el("div", { id: "lesson-extra" });
+  // A lesson about the verdict die has its button (the die then shows the
+  // lesson's roll, `verdict_roll`).
+  const verdictButton = l.accept.includes("verdict")
+    ? el("button", { id: "lesson-verdict", onclick: () => play("verdict") }, t("ur.verdict")) : null;
   // A lesson at the end of a match says the score, and after the move what
   // the match came to (the lesson's data, checked by tests/lessons.rs
   // against the rules crate's own match).
@@ -99,6 +103,7 @@ async function lessonPage(main, game, id) {
     // as on the game page.
     l.terms?.length ? termsRow(l.terms) : null,
     extra,
+    verdictButton,
     el("div", { class: "row" }, el("button", { id: "lesson-hint-button", onclick: () => { hint.hidden = false; } }, t("learn.hint"))),
     hint, feedback,
     el("div", { class: "row", id: "lesson-nav" },
@@ -138,7 +143,8 @@ async function lessonPage(main, game, id) {
       markDone(game, l.id);
       document.getElementById("lesson-next")?.removeAttribute("hidden");
       announce(feedback.textContent);
-      try { await load(move); } catch (e) { toast(e.message); }
+      if (verdictButton) verdictButton.hidden = true;
+      try { await load(move === "verdict" ? l.verdict_roll : move); } catch (e) { toast(e.message); }
       (document.getElementById("lesson-next") || document.getElementById("lesson-all")).focus();
     } else {
       // A legal move, but not the one the task asks for: say why, and put
