@@ -196,16 +196,21 @@ async fn every_lesson_claim_holds_in_the_rules_engine() {
     }
 }
 
-/// Checks a Ringo lesson's (or a term's example's) claims.
-async fn check_ringo(app: &axum::Router, l: &Value) {
-    let id = l["id"].as_str().unwrap();
-    let (legal, _) = common::analysed_legal(app, "ringo", l).await;
-    let accept: Vec<&str> = l["accept"]
+/// The moves a lesson accepts.
+fn accepted(l: &Value) -> Vec<&str> {
+    l["accept"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| m.as_str().unwrap())
-        .collect();
+        .collect()
+}
+
+/// Checks a Ringo lesson's (or a term's example's) claims.
+async fn check_ringo(app: &axum::Router, l: &Value) {
+    let id = l["id"].as_str().unwrap();
+    let (legal, _) = common::analysed_legal(app, "ringo", l).await;
+    let accept = accepted(l);
     let goal = l["goal"]
         .as_str()
         .unwrap_or_else(|| panic!("ringo/{id}: no goal"));
@@ -238,13 +243,7 @@ async fn check_ringo(app: &axum::Router, l: &Value) {
             );
         }
     }
-    for m in l["illegal"].as_array().into_iter().flatten() {
-        let m = m.as_str().unwrap();
-        assert!(
-            !legal.iter().any(|x| x == m),
-            "ringo/{id}: the text says {m} is not allowed; legal: {legal:?}"
-        );
-    }
+    moves_claim(&format!("ringo/{id}"), &l["illegal"], &legal, false);
     // `only`: the text says no other move is allowed here.
     if l["only"] == true {
         let mut all: Vec<&str> = legal.iter().map(String::as_str).collect();
@@ -305,12 +304,7 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
         }
     };
     let (legal, _) = common::analysed_legal(app, "urgammon", l).await;
-    let accept: Vec<&str> = l["accept"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let accept = accepted(l);
     if l.get("wrong_is").is_some() {
         for m in legal.iter().filter(|m| !accept.contains(&m.as_str())) {
             for claim in l["wrong_is"].as_array().unwrap() {
@@ -332,20 +326,9 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
             .iter()
             .map(|m| m["notation"].as_str().unwrap())
             .collect();
-        for m in instead["illegal"].as_array().into_iter().flatten() {
-            let m = m.as_str().unwrap();
-            assert!(
-                !legal.contains(&m),
-                "urgammon/{id}: the text says {m} is not possible after {more}; legal: {legal:?}"
-            );
-        }
-        for m in instead["legal"].as_array().into_iter().flatten() {
-            let m = m.as_str().unwrap();
-            assert!(
-                legal.contains(&m),
-                "urgammon/{id}: the text says {m} is possible after {more}; legal: {legal:?}"
-            );
-        }
+        let at = format!("urgammon/{id} after {more}");
+        moves_claim(&at, &instead["illegal"], &legal, false);
+        moves_claim(&at, &instead["legal"], &legal, true);
         if let Some(want) = instead.get("state") {
             state_claims(id, &s, want, &format!("after {more}"));
         }
@@ -358,13 +341,7 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
         sorted.sort_unstable();
         assert_eq!(sorted, all, "urgammon/{id}: other moves are legal");
     }
-    for m in l["illegal"].as_array().into_iter().flatten() {
-        let m = m.as_str().unwrap();
-        assert!(
-            !legal.iter().any(|x| x == m),
-            "urgammon/{id}: the text says {m} is not possible; legal: {legal:?}"
-        );
-    }
+    moves_claim(&format!("urgammon/{id}"), &l["illegal"], &legal, false);
     if let Some(m) = l.get("match") {
         match_claims(id, l, m);
     }
@@ -604,6 +581,25 @@ fn match_claims(id: &str, l: &Value, m: &Value) {
             result.payout.map(|p| p.to_string()),
             want["payout"].as_str().map(str::to_string),
             "urgammon/{id}: what the loser pays"
+        );
+    }
+}
+
+/// The moves a text names (a JSON list, or nothing) are all legal
+/// (`present`) or none of them is.
+fn moves_claim(
+    at: &str,
+    named: &Value,
+    legal: &[impl AsRef<str> + std::fmt::Debug],
+    present: bool,
+) {
+    for m in named.as_array().into_iter().flatten() {
+        let m = m.as_str().unwrap();
+        let is = legal.iter().any(|x| x.as_ref() == m);
+        let said = if present { "possible" } else { "not possible" };
+        assert_eq!(
+            is, present,
+            "{at}: the text says {m} is {said}; legal: {legal:?}"
         );
     }
 }
