@@ -458,7 +458,7 @@ impl Position {
     /// Plays `m` without checking it: for search and perft, with moves taken from
     /// [`crate::legal_moves`]. Untrusted moves go through [`crate::Game::play`].
     #[inline]
-    pub fn play_unchecked(&mut self, m: crate::Move) {
+    pub fn play_unchecked(&mut self, m: crate::moves::Move) {
         let side = self.to_move;
         let (from, to, captured) = m.raw_parts();
         // Raw indices on this hot path: 48 is the fortress, 255 "none".

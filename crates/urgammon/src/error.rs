@@ -153,18 +153,18 @@ mod tests {
 
     #[test]
     fn errors_are_typed_and_say_why() {
-        let mut g = crate::Game::new();
+        let mut g = crate::game::Game::new();
         assert_eq!(g.apply_text("r5"), Err(TokenError::ChanceForm));
         assert_eq!(g.apply_text("r2"), Err(TokenError::OpeningFirst));
         assert_eq!(g.apply_text("P-off"), Err(TokenError::EnterPalace));
         g.apply_text("start:2-3").unwrap();
         assert_eq!(g.apply_text("v+"), Err(TokenError::VerdictNotAllowed));
         assert_eq!(
-            crate::MatchSettings::parse_header("urgammon match to=0"),
+            crate::matchplay::MatchSettings::parse_header("urgammon match to=0"),
             Err(SettingsError::Target("0".into()))
         );
         assert_eq!(
-            "maybe".parse::<crate::DrawRule>(),
+            "maybe".parse::<crate::matchplay::DrawRule>(),
             Err(SettingsError::Draw("maybe".into()))
         );
         assert_eq!(

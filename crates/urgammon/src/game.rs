@@ -87,7 +87,7 @@ impl Game {
         let side = self.state.to_act();
         self.state.apply(token)?;
         self.texts
-            .push(token.notation(side.unwrap_or(crate::Side::Light)));
+            .push(token.notation(side.unwrap_or(crate::board::Side::Light)));
         self.tokens.push(token);
         Ok(())
     }

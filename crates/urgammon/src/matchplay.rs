@@ -250,7 +250,7 @@ impl Match {
     ///
     /// # Errors
     /// As [`Match::apply_text`].
-    pub fn apply(&mut self, token: crate::Token) -> Result<(), TokenError> {
+    pub fn apply(&mut self, token: crate::state::Token) -> Result<(), TokenError> {
         self.apply_with(|game| game.apply(token))
     }
 

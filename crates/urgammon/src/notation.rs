@@ -165,7 +165,7 @@ impl TokenText {
             } => {
                 let Some(side) = state.to_act() else {
                     return Err(match state.phase() {
-                        crate::Phase::Over => TokenError::GameOver,
+                        crate::state::Phase::Over => TokenError::GameOver,
                         _ => TokenError::OpeningFirst,
                     });
                 };
@@ -202,7 +202,7 @@ impl TokenText {
 fn illegal_reason(state: &State, side: Side) -> String {
     let legal = state.moves();
     match (state.phase(), state.value()) {
-        (crate::Phase::Decide | crate::Phase::Move, Some(v)) => {
+        (crate::state::Phase::Decide | crate::state::Phase::Move, Some(v)) => {
             let list: Vec<String> = legal.iter().map(|m| m.notation(side)).collect();
             if list.is_empty() {
                 format!("{} has no move with {v}", side.name())
@@ -210,10 +210,10 @@ fn illegal_reason(state: &State, side: Side) -> String {
                 format!("not a legal move with {v}; legal: {}", list.join(" "))
             }
         }
-        (crate::Phase::Roll, _) => {
+        (crate::state::Phase::Roll, _) => {
             format!("{} must roll the chance die first (r1-r4)", side.name())
         }
-        (crate::Phase::Verdict, _) => {
+        (crate::state::Phase::Verdict, _) => {
             format!("{} must roll the verdict die (v+ or v-)", side.name())
         }
         _ => "no move is expected here".into(),
