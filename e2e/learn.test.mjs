@@ -125,7 +125,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.goto(server.url + "/?lang=en");
     await page.locator("#account-link", { hasText: "uczen" }).waitFor();
     await page.locator("#learn-link").click();
-    await page.locator("#learn-count-ringo", { hasText: "0 of 17 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "0 of 18 done" }).waitFor();
     await page.locator('[data-lesson="move-inward"] a').click();
     await waitState(page, () => window.agonState && window.agonState.moves?.length > 0);
     assert.match(await page.locator("#lesson-task").innerText(), /one ring closer to the fortress/);
@@ -173,7 +173,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     // The list ticks them; another device signed in to the account too.
     await page.goto(server.url + "/learn");
-    await page.locator("#learn-count-ringo", { hasText: "2 of 17 done" }).waitFor();
+    await page.locator("#learn-count-ringo", { hasText: "2 of 18 done" }).waitFor();
     assert.equal(await page.locator('#learn-urgammon [data-done="yes"]').count(), 2);
     const other = await (await browser.newContext()).newPage();
     await other.goto(server.url + "/?lang=pl");
@@ -181,7 +181,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     assert.equal(login, 200);
     await other.goto(server.url + "/learn");
     await other.locator("h1", { hasText: "Naucz się gier" }).waitFor();
-    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 17" }).waitFor();
+    await other.locator("#learn-count-ringo", { hasText: "ukończono 2 z 18" }).waitFor();
     assert.match(await other.locator('[data-lesson="move-inward"]').innerText(), /Atakujący idą do środka/);
   });
 });
@@ -229,6 +229,14 @@ test("lessons say only what the rules do: a wrong capture and a wrong step answe
     await clickRingoCell(page, "b1");
     await page.locator('#lesson-feedback[data-result="right"]').waitFor();
     assert.match(await feedback.innerText(), /The same position a third time: the defenders win/);
+    await waitState(page, () => window.agonState.status === "defenders-win");
+    // Winning by blocking: the attackers had to pass; a pass by the
+    // defenders ends the siege.
+    await page.goto(server.url + "/learn/ringo/double-pass?lang=en");
+    await waitState(page, () => window.agonState && window.agonState.moves?.includes("pass"));
+    await page.locator("#lesson-pass").click();
+    await page.locator('#lesson-feedback[data-result="right"]').waitFor();
+    assert.match(await feedback.innerText(), /Two passes in a row/);
     await waitState(page, () => window.agonState.status === "defenders-win");
     // Urgammon: the last piece home is not yet a win; the text says what
     // follows, and the page shows dark to play its compensation turn.

@@ -109,6 +109,15 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
     let mut game = ringo_game(l);
     let rules = *game.rules();
     let mover = game.position().to_move();
+    if text == "pass" {
+        game.play_text(text).unwrap();
+        let won = game.outcome().and_then(|o| o.winner) == Some(mover);
+        return [
+            vec!["pass", "no-capture"],
+            if won { vec!["win"] } else { vec![] },
+        ]
+        .concat();
+    }
     let m = ringo_move(text);
     let mut facts = vec![];
     // A replacement lands where the enemy stood.

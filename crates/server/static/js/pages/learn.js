@@ -90,6 +90,9 @@ async function lessonPage(main, game, id) {
   // lesson's roll, `verdict_roll`).
   const verdictButton = l.accept.includes("verdict")
     ? el("button", { id: "lesson-verdict", onclick: () => play("verdict") }, t("ur.verdict")) : null;
+  // A lesson about passing has the Pass button the game page has.
+  const passButton = l.accept.includes("pass")
+    ? el("button", { id: "lesson-pass", onclick: () => play("pass") }, t("game.pass")) : null;
   // A lesson at the end of a match says the score, and after the move what
   // the match came to (the lesson's data, checked by tests/lessons.rs
   // against the rules crate's own match).
@@ -104,6 +107,7 @@ async function lessonPage(main, game, id) {
     l.terms?.length ? termsRow(l.terms) : null,
     extra,
     verdictButton,
+    passButton,
     el("div", { class: "row" }, el("button", { id: "lesson-hint-button", onclick: () => { hint.hidden = false; } }, t("learn.hint"))),
     hint, feedback,
     el("div", { class: "row", id: "lesson-nav" },
@@ -143,7 +147,7 @@ async function lessonPage(main, game, id) {
       markDone(game, l.id);
       document.getElementById("lesson-next")?.removeAttribute("hidden");
       announce(feedback.textContent);
-      if (verdictButton) verdictButton.hidden = true;
+      for (const b of [verdictButton, passButton]) if (b) b.hidden = true;
       try { await load(move === "verdict" ? l.verdict_roll : move); } catch (e) { toast(e.message); }
       (document.getElementById("lesson-next") || document.getElementById("lesson-all")).focus();
     } else {
