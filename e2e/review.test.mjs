@@ -29,6 +29,12 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     assert.ok(Number(acc) >= 0 && Number(acc) <= 100, acc);
     assert.equal(await page.locator("#win-graph .pt").count(), 5, "one point per ply");
     assert.equal(await page.locator("#graded li").count(), 5);
+    // The game's words, explained in place, and the way to the strategy
+    // guide ("why was it a mistake").
+    const nz = page.locator('#review-body .terms button[data-term="neutral-zone"]');
+    await nz.click();
+    await page.locator("#" + await nz.getAttribute("aria-controls"), { hasText: "never captured" }).waitFor();
+    assert.equal(await page.locator("#review-strategy").getAttribute("href"), "/strategy#strategy-ringo");
     // A point of the graph opens the position before that move.
     await page.locator('#win-graph .pt[data-ply="2"]').click();
     await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
