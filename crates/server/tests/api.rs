@@ -313,6 +313,40 @@ async fn import_and_replay() {
     assert_eq!(v["games"].as_array().unwrap().len(), 2);
 }
 
+/// A store whose write-ahead log cannot be fsynced (here: deleted under
+/// it, as a data folder removed while the server runs) tells no request its
+/// change is stored, refuses every write after, and takes no one else down:
+/// the process goes on, and reads still answer.
+#[tokio::test]
+async fn a_store_whose_log_cannot_be_synced_refuses_writes_and_the_process_goes_on() {
+    let dir = std::env::temp_dir().join(format!("agon-api-lost-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = app(state_on(Store::open(&dir).unwrap()));
+    let g = create(&app, json!({"game": "ringo", "opponent": "local"})).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let token = g["token"].as_str().unwrap().to_string();
+    let (status, _) = action(&app, &id, Some(&token), mv("b6-b5")).await;
+    assert_eq!(status, StatusCode::OK);
+    std::fs::remove_file(dir.join("agon.db-wal")).unwrap();
+    let (status, v) = action(&app, &id, Some(&token), mv("b1-c1")).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    assert!(v.to_string().contains("disk failed"), "{v}");
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(&json!({"game": "ringo", "opponent": "local"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    // The game as it was last stored and told.
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["state"]["history"], json!(["b6-b5"]));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[tokio::test]
 async fn a_new_app_on_the_same_file_sees_the_same_games() {
     let dir = std::env::temp_dir().join(format!("agon-api-restart-{}", std::process::id()));

@@ -17,7 +17,9 @@
 //! slow one is stuck, and it returns when the disk does, so a move made
 //! during a stall waits for that stall only, not for a queue behind it.
 //! Durability is what it was: nobody is told of a change (answer, broadcast)
-//! before the WAL holding it is fsynced. The one difference: a *read* of the
+//! before the WAL holding it is fsynced. Should an fsync fail, the changes
+//! waiting are answered with the error and the store refuses every write
+//! after it. The one difference: a *read* of the
 //! store may see a change a few milliseconds before it is durable (a power
 //! cut then loses a change that nobody was told of).
 //!
@@ -132,11 +134,17 @@ struct Pending {
     waiting: VecDeque<(u64, Vec<Reply>)>,
     /// False once the writer has stopped: the sync threads finish and end.
     open: bool,
+    /// Why an fsync failed, once one has: the store is then refused.
+    failed: Option<String>,
 }
 
 /// The sync stage between the writer's `COMMIT` and the answers.
 pub(super) struct Durable {
     wal: PathBuf,
+    /// The log file's identity (device, inode) when first synced: SQLite
+    /// keeps writing to the file it opened, so a file of another identity
+    /// at that name (the log deleted and made again) holds none of it.
+    identity: Mutex<Option<(u64, u64)>>,
     pending: Mutex<Pending>,
     more: Condvar,
 }
@@ -148,12 +156,14 @@ impl Durable {
         wal.push("-wal");
         Durable {
             wal: PathBuf::from(wal),
+            identity: Mutex::new(None),
             pending: Mutex::new(Pending {
                 committed: 0,
                 covered: 0,
                 synced: 0,
                 waiting: VecDeque::new(),
                 open: true,
+                failed: None,
             }),
             more: Condvar::new(),
         }
@@ -170,11 +180,25 @@ impl Durable {
         }
     }
 
+    /// Why the store's disk failed, if it has: every later change is
+    /// refused with it.
+    pub(super) fn failed(&self) -> Option<String> {
+        self.pending.lock().ok().and_then(|p| p.failed.clone())
+    }
+
     /// A batch was committed to the WAL: its replies wait for an fsync.
     pub(super) fn committed(&self, replies: Vec<Reply>) {
         let Ok(mut p) = self.pending.lock() else {
             return;
         };
+        if let Some(why) = p.failed.clone() {
+            drop(p);
+            let e = disk_error(&why);
+            for reply in replies {
+                reply(Some(&e));
+            }
+            return;
+        }
         p.committed += 1;
         let n = p.committed;
         p.waiting.push_back((n, replies));
@@ -210,14 +234,32 @@ impl Durable {
                 p.committed
             };
             let start = Instant::now();
-            if let Err(e) = sync_file(&self.wal) {
-                // The WAL may not be on disk, but the change is committed
-                // and readable: answering an error would be a lie, and
-                // answering success could lose an acknowledged move. Stop,
-                // as PostgreSQL does on a failed fsync; on restart SQLite
-                // recovers the WAL as far as it reached the disk.
-                tracing::error!(error = %e, wal = %self.wal.display(), "fsync of the store's WAL failed: stopping");
-                std::process::exit(70);
+            if let Err(e) = self.sync() {
+                // The log may not be on disk (a failing disk, or the data
+                // folder removed under the server). Nothing waiting may be
+                // told it is stored, and nothing later may be stored: every
+                // waiting change is answered with the error and the store
+                // refuses all writes from now on (as PostgreSQL stops on a
+                // failed fsync). A change answered so may still be found
+                // after a restart, which recovers the log as far as it
+                // reached the disk: the outcome of a failed commit.
+                let why = format!(
+                    "the store's disk failed: fsync of {}: {e}",
+                    self.wal.display()
+                );
+                tracing::error!(error = %e, wal = %self.wal.display(), "fsync of the store's log failed: the store refuses writes from now on");
+                let waiting: Vec<Reply> = match self.pending.lock() {
+                    Ok(mut p) => {
+                        p.failed = Some(why.clone());
+                        p.waiting.drain(..).flat_map(|(_, r)| r).collect()
+                    }
+                    Err(_) => return,
+                };
+                let err = disk_error(&why);
+                for reply in waiting {
+                    reply(Some(&err));
+                }
+                continue;
             }
             timings.record(Step::Fsync, start.elapsed());
             let done: Vec<Reply> = {
@@ -240,11 +282,49 @@ impl Durable {
     }
 }
 
-/// fsyncs a file's data through a fresh handle (an fsync covers every write
-/// to the file, whichever handle made it), so the WAL is never synced
-/// through a handle to a file since replaced.
-fn sync_file(path: &Path) -> std::io::Result<()> {
-    std::fs::File::open(path)?.sync_data()
+/// The error a change gets once the store's disk has failed.
+pub(super) fn disk_error(why: &str) -> rusqlite::Error {
+    rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR),
+        Some(why.to_string()),
+    )
+}
+
+impl Durable {
+    /// fsyncs the log through a fresh handle (an fsync covers every write to
+    /// the file, whichever handle made it), after checking that the file at
+    /// the log's name is still the one SQLite writes to.
+    fn sync(&self) -> std::io::Result<()> {
+        let file = std::fs::File::open(&self.wal)?;
+        let id = identity(&file)?;
+        if let Ok(mut known) = self.identity.lock() {
+            match *known {
+                None => *known = Some(id),
+                Some(k) if k != id => {
+                    return Err(std::io::Error::other(
+                        "the log was replaced under the store (another file at its name)",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        file.sync_data()
+    }
+}
+
+/// A file's device and inode (nothing to compare elsewhere than Unix).
+fn identity(file: &std::fs::File) -> std::io::Result<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = file.metadata()?;
+        Ok((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok((0, 0))
+    }
 }
 
 /// fsyncs a folder, so that a file created in it survives a power cut.

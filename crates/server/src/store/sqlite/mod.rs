@@ -64,6 +64,8 @@ pub struct SqliteStore {
     stats: Arc<[AtomicUsize; 2]>,
     /// Where a change's time goes.
     timings: Arc<Timings>,
+    /// The sync stage (a file store), asked whether the disk has failed.
+    durable: Option<Arc<Durable>>,
 }
 
 impl SqliteStore {
@@ -147,6 +149,7 @@ impl SqliteStore {
         let (jobs, queue) = mpsc::channel::<Job>();
         let stats: Arc<[AtomicUsize; 2]> = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
         let (counts, times) = (stats.clone(), timings.clone());
+        let sync_stage = durable.as_ref().map(|(d, _)| d.clone());
         std::thread::Builder::new()
             .name("agon-store-writer".into())
             .spawn(move || {
@@ -164,6 +167,7 @@ impl SqliteStore {
             next_reader: Arc::new(AtomicUsize::new(0)),
             stats,
             timings,
+            durable: sync_stage,
         }
     }
 
@@ -177,6 +181,9 @@ impl SqliteStore {
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        if let Some(why) = self.durable.as_ref().and_then(|d| d.failed()) {
+            return Err(StoreError::Commit(why));
+        }
         let (tx, rx) = tokio::sync::oneshot::channel();
         let queued = Instant::now();
         let job = Job {
