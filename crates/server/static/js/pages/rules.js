@@ -64,9 +64,10 @@ export async function rulesPage(main) {
   // Under each game's list of rules (or at its end, were a translation without one).
   (ringo.querySelector("ul") || ringo.lastChild).after(ringoFigure);
   (ur.querySelector("ul") || ur.lastChild).after(urFigure);
-  // Every word of each game that the glossary explains, opened in place.
-  ringoFigure.before(termsRow(TERMS.ringo));
-  urFigure.before(termsRow(TERMS.urgammon));
+  // Every word of each game that the glossary explains, opened in place,
+  // under the game's start.
+  ringoFigure.after(termsRow(TERMS.ringo));
+  urFigure.after(termsRow(TERMS.urgammon));
   main.append(ringo, ur, el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   await Promise.all([startFigure("ringo", ringoFigure), startFigure("urgammon", urFigure)]);
 }
