@@ -13,6 +13,16 @@
 /// The beginning of a compatible migration's name.
 pub const COMPATIBLE: &str = "expand_";
 
+/// The migrations a runner carries (this binary's own), as version and name,
+/// the form [`check`] compares.
+pub fn known(runner: &refinery::Runner) -> Vec<(i64, String)> {
+    runner
+        .get_migrations()
+        .iter()
+        .map(|m| (i64::from(m.version()), m.name().to_string()))
+        .collect()
+}
+
 /// Checks the migrations a database has applied (`applied`: version and
 /// name) against those this binary knows (`known`): fine when every
 /// applied migration newer than the newest known is compatible.

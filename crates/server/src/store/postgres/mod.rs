@@ -340,11 +340,7 @@ async fn listen(
 /// than this binary is compatible with it (`crate::store::schema`).
 async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
     let runner = migrations::runner().set_abort_missing(false);
-    let known: Vec<(i64, String)> = runner
-        .get_migrations()
-        .iter()
-        .map(|m| (i64::from(m.version()), m.name().to_string()))
-        .collect();
+    let known = crate::store::schema::known(&runner);
     let has_history: bool = client
         .query_one(
             "SELECT to_regclass('refinery_schema_history') IS NOT NULL",

@@ -50,18 +50,11 @@ pub(super) fn init(conn: &mut Connection) -> Result<(), rusqlite::Error> {
         )
     };
     let runner = migrations::runner().set_abort_missing(false);
-    let known: Vec<(i64, String)> = runner
-        .get_migrations()
-        .iter()
-        .map(|m| (i64::from(m.version()), m.name().to_string()))
-        .collect();
+    let known = crate::store::schema::known(&runner);
     crate::store::schema::check(&known, &applied_migrations(conn)?).map_err(refuse)?;
-    runner.run(conn).map_err(|e| {
-        rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
-            Some(format!("schema migration failed: {e}")),
-        )
-    })?;
+    runner
+        .run(conn)
+        .map_err(|e| refuse(format!("schema migration failed: {e}")))?;
     let existing: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('games')")?
         .query_map([], |r| r.get(0))?
