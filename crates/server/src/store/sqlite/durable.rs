@@ -141,6 +141,9 @@ struct Pending {
 /// The sync stage between the writer's `COMMIT` and the answers.
 pub(super) struct Durable {
     wal: PathBuf,
+    /// Set once an fsync has failed: every write asks, so it is read
+    /// without the lock (the reason stays in `Pending`).
+    broken: std::sync::atomic::AtomicBool,
     /// The log file's identity (device, inode) when first synced: SQLite
     /// keeps writing to the file it opened, so a file of another identity
     /// at that name (the log deleted and made again) holds none of it.
@@ -156,6 +159,7 @@ impl Durable {
         wal.push("-wal");
         Durable {
             wal: PathBuf::from(wal),
+            broken: std::sync::atomic::AtomicBool::new(false),
             identity: Mutex::new(None),
             pending: Mutex::new(Pending {
                 committed: 0,
@@ -183,6 +187,9 @@ impl Durable {
     /// Why the store's disk failed, if it has: every later change is
     /// refused with it.
     pub(super) fn failed(&self) -> Option<String> {
+        if !self.broken.load(Ordering::Acquire) {
+            return None;
+        }
         self.pending.lock().ok().and_then(|p| p.failed.clone())
     }
 
@@ -251,6 +258,7 @@ impl Durable {
                 let waiting: Vec<Reply> = match self.pending.lock() {
                     Ok(mut p) => {
                         p.failed = Some(why.clone());
+                        self.broken.store(true, Ordering::Release);
                         p.waiting.drain(..).flat_map(|(_, r)| r).collect()
                     }
                     Err(_) => return,
