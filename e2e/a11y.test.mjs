@@ -64,6 +64,7 @@ function pages(g) {
     ["lessons", "/learn", "#learn-urgammon"],
     ["ringo lesson", "/learn/ringo/capture", "svg.board"],
     ["urgammon lesson", "/learn/urgammon/rosette", "svg.board"],
+    ["strategy", "/strategy", "#ending-one-home figure svg"],
     ["ringo puzzle", "/puzzles/r-encyclopedia-0001", "svg.board"],
     ["urgammon puzzle", "/puzzles/u-0001", "svg.board"],
   ];

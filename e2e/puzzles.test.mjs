@@ -147,8 +147,12 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     const down = await page.locator("#puzzle-rating").innerText();
     assert.match(down, /Your Urgammon puzzle rating: 1\d{3}\? \(−\d+\)/);
     // Retry: the position is back; the right move now is right, not rated.
+    // The retry loads the position again and redraws the board: wait for
+    // that state (the one before it has legal moves too), or the click can
+    // land on a board being replaced.
+    await page.evaluate(() => { window.beforeRetry = window.agonState; });
     await page.locator("#puzzle-retry").click();
-    await waitState(page, () => window.agonState.legal?.length > 0);
+    await waitState(page, () => window.agonState !== window.beforeRetry && window.agonState.legal?.length > 0);
     await clickUrgammonMove(page, mv.solution[0], s);
     await page.locator('#puzzle-feedback[data-result="right"]', { hasText: "(A second try is not rated.)" }).waitFor();
     assert.equal(await page.locator("#puzzle-rating").innerText(), down, "the rating did not move");

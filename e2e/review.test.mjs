@@ -34,7 +34,11 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     const nz = page.locator('#review-body .terms button[data-term="neutral-zone"]');
     await nz.click();
     await page.locator("#" + await nz.getAttribute("aria-controls"), { hasText: "never captured" }).waitFor();
-    assert.equal(await page.locator("#review-strategy").getAttribute("href"), "/strategy#strategy-ringo");
+    await page.locator("#review-strategy").click();
+    await page.waitForURL(/\/strategy#strategy-ringo$/);
+    await page.locator("#strategy-ringo article").first().waitFor();
+    await page.goBack();
+    await page.locator("#review-summary").waitFor({ timeout: 60000 });
     // A point of the graph opens the position before that move.
     await page.locator('#win-graph .pt[data-ply="2"]').click();
     await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
