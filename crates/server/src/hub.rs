@@ -3,78 +3,14 @@
 //! work for it) and the messages the sockets carry. The games service
 //! changes a slot and broadcasts; the sockets (`crate::ws`) subscribe.
 
+use crate::protocol::{Broadcast, GameOut, Gone, LobbyOut};
 use crate::session::Session;
-use serde::Serialize;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
-
-/// A message the server sends on a game's socket.
-#[derive(Serialize, Debug, Clone)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum WsMessage {
-    /// The game's state (after every change, and when the socket opens).
-    State {
-        /// The same object as `GET /api/games/{id}`'s `state`.
-        state: Box<crate::session::SessionView>,
-    },
-    /// Which seats have a player connected, and how long each absent
-    /// player has been gone where that could win her opponent the game by
-    /// a claim (null: connected, or no claim possible in this game now).
-    Presence {
-        /// Seat 0 and seat 1.
-        seats: [bool; 2],
-        /// Milliseconds each seat's player has been gone, as a claim
-        /// measures it.
-        away_ms: [Option<i64>; 2],
-    },
-    /// The answer to `hello`: the seats the token holds (none for a spectator).
-    Hello {
-        /// The seats.
-        you: Vec<u8>,
-    },
-    /// A review's progress: `done` of `total` steps; `ready` once it is
-    /// stored (then `GET /api/games/{id}/review` returns it).
-    Review {
-        /// Steps done.
-        done: usize,
-        /// Steps in all.
-        total: usize,
-        /// The review is stored.
-        ready: bool,
-    },
-    /// This socket's seat moved to another device (its seat link was
-    /// used): the token it said `hello` with holds only `you` now (none: it
-    /// watches). Sent at once, so the old device stops looking live.
-    Moved {
-        /// The seats the token still holds.
-        you: Vec<u8>,
-    },
-    /// A line of chat (`room` first, so a socket can tell a players'
-    /// line without parsing it: spectators' sockets never get those).
-    Chat {
-        /// The room.
-        room: crate::store::Room,
-        /// The line.
-        line: crate::store::ChatLine,
-    },
-    /// The answer to `ping`.
-    Pong,
-    /// A message the socket does not take.
-    Error {
-        /// Why.
-        error: String,
-    },
-}
-
-impl WsMessage {
-    /// The message as JSON text.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{\"type\":\"error\"}".into())
-    }
-}
 
 /// The close code of a socket closed because the server stops (RFC 6455's
 /// "service restart"): the client should reconnect.
@@ -84,7 +20,7 @@ pub const RESTART: u16 = 1012;
 /// connected, and the engine's work for it.
 pub struct Slot {
     pub(crate) session: tokio::sync::Mutex<Session>,
-    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    pub(crate) tx: broadcast::Sender<Broadcast>,
     /// Whether an engine task is running for this game.
     pub(crate) engine_running: AtomicBool,
     /// The stop flag of the engine search in flight, raised when the game
@@ -134,8 +70,8 @@ impl Slot {
     }
 
     /// Sends a message to every socket of the game.
-    pub(crate) fn broadcast(&self, msg: &WsMessage) {
-        let _ = self.tx.send(Arc::from(msg.to_json()));
+    pub(crate) fn broadcast(&self, msg: &GameOut) {
+        let _ = self.tx.send(msg.broadcast());
     }
 
     /// Stops the engine search in flight, if any.
@@ -255,8 +191,6 @@ pub struct LobbyHub {
     /// The seeks held by this instance's lobby sockets: seek id → how many
     /// sockets hold it (the seek lapses when none does).
     pub(crate) held: Mutex<HashMap<String, usize>>,
-    /// The lobby's loop has been started.
-    pub(crate) started: AtomicBool,
 }
 
 /// The lobby as its sockets know it: the open seeks (id and JSON, oldest
@@ -266,8 +200,8 @@ pub struct LobbyHub {
 /// lock holds it with the batches, so the whole lobby and the number of the
 /// last batch in it always agree.
 struct View {
-    seeks: Vec<(String, String)>,
-    pools: String,
+    seeks: Vec<(String, Box<RawValue>)>,
+    pools: Box<RawValue>,
     /// The number of the last batch cut (0: none yet).
     head: u64,
     /// The last batches cut, as frames, oldest first; the last is `head`.
@@ -302,29 +236,13 @@ pub(crate) struct CatchUp {
     pub(crate) bytes: Arc<[u8]>,
 }
 
-/// A seek's id from its JSON (as the lobby's sockets are sent it).
-fn seek_id(json: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct Id {
-        id: String,
-    }
-    serde_json::from_str::<Id>(json).map_or_else(|_| String::new(), |i| i.id)
-}
-
-/// A seek gone, in a lobby message.
-#[derive(Serialize)]
-struct Gone<'a> {
-    id: &'a str,
-    game: Option<&'a str>,
-}
-
 /// Changes gathered for the next lobby message.
 #[derive(Default)]
 struct LobbyBatch {
-    added: Vec<String>,
+    added: Vec<(String, Box<RawValue>)>,
     gone: Vec<(String, Option<String>)>,
     /// The pools' JSON, when their counts changed.
-    pools: Option<String>,
+    pools: Option<Box<RawValue>>,
 }
 
 /// How long lobby changes are gathered before they are cut into a batch.
@@ -347,7 +265,7 @@ impl LobbyHub {
             pending: Mutex::new(LobbyBatch::default()),
             view: Mutex::new(View {
                 seeks: vec![],
-                pools: "[]".into(),
+                pools: no_pools(),
                 head: 0,
                 frames: std::collections::VecDeque::new(),
                 bytes: 0,
@@ -355,7 +273,6 @@ impl LobbyHub {
             head: AtomicU64::new(0),
             fresh: Arc::new(tokio::sync::Notify::new()),
             held: Mutex::new(HashMap::new()),
-            started: AtomicBool::new(false),
         }
     }
 
@@ -409,16 +326,16 @@ impl LobbyHub {
 
     /// Sets the lobby as the store has it (at start, and now and then to
     /// mend any change missed): the open seeks' id and JSON, oldest first.
-    pub(crate) fn seed(&self, seeks: Vec<(String, String)>) {
+    pub(crate) fn seed(&self, seeks: Vec<(String, Box<RawValue>)>) {
         if let Ok(mut v) = self.view.lock() {
             v.seeks = seeks;
         }
     }
 
     /// Sets the pools' JSON; a change goes out with the next batch.
-    pub(crate) fn set_pools(&self, pools: String) {
+    pub(crate) fn set_pools(&self, pools: Box<RawValue>) {
         let changed = self.view.lock().is_ok_and(|mut v| {
-            let changed = v.pools != pools;
+            let changed = v.pools.get() != pools.get();
             v.pools.clone_from(&pools);
             changed
         });
@@ -433,7 +350,13 @@ impl LobbyHub {
     pub(crate) fn changed(&self, change: &crate::store::LobbyNotice) {
         if let Ok(mut p) = self.pending.lock() {
             match change {
-                crate::store::LobbyNotice::Added(json) => p.added.push(json.clone()),
+                crate::store::LobbyNotice::Added { id, view } => {
+                    // Made by an instance of this server: JSON; one that
+                    // is not is dropped rather than sent on.
+                    if let Ok(view) = RawValue::from_string(view.clone()) {
+                        p.added.push((id.clone(), view));
+                    }
+                }
                 crate::store::LobbyNotice::Gone { id, game } => {
                     p.gone.push((id.clone(), game.clone()))
                 }
@@ -452,34 +375,26 @@ impl LobbyHub {
             }
             _ => return false,
         };
-        let gone: Vec<Gone<'_>> = batch
-            .gone
-            .iter()
-            .map(|(id, game)| Gone {
-                id,
-                game: game.as_deref(),
-            })
-            .collect();
-        // The added seeks are JSON already (as another instance announced
-        // them): spliced in as they are.
-        let pools = batch
-            .pools
-            .as_ref()
-            .map(|p| format!(",\"pools\":{p}"))
-            .unwrap_or_default();
-        let text = format!(
-            "{{\"type\":\"lobby\",\"added\":[{}],\"gone\":{}{pools}}}",
-            batch.added.join(","),
-            serde_json::to_string(&gone).unwrap_or_else(|_| "[]".into())
-        );
+        let text = LobbyOut::Lobby {
+            added: batch.added.iter().map(|(_, view)| &**view).collect(),
+            gone: batch
+                .gone
+                .iter()
+                .map(|(id, game)| Gone {
+                    id,
+                    game: game.as_deref(),
+                })
+                .collect(),
+            pools: batch.pools.as_deref(),
+        }
+        .to_json();
         let frame: Arc<[u8]> = crate::wire::frame(crate::wire::TEXT, text.as_bytes()).into();
         let Ok(mut v) = self.view.lock() else {
             return false;
         };
-        for json in &batch.added {
-            let id = seek_id(json);
+        for (id, view) in batch.added {
             if !v.seeks.iter().any(|(i, _)| *i == id) {
-                v.seeks.push((id, json.clone()));
+                v.seeks.push((id, view));
             }
         }
         v.seeks
@@ -523,10 +438,14 @@ impl LobbyHub {
 /// The whole lobby as one message: `{"type": "seeks", "seeks": […],
 /// "pools": […]}`.
 fn whole(v: &View) -> String {
-    let seeks: Vec<&str> = v.seeks.iter().map(|(_, j)| j.as_str()).collect();
-    format!(
-        "{{\"type\":\"seeks\",\"seeks\":[{}],\"pools\":{}}}",
-        seeks.join(","),
-        v.pools
-    )
+    LobbyOut::Seeks {
+        seeks: v.seeks.iter().map(|(_, view)| &**view).collect(),
+        pools: &v.pools,
+    }
+    .to_json()
+}
+
+/// The pools before their first count: none.
+fn no_pools() -> Box<RawValue> {
+    RawValue::from_string("[]".into()).unwrap_or_default()
 }

@@ -31,20 +31,24 @@ pub mod kinds;
 pub mod lobby;
 pub mod metrics;
 pub mod model;
+pub mod protocol;
 pub mod push;
 pub mod puzzles;
 pub mod ratings;
 pub mod secrets;
 pub mod session;
 pub mod signal;
+pub mod state;
 pub mod store;
+pub mod tasks;
 pub mod wire;
 pub mod worker;
 pub mod ws;
 
-pub use games::{AppState, Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
+pub use games::{Config, Options, MAX_BODY, MAX_IMPORT, MAX_TOKENS};
 pub use http::edge::host_of_url;
 pub use http::{api, app, error};
+pub use state::AppState;
 pub use ws::MAX_WS_MESSAGE;
 
 use store::Store;
@@ -83,7 +87,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map_err(|e| format!("cannot serve metrics on {at}: {e}"))?;
         tracing::info!(addr = %at, "metrics at /metrics");
-        let (mut closing, mut stopping) = (state.closing_watch(), state.stopping());
+        let (mut closing, mut stopping) = (state.sockets_open().closing_watch(), state.stopping());
         let router = axum::Router::new()
             .route("/metrics", axum::routing::get(http::api::metrics))
             .with_state(state.clone());

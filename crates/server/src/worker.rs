@@ -2,11 +2,12 @@
 //! so web instances started with `--engine-threads 0` do no engine work.
 //!
 //! - **Moves.** The worker loads the game; if it is still at the job's
-//!   revision and the engine is to act, it computes the reply and submits it
-//!   through the same revision-checked commit as a player's move (a stale
-//!   job, or a reply that lost a race, is dropped). The commit's
-//!   announcement tells every instance; when the engine acts again (an
-//!   Urgammon roll, then a move) the worker queues the next job itself.
+//!   revision and the engine is to act, it computes the engine's decision
+//!   and finishes the job with it (an [`EngineReply`]). It commits nothing:
+//!   the web instance that queued the job plays the reply through the
+//!   game's door, with the revision check, like any other change (a stale
+//!   reply is dropped there), and queues the next job when the engine acts
+//!   again (an Urgammon roll, then a move).
 //! - **Reviews** are computed, stored and announced, with progress.
 //! - **Analyses and rollouts** answer the request waiting on a web instance.
 //! - **Leases.** A job is held for a lease the worker renews while it works;
@@ -15,8 +16,7 @@
 //! - On Ctrl-C or SIGTERM the worker takes no new job and finishes the ones
 //!   it holds.
 
-use crate::dice::OsDice;
-use crate::games::GameError;
+use crate::games::{EngineReply, GameError};
 use crate::session::Session;
 use crate::store::{Job, JobKind, Notice, Store};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -178,7 +178,7 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
         })
     };
     let outcome = match job.kind {
-        JobKind::Move => engine_move(store, config, &job, lost.clone()).await,
+        JobKind::Move => engine_move(store, &job, lost.clone()).await,
         JobKind::Review => review(store, &job).await,
         JobKind::Analyze => {
             let payload = job.payload.clone();
@@ -232,14 +232,9 @@ async fn load(store: &Store, job: &Job) -> Result<Option<Session>, GameError> {
     }
 }
 
-/// The engine's action in a game, if the game is still where the job found
-/// it; the reply goes through the revision-checked commit.
-async fn engine_move(
-    store: &Store,
-    config: &WorkerConfig,
-    job: &Job,
-    stop: Arc<AtomicBool>,
-) -> Result<String, GameError> {
+/// The engine's decision in a game, if the game is still where the job
+/// found it: the job's result, which the instance plays through the door.
+async fn engine_move(store: &Store, job: &Job, stop: Arc<AtomicBool>) -> Result<String, GameError> {
     let Some(session) = load(store, job).await? else {
         return Ok("no such game".into());
     };
@@ -256,27 +251,9 @@ async fn engine_move(
     else {
         return Ok("no action".into());
     };
-    let Some(seat) = session.row.engine_seat else {
-        return Ok("no engine seat".into());
-    };
-    let (next, commit) = session.act(&[seat], &action, &mut OsDice)?;
-    match store.commit(&session.row.id, commit).await {
-        Ok(_) => {}
-        Err(crate::store::StoreError::Stale(_)) => return Ok("lost a race: dropped".into()),
-        Err(e) => return Err(e.into()),
-    }
-    if next.engine_to_act() {
-        store
-            .enqueue(crate::store::NewJob {
-                kind: JobKind::Move,
-                game: Some(&next.row.id),
-                revision: next.revision(),
-                payload: String::new(),
-                delay: config.engine_delay,
-            })
-            .await?;
-    }
-    Ok(format!("{action:?}"))
+    let reply = EngineReply::of(&action)
+        .ok_or_else(|| GameError::Internal(format!("the engine chose {action:?}")))?;
+    serde_json::to_string(&reply).map_err(|e| GameError::Internal(e.to_string()))
 }
 
 /// A finished game's review: computed with progress, stored, announced.

@@ -4,11 +4,11 @@
 //! open; it may send `ping`. Actions go to the HTTP API, not here. The
 //! upgrade itself, with its caps, is the HTTP layer's (`http::socket`).
 
-use crate::games::AppState;
-use crate::hub::{Slot, WsMessage, RESTART};
+use crate::games::{Games, Options};
+use crate::hub::{Slot, RESTART};
+use crate::protocol::{Broadcast, GameIn, GameOut};
 use axum::extract::ws::{Message, WebSocket};
-use serde::Deserialize;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -19,20 +19,9 @@ pub const MAX_WS_MESSAGE: usize = 4 * 1024;
 /// send, and its frame header.
 pub(crate) const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
 
-/// How a players' chat line begins on the socket.
-const PLAYERS_CHAT: &str = r#"{"type":"chat","room":"players""#;
-
 /// Resolves once the server starts stopping.
 async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
-}
-
-/// A message a client may send.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-enum ClientMessage {
-    Hello { token: String },
-    Ping,
 }
 
 /// Why a socket is not opened.
@@ -53,10 +42,49 @@ pub enum SocketRefused {
     },
 }
 
+/// The WebSockets open on this instance (in all, and per client address),
+/// and the signal that closes them when the server stops.
+pub struct Sockets {
+    open: AtomicUsize,
+    addresses: Arc<crate::hub::PerAddress>,
+    closing: tokio::sync::watch::Sender<bool>,
+}
+
+impl Sockets {
+    /// None open yet; at most `per_address` from one client address.
+    pub(crate) fn new(per_address: usize) -> Arc<Sockets> {
+        Arc::new(Sockets {
+            open: AtomicUsize::new(0),
+            addresses: crate::hub::PerAddress::new(per_address, vec![]),
+            closing: tokio::sync::watch::channel(false).0,
+        })
+    }
+
+    /// How many are open now.
+    pub(crate) fn open(&self) -> usize {
+        self.open.load(Ordering::Relaxed)
+    }
+
+    /// Closes every socket with a reconnect hint (the server stops).
+    pub(crate) fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// True once the sockets are closing.
+    pub(crate) fn closing(&self) -> bool {
+        *self.closing.borrow()
+    }
+
+    /// Raised when the server stops: a socket's `select!` arm.
+    pub(crate) fn closing_watch(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+}
+
 /// One open socket, counted in all, on its game (none: the lobby's) and for
 /// its client's address until dropped.
 pub(crate) struct SocketCount {
-    app: AppState,
+    sockets: Arc<Sockets>,
     slot: Option<Arc<Slot>>,
     _address: crate::hub::AddressSlot,
 }
@@ -65,19 +93,19 @@ impl SocketCount {
     /// Counts a socket on a game's slot (none: the lobby's), or refuses it
     /// past the caps.
     pub(crate) fn take(
-        app: &AppState,
+        sockets: &Arc<Sockets>,
+        o: &Options,
         slot: Option<&Arc<Slot>>,
         client: std::net::IpAddr,
     ) -> Result<SocketCount, SocketRefused> {
-        let o = app.options();
-        let (sockets, addresses) = app.socket_counts();
-        let address = addresses
+        let address = sockets
+            .addresses
             .take(client)
             .ok_or(SocketRefused::Address(o.max_sockets_per_address))?;
-        let total = sockets.fetch_add(1, Ordering::SeqCst);
+        let total = sockets.open.fetch_add(1, Ordering::SeqCst);
         let here = slot.map_or(0, |s| s.sockets.fetch_add(1, Ordering::SeqCst));
         let count = SocketCount {
-            app: app.clone(),
+            sockets: sockets.clone(),
             slot: slot.cloned(),
             _address: address,
         };
@@ -93,7 +121,7 @@ impl SocketCount {
 
 impl Drop for SocketCount {
     fn drop(&mut self) {
-        self.app.socket_counts().0.fetch_sub(1, Ordering::SeqCst);
+        self.sockets.open.fetch_sub(1, Ordering::SeqCst);
         if let Some(slot) = &self.slot {
             slot.sockets.fetch_sub(1, Ordering::SeqCst);
         }
@@ -104,7 +132,7 @@ impl Drop for SocketCount {
 /// hears of each change (every instance must know who is gone before a win
 /// is claimed).
 struct Presence {
-    app: AppState,
+    app: Games,
     slot: Arc<Slot>,
     seats: Vec<u8>,
 }
@@ -137,7 +165,7 @@ impl Drop for Presence {
     }
 }
 
-async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
+async fn send(socket: &mut WebSocket, msg: &GameOut) -> bool {
     socket
         .send(Message::Text(msg.to_json().into()))
         .await
@@ -150,7 +178,7 @@ async fn send(socket: &mut WebSocket, msg: &WsMessage) -> bool {
 /// so the page reconnects, to another instance behind the proxy if need be.
 pub(crate) async fn push_updates(
     mut socket: WebSocket,
-    app: AppState,
+    app: Games,
     slot: Arc<Slot>,
     mut closing: tokio::sync::watch::Receiver<bool>,
     account: Option<i64>,
@@ -162,7 +190,7 @@ pub(crate) async fn push_updates(
     };
     if !send(
         &mut socket,
-        &WsMessage::State {
+        &GameOut::State {
             state: Box::new(first),
         },
     )
@@ -191,24 +219,24 @@ pub(crate) async fn push_updates(
                 return;
             }
             update = rx.recv() => {
-                let text: Arc<str> = match update {
-                    Ok(text) => text,
+                let sent: Broadcast = match update {
+                    Ok(sent) => sent,
                     // Missed updates: send the current state instead.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let now = {
                             let session = slot.session.lock().await;
                             presence.app.shown(&slot, &session)
                         };
-                        Arc::from(WsMessage::State { state: Box::new(now) }.to_json())
+                        GameOut::State { state: Box::new(now) }.broadcast()
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
                 // The players' chat is theirs: a spectator's socket never
                 // gets a line of it (the line's room comes first).
-                if presence.seats.is_empty() && text.starts_with(PLAYERS_CHAT) {
+                if presence.seats.is_empty() && sent.players_only {
                     continue;
                 }
-                if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                if socket.send(Message::Text(sent.json.to_string().into())).await.is_err() {
                     return;
                 }
                 // A seat changed hands: does this socket's token still hold
@@ -220,7 +248,7 @@ pub(crate) async fn push_updates(
                         let you = slot.session.lock().await.seats_held(hello.as_deref(), account);
                         if you != presence.seats {
                             presence.set(you.clone());
-                            if !send(&mut socket, &WsMessage::Moved { you }).await {
+                            if !send(&mut socket, &GameOut::Moved { you }).await {
                                 return;
                             }
                         }
@@ -229,26 +257,26 @@ pub(crate) async fn push_updates(
             }
             msg = socket.recv() => {
                 let reply = match msg {
-                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => WsMessage::Pong,
-                    Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
-                        Ok(ClientMessage::Ping) => WsMessage::Pong,
-                        Ok(ClientMessage::Hello { token }) => {
+                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => GameOut::Pong,
+                    Some(Ok(Message::Text(t))) => match serde_json::from_str::<GameIn>(t.as_str()) {
+                        Ok(GameIn::Ping) => GameOut::Pong,
+                        Ok(GameIn::Hello { token }) => {
                             let you = slot.session.lock().await.seats_held(Some(&token), account);
                             presence.set(you.clone());
                             hello = Some(token);
-                            WsMessage::Hello { you }
+                            GameOut::Hello { you }
                         }
-                        Err(_) => WsMessage::Error {
+                        Err(_) => GameOut::Error {
                             error: "this socket takes only {\"type\":\"hello\",\"token\":…} and ping; send actions to POST /api/games/{id}/action".into(),
                         },
                     },
                     Some(Ok(Message::Close(_))) | None => return,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Binary(_))) => WsMessage::Error {
+                    Some(Ok(Message::Binary(_))) => GameOut::Error {
                         error: "this socket takes text messages only".into(),
                     },
                     Some(Err(e)) => {
-                        let _ = send(&mut socket, &WsMessage::Error { error: e.to_string() }).await;
+                        let _ = send(&mut socket, &GameOut::Error { error: e.to_string() }).await;
                         return;
                     }
                 };

@@ -583,21 +583,23 @@ async fn idle_games_leave_memory_and_come_back_from_the_store() {
     let before = call(&app, "GET", &format!("/api/games/{id}"), Some(&t), None)
         .await
         .1;
-    assert_eq!(state.games_in_memory(), 1);
+    assert_eq!(state.games().games_in_memory(), 1);
     assert_eq!(
-        state.evict_idle(std::time::Duration::from_secs(3600)),
+        state
+            .games()
+            .evict_idle(std::time::Duration::from_secs(3600)),
         0,
         "recently used games stay"
     );
     // Let the engine check that each load starts finish (it holds the game).
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    assert_eq!(state.evict_idle(std::time::Duration::ZERO), 1);
-    assert_eq!(state.games_in_memory(), 0);
+    assert_eq!(state.games().evict_idle(std::time::Duration::ZERO), 1);
+    assert_eq!(state.games().games_in_memory(), 0);
     let after = call(&app, "GET", &format!("/api/games/{id}"), Some(&t), None)
         .await
         .1;
     assert_eq!(after, before, "reloaded as it was, with the player's seat");
-    assert_eq!(state.games_in_memory(), 1);
+    assert_eq!(state.games().games_in_memory(), 1);
     let _ = first;
     // And play goes on after the reload.
     let s = &after["state"];

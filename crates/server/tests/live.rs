@@ -629,7 +629,7 @@ async fn a_killed_instances_clocks_go_on_from_another_without_charging_the_gap()
     let before = s["clock"]["remaining_ms"][0].as_i64().unwrap();
     let revision = s["revision"].as_i64().unwrap();
     assert_eq!(state(&app_a, &id).await["clock"]["running"], 0);
-    let keeper = a.instance().to_string();
+    let keeper = a.games().instance().to_string();
     // A dies: its loops stop (its heartbeat with them), its router and
     // state go.
     a.stop().await;

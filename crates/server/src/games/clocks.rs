@@ -8,7 +8,7 @@
 //! nobody kept is nobody's.
 
 use super::round::{Cause, Change};
-use super::{AppState, GameError};
+use super::{GameError, Games};
 use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::session::{Moment, Session};
@@ -40,7 +40,7 @@ pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
 }
 
 /// Keeps this instance's clocks for as long as the app lives.
-pub(crate) async fn keep(app: super::WeakState, mut stopping: super::loops::Stopping) {
+pub(crate) async fn keep(app: super::WeakGames, mut stopping: crate::tasks::Stopping) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_beat = 0;
@@ -69,7 +69,7 @@ pub(crate) async fn keep(app: super::WeakState, mut stopping: super::loops::Stop
     }
 }
 
-impl AppState {
+impl Games {
     /// How long a live game waits for each side's first decision, in
     /// milliseconds.
     pub(crate) fn first_move_ms(&self) -> i64 {

@@ -1,28 +1,75 @@
 //! The computer's seat. One task per game thinks when it is the engine's turn:
 //! it waits the delay, takes a permit of the engine pool, computes in
-//! `spawn_blocking`, and submits its action through the same path as a player.
-//! Every job is tied to the revision it was computed for: a reply to an older
-//! revision (the game moved on, or an Undo took it back) is dropped and the
-//! engine is asked again, so it never plays a stale reply and never stalls.
+//! `spawn_blocking` (or, with `--engine-threads 0`, queues the move for an
+//! `agon worker` and waits for its reply), and submits its action through
+//! the game's door like a player's. Every job is tied to the revision it was
+//! computed for: a reply to an older revision (the game moved on, or an
+//! Undo took it back) is dropped and the engine is asked again, so it never
+//! plays a stale reply and never stalls. A worker only decides; the
+//! instance commits, so every after-effect (the clock, the rating, the
+//! pair's next game, the push notice) is the door's, wherever the engine
+//! ran.
 
 use super::round::{Cause, Change};
 use super::GameError;
 use crate::dice::OsDice;
-use crate::games::AppState;
+use crate::games::Games;
 use crate::hub::Slot;
 use crate::kinds::engine_action;
+use crate::session::Action;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
-impl AppState {
+/// The computer's decision as a worker hands it back: a move job's result.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields)]
+pub enum EngineReply {
+    /// A move in notation.
+    Move {
+        /// The move.
+        notation: String,
+    },
+    /// Roll the chance die.
+    Roll,
+    /// Roll the verdict die.
+    Verdict,
+    /// Start the match's next game.
+    Next,
+}
+
+impl EngineReply {
+    /// The reply for an action the engine chose (`None`: an action the
+    /// engine never takes).
+    pub fn of(action: &Action) -> Option<EngineReply> {
+        match action {
+            Action::Move(notation) => Some(EngineReply::Move {
+                notation: notation.clone(),
+            }),
+            Action::Roll => Some(EngineReply::Roll),
+            Action::Verdict => Some(EngineReply::Verdict),
+            Action::Next => Some(EngineReply::Next),
+            _ => None,
+        }
+    }
+
+    /// The action to play.
+    pub fn action(self) -> Action {
+        match self {
+            EngineReply::Move { notation } => Action::Move(notation),
+            EngineReply::Roll => Action::Roll,
+            EngineReply::Verdict => Action::Verdict,
+            EngineReply::Next => Action::Next,
+        }
+    }
+}
+
+impl Games {
     /// Starts the engine task for a game if it is not running. The task acts
     /// while it is the engine's turn; before it ends it looks once more, so a
     /// change that arrived as it was finishing is never missed.
     pub(crate) fn kick_engine(&self, slot: Arc<Slot>) {
-        if self.remote_engine() {
-            self.queue_engine(slot);
-            return;
-        }
         if slot.engine_running.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -40,6 +87,9 @@ impl AppState {
                         Ok(false) => break,
                         Err(e) => {
                             tracing::error!(error = %e, "engine move failed");
+                            // Not at once again: a failure that lasts
+                            // (no store) must not spin.
+                            tokio::time::sleep(Duration::from_secs(1)).await;
                             break;
                         }
                     }
@@ -54,35 +104,6 @@ impl AppState {
         });
     }
 
-    /// With `--engine-threads 0`: queues the engine's move for a worker when
-    /// it is the engine's turn (once per game and revision: the queue
-    /// ignores the same job twice).
-    fn queue_engine(&self, slot: Arc<Slot>) {
-        let app = self.clone();
-        self.spawn(async move {
-            let (id, revision) = {
-                let session = slot.session.lock().await;
-                if !session.engine_to_act() {
-                    return;
-                }
-                (session.row.id.clone(), session.revision())
-            };
-            let queued = app
-                .store()
-                .enqueue(crate::store::NewJob {
-                    kind: crate::store::JobKind::Move,
-                    game: Some(&id),
-                    revision,
-                    payload: String::new(),
-                    delay: app.inner.engine_delay,
-                })
-                .await;
-            if let Err(e) = queued {
-                tracing::error!(game = %id, error = %e, "could not queue the engine's move");
-            }
-        });
-    }
-
     /// One engine action, if it is the engine's turn. Returns true when the
     /// task should look again (it acted, or its reply was stale).
     async fn engine_step(&self, slot: &Arc<Slot>) -> Result<bool, GameError> {
@@ -93,6 +114,9 @@ impl AppState {
             }
             (session.clone(), session.revision())
         };
+        if self.remote_engine() {
+            return self.worker_step(slot, &snapshot.row.id, revision).await;
+        }
         // The pause that lets people follow the game counts from now and
         // includes the thinking: the action comes once both are over, not
         // one after the other. An Urgammon roll, which decides nothing,
@@ -142,9 +166,77 @@ impl AppState {
             return Ok(false);
         };
         tokio::time::sleep_until(paced).await;
-        // A reply computed for an older revision (an Undo came in, or
-        // another instance changed the game) is dropped, and the task
-        // looks again.
+        self.play_engine(slot, revision, action).await
+    }
+
+    /// With `--engine-threads 0`: queues the engine's move for a worker
+    /// (once per game and revision: the queue takes the same job once),
+    /// waits for its reply, and plays it through the door. Another instance
+    /// waiting on the same job plays it too, and the revision check lets
+    /// one of them through. Returns true when the task should look again.
+    async fn worker_step(
+        &self,
+        slot: &Arc<Slot>,
+        game: &str,
+        revision: i64,
+    ) -> Result<bool, GameError> {
+        self.store()
+            .enqueue(crate::store::NewJob {
+                kind: crate::store::JobKind::Move,
+                game: Some(game),
+                revision,
+                payload: String::new(),
+                delay: self.inner.engine_delay,
+            })
+            .await?;
+        let job = self
+            .store()
+            .move_job(game, revision)
+            .await?
+            .ok_or_else(|| GameError::Internal("the engine's move was not queued".into()))?;
+        let state = loop {
+            match self.wait_job(job).await {
+                Ok(state) => break state,
+                // No worker yet: wait on, while the game waits for this move.
+                Err(GameError::NoWorker) => {
+                    if self.stopping_now() {
+                        return Ok(false);
+                    }
+                    if slot.session.lock().await.revision() != revision {
+                        return Ok(true);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        // Moved on meanwhile (an Undo, a flag): the reply is for nothing.
+        if slot.session.lock().await.revision() != revision {
+            return Ok(true);
+        }
+        let reply = match (state.result, state.error) {
+            (Some(json), _) => serde_json::from_str::<EngineReply>(&json)
+                .map_err(|e| GameError::Internal(format!("a worker's reply: {e} ({json})")))?,
+            (None, e) => {
+                return Err(GameError::Internal(format!(
+                    "the engine worker failed: {}",
+                    e.unwrap_or_default()
+                )))
+            }
+        };
+        self.play_engine(slot, revision, reply.action()).await
+    }
+
+    /// Plays the engine's action through the door if the game is still at
+    /// `revision`. A reply computed for an older revision (an Undo came in,
+    /// or another instance changed the game) is dropped, and the task looks
+    /// again.
+    async fn play_engine(
+        &self,
+        slot: &Arc<Slot>,
+        revision: i64,
+        action: Action,
+    ) -> Result<bool, GameError> {
+        let game = slot.session.lock().await.row.id.clone();
         self.change(slot, Cause::Computer, |session| {
             if session.revision() != revision {
                 tracing::debug!(%game, revision, now = session.revision(), "stale engine reply dropped");

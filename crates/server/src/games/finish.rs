@@ -10,7 +10,7 @@
 //! rating period).
 
 use super::round::Change;
-use super::{AppState, GameError};
+use super::{GameError, Games};
 use crate::dice::Ledger;
 use crate::model::{Kind, Status};
 use crate::ratings;
@@ -60,7 +60,7 @@ enum Next {
     },
 }
 
-impl AppState {
+impl Games {
     /// Finishes a game that has just ended (held locked by the door): the
     /// pair's second game, or the rating. A failure is logged: the game
     /// stays ended, and is rated when next loaded.

@@ -7,8 +7,8 @@
 
 mod clocks;
 mod computer;
+pub use computer::EngineReply;
 mod finish;
-mod loops;
 mod opening;
 mod options;
 pub(crate) mod players;
@@ -19,8 +19,9 @@ pub(crate) mod shared;
 pub mod talk;
 
 pub use crate::session::PAIR_PAUSE_MS;
+pub(crate) use crate::tasks::Stopping;
+use crate::tasks::Tasks;
 pub(crate) use finish::begin_pair;
-pub(crate) use loops::Stopping;
 
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
@@ -35,13 +36,10 @@ use crate::store::Store;
 use crate::store::StoreError;
 use round::{Cause, Change};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
-
-/// A piece of housekeeping run at each sweep.
-pub(crate) type Chore = Box<dyn Fn() + Send + Sync>;
 
 /// Why the games service could not do what was asked. The HTTP layer turns
 /// each into a status and a code; the service knows nothing of HTTP.
@@ -128,49 +126,40 @@ pub use crate::session::MAX_TOKENS;
 /// separator. A test imports a body of the longest export's size.
 pub const MAX_IMPORT: usize = 2 * (MAX_TOKENS * 10 + 256) + 1024;
 
-/// Housekeeping now and then, for as long as the state lives: idle games
-/// leave memory, the limiters forget old clients.
-async fn sweeper(app: WeakState, mut stopping: loops::Stopping) {
-    let every = match app.upgrade() {
-        // Often enough that a game leaves memory soon after its idle time.
-        Some(app) => {
-            (app.options().evict_after / 2).clamp(Duration::from_secs(1), Duration::from_secs(30))
-        }
-        None => return,
-    };
-    let mut tick = tokio::time::interval(every);
-    tick.tick().await;
-    loop {
-        tokio::select! {
-            () = stopping.wait() => return,
-            _ = tick.tick() => {}
-        }
-        let Some(app) = app.upgrade() else { return };
-        app.sweep();
-    }
-}
-
-/// The shared state of the app.
+/// The games service: a handle on the games in memory and the door every
+/// change of a game goes through. Clones share one service.
 #[derive(Clone)]
-pub struct AppState {
+pub struct Games {
     inner: Arc<Inner>,
 }
 
-/// A weak handle on the state, for a loop that must not keep it alive.
+/// A weak handle on the games service, for a loop that must not keep it
+/// alive.
 #[derive(Clone)]
-pub(crate) struct WeakState(std::sync::Weak<Inner>);
+pub(crate) struct WeakGames(std::sync::Weak<Inner>);
 
-impl WeakState {
-    /// The state, while it lives.
-    pub(crate) fn upgrade(&self) -> Option<AppState> {
-        self.0.upgrade().map(|inner| AppState { inner })
+impl WeakGames {
+    /// The service, while it lives.
+    pub(crate) fn upgrade(&self) -> Option<Games> {
+        self.0.upgrade().map(|inner| Games { inner })
     }
+}
+
+/// What the games service is built from: the services it calls and its
+/// limits. [`crate::state::AppState`] builds each once and hands them in.
+pub(crate) struct Parts {
+    /// The store every game is kept in.
+    pub store: Store,
+    /// Web Push: a player away is told of her turn.
+    pub push: crate::push::Pusher,
+    /// The app's one handle on its background work.
+    pub tasks: Tasks,
+    /// The limits and settings.
+    pub options: Options,
 }
 
 struct Inner {
     store: Store,
-    /// Accounts and their sessions.
-    accounts: crate::accounts::Accounts,
     games: Mutex<HashMap<String, Arc<Slot>>>,
     /// The computer's moves in games: a pool of their own, so that no
     /// analysis, rollout or review is ever ahead of a game in the queue.
@@ -181,23 +170,11 @@ struct Inner {
     analysis_load: Mutex<crate::games::AnalysisLoad>,
     engine_delay: Duration,
     options: Options,
-    /// WebSockets open now, in all.
-    sockets: AtomicUsize,
-    /// WebSockets open now per client address.
-    socket_addresses: Arc<crate::hub::PerAddress>,
-    /// Housekeeping the layers above hand in (the HTTP rate limiters
-    /// forgetting old clients), run by each sweep.
-    chores: Mutex<Vec<Chore>>,
-    /// When the app started: slots note their last use as seconds since.
+    /// When the service started: slots note their last use as seconds
+    /// since.
     started: std::time::Instant,
     /// Reviews being computed: game id → (steps done, steps in all).
     reviews: Mutex<HashMap<String, (usize, usize)>>,
-    /// Raised when the server stops: sockets close with a reconnect hint and
-    /// the health check says `stopping`.
-    closing: tokio::sync::watch::Sender<bool>,
-    /// Raised when a stop begins with a drain: the health check says
-    /// `stopping` while everything is still served.
-    draining: std::sync::atomic::AtomicBool,
     /// Requests waiting for a queued job's result, by job id.
     waiting_jobs: Mutex<HashMap<i64, tokio::sync::oneshot::Sender<()>>>,
     /// This instance's name among those sharing the store: it keeps the
@@ -206,38 +183,28 @@ struct Inner {
     /// The clocks this instance keeps: game id → when its deadline passes
     /// (milliseconds since the epoch).
     deadlines: Mutex<HashMap<String, i64>>,
-    /// The lobby's sockets and the seeks they hold.
-    lobby: crate::hub::LobbyHub,
     /// Each chat writer's recent lines, for the rate limit.
     chat_limiter: talk::ChatLimiter,
     /// Web Push: this server's keys and its client.
     push: crate::push::Pusher,
-    /// Every loop and background task of the state, and the one handle
-    /// that stops them.
-    loops: loops::Loops,
+    /// The app's one handle on its loops and background tasks.
+    tasks: Tasks,
 }
 
-impl AppState {
-    /// A state over a store, with default limits.
-    pub fn new(store: Store, engine_threads: usize, engine_delay: Duration) -> AppState {
-        AppState::with_options(
+impl Games {
+    /// The games service over its parts; its loops (the clock keeper, the
+    /// follower of other instances' changes, the Web Push key's first
+    /// making) start here and stop with the app's [`Tasks`].
+    pub(crate) fn start(parts: Parts) -> Games {
+        let Parts {
             store,
-            Options {
-                engine_threads,
-                engine_delay,
-                ..Options::default()
-            },
-        )
-    }
-
-    /// A state over a store, with these limits.
-    pub fn with_options(store: Store, options: Options) -> AppState {
+            push,
+            tasks,
+            options,
+        } = parts;
         let notices = store.notices();
-        let per_address_sockets = options.max_sockets_per_address;
-        let options_push = options.push.clone();
-        let app = AppState {
+        let app = Games {
             inner: Arc::new(Inner {
-                accounts: crate::accounts::Accounts::new(store.clone(), options.password_hashes()),
                 store,
                 games: Mutex::new(HashMap::new()),
                 engine: Arc::new(Semaphore::new(options.engine_threads.max(1))),
@@ -245,28 +212,20 @@ impl AppState {
                 analysis_load: Mutex::new(crate::games::AnalysisLoad::default()),
                 engine_delay: options.engine_delay,
                 options,
-                sockets: AtomicUsize::new(0),
-                socket_addresses: crate::hub::PerAddress::new(per_address_sockets, vec![]),
-                chores: Mutex::new(vec![]),
                 started: std::time::Instant::now(),
                 reviews: Mutex::new(HashMap::new()),
                 waiting_jobs: Mutex::new(HashMap::new()),
-                closing: tokio::sync::watch::channel(false).0,
-                draining: std::sync::atomic::AtomicBool::new(false),
                 instance: crate::secrets::instance_name(),
                 deadlines: Mutex::new(HashMap::new()),
-                lobby: crate::hub::LobbyHub::new(),
                 chat_limiter: talk::ChatLimiter::default(),
-                push: crate::push::Pusher::new(options_push.clone()),
-                loops: loops::Loops::new(),
+                push,
+                tasks,
             }),
         };
-        // The state's loops start with it, and stop with `stop`.
         if let Some(notices) = notices {
             app.spawn(shared::follow(app.downgrade(), notices, app.stopping()));
         }
         app.spawn(clocks::keep(app.downgrade(), app.stopping()));
-        app.spawn(sweeper(app.downgrade(), app.stopping()));
         // The Web Push key is made at first start (and kept in the store,
         // where every instance finds it).
         let weak = app.downgrade();
@@ -277,6 +236,21 @@ impl AppState {
             }
         });
         app
+    }
+
+    /// Runs `task` in the background, counted by the app's stop.
+    pub(crate) fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.inner.tasks.spawn(task);
+    }
+
+    /// What a loop selects on to end when the app stops.
+    pub(crate) fn stopping(&self) -> Stopping {
+        self.inner.tasks.stopping()
+    }
+
+    /// True once the app is stopping.
+    pub(crate) fn stopping_now(&self) -> bool {
+        self.inner.tasks.stopping_now()
     }
 
     /// True when engine work goes to the queue for `agon worker`s instead of
@@ -297,28 +271,9 @@ impl AppState {
             .unwrap_or_default()
     }
 
-    /// The body limit of a path.
-    pub(crate) fn body_limit(&self, path: &str) -> usize {
-        if path == "/api/import" {
-            MAX_IMPORT
-        } else {
-            MAX_BODY
-        }
-    }
-
-    /// A weak handle on the state, for a loop that must not keep it alive.
-    pub(crate) fn downgrade(&self) -> WeakState {
-        WeakState(Arc::downgrade(&self.inner))
-    }
-
-    /// The lobby's sockets and the seeks they hold.
-    pub(crate) fn lobby_hub(&self) -> &crate::hub::LobbyHub {
-        &self.inner.lobby
-    }
-
-    /// Raised when the server stops (sockets close with a reconnect hint).
-    pub(crate) fn closing_watch(&self) -> tokio::sync::watch::Receiver<bool> {
-        self.inner.closing.subscribe()
+    /// A weak handle on the service, for a loop that must not keep it alive.
+    pub(crate) fn downgrade(&self) -> WeakGames {
+        WeakGames(Arc::downgrade(&self.inner))
     }
 
     /// Reviews being computed here: game id → (steps done, steps in all).
@@ -331,19 +286,9 @@ impl AppState {
         &self.inner.push
     }
 
-    /// The WebSockets open now, in all, and per client address.
-    pub(crate) fn socket_counts(&self) -> (&AtomicUsize, &Arc<crate::hub::PerAddress>) {
-        (&self.inner.sockets, &self.inner.socket_addresses)
-    }
-
     /// The store.
     pub(crate) fn store(&self) -> &Store {
         &self.inner.store
-    }
-
-    /// The account service.
-    pub fn accounts(&self) -> &crate::accounts::Accounts {
-        &self.inner.accounts
     }
 
     /// The slot of a game, loading it from the store when needed. A game loaded
@@ -441,56 +386,12 @@ impl AppState {
         before - games.len()
     }
 
-    /// Hands the service housekeeping to run at each sweep (replacing any
-    /// given before): the HTTP layer's limiters forget clients not seen
-    /// lately.
-    pub(crate) fn set_chores(&self, chores: Vec<Chore>) {
-        if let Ok(mut c) = self.inner.chores.lock() {
-            *c = chores;
-        }
-    }
-
-    /// Housekeeping, run now and then by the server's sweeper: idle games leave
-    /// memory, and the rate limiters forget clients not seen lately.
+    /// The service's share of the app's housekeeping: the chat limiter
+    /// forgets old writers, and idle games leave memory. Returns how many
+    /// games left memory.
     pub fn sweep(&self) -> usize {
-        if let Ok(c) = self.inner.chores.lock() {
-            for chore in c.iter() {
-                chore();
-            }
-        }
-        self.inner.accounts.sweep();
         self.inner.chat_limiter.sweep();
         self.evict_idle(self.inner.options.evict_after)
-    }
-
-    /// Starts stopping: sockets close with a reconnect hint, the health
-    /// check answers 503 so a proxy sends new requests elsewhere.
-    pub fn close(&self) {
-        self.inner.closing.send_replace(true);
-    }
-
-    /// Waits until every WebSocket has closed, polling, so a stopping server
-    /// does not exit before its sockets have sent the reconnect hint (the
-    /// upgraded sockets outlive the HTTP connections `listen` waits for).
-    pub async fn sockets_closed(&self) {
-        while self.sockets() > 0 {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-    }
-
-    /// Begins the drain before a stop: the health check says `stopping`.
-    pub fn drain(&self) {
-        self.inner.draining.store(true, Ordering::SeqCst);
-    }
-
-    /// True once the server is stopping (or draining before it stops).
-    pub fn closing(&self) -> bool {
-        self.inner.draining.load(Ordering::SeqCst) || *self.inner.closing.borrow()
-    }
-
-    /// How many WebSockets are open now.
-    pub fn sockets(&self) -> usize {
-        self.inner.sockets.load(Ordering::Relaxed)
     }
 
     /// How many games are in memory now.

@@ -3,7 +3,7 @@
 //! importing, a rematch, a pair's second game and the lobby's pairings all
 //! open games this way.
 
-use super::{AppState, GameError, MAX_TOKENS};
+use super::{GameError, Games, MAX_TOKENS};
 use crate::dice::{Ledger, OsDice};
 use crate::model::{Kind, Mode, Status};
 use crate::session::Session;
@@ -36,7 +36,7 @@ pub(crate) struct NewGame {
 /// Builds, stores and opens a game, with the hash of an invite code for a
 /// seat when there is one.
 pub(crate) async fn open_game(
-    app: &AppState,
+    app: &Games,
     row: GameRow,
     tokens: Vec<String>,
     invite: Option<(&str, u8)>,

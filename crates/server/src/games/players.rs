@@ -4,13 +4,13 @@
 //! of a game through its door.
 
 use super::round::{Cause, Change};
-use super::{AppState, GameError};
+use super::{GameError, Games};
 use crate::store::SeatAccount;
 
 /// The most games one request may claim (a browser's whole list).
 pub const MAX_CLAIMS: usize = 500;
 
-impl AppState {
+impl Games {
     /// Gives the seats `token` holds in game `id` to `account`, except a
     /// seat another account holds already. Returns the seats that are now
     /// the account's (claimed now or before); a game that does not exist or
@@ -75,7 +75,7 @@ impl AppState {
     }
 }
 
-impl AppState {
+impl Games {
     /// Takes a seat of game `id` with a one-time invite `code` (a friend's
     /// invite, or a seat link from another device): the code's seat (or
     /// both) goes to `token`, and to the signed-in player's account; a

@@ -2,7 +2,7 @@
 //! have a pool of their own, so no analysis, rollout or review ever waits
 //! ahead of a game; each client may hold only its share of analyses.
 
-use super::{AppState, GameError};
+use super::{GameError, Games};
 
 /// Analysis work (analyses, rollouts) queued or running, per client
 /// address and in all: one client may hold only its share
@@ -19,14 +19,14 @@ const ANALYSIS_QUEUE_PER_THREAD: usize = 8;
 
 /// One piece of analysis work counted against its client until dropped.
 pub(crate) struct AnalysisTicket {
-    app: AppState,
+    app: Games,
     client: std::net::IpAddr,
 }
 
 impl AnalysisTicket {
     /// Counts one more piece of work for `client`, or refuses it: 429 when
     /// the client has its share queued already, 503 when the queue is full.
-    pub(crate) fn take(app: &AppState, client: std::net::IpAddr) -> Result<Self, GameError> {
+    pub(crate) fn take(app: &Games, client: std::net::IpAddr) -> Result<Self, GameError> {
         let o = app.options();
         let cap = ANALYSIS_QUEUE_PER_THREAD * o.engine_threads.max(1);
         let mut load = app
@@ -71,7 +71,7 @@ impl Drop for AnalysisTicket {
 /// thread once a permit of the analysis pool is free. The computer's moves
 /// in games have a pool of their own, so they never wait behind this.
 pub(crate) async fn on_pool<T: Send + 'static>(
-    app: &AppState,
+    app: &Games,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, GameError> {
     let _permit = app

@@ -5,7 +5,7 @@
 
 use super::opening::{new_row, open_game, NewGame};
 use super::round::{Cause, Change};
-use super::{begin_pair, AppState, GameError};
+use super::{begin_pair, GameError, Games};
 use crate::model::Mode;
 use crate::secrets;
 use crate::session::{Refusal, SessionError, SessionView};
@@ -23,7 +23,7 @@ pub(crate) struct Rematched {
     pub invite: Option<String>,
 }
 
-impl AppState {
+impl Games {
     /// The rematch of game `id` for a request holding `token` and signed in
     /// as `account`, if the game is still at `expect_revision` (when
     /// given).

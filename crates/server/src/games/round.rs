@@ -1,9 +1,9 @@
 //! A game's one door (lila's round): every change of a game, whoever causes
-//! it, goes through [`AppState::change`]. It locks the game, asks the caller
+//! it, goes through [`Games::change`]. It locks the game, asks the caller
 //! to decide the change on the session as it stands (pure), writes it with
-//! the revision check ([`AppState::write`], the one function that commits a
+//! the revision check ([`Games::write`], the one function that commits a
 //! game), takes the stored game and decides again when another instance
-//! was first, and then runs [`AppState::after_change`], which owes every
+//! was first, and then runs [`Games::after_change`], which owes every
 //! after-effect by construction: a game that just ended is finished (rated,
 //! a pair's second game opened: `finish.rs`), the clock's deadline noted,
 //! the one broadcast of the state ([`publish`]), the computer stopped or
@@ -11,9 +11,10 @@
 //! none of these: a new way to change a game is a new [`Change`] or a new
 //! caller of the door, never a copy of it.
 
-use super::{AppState, GameError};
-use crate::hub::{Slot, WsMessage};
+use super::{GameError, Games};
+use crate::hub::Slot;
 use crate::model::Offer;
+use crate::protocol::GameOut;
 use crate::session::{Session, SessionView};
 use crate::store::ratings::Rater;
 use crate::store::{Commit, SeatAccount, StoreError};
@@ -129,12 +130,12 @@ fn accounts_of(s: &Session) -> [Option<i64>; 2] {
 
 /// The one broadcast of a game's state to its sockets.
 fn publish(slot: &Slot, view: &SessionView) {
-    slot.broadcast(&WsMessage::State {
+    slot.broadcast(&GameOut::State {
         state: Box::new(view.clone()),
     });
 }
 
-impl AppState {
+impl Games {
     /// A game's state as its sockets and readers are shown it: a clock
     /// whose keeper (another instance) has gone silent is shown paused
     /// where the keeper was last seen alive, until it is heard again or
@@ -164,7 +165,7 @@ impl AppState {
 /// door gives up (another instance kept changing the game first).
 const TRIES: usize = 3;
 
-impl AppState {
+impl Games {
     /// The one door: decides a change of the game in `slot` with `decide`
     /// (on the session as it stands; `Ok(None)`: nothing to change),
     /// writes it with the revision check, and owes every after-effect. On

@@ -5,8 +5,8 @@
 
 use super::GameError;
 use crate::engine::EngineError;
-use crate::games::AppState;
-use crate::hub::WsMessage;
+use crate::games::Games;
+use crate::protocol::GameOut;
 use crate::store::{JobKind, JobState, Notice};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,9 +17,9 @@ const JOB_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Follows the store's announcements for as long as the app lives.
 pub(crate) async fn follow(
-    app: super::WeakState,
+    app: super::WeakGames,
     mut notices: broadcast::Receiver<Notice>,
-    mut stopping: super::loops::Stopping,
+    mut stopping: crate::tasks::Stopping,
 ) {
     loop {
         let heard = tokio::select! {
@@ -58,7 +58,7 @@ pub(crate) async fn follow(
                 ..
             } => {
                 if let Some(slot) = app.slot_in_memory(&game) {
-                    slot.broadcast(&WsMessage::Review {
+                    slot.broadcast(&GameOut::Review {
                         done,
                         total,
                         ready: false,
@@ -70,7 +70,7 @@ pub(crate) async fn follow(
                 if let Some(slot) = game.and_then(|g| app.slot_in_memory(&g)) {
                     let id = slot.session.lock().await.row.id.clone();
                     if let Ok(Some(_)) = app.store().review(&id).await {
-                        slot.broadcast(&WsMessage::Review {
+                        slot.broadcast(&GameOut::Review {
                             done: 1,
                             total: 1,
                             ready: true,
@@ -78,7 +78,8 @@ pub(crate) async fn follow(
                     }
                 }
             }
-            Notice::Lobby(change) => app.inner.lobby.changed(&change),
+            // The lobby follows its own (`crate::lobby`).
+            Notice::Lobby(_) => {}
             Notice::Chat { game, id } => app.chat_written(&game, id).await,
             Notice::Presence { game } => app.presence_changed(&game).await,
             Notice::Progress { game: None, .. } | Notice::Queued => {}
@@ -88,14 +89,14 @@ pub(crate) async fn follow(
 
 /// Brings one game up to the stored one, through the door (its sockets are
 /// told, and the computer looks again).
-async fn refresh(app: &AppState, slot: &Arc<crate::hub::Slot>) {
+async fn refresh(app: &Games, slot: &Arc<crate::hub::Slot>) {
     if let Err(e) = app.catch_up(slot).await {
         tracing::warn!(error = %e, "could not reload a game another instance changed");
     }
 }
 
 /// Wakes the request waiting for a job, if it is here.
-fn wake(app: &AppState, job: i64) {
+fn wake(app: &Games, job: i64) {
     if let Some(tx) = app
         .inner
         .waiting_jobs
@@ -107,7 +108,7 @@ fn wake(app: &AppState, job: i64) {
     }
 }
 
-impl AppState {
+impl Games {
     /// Runs engine work that answers a request (an analysis, a rollout): on
     /// this process's engine pool, or, with `--engine-threads 0`, through the
     /// queue, waiting for a worker's result. `payload` is what the worker
@@ -144,7 +145,7 @@ impl AppState {
 
     /// Waits until a queued job finishes (woken by its announcement, and
     /// looking now and then in case one was missed).
-    async fn wait_job(&self, id: i64) -> Result<JobState, GameError> {
+    pub(super) async fn wait_job(&self, id: i64) -> Result<JobState, GameError> {
         let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
         loop {
             let (tx, rx) = tokio::sync::oneshot::channel();
@@ -169,7 +170,11 @@ impl AppState {
                 }
                 return Err(GameError::NoWorker);
             }
-            let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
+            let mut stopping = self.stopping();
+            tokio::select! {
+                () = stopping.wait() => return Err(GameError::NoWorker),
+                _ = tokio::time::timeout(Duration::from_secs(2), rx) => {}
+            }
         }
     }
 }

@@ -3,9 +3,10 @@
 //! store, so a player may claim the win from an opponent who left, on
 //! whichever instance either of them is).
 
-use super::{AppState, GameError};
+use super::{GameError, Games};
 use crate::clock::now_ms;
-use crate::hub::{Slot, WsMessage};
+use crate::hub::Slot;
+use crate::protocol::GameOut;
 use crate::store::{ChatLine, Room};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -123,7 +124,7 @@ pub fn check_text(text: &str) -> Result<String, ChatRefusal> {
     Ok(text.to_string())
 }
 
-impl AppState {
+impl Games {
     /// Writes a line in a game's room for a writer holding `seats` (none:
     /// a spectator), signed in as `name`; `client` names the writer for
     /// the rate limit when it holds no seat. Every socket of the game that
@@ -176,7 +177,7 @@ impl AppState {
         // A shared store announces the line to every instance, this one
         // too; alone, this instance tells its own sockets.
         if !self.store().is_shared() {
-            slot.broadcast(&WsMessage::Chat {
+            slot.broadcast(&GameOut::Chat {
                 room,
                 line: line.clone(),
             });
@@ -201,7 +202,7 @@ impl AppState {
             return;
         };
         match self.store().chat_line(id).await {
-            Ok(Some(line)) => slot.broadcast(&WsMessage::Chat {
+            Ok(Some(line)) => slot.broadcast(&GameOut::Chat {
                 room: line.room,
                 line,
             }),
@@ -303,8 +304,8 @@ impl AppState {
 
     /// Who is connected to a game, and how long the others have been gone,
     /// as a socket is told it.
-    pub(crate) async fn presence_message(&self, slot: &Arc<Slot>) -> WsMessage {
-        WsMessage::Presence {
+    pub(crate) async fn presence_message(&self, slot: &Arc<Slot>) -> GameOut {
+        GameOut::Presence {
             seats: slot.presence(),
             away_ms: self.away(slot).await,
         }
@@ -316,7 +317,7 @@ impl AppState {
         slot.broadcast(&self.presence_message(slot).await);
     }
 
-    /// [`AppState::tell_presence`] in the background, for a caller that
+    /// [`Games::tell_presence`] in the background, for a caller that
     /// cannot wait (a socket closing).
     pub(crate) fn tell_presence_soon(&self, slot: &Arc<Slot>) {
         let (app, slot) = (self.clone(), slot.clone());
@@ -363,7 +364,7 @@ impl AppState {
     }
 }
 
-impl AppState {
+impl Games {
     /// Tells `seat`'s player of `event` by Web Push, on every browser she
     /// subscribed (for this seat, or for her account), in the background:
     /// the request that caused it does not wait. A subscription the push

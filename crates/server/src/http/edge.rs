@@ -17,8 +17,8 @@
 //!   token or an invite code, which no cache may keep); HSTS when the request
 //!   came over HTTPS through a trusted proxy.
 
-use crate::games::AppState;
 use crate::http::error::{ErrorBody, ErrorCode};
+use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -189,10 +189,9 @@ pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> 
                 .filter(|t| !t.is_empty());
             let reason = status.canonical_reason().unwrap_or("error").to_lowercase();
             let message = match (status, text) {
-                (StatusCode::PAYLOAD_TOO_LARGE, _) => format!(
-                    "the body is too large: at most {} bytes",
-                    app.body_limit(&path)
-                ),
+                (StatusCode::PAYLOAD_TOO_LARGE, _) => {
+                    format!("the body is too large: at most {} bytes", body_limit(&path))
+                }
                 (StatusCode::METHOD_NOT_ALLOWED, _) => {
                     format!("{reason}: see docs/api.md for this route's methods")
                 }
@@ -299,4 +298,14 @@ fn is_json(headers: &HeaderMap) -> bool {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The body limit of a path: an import may be as long as the longest
+/// record the server exports; every other body is small.
+fn body_limit(path: &str) -> usize {
+    if path == "/api/import" {
+        crate::games::MAX_IMPORT
+    } else {
+        crate::games::MAX_BODY
+    }
 }

@@ -4,7 +4,7 @@
 //! in `X-Forwarded-For`; requests without one (tests driving the router
 //! directly) share one key.
 
-use crate::games::AppState;
+use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::extract::FromRequestParts;

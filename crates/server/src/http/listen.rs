@@ -16,8 +16,8 @@
 //! then stops accepting, lets requests in flight finish and every WebSocket
 //! send its close frame (up to ten seconds in all), and exits.
 
-use crate::games::AppState;
 use crate::hub::{ConnectionShare, PerAddress};
+use crate::state::AppState;
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;

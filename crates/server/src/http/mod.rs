@@ -12,7 +12,8 @@ pub(crate) mod listen;
 pub mod signed;
 pub(crate) mod socket;
 
-use crate::games::{AppState, MAX_BODY, MAX_IMPORT};
+use crate::games::{MAX_BODY, MAX_IMPORT};
+use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
@@ -52,11 +53,10 @@ pub fn app(state: AppState) -> Router {
             .chain(&acting)
             .chain(&signing)
             .cloned()
-            .map(|l| -> crate::games::Chore { Box::new(move || l.limiter().retain_recent()) })
+            .map(|l| -> crate::state::Chore { Box::new(move || l.limiter().retain_recent()) })
             .collect(),
     );
     let limited = crate::http::limits::limited;
-    crate::lobby::start(&state);
     Router::new()
         .route("/", get(assets::page))
         .route("/new", get(assets::page))

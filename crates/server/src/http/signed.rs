@@ -4,7 +4,7 @@
 use super::edge::over_https;
 use super::error::ApiError;
 use super::limits::ClientIp;
-use crate::games::AppState;
+use crate::state::AppState;
 use crate::store::accounts::{Account, SignIn};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;

@@ -2,10 +2,10 @@
 //! caps (in all, per game, per address) before it is accepted; the socket
 //! itself is `crate::ws`.
 
-use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
 use crate::hub::ConnectionShare;
+use crate::state::AppState;
 use crate::ws::{push_updates, SocketCount, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
@@ -22,15 +22,14 @@ pub async fn upgrade(
     share: Option<Extension<ConnectionShare>>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id).await?;
+    let slot = app.games().slot(&id).await?;
     // Count the socket now, so a flood of upgrades cannot pass the caps
     // before the first of them is counted.
-    let count = SocketCount::take(&app, Some(&slot), client)?;
+    let count = SocketCount::take(app.sockets_open(), app.options(), Some(&slot), client)?;
     let account = viewer.account_id();
     Ok(sized(upgrade).on_upgrade(move |socket| async move {
-        let closing = app.closing_watch();
-        let app = app.clone();
-        push_updates(socket, app, slot, closing, account).await;
+        let closing = app.sockets_open().closing_watch();
+        push_updates(socket, app.games().clone(), slot, closing, account).await;
         drop((count, share));
     }))
 }
@@ -61,10 +60,12 @@ pub async fn lobby(
         .extensions_mut()
         .remove::<hyper::upgrade::OnUpgrade>()
         .ok_or_else(|| bad_upgrade("this connection cannot be upgraded to a WebSocket"))?;
-    let count = SocketCount::take(&app, None, client)?;
+    let count = SocketCount::take(app.sockets_open(), app.options(), None, client)?;
     tokio::spawn(async move {
         if let Ok(upgraded) = upgrade.await {
-            crate::lobby::socket::run(hyper_util::rt::TokioIo::new(upgraded), app).await;
+            let closing = app.sockets_open().closing_watch();
+            let io = hyper_util::rt::TokioIo::new(upgraded);
+            crate::lobby::socket::run(io, app.lobby().clone(), closing).await;
         }
         drop((count, share));
     });

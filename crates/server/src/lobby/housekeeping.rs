@@ -5,28 +5,32 @@
 //! from the store now and then.
 
 use super::{pools, socket, SEEK_TTL_MS};
+use super::{Lobby, WeakLobby};
 use crate::clock::now_ms;
-use crate::games::AppState;
 use crate::store::LobbyNotice;
 
-impl AppState {
+impl Lobby {
     /// The pools' counts, for the lobby's sockets.
     async fn note_pools(&self) {
-        if let Ok(Ok(json)) = self.pools().await.map(|p| serde_json::to_string(&p)) {
-            self.lobby_hub().set_pools(json);
+        if let Ok(Ok(json)) = self
+            .pools()
+            .await
+            .map(|p| serde_json::value::to_raw_value(&p))
+        {
+            self.hub().set_pools(json);
         }
     }
 
     /// The lobby's view in memory from the store: the open seeks and the
     /// pools.
-    async fn seed_lobby(&self) {
+    pub(super) async fn seed_lobby(&self) {
         self.note_pools().await;
         if let Ok(seeks) = self.seeks().await {
             let seeks = seeks
                 .iter()
-                .filter_map(|s| Some((s.id.clone(), serde_json::to_string(s).ok()?)))
+                .filter_map(|s| Some((s.id.clone(), serde_json::value::to_raw_value(s).ok()?)))
                 .collect();
-            self.lobby_hub().seed(seeks);
+            self.hub().seed(seeks);
         }
     }
 
@@ -36,7 +40,7 @@ impl AppState {
         let now = now_ms();
         self.note_pools().await;
         let held: Vec<String> = self
-            .lobby_hub()
+            .hub()
             .held
             .lock()
             .map(|h| h.keys().cloned().collect())
@@ -60,24 +64,17 @@ impl AppState {
     }
 }
 
-/// Starts the lobby's loops (once per app): changes are cut into a batch
+/// Starts the lobby's loops (once, when the lobby is built): changes are cut into a batch
 /// every [`crate::hub::LOBBY_BATCH`], the fan-out goes round the sockets
 /// whenever a batch was cut (round after round while batches keep coming),
 /// and the housekeeping runs every second, in a loop of its own.
-pub fn start(app: &AppState) {
-    if app
-        .lobby_hub()
-        .started
-        .swap(true, std::sync::atomic::Ordering::SeqCst)
-    {
-        return;
-    }
+pub(super) fn start(app: &Lobby) {
     // The pools at once (nobody waiting yet), so the first socket has them.
-    if let Ok(Ok(json)) = pools::pool_views(|_| 0).map(|p| serde_json::to_string(&p)) {
-        app.lobby_hub().set_pools(json);
+    if let Ok(Ok(json)) = pools::pool_views(|_| 0).map(|p| serde_json::value::to_raw_value(&p)) {
+        app.hub().set_pools(json);
     }
     let weak = app.downgrade();
-    let fresh = app.lobby_hub().fresh.clone();
+    let fresh = app.hub().fresh.clone();
     app.spawn(fan_out_loop(weak.clone(), fresh.clone(), app.stopping()));
     // The cuts apart from the housekeeping: its queries (slow while the
     // store is busy) never hold a change back.
@@ -105,7 +102,7 @@ pub fn start(app: &AppState) {
                 seeded = now_ms();
                 app.seed_lobby().await;
             }
-            app.lobby_hub().cut();
+            app.hub().cut();
         }
     });
     let mut stopping = app.stopping();
@@ -128,7 +125,7 @@ pub fn start(app: &AppState) {
 /// (the sockets it had passed are behind); sockets left behind busy are
 /// tried again a round's time later.
 async fn fan_out_loop(
-    weak: crate::games::WeakState,
+    weak: WeakLobby,
     fresh: std::sync::Arc<tokio::sync::Notify>,
     mut stopping: crate::games::Stopping,
 ) {
@@ -149,9 +146,9 @@ async fn fan_out_loop(
         loop {
             tokio::time::sleep_until(last + crate::hub::LOBBY_ROUND).await;
             last = tokio::time::Instant::now();
-            let head = app.lobby_hub().head();
+            let head = app.hub().head();
             behind = socket::fan_out(&app).await;
-            if app.lobby_hub().head() == head {
+            if app.hub().head() == head {
                 break;
             }
         }

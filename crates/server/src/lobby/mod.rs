@@ -11,17 +11,18 @@ mod housekeeping;
 mod pools;
 pub(crate) mod socket;
 
-pub use housekeeping::start;
-
 pub use pools::{PoolView, POOLS};
 
 use crate::clock::{now_ms, ClockSettings};
-use crate::games::{new_row, open_game, AppState, GameError, NewGame};
+use crate::games::{new_row, open_game, GameError, Games, NewGame};
+use crate::hub::LobbyHub;
 use crate::kinds::SettingsFields;
 use crate::model::{Kind, Mode};
 use crate::ratings::PROVISIONAL_DEVIATION;
 use crate::store::{LobbyNotice, SeatAccount, SeekRow};
+use crate::store::{Notice, Store};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How long a seek stays without a lobby socket holding it (a program that
 /// made it over HTTP alone has this long for someone to accept).
@@ -141,7 +142,7 @@ impl SeekView {
     }
 }
 
-/// What a new seek is to be (checked by [`AppState::make_seek`]).
+/// What a new seek is to be (checked by [`Lobby::make_seek`]).
 #[derive(Clone, Debug)]
 pub struct SeekSpec {
     /// Which game.
@@ -183,7 +184,7 @@ pub struct Paired {
 
 /// A player's rating in a game and whether it is provisional (1500, and
 /// provisional, for a player without an account or without rated games).
-async fn rating_of(app: &AppState, who: Option<&SeatAccount>, kind: Kind) -> (f64, bool) {
+async fn rating_of(app: &Lobby, who: Option<&SeatAccount>, kind: Kind) -> (f64, bool) {
     let Some(account) = who else {
         return (1500.0, true);
     };
@@ -197,13 +198,83 @@ async fn rating_of(app: &AppState, who: Option<&SeatAccount>, kind: Kind) -> (f6
     (row.rating, row.deviation > PROVISIONAL_DEVIATION)
 }
 
-impl AppState {
+/// The lobby service: it checks and keeps seeks and pools, pairs players
+/// and opens their games through the games service (a caller of it, as
+/// lila's lobby is of its rounds); its hub holds the lobby's sockets.
+/// Clones share one service.
+#[derive(Clone)]
+pub struct Lobby {
+    inner: Arc<Inner>,
+}
+
+/// A weak handle on the lobby, for a loop that must not keep it alive.
+#[derive(Clone)]
+pub(crate) struct WeakLobby(std::sync::Weak<Inner>);
+
+impl WeakLobby {
+    /// The lobby, while it lives.
+    pub(crate) fn upgrade(&self) -> Option<Lobby> {
+        self.0.upgrade().map(|inner| Lobby { inner })
+    }
+}
+
+struct Inner {
+    /// Where paired players' games are opened.
+    games: Games,
+    /// The lobby's sockets and the seeks they hold.
+    hub: LobbyHub,
+}
+
+impl Lobby {
+    /// The lobby over the games service; its loops (the batches, the
+    /// fan-out, the housekeeping, the follower of other instances'
+    /// changes) start here and stop with the app's tasks.
+    pub(crate) fn start(games: Games) -> Lobby {
+        let notices = games.store().notices();
+        let lobby = Lobby {
+            inner: Arc::new(Inner {
+                games,
+                hub: LobbyHub::new(),
+            }),
+        };
+        housekeeping::start(&lobby);
+        if let Some(notices) = notices {
+            lobby.spawn(follow(lobby.downgrade(), notices, lobby.stopping()));
+        }
+        lobby
+    }
+
+    /// The lobby's sockets and the seeks they hold.
+    pub(crate) fn hub(&self) -> &LobbyHub {
+        &self.inner.hub
+    }
+
+    fn store(&self) -> &Store {
+        self.inner.games.store()
+    }
+
+    fn first_move_ms(&self) -> i64 {
+        self.inner.games.first_move_ms()
+    }
+
+    fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.inner.games.spawn(task);
+    }
+
+    fn stopping(&self) -> crate::tasks::Stopping {
+        self.inner.games.stopping()
+    }
+
+    pub(crate) fn downgrade(&self) -> WeakLobby {
+        WeakLobby(Arc::downgrade(&self.inner))
+    }
+
     /// Tells every lobby socket of a change: at once on a store no one
     /// shares; on PostgreSQL through the store's announcement, which every
     /// instance (this one too) hears.
     fn lobby_changed(&self, change: LobbyNotice) {
         if !self.store().is_shared() {
-            self.lobby_hub().changed(&change);
+            self.hub().changed(&change);
         }
     }
 
@@ -287,7 +358,10 @@ impl AppState {
         self.store().add_seek(row, json.clone()).await?;
         // A pool's seek is not shown in the lobby.
         if pool.is_none() {
-            self.lobby_changed(LobbyNotice::Added(json));
+            self.lobby_changed(LobbyNotice::Added {
+                id: id.clone(),
+                view: json,
+            });
         }
         Ok(Made { id, token })
     }
@@ -461,7 +535,7 @@ impl AppState {
         row.accounts[seek.seat as usize] = seek.account.clone();
         row.accounts[1 - seek.seat as usize] = who;
         crate::games::begin_pair(&mut row);
-        open_game(self, row, vec![], None).await?;
+        open_game(&self.inner.games, row, vec![], None).await?;
         Ok(())
     }
 
@@ -474,7 +548,7 @@ impl AppState {
         if seek.game.is_some() || !owns(&seek, Some(token), None) {
             return false;
         }
-        if let Ok(mut held) = self.lobby_hub().held.lock() {
+        if let Ok(mut held) = self.hub().held.lock() {
             *held.entry(id.to_string()).or_insert(0) += 1;
         }
         true
@@ -484,7 +558,7 @@ impl AppState {
     /// more, its creator has left, and the seek goes.
     pub async fn release_seek(&self, id: &str) {
         let last = self
-            .lobby_hub()
+            .hub()
             .held
             .lock()
             .is_ok_and(|mut held| match held.get_mut(id) {
@@ -513,4 +587,28 @@ fn owns(seek: &SeekRow, token: Option<&str>, account: Option<i64>) -> bool {
         .is_some_and(|t| crate::secrets::same(&crate::secrets::hash(t), &seek.token_hash));
     let by_account = account.is_some_and(|a| seek.account.as_ref().is_some_and(|b| b.id == a));
     by_token || by_account
+}
+
+/// Follows the store's announcements of lobby changes (another instance's
+/// seek, or this one's, heard back through PostgreSQL) for as long as the
+/// lobby lives. One that fell behind mends the lobby from the store.
+async fn follow(
+    lobby: WeakLobby,
+    mut notices: tokio::sync::broadcast::Receiver<Notice>,
+    mut stopping: crate::tasks::Stopping,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        let heard = tokio::select! {
+            () = stopping.wait() => return,
+            heard = notices.recv() => heard,
+        };
+        let Some(lobby) = lobby.upgrade() else { return };
+        match heard {
+            Ok(Notice::Lobby(change)) => lobby.hub().changed(&change),
+            Ok(_) => {}
+            Err(RecvError::Lagged(_)) => lobby.seed_lobby().await,
+            Err(RecvError::Closed) => return,
+        }
+    }
 }

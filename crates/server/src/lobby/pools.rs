@@ -5,9 +5,9 @@
 //! second each instance pairs the waiting players it can. Taking both
 //! seeks is one conditional write each, so a player is never paired twice.
 
+use super::Lobby;
 use super::{owns, rating_of, LobbyError, Made, Paired, SeekSpec};
 use crate::clock::{now_ms, ClockSettings};
-use crate::games::AppState;
 use crate::model::Kind;
 use crate::store::{SeatAccount, SeekRow};
 use serde::Serialize;
@@ -152,7 +152,7 @@ pub(crate) fn pool_views(waiting: impl Fn(&str) -> usize) -> Result<Vec<PoolView
         .collect()
 }
 
-impl AppState {
+impl Lobby {
     /// The pools, with how many wait in each.
     ///
     /// # Errors

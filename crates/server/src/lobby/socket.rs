@@ -4,12 +4,12 @@
 //! there). A client holds its own seek with `{"type": "hold", "seek",
 //! "token"}`: the seek lasts while a socket holds it.
 
-use crate::games::AppState;
+use super::Lobby;
 use crate::hub::{CatchUp, LobbyHub, LobbyMember, RESTART};
+use crate::protocol::{LobbyIn, LobbyOut};
 use crate::wire::{frame, Offer, Outbox, Wire, TEXT};
 use crate::ws::{MAX_WS_MESSAGE, WS_READ_BUFFER};
 use futures_util::StreamExt;
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -20,29 +20,8 @@ use tokio_tungstenite::WebSocketStream;
 /// The most seeks one lobby socket may hold.
 const MAX_HELD: usize = 8;
 
-/// A message a lobby client may send.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-enum ClientMessage {
-    Hold { seek: String, token: String },
-    Ping,
-}
-
-/// A message the lobby socket sends besides the batched changes.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum LobbyMessage<'a> {
-    /// The answer to `hold`.
-    Held { seek: &'a str, ok: bool },
-    /// The answer to `ping`.
-    Pong,
-    /// A message the socket does not take.
-    Error { error: &'a str },
-}
-
-fn text(msg: &LobbyMessage<'_>) -> Vec<u8> {
-    let json = serde_json::to_string(msg).unwrap_or_else(|_| "{\"type\":\"error\"}".to_string());
-    frame(TEXT, json.as_bytes())
+fn text(msg: &LobbyOut<'_>) -> Vec<u8> {
+    frame(TEXT, msg.to_json().as_bytes())
 }
 
 /// Resolves once the server starts stopping.
@@ -53,7 +32,7 @@ async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
 /// Runs a lobby socket (upgraded, its frames not read yet) until it
 /// closes; the seeks it held go with it. Its outbox joins the lobby's
 /// fan-out (`fan_out`); this task reads what the client sends.
-pub async fn run<S>(io: S, app: AppState)
+pub async fn run<S>(io: S, app: Lobby, mut closing: tokio::sync::watch::Receiver<bool>)
 where
     S: AsyncRead + AsyncWrite + Send + 'static,
 {
@@ -67,13 +46,12 @@ where
         WebSocketStream::from_raw_socket(Wire::new(out.clone()), Role::Server, Some(config)).await;
     // Joined and sent the whole lobby with the outbox held: the fan-out
     // finds it busy meanwhile, and sends it the batches cut after.
-    let member = out.send_with(|| app.lobby_hub().join(out.clone()));
-    let mut closing = app.closing_watch();
+    let member = out.send_with(|| app.hub().join(out.clone()));
     let mut held: Vec<String> = vec![];
     if out.flushed().await {
         serve(&out, &mut stream, &app, &mut closing, &mut held).await;
     }
-    app.lobby_hub().leave(member);
+    app.hub().leave(member);
     for id in held {
         app.release_seek(&id).await;
     }
@@ -82,7 +60,7 @@ where
 async fn serve(
     out: &Arc<Outbox>,
     stream: &mut WebSocketStream<Wire>,
-    app: &AppState,
+    app: &Lobby,
     closing: &mut tokio::sync::watch::Receiver<bool>,
     held: &mut Vec<String>,
 ) {
@@ -102,19 +80,19 @@ async fn serve(
             msg = stream.next() => msg,
         };
         let reply = match msg {
-            Some(Ok(Message::Text(t))) if t.as_str() == "ping" => text(&LobbyMessage::Pong),
-            Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(t.as_str()) {
-                Ok(ClientMessage::Ping) => text(&LobbyMessage::Pong),
-                Ok(ClientMessage::Hold { seek, token }) => {
+            Some(Ok(Message::Text(t))) if t.as_str() == "ping" => text(&LobbyOut::Pong),
+            Some(Ok(Message::Text(t))) => match serde_json::from_str::<LobbyIn>(t.as_str()) {
+                Ok(LobbyIn::Ping) => text(&LobbyOut::Pong),
+                Ok(LobbyIn::Hold { seek, token }) => {
                     let ok = held.len() < MAX_HELD
                         && !held.contains(&seek)
                         && app.hold_seek(&seek, &token).await;
                     if ok {
                         held.push(seek.clone());
                     }
-                    text(&LobbyMessage::Held { seek: &seek, ok })
+                    text(&LobbyOut::Held { seek: &seek, ok })
                 }
-                Err(_) => text(&LobbyMessage::Error {
+                Err(_) => text(&LobbyOut::Error {
                     error:
                         "this socket takes only {\"type\":\"hold\",\"seek\":…,\"token\":…} and ping",
                 }),
@@ -130,7 +108,7 @@ async fn serve(
                 continue;
             }
             Some(Ok(Message::Pong(_) | Message::Frame(_))) => continue,
-            Some(Ok(Message::Binary(_))) => text(&LobbyMessage::Error {
+            Some(Ok(Message::Binary(_))) => text(&LobbyOut::Error {
                 error: "this socket takes text messages only",
             }),
         };
@@ -152,8 +130,8 @@ async fn serve(
 /// network) finishes from the socket's outbox; a socket still writing is
 /// passed over and catches up in a later round. Answers whether any socket
 /// was left behind.
-pub(crate) async fn fan_out(app: &AppState) -> bool {
-    let members = app.lobby_hub().members();
+pub(crate) async fn fan_out(app: &Lobby) -> bool {
+    let members = app.hub().members();
     if members.is_empty() {
         return false;
     }
@@ -169,7 +147,7 @@ pub(crate) async fn fan_out(app: &AppState) -> bool {
         tasks.push(tokio::spawn(tokio::task::unconstrained(async move {
             let (mut made, mut behind) = (None, false);
             for (i, m) in members[range].iter().enumerate() {
-                behind |= !write(app.lobby_hub(), m, &mut made);
+                behind |= !write(app.hub(), m, &mut made);
                 // Let requests in between, a hundred writes (half a
                 // millisecond) at a time.
                 if i % 100 == 99 {
@@ -237,7 +215,10 @@ mod tests {
     }
 
     fn add(hub: &LobbyHub, id: &str) {
-        hub.changed(&LobbyNotice::Added(format!("{{\"id\":\"{id}\"}}")));
+        hub.changed(&LobbyNotice::Added {
+            id: id.into(),
+            view: format!("{{\"id\":\"{id}\"}}"),
+        });
         assert!(hub.cut());
     }
 

@@ -48,8 +48,13 @@ pub struct SeekRow {
 /// A change of the lobby, as the instances tell each other.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyNotice {
-    /// A seek was made: its public view, as JSON.
-    Added(String),
+    /// A seek was made.
+    Added {
+        /// The seek's id.
+        id: String,
+        /// Its public view, as JSON.
+        view: String,
+    },
     /// A seek went: cancelled, lapsed, or taken (then `game` is the game it
     /// became).
     Gone {
@@ -64,7 +69,7 @@ impl LobbyNotice {
     /// The notice as a `NOTIFY` payload.
     pub fn payload(&self) -> String {
         match self {
-            LobbyNotice::Added(json) => format!("seek {json}"),
+            LobbyNotice::Added { view, .. } => format!("seek {view}"),
             LobbyNotice::Gone { id, game: Some(g) } => format!("gone {id} {g}"),
             LobbyNotice::Gone { id, game: None } => format!("gone {id}"),
         }
@@ -72,8 +77,17 @@ impl LobbyNotice {
 
     /// A notice from its payload.
     pub fn parse(payload: &str) -> Option<LobbyNotice> {
-        if let Some(json) = payload.strip_prefix("seek ") {
-            return Some(LobbyNotice::Added(json.to_string()));
+        if let Some(view) = payload.strip_prefix("seek ") {
+            // The id is read once, here, where the notice comes in.
+            #[derive(serde::Deserialize)]
+            struct Id {
+                id: String,
+            }
+            let Id { id } = serde_json::from_str(view).ok()?;
+            return Some(LobbyNotice::Added {
+                id,
+                view: view.to_string(),
+            });
         }
         let mut words = payload.strip_prefix("gone ")?.split(' ');
         let id = words.next()?.to_string();
@@ -135,7 +149,10 @@ mod tests {
     #[test]
     fn lobby_notices_round_trip() {
         for n in [
-            LobbyNotice::Added("{\"id\":\"x\"}".into()),
+            LobbyNotice::Added {
+                id: "x".into(),
+                view: "{\"id\":\"x\"}".into(),
+            },
             LobbyNotice::Gone {
                 id: "abc".into(),
                 game: Some("g1".into()),

@@ -562,6 +562,14 @@ pub trait Backend:
         Err(StoreError::NoQueue)
     }
 
+    /// The move job of a game at a revision, if one was queued: its id.
+    ///
+    /// # Errors
+    /// The read failed, or this store has no queue.
+    async fn move_job(&self, game: &str, revision: i64) -> Result<Option<i64>, StoreError> {
+        Err(StoreError::NoQueue)
+    }
+
     /// The unfinished review job of a game, if any: its id and state.
     ///
     /// # Errors

@@ -43,6 +43,13 @@ const GAMES = {
      *  puzzle's `rules` and `position`) with `move` played after it. */
     positionRequest: (spec, move) => ({ game: "ringo", rules: spec.rules, position: spec.position,
       moves: [spec.moves, move].filter(Boolean).join(" "), depth: 1 }),
+    /** The analysis board's address parameters for a set position (a
+     *  strategy item's or a glossary example's) with `move` played after it. */
+    analysisParams: (spec, move) => {
+      const p = { rules: spec.rules, position: spec.position };
+      if (move) p.moves = move;
+      return p;
+    },
     /** What a board shows beside it (Urgammon's dice): nothing. */
     boardExtras: () => [],
     /** Whether the verdict die may be rolled: never. */
@@ -99,6 +106,9 @@ const GAMES = {
     /** The analysis board's request for a set-up (a lesson's or a
      *  puzzle's `setup` and `record`: the turn's dice) with `move` after it. */
     positionRequest: (spec, move) => ({ game: "urgammon", setup: spec.setup, record: move ? spec.record + " " + move : spec.record, level: 1 }),
+    /** The analysis board's address parameters for a set-up and its
+     *  record (the turn's dice), with `move` after it. */
+    analysisParams: (spec, move) => ({ setup: spec.setup, record: move ? `${spec.record} ${move}` : spec.record }),
     /** The dice and the pips, beside a board. */
     boardExtras: (s) => [diceBlock(s), pipLine(s)],
     /** Whether the verdict die may be rolled now. */

@@ -7,9 +7,9 @@ use super::account_answers::{Claimed, Done, SignedIn};
 use super::parse_json;
 use crate::accounts::passwords::MAX_LEN;
 use crate::games::players::MAX_CLAIMS;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::{clear_cookie, started_answer, Viewer};
+use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::SeatAccount;
 use axum::body::Bytes;
@@ -118,7 +118,7 @@ async fn claim(
         if !crate::store::is_game_id(&h.game) || h.token.len() > 128 {
             continue;
         }
-        let seats = app.claim_seats(&h.game, &h.token, &mine).await?;
+        let seats = app.games().claim_seats(&h.game, &h.token, &mine).await?;
         if !seats.is_empty() {
             claimed.push(Claimed {
                 game: h.game.clone(),
@@ -337,7 +337,7 @@ pub async fn delete(
         .delete(a, req.password, Some(viewer.address))
         .await?;
     // Games in memory show the deleted player from now on.
-    app.forget_account(a.id).await;
+    app.games().forget_account(a.id).await;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],
         Json(Done { ok: true }),

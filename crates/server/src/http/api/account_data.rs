@@ -3,9 +3,9 @@
 
 use super::account_answers::Done;
 use super::parse_json;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
+use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::ListQuery;
 use axum::body::Bytes;

@@ -2,13 +2,13 @@
 //! moves of the game; the server alone draws dice.
 
 use super::{parse_json, token_from};
-use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
 use crate::model::OfferKind;
 use crate::session::SessionView;
 use crate::session::{Action, Mode};
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -100,6 +100,7 @@ pub async fn act(
         return rematch(&app, &id, &headers, &viewer, req.expect_revision).await;
     }
     let (slot, seats) = app
+        .games()
         .slot_and_seats(&id, token.as_deref(), viewer.account_id())
         .await?;
     let mode = slot.session.lock().await.mode();
@@ -150,7 +151,7 @@ pub async fn act(
         ActionKind::Claim => {
             // The opponent of a player holding one seat.
             let absent_ms = match seats.as_slice() {
-                [seat] => app.absence(&slot, 1 - seat).await?.unwrap_or(0),
+                [seat] => app.games().absence(&slot, 1 - seat).await?.unwrap_or(0),
                 _ => 0,
             };
             Action::Claim {
@@ -164,6 +165,7 @@ pub async fn act(
     };
     let lag = i64::from(req.lag_ms.unwrap_or(0));
     let (state, you) = app
+        .games()
         .apply(&slot, &seats, &action, req.expect_revision, lag)
         .await?;
     Ok(Json(ActionAnswer {
@@ -212,6 +214,7 @@ async fn rematch(
     expect_revision: Option<i64>,
 ) -> Result<Json<ActionAnswer>, ApiError> {
     let made = app
+        .games()
         .rematch(
             id,
             token_from(headers).as_deref(),

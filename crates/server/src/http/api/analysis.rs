@@ -6,10 +6,10 @@
 use super::parse_json;
 use crate::engine::analysis::AnalyzeRequest;
 use crate::games::AnalysisTicket;
-use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
 use crate::kinds::{analyze_json, checked_analyze, checked_rollout, rollout_json};
+use crate::state::AppState;
 use crate::store::JobKind;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -27,9 +27,10 @@ pub async fn analyze(
 ) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_analyze(&req)?;
-    let _ticket = AnalysisTicket::take(&app, client)?;
+    let _ticket = AnalysisTicket::take(app.games(), client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
+        .games()
         .engine_work(JobKind::Analyze, payload.clone(), move || {
             analyze_json(payload.as_bytes())
         })
@@ -45,9 +46,10 @@ pub async fn rollout(
 ) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_rollout(&req)?;
-    let _ticket = AnalysisTicket::take(&app, client)?;
+    let _ticket = AnalysisTicket::take(app.games(), client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
+        .games()
         .engine_work(JobKind::Rollout, payload.clone(), move || {
             rollout_json(payload.as_bytes())
         })

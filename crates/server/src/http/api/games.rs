@@ -2,7 +2,6 @@
 //! record, and the state at any ply for replays.
 
 use super::{parse_json, token_from};
-use crate::games::AppState;
 pub(crate) use crate::games::{new_row, open_game, NewGame};
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
@@ -10,6 +9,7 @@ use crate::http::signed::Viewer;
 use crate::kinds::SettingsFields;
 use crate::secrets;
 use crate::session::{Kind, Mode, Session, SessionView};
+use crate::state::AppState;
 use crate::store::SeatAccount;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -320,7 +320,7 @@ pub(super) async fn create_game(
     let id = row.id.clone();
     let invite_hash = invite.as_deref().map(secrets::hash);
     let session = open_game(
-        app,
+        app.games(),
         row,
         g.tokens,
         invite_hash.as_deref().map(|c| (c, other)),
@@ -349,7 +349,7 @@ pub async fn create(
     body: Bytes,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let req: CreateRequest = parse_json(&body)?;
-    let g = NewGame::from_request(&req, app.first_move_ms())?;
+    let g = NewGame::from_request(&req, app.games().first_move_ms())?;
     Ok((
         StatusCode::CREATED,
         Json(create_game(&app, g, &viewer).await?),
@@ -363,18 +363,18 @@ pub async fn get(
     headers: HeaderMap,
     viewer: Viewer,
 ) -> Result<Json<GameAnswer>, ApiError> {
-    let slot = app.slot(&id).await?;
+    let slot = app.games().slot(&id).await?;
     let (state, you) = {
         let session = slot.session.lock().await;
         let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
-        (app.shown(&slot, &session), you)
+        (app.games().shown(&slot, &session), you)
     };
     Ok(Json(GameAnswer {
         state,
         you,
         presence: slot.presence(),
         claim_after_ms: app.options().claim_after.as_millis() as i64,
-        away_ms: app.away(&slot).await,
+        away_ms: app.games().away(&slot).await,
     }))
 }
 
@@ -383,7 +383,7 @@ pub async fn record(
     State(app): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id).await?;
+    let slot = app.games().slot(&id).await?;
     let session = slot.session.lock().await;
     let name = format!(
         "attachment; filename=\"agon-{}-{}.txt\"",
@@ -409,7 +409,7 @@ pub async fn at_ply(
     State(app): State<AppState>,
     Path((id, ply)): Path<(String, usize)>,
 ) -> Result<Json<SessionView>, ApiError> {
-    let slot = app.slot(&id).await?;
+    let slot = app.games().slot(&id).await?;
     let session = slot.session.lock().await;
     let n = ply.min(session.tokens.len());
     // Before its end, a game that ended on time or by an abort was still

@@ -3,11 +3,11 @@
 
 use super::games::{create_game, seating, Created, NewGame};
 use super::parse_json;
-use crate::games::AppState;
 use crate::http::error::ErrorCode;
 use crate::http::error::{ApiError, RecordAt};
 use crate::kinds::Imported;
 use crate::session::{split_resignation, Kind};
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -100,7 +100,7 @@ pub async fn import(
         tokens,
         rated: false,
         clock: None,
-        first_move_ms: app.first_move_ms(),
+        first_move_ms: app.games().first_move_ms(),
     };
     Ok((
         StatusCode::CREATED,

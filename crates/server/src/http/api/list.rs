@@ -1,10 +1,10 @@
 //! `GET /api/games`: the games list, a page at a time, a player's own
 //! games (by id, or her account's), each with who plays it.
 
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
 use crate::session::{Kind, Mode, PlayerView, Status};
+use crate::state::AppState;
 use crate::store::{GameRow, ListCursor, ListQuery};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

@@ -126,7 +126,7 @@ pub struct StoreHealth {
 /// `GET /metrics` (on `--metrics-bind` only): every metric in Prometheus's
 /// text format, the levels read now.
 pub async fn metrics(
-    axum::extract::State(app): axum::extract::State<crate::games::AppState>,
+    axum::extract::State(app): axum::extract::State<crate::state::AppState>,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     let engine = app
@@ -136,9 +136,9 @@ pub async fn metrics(
         .map(|q| (q.waiting as i64, q.running as i64))
         .unwrap_or((-1, -1));
     let levels = crate::metrics::Levels {
-        games_in_memory: app.slots_in_memory().len(),
+        games_in_memory: app.games().slots_in_memory().len(),
         sockets: app.sockets(),
-        lobby_sockets: app.lobby_hub().members().len(),
+        lobby_sockets: app.lobby().hub().members().len(),
         engine,
         store: app.store().commit_stats(),
     };
@@ -155,7 +155,7 @@ pub async fn metrics(
 /// `GET /api/health`: the store answers a read, and the counts above; 503
 /// while the server stops, so a proxy stops sending it requests.
 pub async fn health(
-    axum::extract::State(app): axum::extract::State<crate::games::AppState>,
+    axum::extract::State(app): axum::extract::State<crate::state::AppState>,
 ) -> Result<(axum::http::StatusCode, Json<Health>), ApiError> {
     app.store()
         .list(&crate::store::ListQuery {
@@ -176,7 +176,7 @@ pub async fn health(
             status,
             backend: app.store().backend(),
             queue,
-            games_in_memory: app.games_in_memory(),
+            games_in_memory: app.games().games_in_memory(),
             sockets: app.sockets(),
             store: StoreHealth {
                 changes,

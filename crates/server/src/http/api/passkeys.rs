@@ -4,9 +4,9 @@
 
 use super::account_answers::{Done, SignedIn};
 use crate::accounts::passkeys::Site;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::{started_answer, Viewer};
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};

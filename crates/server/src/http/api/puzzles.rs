@@ -4,11 +4,11 @@
 //! a try answers it.
 
 use super::parse_json;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::limits::Client;
 use crate::http::signed::Viewer;
 use crate::puzzles::{self, TryError};
+use crate::state::AppState;
 use crate::store::RatingRow;
 use agon_ai::puzzle::{Goal, Puzzle, PuzzleGame};
 use axum::body::Bytes;

@@ -4,11 +4,11 @@
 //! WebSocket, and stored. The JSON is the CLI's (`agon ringo review`,
 //! `agon urgammon review`).
 
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::hub::Slot;
-use crate::hub::WsMessage;
+use crate::protocol::GameOut;
 use crate::session::Rules;
+use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -34,7 +34,7 @@ pub async fn get(
     State(app): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id).await?;
+    let slot = app.games().slot(&id).await?;
     let (rules, revision) = {
         let session = slot.session.lock().await;
         if !session.is_over() {
@@ -49,7 +49,7 @@ pub async fn get(
         return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
     }
     let total = rules.review_steps();
-    if app.remote_engine() {
+    if app.games().remote_engine() {
         // An engine worker computes it: the queue holds one review job per
         // game and revision, so asking again only reports its progress.
         return Ok(match app.store().review_job(&id).await? {
@@ -70,6 +70,7 @@ pub async fn get(
     }
     let started = {
         let mut running = app
+            .games()
             .reviews()
             .lock()
             .map_err(|_| ApiError::Internal("reviews lock poisoned".into()))?;
@@ -105,6 +106,7 @@ fn pending(done: usize, total: usize) -> Response {
 async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: Rules) {
     let result = compute(&app, &slot, &id, rules).await;
     let total = app
+        .games()
         .reviews()
         .lock()
         .ok()
@@ -112,7 +114,7 @@ async fn run(app: AppState, slot: Arc<Slot>, id: String, revision: i64, rules: R
         .map_or(0, |(_, t)| t);
     match result {
         Ok(body) => match app.store().save_review(&id, revision, body).await {
-            Ok(()) => slot.broadcast(&WsMessage::Review {
+            Ok(()) => slot.broadcast(&GameOut::Review {
                 done: total,
                 total,
                 ready: true,
@@ -130,12 +132,12 @@ async fn compute(
     rules: Rules,
 ) -> Result<String, ApiError> {
     let (state, slot, id) = (app.clone(), slot.clone(), id.to_string());
-    Ok(crate::games::on_pool(app, move || {
+    Ok(crate::games::on_pool(app.games(), move || {
         let progress = |done: usize, total: usize| {
-            if let Ok(mut r) = state.reviews().lock() {
+            if let Ok(mut r) = state.games().reviews().lock() {
                 r.insert(id.clone(), (done, total));
             }
-            slot.broadcast(&WsMessage::Review {
+            slot.broadcast(&GameOut::Review {
                 done,
                 total,
                 ready: false,

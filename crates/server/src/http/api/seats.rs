@@ -2,10 +2,10 @@
 //! links that move a player's seat to another device.
 
 use super::{parse_json, token_from};
-use crate::games::AppState;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::secrets;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -48,6 +48,7 @@ pub async fn join(
             name: a.name.clone(),
         });
     let you = app
+        .games()
         .join(&id, req.invite.trim(), &token, signed_in.as_ref())
         .await?;
     Ok(Json(Joined {
@@ -75,6 +76,7 @@ pub async fn seat_link(
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, ApiError> {
     let (_, seats) = app
+        .games()
         .slot_and_seats(&id, token_from(&headers).as_deref(), None)
         .await?;
     let seat = match seats.as_slice() {

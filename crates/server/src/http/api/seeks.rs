@@ -6,11 +6,11 @@
 
 use super::{parse_json, token_from};
 use crate::clock::ClockSettings;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
 use crate::lobby::{Made, Paired, PoolView, SeekSpec, SeekView};
 use crate::model::Kind;
+use crate::state::AppState;
 use crate::store::SeatAccount;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -85,8 +85,8 @@ fn who(viewer: &Viewer) -> Option<SeatAccount> {
 /// `GET /api/seeks`.
 pub async fn list(State(app): State<AppState>) -> Result<Json<SeeksAnswer>, ApiError> {
     Ok(Json(SeeksAnswer {
-        seeks: app.seeks().await?,
-        pools: app.pools().await?,
+        seeks: app.lobby().seeks().await?,
+        pools: app.lobby().pools().await?,
     }))
 }
 
@@ -129,7 +129,7 @@ pub async fn create(
         rating_min: req.rating_min,
         rating_max: req.rating_max,
     };
-    let made = app.make_seek(spec, who(&viewer), None).await?;
+    let made = app.lobby().make_seek(spec, who(&viewer), None).await?;
     Ok((StatusCode::CREATED, Json(made)))
 }
 
@@ -140,7 +140,8 @@ pub async fn cancel(
     headers: HeaderMap,
     viewer: Viewer,
 ) -> Result<StatusCode, ApiError> {
-    app.cancel_seek(&id, token_from(&headers).as_deref(), viewer.account_id())
+    app.lobby()
+        .cancel_seek(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -153,6 +154,7 @@ pub async fn accept(
     viewer: Viewer,
 ) -> Result<(StatusCode, Json<Paired>), ApiError> {
     let paired = app
+        .lobby()
         .accept_seek(&id, who(&viewer), token_from(&headers).as_deref())
         .await?;
     Ok((StatusCode::CREATED, Json(paired)))
@@ -160,7 +162,7 @@ pub async fn accept(
 
 /// `GET /api/pools`.
 pub async fn pools(State(app): State<AppState>) -> Result<Json<Vec<PoolView>>, ApiError> {
-    Ok(Json(app.pools().await?))
+    Ok(Json(app.lobby().pools().await?))
 }
 
 /// `POST /api/pools/{pool}` → 201 `{game, token}` (paired) or `{id,
@@ -178,6 +180,7 @@ pub async fn join(
         parse_json(&body)?
     };
     let joined = match app
+        .lobby()
         .join_pool(
             &pool,
             req.rated.unwrap_or(false),

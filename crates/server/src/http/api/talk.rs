@@ -5,11 +5,11 @@
 //! /api/push/subscriptions`).
 
 use super::{parse_json, token_from};
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::limits::Client;
 use crate::http::signed::Viewer;
 use crate::session::OfferView;
+use crate::state::AppState;
 use crate::store::{ChatLine, ListQuery, PushTarget, Room};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -44,10 +44,12 @@ pub async fn write(
 ) -> Result<(StatusCode, Json<Written>), ApiError> {
     let req: ChatRequest = parse_json(&body)?;
     let (slot, seats) = app
+        .games()
         .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
     let name = viewer.signed_in.as_ref().and_then(|(a, _)| a.name.clone());
     let line = app
+        .games()
         .write_chat(
             &slot,
             &seats,
@@ -90,9 +92,10 @@ pub async fn read(
         )
     })?;
     let (slot, seats) = app
+        .games()
         .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
-    let lines = app.read_chat(&slot, &seats, q.room).await?;
+    let lines = app.games().read_chat(&slot, &seats, q.room).await?;
     Ok(Json(Lines { lines }))
 }
 
@@ -201,7 +204,7 @@ pub async fn turns(
         if row.status != crate::model::Status::Ongoing || row.mode != crate::model::Mode::Friend {
             continue;
         }
-        let slot = app.slot(&row.id).await?;
+        let slot = app.games().slot(&row.id).await?;
         let turn = {
             let s = slot.session.lock().await;
             let you = s.seats_held(held.get(&row.id).map(String::as_str), account);
@@ -327,7 +330,7 @@ pub async fn subscribe(
         if !crate::store::is_game_id(&held.id) {
             continue;
         }
-        let Ok(slot) = app.slot(&held.id).await else {
+        let Ok(slot) = app.games().slot(&held.id).await else {
             continue;
         };
         let s = slot.session.lock().await;

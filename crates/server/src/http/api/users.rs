@@ -3,11 +3,11 @@
 //! and `GET /api/leaderboard/{game}`.
 
 use super::list::ListEntry;
-use crate::games::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
 use crate::model::{Kind, Outcome, Status};
 use crate::ratings::provisional;
+use crate::state::AppState;
 use crate::store::ratings::HistoryPoint;
 use crate::store::{ListCursor, ListQuery, RatingRow};
 use axum::extract::{Path, State};

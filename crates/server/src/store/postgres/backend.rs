@@ -485,6 +485,17 @@ impl Backend for PgStore {
             .map(|r| job_state(&r)))
     }
 
+    async fn move_job(&self, game: &str, revision: i64) -> Result<Option<i64>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT id FROM jobs WHERE kind = 'move' AND game_id = $1 AND revision = $2",
+                &[&game, &revision],
+            )
+            .await?
+            .map(|r| r.get::<_, i64>(0)))
+    }
+
     async fn review_job(&self, game: &str) -> Result<Option<(i64, JobState)>, StoreError> {
         let client = self.client().await?;
         Ok(client

@@ -117,7 +117,16 @@ impl LiveBackend for PgStore {
             ],
         )
         .await?;
-        notify(&tx, LOBBY, &LobbyNotice::Added(view).payload()).await?;
+        notify(
+            &tx,
+            LOBBY,
+            &LobbyNotice::Added {
+                id: s.id.clone(),
+                view,
+            }
+            .payload(),
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }

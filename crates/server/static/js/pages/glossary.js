@@ -9,15 +9,7 @@ import { gameOf } from "../games.js";
 /** Where a term's first example opens on the analysis board: its position
  *  with the move that shows the rule played. */
 function exampleLink(game, e) {
-  const p = new URLSearchParams({ game });
-  if (game === "ringo") {
-    p.set("rules", e.rules);
-    p.set("position", e.position);
-    p.set("moves", e.accept[0]);
-  } else {
-    p.set("setup", e.setup);
-    p.set("record", `${e.record} ${e.accept[0]}`);
-  }
+  const p = new URLSearchParams({ game, ...gameOf(game).analysisParams(e, e.accept[0]) });
   return `/analysis?${p}`;
 }
 

@@ -13,14 +13,7 @@ const say = (item, key) => item[key][LANG] || item[key].en;
 
 /** Where an item's position opens on the analysis board. */
 function analysisLink(game, item) {
-  const p = new URLSearchParams({ game });
-  if (game === "ringo") {
-    p.set("rules", item.rules);
-    p.set("position", item.position);
-  } else {
-    p.set("setup", item.setup);
-    p.set("record", item.record);
-  }
+  const p = new URLSearchParams({ game, ...gameOf(game).analysisParams(item) });
   return `/analysis?${p}`;
 }
 
