@@ -7,6 +7,7 @@
 //! (a restart costs nobody time). Pure arithmetic: the session decides who
 //! runs, the games service when to look.
 
+use crate::model::Seat;
 use serde::{Deserialize, Serialize};
 
 /// The most lag credited to a player per decision, in milliseconds: the
@@ -170,10 +171,10 @@ impl Clock {
 
     /// Each seat's time left at `now_ms` when `running` runs (never below
     /// zero).
-    pub fn remaining_at(&self, running: Option<u8>, now_ms: i64) -> [i64; 2] {
+    pub fn remaining_at(&self, running: Option<Seat>, now_ms: i64) -> [i64; 2] {
         let mut left = self.remaining_ms;
         if let Some(r) = running {
-            left[r as usize] = (left[r as usize] - self.used(now_ms, 0)).max(0);
+            left[r.index()] = (left[r.index()] - self.used(now_ms, 0)).max(0);
         }
         left
     }
@@ -181,10 +182,10 @@ impl Clock {
     /// The clock after a change at `now_ms`: `running` is charged its time
     /// (less `lag_ms` when it made the change), gets the increment if its
     /// turn `passed`, and the next turn begins now.
-    pub fn after(&self, running: Option<u8>, now_ms: i64, lag_ms: i64, passed: bool) -> Clock {
+    pub fn after(&self, running: Option<Seat>, now_ms: i64, lag_ms: i64, passed: bool) -> Clock {
         let mut next = *self;
         if let Some(r) = running {
-            let left = &mut next.remaining_ms[r as usize];
+            let left = &mut next.remaining_ms[r.index()];
             // A flag that fell shows zero, not how far past it the end came.
             *left = (*left - self.used(now_ms, lag_ms)).max(0);
             if passed {
@@ -203,19 +204,19 @@ impl Clock {
     /// The clock resumed at `now_ms` by another instance after its keeper
     /// stopped: `running` is charged only up to `alive_until_ms`, the
     /// keeper's last sign of life, so the time nobody kept is nobody's.
-    pub fn resumed(&self, running: Option<u8>, alive_until_ms: i64, now_ms: i64) -> Clock {
+    pub fn resumed(&self, running: Option<Seat>, alive_until_ms: i64, now_ms: i64) -> Clock {
         let mut next = *self;
         if let Some(r) = running {
             let until = alive_until_ms.clamp(self.since_ms, now_ms);
-            next.remaining_ms[r as usize] -= until - self.since_ms;
+            next.remaining_ms[r.index()] -= until - self.since_ms;
         }
         next.since_ms = now_ms;
         next
     }
 
     /// When `running`'s flag falls, in milliseconds since the epoch.
-    pub fn flag_at(&self, running: u8) -> i64 {
-        self.since_ms + self.remaining_ms[running as usize]
+    pub fn flag_at(&self, running: Seat) -> i64 {
+        self.since_ms + self.remaining_ms[running.index()]
     }
 }
 
@@ -226,7 +227,7 @@ pub struct ClockView {
     /// Each seat's time left now.
     pub remaining_ms: [i64; 2],
     /// The seat whose clock runs, if one does.
-    pub running: Option<u8>,
+    pub running: Option<Seat>,
     /// Added after each turn.
     pub increment_ms: i64,
     /// Each side's time at the start.
@@ -266,11 +267,11 @@ mod tests {
             days: 0,
         }
         .start(1_000, FIRST_MOVE_MS);
-        let next = c.after(Some(0), 11_000, 100, true);
+        let next = c.after(Some(Seat::First), 11_000, 100, true);
         assert_eq!(next.remaining_ms, [60_000 - 9_900 + 2_000, 60_000]);
         assert_eq!(next.since_ms, 11_000);
         // A lag past the bound is credited only up to it.
-        let lied = c.after(Some(1), 11_000, 60_000, false);
+        let lied = c.after(Some(Seat::Second), 11_000, 60_000, false);
         assert_eq!(lied.remaining_ms[1], 60_000 - (10_000 - LAG_BOUND_MS));
         // Never a gain from lag beyond the time used.
         assert_eq!(c.used(1_050, 400), 0);
@@ -284,11 +285,11 @@ mod tests {
             days: 0,
         }
         .start(0, FIRST_MOVE_MS);
-        let r = c.resumed(Some(1), 2_000, 60_000);
+        let r = c.resumed(Some(Seat::Second), 2_000, 60_000);
         assert_eq!(r.remaining_ms, [10_000, 8_000]);
         assert_eq!(r.since_ms, 60_000);
-        assert_eq!(r.flag_at(1), 68_000);
-        assert_eq!(c.remaining_at(Some(0), 12_000), [0, 10_000]);
+        assert_eq!(r.flag_at(Seat::Second), 68_000);
+        assert_eq!(c.remaining_at(Some(Seat::First), 12_000), [0, 10_000]);
     }
 
     #[test]
@@ -334,9 +335,9 @@ mod tests {
         // The first move is awaited for the days too, not 30 seconds.
         assert_eq!(c.first_move_ms, 3 * DAY_MS);
         // Two days spent on a move: the next turn of that side has three.
-        let next = c.after(Some(0), 2 * DAY_MS, 0, true);
+        let next = c.after(Some(Seat::First), 2 * DAY_MS, 0, true);
         assert_eq!(next.remaining_ms, [3 * DAY_MS, 3 * DAY_MS]);
-        assert_eq!(next.flag_at(1), 2 * DAY_MS + 3 * DAY_MS);
+        assert_eq!(next.flag_at(Seat::Second), 2 * DAY_MS + 3 * DAY_MS);
         assert_eq!(next.settings(), ClockSettings::days(3));
         assert_eq!(ClockSettings::days(7).label(), "7d");
         for bad in [0, 4, 5, 6, 8, 30] {

@@ -55,11 +55,162 @@ impl Kind {
     }
 
     /// The seat a side name stands for.
-    pub fn seat_of(self, name: &str) -> Option<u8> {
+    pub fn seat_of(self, name: &str) -> Option<Seat> {
         self.seat_names()
             .iter()
             .position(|n| *n == name)
-            .map(|i| i as u8)
+            .and_then(Seat::from_index)
+    }
+
+    /// The name of a seat's side in this game.
+    pub const fn seat_name(self, seat: Seat) -> &'static str {
+        self.seat_names()[seat.index()]
+    }
+}
+
+/// One of a game's two seats: the first plays the side each game lists
+/// first (Ringo's attackers, Urgammon's light), the second the other. The
+/// games service speaks of seats, never of `0` and `1`; the rules crates'
+/// own sides meet it in `session/ringo.rs` and `session/urgammon.rs`. In
+/// JSON, in the store and in the API a seat is still the number 0 or 1 (the
+/// contract), read and written here only.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Seat {
+    /// Seat 0.
+    First,
+    /// Seat 1.
+    Second,
+}
+
+impl Seat {
+    /// Both seats, the first first.
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// 0 or 1: the seat's place in a pair of values.
+    pub const fn index(self) -> usize {
+        match self {
+            Seat::First => 0,
+            Seat::Second => 1,
+        }
+    }
+
+    /// The seat numbered `i` (0 or 1).
+    pub const fn from_index(i: usize) -> Option<Seat> {
+        match i {
+            0 => Some(Seat::First),
+            1 => Some(Seat::Second),
+            _ => None,
+        }
+    }
+
+    /// The seat as the store and the API number it.
+    pub const fn number(self) -> u8 {
+        self.index() as u8
+    }
+
+    /// The seat a stored number names (`None`: not 0 or 1).
+    pub fn from_number(n: impl TryInto<usize>) -> Option<Seat> {
+        n.try_into().ok().and_then(Seat::from_index)
+    }
+
+    /// The other seat.
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// This seat's bit in a two-bit set (the `moved` column).
+    pub const fn bit(self) -> u8 {
+        1 << self.index()
+    }
+}
+
+/// The seats an invite or a seat link hands over: one seat, or both (a
+/// same-screen game's link). Stored as 0, 1 or 2.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum InviteSeats {
+    /// One seat.
+    One(Seat),
+    /// Both seats.
+    Both,
+}
+
+impl InviteSeats {
+    /// The number the store keeps: the seat's, or 2 for both.
+    pub const fn number(self) -> u8 {
+        match self {
+            InviteSeats::One(seat) => seat.number(),
+            InviteSeats::Both => 2,
+        }
+    }
+
+    /// The seats a stored number names (`None`: not 0, 1 or 2).
+    pub fn from_number(n: impl TryInto<usize>) -> Option<InviteSeats> {
+        match n.try_into().ok()? {
+            2 => Some(InviteSeats::Both),
+            i => Seat::from_index(i).map(InviteSeats::One),
+        }
+    }
+
+    /// The seats, the first first.
+    pub fn seats(self) -> Vec<Seat> {
+        match self {
+            InviteSeats::One(seat) => vec![seat],
+            InviteSeats::Both => Seat::BOTH.to_vec(),
+        }
+    }
+}
+
+impl From<InviteSeats> for i16 {
+    fn from(seats: InviteSeats) -> i16 {
+        i16::from(seats.number())
+    }
+}
+
+/// A Ringo side's seat: the attackers sit first.
+impl From<ringo::Side> for Seat {
+    fn from(side: ringo::Side) -> Seat {
+        match side {
+            ringo::Side::Attackers => Seat::First,
+            ringo::Side::Defenders => Seat::Second,
+        }
+    }
+}
+
+/// An Urgammon side's seat: light sits first.
+impl From<urgammon::Side> for Seat {
+    fn from(side: urgammon::Side) -> Seat {
+        match side {
+            urgammon::Side::Light => Seat::First,
+            urgammon::Side::Dark => Seat::Second,
+        }
+    }
+}
+
+impl From<Seat> for i16 {
+    fn from(seat: Seat) -> i16 {
+        i16::from(seat.number())
+    }
+}
+
+impl From<Seat> for i64 {
+    fn from(seat: Seat) -> i64 {
+        i64::from(seat.number())
+    }
+}
+
+impl Serialize for Seat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.number())
+    }
+}
+
+impl<'de> Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+        let n = u8::deserialize(d)?;
+        Seat::from_number(n).ok_or_else(|| serde::de::Error::custom("a seat is 0 or 1"))
     }
 }
 
@@ -177,13 +328,13 @@ impl Status {
         Status::Aborted,
     ];
 
-    /// A win for `seat` (0 or 1) in a game of `kind`.
-    pub const fn won(kind: Kind, seat: u8) -> Status {
+    /// A win for `seat` in a game of `kind`.
+    pub const fn won(kind: Kind, seat: Seat) -> Status {
         match (kind, seat) {
-            (Kind::Ringo, 0) => Status::AttackersWin,
-            (Kind::Ringo, _) => Status::DefendersWin,
-            (Kind::Urgammon, 0) => Status::LightWins,
-            (Kind::Urgammon, _) => Status::DarkWins,
+            (Kind::Ringo, Seat::First) => Status::AttackersWin,
+            (Kind::Ringo, Seat::Second) => Status::DefendersWin,
+            (Kind::Urgammon, Seat::First) => Status::LightWins,
+            (Kind::Urgammon, Seat::Second) => Status::DarkWins,
         }
     }
 
@@ -237,7 +388,7 @@ pub enum Outcome {
 
 impl Status {
     /// What this status of a game of `kind` means for `seat`.
-    pub fn outcome_for(self, kind: Kind, seat: u8) -> Outcome {
+    pub fn outcome_for(self, kind: Kind, seat: Seat) -> Outcome {
         match self {
             Status::Ongoing => Outcome::Ongoing,
             Status::Draw => Outcome::Drawn,
@@ -267,7 +418,7 @@ pub struct Offer {
     /// What is offered.
     pub kind: OfferKind,
     /// The seat that offered.
-    pub seat: u8,
+    pub seat: Seat,
 }
 
 impl Offer {
@@ -302,21 +453,40 @@ mod tests {
         }
         assert!("won".parse::<Status>().is_err());
         // An aborted game is nobody's win or loss.
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             assert_eq!(
                 Status::Aborted.outcome_for(Kind::Ringo, seat),
                 Outcome::Aborted
             );
         }
         assert_eq!(
-            Status::DefendersWin.outcome_for(Kind::Ringo, 1),
+            Status::DefendersWin.outcome_for(Kind::Ringo, Seat::Second),
             Outcome::Won
         );
         assert_eq!(
-            Status::DefendersWin.outcome_for(Kind::Ringo, 0),
+            Status::DefendersWin.outcome_for(Kind::Ringo, Seat::First),
             Outcome::Lost
         );
-        assert_eq!(Status::Draw.outcome_for(Kind::Urgammon, 0), Outcome::Drawn);
-        assert_eq!(Status::won(Kind::Urgammon, 1), Status::DarkWins);
+        assert_eq!(
+            Status::Draw.outcome_for(Kind::Urgammon, Seat::First),
+            Outcome::Drawn
+        );
+        assert_eq!(Status::won(Kind::Urgammon, Seat::Second), Status::DarkWins);
+    }
+
+    /// A seat is 0 or 1 in JSON (the API's contract) and nothing else.
+    #[test]
+    fn a_seat_is_the_number_0_or_1_in_json() {
+        assert_eq!(serde_json::to_string(&Seat::BOTH).unwrap(), "[0,1]");
+        assert_eq!(serde_json::from_str::<Seat>("1").unwrap(), Seat::Second);
+        for bad in ["2", "-1", "\"0\"", "null", "0.5"] {
+            assert!(serde_json::from_str::<Seat>(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Seat::First.other(), Seat::Second);
+        assert_eq!(InviteSeats::from_number(2), Some(InviteSeats::Both));
+        assert_eq!(InviteSeats::Both.seats(), Seat::BOTH.to_vec());
+        assert_eq!(InviteSeats::from_number(3), None);
+        assert_eq!(Seat::from(ringo::Side::Defenders), Seat::Second);
+        assert_eq!(Seat::from(urgammon::Side::Light), Seat::First);
     }
 }

@@ -5,6 +5,7 @@
 //! as [`RawValue`]s: JSON made once, when the seek was made, by whichever
 //! instance made it, and carried as it is.)
 
+use crate::model::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -44,7 +45,7 @@ pub enum GameOut {
     /// The answer to `hello`: the seats the token holds (none for a spectator).
     Hello {
         /// The seats.
-        you: Vec<u8>,
+        you: Vec<Seat>,
     },
     /// A review's progress: `done` of `total` steps; `ready` once it is
     /// stored (then `GET /api/games/{id}/review` returns it).
@@ -61,7 +62,7 @@ pub enum GameOut {
     /// watches). Sent at once, so the old device stops looking live.
     Moved {
         /// The seats the token still holds.
-        you: Vec<u8>,
+        you: Vec<Seat>,
     },
     /// A line of chat (`room` first, so a socket can tell a players'
     /// line without parsing it: spectators' sockets never get those).

@@ -68,10 +68,14 @@ pub fn instance_name() -> String {
 ///
 /// # Errors
 /// The generator failed.
-pub fn coin() -> Result<u8, NoSecret> {
+pub fn coin() -> Result<crate::model::Seat, NoSecret> {
     let mut b = [0u8; 1];
     fill(&mut b)?;
-    Ok(b[0] & 1)
+    Ok(if b[0] & 1 == 0 {
+        crate::model::Seat::First
+    } else {
+        crate::model::Seat::Second
+    })
 }
 
 /// Compares two secrets in time that does not depend on where they differ.

@@ -6,6 +6,7 @@
 
 use crate::games::{Games, Options};
 use crate::hub::{Slot, RESTART};
+use crate::model::Seat;
 use crate::protocol::{Broadcast, GameIn, GameOut};
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -134,14 +135,14 @@ impl Drop for SocketCount {
 struct Presence {
     app: Games,
     slot: Arc<Slot>,
-    seats: Vec<u8>,
+    seats: Vec<Seat>,
 }
 
 impl Presence {
-    fn set(&mut self, seats: Vec<u8>) {
+    fn set(&mut self, seats: Vec<Seat>) {
         self.release();
         for &s in &seats {
-            self.slot.presence[s as usize].fetch_add(1, Ordering::SeqCst);
+            self.slot.presence[s.index()].fetch_add(1, Ordering::SeqCst);
             self.app.note_presence(&self.slot, s);
         }
         self.seats = seats;
@@ -150,7 +151,7 @@ impl Presence {
 
     fn release(&mut self) {
         for s in self.seats.drain(..) {
-            self.slot.presence[s as usize].fetch_sub(1, Ordering::SeqCst);
+            self.slot.presence[s.index()].fetch_sub(1, Ordering::SeqCst);
             self.app.note_presence(&self.slot, s);
         }
     }

@@ -5,7 +5,7 @@
 mod common;
 
 use agon_server::dice::{Die, Drawn};
-use agon_server::model::{Kind, Mode, Status};
+use agon_server::model::{InviteSeats, Kind, Mode, Seat, Status};
 use agon_server::store::{
     Commit, GameRow, JobKind, ListCursor, ListQuery, Notice, Store, StoreError,
 };
@@ -76,7 +76,7 @@ fn row(id: &str) -> GameRow {
         // An offer waiting is kept with the game.
         offer: Some(agon_server::model::Offer {
             kind: agon_server::model::OfferKind::Takeback,
-            seat: 1,
+            seat: Seat::Second,
         }),
     }
 }
@@ -112,7 +112,7 @@ async fn round_trip(store: Store) {
             row: r.clone(),
             tokens: toks(&["start:3-1"]),
             dice: vec![die(Die::Opening, 0, 31)],
-            invite: Some(("code".into(), 1)),
+            invite: Some(("code".into(), InviteSeats::One(Seat::Second))),
         })
         .await
         .unwrap();
@@ -343,17 +343,20 @@ async fn invites_are_used_once(store: Store) {
             row: row("g4"),
             tokens: vec![],
             dice: vec![],
-            invite: Some(("c1".into(), 1)),
+            invite: Some(("c1".into(), InviteSeats::One(Seat::Second))),
         })
         .await
         .unwrap();
-    store.add_invite("g4", "c2".into(), 2).await.unwrap();
+    store
+        .add_invite("g4", "c2".into(), InviteSeats::Both)
+        .await
+        .unwrap();
     assert_eq!(
         store
             .claim_invite("g4", "c1".into(), "t1".into())
             .await
             .unwrap(),
-        Some((1, 1)),
+        Some((InviteSeats::One(Seat::Second), 1)),
         "the seat, and the game's revision, which rises as with every change"
     );
     assert_eq!(
@@ -379,7 +382,7 @@ async fn invites_are_used_once(store: Store) {
             .claim_invite("g4", "c2".into(), "t2".into())
             .await
             .unwrap(),
-        Some((2, 2))
+        Some((InviteSeats::Both, 2))
     );
     let r = store.load("g4").await.unwrap().unwrap().row;
     assert_eq!(
@@ -574,7 +577,7 @@ async fn postgres_changes_are_announced_to_every_instance() {
         row: row("g8"),
         tokens: vec![],
         dice: vec![],
-        invite: Some(("c".into(), 1)),
+        invite: Some(("c".into(), InviteSeats::One(Seat::Second))),
     })
     .await
     .unwrap();

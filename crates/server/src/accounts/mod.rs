@@ -439,6 +439,20 @@ impl Accounts {
     }
 }
 
+/// Whether an account's stored settings (the JSON that
+/// `PUT /api/account/settings` keeps) allow takebacks in its rated games:
+/// on unless turned off; settings that do not read as JSON leave them on.
+pub fn allows_takebacks(settings: Option<&str>) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Takebacks {
+        takebacks: Option<bool>,
+    }
+    settings
+        .and_then(|t| serde_json::from_str::<Takebacks>(t).ok())
+        .and_then(|s| s.takebacks)
+        .unwrap_or(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,5 +482,16 @@ mod tests {
             )),
             "Firefox on Windows"
         );
+    }
+
+    /// Takebacks are on unless an account turned them off.
+    #[test]
+    fn takebacks_are_on_unless_turned_off() {
+        assert!(allows_takebacks(None));
+        assert!(allows_takebacks(Some(r#"{"lang":"fr"}"#)));
+        assert!(allows_takebacks(Some("not json")));
+        assert!(!allows_takebacks(Some(
+            r#"{"takebacks":false,"sound":true}"#
+        )));
     }
 }

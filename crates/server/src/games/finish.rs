@@ -25,7 +25,7 @@ fn score_for(session: &Session, me: i64) -> f64 {
     match session.winner() {
         None => 0.5,
         Some(w) => {
-            let winner = session.row.accounts[w as usize].as_ref().map(|a| a.id);
+            let winner = session.row.accounts[w.index()].as_ref().map(|a| a.id);
             if winner == Some(me) {
                 1.0
             } else {

@@ -5,7 +5,9 @@
 //! an account deleted and a catch-up with another instance's change are
 //! all callers of that door.
 
+mod acting;
 mod clocks;
+pub use acting::{Acted, Ask};
 mod computer;
 pub use computer::EngineReply;
 mod finish;
@@ -14,10 +16,13 @@ mod options;
 pub(crate) mod players;
 mod pools;
 mod rematch;
+mod reviews;
+pub use reviews::Review;
 mod round;
 pub(crate) mod shared;
 pub mod talk;
 
+use crate::model::Seat;
 pub use crate::session::PAIR_PAUSE_MS;
 pub(crate) use crate::tasks::Stopping;
 use crate::tasks::Tasks;
@@ -89,6 +94,14 @@ pub enum GameError {
     /// A new game's record does not replay.
     #[error("{0}")]
     BadRecord(String),
+    /// A takeback offered in a rated game where a player turned them off.
+    #[error(
+        "takebacks in this rated game are off: both players must allow them in their settings"
+    )]
+    TakebacksOff,
+    /// A review asked of a game not over.
+    #[error("a review is for a finished game: finish or resign it first")]
+    NotOver,
     /// An invite code already used, or not for this game.
     #[error("this invite has already been used (or is not for this game): you can watch the game")]
     InviteUsed,
@@ -346,7 +359,7 @@ impl Games {
         id: &str,
         token: Option<&str>,
         account: Option<i64>,
-    ) -> Result<(Arc<Slot>, Vec<u8>), GameError> {
+    ) -> Result<(Arc<Slot>, Vec<Seat>), GameError> {
         let slot = self.slot(id).await?;
         let mut seats = slot.session.lock().await.seats_held(token, account);
         // Another instance may have handed a seat to this token a moment
@@ -431,11 +444,11 @@ impl Games {
     pub(crate) async fn apply(
         &self,
         slot: &Arc<Slot>,
-        seats: &[u8],
+        seats: &[Seat],
         action: &Action,
         expect_revision: Option<i64>,
         lag_ms: i64,
-    ) -> Result<(crate::session::SessionView, Vec<u8>), GameError> {
+    ) -> Result<(crate::session::SessionView, Vec<Seat>), GameError> {
         let lag_ms = if action.is_decision() { lag_ms } else { 0 };
         let outcome = self
             .change(slot, Cause::Player, |session| {

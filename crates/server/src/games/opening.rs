@@ -5,6 +5,7 @@
 
 use super::{GameError, Games, MAX_TOKENS};
 use crate::dice::{Ledger, OsDice};
+use crate::model::{InviteSeats, Seat};
 use crate::model::{Kind, Mode, Status};
 use crate::session::Session;
 use crate::store::{GameRow, NewRecord, Store};
@@ -22,7 +23,7 @@ pub(crate) struct NewGame {
     /// The computer's level.
     pub level: Option<u8>,
     /// The creator's seat.
-    pub my_seat: u8,
+    pub my_seat: Seat,
     /// An import's tokens.
     pub tokens: Vec<String>,
     /// Rated.
@@ -39,7 +40,7 @@ pub(crate) async fn open_game(
     app: &Games,
     row: GameRow,
     tokens: Vec<String>,
-    invite: Option<(&str, u8)>,
+    invite: Option<(&str, InviteSeats)>,
 ) -> Result<Session, GameError> {
     let mut row = row;
     // An imported record is past its first moves: not to be aborted.
@@ -80,7 +81,7 @@ pub(crate) fn new_row(
     g: &NewGame,
     token0: Option<String>,
     token1: Option<String>,
-    engine_seat: Option<u8>,
+    engine_seat: Option<Seat>,
 ) -> Result<GameRow, GameError> {
     let now = Store::now();
     Ok(GameRow {

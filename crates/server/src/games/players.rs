@@ -5,6 +5,7 @@
 
 use super::round::{Cause, Change};
 use super::{GameError, Games};
+use crate::model::Seat;
 use crate::store::SeatAccount;
 
 /// The most games one request may claim (a browser's whole list).
@@ -23,7 +24,7 @@ impl Games {
         id: &str,
         token: &str,
         account: &SeatAccount,
-    ) -> Result<Vec<u8>, GameError> {
+    ) -> Result<Vec<Seat>, GameError> {
         let slot = match self.slot(id).await {
             Ok(slot) => slot,
             Err(GameError::NotFound(_)) => return Ok(vec![]),
@@ -31,9 +32,9 @@ impl Games {
         };
         // One seat a change: each is decided again on the game as it
         // stands when its turn comes (the token may have lost the seat).
-        for seat in 0u8..2 {
+        for seat in Seat::BOTH {
             self.change(&slot, Cause::Player, |session| {
-                let free = session.row.accounts[seat as usize].is_none();
+                let free = session.row.accounts[seat.index()].is_none();
                 if !free || !session.seats_for(Some(token)).contains(&seat) {
                     return Ok(None);
                 }
@@ -92,7 +93,7 @@ impl Games {
         code: &str,
         token: &str,
         account: Option<&SeatAccount>,
-    ) -> Result<Vec<u8>, GameError> {
+    ) -> Result<Vec<Seat>, GameError> {
         let slot = self.slot(id).await?;
         let (code, token_hash) = (crate::secrets::hash(code), crate::secrets::hash(token));
         let mut was_waiting = false;
@@ -126,6 +127,6 @@ impl Games {
         if was_waiting {
             self.restart_clock(&slot).await?;
         }
-        Ok(if seat == 2 { vec![0, 1] } else { vec![seat] })
+        Ok(seat.seats())
     }
 }

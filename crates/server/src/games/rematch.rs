@@ -7,6 +7,7 @@ use super::opening::{new_row, open_game, NewGame};
 use super::round::{Cause, Change};
 use super::{begin_pair, GameError, Games};
 use crate::model::Mode;
+use crate::model::{InviteSeats, Seat};
 use crate::secrets;
 use crate::session::{Refusal, SessionError, SessionView};
 
@@ -15,7 +16,7 @@ pub(crate) struct Rematched {
     /// The finished game's state, linked to the rematch.
     pub state: SessionView,
     /// The seats the request holds in the finished game.
-    pub you: Vec<u8>,
+    pub you: Vec<Seat>,
     /// The rematch's id.
     pub game: String,
     /// For a friend game whose other seat was never taken: that seat's new
@@ -74,7 +75,7 @@ impl Games {
                 start: session.row.start_position.clone(),
                 mode: session.mode(),
                 level: session.row.level,
-                my_seat: 0,
+                my_seat: Seat::First,
                 tokens: vec![],
                 // A rated game's rematch is rated too (a Ringo pair's: a
                 // new pair).
@@ -87,7 +88,7 @@ impl Games {
                 &g,
                 session.row.token1.clone(),
                 session.row.token0.clone(),
-                session.row.engine_seat.map(|s| 1 - s),
+                session.row.engine_seat.map(Seat::other),
             )?;
             row.level = session.row.level;
             begin_pair(&mut row);
@@ -98,8 +99,8 @@ impl Games {
             ];
             // A friend seat that was never taken gets a fresh invite code.
             let free = match (session.mode(), &row.token0, &row.token1) {
-                (Mode::Friend, None, _) => Some(0),
-                (Mode::Friend, _, None) => Some(1),
+                (Mode::Friend, None, _) => Some(Seat::First),
+                (Mode::Friend, _, None) => Some(Seat::Second),
                 _ => None,
             };
             let invite = match free {
@@ -111,7 +112,7 @@ impl Games {
         let new_id = row.id.clone();
         let invite_hash = invite
             .as_ref()
-            .map(|(code, seat)| (secrets::hash(code), *seat));
+            .map(|(code, seat)| (secrets::hash(code), InviteSeats::One(*seat)));
         open_game(
             self,
             row,

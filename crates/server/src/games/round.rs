@@ -14,6 +14,7 @@
 use super::{GameError, Games};
 use crate::hub::Slot;
 use crate::model::Offer;
+use crate::model::{InviteSeats, Seat};
 use crate::protocol::GameOut;
 use crate::session::{Session, SessionView};
 use crate::store::ratings::Rater;
@@ -51,7 +52,7 @@ pub(crate) enum Change {
     /// A signed-in player's seat becomes her account's.
     SeatAccount {
         /// The seat.
-        seat: u8,
+        seat: Seat,
         /// The account.
         account: SeatAccount,
     },
@@ -85,7 +86,7 @@ pub(crate) enum Change {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Written {
     /// For [`Change::Invite`]: the seat the code gave (2: both).
-    pub seat: Option<u8>,
+    pub seat: Option<InviteSeats>,
 }
 
 /// The game after a change through the door.
@@ -101,7 +102,7 @@ pub(crate) struct Outcome {
 struct Before {
     revision: i64,
     over: bool,
-    seat_to_act: Option<u8>,
+    seat_to_act: Option<Seat>,
     offer: Option<Offer>,
     tokens: usize,
     keeper: Option<String>,
@@ -201,6 +202,9 @@ impl Games {
                     match self.catch_up_locked(&mut session).await {
                         Ok(true) => {
                             caught_up = true;
+                            // Its sockets see the other instance's change
+                            // before this one (a watcher misses no move).
+                            publish(slot, &self.shown(slot, &session));
                             continue;
                         }
                         Ok(false) => break Err(e),
@@ -219,7 +223,12 @@ impl Games {
                 Err(GameError::Store(StoreError::Stale(_))) if shared && tries < TRIES => {
                     tries += 1;
                     match self.catch_up_locked(&mut session).await {
-                        Ok(c) => caught_up |= c,
+                        Ok(c) => {
+                            if c {
+                                publish(slot, &self.shown(slot, &session));
+                            }
+                            caught_up |= c;
+                        }
                         Err(err) => break Err(err),
                     }
                 }
@@ -312,18 +321,18 @@ impl Games {
             }
             Change::SeatAccount { seat, account } => {
                 session.row.revision = store.set_seat_account(&id, from, seat, account.id).await?;
-                session.row.accounts[seat as usize & 1] = Some(account);
+                session.row.accounts[seat.index()] = Some(account);
             }
             Change::Invite { code, token } => {
                 let (seat, revision) = store
                     .claim_invite(&id, code, token.clone())
                     .await?
                     .ok_or(GameError::InviteUsed)?;
-                if seat == 0 || seat == 2 {
-                    session.row.token0 = Some(token.clone());
-                }
-                if seat == 1 || seat == 2 {
-                    session.row.token1 = Some(token);
+                for s in seat.seats() {
+                    match s {
+                        Seat::First => session.row.token0 = Some(token.clone()),
+                        Seat::Second => session.row.token1 = Some(token.clone()),
+                    }
                 }
                 session.row.revision = revision;
                 return Ok(Written { seat: Some(seat) });
@@ -429,7 +438,7 @@ impl Games {
                 .offer
                 .is_none_or(|o| o.kind != offer.kind || o.seat != offer.seat);
             if new {
-                self.notify_seat(slot, 1 - (offer.seat & 1), Event::Offer(offer.kind), None)
+                self.notify_seat(slot, offer.seat.other(), Event::Offer(offer.kind), None)
                     .await;
             }
         }
@@ -440,7 +449,7 @@ impl Games {
             self.notify_seat(slot, next, Event::Turn, None).await;
         }
         if ended {
-            for seat in 0..2 {
+            for seat in Seat::BOTH {
                 self.notify_seat(slot, seat, Event::Ended, None).await;
             }
         }

@@ -6,6 +6,7 @@
 use super::{GameError, Games};
 use crate::clock::now_ms;
 use crate::hub::Slot;
+use crate::model::Seat;
 use crate::protocol::GameOut;
 use crate::store::{ChatLine, Room};
 use std::collections::{HashMap, VecDeque};
@@ -132,7 +133,7 @@ impl Games {
     pub(crate) async fn write_chat(
         &self,
         slot: &Arc<Slot>,
-        seats: &[u8],
+        seats: &[Seat],
         name: Option<String>,
         room: Room,
         text: &str,
@@ -158,7 +159,7 @@ impl Games {
             _ => {}
         }
         let writer = match seats.first() {
-            Some(s) => format!("{game} seat {s}"),
+            Some(s) => format!("{game} seat {}", s.number()),
             None => format!("{game} {client}"),
         };
         self.inner.chat_limiter.take(writer)?;
@@ -186,7 +187,7 @@ impl Games {
             if let Some(&seat) = seats.first() {
                 self.notify_seat(
                     slot,
-                    1 - seat,
+                    seat.other(),
                     crate::push::Event::Chat,
                     Some(line.text.clone()),
                 )
@@ -216,7 +217,7 @@ impl Games {
     pub(crate) async fn read_chat(
         &self,
         slot: &Arc<Slot>,
-        seats: &[u8],
+        seats: &[Seat],
         room: Room,
     ) -> Result<Vec<ChatLine>, GameError> {
         let (game, over) = {
@@ -234,12 +235,12 @@ impl Games {
 
     /// Notes in the store how many sockets this instance has open for a
     /// seat (after one opened or closed).
-    pub(crate) fn note_presence(&self, slot: &Arc<Slot>, seat: u8) {
+    pub(crate) fn note_presence(&self, slot: &Arc<Slot>, seat: Seat) {
         let (app, slot) = (self.clone(), slot.clone());
         self.spawn(async move {
             let game = slot.session.lock().await.row.id.clone();
             // Read when written, so the last write has the last count.
-            let open = slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst);
+            let open = slot.presence[seat.index()].load(std::sync::atomic::Ordering::SeqCst);
             if let Err(e) = app
                 .store()
                 .set_presence(&game, seat, app.instance(), open, now_ms())
@@ -262,7 +263,7 @@ impl Games {
         let seen: HashMap<String, i64> = seen.into_iter().collect();
         let now = now_ms();
         let before = slot.presence();
-        for seat in 0u8..2 {
+        for seat in Seat::BOTH {
             let Ok(rows) = self.store().presence(game, seat).await else {
                 return;
             };
@@ -271,7 +272,7 @@ impl Games {
                     && instance != self.instance()
                     && super::clocks::alive(seen.get(instance).copied(), now)
             });
-            slot.remote[seat as usize].store(elsewhere, std::sync::atomic::Ordering::SeqCst);
+            slot.remote[seat.index()].store(elsewhere, std::sync::atomic::Ordering::SeqCst);
         }
         if slot.presence() != before {
             self.tell_presence(&slot).await;
@@ -290,12 +291,12 @@ impl Games {
             return away;
         }
         let present = slot.presence();
-        for seat in 0u8..2 {
-            if present[seat as usize] {
+        for seat in Seat::BOTH {
+            if present[seat.index()] {
                 continue;
             }
             match self.absence(slot, seat).await {
-                Ok(gone) => away[seat as usize] = gone,
+                Ok(gone) => away[seat.index()] = gone,
                 Err(e) => tracing::warn!(error = %e, "could not measure a player's absence"),
             }
         }
@@ -332,14 +333,14 @@ impl Games {
     pub(crate) async fn absence(
         &self,
         slot: &Arc<Slot>,
-        seat: u8,
+        seat: Seat,
     ) -> Result<Option<i64>, GameError> {
         let (game, changed_ms) = {
             let s = slot.session.lock().await;
             (s.row.id.clone(), s.row.updated_at * 1000)
         };
         let now = now_ms();
-        if slot.presence[seat as usize].load(std::sync::atomic::Ordering::SeqCst) > 0 {
+        if slot.presence[seat.index()].load(std::sync::atomic::Ordering::SeqCst) > 0 {
             return Ok(None);
         }
         let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
@@ -372,7 +373,7 @@ impl Games {
     pub(crate) async fn notify_seat(
         &self,
         slot: &Arc<Slot>,
-        seat: u8,
+        seat: Seat,
         event: crate::push::Event,
         text: Option<String>,
     ) {

@@ -356,6 +356,8 @@ impl From<GameError> for ApiError {
             GameError::EngineBusy => ApiError::Busy(ErrorCode::EngineBusy, e.to_string(), 10),
             GameError::NoWorker => ApiError::Unavailable(ErrorCode::Unavailable, e.to_string()),
             GameError::InviteUsed => ApiError::Conflict(ErrorCode::InviteUsed, e.to_string()),
+            GameError::TakebacksOff => ApiError::Conflict(ErrorCode::TakebacksOff, e.to_string()),
+            GameError::NotOver => ApiError::Conflict(ErrorCode::GameNotOver, e.to_string()),
             GameError::RatedNeedsAccount => {
                 ApiError::Unauthorized(ErrorCode::NotSignedIn, e.to_string())
             }

@@ -26,7 +26,7 @@ pub struct Imported {
     /// The record's tokens.
     pub tokens: Vec<String>,
     /// The seat to act at the record's end, if any.
-    pub to_act: Option<u8>,
+    pub to_act: Option<crate::model::Seat>,
 }
 
 /// Why a record cannot be imported: the English words, and where (the

@@ -118,7 +118,7 @@ impl GameKind for Ringo {
             settings: rules.to_string(),
             start,
             tokens: game.move_notations(),
-            to_act: Some(game.position().to_move().index() as u8),
+            to_act: Some(game.position().to_move().into()),
         })
     }
 

@@ -148,7 +148,7 @@ impl GameKind for Urgammon {
             settings: m.settings().header(),
             start: None,
             tokens,
-            to_act: m.current().state().to_act().map(|s| s.index() as u8),
+            to_act: m.current().state().to_act().map(Into::into),
         })
     }
 

@@ -17,6 +17,7 @@ use crate::clock::{now_ms, ClockSettings};
 use crate::games::{new_row, open_game, GameError, Games, NewGame};
 use crate::hub::LobbyHub;
 use crate::kinds::SettingsFields;
+use crate::model::Seat;
 use crate::model::{Kind, Mode};
 use crate::ratings::PROVISIONAL_DEVIATION;
 use crate::store::{LobbyNotice, SeatAccount, SeekRow};
@@ -131,7 +132,7 @@ impl SeekView {
             clock: s.clock,
             clock_label: s.clock.map(ClockSettings::label),
             rated: s.rated,
-            side: s.kind.seat_names()[s.seat as usize],
+            side: s.kind.seat_names()[s.seat.index()],
             name: s.account.as_ref().and_then(|a| a.name.clone()),
             rating: s.rating.map(f64::round),
             provisional,
@@ -156,7 +157,7 @@ pub struct SeekSpec {
     /// Rated.
     pub rated: bool,
     /// The creator's seat; `None`: random.
-    pub seat: Option<u8>,
+    pub seat: Option<Seat>,
     /// The opponent's lowest rating.
     pub rating_min: Option<f64>,
     /// The opponent's highest.
@@ -527,13 +528,13 @@ impl Lobby {
             first_move_ms: self.first_move_ms(),
         };
         let mut seats = [None, None];
-        seats[seek.seat as usize] = Some(seek.token_hash.clone());
-        seats[1 - seek.seat as usize] = Some(theirs);
+        seats[seek.seat.index()] = Some(seek.token_hash.clone());
+        seats[seek.seat.other().index()] = Some(theirs);
         let [t0, t1] = seats;
         let mut row = new_row(&g, t0, t1, None)?;
         row.id = game_id.to_string();
-        row.accounts[seek.seat as usize] = seek.account.clone();
-        row.accounts[1 - seek.seat as usize] = who;
+        row.accounts[seek.seat.index()] = seek.account.clone();
+        row.accounts[seek.seat.other().index()] = who;
         crate::games::begin_pair(&mut row);
         open_game(&self.inner.games, row, vec![], None).await?;
         Ok(())

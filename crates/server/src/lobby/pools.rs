@@ -8,7 +8,7 @@
 use super::Lobby;
 use super::{owns, rating_of, LobbyError, Made, Paired, SeekSpec};
 use crate::clock::{now_ms, ClockSettings};
-use crate::model::Kind;
+use crate::model::{Kind, Seat};
 use crate::store::{SeatAccount, SeekRow};
 use serde::Serialize;
 
@@ -196,7 +196,7 @@ impl Lobby {
             settings: String::new(),
             clock: None,
             rated,
-            seat: 0,
+            seat: Seat::First,
             account: who.clone(),
             rating: who.as_ref().map(|_| mine),
             rating_min: None,

@@ -7,6 +7,7 @@ use super::{Action, End, Session, SessionError};
 use crate::clock::{Clock, ClockView};
 use crate::dice::{Dice, Drawn};
 use crate::model::Mode;
+use crate::model::Seat;
 use crate::store::Commit;
 
 /// When a change happens and who keeps the clock after it.
@@ -36,7 +37,7 @@ impl<'a> Moment<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Deadline {
     /// The running side's flag falls at this moment.
-    Flag(u8, i64),
+    Flag(Seat, i64),
     /// The side to act has not made its first decision by this moment: the
     /// game is aborted.
     FirstMove(i64),
@@ -70,7 +71,7 @@ impl Session {
 
     /// The seat whose clock runs now: the side to act, once both sides have
     /// made their first decision, unless the decision due is no choice.
-    pub fn running(&self) -> Option<u8> {
+    pub fn running(&self) -> Option<Seat> {
         if !self.clocked() || self.row.moved != 3 || self.idle() || self.rules.forced() {
             return None;
         }

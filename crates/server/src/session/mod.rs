@@ -30,6 +30,7 @@ pub const PAIR_PAUSE_MS: i64 = 5_000;
 pub const MAX_TOKENS: usize = 20_000;
 
 use crate::dice::{self, Dice, Die, Drawn, Ledger};
+use crate::model::Seat;
 use crate::store::{Commit, GameRow, Loaded};
 
 /// The record token that says a side resigned: `resign:defenders`.
@@ -65,7 +66,7 @@ pub struct Session {
     /// Every die drawn for this game.
     pub ledger: Ledger,
     /// The seat that resigned, if one did.
-    pub resigned: Option<u8>,
+    pub resigned: Option<Seat>,
     /// A flag fell or the game was aborted (the stored `reason` says which;
     /// the flagged seat is the one the record leaves to act).
     pub stopped: Option<End>,
@@ -77,7 +78,10 @@ pub struct Session {
 ///
 /// # Errors
 /// The side is not one of this game's, or the token is not the last.
-pub fn split_resignation(kind: Kind, tokens: &[String]) -> Result<(&[String], Option<u8>), String> {
+pub fn split_resignation(
+    kind: Kind,
+    tokens: &[String],
+) -> Result<(&[String], Option<Seat>), String> {
     if let Some(i) = tokens.iter().position(|t| t.starts_with(RESIGN)) {
         if i + 1 != tokens.len() {
             return Err(format!(
@@ -116,12 +120,18 @@ impl Session {
         let (moves, resigned) = split_resignation(kind, &tokens)?;
         let rules = rules_for(kind, &row.settings, row.start_position.as_deref(), moves)?;
         let stopped = match row.reason.as_deref() {
-            Some("time") if resigned.is_none() => Some(End::Time(rules.to_act().unwrap_or(0))),
+            Some("time") if resigned.is_none() => {
+                Some(End::Time(rules.to_act().unwrap_or(Seat::First)))
+            }
             Some("abort") if resigned.is_none() => Some(End::Aborted),
             // The winner is in the status; the loser is the other seat.
-            Some("claim") if resigned.is_none() => Some(End::Claimed(u8::from(
-                row.status == crate::model::Status::won(kind, 0),
-            ))),
+            Some("claim") if resigned.is_none() => Some(End::Claimed(
+                if row.status == crate::model::Status::won(kind, Seat::First) {
+                    Seat::Second
+                } else {
+                    Seat::First
+                },
+            )),
             _ => None,
         };
         let session = Session {
@@ -176,7 +186,7 @@ impl Session {
     }
 
     /// The seat (0 or 1) whose turn it is, if any.
-    pub fn seat_to_act(&self) -> Option<u8> {
+    pub fn seat_to_act(&self) -> Option<Seat> {
         if self.is_over() {
             return None;
         }
@@ -191,10 +201,10 @@ impl Session {
     }
 
     /// The winner's seat once the game or match is over (`None` for a draw).
-    pub fn winner(&self) -> Option<u8> {
+    pub fn winner(&self) -> Option<Seat> {
         match self.end() {
             Some(End::Aborted) => None,
-            Some(end) => end.loser().map(|l| 1 - l),
+            Some(end) => end.loser().map(Seat::other),
             None => self.rules.winner(),
         }
     }
@@ -258,14 +268,14 @@ impl Session {
 
     /// The seat among `seats` that acts now: the seat to act when the token
     /// holds it (a same-screen token holds both).
-    fn acting_seat(&self, seats: &[u8]) -> Result<u8, SessionError> {
+    fn acting_seat(&self, seats: &[Seat]) -> Result<Seat, SessionError> {
         match self.seat_to_act() {
             Some(s) if seats.contains(&s) => Ok(s),
             Some(s) => Err(SessionError::Conflict(
                 Refusal::NotYourTurn,
                 format!(
                     "it is not your turn: the {} are to act",
-                    self.kind.seat_names()[s as usize]
+                    self.kind.seat_names()[s.index()]
                 ),
             )),
             None if self.between_games() => Err(SessionError::Conflict(
@@ -294,7 +304,7 @@ impl Session {
     /// take back, or an action that does not fit this moment.
     pub fn act(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         action: &Action,
         dice: &mut dyn Dice,
     ) -> Result<(Session, Commit), SessionError> {
@@ -311,7 +321,7 @@ impl Session {
     /// As [`Session::act`].
     pub fn act_at(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         action: &Action,
         dice: &mut dyn Dice,
         at: &Moment<'_>,
@@ -333,7 +343,7 @@ impl Session {
             let late = self
                 .row
                 .clock
-                .is_some_and(|c| c.used(at.now_ms, at.lag_ms) >= c.remaining_ms[r as usize]);
+                .is_some_and(|c| c.used(at.now_ms, at.lag_ms) >= c.remaining_ms[r.index()]);
             if late && seats.contains(&r) && !matches!(action, Action::Resign) {
                 return Ok(self.stop_with(End::Time(r), at));
             }
@@ -384,7 +394,7 @@ impl Session {
                     _ => seats[0],
                 };
                 next.tokens
-                    .push(format!("{RESIGN}{}", self.kind.seat_names()[seat as usize]));
+                    .push(format!("{RESIGN}{}", self.kind.seat_name(seat)));
                 next.resigned = Some(seat);
             }
             Action::Next => {
@@ -403,13 +413,13 @@ impl Session {
                 let seat = self.acting_seat(seats)?;
                 let token = next.rules.play_move(seat, text)?;
                 next.tokens.push(token);
-                next.row.moved |= 1 << seat;
+                next.row.moved |= seat.bit();
             }
             Action::Roll | Action::Verdict => {
                 let seat = self.acting_seat(seats)?;
                 let token = next.roll(action, dice, &mut drawn)?;
                 next.tokens.push(token);
-                next.row.moved |= 1 << seat;
+                next.row.moved |= seat.bit();
             }
         }
         // The position moves on: an offer waiting lapses.
@@ -486,7 +496,7 @@ impl Session {
     /// the game in play. `None` when there is nothing to take back: a friend
     /// game, no decision yet, or the game (Ringo), a game of the match or the
     /// match (Urgammon) is over.
-    pub fn undo_point(&self, seats: &[u8]) -> Option<usize> {
+    pub fn undo_point(&self, seats: &[Seat]) -> Option<usize> {
         if self.mode == Mode::Friend || self.is_over() || self.between_games() {
             return None;
         }
@@ -495,7 +505,7 @@ impl Session {
 
     /// Which seats have a decision to take back now.
     pub fn undoable(&self) -> [bool; 2] {
-        [0u8, 1].map(|s| self.undo_point(&[s]).is_some())
+        Seat::BOTH.map(|s| self.undo_point(&[s]).is_some())
     }
 
     /// The record: Ringo's game record, or Urgammon's match record, ending
@@ -505,19 +515,20 @@ impl Session {
         if let Some(seat) = self.resigned {
             s.push(self.rules.resignation_separator());
             s.push_str(RESIGN);
-            s.push_str(self.kind.seat_names()[seat as usize]);
+            s.push_str(self.kind.seat_name(seat));
         }
         s
     }
 
     /// The seats an account holds in this game (claimed from any browser).
-    pub fn seats_of(&self, account: Option<i64>) -> Vec<u8> {
+    pub fn seats_of(&self, account: Option<i64>) -> Vec<Seat> {
         let Some(account) = account else {
             return vec![];
         };
-        (0u8..2)
+        Seat::BOTH
+            .into_iter()
             .filter(|&s| {
-                self.row.accounts[s as usize]
+                self.row.accounts[s.index()]
                     .as_ref()
                     .is_some_and(|a| a.id == account)
             })
@@ -525,7 +536,7 @@ impl Session {
     }
 
     /// The seats a request holds: its token's and its account's.
-    pub fn seats_held(&self, token: Option<&str>, account: Option<i64>) -> Vec<u8> {
+    pub fn seats_held(&self, token: Option<&str>, account: Option<i64>) -> Vec<Seat> {
         let mut seats = self.seats_for(token);
         for s in self.seats_of(account) {
             if !seats.contains(&s) {
@@ -537,7 +548,7 @@ impl Session {
     }
 
     /// The seats a token holds (both, for a same-screen token).
-    pub fn seats_for(&self, token: Option<&str>) -> Vec<u8> {
+    pub fn seats_for(&self, token: Option<&str>) -> Vec<Seat> {
         let Some(token) = token.filter(|t| !t.is_empty()) else {
             return vec![];
         };
@@ -547,10 +558,10 @@ impl Session {
             |t: &Option<String>| t.as_deref().is_some_and(|t| crate::secrets::same(t, &hash));
         let mut seats = vec![];
         if held(&self.row.token0) {
-            seats.push(0);
+            seats.push(Seat::First);
         }
         if held(&self.row.token1) {
-            seats.push(1);
+            seats.push(Seat::Second);
         }
         seats
     }

@@ -6,6 +6,7 @@
 //! other action clears it).
 
 use super::{End, Moment, Refusal, Session, SessionError};
+use crate::model::Seat;
 use crate::model::{Mode, Offer, OfferKind};
 use crate::store::Commit;
 
@@ -16,7 +17,7 @@ pub const CLAIM_AFTER_MS: i64 = 60_000;
 impl Session {
     /// The seat a player offers or answers from: offers are between two
     /// people, each holding one seat.
-    fn talking_seat(&self, seats: &[u8]) -> Result<u8, SessionError> {
+    fn talking_seat(&self, seats: &[Seat]) -> Result<Seat, SessionError> {
         match (self.mode(), seats) {
             (Mode::Friend, [seat]) => Ok(*seat),
             _ => Err(SessionError::Conflict(
@@ -50,7 +51,7 @@ impl Session {
     /// would in a game against the computer; `None` when it has none to
     /// take back (none yet, or the game, or this game of the match, is
     /// over).
-    pub fn takeback_point(&self, seat: u8) -> Option<usize> {
+    pub fn takeback_point(&self, seat: Seat) -> Option<usize> {
         if self.is_over() || self.between_games() {
             return None;
         }
@@ -62,7 +63,7 @@ impl Session {
     ///
     /// # Errors
     /// Not a game between two people, or no such offer waits.
-    pub fn answerable(&self, seats: &[u8], kind: OfferKind) -> Result<Offer, SessionError> {
+    pub fn answerable(&self, seats: &[Seat], kind: OfferKind) -> Result<Offer, SessionError> {
         let seat = self.talking_seat(seats)?;
         self.row
             .offer
@@ -83,7 +84,7 @@ impl Session {
     /// accepted instead: both want it.
     pub(super) fn offer(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         kind: OfferKind,
         at: &Moment<'_>,
     ) -> Result<(Session, Commit), SessionError> {
@@ -142,7 +143,7 @@ impl Session {
     /// offerer's last decision (and the reply to it), as Undo cuts it.
     pub(super) fn accept(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         kind: OfferKind,
         at: &Moment<'_>,
     ) -> Result<(Session, Commit), SessionError> {
@@ -176,7 +177,7 @@ impl Session {
     /// Declines the other player's offer.
     pub(super) fn decline(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         kind: OfferKind,
         _at: &Moment<'_>,
     ) -> Result<(Session, Commit), SessionError> {
@@ -192,7 +193,7 @@ impl Session {
     /// instead, and a correspondence game's days decide.
     pub(super) fn claim(
         &self,
-        seats: &[u8],
+        seats: &[Seat],
         absent_ms: i64,
         needed_ms: i64,
         at: &Moment<'_>,
@@ -215,7 +216,7 @@ impl Session {
                 needed_ms / 1000
             ));
         }
-        Ok(self.stop_with(End::Claimed(1 - seat), at))
+        Ok(self.stop_with(End::Claimed(seat.other()), at))
     }
 }
 

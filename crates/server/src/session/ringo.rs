@@ -4,6 +4,7 @@ use super::actions::{Action, Refusal, SessionError};
 use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;
+use crate::model::Seat;
 use crate::model::{Kind, Status};
 use agon_views::RingoGame;
 
@@ -17,8 +18,8 @@ pub(super) fn build(
     ringo::Game::from_moves(r, start, moves.iter().map(String::as_str)).map_err(|e| e.to_string())
 }
 
-fn seat(side: ringo::Side) -> u8 {
-    side.index() as u8
+fn seat(side: ringo::Side) -> Seat {
+    Seat::from(side)
 }
 
 impl GameRules for ringo::Game {
@@ -30,15 +31,15 @@ impl GameRules for ringo::Game {
         self.is_over()
     }
 
-    fn to_act(&self) -> Option<u8> {
+    fn to_act(&self) -> Option<Seat> {
         Some(seat(self.position().to_move()))
     }
 
-    fn winner(&self) -> Option<u8> {
+    fn winner(&self) -> Option<Seat> {
         self.outcome().and_then(|o| o.winner).map(seat)
     }
 
-    fn play_move(&mut self, _seat: u8, text: &str) -> Result<String, SessionError> {
+    fn play_move(&mut self, _seat: Seat, text: &str) -> Result<String, SessionError> {
         let legal = self.legal_moves();
         let m = self
             .play_text(text)
@@ -58,7 +59,7 @@ impl GameRules for ringo::Game {
     }
 
     /// Before the last move of one of the seats.
-    fn undo_point(&self, _recorded: usize, seats: &[u8]) -> Option<usize> {
+    fn undo_point(&self, _recorded: usize, seats: &[Seat]) -> Option<usize> {
         (0..self.ply()).rev().find(|&i| {
             self.position_at(i)
                 .is_some_and(|p| seats.contains(&seat(p.to_move())))

@@ -11,6 +11,7 @@
 use super::actions::{Action, SessionError};
 use super::view::GameView;
 use crate::dice::Die;
+use crate::model::Seat;
 use crate::model::{Kind, Status};
 use std::fmt::Debug;
 
@@ -47,18 +48,18 @@ impl std::ops::DerefMut for Rules {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     /// This seat resigned.
-    Resigned(u8),
+    Resigned(Seat),
     /// This seat's clock ran out.
-    Time(u8),
+    Time(Seat),
     /// Aborted before both sides had moved: no winner.
     Aborted,
     /// This seat's opponent claimed the win: it had left a live game.
-    Claimed(u8),
+    Claimed(Seat),
 }
 
 impl End {
     /// The seat that lost by this end, if one did.
-    pub fn loser(self) -> Option<u8> {
+    pub fn loser(self) -> Option<Seat> {
         match self {
             End::Resigned(s) | End::Time(s) | End::Claimed(s) => Some(s),
             End::Aborted => None,
@@ -92,11 +93,11 @@ pub trait GameRules: Debug + Send + Sync + 'static {
     }
 
     /// The seat whose turn it is by the rules, if any.
-    fn to_act(&self) -> Option<u8>;
+    fn to_act(&self) -> Option<Seat>;
 
     /// The winner's seat once over by the rules (`None` for a draw or while
     /// in play).
-    fn winner(&self) -> Option<u8>;
+    fn winner(&self) -> Option<Seat>;
 
     /// A match's score, seat 0's then seat 1's; `None` for a single game.
     fn score(&self) -> Option<[u32; 2]> {
@@ -116,7 +117,7 @@ pub trait GameRules: Debug + Send + Sync + 'static {
     ///
     /// # Errors
     /// The move is illegal or does not fit this moment.
-    fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError>;
+    fn play_move(&mut self, seat: Seat, text: &str) -> Result<String, SessionError>;
 
     /// The die a roll action (`Roll` or `Verdict`) draws now.
     ///
@@ -139,7 +140,7 @@ pub trait GameRules: Debug + Send + Sync + 'static {
     /// Where Undo by `seats` would cut a record of `recorded` tokens: before
     /// the last decision of one of them in the game in play; `None` when
     /// there is none.
-    fn undo_point(&self, recorded: usize, seats: &[u8]) -> Option<usize>;
+    fn undo_point(&self, recorded: usize, seats: &[Seat]) -> Option<usize>;
 
     /// The record as text (without a resignation).
     fn record(&self) -> String;

@@ -5,6 +5,7 @@ use super::actions::{Action, Refusal, SessionError};
 use super::rules::{End, GameRules};
 use super::view::GameView;
 use crate::dice::Die;
+use crate::model::Seat;
 use crate::model::{Kind, Status};
 use agon_views::UrgammonMatch;
 use urgammon::{Phase, Side, Token};
@@ -21,8 +22,8 @@ pub(super) fn build(settings: &str, moves: &[String]) -> Result<urgammon::Match,
     Ok(m)
 }
 
-fn seat(side: Side) -> u8 {
-    side.index() as u8
+fn seat(side: Side) -> Seat {
+    Seat::from(side)
 }
 
 /// Why a turn does not take a move or a die in this phase.
@@ -54,11 +55,11 @@ impl GameRules for urgammon::Match {
         urgammon::Match::between_games(self)
     }
 
-    fn to_act(&self) -> Option<u8> {
+    fn to_act(&self) -> Option<Seat> {
         self.current().state().to_act().map(seat)
     }
 
-    fn winner(&self) -> Option<u8> {
+    fn winner(&self) -> Option<Seat> {
         self.result().and_then(|r| r.winner).map(seat)
     }
 
@@ -82,14 +83,14 @@ impl GameRules for urgammon::Match {
         }
     }
 
-    fn play_move(&mut self, seat: u8, text: &str) -> Result<String, SessionError> {
+    fn play_move(&mut self, seat: Seat, text: &str) -> Result<String, SessionError> {
         let phase = self.current().state().phase();
         if !matches!(phase, Phase::Decide | Phase::Move) {
             return Err(wrong_moment(phase));
         }
         self.apply_text(text)
             .map_err(|e| SessionError::Conflict(Refusal::IllegalMove, e.to_string()))?;
-        let side = Side::ALL[seat as usize];
+        let side = Side::ALL[seat.index()];
         Ok(match self.current().tokens().last() {
             Some(Token::Move(mv)) => mv.notation(side),
             _ => text.to_string(),
@@ -122,7 +123,7 @@ impl GameRules for urgammon::Match {
 
     /// Before the last move, or verdict die rolled by choice, of one of the
     /// seats in the game in play.
-    fn undo_point(&self, recorded: usize, seats: &[u8]) -> Option<usize> {
+    fn undo_point(&self, recorded: usize, seats: &[Seat]) -> Option<usize> {
         let game_start = recorded - self.current().tokens().len();
         let mut g = urgammon::Game::new();
         let mut last = None;
@@ -180,12 +181,12 @@ impl GameRules for urgammon::Match {
             // The match is forfeited as if the winner had reached the
             // target: the loser pays for the points still missing.
             let names = Kind::Urgammon.seat_names();
-            let loser_points = urgammon::Match::score(self)[Side::ALL[seat as usize]];
+            let loser_points = urgammon::Match::score(self)[Side::ALL[seat.index()]];
             let to = self.settings().to;
             v.match_.over = true;
-            v.match_.winner = Some(names[1 - seat as usize]);
+            v.match_.winner = Some(names[seat.other().index()]);
             if matches!(end, Some(End::Resigned(_))) {
-                v.match_.resigned = Some(names[seat as usize]);
+                v.match_.resigned = Some(names[seat.index()]);
             }
             v.match_.payout = self.settings().stake.map(|s| {
                 urgammon::Stake(s.0 * u64::from(to.saturating_sub(loser_points))).to_string()

@@ -3,6 +3,7 @@
 //! viewer: it never holds a token or an invite code.
 
 use super::Session;
+use crate::model::Seat;
 use crate::model::{Kind, Mode};
 use crate::store::GameRow;
 use agon_views::{RingoGame, UrgammonMatch};
@@ -36,9 +37,12 @@ pub struct PlayerView {
 
 impl PlayerView {
     /// Who plays `seat` of a stored game.
-    pub fn of(row: &GameRow, seat: u8) -> PlayerView {
-        let token = if seat == 0 { &row.token0 } else { &row.token1 };
-        let (kind, name, level) = match &row.accounts[seat as usize] {
+    pub fn of(row: &GameRow, seat: Seat) -> PlayerView {
+        let token = match seat {
+            Seat::First => &row.token0,
+            Seat::Second => &row.token1,
+        };
+        let (kind, name, level) = match &row.accounts[seat.index()] {
             _ if row.engine_seat == Some(seat) => ("computer", None, row.level),
             Some(a) => match &a.name {
                 Some(n) => ("account", Some(n.clone()), None),
@@ -85,13 +89,13 @@ pub struct SessionView {
     /// The engine's level, in a game against the computer.
     pub level: Option<u8>,
     /// The computer's seat, in a game against the computer.
-    pub engine_seat: Option<u8>,
+    pub engine_seat: Option<Seat>,
     /// The number of record tokens.
     pub version: usize,
     /// The store revision (changes with every write, Undo included).
     pub revision: i64,
     /// The seat that acts now, if any.
-    pub seat_to_act: Option<u8>,
+    pub seat_to_act: Option<Seat>,
     /// The two seats' names.
     pub seat_names: [&'static str; 2],
     /// The game (or match) is over.
@@ -164,7 +168,7 @@ pub struct OfferView {
     /// `takeback` or `rematch`.
     pub kind: crate::model::OfferKind,
     /// The seat that offered.
-    pub seat: u8,
+    pub seat: Seat,
     /// Its side's name.
     pub by: &'static str,
 }
@@ -193,7 +197,7 @@ impl Session {
     }
 
     /// Who plays `seat`.
-    pub fn player(&self, seat: u8) -> PlayerView {
+    pub fn player(&self, seat: Seat) -> PlayerView {
         PlayerView::of(&self.row, seat)
     }
 
@@ -215,18 +219,18 @@ impl Session {
             over: self.is_over(),
             between_games: self.between_games(),
             undoable: self.undoable(),
-            resigned: self.resigned.map(|s| names[s as usize]),
+            resigned: self.resigned.map(|s| names[s.index()]),
             winner: self
                 .winner()
                 .filter(|_| self.is_over())
-                .map(|w| names[w as usize]),
+                .map(|w| names[w.index()]),
             rematch: self.row.rematch.clone(),
             seated: [
-                self.row.token0.is_some() || self.row.engine_seat == Some(0),
-                self.row.token1.is_some() || self.row.engine_seat == Some(1),
+                self.row.token0.is_some() || self.row.engine_seat == Some(Seat::First),
+                self.row.token1.is_some() || self.row.engine_seat == Some(Seat::Second),
             ],
             waiting_for_friend: self.waiting_for_friend(),
-            players: [0u8, 1].map(|s| self.player(s)),
+            players: Seat::BOTH.map(|s| self.player(s)),
             rated: self.row.rated,
             pair: self.row.pair_first.as_ref().map(|first| {
                 let game = if *first == self.row.id { 1 } else { 2 };
@@ -250,7 +254,7 @@ impl Session {
             days: self.days(),
             deadline: self.days_deadline(),
             takebackable: (self.mode == Mode::Friend)
-                .then(|| [0u8, 1].map(|s| self.takeback_point(s).is_some())),
+                .then(|| Seat::BOTH.map(|s| self.takeback_point(s).is_some())),
             offer: self.offer_view(),
             total: None,
             tokens_all: None,

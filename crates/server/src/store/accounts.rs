@@ -3,6 +3,7 @@
 //! backends, documented once here, as [`Backend`](super::Backend) is.
 
 use super::Stored;
+use crate::model::Seat;
 
 /// An account as stored. A deleted account has no name and no password.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,7 +184,7 @@ pub trait AccountBackend: Send + Sync {
         &self,
         game: &str,
         from_revision: i64,
-        seat: u8,
+        seat: Seat,
         account: i64,
     ) -> Stored<i64>;
 }

@@ -7,6 +7,7 @@
 use super::{SeatAccount, Stored};
 use crate::clock::ClockSettings;
 use crate::model::Kind;
+use crate::model::Seat;
 
 /// A seek as stored: a player waiting in the lobby (or in a quick-pairing
 /// pool) for an opponent.
@@ -27,7 +28,7 @@ pub struct SeekRow {
     /// Rated (between two accounts).
     pub rated: bool,
     /// The creator's seat in the game.
-    pub seat: u8,
+    pub seat: Seat,
     /// The creator's account, when signed in.
     pub account: Option<SeatAccount>,
     /// The creator's rating in this game, when signed in.

@@ -36,6 +36,7 @@ pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};
 
 use crate::dice::Drawn;
+use crate::model::{InviteSeats, Seat};
 use crate::model::{Kind, Mode, Status};
 use std::path::Path;
 use std::sync::Arc;
@@ -55,7 +56,7 @@ pub struct GameRow {
     /// The engine's level, in engine games.
     pub level: Option<u8>,
     /// The engine's seat (0 or 1), in engine games.
-    pub engine_seat: Option<u8>,
+    pub engine_seat: Option<Seat>,
     /// The SHA-256 of seat 0's token (attackers / light); `None` for the
     /// engine's seat or a seat waiting for its invite.
     pub token0: Option<String>,
@@ -351,7 +352,7 @@ pub struct NewRecord {
     /// The dice drawn for them.
     pub dice: Vec<Drawn>,
     /// An invite code's hash and its seat.
-    pub invite: Option<(String, u8)>,
+    pub invite: Option<(String, InviteSeats)>,
 }
 
 /// A job to queue for an `agon worker`.
@@ -443,7 +444,12 @@ pub trait Backend:
     ///
     /// # Errors
     /// The write failed.
-    async fn add_invite(&self, id: &str, code_hash: String, seat: u8) -> Result<(), StoreError>;
+    async fn add_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        seat: InviteSeats,
+    ) -> Result<(), StoreError>;
 
     /// Uses a one-time code (by its hash): marks it used and gives its seat (or
     /// both) the new token (by its hash), so an older token of that seat stops
@@ -458,7 +464,7 @@ pub trait Backend:
         id: &str,
         code: String,
         token: String,
-    ) -> Stored<Option<(u8, i64)>>;
+    ) -> Stored<Option<(InviteSeats, i64)>>;
 
     /// Links a finished game to its rematch, as one more change of the game.
     ///

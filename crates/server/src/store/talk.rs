@@ -5,6 +5,7 @@
 //! hear of, and the server's own keys.
 
 use super::Stored;
+use crate::model::Seat;
 use serde::{Deserialize, Serialize};
 
 /// A game's chat room.
@@ -45,7 +46,7 @@ pub struct ChatLine {
     /// Its room.
     pub room: Room,
     /// The writer's seat (players' lines), none for a spectator.
-    pub seat: Option<u8>,
+    pub seat: Option<Seat>,
     /// The writer's account name, when signed in.
     pub name: Option<String>,
     /// The text: plain text, at most 140 characters, no control characters.
@@ -93,7 +94,7 @@ pub trait TalkBackend: Send + Sync {
     async fn set_presence(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         instance: &str,
         sockets: usize,
         now_ms: i64,
@@ -101,7 +102,7 @@ pub trait TalkBackend: Send + Sync {
 
     /// Every instance's sockets for a seat: (instance, sockets, when that
     /// last changed).
-    async fn presence(&self, game: &str, seat: u8) -> Stored<Vec<(String, i64, i64)>>;
+    async fn presence(&self, game: &str, seat: Seat) -> Stored<Vec<(String, i64, i64)>>;
 
     /// The server key `name`: the stored one, or `made` stored now (the
     /// first instance to store one wins, so every instance signs alike).
@@ -109,7 +110,7 @@ pub trait TalkBackend: Send + Sync {
 
     /// Stores a subscription (a known endpoint is updated, keeping its id)
     /// and adds the seats it hears of; returns its id.
-    async fn subscribe(&self, target: PushTarget, seats: Vec<(String, u8)>) -> Stored<String>;
+    async fn subscribe(&self, target: PushTarget, seats: Vec<(String, Seat)>) -> Stored<String>;
 
     /// Forgets a subscription by its endpoint; true when it was known.
     async fn unsubscribe(&self, endpoint: &str) -> Stored<bool>;
@@ -119,7 +120,7 @@ pub trait TalkBackend: Send + Sync {
     async fn push_targets(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         account: Option<i64>,
     ) -> Stored<Vec<PushTarget>>;
 }

@@ -1,5 +1,6 @@
 //! The small answers the account routes share.
 
+use crate::model::Seat;
 use serde::Serialize;
 
 /// A game whose seats became the account's.
@@ -8,7 +9,7 @@ pub struct Claimed {
     /// The game's id.
     pub game: String,
     /// The account's seats in it.
-    pub seats: Vec<u8>,
+    pub seats: Vec<Seat>,
 }
 
 /// The answer to a sign-in (or a recovery).

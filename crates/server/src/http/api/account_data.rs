@@ -5,6 +5,7 @@ use super::account_answers::Done;
 use super::parse_json;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
+use crate::model::Seat;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::ListQuery;
@@ -70,15 +71,6 @@ struct Settings {
     learn: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
-/// Whether an account's stored settings allow takebacks in its rated
-/// games (on unless turned off).
-pub(crate) fn allows_takebacks(settings: Option<&str>) -> bool {
-    settings
-        .and_then(|t| serde_json::from_str::<Settings>(t).ok())
-        .and_then(|s| s.takebacks)
-        .unwrap_or(true)
-}
-
 /// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?,
 /// "takebacks"?, "chat"?, "learn"?}`:
 /// the settings follow the account to every device.
@@ -128,7 +120,7 @@ struct ExportedGame {
     settings: String,
     mode: crate::model::Mode,
     status: crate::model::Status,
-    seats: Vec<u8>,
+    seats: Vec<Seat>,
     created_at: i64,
     updated_at: i64,
     record: String,

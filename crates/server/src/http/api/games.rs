@@ -7,6 +7,7 @@ use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::signed::Viewer;
 use crate::kinds::SettingsFields;
+use crate::model::{InviteSeats, Seat};
 use crate::secrets;
 use crate::session::{Kind, Mode, Session, SessionView};
 use crate::state::AppState;
@@ -69,7 +70,7 @@ pub struct Created {
     /// Friend games: the invite link's path, `/g/{id}?invite=CODE`.
     pub invite_url: Option<String>,
     /// The creator's seats.
-    pub you: Vec<u8>,
+    pub you: Vec<Seat>,
     /// The game's state.
     pub state: SessionView,
 }
@@ -80,7 +81,7 @@ pub struct GameAnswer {
     /// The game's state.
     pub state: SessionView,
     /// The seats the request's token holds (none for a spectator).
-    pub you: Vec<u8>,
+    pub you: Vec<Seat>,
     /// Which seats have a player connected over the WebSocket.
     pub presence: [bool; 2],
     /// How long (milliseconds) the opponent of a live game between people
@@ -243,7 +244,7 @@ pub(super) fn seating(
     opponent: &str,
     side: Option<&str>,
     level: Option<&Value>,
-) -> Result<(Mode, u8, Option<u8>), ApiError> {
+) -> Result<(Mode, Seat, Option<u8>), ApiError> {
     let mode: Mode = opponent.parse()?;
     let names = kind.seat_names();
     let my_seat = match side.unwrap_or("random") {
@@ -277,11 +278,11 @@ pub(super) async fn create_game(
     viewer: &Viewer,
 ) -> Result<Created, ApiError> {
     let mine = secrets::secret()?;
-    let other = 1 - g.my_seat;
+    let other = g.my_seat.other();
     // The row keeps only the hash of each secret.
     let mine_hash = secrets::hash(&mine);
     let mut seats = [None, None];
-    seats[g.my_seat as usize] = Some(mine_hash.clone());
+    seats[g.my_seat.index()] = Some(mine_hash.clone());
     let (engine_seat, invite) = match g.mode {
         Mode::Engine => (Some(other), None),
         Mode::Friend => (None, Some(secrets::secret()?)),
@@ -306,14 +307,14 @@ pub(super) async fn create_game(
             id: account.id,
             name: account.name.clone(),
         };
-        for s in 0..2u8 {
+        for s in Seat::BOTH {
             let hers = if g.mode == Mode::Local {
                 true
             } else {
                 s == g.my_seat
             };
             if hers {
-                row.accounts[s as usize] = Some(mine.clone());
+                row.accounts[s.index()] = Some(mine.clone());
             }
         }
     }
@@ -323,11 +324,11 @@ pub(super) async fn create_game(
         app.games(),
         row,
         g.tokens,
-        invite_hash.as_deref().map(|c| (c, other)),
+        invite_hash.as_deref().map(|c| (c, InviteSeats::One(other))),
     )
     .await?;
     let you = if g.mode == Mode::Local {
-        vec![0, 1]
+        Seat::BOTH.to_vec()
     } else {
         vec![g.my_seat]
     };

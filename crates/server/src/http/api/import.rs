@@ -88,7 +88,7 @@ pub async fn import(
     // The importer goes on with the side to act, unless she says.
     let my_seat = match req.side {
         Some(_) => my_seat,
-        None => to_act.unwrap_or(0),
+        None => to_act.unwrap_or(crate::model::Seat::First),
     };
     let g = NewGame {
         kind,

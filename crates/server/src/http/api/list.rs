@@ -3,6 +3,7 @@
 
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
+use crate::model::Seat;
 use crate::session::{Kind, Mode, PlayerView, Status};
 use crate::state::AppState;
 use crate::store::{GameRow, ListCursor, ListQuery};
@@ -31,7 +32,7 @@ pub struct ListEntry {
     /// Who plays each seat.
     players: [PlayerView; 2],
     /// The seats the signed-in account holds (empty when not signed in).
-    you: Vec<u8>,
+    you: Vec<Seat>,
     /// Rated.
     rated: bool,
     /// Each seat's rating change, once rated.
@@ -73,10 +74,11 @@ impl ListEntry {
     /// A stored game as the list shows it; `me` the signed-in account.
     pub fn of(r: GameRow, tokens: usize, me: Option<i64>) -> ListEntry {
         ListEntry {
-            outcome: [0u8, 1].map(|s| r.status.outcome_for(r.kind, s)),
-            players: [0u8, 1].map(|s| PlayerView::of(&r, s)),
-            you: (0u8..2)
-                .filter(|&s| me.is_some() && r.accounts[s as usize].as_ref().map(|a| a.id) == me)
+            outcome: Seat::BOTH.map(|s| r.status.outcome_for(r.kind, s)),
+            players: Seat::BOTH.map(|s| PlayerView::of(&r, s)),
+            you: Seat::BOTH
+                .into_iter()
+                .filter(|&s| me.is_some() && r.accounts[s.index()].as_ref().map(|a| a.id) == me)
                 .collect(),
             rated: r.rated,
             rating_change: r.rating_change,

@@ -4,6 +4,7 @@
 use super::{parse_json, token_from};
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
+use crate::model::{InviteSeats, Seat};
 use crate::secrets;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -24,9 +25,9 @@ pub struct Joined {
     /// The seat token: send it as `x-agon-token`.
     pub token: String,
     /// The seats it holds.
-    pub you: Vec<u8>,
+    pub you: Vec<Seat>,
     /// The first seat it holds.
-    pub seat: u8,
+    pub seat: Seat,
 }
 
 /// `POST /api/games/{id}/join` with `{"invite": CODE}`: the first request
@@ -86,8 +87,8 @@ pub async fn seat_link(
                 "only a player can move her seat".into(),
             ))
         }
-        [s] => *s,
-        _ => 2,
+        [s] => InviteSeats::One(*s),
+        _ => InviteSeats::Both,
     };
     let code = secrets::secret()?;
     app.store()

@@ -8,6 +8,7 @@ use super::{parse_json, token_from};
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::limits::Client;
 use crate::http::signed::Viewer;
+use crate::model::Seat;
 use crate::session::OfferView;
 use crate::state::AppState;
 use crate::store::{ChatLine, ListQuery, PushTarget, Room};
@@ -128,7 +129,7 @@ pub struct Turn {
     /// Its rules or match header.
     pub settings: String,
     /// The asker's seats.
-    pub you: Vec<u8>,
+    pub you: Vec<Seat>,
     /// It is the asker's turn.
     pub your_turn: bool,
     /// Its revision (a page notifies when it rises).
@@ -220,7 +221,7 @@ pub async fn turns(
                 days: s.days(),
                 deadline: s.days_deadline(),
                 offer: s.offer_view(),
-                opponent: s.player(1 - seat).name,
+                opponent: s.player(seat.other()).name,
                 you,
                 chat: None,
             }

@@ -5,6 +5,7 @@
 use super::list::ListEntry;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
+use crate::model::Seat;
 use crate::model::{Kind, Outcome, Status};
 use crate::ratings::provisional;
 use crate::state::AppState;
@@ -158,13 +159,13 @@ pub async fn profile(
             break;
         }
     }
-    let mut tallies: BTreeMap<(&str, String, u8), Tally> = BTreeMap::new();
+    let mut tallies: BTreeMap<(&str, String, Seat), Tally> = BTreeMap::new();
     for (r, _) in &rows {
         if r.status == Status::Ongoing {
             continue;
         }
-        for seat in 0..2u8 {
-            if r.accounts[seat as usize].as_ref().map(|a| a.id) != Some(account.id) {
+        for seat in Seat::BOTH {
+            if r.accounts[seat.index()].as_ref().map(|a| a.id) != Some(account.id) {
                 continue;
             }
             let t = tallies
@@ -172,7 +173,7 @@ pub async fn profile(
                 .or_insert_with(|| Tally {
                     game: Some(r.kind),
                     settings: r.settings.clone(),
-                    seat: r.kind.seat_names()[seat as usize],
+                    seat: r.kind.seat_name(seat),
                     ..Tally::default()
                 });
             match r.status.outcome_for(r.kind, seat) {

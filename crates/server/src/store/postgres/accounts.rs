@@ -3,6 +3,7 @@
 //! all.
 
 use super::{notify, PgStore, GAMES};
+use crate::model::Seat;
 use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
 use crate::store::{StoreError, Stored};
 use tokio_postgres::Row;
@@ -432,13 +433,16 @@ impl AccountBackend for PgStore {
         &self,
         game: &str,
         from_revision: i64,
-        seat: u8,
+        seat: Seat,
         account: i64,
     ) -> Stored<i64> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let next = from_revision + 1;
-        let column = if seat == 0 { "account0" } else { "account1" };
+        let column = match seat {
+            Seat::First => "account0",
+            Seat::Second => "account1",
+        };
         let changed = tx
             .execute(
                 &format!(

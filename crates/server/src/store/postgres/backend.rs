@@ -3,6 +3,7 @@
 
 use super::queue::job_state;
 use super::*;
+use crate::model::InviteSeats;
 use crate::store::{Backend, Job, JobKind, JobState, NewJob, NewRecord, QueueDepth, Stored};
 
 #[async_trait::async_trait]
@@ -159,7 +160,12 @@ impl Backend for PgStore {
         insert_dice(&client, id, &dice).await
     }
 
-    async fn add_invite(&self, id: &str, code_hash: String, seat: u8) -> Result<(), StoreError> {
+    async fn add_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        seat: InviteSeats,
+    ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         // A new link for a seat is the only one that works: older unused
@@ -179,7 +185,7 @@ impl Backend for PgStore {
         id: &str,
         code: String,
         token: String,
-    ) -> Stored<Option<(u8, i64)>> {
+    ) -> Stored<Option<(InviteSeats, i64)>> {
         let (code_hash, token_hash) = (code, token);
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
@@ -191,7 +197,7 @@ impl Backend for PgStore {
             )
             .await?
             .map(|r| r.get::<_, i16>(0));
-        let Some(seat) = seat.and_then(|s| u8::try_from(s).ok()) else {
+        let Some(seat) = seat.and_then(InviteSeats::from_number) else {
             return Ok(None);
         };
         // The seat has a new holder: an older link of it no longer works.
@@ -203,7 +209,7 @@ impl Backend for PgStore {
                     token1 = CASE WHEN $2 IN (1, 2) THEN $3 ELSE token1 END,
                     revision = revision + 1
                  WHERE id = $1 RETURNING revision",
-                &[&id, &i32::from(seat), &token_hash],
+                &[&id, &i32::from(seat.number()), &token_hash],
             )
             .await?
             .get(0);

@@ -3,6 +3,7 @@
 //! pushes it to its own lobby sockets.
 
 use super::{notify, PgStore, LOBBY};
+use crate::model::Seat;
 use crate::store::live::{LiveBackend, LobbyNotice, SeekRow};
 use crate::store::{SeatAccount, StoreError, Stored};
 use tokio_postgres::Row;
@@ -25,7 +26,7 @@ fn seek_from(r: &Row) -> Result<SeekRow, StoreError> {
             .get::<_, Option<&str>>(5)
             .and_then(|t| serde_json::from_str(t).ok()),
         rated: r.get(6),
-        seat: u8::try_from(r.get::<_, i16>(7)).unwrap_or(0),
+        seat: Seat::from_number(r.get::<_, i16>(7)).unwrap_or(Seat::First),
         account: r
             .get::<_, Option<i64>>(8)
             .map(|id| SeatAccount { id, name: r.get(9) }),

@@ -12,6 +12,7 @@
 use super::{now, Commit, GameRow, ListQuery, Loaded, Notice, StoreError};
 use super::{COLUMNS, N_COLUMNS};
 use crate::dice::{Die, Drawn};
+use crate::model::Seat;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -201,7 +202,7 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
         settings: r.get(2),
         mode: parsed(r, 3)?,
         level: small(4),
-        engine_seat: small(5),
+        engine_seat: r.get::<_, Option<i16>>(5).and_then(Seat::from_number),
         token0: r.get(6),
         token1: r.get(7),
         start_position: r.get(8),

@@ -3,6 +3,7 @@
 //! pushes it to its own sockets.
 
 use super::{PgStore, CHAT, NOTIFY};
+use crate::model::Seat;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use crate::store::Stored;
 use tokio_postgres::Row;
@@ -14,9 +15,7 @@ fn line_from(r: &Row) -> ChatLine {
         id: r.get(0),
         game: r.get(1),
         room: Room::from_name(r.get(2)).unwrap_or(Room::Spectators),
-        seat: r
-            .get::<_, Option<i16>>(3)
-            .and_then(|s| u8::try_from(s).ok()),
+        seat: r.get::<_, Option<i16>>(3).and_then(Seat::from_number),
         name: r.get(4),
         text: r.get(5),
         at_ms: r.get(6),
@@ -93,7 +92,7 @@ impl TalkBackend for PgStore {
     async fn set_presence(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         instance: &str,
         sockets: usize,
         now_ms: i64,
@@ -119,7 +118,7 @@ impl TalkBackend for PgStore {
         Ok(())
     }
 
-    async fn presence(&self, game: &str, seat: u8) -> Stored<Vec<(String, i64, i64)>> {
+    async fn presence(&self, game: &str, seat: Seat) -> Stored<Vec<(String, i64, i64)>> {
         let client = self.client().await?;
         Ok(client
             .query(
@@ -146,7 +145,7 @@ impl TalkBackend for PgStore {
             .get(0))
     }
 
-    async fn subscribe(&self, t: PushTarget, seats: Vec<(String, u8)>) -> Stored<String> {
+    async fn subscribe(&self, t: PushTarget, seats: Vec<(String, Seat)>) -> Stored<String> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let id: String = tx
@@ -194,7 +193,7 @@ impl TalkBackend for PgStore {
     async fn push_targets(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         account: Option<i64>,
     ) -> Stored<Vec<PushTarget>> {
         let client = self.client().await?;

@@ -1,6 +1,7 @@
 //! The SQLite store's accounts: each call on the writer thread or a reader.
 
 use super::SqliteStore;
+use crate::model::Seat;
 use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
 use crate::store::{StoreError, Stored};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -449,13 +450,16 @@ impl AccountBackend for SqliteStore {
         &self,
         game: &str,
         from_revision: i64,
-        seat: u8,
+        seat: Seat,
         account: i64,
     ) -> Stored<i64> {
         let game = game.to_string();
         self.write(move |c| {
             let next = from_revision + 1;
-            let column = if seat == 0 { "account0" } else { "account1" };
+            let column = match seat {
+                Seat::First => "account0",
+                Seat::Second => "account1",
+            };
             let changed = c.execute(
                 &format!(
                     "UPDATE games SET {column} = ?2, revision = ?3 WHERE id = ?1 AND revision = ?4"

@@ -2,6 +2,7 @@
 //! a reader connection.
 
 use super::*;
+use crate::model::InviteSeats;
 use crate::store::{Backend, NewRecord, Stored};
 
 #[async_trait::async_trait]
@@ -32,7 +33,12 @@ impl Backend for SqliteStore {
             .await
     }
 
-    async fn add_invite(&self, id: &str, code_hash: String, seat: u8) -> Result<(), StoreError> {
+    async fn add_invite(
+        &self,
+        id: &str,
+        code_hash: String,
+        seat: InviteSeats,
+    ) -> Result<(), StoreError> {
         let id = id.to_string();
         self.write(move |c| sql::add_invite(c, &id, &code_hash, seat).map_err(StoreError::from))
             .await
@@ -43,7 +49,7 @@ impl Backend for SqliteStore {
         id: &str,
         code: String,
         token: String,
-    ) -> Stored<Option<(u8, i64)>> {
+    ) -> Stored<Option<(InviteSeats, i64)>> {
         let (code_hash, token_hash) = (code, token);
         let id = id.to_string();
         self.write(move |c| {

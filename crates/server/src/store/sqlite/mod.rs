@@ -298,3 +298,34 @@ fn write_loop(
         }
     }
 }
+
+/// A seat in an SQLite column: the integer 0 or 1.
+impl rusqlite::ToSql for crate::model::Seat {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(i64::from(*self)))
+    }
+}
+
+/// A seat from an SQLite column; any number but 0 or 1 is out of range.
+impl rusqlite::types::FromSql for crate::model::Seat {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let n = i64::column_result(v)?;
+        crate::model::Seat::from_number(n).ok_or(rusqlite::types::FromSqlError::OutOfRange(n))
+    }
+}
+
+/// The seats of an invite in an SQLite column: 0, 1 or 2.
+impl rusqlite::ToSql for crate::model::InviteSeats {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(i64::from(self.number())))
+    }
+}
+
+/// The seats of an invite from an SQLite column.
+impl rusqlite::types::FromSql for crate::model::InviteSeats {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let n = i64::column_result(v)?;
+        crate::model::InviteSeats::from_number(n)
+            .ok_or(rusqlite::types::FromSqlError::OutOfRange(n))
+    }
+}

@@ -3,6 +3,7 @@
 //! savepoint), so none of them opens a transaction of its own.
 
 use crate::dice::{Die, Drawn};
+use crate::model::InviteSeats;
 use crate::store::{Commit, GameRow, ListQuery, Loaded, StoreError};
 use crate::store::{COLUMNS, N_COLUMNS};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -77,7 +78,7 @@ pub(super) fn create(
     row: &GameRow,
     tokens: &[String],
     dice: &[Drawn],
-    invite: Option<(&str, u8)>,
+    invite: Option<(&str, InviteSeats)>,
 ) -> Result<(), rusqlite::Error> {
     conn.execute(
         "INSERT INTO games (id, kind, settings, mode, level, engine_seat, token0, token1,
@@ -189,7 +190,7 @@ pub(super) fn add_invite(
     conn: &Connection,
     id: &str,
     code: &str,
-    seat: u8,
+    seat: InviteSeats,
 ) -> Result<(), rusqlite::Error> {
     // A new link for a seat is the only one that works: older unused links
     // of that seat are revoked.
@@ -200,7 +201,7 @@ pub(super) fn add_invite(
 
 /// Marks used every unused code of a game for the same seat code (0, 1,
 /// or 2 for both), so that only the newest link of a seat can take it.
-fn revoke_invites(conn: &Connection, id: &str, seat: u8) -> Result<(), rusqlite::Error> {
+fn revoke_invites(conn: &Connection, id: &str, seat: InviteSeats) -> Result<(), rusqlite::Error> {
     conn.execute(
         "UPDATE invites SET used = 1
          WHERE game_id = ?1 AND used = 0 AND seat = ?2",
@@ -220,8 +221,8 @@ pub(super) fn claim_invite(
     id: &str,
     code: &str,
     token: &str,
-) -> Result<Option<(u8, i64)>, rusqlite::Error> {
-    let seat: Option<u8> = conn
+) -> Result<Option<(InviteSeats, i64)>, rusqlite::Error> {
+    let seat: Option<InviteSeats> = conn
         .query_row(
             "SELECT seat FROM invites WHERE game_id = ?1 AND code = ?2 AND used = 0",
             params![id, code],
@@ -459,7 +460,12 @@ fn insert_dice(conn: &Connection, id: &str, dice: &[Drawn]) -> Result<(), rusqli
     Ok(())
 }
 
-fn insert_invite(conn: &Connection, id: &str, code: &str, seat: u8) -> Result<(), rusqlite::Error> {
+fn insert_invite(
+    conn: &Connection,
+    id: &str,
+    code: &str,
+    seat: InviteSeats,
+) -> Result<(), rusqlite::Error> {
     conn.execute(
         "INSERT INTO invites (game_id, code, seat) VALUES (?1, ?2, ?3)",
         params![id, code, seat],

@@ -3,6 +3,7 @@
 //! wrote it, with no one else to tell.
 
 use super::SqliteStore;
+use crate::model::Seat;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use crate::store::Stored;
 use rusqlite::{params, OptionalExtension};
@@ -88,7 +89,7 @@ impl TalkBackend for SqliteStore {
     async fn set_presence(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         instance: &str,
         sockets: usize,
         now_ms: i64,
@@ -106,7 +107,7 @@ impl TalkBackend for SqliteStore {
         .await
     }
 
-    async fn presence(&self, game: &str, seat: u8) -> Stored<Vec<(String, i64, i64)>> {
+    async fn presence(&self, game: &str, seat: Seat) -> Stored<Vec<(String, i64, i64)>> {
         let game = game.to_string();
         self.read(move |c| {
             c.prepare(
@@ -136,7 +137,7 @@ impl TalkBackend for SqliteStore {
         .await
     }
 
-    async fn subscribe(&self, t: PushTarget, seats: Vec<(String, u8)>) -> Stored<String> {
+    async fn subscribe(&self, t: PushTarget, seats: Vec<(String, Seat)>) -> Stored<String> {
         self.write(move |c| {
             c.execute(
                 "INSERT INTO push_subscriptions (id, endpoint, p256dh, auth, account_id, lang, created_ms)
@@ -186,7 +187,7 @@ impl TalkBackend for SqliteStore {
     async fn push_targets(
         &self,
         game: &str,
-        seat: u8,
+        seat: Seat,
         account: Option<i64>,
     ) -> Stored<Vec<PushTarget>> {
         let game = game.to_string();
