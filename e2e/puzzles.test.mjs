@@ -87,13 +87,18 @@ test("Ringo puzzles: one solved by keyboard, one failed by mouse with the soluti
     await clickRingoCell(page, wrong.slice(0, 2));
     await clickRingoCell(page, wrong.slice(3));
     await page.locator('#puzzle-feedback[data-result="wrong"]').waitFor();
-    assert.match(await page.locator("#puzzle-feedback").innerText(),
-      new RegExp(`${wrong} does not win\\. The only winning move was ${hard.solution[0]}`));
+    // Told it is wrong, not the answer: "Try again" must mean something.
+    const told = await page.locator("#puzzle-feedback").innerText();
+    assert.match(told, new RegExp(`^${wrong} is not the answer: try again, or show the solution\\.`));
+    assert.ok(!told.includes(hard.solution[0]), `the answer stays hidden: ${told}`);
     assert.match(await page.locator("#puzzle-change").innerText(), /\(−\d+\)/);
     assert.deepEqual((await state(page)).s.history, [], "the position is back");
     // The solution, on the board.
     await page.locator("#puzzle-solution").click();
     await page.locator('#puzzle-feedback[data-result="solution"]', { hasText: `The solution: ${hard.solution[0]}, shown on the board.` }).waitFor();
+    // Now the wrong try is explained, the answer named.
+    assert.match(await page.locator("#puzzle-feedback").innerText(),
+      new RegExp(`${wrong} does not win\\. The only winning move was ${hard.solution[0]}`));
     await waitState(page, (m) => window.agonState.history[0] === m, hard.solution[0]);
     const [sf, st] = hard.solution[0].split("-");
     assert.equal(await page.locator(`circle.piece[data-piece="${sf}"]`).count(), 0, "the piece left its cell");
@@ -113,8 +118,12 @@ test("Ringo puzzles: one solved by keyboard, one failed by mouse with the soluti
     await clickRingoCell(page, second.slice(3));
     await page.locator('#puzzle-feedback[data-result="wrong"]').waitFor();
     assert.equal(await page.locator("#puzzle-feedback").innerText(),
-      `${second} is not it: after ${game.solution[0]} the win chance is ${Math.round(100 * game.options[0][1])}%, after ${second} ${Math.round(100 * chance)}%.`);
+      `${second} is not the answer: try again, or show the solution.`);
     await page.locator("#puzzle-solution").click();
+    await page.locator('#puzzle-feedback[data-result="solution"]').waitFor();
+    assert.equal(await page.locator("#puzzle-feedback").innerText(),
+      `${second} is not it: after ${game.solution[0]} the win chance is ${Math.round(100 * game.options[0][1])}%, after ${second} ${Math.round(100 * chance)}%. `
+      + `The solution: ${game.solution[0]}, shown on the board.`);
     await page.locator(`#puzzle-options li.best[data-choice="${game.solution[0]}"]`, { hasText: `win ${Math.round(100 * game.options[0][1])}%` }).waitFor();
     assert.equal(await page.locator("#puzzle-options li").count(), game.options.length);
   });
@@ -142,8 +151,10 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     await clickUrgammonMove(page, second, s);
     await page.locator('#puzzle-feedback[data-result="wrong"]').waitFor();
     const lost = (mv.options[0][1] - mv.options[1][1]).toFixed(2);
-    assert.match(await page.locator("#puzzle-feedback").innerText(),
-      new RegExp(`${second} loses ${lost} points on average against the best choice, ${mv.solution[0]}\\.`));
+    // What it lost, not what was best.
+    const told = await page.locator("#puzzle-feedback").innerText();
+    assert.ok(told.startsWith(`${second} loses ${lost} points on average against the best choice: try again, or show the solution.`), told);
+    assert.ok(!told.includes(mv.solution[0]), `the best choice stays hidden: ${told}`);
     const down = await page.locator("#puzzle-rating").innerText();
     assert.match(down, /Your Urgammon puzzle rating: 1\d{3}\? \(−\d+\)/);
     // Retry: the position is back; the right move now is right, not rated.

@@ -58,7 +58,11 @@ export class ApiError extends Error {
 export function errorText(e) {
   if (e.at) return `${e.message} ${t("err.at", { n: e.at.index + 1, token: e.at.token })}`;
   const english = document.documentElement.lang === "en";
-  return english && e.english && e.english !== e.message ? `${e.message} (${e.english})` : e.message;
+  // The server's sentence only when it says more than the translation (a
+  // bad part named), never the same sentence twice.
+  const words = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const more = e.english && !words(e.message).includes(words(e.english));
+  return english && more ? `${e.message} (${e.english})` : e.message;
 }
 
 export async function api(method, path, body, token) {

@@ -60,6 +60,9 @@ const GAMES = {
       if (p.goal === "best") return t("puzzles.task_margin", { side });
       return p.goal === "fastest" ? t("puzzles.task_fastest", { side, n: p.plies }) : t("puzzles.task_win", { side, n: p.plies });
     },
+    /** A wrong try at a puzzle, said without giving the answer away (the
+     *  explanation, which names it, comes with "Show the solution"). */
+    puzzleWrongTry: (a, move) => t("puzzles.wrong_try", { move }),
     /** A wrong try at a puzzle, explained (`a`: the attempt's answer). */
     puzzleWrong: (a, move) => {
       const sol = a.solution.join(" ");
@@ -119,6 +122,12 @@ const GAMES = {
       // English starts the sentence with the side ("Dark to play"); the
       // other languages put it later, in lower case.
       return t("puzzles.task_best", { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" });
+    },
+    /** A wrong try at a puzzle: the equity it lost, not the best choice. */
+    puzzleWrongTry: (a, move) => {
+      const eq = (c) => a.options.find((o) => o.choice === c)?.equity;
+      return t("puzzles.wrong_best_try", { move: move === "verdict" ? t("puzzles.verdict") : move,
+        lost: (eq(a.solution[0]) - eq(move)).toFixed(2) });
     },
     /** A wrong try at a puzzle, explained with the equity it lost. */
     puzzleWrong: (a, move) => {

@@ -103,9 +103,12 @@ export async function homePage(main) {
 
   /** Said once the page has set a game between two people to the lab's
    *  most even set, with the other way to a fair game: a rated pair. */
+  /** The note that the rules were set to the most even set: none (an
+   *  empty list, so that appending it adds nothing, not the word "null")
+   *  unless the page chose them for a friend game. */
   function steerNote() {
-    if (!form.steered || form.rulesTouched || form.opponent !== "friend") return null;
-    return el("p", { class: "notice", id: "fair-steer", role: "status" }, t("home.fair.steered"));
+    if (!form.steered || form.rulesTouched || form.opponent !== "friend") return [];
+    return [el("p", { class: "notice", id: "fair-steer", role: "status" }, t("home.fair.steered"))];
   }
 
   function radio(name, value, label, checked, onchange) {
@@ -217,7 +220,7 @@ export async function homePage(main) {
         el("small", { id: "handicap-help" }, t("handicap.help")));
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
-        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), steerNote(), fair, handicapBox, fold);
+        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), ...steerNote(), fair, handicapBox, fold);
       },
       urgammon: () => {
       // What the player typed is kept while the page redraws, as the Ringo options are.

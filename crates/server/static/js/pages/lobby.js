@@ -77,7 +77,8 @@ export async function lobbyBlock(root, compact = false) {
 
   function drawQuick() {
     quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")),
-      el("p", { class: "muted" }, t("lobby.quick_help")));
+      el("p", { class: "muted" }, t("lobby.quick_help")),
+      el("p", { class: "muted", id: "pool-clock-help" }, t("lobby.clock_help")));
     if (state.waiting) {
       quick.append(el("div", { class: "status", id: "pool-waiting", role: "status" }, t("lobby.waiting")),
         el("button", { id: "pool-cancel", onclick: () => cancel(state.waiting) }, t("lobby.cancel")));
@@ -158,7 +159,7 @@ export async function lobbyBlock(root, compact = false) {
     const game = el("select", { id: "seek-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
     const preset = el("select", { id: "seek-rules" }, m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
     const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
-    const clock = el("select", { id: "seek-clock" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
+    const clock = el("select", { id: "seek-clock", "aria-describedby": "seek-clock-help" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
     clock.value = "300+3";
     const side = el("select", { id: "seek-side" });
     const rated = me ? el("input", { type: "checkbox", id: "seek-rated" }) : null;
@@ -177,7 +178,8 @@ export async function lobbyBlock(root, compact = false) {
     form.replaceChildren(...[el("h2", { id: "seek-form-title" }, t("lobby.create")),
       el("div", { class: "opt" }, el("label", { for: "seek-game" }, t("lobby.game")), game),
       rulesRow, toRow,
-      el("div", { class: "opt" }, el("label", { for: "seek-clock" }, t("lobby.clock")), clock),
+      el("div", { class: "opt" }, el("label", { for: "seek-clock" }, t("lobby.clock")), clock,
+        el("small", { id: "seek-clock-help" }, t("lobby.clock_help"))),
       el("div", { class: "opt" }, el("label", { for: "seek-side" }, t("home.side")), side),
       me ? el("label", {}, rated, " " + t("home.rated")) : el("p", { class: "muted" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))),
       me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")),

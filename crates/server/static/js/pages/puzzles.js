@@ -63,6 +63,7 @@ export async function puzzlesPage(main, id) {
   const view = { id: "puzzle", you: [0, 1], state: null, selected: null, flipped: false, presence: [true, true] };
   let puzzle = null;
   let tried = false; // a try was sent for this puzzle (later ones are retries)
+  let lastWrong = null; // the last wrong try, explained with the solution
   let done = false; // solved, or the solution shown: the board rests
 
   const gameSelect = el("select", { id: "puzzle-game", onchange: () => { game = gameSelect.value; theme = ""; store.game = game; saveLocal(store); fillThemes(); next(); } },
@@ -137,6 +138,7 @@ export async function puzzlesPage(main, id) {
     tried = false;
     done = false;
     answer = null;
+    lastWrong = null;
     feedback.hidden = true;
     retryButton.hidden = true;
     solutionButton.hidden = true;
@@ -168,9 +170,12 @@ export async function puzzlesPage(main, id) {
     }
   }
 
-  /** The answer's words, and the options' equities for Urgammon. */
+  /** The answer's words: a wrong try is told it is wrong (and, in
+   *  Urgammon, what it lost), never the answer, so that "Try again" means
+   *  something; the explanation naming the answer waits for "Show the
+   *  solution". */
   function explain(a, move) {
-    return a.correct ? t("puzzles.right") : gameOf(puzzle.game).puzzleWrong(a, move);
+    return a.correct ? t("puzzles.right") : gameOf(puzzle.game).puzzleWrongTry(a, move);
   }
 
   function showOptions(a) {
@@ -199,6 +204,7 @@ export async function puzzlesPage(main, id) {
       return;
     }
     answer = a;
+    if (!a.correct) lastWrong = move;
     if (first) {
       if (!me && a.player) store.rating[game] = a.player;
       if (me && a.player) sets.player = { ...(sets.player || {}), [game]: a.player };
@@ -243,7 +249,8 @@ export async function puzzlesPage(main, id) {
     done = true;
     const sol = answer.solution[0];
     feedback.dataset.result = "solution";
-    feedback.textContent = t("puzzles.solution_is", { solution: sol === "verdict" ? t("puzzles.verdict") : sol });
+    const why = lastWrong ? gameOf(puzzle.game).puzzleWrong(answer, lastWrong) + " " : "";
+    feedback.textContent = why + t("puzzles.solution_is", { solution: sol === "verdict" ? t("puzzles.verdict") : sol });
     feedback.hidden = false;
     retryButton.hidden = true;
     solutionButton.hidden = true;
