@@ -1,10 +1,12 @@
 // What a newcomer tripped on at the front door, each as she meets it: the
 // home page's rule-set card printed "null", a server error was shown twice,
-// the lobby never said what 5+3 means, and a wrong puzzle try gave the
-// answer away.
+// the lobby never said what 5+3 means, a finished game said "● live", a
+// clock read "Defenders10:00", and the leaderboard never said when a
+// provisional "?" goes. (A wrong puzzle try that gave the answer away is in
+// puzzles.test.mjs, the flag's words in live.test.mjs.)
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, accountAs } from "./helpers.mjs";
+import { withApp, accountAs, apiCall, openAsPlayer } from "./helpers.mjs";
 
 test("the home page's rule-set card never prints null, in three languages, for every opponent", async () => {
   await withApp(async (server, browser) => {
@@ -71,6 +73,51 @@ test("the lobby says what a clock such as 5+3 means, in three languages", async 
       assert.match(said, words[lang]);
       // Beside the quick-pairing tiles too, whose labels are clocks.
       assert.match(await page.locator("#pool-clock-help").innerText(), words[lang]);
+    }
+  });
+});
+
+test("a finished game's page says it is up to date, not live; a clock's side and time read apart", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    // A clocked friend game at 10+5, the invite taken: both clocks shown.
+    const g = await apiCall(server.url, "POST", "/api/games",
+      { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 600, increment_secs: 5 } });
+    await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
+    await page.goto(server.url + "/?lang=en");
+    await openAsPlayer(page, server.url, g);
+    await page.locator("#conn:not(.off)").waitFor();
+    assert.equal(await page.locator("#conn").innerText(), "● up to date");
+    // Its text (what is copied, and read where the box's label is not):
+    // the side, a space, the time; and a gap between them on the screen.
+    assert.equal(await page.locator("#clock-1").textContent(), "Defenders 10:00");
+    const gap = await page.locator("#clock-1").evaluate((e) => {
+      const [side, time] = [e.querySelector(".clock-side"), e.querySelector(".clock-time")].map((x) => x.getBoundingClientRect());
+      return time.left - side.right;
+    });
+    assert.ok(gap >= 6, `${gap} px between the side and the time`);
+    // Resigned: the page still follows the game (chat, review), and says
+    // nothing of a live game.
+    await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "resign" }, g.token);
+    await page.waitForFunction(() => window.agonState.over);
+    assert.doesNotMatch(await page.locator("main").innerText(), /● live/);
+    for (const [lang, words] of [["pl", "● aktualne"], ["fr", "● à jour"]]) {
+      await page.goto(`${server.url}/g/${g.id}?lang=${lang}`);
+      await page.locator("#conn:not(.off)").waitFor();
+      assert.equal(await page.locator("#conn").innerText(), words);
+    }
+  });
+});
+
+test("the leaderboard says when a provisional rating settles, in three languages", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    const words = { en: /about 5 rated Ringo pairs or 4 Urgammon matches to 7/, pl: /około 5 rankingowych par Ringo albo 4 mecze Urgammon do 7/,
+      fr: /environ 5 paires classées de Ringo ou 4 matchs d.Urgammon en 7/ };
+    for (const lang of ["en", "pl", "fr"]) {
+      await page.goto(`${server.url}/leaderboard?lang=${lang}`);
+      await page.locator("main h1").waitFor();
+      assert.match(await page.locator("main").innerText(), words[lang]);
     }
   });
 });

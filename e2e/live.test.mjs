@@ -198,7 +198,9 @@ test("a three-second game flags on both pages and in the API, with the low-time 
     // Ann does not move: the flag falls for both.
     for (const page of [ann, ben]) {
       await waitState(page, () => window.agonState.over, undefined, 8000);
-      assert.match(await page.locator("#result").innerText(), /The defenders win — the other side's clock ran out/);
+      // Each page names the side whose flag fell (not "the other side",
+      // which the attackers' player would read as her opponent).
+      assert.match(await page.locator("#result").innerText(), /The defenders win — The attackers ran out of time\./);
       assert.equal(await page.locator("#clock-0 .clock-time").innerText(), "0.0");
     }
     const g = await apiCall(server.url, "GET", `/api/games/${id}`);

@@ -148,4 +148,40 @@ mod tests {
         let long = rate([RatingRow::NEW; 2], &vec![1.0; match_weight(7)])[0].rating;
         assert!(long > short);
     }
+
+    /// What the leaderboard says of settling (`leaderboard.help`, in three
+    /// languages): against settled players of the same strength (deviation
+    /// 60), a new rating loses its `?` after 5 rated Ringo pairs split 1–1,
+    /// or 4 Urgammon matches to 7 won and lost in turn; against new players
+    /// it takes longer, as it does with matches to 1.
+    #[test]
+    fn a_rating_settles_as_the_leaderboard_says() {
+        let periods = |opponent_deviation: f64, scores: &dyn Fn(usize) -> Vec<f64>| {
+            let mut me = RatingRow::NEW;
+            let mut them = RatingRow {
+                deviation: opponent_deviation,
+                ..RatingRow::NEW
+            };
+            let mut n = 0;
+            while provisional(&me) {
+                let [a, b] = rate([me, them], &scores(n));
+                me = a;
+                // A new opponent settles too; a settled one stays settled.
+                if opponent_deviation > PROVISIONAL_DEVIATION {
+                    them = b;
+                }
+                n += 1;
+            }
+            n
+        };
+        let pair = |_: usize| vec![1.0, 0.0];
+        let to = |points: u32| {
+            move |n: usize| vec![if n.is_multiple_of(2) { 1.0 } else { 0.0 }; match_weight(points)]
+        };
+        assert_eq!(periods(60.0, &pair), 5);
+        assert_eq!(periods(60.0, &to(7)), 4);
+        assert!(periods(350.0, &pair) > 5);
+        assert!(periods(350.0, &to(7)) > 4);
+        assert!(periods(60.0, &to(1)) > 4);
+    }
 }

@@ -41,7 +41,7 @@ export function clockBlock(view) {
     [0, 1].map((seat) => el("div", {
       class: "clock" + (s.clock.running === seat ? " running" : ""), id: "clock-" + seat, "data-seat": seat,
       "aria-label": t("clock.of", { side: t("Side." + names[seat]) }),
-    }, el("span", { class: "clock-side" }, t("Side." + names[seat])), el("span", { class: "clock-time" }, ""))),
+    }, el("span", { class: "clock-side" }, t("Side." + names[seat])), " ", el("span", { class: "clock-time" }, ""))),
     el("div", { class: "muted", id: "first-move", "aria-live": "polite" }));
   // The server keeping the clock went silent: it is shown stopped, and
   // nobody's time runs, until another server takes it over.

@@ -12,8 +12,14 @@ export function ringoResult(s) {
   if (s.status === "ongoing") return null;
   if (s.status === "aborted") return t("game.aborted") + " — " + t("reason.abort");
   const winner = s.status === "attackers-win" ? "attackers" : s.status === "defenders-win" ? "defenders" : null;
-  return (winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")) + " — "
-    + (s.resigned ? t("game.resigned", { side: t("side." + s.resigned) }) : t("reason." + s.reason));
+  const loser = winner && (winner === "attackers" ? "defenders" : "attackers");
+  // A flag or a claim names the side it fell on: "the other side" reads
+  // as the opponent to each of the two players.
+  const why = s.resigned ? t("game.resigned", { side: t("side." + s.resigned) })
+    : loser && s.reason === "time" ? t("game.flagged", { side: t("side." + loser) })
+      : loser && s.reason === "claim" ? t("game.claimed", { side: t("side." + loser) })
+        : t("reason." + s.reason);
+  return (winner ? t("game.won", { side: t("side." + winner) }) : t("game.draw")) + " — " + why;
 }
 
 /** What was taken, per side, and out of how many. */
