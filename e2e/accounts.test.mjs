@@ -155,7 +155,8 @@ test("a recovery code resets the password once; a new set replaces the old", asy
     await page.locator("#signin").waitFor();
     await recover(codes[2], "yet another secret");
     await page.locator("#recover-error").filter({ hasText: /./ }).waitFor();
-    assert.match(await page.locator("#recover-error").innerText(), /Wrong name or password/);
+    // Said as the form asks: a code, which works once (not "password").
+    assert.equal(await page.locator("#recover-error").innerText(), "Wrong name or recovery code: each code works only once.");
     // A wrong password says so on the sign-in form; the new one works.
     await page.locator("#signin-name").fill("ola");
     await page.locator("#signin-password").fill(PASSWORD);
@@ -181,7 +182,8 @@ test("a recovery code resets the password once; a new set replaces the old", asy
     await page.locator("#signin").waitFor();
     await recover(codes[5], "a fourth secret");
     await page.locator("#recover-error").filter({ hasText: /./ }).waitFor();
-    assert.match(await page.locator("#recover-error").innerText(), /Wrong name or password/);
+    // Said as the form asks: a code, which works once (not "password").
+    assert.equal(await page.locator("#recover-error").innerText(), "Wrong name or recovery code: each code works only once.");
   });
 });
 

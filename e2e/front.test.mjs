@@ -121,3 +121,35 @@ test("the leaderboard says when a provisional rating settles, in three languages
     }
   });
 });
+
+test("the menu's Your-turn count reads clearly on the header, on a desktop and on a phone", async () => {
+  await withApp(async (server, browser) => {
+    // A friend game whose first move is hers.
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
+    await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const page = await (await browser.newContext({ viewport })).newPage();
+      await page.goto(server.url + "/?lang=en");
+      await page.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [g.id, g.token]);
+      await page.goto(server.url + "/?lang=en");
+      await page.locator("#turns-link:not([hidden])").waitFor();
+      assert.equal(await page.locator("#turns-count").innerText(), "1");
+      const ratio = await page.locator("#turns-count").evaluate((e) => {
+        const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+        const lum = (c) => {
+          const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        // The colour behind the figures: the first ancestor that paints one.
+        let bg = e;
+        while (bg && /rgba\(0, 0, 0, 0\)|transparent/.test(getComputedStyle(bg).backgroundColor)) bg = bg.parentElement;
+        const [x, y] = [lum(getComputedStyle(e).color), lum(getComputedStyle(bg).backgroundColor)];
+        return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+      });
+      assert.ok(ratio >= 4.5, `${viewport.width} px: contrast ${ratio.toFixed(2)}:1`);
+      const box = await page.locator("#turns-count").boundingBox();
+      assert.ok(box.width >= 16 && box.height >= 16, `a count one can see: ${JSON.stringify(box)}`);
+      await page.context().close();
+    }
+  });
+});

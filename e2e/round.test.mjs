@@ -64,7 +64,12 @@ test("a rated 1+0 pair: game 2 begins after a pause both see, shows game 1's res
       assert.match(await page.locator("#pair-next-text").innerText(), /Game 2 of the pair begins in [1-5] s, with the seats swapped\./);
       assert.match(await page.locator("#result").innerText(), /The defenders win/);
       assert.match(page.url(), new RegExp(one + "$"), "still on game 1 during the pause");
+      // Game 2 is no rematch (nobody offered one): its link says so.
+      await page.locator("#rematch-go").waitFor();
+      assert.equal(await page.locator("#rematch-go").innerText(), "Go to game 2");
+      assert.doesNotMatch(await page.locator("main").innerText(), /rematch/i);
     }
+
     await olek.page.locator("#pair-go").scrollIntoViewIfNeeded();
     const go = await olek.page.locator("#pair-go").boundingBox();
     assert.ok(go.x >= 0 && go.x + go.width <= 390 && go.height >= 44, `the button fits a phone: ${JSON.stringify(go)}`);
@@ -103,6 +108,12 @@ test("a rated 1+0 pair: game 2 begins after a pause both see, shows game 1's res
       assert.equal(await page.locator("#first-move").innerText(), "");
     }
     await ala.page.screenshot({ path: `${SHOTS}/pair-second.png` });
+    // A spectator of game 1 is told of game 2 as such, not as a rematch.
+    const watcher = await (await browser.newContext()).newPage();
+    await watcher.goto(`${server.url}/g/${one}?lang=en`);
+    await watcher.locator("#rematch-link").waitFor();
+    assert.equal(await watcher.locator("#rematch-link").innerText(), "Game 2 of the pair has started: watch it");
+    await watcher.context().close();
   } finally {
     await browser.close();
     server.stop();

@@ -552,8 +552,15 @@ async fn a_recovery_code_resets_the_password_once() {
     let new = session_of(&h);
     assert_eq!(account_status(&app, &new).await, StatusCode::OK);
     assert_eq!(account_status(&app, &old).await, StatusCode::UNAUTHORIZED);
-    let (s, _, _) = recover(&codes[3], "ala").send(&app).await;
+    let (s, _, v) = recover(&codes[3], "ala").send(&app).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED, "a code works once");
+    // The same answer as for a name that does not exist (nobody learns
+    // which do), in words about a code, not a password.
+    assert_eq!(v["code"], "bad-credentials");
+    assert_eq!(
+        v["error"],
+        "wrong name or recovery code (each code works once)"
+    );
     assert_eq!(
         login(&app, "ala", "brand new secret").await.0,
         StatusCode::OK

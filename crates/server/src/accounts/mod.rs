@@ -37,6 +37,10 @@ pub enum AccountError {
     /// that nobody learns which names exist.
     #[error("wrong name or password")]
     BadCredentials,
+    /// The name or the recovery code is wrong (or the code was used): one
+    /// answer for all, as for a sign-in.
+    #[error("wrong name or recovery code (each code works once)")]
+    BadRecovery,
     /// Too many failed sign-ins: wait this many seconds.
     #[error("too many failed sign-ins: try again in {0} seconds")]
     Throttled(u64),
@@ -392,7 +396,7 @@ impl Accounts {
         };
         let Some(account) = account.filter(|_| used) else {
             self.throttle.fail_address(address);
-            return Err(AccountError::BadCredentials);
+            return Err(AccountError::BadRecovery);
         };
         let hash = self.hasher.hash(password).await?;
         self.store.set_password(account.id, hash).await?;

@@ -454,7 +454,9 @@ impl From<AccountError> for ApiError {
             AccountError::BadName(_) => ApiError::BadRequest(ErrorCode::BadName, m),
             AccountError::WeakPassword(_) => ApiError::BadRequest(ErrorCode::WeakPassword, m),
             AccountError::NameTaken => ApiError::Conflict(ErrorCode::NameTaken, m),
-            AccountError::BadCredentials => ApiError::Unauthorized(ErrorCode::BadCredentials, m),
+            AccountError::BadCredentials | AccountError::BadRecovery => {
+                ApiError::Unauthorized(ErrorCode::BadCredentials, m)
+            }
             AccountError::Throttled(secs) => ApiError::TooMany(ErrorCode::SignInThrottled, m, secs),
             AccountError::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
             AccountError::PasskeyNeedsName => ApiError::BadRequest(ErrorCode::PasskeyNeedsName, m),

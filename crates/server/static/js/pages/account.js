@@ -5,7 +5,7 @@
 // codes, the data download and deleting the account.
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, errorText } from "../api.js";
+import { api, errorText, ApiError } from "../api.js";
 import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting } from "../account.js";
 import { prefs } from "../prefs.js";
 import { chatOn, setChat } from "../panels/chat.js";
@@ -118,8 +118,16 @@ function signedOut(main) {
     field("recover-code", t("account.code"), "text", "one-time-code"),
     field("recover-password", t("account.new_password"), "password", "new-password"),
   ], t("account.recover_button"), async (v) => {
-    await api("POST", "/api/account/recover",
-      { name: v["recover-name"], code: v["recover-code"], password: v["recover-password"] });
+    try {
+      await api("POST", "/api/account/recover",
+        { name: v["recover-name"], code: v["recover-code"], password: v["recover-password"] });
+    } catch (e) {
+      // The server's one answer for a wrong name or code (so that nobody
+      // learns which names exist), said as this form asks: a code, not a
+      // password, and one that works once.
+      if (e.code === "bad-credentials") throw new ApiError(e.status, "bad-recovery", null);
+      throw e;
+    }
     await started({});
     toast(t("account.recovered"));
     navigate("/account");

@@ -286,10 +286,14 @@ export function commonLinks(view, send) {
   // computer or on one screen they happen at once.
   row.append(...offerButtons(view, send));
   if (view.you.length && s.over && !betweenPeople(view)) row.append(el("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("game.rematch")));
+  // A rated pair's first game leads to its second, which is no rematch:
+  // nobody offered one.
+  const pairNext = s.pair && s.pair.game === 1 && s.rematch === s.pair.second;
   if (betweenPeople(view) && s.rematch) row.append(el("a", { class: "button primary", id: "rematch-go", href: "/g/" + s.rematch, "data-nav": true,
     // The player's token holds her seat in the rematch too.
-    onclick: () => { if (view.token) localStorage.setItem(tokenKey(s.rematch), view.token); } }, t("offer.rematch_go")));
-  if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true }, t("game.rematch_watch")));
+    onclick: () => { if (view.token) localStorage.setItem(tokenKey(s.rematch), view.token); } }, t(pairNext ? "game.pair_go" : "offer.rematch_go")));
+  if (!view.you.length && s.rematch) row.append(el("a", { class: "button", id: "rematch-link", href: "/g/" + s.rematch, "data-nav": true },
+    t(pairNext ? "game.pair_watch" : "game.rematch_watch")));
   if (s.over) row.append(el("a", { class: "button", id: "review-link", href: `/review/${s.id}`, "data-nav": true }, t("review.button")));
   row.append(el("a", { class: "button", href: `/api/games/${s.id}/record`, download: true }, t("game.export")),
     el("a", { class: "button", id: "replay-link", href: `/replay/${s.id}`, "data-nav": true }, t("game.replay")));
