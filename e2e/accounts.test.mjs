@@ -113,7 +113,13 @@ test("sign up and keep the codes, sign out, sign in elsewhere by keyboard and fi
     await bob.goto(server.url + "/account");
     await bob.locator("#sessions tbody tr").nth(1).waitFor();
     assert.equal(await bob.locator("#sessions tbody tr").count(), 2);
-    await bob.locator('#sessions tr[data-current="no"] .end-session').click();
+    // One button on the page is named "Sign out" (this device's); the
+    // list's says which device it signs out, by name to a screen reader.
+    assert.equal(await bob.getByRole("button", { name: "Sign out", exact: true }).count(), 1);
+    const end = bob.locator('#sessions tr[data-current="no"] .end-session');
+    assert.equal(await end.innerText(), "Sign that device out");
+    assert.match(await end.getAttribute("aria-label"), /^Sign out .+/);
+    await bob.getByRole("button", { name: await end.getAttribute("aria-label"), exact: true }).click();
     await waitState(bob, () => document.querySelectorAll("#sessions tbody tr").length === 1);
     await third.goto(server.url + "/account");
     await third.locator("#signin").waitFor();

@@ -57,6 +57,9 @@ test("two players meet through a seek in the lobby, and both land in the game", 
     await ben.waitForURL(/\/g\/[a-z0-9]+$/);
     await ann.waitForURL(/\/g\/[a-z0-9]+$/);
     assert.equal(new URL(ann.url()).pathname, new URL(ben.url()).pathname);
+    // Ann's "stay on this page until someone accepts it" went with the
+    // lobby: someone did.
+    assert.doesNotMatch(await ann.locator("#toast").innerText(), /stay on this page/);
     await waitState(ann, () => window.agonState && window.agonYou.length === 1);
     await waitState(ben, () => window.agonState && window.agonYou.length === 1);
     assert.deepEqual((await state(ann)).you, [1], "Ann asked for the defenders");
@@ -130,7 +133,8 @@ test("quick pairing pairs two players waiting in the same pool", async () => {
     await ann.goto(server.url + "/");
     await ann.locator('#home-lobby [data-pool="urgammon-3-5+5"]').click();
     await ann.locator("#pool-waiting").waitFor();
-    assert.match(await ann.locator("#pool-waiting").innerText(), /Looking for an opponent/);
+    // The waiting line names the pool, as its tile does.
+    assert.equal(await ann.locator("#pool-waiting").innerText(), "Looking for an opponent in Urgammon 5+5…");
     await ben.goto(server.url + "/lobby");
     // Ben sees one player waiting in that pool.
     await ben.locator('[data-pool="urgammon-3-5+5"]', { hasText: "1 waiting" }).waitFor();
@@ -140,6 +144,9 @@ test("quick pairing pairs two players waiting in the same pool", async () => {
     await ben.waitForURL(/\/g\/[a-z0-9]+$/);
     await ann.waitForURL(/\/g\/[a-z0-9]+$/);
     assert.equal(new URL(ann.url()).pathname, new URL(ben.url()).pathname);
+    // Ann's "stay on this page until someone accepts it" went with the
+    // lobby: someone did.
+    assert.doesNotMatch(await ann.locator("#toast").innerText(), /stay on this page/);
     for (const page of [ann, ben]) {
       await waitState(page, () => window.agonState && window.agonYou.length === 1);
       const { s } = await state(page);

@@ -54,6 +54,15 @@ export function toast(msg) {
   toastTimer = setTimeout(() => box.classList.remove("show"), 3500);
 }
 
+/** Takes a toast away at once (what it said no longer holds). */
+export function clearToast() {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  clearTimeout(toastTimer);
+  box.classList.remove("show");
+  box.textContent = "";
+}
+
 /** Says something to screen readers through the page's `aria-live` line. */
 export function announce(text) {
   const line = document.getElementById("announce");

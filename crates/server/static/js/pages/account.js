@@ -156,21 +156,25 @@ function signedIn(main, a) {
     el("button", { id: "signout-all", onclick: () => out("/api/account/logout-all").catch((e) => toast(errorText(e))) }, t("account.signout_all"))));
 
   // The devices signed in.
+  const deviceName = (s) => s.system ? t("account.device_on", { browser: s.browser, system: s.system }) : s.browser;
   const rows = a.sessions.map((s) => el("tr", { "data-session": s.id, "data-current": s.current ? "yes" : "no" },
     el("td", { "data-label": t("account.device") },
-      s.system ? t("account.device_on", { browser: s.browser, system: s.system }) : s.browser, s.current ? el("strong", {}, " — " + t("account.this_device")) : null),
+      deviceName(s), s.current ? el("strong", {}, " — " + t("account.this_device")) : null),
     el("td", { "data-label": t("account.last_seen") }, when(s.last_seen)),
-    el("td", {}, s.current ? null : el("button", { class: "end-session", onclick: async () => {
+    // Not "Sign out" (this page's own button says that): the device it
+    // signs out is named, for the screen reader too.
+    el("td", {}, s.current ? null : el("button", { class: "end-session", "aria-label": t("account.signout_device_named", { device: deviceName(s) }), onclick: async () => {
       try {
         await api("DELETE", "/api/account/sessions/" + s.id);
         forgetAccount();
         route();
       } catch (e) { toast(errorText(e)); }
-    } }, t("account.signout")))));
+    } }, t("account.signout_device")))));
   main.append(el("section", { "aria-labelledby": "sessions-title" },
     el("h2", { id: "sessions-title" }, t("account.sessions")),
     el("table", { class: "list stack", id: "sessions" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("account.device")), el("th", { scope: "col" }, t("account.last_seen")), el("th", {}))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("account.device")), el("th", { scope: "col" }, t("account.last_seen")),
+        el("th", { scope: "col" }, el("span", { class: "sr-only" }, t("account.session_action"))))),
       el("tbody", {}, rows))));
 
   main.append(form("password", t("account.change_password"), [

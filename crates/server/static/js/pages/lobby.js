@@ -2,7 +2,7 @@
 // a form to post a seek, and the open seeks, kept live over the lobby's
 // WebSocket. A seek lasts while its creator's page holds it on the socket;
 // when someone accepts it, the socket names the game and the page goes there.
-import { el, toast } from "../dom.js";
+import { el, toast, clearToast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, meta, tokenKey } from "../api.js";
 import { navigate, onLeave } from "../router.js";
@@ -66,6 +66,8 @@ export async function lobbyBlock(root, compact = false) {
   function enter(game, token) {
     localStorage.setItem(tokenKey(game), token);
     state.closed = true;
+    // "Stay on this page until someone accepts it" no longer holds.
+    clearToast();
     navigate("/g/" + game);
   }
 
@@ -80,7 +82,10 @@ export async function lobbyBlock(root, compact = false) {
       el("p", { class: "muted" }, t("lobby.quick_help")),
       el("p", { class: "muted", id: "pool-clock-help" }, t("lobby.clock_help")));
     if (state.waiting) {
-      quick.append(el("div", { class: "status", id: "pool-waiting", role: "status" }, t("lobby.waiting")),
+      const pool = state.pools.find((p) => p.id === state.waitingPool);
+      const named = pool ? t("lobby.waiting_in", { pool: gameOf(pool.game).name + " " + (pool.clock?.days ? clockLabel(pool.clock) : pool.clock_label) })
+        : t("lobby.waiting");
+      quick.append(el("div", { class: "status", id: "pool-waiting", role: "status" }, named),
         el("button", { id: "pool-cancel", onclick: () => cancel(state.waiting) }, t("lobby.cancel")));
       return;
     }
@@ -104,6 +109,7 @@ export async function lobbyBlock(root, compact = false) {
       if (r.game) return enter(r.game, r.token);
       state.mine.set(r.id, r.token);
       state.waiting = r.id;
+      state.waitingPool = pool;
       hold(r.id);
       drawQuick();
     } catch (e) { toast(e.message); }
