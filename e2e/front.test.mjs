@@ -153,3 +153,34 @@ test("the menu's Your-turn count reads clearly on the header, on a desktop and o
     }
   });
 });
+
+test("a seek one cannot take says why instead of offering Play: rated to a guest, a rating range to a player outside it", async () => {
+  await withApp(async (server, browser) => {
+    const ann = await (await browser.newContext()).newPage();
+    await ann.goto(server.url + "/?lang=en");
+    assert.equal(await accountAs(ann, "signup", "ann"), 201);
+    const post = (body) => ann.evaluate((b) => fetch("/api/seeks", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(b) }).then((r) => r.status), body);
+    assert.equal(await post({ game: "ringo", rules: "classic", clock: { base_secs: 300, increment_secs: 3 }, rated: true }), 201);
+    assert.equal(await post({ game: "urgammon", to: 3, clock: { base_secs: 300, increment_secs: 3 }, rating_min: 1600, rating_max: 1800 }), 201);
+    // A guest: neither seek offers Play; each says what to do.
+    const guest = await (await browser.newContext()).newPage();
+    await guest.goto(server.url + "/lobby?lang=en");
+    await guest.locator("#seeks tbody tr").nth(1).waitFor();
+    assert.equal(await guest.locator("#seeks .seek-accept").count(), 0);
+    const said = await guest.locator("#seeks .seek-barred").allInnerTexts();
+    assert.deepEqual(said.sort(), ["Sign in to play it rated", "Sign in: it asks for a rating range"]);
+    // A signed-in player rated 1500: the rated seek is hers to take; the
+    // ranged one says her rating is outside.
+    const bob = await (await browser.newContext()).newPage();
+    await bob.goto(server.url + "/?lang=en");
+    assert.equal(await accountAs(bob, "signup", "bob"), 201);
+    await bob.goto(server.url + "/lobby?lang=en");
+    await bob.locator("#seeks tbody tr").nth(1).waitFor();
+    assert.equal(await bob.locator("#seeks .seek-accept").count(), 1);
+    assert.equal(await bob.locator("#seeks .seek-barred").innerText(), "Your rating (1500) is outside its range");
+    // The one she may take, she takes.
+    await bob.locator("#seeks .seek-accept").click();
+    await bob.waitForURL(/\/g\/[a-z0-9]+$/);
+  });
+});

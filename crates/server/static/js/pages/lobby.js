@@ -56,6 +56,16 @@ function lobbySocketUrl() {
  *  seek form. */
 export async function lobbyBlock(root, compact = false) {
   const [m, me] = await Promise.all([meta(), account()]);
+  // The signed-in player's ratings, for the seeks she may take (a player
+  // never rated counts as 1500, as the server counts her).
+  const ratings = me ? await api("GET", "/api/users/" + encodeURIComponent(me.name)).then((p) => p.ratings).catch(() => ({})) : {};
+  /** Why this page may not take seek `s` (null: it may). */
+  const barred = (s) => {
+    if (!me && (s.rated || s.rating_min != null || s.rating_max != null)) return "signin";
+    if (s.rating_min == null && s.rating_max == null) return null;
+    const r = ratings[s.game]?.rating ?? 1500;
+    return r < (s.rating_min ?? -Infinity) || r > (s.rating_max ?? Infinity) ? "range" : null;
+  };
   const state = { seeks: [], pools: [], mine: new Map(), waiting: null, socket: null, closed: false, rated: false };
   const quick = el("section", { class: "card", id: "quick", "aria-labelledby": "quick-title" });
   const list = el("section", { class: "card", id: "seeks", "aria-labelledby": "seeks-title" });
@@ -153,7 +163,12 @@ export async function lobbyBlock(root, compact = false) {
         el("td", {}, t("Side." + s.side)),
         el("td", {}, ours
           ? el("button", { class: "seek-cancel", onclick: () => cancel(s.id) }, t("lobby.cancel"))
-          : el("button", { class: "primary seek-accept", "aria-label": t("lobby.accept_label", { who, game: gameOf(s.game).name }), onclick: () => accept(s.id) }, t("lobby.accept"))));
+          // A seek this player cannot take says why instead of offering Play.
+          : barred(s) === "signin"
+            ? el("a", { class: "seek-barred", href: "/account", "data-nav": true }, t(s.rated ? "lobby.signin_rated" : "lobby.signin_range"))
+            : barred(s) === "range"
+              ? el("span", { class: "muted seek-barred" }, t("lobby.out_of_range", { r: ratings[s.game]?.rating ?? 1500 }))
+              : el("button", { class: "primary seek-accept", "aria-label": t("lobby.accept_label", { who, game: gameOf(s.game).name }), onclick: () => accept(s.id) }, t("lobby.accept"))));
     });
     list.append(el("div", { class: "table-wrap" }, el("table", { class: "seeks" },
       el("thead", {}, el("tr", {}, ["lobby.player", "lobby.game", "lobby.rules", "lobby.clock", "lobby.mode", "lobby.side", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : "")))),
