@@ -184,3 +184,36 @@ test("a seek one cannot take says why instead of offering Play: rated to a guest
     await bob.waitForURL(/\/g\/[a-z0-9]+$/);
   });
 });
+
+test("on a phone the lobby's seeks fit the screen with Play on it, and recovery codes never break", async () => {
+  await withApp(async (server, browser) => {
+    const ann = await (await browser.newContext()).newPage();
+    await ann.goto(server.url + "/?lang=en");
+    await ann.evaluate(() => fetch("/api/seeks", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: "ringo", rules: "classic", clock: { base_secs: 300, increment_secs: 3 }, side: "defenders" }) }));
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    for (const lang of ["en", "pl", "fr"]) {
+      await phone.goto(`${server.url}/lobby?lang=${lang}`);
+      const play = phone.locator("#seeks .seek-accept");
+      await play.waitFor();
+      await play.scrollIntoViewIfNeeded();
+      const box = await play.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.height >= 44, `${lang}: Play on the screen: ${JSON.stringify(box)}`);
+      assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${lang}: no sideways scroll`);
+      // Each cell says what it is, the table's headers being off screen.
+      const labels = await phone.locator("#seeks tbody tr").first().locator("td").evaluateAll((tds) =>
+        tds.map((td) => getComputedStyle(td, "::before").content));
+      if (lang === "en") assert.equal(labels[3], '"Clock: "');
+      assert.ok(labels.slice(0, 6).every((l) => l.length > 4), `${lang}: ${labels}`);
+    }
+    // Recovery codes, just signed up on the phone: one line each.
+    await phone.goto(server.url + "/account?lang=en");
+    await phone.locator("#signup-name").fill("ola");
+    await phone.locator("#signup-password").fill("correct horse battery");
+    await phone.locator("#signup-submit").click();
+    await phone.locator("#recovery-codes li").nth(9).waitFor();
+    const heights = await phone.locator("#recovery-codes code").evaluateAll((cs) =>
+      cs.map((c) => [c.getClientRects().length, c.textContent]));
+    for (const [lines, code] of heights) assert.equal(lines, 1, `${code} on one line`);
+  });
+});

@@ -651,6 +651,7 @@ export default {
   "lobby.signin_rated": "Sign in to play it rated",
   "lobby.signin_range": "Sign in: it asks for a rating range",
   "lobby.out_of_range": "Your rating ({r}) is outside its range",
+  "lobby.take": "Take it",
   "lobby.pool_waiting": "{n} waiting",
   "lobby.cancel": "Cancel",
   "lobby.seeks": "Open seeks",

@@ -651,6 +651,7 @@ export default {
   "lobby.signin_rated": "Connectez-vous pour la jouer classée",
   "lobby.signin_range": "Connectez-vous : elle demande une fourchette de classement",
   "lobby.out_of_range": "Votre classement ({r}) est hors de sa fourchette",
+  "lobby.take": "Accepter",
   "lobby.pool_waiting": "{n} en attente",
   "lobby.cancel": "Annuler",
   "lobby.seeks": "Propositions ouvertes",

@@ -651,6 +651,7 @@ export default {
   "lobby.signin_rated": "Zaloguj się, by grać rankingowo",
   "lobby.signin_range": "Zaloguj się: wymaga przedziału rankingu",
   "lobby.out_of_range": "Twój ranking ({r}) jest poza przedziałem",
+  "lobby.take": "Przyjmij",
   "lobby.pool_waiting": "czeka: {n}",
   "lobby.cancel": "Anuluj",
   "lobby.seeks": "Otwarte wyzwania",

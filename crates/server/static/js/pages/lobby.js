@@ -154,14 +154,16 @@ export async function lobbyBlock(root, compact = false) {
       const ours = state.mine.has(s.id);
       const who = s.name ? s.name + (s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "") : t("player.anonymous");
       const range = s.rating_min || s.rating_max ? ` · ${s.rating_min ?? "…"}–${s.rating_max ?? "…"}` : "";
+      // On a phone each seek is a card, its cells labelled (`table.stack`),
+      // so that Play is never off the screen's edge.
       return el("tr", { "data-seek": s.id, class: ours ? "mine" : "" },
-        el("td", {}, who),
-        el("td", {}, gameOf(s.game).name),
-        el("td", {}, settingsWords(s.game, s.settings)),
-        el("td", {}, s.clock?.days ? clockLabel(s.clock) : s.clock_label || t("lobby.no_clock")),
-        el("td", {}, (s.rated ? t("lobby.rated") : t("lobby.casual")) + range),
-        el("td", {}, t("Side." + s.side)),
-        el("td", {}, ours
+        el("td", { "data-label": t("lobby.player") }, who),
+        el("td", { "data-label": t("lobby.game") }, gameOf(s.game).name),
+        el("td", { "data-label": t("lobby.rules") }, settingsWords(s.game, s.settings)),
+        el("td", { "data-label": t("lobby.clock") }, s.clock?.days ? clockLabel(s.clock) : s.clock_label || t("lobby.no_clock")),
+        el("td", { "data-label": t("lobby.mode") }, (s.rated ? t("lobby.rated") : t("lobby.casual")) + range),
+        el("td", { "data-label": t("lobby.side") }, t("Side." + s.side)),
+        el("td", { class: "links" }, ours
           ? el("button", { class: "seek-cancel", onclick: () => cancel(s.id) }, t("lobby.cancel"))
           // A seek this player cannot take says why instead of offering Play.
           : barred(s) === "signin"
@@ -170,8 +172,9 @@ export async function lobbyBlock(root, compact = false) {
               ? el("span", { class: "muted seek-barred" }, t("lobby.out_of_range", { r: ratings[s.game]?.rating ?? 1500 }))
               : el("button", { class: "primary seek-accept", "aria-label": t("lobby.accept_label", { who, game: gameOf(s.game).name }), onclick: () => accept(s.id) }, t("lobby.accept"))));
     });
-    list.append(el("div", { class: "table-wrap" }, el("table", { class: "seeks" },
-      el("thead", {}, el("tr", {}, ["lobby.player", "lobby.game", "lobby.rules", "lobby.clock", "lobby.mode", "lobby.side", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : "")))),
+    list.append(el("div", { class: "table-wrap" }, el("table", { class: "seeks stack" },
+      el("thead", {}, el("tr", {}, ["lobby.player", "lobby.game", "lobby.rules", "lobby.clock", "lobby.mode", "lobby.side", "lobby.take"].map((k) =>
+        el("th", { scope: "col" }, k === "lobby.take" ? el("span", { class: "sr-only" }, t(k)) : t(k))))),
       el("tbody", {}, rows))));
   }
 
