@@ -136,7 +136,8 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     const signed = await accountAs(page, "signup", "solver");
     assert.equal(signed, 201);
     // A move puzzle whose second option is a move too.
-    const mv = URGAMMON.find((p) => p.solution[0] !== "verdict" && p.options[1][0] !== "verdict" && !p.solution[0].startsWith("P")
+    // (One set before the roll: the task offers the verdict die.)
+    const mv = URGAMMON.find((p) => !/ v\+$/.test(p.record) && p.options.some((o) => o[0] === "verdict") && p.solution[0] !== "verdict" && p.options[1][0] !== "verdict" && !p.solution[0].startsWith("P")
       && !p.options[1][0].startsWith("P") && !/off/.test(p.solution[0] + p.options[1][0]));
     await page.goto(server.url + "/puzzles/" + mv.id);
     await page.locator("#account-link", { hasText: "solver" }).waitFor();
@@ -195,6 +196,32 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     const prise = other.locator("#puzzle-theme option", { hasText: /^Prise \(\d+\)$/ });
     await other.locator("#puzzle-theme").selectOption({ label: await prise.innerText() });
     await other.locator("#puzzle-info", { hasText: "Prise" }).waitFor();
-    assert.match(await other.locator("#puzzle-task").innerText(), /Aux (clairs|foncés) de jouer, avec \d au dé de la chance/);
+    // Before the verdict die, or after its YES: the task says which.
+    assert.match(await other.locator("#puzzle-task").innerText(),
+      /Aux (clairs|foncés) de jouer(, avec \d au dé de la chance| : \d au dé de la chance et OUI au dé du verdict)/);
+  });
+});
+
+test("an Urgammon puzzle set after the verdict die's YES asks for the best move at the promoted value, never for the verdict die", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    // The verdict die promotes 1→5, 2→6, 3→7, 4→10 (docs/rules/urgammon.md).
+    const PROMOTED = { 1: 5, 2: 6, 3: 7, 4: 10 };
+    const after = URGAMMON.filter((p) => / v\+$/.test(p.record)).slice(0, 3);
+    assert.ok(after.length > 0, "the set has such puzzles");
+    for (const p of after) {
+      const die = Number(p.record.match(/r(\d) v\+$/)[1]);
+      await page.goto(`${server.url}/puzzles/${p.id}?lang=en`);
+      await waitState(page, () => window.agonState && window.agonState.dice?.verdict === true);
+      const side = p.to_act.charAt(0).toUpperCase() + p.to_act.slice(1);
+      assert.equal(await page.locator("#puzzle-task").innerText(),
+        `${side} to play: ${die} on the chance die and YES on the verdict die, so the value is ${PROMOTED[die]}: find the best move.`);
+      assert.ok(await page.locator("#puzzle-verdict").isHidden(), "no verdict die to roll");
+    }
+    // One before the roll still offers it, and says so.
+    const before = URGAMMON.find((p) => p.solution[0] === "verdict");
+    await page.goto(`${server.url}/puzzles/${before.id}?lang=en`);
+    await waitState(page, () => window.agonState && window.agonState.verdict_allowed);
+    assert.match(await page.locator("#puzzle-task").innerText(), /find the best choice \(a move, or the verdict die\)\.$/);
   });
 });

@@ -121,7 +121,12 @@ const GAMES = {
       const side = t("side." + p.to_act);
       // English starts the sentence with the side ("Dark to play"); the
       // other languages put it later, in lower case.
-      return t("puzzles.task_best", { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" });
+      const words = { side, Side: side.charAt(0).toUpperCase() + side.slice(1), die: s.dice?.chance ?? "–" };
+      // The verdict die is a choice only while it may be rolled: a puzzle
+      // set after its YES asks for the best move with the promoted value.
+      if (s.verdict_allowed) return t("puzzles.task_best", words);
+      if (s.dice?.verdict === true) return t("puzzles.task_best_yes", { ...words, v: s.value });
+      return t("puzzles.task_best_move", words);
     },
     /** A wrong try at a puzzle: the equity it lost, not the best choice. */
     puzzleWrongTry: (a, move) => {

@@ -872,6 +872,8 @@ export default {
   "puzzles.in_browser": "(kept in this browser; sign in to keep it on your account)",
   "puzzles.task_win": "The {side} to move: find the only winning move (they win in {n} {n|one:ply|other:plies}).",
   "puzzles.task_fastest": "The {side} to move: several moves win; find the fastest (a win in {n} {n|one:ply|other:plies}).",
+  "puzzles.task_best_yes": "{Side} to play: {die} on the chance die and YES on the verdict die, so the value is {v}: find the best move.",
+  "puzzles.task_best_move": "{Side} to play, with {die} on the chance die: find the best move.",
   "puzzles.task_best": "{Side} to play, with {die} on the chance die: find the best choice (a move, or the verdict die).",
   "puzzles.info": "Puzzle {id} · rated {rating} · {themes}",
   "puzzles.retry": "Try again",

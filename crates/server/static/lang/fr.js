@@ -872,6 +872,8 @@ export default {
   "puzzles.in_browser": "(gardé dans ce navigateur ; connectez-vous pour le garder sur votre compte)",
   "puzzles.task_win": "Aux {side} de jouer : trouvez le seul coup gagnant (victoire en {n} {n|one:demi-coup|other:demi-coups}).",
   "puzzles.task_fastest": "Aux {side} de jouer : plusieurs coups gagnent ; trouvez le plus rapide (victoire en {n} {n|one:demi-coup|other:demi-coups}).",
+  "puzzles.task_best_yes": "Aux {side} de jouer : {die} au dé de la chance et OUI au dé du verdict, la valeur est donc {v} : trouvez le meilleur coup.",
+  "puzzles.task_best_move": "Aux {side} de jouer, avec {die} au dé de la chance : trouvez le meilleur coup.",
   "puzzles.task_best": "Aux {side} de jouer, avec {die} au dé de la chance : trouvez le meilleur choix (un coup, ou le dé du verdict).",
   "puzzles.info": "Problème {id} · classé {rating} · {themes}",
   "puzzles.retry": "Réessayer",

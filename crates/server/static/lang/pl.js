@@ -872,6 +872,8 @@ export default {
   "puzzles.in_browser": "(zapisany w tej przeglądarce; zaloguj się, by trzymać go na koncie)",
   "puzzles.task_win": "Ruch mają {side}: znajdź jedyny wygrywający ruch (wygrana w {n} {n|one:półruchu|few:półruchach|many:półruchach|other:półruchach}).",
   "puzzles.task_fastest": "Ruch mają {side}: wygrywa kilka ruchów; znajdź najszybszy (wygrana w {n} {n|one:półruchu|few:półruchach|many:półruchach|other:półruchach}).",
+  "puzzles.task_best_yes": "Grają {side}: {die} na kości szansy i TAK na kości wyroku, więc wartość to {v}: znajdź najlepszy ruch.",
+  "puzzles.task_best_move": "Grają {side}, na kości szansy {die}: znajdź najlepszy ruch.",
   "puzzles.task_best": "Grają {side}, na kości szansy {die}: znajdź najlepszy wybór (ruch albo kość wyroku).",
   "puzzles.info": "Zadanie {id} · ranking {rating} · {themes}",
   "puzzles.retry": "Spróbuj ponownie",
