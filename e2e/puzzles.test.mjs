@@ -225,3 +225,17 @@ test("an Urgammon puzzle set after the verdict die's YES asks for the best move 
     assert.match(await page.locator("#puzzle-task").innerText(), /find the best choice \(a move, or the verdict die\)\.$/);
   });
 });
+
+test("a puzzle's board is on the first screen at 1280x800, for both games", async () => {
+  await withApp(async (server, browser) => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    for (const game of ["ringo", "urgammon"]) {
+      const p = (game === "ringo" ? RINGO : URGAMMON)[0];
+      await page.goto(`${server.url}/puzzles/${p.id}?lang=en`);
+      await waitState(page, () => window.agonState && (window.agonState.moves?.length > 0 || window.agonState.verdict_allowed));
+      const box = await page.locator(".game svg.board").boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 800, `${game}: the board from ${box.y} to ${box.y + box.height} px`);
+      assert.ok(box.height >= 300, `${game}: a board one can play on (${box.height} px)`);
+    }
+  });
+});

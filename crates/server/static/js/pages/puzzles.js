@@ -109,7 +109,7 @@ export async function puzzlesPage(main, id) {
       el("label", {}, t("puzzles.game"), " ", gameSelect),
       el("label", {}, t("puzzles.theme"), " ", themeSelect)),
     ratingLine,
-    el("div", { class: "game" }, boardWrap,
+    el("div", { class: "game puzzle" }, boardWrap,
       el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, words, extra, verdictButton, feedback, options,
         el("div", { class: "row", id: "puzzle-buttons" }, retryButton, solutionButton, nextButton))),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
