@@ -198,7 +198,7 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     await other.locator("#puzzle-info", { hasText: "Prise" }).waitFor();
     // Before the verdict die, or after its YES: the task says which.
     assert.match(await other.locator("#puzzle-task").innerText(),
-      /Aux (clairs|foncés) de jouer(, avec \d au dé de la chance| : \d au dé de la chance et OUI au dé du verdict)/);
+      /Aux (clairs|foncés) de jouer(, avec \d au dé de la chance|\s:\s\d au dé de la chance et OUI au dé du verdict)/);
   });
 });
 
