@@ -349,7 +349,9 @@ test("the win is claimed after the opponent has gone, and both players see it", 
     await waitState(ann, () => window.agonState.over);
     const result = await ann.locator("#result").innerText();
     assert.match(result, /attackers win/i);
-    assert.match(result, /left the game and the win was claimed/);
+    // The side that left is named (each player would read "the other
+    // side" as her opponent).
+    assert.equal(result, "The attackers win — The defenders left the game: the win was claimed.");
     // Ben comes back and sees it too.
     const back = await (await browser.newContext()).newPage();
     await back.goto(server.url + "/");
