@@ -166,7 +166,7 @@ impl Games {
             return Ok(false);
         };
         tokio::time::sleep_until(paced).await;
-        self.play_engine(slot, revision, action).await
+        self.play_engine(slot, &game, revision, action).await
     }
 
     /// With `--engine-threads 0`: queues the engine's move for a worker
@@ -213,17 +213,10 @@ impl Games {
         if slot.session.lock().await.revision() != revision {
             return Ok(true);
         }
-        let reply = match (state.result, state.error) {
-            (Some(json), _) => serde_json::from_str::<EngineReply>(&json)
-                .map_err(|e| GameError::Internal(format!("a worker's reply: {e} ({json})")))?,
-            (None, e) => {
-                return Err(GameError::Internal(format!(
-                    "the engine worker failed: {}",
-                    e.unwrap_or_default()
-                )))
-            }
-        };
-        self.play_engine(slot, revision, reply.action()).await
+        let json = super::shared::worker_result(state)?;
+        let reply = serde_json::from_str::<EngineReply>(&json)
+            .map_err(|e| GameError::Internal(format!("a worker's reply: {e} ({json})")))?;
+        self.play_engine(slot, game, revision, reply.action()).await
     }
 
     /// Plays the engine's action through the door if the game is still at
@@ -233,10 +226,10 @@ impl Games {
     async fn play_engine(
         &self,
         slot: &Arc<Slot>,
+        game: &str,
         revision: i64,
         action: Action,
     ) -> Result<bool, GameError> {
-        let game = slot.session.lock().await.row.id.clone();
         self.change(slot, Cause::Computer, |session| {
             if session.revision() != revision {
                 tracing::debug!(%game, revision, now = session.revision(), "stale engine reply dropped");

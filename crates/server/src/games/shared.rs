@@ -95,6 +95,17 @@ async fn refresh(app: &Games, slot: &Arc<crate::hub::Slot>) {
     }
 }
 
+/// A finished job's result, or the worker's failure as an error.
+pub(super) fn worker_result(state: JobState) -> Result<String, GameError> {
+    match (state.result, state.error) {
+        (Some(r), _) => Ok(r),
+        (None, e) => Err(GameError::Internal(format!(
+            "the engine worker failed: {}",
+            e.unwrap_or_default()
+        ))),
+    }
+}
+
 /// Wakes the request waiting for a job, if it is here.
 fn wake(app: &Games, job: i64) {
     if let Some(tx) = app
@@ -133,14 +144,7 @@ impl Games {
             })
             .await?
             .ok_or_else(|| GameError::Internal("the job was not queued".into()))?;
-        let state = self.wait_job(id).await?;
-        match (state.result, state.error) {
-            (Some(r), _) => Ok(r),
-            (None, e) => Err(GameError::Internal(format!(
-                "the engine worker failed: {}",
-                e.unwrap_or_default()
-            ))),
-        }
+        worker_result(self.wait_job(id).await?)
     }
 
     /// Waits until a queued job finishes (woken by its announcement, and
