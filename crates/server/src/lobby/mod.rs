@@ -132,7 +132,7 @@ impl SeekView {
             clock: s.clock,
             clock_label: s.clock.map(ClockSettings::label),
             rated: s.rated,
-            side: s.kind.seat_names()[s.seat.index()],
+            side: s.kind.seat_name(s.seat),
             name: s.account.as_ref().and_then(|a| a.name.clone()),
             rating: s.rating.map(f64::round),
             provisional,

@@ -275,7 +275,7 @@ impl Session {
                 Refusal::NotYourTurn,
                 format!(
                     "it is not your turn: the {} are to act",
-                    self.kind.seat_names()[s.index()]
+                    self.kind.seat_name(s)
                 ),
             )),
             None if self.between_games() => Err(SessionError::Conflict(
