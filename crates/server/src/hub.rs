@@ -28,6 +28,11 @@ pub struct Slot {
     pub(crate) engine_stop: Mutex<Option<Arc<AtomicBool>>>,
     /// Open sockets per seat.
     pub(crate) presence: [AtomicUsize; 2],
+    /// When each seat's last socket on this instance closed, in
+    /// milliseconds since the epoch (0: none has). The store hears of it
+    /// in the background; a claim measured before that write lands must
+    /// count from here, not from the instance's last heartbeat.
+    pub(crate) left_at: [std::sync::atomic::AtomicI64; 2],
     /// Whether each seat has a socket open on another live instance (the
     /// store's presence, announced by the instance that has it).
     pub(crate) remote: [AtomicBool; 2],
@@ -54,6 +59,10 @@ impl Slot {
             engine_running: AtomicBool::new(false),
             engine_stop: Mutex::new(None),
             presence: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            left_at: [
+                std::sync::atomic::AtomicI64::new(0),
+                std::sync::atomic::AtomicI64::new(0),
+            ],
             remote: [AtomicBool::new(false), AtomicBool::new(false)],
             sockets: AtomicUsize::new(0),
             seat_changes: std::sync::atomic::AtomicU64::new(0),

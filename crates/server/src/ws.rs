@@ -151,7 +151,9 @@ impl Presence {
 
     fn release(&mut self) {
         for s in self.seats.drain(..) {
-            self.slot.presence[s.index()].fetch_sub(1, Ordering::SeqCst);
+            if self.slot.presence[s.index()].fetch_sub(1, Ordering::SeqCst) == 1 {
+                self.slot.left_at[s.index()].store(crate::clock::now_ms(), Ordering::SeqCst);
+            }
             self.app.note_presence(&self.slot, s);
         }
     }

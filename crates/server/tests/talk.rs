@@ -221,6 +221,78 @@ async fn the_win_is_claimed_only_once_the_opponent_has_been_gone_long_enough() {
     assert_eq!((s, v["code"].as_str()), (409, Some("cannot-claim")), "{v}");
 }
 
+/// The page counts the opponent's absence on from the server's measure
+/// (`away_ms`, heard with who is connected) and offers the claim when its
+/// count reaches the wait: that count must never run ahead of the server's
+/// own, or the claim the page offers is refused. The store hears of a
+/// closed socket in the background, so the first word after a close may be
+/// measured before that write lands (a slow fsync is enough; here another
+/// connection holds SQLite's write lock): it used to count from the
+/// instance's last heartbeat, up to half a second before the socket closed.
+#[tokio::test]
+async fn the_absence_a_page_is_told_never_runs_ahead_of_the_claims() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    if std::env::var("AGON_TEST_STORE").as_deref() == Ok("postgres") {
+        return; // The write lock held below is SQLite's.
+    }
+    let dir = std::env::temp_dir().join(format!("agon-talk-absence-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let wait = Duration::from_secs(2);
+    let app = app(AppState::with_options(
+        Store::open(&dir).unwrap(),
+        Options {
+            engine_delay: Duration::ZERO,
+            claim_after: wait,
+            ..Options::default()
+        },
+    ));
+    let (id, t) = friend(&app, "ringo", json!({})).await;
+    play(&app, &id, &t).await;
+    play(&app, &id, &t).await;
+    let addr = serve(app.clone()).await;
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    let hello =
+        |token: &str| Message::Text(json!({"type": "hello", "token": token}).to_string().into());
+    let (mut ann, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ann.send(hello(&t[0])).await.unwrap();
+    next_message(&mut ann, Some("hello")).await;
+    let (mut ben, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ben.send(hello(&t[1])).await.unwrap();
+    next_message(&mut ben, Some("hello")).await;
+    while next_message(&mut ann, Some("presence")).await["seats"][1] != true {}
+    // Connected for a while, so that heartbeats fall between.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    // Another connection holds the write lock while Ben's socket closes:
+    // the store hears of it late, as after a slow fsync.
+    let blocker = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let closed = std::time::Instant::now();
+    drop(ben);
+    let told = loop {
+        let p = next_message(&mut ann, Some("presence")).await;
+        if p["seats"][1] == false {
+            break p["away_ms"][1].as_i64().expect("an absence measured");
+        }
+    };
+    let heard = std::time::Instant::now();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    blocker.execute_batch("COMMIT").unwrap();
+    drop(blocker);
+    let since = (heard - closed).as_millis() as i64;
+    assert!(
+        told <= since,
+        "told {told} ms gone, {since} ms after the socket closed"
+    );
+    // The page offers the claim when its count reaches the wait: the
+    // server grants it then.
+    let offered = wait.saturating_sub(Duration::from_millis(told as u64));
+    tokio::time::sleep_until((heard + offered).into()).await;
+    let (s, v) = act(&app, &id, Some(&t[0]), "claim").await;
+    assert_eq!(s, 200, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 async fn say(
     app: &axum::Router,
     id: &str,

@@ -345,7 +345,8 @@ impl Games {
         }
         let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
         let shared = self.store().is_shared();
-        let mut since = changed_ms;
+        let left = slot.left_at[seat.index()].load(std::sync::atomic::Ordering::SeqCst);
+        let mut since = changed_ms.max(left);
         for (instance, sockets, changed) in self.store().presence(&game, seat).await? {
             let alive_at = seen.get(&instance).copied();
             let alive =
@@ -353,7 +354,12 @@ impl Games {
             if sockets > 0 && alive && instance != self.instance() {
                 return Ok(None);
             }
-            let gone = if sockets > 0 {
+            let gone = if instance == self.instance() {
+                // This instance's own count is the one in memory: its row
+                // is written in the background and may still count the
+                // socket that just closed.
+                changed.max(left)
+            } else if sockets > 0 {
                 // Its instance died: gone since it was last heard of.
                 alive_at.unwrap_or(changed).max(changed)
             } else {
