@@ -813,6 +813,48 @@ async fn secrets_of_an_account(app: &axum::Router) -> Vec<String> {
     secrets
 }
 
+/// A password hashed with the earlier setting (19 MiB, 2 passes) still
+/// signs in, and is hashed again with today's (7 MiB, 5 passes) then; a
+/// wrong password changes nothing.
+#[tokio::test]
+async fn a_hash_of_the_earlier_setting_signs_in_and_is_made_again() {
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let dir = std::env::temp_dir().join(format!("agon-accounts-rehash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = app(fresh_state(Store::open(&dir).unwrap()));
+    signup(&app, "ala").await;
+    let old = argon2::Argon2::new(
+        argon2::Algorithm::Argon2id,
+        argon2::Version::V0x13,
+        argon2::Params::new(19 * 1024, 2, 1, None).unwrap(),
+    )
+    .hash_password(
+        PASSWORD.as_bytes(),
+        &SaltString::encode_b64(&[3; 16]).unwrap(),
+    )
+    .unwrap()
+    .to_string();
+    let db = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    db.execute("UPDATE accounts SET password_hash = ?1", [&old])
+        .unwrap();
+    let stored = || -> String {
+        db.query_row("SELECT password_hash FROM accounts", [], |r| r.get(0))
+            .unwrap()
+    };
+    let (s, _, _) = login(&app, "ala", "wrong horse battery").await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    assert_eq!(stored(), old, "a wrong password changes nothing");
+    let (s, _, v) = login(&app, "ala", PASSWORD).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let new = stored();
+    assert!(new.starts_with("$argon2id$v=19$m=7168,t=5,p=1$"), "{new}");
+    let (s, _, v) = login(&app, "ala", PASSWORD).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(stored(), new, "made again once");
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn the_sqlite_file_keeps_no_secret_in_clear() {
     let dir = std::env::temp_dir().join(format!("agon-accounts-secrets-{}", std::process::id()));
@@ -823,10 +865,7 @@ async fn the_sqlite_file_keeps_no_secret_in_clear() {
     let hash: String = db
         .query_row("SELECT password_hash FROM accounts", [], |r| r.get(0))
         .unwrap();
-    assert!(
-        hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
-        "{hash}"
-    );
+    assert!(hash.starts_with("$argon2id$v=19$m=7168,t=5,p=1$"), "{hash}");
     let mut text = String::new();
     for table in ["accounts", "account_sessions", "recovery_codes"] {
         let mut stmt = db.prepare(&format!("SELECT * FROM {table}")).unwrap();
@@ -884,7 +923,7 @@ async fn the_postgres_database_keeps_no_secret_in_clear() {
             text.push('\n');
         }
     }
-    assert!(text.contains("$argon2id$v=19$m=19456,t=2,p=1$"), "{text}");
+    assert!(text.contains("$argon2id$v=19$m=7168,t=5,p=1$"), "{text}");
     for s in &secrets {
         assert!(!text.contains(s.as_str()), "a secret in clear");
     }

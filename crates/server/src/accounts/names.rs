@@ -1,7 +1,7 @@
 //! Account names: 2 to 20 ASCII letters, digits, `-` and `_`, unique
 //! ignoring case, never a reserved word.
 
-use super::AccountError;
+use super::error::AccountError;
 
 /// Words no account may take as its name (compared ignoring case): the
 /// site's own pages and words that would pass for the site, the computer or

@@ -7,7 +7,7 @@
 //! minutes, so it may begin on one instance and end on another (behind a
 //! proxy that spreads requests); it is taken once.
 
-use super::AccountError;
+use super::error::AccountError;
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{

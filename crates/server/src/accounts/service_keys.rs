@@ -1,10 +1,11 @@
 //! The account service's passkey side: adding a passkey to a signed-in
 //! account, signing in with one, listing and removing them.
 
+use super::error::AccountError;
 use super::passkeys::{
     from_hex, new_user_handle, Begun, Passkeys, Site, StoredPasskey, REGISTER, SIGN_IN,
 };
-use super::{AccountError, Accounts, Started};
+use super::service::{Accounts, Started};
 use crate::secrets::hex as to_hex;
 use crate::store::accounts::{Account, PasskeyRow};
 
