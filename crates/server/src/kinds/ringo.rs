@@ -1,7 +1,7 @@
 //! Ringo, for the server: the computer's reply by search, the review, a
 //! record read for import.
 
-use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
+use super::kind::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
 use crate::engine::analysis::{
     bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView, MOVETIME_MS,
 };

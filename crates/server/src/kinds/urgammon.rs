@@ -2,7 +2,7 @@
 //! match score, the review, a game or match record read for import, and
 //! the replay's turns.
 
-use super::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
+use super::kind::{decision_rng, GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
 use crate::engine::analysis::{bad, AnalyzeAnswer, AnalyzeRequest, BoardView, EngineView};
 use crate::engine::{BadInput, EngineError};
 use crate::model::Kind;

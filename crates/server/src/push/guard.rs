@@ -12,10 +12,35 @@
 //! allowed, and the client connects to exactly what the resolver answered
 //! (no second lookup an attacker's DNS could change in between).
 
-use super::BadSubscription;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
+
+/// Push settings, from `agon serve`'s flags.
+#[derive(Clone, Debug, Default)]
+pub struct PushOptions {
+    /// Tests only: accept endpoints on plain `http://` and on address
+    /// literals (a test's own push service). The address rule still holds:
+    /// a test must also allow its network (`allow_networks`). Off, only
+    /// `https://` endpoints on host names are taken.
+    pub insecure_endpoints: bool,
+    /// Networks the server may push to besides public unicast addresses (a
+    /// push service inside the operator's own network).
+    pub allow_networks: Vec<ipnet::IpNet>,
+    /// The ports an endpoint may name besides 443.
+    pub allow_ports: Ports,
+    /// Host names answered with a fixed address instead of a lookup (the
+    /// answer is checked like any lookup's).
+    pub resolve: Vec<Pinned>,
+    /// The contact the push services see (`sub` of the VAPID claims): a
+    /// `mailto:` or `https:` address.
+    pub contact: Option<String>,
+}
+
+/// Why a subscription is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSubscription(pub String);
 
 /// The ports an endpoint may name besides 443, push services' only port.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -186,7 +211,7 @@ const LOCAL_SUFFIXES: [&str; 8] = [
 ///
 /// # Errors
 /// It is not one.
-pub fn endpoint(text: &str, options: &super::PushOptions) -> Result<reqwest::Url, BadSubscription> {
+pub fn endpoint(text: &str, options: &PushOptions) -> Result<reqwest::Url, BadSubscription> {
     if text.len() > 1024 {
         return Err(BadSubscription(
             "the endpoint is longer than 1,024 characters".into(),
@@ -238,7 +263,7 @@ pub struct Resolver {
 
 impl Resolver {
     /// A resolver with the options' pinned names and allowed networks.
-    pub fn new(options: &super::PushOptions) -> Resolver {
+    pub fn new(options: &PushOptions) -> Resolver {
         let mut pinned: HashMap<String, Vec<IpAddr>> = HashMap::new();
         for p in &options.resolve {
             pinned.entry(p.name.clone()).or_default().push(p.address);

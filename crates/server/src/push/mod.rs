@@ -28,34 +28,10 @@ pub enum Event {
 
 mod guard;
 
-pub use guard::{allowed_address, endpoint, public_unicast, Pinned, Ports};
+pub use guard::{
+    allowed_address, endpoint, public_unicast, BadSubscription, Pinned, Ports, PushOptions,
+};
 pub use ipnet::IpNet;
-
-/// Push settings, from `agon serve`'s flags.
-#[derive(Clone, Debug, Default)]
-pub struct PushOptions {
-    /// Tests only: accept endpoints on plain `http://` and on address
-    /// literals (a test's own push service). The address rule still holds:
-    /// a test must also allow its network (`allow_networks`). Off, only
-    /// `https://` endpoints on host names are taken.
-    pub insecure_endpoints: bool,
-    /// Networks the server may push to besides public unicast addresses (a
-    /// push service inside the operator's own network).
-    pub allow_networks: Vec<ipnet::IpNet>,
-    /// The ports an endpoint may name besides 443.
-    pub allow_ports: Ports,
-    /// Host names answered with a fixed address instead of a lookup (the
-    /// answer is checked like any lookup's).
-    pub resolve: Vec<Pinned>,
-    /// The contact the push services see (`sub` of the VAPID claims): a
-    /// `mailto:` or `https:` address.
-    pub contact: Option<String>,
-}
-
-/// Why a subscription is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BadSubscription(pub String);
 
 /// The server's VAPID key pair.
 #[derive(Clone)]

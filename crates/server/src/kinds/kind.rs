@@ -1,0 +1,109 @@
+//! What the server needs of one game ([`GameKind`]) and the shapes its
+//! methods speak: settings fields, imported records, refusals. Each game's
+//! file implements it; `mod.rs` picks the game of a kind.
+
+use crate::engine::analysis::{AnalyzeAnswer, AnalyzeRequest};
+use crate::engine::EngineError;
+
+/// A record read for import: what the new game is, and where it stands.
+pub struct Imported {
+    /// The settings text (a Ringo rules string, an Urgammon match header).
+    pub settings: String,
+    /// A start position other than the rules' own, as text.
+    pub start: Option<String>,
+    /// The record's tokens.
+    pub tokens: Vec<String>,
+    /// The seat to act at the record's end, if any.
+    pub to_act: Option<crate::model::Seat>,
+}
+
+/// Why a record cannot be imported: the English words, and where (the
+/// token's index and text) when one token is to blame.
+pub struct ImportError {
+    /// What is wrong.
+    pub message: String,
+    /// Which token, from 0, and its text.
+    pub at: Option<(usize, String)>,
+}
+
+/// A new game's settings as a creation request gives them, the fields of
+/// both games read already (each game takes its own).
+pub struct SettingsFields<'a> {
+    /// Ringo: the rules string (default `classic`).
+    pub rules: Option<&'a str>,
+    /// Urgammon: the match target, checked to be a whole number 1 to 99.
+    pub to: u32,
+    /// Urgammon: what a drawn game does.
+    pub draw: Option<&'a str>,
+    /// Urgammon: the stake per point, as written.
+    pub stake: Option<&'a str>,
+}
+
+/// Why a new game's settings are refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsRefusal {
+    /// The rules string.
+    #[error("{0}")]
+    Rules(String),
+    /// A match setting (the draw rule).
+    #[error("{0}")]
+    Match(String),
+    /// The stake.
+    #[error("{0}")]
+    Stake(String),
+}
+
+/// What the server needs of one game.
+pub trait GameKind: Sync {
+    /// A new game's settings text (a Ringo rules string, an Urgammon match
+    /// header) from a creation request's fields.
+    ///
+    /// # Errors
+    /// A field is not valid for this game.
+    fn settings(&self, fields: &SettingsFields<'_>) -> Result<String, SettingsRefusal>;
+
+    /// A record's text (its resignation already split off) as a game to
+    /// import.
+    ///
+    /// # Errors
+    /// The record cannot be read.
+    fn import(&self, text: &str) -> Result<Imported, ImportError>;
+
+    /// Checks an analysis request's position without analysing it, so a bad
+    /// request is refused before any engine work is queued.
+    ///
+    /// # Errors
+    /// The position cannot be read.
+    fn check_analysis(&self, req: &AnalyzeRequest) -> Result<(), EngineError>;
+
+    /// The analysis board's answer for a request's position, searched to
+    /// `depth` where the game searches.
+    ///
+    /// # Errors
+    /// The position cannot be read.
+    fn analyze(&self, req: &AnalyzeRequest, depth: u32) -> Result<AnalyzeAnswer, EngineError>;
+
+    /// Checks a rollout request's position without rolling it out.
+    ///
+    /// # Errors
+    /// The position cannot be read, is over, or the game has no rollouts.
+    fn check_rollout(&self, req: &AnalyzeRequest) -> Result<(), EngineError>;
+
+    /// A rollout of `games` games from a request's position, as JSON.
+    ///
+    /// # Errors
+    /// As for [`GameKind::check_rollout`].
+    fn rollout(&self, req: &AnalyzeRequest, games: usize) -> Result<String, EngineError>;
+
+    /// The plies at which a replay stops when it steps a turn at a time,
+    /// for a game whose record counts more than one token a turn; `None`
+    /// when every token is a turn.
+    fn turn_plies(&self, tokens: &[String]) -> Option<Vec<usize>>;
+}
+
+/// The seeded generator of the engine's decision after `tokens` record
+/// tokens at `level`: the same game and level always give the same decision
+/// (levels 1–9), so replies can be checked.
+pub(super) fn decision_rng(tokens: usize, level: agon_ai::Level) -> agon_ai::Rng {
+    agon_ai::Rng::new(tokens as u64 ^ 0x5eed_a90e ^ (u64::from(level.get()) << 32))
+}
