@@ -101,7 +101,11 @@ impl Accounts {
         self.throttle.sweep();
     }
 
-    pub(super) async fn start(&self, account: Account, device: &str) -> Result<Started, AccountError> {
+    pub(super) async fn start(
+        &self,
+        account: Account,
+        device: &str,
+    ) -> Result<Started, AccountError> {
         let cookie = secrets::long_secret()?;
         let now = crate::store::now();
         self.store

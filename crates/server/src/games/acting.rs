@@ -6,10 +6,16 @@
 //! rematch accepted makes the new game (the rematcher). Then through the
 //! door, as every change.
 
-use super::{GameError, Games};
+use super::error::GameError;
+use super::round::{Cause, Change};
+use super::service::Games;
+use crate::dice::OsDice;
+use crate::hub::Slot;
 use crate::model::{Mode, OfferKind, Seat};
+use crate::session::Moment;
 use crate::session::{Action, SessionView};
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// What a player asks of a game (the action's `type` in the API).
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -174,5 +180,37 @@ impl Games {
             }
         }
         Ok(())
+    }
+}
+
+impl Games {
+    /// Applies a player's action to a game for the seats her request
+    /// holds, if the game is still at `expect_revision` (when given),
+    /// through the door. Returns the state after it and the seats. A
+    /// client that reports `lag_ms` of network lag is credited that much
+    /// on its clock for a decision, up to the bound.
+    pub(crate) async fn apply(
+        &self,
+        slot: &Arc<Slot>,
+        seats: &[Seat],
+        action: &Action,
+        expect_revision: Option<i64>,
+        lag_ms: i64,
+    ) -> Result<(crate::session::SessionView, Vec<Seat>), GameError> {
+        let lag_ms = if action.is_decision() { lag_ms } else { 0 };
+        let outcome = self
+            .change(slot, Cause::Player, |session| {
+                if let Some(r) = expect_revision.filter(|r| *r != session.revision()) {
+                    return Err(GameError::Stale {
+                        sent: r,
+                        now: session.revision(),
+                    });
+                }
+                let at = Moment::now(self.instance(), lag_ms);
+                let (next, commit) = session.act_at(seats, action, &mut OsDice, &at)?;
+                Ok(Some(Change::Play(Box::new(next), commit)))
+            })
+            .await?;
+        Ok((outcome.view, seats.to_vec()))
     }
 }

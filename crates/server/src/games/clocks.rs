@@ -7,8 +7,9 @@
 //! instance, its clock resumed from the keeper's last sign of life: the time
 //! nobody kept is nobody's.
 
+use super::error::GameError;
 use super::round::{Cause, Change};
-use super::{GameError, Games};
+use super::service::Games;
 use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::session::{Moment, Session};
@@ -40,7 +41,7 @@ pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
 }
 
 /// Keeps this instance's clocks for as long as the app lives.
-pub(crate) async fn keep(app: super::WeakGames, mut stopping: crate::tasks::Stopping) {
+pub(crate) async fn keep(app: super::service::WeakGames, mut stopping: crate::tasks::Stopping) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_beat = 0;

@@ -10,10 +10,10 @@
 //! pair's next game, the push notice) is the door's, wherever the engine
 //! ran.
 
+use super::error::GameError;
 use super::round::{Cause, Change};
-use super::GameError;
+use super::service::Games;
 use crate::dice::OsDice;
-use crate::games::Games;
 use crate::hub::Slot;
 use crate::kinds::engine_action;
 use crate::session::Action;

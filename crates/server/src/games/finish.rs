@@ -9,8 +9,9 @@
 //! match, rates both accounts once (ratings.rs says how a result becomes a
 //! rating period).
 
+use super::error::GameError;
 use super::round::Change;
-use super::{GameError, Games};
+use super::service::Games;
 use crate::dice::Ledger;
 use crate::model::{Kind, Status};
 use crate::ratings;

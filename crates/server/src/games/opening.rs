@@ -3,11 +3,13 @@
 //! importing, a rematch, a pair's second game and the lobby's pairings all
 //! open games this way.
 
-use super::{GameError, Games, MAX_TOKENS};
+use super::error::GameError;
+use super::service::Games;
 use crate::dice::{Ledger, OsDice};
 use crate::model::{InviteSeats, Seat};
 use crate::model::{Kind, Mode, Status};
 use crate::session::Session;
+use crate::session::MAX_TOKENS;
 use crate::store::{GameRow, NewRecord, Store};
 
 /// What a new game is, checked.

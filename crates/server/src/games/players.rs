@@ -3,8 +3,9 @@
 //! a deleted account's name leaves the games in memory. Both are changes
 //! of a game through its door.
 
+use super::error::GameError;
 use super::round::{Cause, Change};
-use super::{GameError, Games};
+use super::service::Games;
 use crate::model::Seat;
 use crate::store::SeatAccount;
 

@@ -2,7 +2,10 @@
 //! have a pool of their own, so no analysis, rollout or review ever waits
 //! ahead of a game; each client may hold only its share of analyses.
 
-use super::{GameError, Games};
+use super::error::GameError;
+use super::options::Options;
+use std::sync::{Arc, Mutex};
+use tokio::sync::Semaphore;
 
 /// Analysis work (analyses, rollouts) queued or running, per client
 /// address and in all: one client may hold only its share
@@ -19,19 +22,20 @@ const ANALYSIS_QUEUE_PER_THREAD: usize = 8;
 
 /// One piece of analysis work counted against its client until dropped.
 pub(crate) struct AnalysisTicket {
-    app: Games,
+    load: Arc<Mutex<AnalysisLoad>>,
     client: std::net::IpAddr,
 }
 
 impl AnalysisTicket {
     /// Counts one more piece of work for `client`, or refuses it: 429 when
     /// the client has its share queued already, 503 when the queue is full.
-    pub(crate) fn take(app: &Games, client: std::net::IpAddr) -> Result<Self, GameError> {
-        let o = app.options();
+    pub(super) fn take(
+        all: &Arc<Mutex<AnalysisLoad>>,
+        o: &Options,
+        client: std::net::IpAddr,
+    ) -> Result<Self, GameError> {
         let cap = ANALYSIS_QUEUE_PER_THREAD * o.engine_threads.max(1);
-        let mut load = app
-            .inner
-            .analysis_load
+        let mut load = all
             .lock()
             .map_err(|_| GameError::Internal("analysis count poisoned".into()))?;
         let mine = load.per_client.get(&client).copied().unwrap_or(0);
@@ -47,7 +51,7 @@ impl AnalysisTicket {
         load.total += 1;
         *load.per_client.entry(client).or_insert(0) += 1;
         Ok(AnalysisTicket {
-            app: app.clone(),
+            load: all.clone(),
             client,
         })
     }
@@ -55,7 +59,7 @@ impl AnalysisTicket {
 
 impl Drop for AnalysisTicket {
     fn drop(&mut self) {
-        if let Ok(mut load) = self.app.inner.analysis_load.lock() {
+        if let Ok(mut load) = self.load.lock() {
             load.total = load.total.saturating_sub(1);
             if let Some(n) = load.per_client.get_mut(&self.client) {
                 *n -= 1;
@@ -70,13 +74,11 @@ impl Drop for AnalysisTicket {
 /// Runs analysis work (an analysis, a rollout, a review) on a blocking
 /// thread once a permit of the analysis pool is free. The computer's moves
 /// in games have a pool of their own, so they never wait behind this.
-pub(crate) async fn on_pool<T: Send + 'static>(
-    app: &Games,
+pub(super) async fn run_on<T: Send + 'static>(
+    pool: &Arc<Semaphore>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, GameError> {
-    let _permit = app
-        .inner
-        .analysis
+    let _permit = pool
         .clone()
         .acquire_owned()
         .await

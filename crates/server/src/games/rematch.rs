@@ -3,9 +3,11 @@
 //! land in it without a new secret; the finished game is linked to it
 //! through the door. Asked twice, it gives the same game.
 
+use super::error::GameError;
+use super::finish::begin_pair;
 use super::opening::{new_row, open_game, NewGame};
 use super::round::{Cause, Change};
-use super::{begin_pair, GameError, Games};
+use super::service::Games;
 use crate::model::Mode;
 use crate::model::{InviteSeats, Seat};
 use crate::secrets;

@@ -4,7 +4,8 @@
 //! `agon worker`. The JSON is the CLI's (`agon ringo review`, `agon
 //! urgammon review`).
 
-use super::{GameError, Games};
+use super::error::GameError;
+use super::service::Games;
 use crate::hub::Slot;
 use crate::protocol::GameOut;
 use crate::session::Rules;
@@ -109,7 +110,7 @@ impl Games {
         rules: Rules,
     ) -> Result<String, GameError> {
         let (games, slot, id) = (self.clone(), slot.clone(), id.to_string());
-        Ok(super::on_pool(self, move || {
+        Ok(super::service::on_pool(self, move || {
             let progress = |done: usize, total: usize| {
                 if let Ok(mut r) = games.reviews().lock() {
                     r.insert(id.clone(), (done, total));

@@ -11,7 +11,8 @@
 //! none of these: a new way to change a game is a new [`Change`] or a new
 //! caller of the door, never a copy of it.
 
-use super::{GameError, Games};
+use super::error::GameError;
+use super::service::Games;
 use crate::hub::Slot;
 use crate::model::Offer;
 use crate::model::{InviteSeats, Seat};

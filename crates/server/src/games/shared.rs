@@ -3,9 +3,9 @@
 //! pushing every change to its own WebSockets; and engine work can go to the
 //! queue, for `agon worker`s, instead of this process's threads.
 
-use super::GameError;
+use super::error::GameError;
+use super::service::Games;
 use crate::engine::EngineError;
-use crate::games::Games;
 use crate::protocol::GameOut;
 use crate::store::{JobKind, JobState, Notice};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ const JOB_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Follows the store's announcements for as long as the app lives.
 pub(crate) async fn follow(
-    app: super::WeakGames,
+    app: super::service::WeakGames,
     mut notices: broadcast::Receiver<Notice>,
     mut stopping: crate::tasks::Stopping,
 ) {
@@ -131,7 +131,7 @@ impl Games {
         local: impl FnOnce() -> Result<String, EngineError> + Send + 'static,
     ) -> Result<String, GameError> {
         if !self.remote_engine() {
-            return Ok(crate::games::on_pool(self, local).await??);
+            return Ok(super::service::on_pool(self, local).await??);
         }
         let id = self
             .store()

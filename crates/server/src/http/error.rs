@@ -367,7 +367,7 @@ impl From<GameError> for ApiError {
             GameError::RecordTooLong(m) => ApiError::BadRequest(ErrorCode::RecordTooLong, m),
             GameError::Internal(m) => ApiError::Internal(m),
             GameError::Chat(c) => {
-                use crate::games::talk::ChatRefusal as C;
+                use crate::games::ChatRefusal as C;
                 let m = c.to_string();
                 match c {
                     C::Bad(_) => ApiError::BadRequest(ErrorCode::BadChat, m),

@@ -4,8 +4,8 @@
 //! pools paired and their counts noted); the lobby in memory is mended
 //! from the store now and then.
 
-use super::{pools, socket, SEEK_TTL_MS};
-use super::{Lobby, WeakLobby};
+use super::service::{Lobby, WeakLobby, SEEK_TTL_MS};
+use super::{pools, socket};
 use crate::clock::now_ms;
 use crate::store::LobbyNotice;
 

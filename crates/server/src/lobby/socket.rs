@@ -4,7 +4,7 @@
 //! there). A client holds its own seek with `{"type": "hold", "seek",
 //! "token"}`: the seek lasts while a socket holds it.
 
-use super::Lobby;
+use super::service::Lobby;
 use crate::hub::{CatchUp, LobbyHub, LobbyMember, RESTART};
 use crate::protocol::{LobbyIn, LobbyOut};
 use crate::wire::{frame, Offer, Outbox, Wire, TEXT};

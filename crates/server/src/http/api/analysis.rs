@@ -5,7 +5,6 @@
 
 use super::parse_json;
 use crate::engine::analysis::AnalyzeRequest;
-use crate::games::AnalysisTicket;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
 use crate::kinds::{analyze_json, checked_analyze, checked_rollout, rollout_json};
@@ -27,7 +26,7 @@ pub async fn analyze(
 ) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_analyze(&req)?;
-    let _ticket = AnalysisTicket::take(app.games(), client)?;
+    let _ticket = app.games().analysis_ticket(client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
         .games()
@@ -46,7 +45,7 @@ pub async fn rollout(
 ) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = parse_json(&body)?;
     checked_rollout(&req)?;
-    let _ticket = AnalysisTicket::take(app.games(), client)?;
+    let _ticket = app.games().analysis_ticket(client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
     let json = app
         .games()
