@@ -3,54 +3,15 @@
 //! decisions a clocked game makes by itself because they are no choice.
 //! The arithmetic is `crate::clock`'s; this file says when it applies.
 
-use super::{Action, End, Session, SessionError};
+use super::actions::{Action, SessionError};
+use super::game::Session;
+use super::moment::{Deadline, Moment};
+use super::rules::End;
 use crate::clock::{Clock, ClockView};
 use crate::dice::{Dice, Drawn};
 use crate::model::Mode;
 use crate::model::Seat;
 use crate::store::Commit;
-
-/// When a change happens and who keeps the clock after it.
-#[derive(Clone, Copy, Debug)]
-pub struct Moment<'a> {
-    /// Milliseconds since the epoch.
-    pub now_ms: i64,
-    /// The network lag the acting client reports, in milliseconds (credited
-    /// up to [`crate::clock::LAG_BOUND_MS`]).
-    pub lag_ms: i64,
-    /// The instance that makes the change and keeps the clock after it.
-    pub instance: &'a str,
-}
-
-impl<'a> Moment<'a> {
-    /// Now, for `instance`, with `lag_ms` reported.
-    pub fn now(instance: &'a str, lag_ms: i64) -> Moment<'a> {
-        Moment {
-            now_ms: crate::clock::now_ms(),
-            lag_ms,
-            instance,
-        }
-    }
-}
-
-/// What the server does when a clocked game's deadline passes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Deadline {
-    /// The running side's flag falls at this moment.
-    Flag(Seat, i64),
-    /// The side to act has not made its first decision by this moment: the
-    /// game is aborted.
-    FirstMove(i64),
-}
-
-impl Deadline {
-    /// When, in milliseconds since the epoch.
-    pub fn at(self) -> i64 {
-        match self {
-            Deadline::Flag(_, t) | Deadline::FirstMove(t) => t,
-        }
-    }
-}
 
 impl Session {
     /// True for a game with a clock.

@@ -5,7 +5,10 @@
 //! in the row until answered, and lapses when the position moves on (every
 //! other action clears it).
 
-use super::{End, Moment, Refusal, Session, SessionError};
+use super::actions::{Refusal, SessionError};
+use super::game::Session;
+use super::moment::Moment;
+use super::rules::End;
 use crate::model::Seat;
 use crate::model::{Mode, Offer, OfferKind};
 use crate::store::Commit;

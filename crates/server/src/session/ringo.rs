@@ -1,8 +1,7 @@
 //! Ringo's session rules: one game, no dice.
 
 use super::actions::{Action, Refusal, SessionError};
-use super::rules::{End, GameRules};
-use super::view::GameView;
+use super::rules::{End, GameRules, GameView};
 use crate::dice::Die;
 use crate::model::Seat;
 use crate::model::{Kind, Status};

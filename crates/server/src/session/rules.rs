@@ -9,11 +9,21 @@
 //! the rest.
 
 use super::actions::{Action, SessionError};
-use super::view::GameView;
 use crate::dice::Die;
 use crate::model::Seat;
 use crate::model::{Kind, Status};
 use std::fmt::Debug;
+
+/// The game's own view, whichever game it is (its fields sit at the top level
+/// of [`SessionView`](super::SessionView)).
+#[derive(serde::Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum GameView {
+    /// A Ringo game.
+    Ringo(Box<agon_views::RingoGame>),
+    /// An Urgammon match.
+    Urgammon(Box<agon_views::UrgammonMatch>),
+}
 
 /// A game's rules state: one variant per game.
 #[derive(Clone, Debug)]
@@ -70,7 +80,7 @@ impl End {
     /// `claim`.
     pub fn reason(self) -> &'static str {
         match self {
-            End::Resigned(_) => super::RESIGNATION,
+            End::Resigned(_) => super::actions::RESIGNATION,
             End::Time(_) => "time",
             End::Aborted => "abort",
             End::Claimed(_) => "claim",

@@ -2,8 +2,7 @@
 //! server from the ledger.
 
 use super::actions::{Action, Refusal, SessionError};
-use super::rules::{End, GameRules};
-use super::view::GameView;
+use super::rules::{End, GameRules, GameView};
 use crate::dice::Die;
 use crate::model::Seat;
 use crate::model::{Kind, Status};

@@ -2,23 +2,12 @@
 //! knows (revision, seats, Undo, resignation, rematch). The same for every
 //! viewer: it never holds a token or an invite code.
 
-use super::Session;
+use super::game::{Session, PAIR_PAUSE_MS};
+use super::rules::GameView;
 use crate::model::Seat;
 use crate::model::{Kind, Mode};
 use crate::store::GameRow;
-use agon_views::{RingoGame, UrgammonMatch};
 use serde::Serialize;
-
-/// The game's own view, whichever game it is (its fields sit at the top level
-/// of [`SessionView`]).
-#[derive(Serialize, Debug, Clone, PartialEq)]
-#[serde(untagged)]
-pub enum GameView {
-    /// A Ringo game.
-    Ringo(Box<RingoGame>),
-    /// An Urgammon match.
-    Urgammon(Box<UrgammonMatch>),
-}
 
 /// Who sits in a seat, as every viewer may see it.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -184,7 +173,7 @@ impl Session {
     pub fn days_deadline(&self) -> Option<i64> {
         self.deadline()
             .filter(|_| self.correspondence())
-            .map(super::clocked::Deadline::at)
+            .map(super::moment::Deadline::at)
     }
 
     /// The offer waiting, as the state shows it.
@@ -243,7 +232,7 @@ impl Session {
                     },
                     game,
                     score: self.row.pair_score,
-                    pause_ms: super::PAIR_PAUSE_MS,
+                    pause_ms: PAIR_PAUSE_MS,
                 }
             }),
             rating_change: self.row.rating_change,
