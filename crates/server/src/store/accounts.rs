@@ -1,8 +1,8 @@
 //! What the store keeps about accounts: the account, its sign-in sessions
 //! and its recovery codes, every secret as a hash. One interface for both
-//! backends, documented once here, as [`Backend`](super::Backend) is.
+//! backends, documented once here, as [`Backend`](super::backend::Backend) is.
 
-use super::Stored;
+use super::error::Stored;
 use crate::model::Seat;
 
 /// An account as stored. A deleted account has no name and no password.
@@ -178,7 +178,7 @@ pub trait AccountBackend: Send + Sync {
     async fn knows_device(&self, device_hash: &str, account: i64) -> Stored<bool>;
 
     /// Gives a game's seat to an account, from the game's revision; returns
-    /// the next revision. [`StoreError::Stale`](super::StoreError::Stale)
+    /// the next revision. [`StoreError::Stale`](super::error::StoreError::Stale)
     /// when the game has moved on.
     async fn set_seat_account(
         &self,

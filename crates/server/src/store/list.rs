@@ -1,6 +1,6 @@
 //! The games list's query and its cursor.
 
-use super::GameRow;
+use super::rows::GameRow;
 
 /// Which games [`Store::list`] answers: at most `limit`, most recently
 /// changed first (then most recently created, then by id, so the order is

@@ -4,7 +4,8 @@
 //! however many clients (on however many instances) accept it at once, one
 //! wins.
 
-use super::{SeatAccount, Stored};
+use super::accounts::SeatAccount;
+use super::error::Stored;
 use crate::clock::ClockSettings;
 use crate::model::Kind;
 use crate::model::Seat;

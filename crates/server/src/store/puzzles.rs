@@ -1,8 +1,8 @@
 //! What the store keeps about puzzles: each account's puzzle rating per
 //! game, and the puzzles it has tried. One interface for both backends.
 
+use super::error::Stored;
 use super::ratings::RatingRow;
-use super::Stored;
 
 /// A puzzle rating's new value from the old (its `games` counts rated tries).
 pub type PuzzleRater = Box<dyn FnOnce(RatingRow) -> RatingRow + Send>;

@@ -1,7 +1,7 @@
 //! What the store keeps about ratings: each account's Glicko-2 rating per
 //! game, its history, and the leaderboard. One interface for both backends.
 
-use super::Stored;
+use super::error::Stored;
 use crate::model::Kind;
 
 /// A Glicko-2 rating as stored.

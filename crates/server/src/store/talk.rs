@@ -4,7 +4,7 @@
 //! either is on), the browsers subscribed to Web Push and the seats they
 //! hear of, and the server's own keys.
 
-use super::Stored;
+use super::error::Stored;
 use crate::model::Seat;
 use serde::{Deserialize, Serialize};
 

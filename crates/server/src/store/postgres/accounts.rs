@@ -5,7 +5,7 @@
 use super::{notify, PgStore, GAMES};
 use crate::model::Seat;
 use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
-use crate::store::{StoreError, Stored};
+use crate::store::error::{StoreError, Stored};
 use tokio_postgres::Row;
 
 const ACCOUNT: &str = "SELECT id, name, password_hash, created_at, settings FROM accounts";
@@ -374,7 +374,7 @@ impl AccountBackend for PgStore {
         client
             .execute(
                 "DELETE FROM passkey_ceremonies WHERE expires_at < $1",
-                &[&crate::store::now()],
+                &[&crate::store::rows::now()],
             )
             .await?;
         client

@@ -4,7 +4,9 @@
 use super::queue::job_state;
 use super::*;
 use crate::model::InviteSeats;
-use crate::store::{Backend, Job, JobKind, JobState, NewJob, NewRecord, QueueDepth, Stored};
+use crate::store::backend::Backend;
+use crate::store::error::Stored;
+use crate::store::rows::{Job, JobKind, JobState, NewJob, NewRecord, QueueDepth};
 
 #[async_trait::async_trait]
 impl Backend for PgStore {

@@ -4,8 +4,9 @@
 
 use super::{notify, PgStore, LOBBY};
 use crate::model::Seat;
+use crate::store::accounts::SeatAccount;
+use crate::store::error::{StoreError, Stored};
 use crate::store::live::{LiveBackend, LobbyNotice, SeekRow};
-use crate::store::{SeatAccount, StoreError, Stored};
 use tokio_postgres::Row;
 
 /// The columns of a seek, in the order [`seek_from`] reads them.

@@ -9,8 +9,10 @@
 //! with `FOR UPDATE SKIP LOCKED` and a lease, renews the lease while it
 //! computes, and a job whose lease ran out is due again.
 
-use super::{now, Commit, GameRow, ListQuery, Loaded, Notice, StoreError};
-use super::{COLUMNS, N_COLUMNS};
+use super::error::StoreError;
+use super::list::ListQuery;
+use super::rows::{now, Commit, GameRow, Loaded, Notice};
+use super::rows::{COLUMNS, N_COLUMNS};
 use crate::dice::{Die, Drawn};
 use crate::model::Seat;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -217,10 +219,11 @@ fn row_from(r: &Row) -> Result<GameRow, StoreError> {
             _ => None,
         },
         accounts: [17, 18].map(|i| {
-            r.get::<_, Option<i64>>(i).map(|id| super::SeatAccount {
-                id,
-                name: r.get(i + 2),
-            })
+            r.get::<_, Option<i64>>(i)
+                .map(|id| super::accounts::SeatAccount {
+                    id,
+                    name: r.get(i + 2),
+                })
         }),
         rated: r.get(21),
         pair_first: r.get(22),

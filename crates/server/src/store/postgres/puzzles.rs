@@ -3,9 +3,9 @@
 //! rated, so two instances never rate one try twice or lose one.
 
 use super::PgStore;
+use crate::store::error::Stored;
 use crate::store::puzzles::{PuzzleBackend, PuzzleRater};
 use crate::store::ratings::RatingRow;
-use crate::store::Stored;
 
 fn rating_from(r: &tokio_postgres::Row) -> RatingRow {
     RatingRow {

@@ -3,7 +3,7 @@
 //! it works; a job whose lease ran out (its worker died) is due again. The
 //! queue's calls are in `backend.rs`, with the rest of the store's.
 
-use crate::store::JobState;
+use crate::store::rows::JobState;
 use tokio_postgres::Row;
 
 /// A job's state from its row (`done, total, finished, result, error`).

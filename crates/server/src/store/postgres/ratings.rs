@@ -3,8 +3,8 @@
 
 use super::{notify, PgStore, GAMES};
 use crate::model::Kind;
+use crate::store::error::Stored;
 use crate::store::ratings::{HistoryPoint, Rater, RatingBackend, RatingRow};
-use crate::store::Stored;
 use tokio_postgres::Row;
 
 fn rating_from(r: &Row, at: usize) -> RatingRow {

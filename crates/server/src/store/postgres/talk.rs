@@ -4,8 +4,8 @@
 
 use super::{PgStore, CHAT, NOTIFY};
 use crate::model::Seat;
+use crate::store::error::Stored;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
-use crate::store::Stored;
 use tokio_postgres::Row;
 
 const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms";

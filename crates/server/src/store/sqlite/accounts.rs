@@ -3,7 +3,7 @@
 use super::SqliteStore;
 use crate::model::Seat;
 use crate::store::accounts::{Account, AccountBackend, NewAccount, PasskeyRow, SignIn};
-use crate::store::{StoreError, Stored};
+use crate::store::error::{StoreError, Stored};
 use rusqlite::{params, Connection, OptionalExtension};
 
 const ACCOUNT: &str = "SELECT id, name, password_hash, created_at, settings FROM accounts";
@@ -383,7 +383,7 @@ impl AccountBackend for SqliteStore {
         state: String,
         expires_at: i64,
     ) -> Stored<()> {
-        let now = crate::store::now();
+        let now = crate::store::rows::now();
         self.write(move |c| {
             c.execute(
                 "DELETE FROM passkey_ceremonies WHERE expires_at < ?1",

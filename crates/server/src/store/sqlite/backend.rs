@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::model::InviteSeats;
-use crate::store::{Backend, NewRecord, Stored};
+use crate::store::backend::Backend;
+use crate::store::error::Stored;
+use crate::store::rows::NewRecord;
 
 #[async_trait::async_trait]
 impl Backend for SqliteStore {
@@ -96,7 +98,7 @@ impl Backend for SqliteStore {
         )
     }
 
-    fn timings(&self) -> Option<crate::store::StoreTimings> {
+    fn timings(&self) -> Option<crate::store::rows::StoreTimings> {
         Some(SqliteStore::timings(self))
     }
 }

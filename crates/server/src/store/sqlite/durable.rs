@@ -104,9 +104,9 @@ impl Timings {
     }
 
     /// The figures as they stand.
-    pub(super) fn read(&self) -> crate::store::StoreTimings {
+    pub(super) fn read(&self) -> crate::store::rows::StoreTimings {
         let ms = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 10.0).round() / 100.0;
-        crate::store::StoreTimings {
+        crate::store::rows::StoreTimings {
             fsyncs: self.fsyncs.load(Ordering::Relaxed),
             fsync_max_ms: ms(&self.fsync_max_us),
             checkpoints: self.checkpoints.load(Ordering::Relaxed),

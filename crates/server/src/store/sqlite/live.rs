@@ -3,8 +3,9 @@
 //! pushes its own changes.
 
 use super::SqliteStore;
+use crate::store::accounts::SeatAccount;
+use crate::store::error::Stored;
 use crate::store::live::{LiveBackend, SeekRow};
-use crate::store::{SeatAccount, Stored};
 use rusqlite::{params, OptionalExtension};
 
 /// The columns of a seek, in the order [`seek_from`] reads them.

@@ -28,7 +28,9 @@ mod ratings;
 mod sql;
 mod talk;
 
-use super::{Commit, GameRow, ListQuery, Loaded, StoreError};
+use super::error::StoreError;
+use super::list::ListQuery;
+use super::rows::{Commit, GameRow, Loaded};
 use crate::dice::Drawn;
 use durable::{Durable, Reply, Step, Timings};
 use rusqlite::Connection;
@@ -172,7 +174,7 @@ impl SqliteStore {
     }
 
     /// Where a change's time went since the store opened.
-    pub(super) fn timings(&self) -> crate::store::StoreTimings {
+    pub(super) fn timings(&self) -> crate::store::rows::StoreTimings {
         self.timings.read()
     }
 

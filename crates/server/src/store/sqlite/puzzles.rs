@@ -1,9 +1,9 @@
 //! The SQLite store's puzzle ratings and tries.
 
 use super::SqliteStore;
+use crate::store::error::Stored;
 use crate::store::puzzles::{PuzzleBackend, PuzzleRater};
 use crate::store::ratings::RatingRow;
-use crate::store::Stored;
 use rusqlite::{params, Connection, OptionalExtension};
 
 fn read(c: &Connection, account: i64, game: &str) -> Result<RatingRow, rusqlite::Error> {

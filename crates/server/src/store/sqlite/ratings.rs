@@ -2,8 +2,8 @@
 
 use super::SqliteStore;
 use crate::model::Kind;
+use crate::store::error::Stored;
 use crate::store::ratings::{HistoryPoint, Rater, RatingBackend, RatingRow};
-use crate::store::Stored;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A rating from four columns from `at`: rating, deviation, volatility,

@@ -4,8 +4,10 @@
 
 use crate::dice::{Die, Drawn};
 use crate::model::InviteSeats;
-use crate::store::{Commit, GameRow, ListQuery, Loaded, StoreError};
-use crate::store::{COLUMNS, N_COLUMNS};
+use crate::store::error::StoreError;
+use crate::store::list::ListQuery;
+use crate::store::rows::{Commit, GameRow, Loaded};
+use crate::store::rows::{COLUMNS, N_COLUMNS};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 
@@ -21,7 +23,7 @@ const ADDED_COLUMNS: [(&str, &str); 3] = [
     ("rematch", "TEXT"),
 ];
 
-use crate::store::now;
+use crate::store::rows::now;
 
 /// The migrations the database has applied (none in a new one).
 fn applied_migrations(conn: &Connection) -> Result<Vec<(i64, String)>, rusqlite::Error> {
@@ -540,8 +542,11 @@ pub(super) fn clock_from(text: Option<&str>) -> Option<crate::clock::Clock> {
 }
 
 /// A seat's account from its number and name columns.
-fn seat_account(id: Option<i64>, name: Option<String>) -> Option<crate::store::SeatAccount> {
-    id.map(|id| crate::store::SeatAccount { id, name })
+fn seat_account(
+    id: Option<i64>,
+    name: Option<String>,
+) -> Option<crate::store::accounts::SeatAccount> {
+    id.map(|id| crate::store::accounts::SeatAccount { id, name })
 }
 
 /// A game's stored review: the revision it was made at, and its JSON.
