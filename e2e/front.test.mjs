@@ -217,3 +217,26 @@ test("on a phone the lobby's seeks fit the screen with Play on it, and recovery 
     for (const [lines, code] of heights) assert.equal(lines, 1, `${code} on one line`);
   });
 });
+
+test("Tab from the header goes straight to a board's cell, on both boards: the board itself is no Tab stop", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    for (const game of ["ringo", "urgammon"]) {
+      const g = await apiCall(server.url, "POST", "/api/games", { game, opponent: "local" });
+      await openAsPlayer(page, server.url, g);
+      await page.locator("svg.board [data-key]").first().waitFor();
+      await page.locator("#lang").focus();
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => ({
+        tag: document.activeElement.tagName,
+        key: document.activeElement.getAttribute("data-key"),
+      }));
+      assert.notEqual(focused.tag, "svg", `${game}: the board svg took a Tab stop`);
+      assert.ok(focused.key, `${game}: Tab lands on a cell, not ${focused.tag}`);
+      // And the cell it lands on plays: Enter picks it up or says why not.
+      await page.keyboard.press("ArrowRight");
+      const moved = await page.evaluate(() => document.activeElement.getAttribute("data-key"));
+      assert.ok(moved, `${game}: arrow keys move between cells`);
+    }
+  });
+});

@@ -49,6 +49,9 @@ test("a takeback and a rematch, each declined then accepted, as each player sees
     await ben.locator("#offer-decline").click();
     await offer.waitFor({ state: "detached" });
     await ann.locator("#offer-sent").waitFor({ state: "detached" });
+    // Ann is told: her offer did not just vanish.
+    await ann.locator("#offer-declined", { hasText: "Your opponent declined your takeback: the move stands." }).waitFor();
+    assert.equal(await ben.locator("#offer-declined").count(), 0, "the one who declined is not told");
     assert.equal((await state(ann)).s.history.length, 1);
     // Asked again (by keyboard this time) and accepted: the move is gone
     // on both pages, and it is Ann's turn again.
@@ -56,6 +59,7 @@ test("a takeback and a rematch, each declined then accepted, as each player sees
     await ann.keyboard.press("Enter");
     await ben.locator("#offer-accept").click();
     for (const page of [ann, ben]) await waitState(page, () => window.agonState.history.length === 0 && !window.agonState.offer);
+    assert.equal(await ann.locator("#offer-declined").count(), 0, "told until the game changes again");
     assert.equal((await state(ann)).s.seat_to_act, 0);
     // Ann resigns (two clicks); Ben offers a rematch; Ann declines it.
     await ann.locator("#resign").click();
@@ -67,6 +71,7 @@ test("a takeback and a rematch, each declined then accepted, as each player sees
     await ben.locator("#offer-sent", { hasText: "Zaproponowałeś rewanż" }).waitFor();
     await ann.locator("#offer-decline").click();
     await ben.locator("#offer-sent").waitFor({ state: "detached" });
+    await ben.locator("#offer-declined", { hasText: "Przeciwnik odrzucił rewanż." }).waitFor();
     assert.equal(new URL(ann.url()).pathname, "/g/" + id, "a declined rematch moves nobody");
     assert.equal(new URL(ben.url()).pathname, "/g/" + id);
     // Offered again and accepted: both land in the new game, seats swapped.

@@ -716,6 +716,8 @@ export default {
   "offer.rematch_sent": "You offered a rematch: waiting for the answer.",
   "offer.takeback_from": "Your opponent asks to take back a move.",
   "offer.rematch_from": "Your opponent offers a rematch.",
+  "offer.takeback_declined": "Your opponent declined your takeback: the move stands.",
+  "offer.rematch_declined": "Your opponent declined the rematch.",
   "offer.accept": "Accept",
   "offer.decline": "Decline",
   "offer.rematch_go": "Go to the rematch",

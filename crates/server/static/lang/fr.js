@@ -716,6 +716,8 @@ export default {
   "offer.rematch_sent": "Vous avez proposé une revanche : en attente de la réponse.",
   "offer.takeback_from": "Votre adversaire demande à reprendre un coup.",
   "offer.rematch_from": "Votre adversaire propose une revanche.",
+  "offer.takeback_declined": "Votre adversaire a refusé de reprendre le coup : il reste joué.",
+  "offer.rematch_declined": "Votre adversaire a refusé la revanche.",
   "offer.accept": "Accepter",
   "offer.decline": "Refuser",
   "offer.rematch_go": "Aller à la revanche",

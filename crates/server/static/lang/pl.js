@@ -716,6 +716,8 @@ export default {
   "offer.rematch_sent": "Zaproponowałeś rewanż: czekasz na odpowiedź.",
   "offer.takeback_from": "Przeciwnik prosi o cofnięcie ruchu.",
   "offer.rematch_from": "Przeciwnik proponuje rewanż.",
+  "offer.takeback_declined": "Przeciwnik odrzucił prośbę o cofnięcie: ruch zostaje.",
+  "offer.rematch_declined": "Przeciwnik odrzucił rewanż.",
   "offer.accept": "Przyjmij",
   "offer.decline": "Odrzuć",
   "offer.rematch_go": "Przejdź do rewanżu",

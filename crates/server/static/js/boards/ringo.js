@@ -20,7 +20,9 @@ export function ringoBoard(view, act, onChoice, mine, onCell) {
   const sel = view.selected;
   const targets = sel ? legal.filter((m) => m.from === sel) : [];
   const last = s.last_move || {};
-  const svg = sv("svg", { class: "board ringo", viewBox: "-300 -300 600 600", role: "group",
+  // The board itself is no Tab stop (Chromium made the svg one): Tab goes
+  // straight to the roving cell.
+  const svg = sv("svg", { class: "board ringo", viewBox: "-300 -300 600 600", role: "group", tabindex: "-1",
     "aria-label": t("board.ringo"), "aria-describedby": "board-help" });
   const pt = (rad, deg) => [rad * Math.cos(deg * Math.PI / 180), rad * Math.sin(deg * Math.PI / 180)];
   const angle = (sec) => -90 + sec * 45 + turn;

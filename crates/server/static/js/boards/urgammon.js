@@ -45,7 +45,8 @@ export function urgammonBoard(view, act, mine, onCell) {
   const sel = view.selected;
   const targets = sel ? legal.filter((m) => (m.from ?? m.piece) === sel) : [];
   const actSide = s.to_act === "light" ? "l" : "d";
-  const svg = sv("svg", { class: "board urgammon", viewBox: `-10 -10 ${8 * C + 20} ${3 * C + 2 * TOP + 20}`, role: "group",
+  // The board itself is no Tab stop: Tab goes straight to the roving cell.
+  const svg = sv("svg", { class: "board urgammon", viewBox: `-10 -10 ${8 * C + 20} ${3 * C + 2 * TOP + 20}`, role: "group", tabindex: "-1",
     "aria-label": t("board.urgammon"), "aria-describedby": "board-help" });
   const rerender = () => { const b = svg.parentNode; if (b) b.replaceChildren(urgammonBoard(view, act, mine, onCell)); };
   const source = (m) => m.from ?? m.piece; // a house, or P/C/H for an entry

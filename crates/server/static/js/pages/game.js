@@ -239,6 +239,12 @@ export async function gamePage(main, id) {
     const before = view.state;
     view.prev = before;
     view.state = state;
+    // This player's offer gone with nothing done for it (the same moves,
+    // no rematch made): her opponent declined it, and she is told so until
+    // the game changes again.
+    const myOffer = before?.offer && view.you.includes(before.offer.seat) ? before.offer.kind : null;
+    view.declined = myOffer && !state.offer && !state.rematch
+      && (state.history || []).length === (before.history || []).length ? myOffer : null;
     // The clocks count down from the moment this state was heard.
     view.heardAt = performance.now();
     if (state.clock) view.clockOffset = state.clock.now_ms - Date.now();
@@ -258,6 +264,7 @@ export async function gamePage(main, id) {
     if (canAct(view) && before && !canAct({ ...view, state: before })) said.push(t("say.your_turn"));
     const offerFrom = state.offer && view.you.length && !view.you.includes(state.offer.seat) ? state.offer.kind : null;
     if (offerFrom && (!before?.offer || before.offer.kind !== offerFrom)) said.push(t("offer." + offerFrom + "_from"));
+    if (view.declined) said.push(t("offer." + view.declined + "_declined"));
     announce(said.filter(Boolean).join(" "));
     // Looking elsewhere: a notification, once allowed.
     if (before && state.mode === "friend" && view.you.length === 1) {

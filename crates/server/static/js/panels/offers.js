@@ -81,6 +81,7 @@ export function offerBlock(view, send) {
   const out = [];
   const gone = goneText(view);
   if (gone) out.push(el("p", { class: "notice", id: "opponent-gone", role: "status" }, gone));
+  if (view.declined) out.push(el("p", { class: "notice", id: "offer-declined", role: "status" }, t("offer." + view.declined + "_declined")));
   if (!s.offer || !view.you.length) return out;
   const kind = s.offer.kind;
   if (view.you.includes(s.offer.seat)) {
