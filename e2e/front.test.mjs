@@ -240,3 +240,21 @@ test("Tab from the header goes straight to a board's cell, on both boards: the b
     }
   });
 });
+
+test("the games list names the opponent of a game between people as it is: a friend still to come, then another player", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    const waiting = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
+    const met = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
+    await apiCall(server.url, "POST", `/api/games/${met.id}/join`, { invite: met.invite });
+    await page.goto(server.url + "/");
+    await page.evaluate((gs) => gs.forEach((g) => localStorage.setItem("agon-token-" + g.id, g.token)), [waiting, met]);
+    const opponent = (g) => page.locator(`#own-games tr[data-game="${g.id}"] td[data-label]`).nth(2);
+    for (const [lang, friend, person] of [["en", "A friend (invite link)", "Another player"], ["pl", "Znajomy (link z zaproszeniem)", "Inny gracz"]]) {
+      await page.goto(server.url + "/games?lang=" + lang);
+      await page.locator(`#own-games tr[data-game="${met.id}"]`).waitFor();
+      assert.equal(await opponent(waiting).innerText(), friend, `${lang}: the seat still free`);
+      assert.equal(await opponent(met).innerText(), person, `${lang}: both seats taken`);
+    }
+  });
+});

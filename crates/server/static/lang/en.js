@@ -16,6 +16,8 @@ export default {
   "home.opponent": "Opponent",
   "opp.engine": "Computer",
   "opp.friend": "A friend (invite link)",
+  "opp.person": "Another player",
+  "opp.person_rated": "Another player, rated",
   "opp.local": "Same screen",
   "home.level": "Level",
   "home.side": "Your side",

@@ -16,6 +16,8 @@ export default {
   "home.opponent": "Adversaire",
   "opp.engine": "Ordinateur",
   "opp.friend": "Un ami (lien d'invitation)",
+  "opp.person": "Un autre joueur",
+  "opp.person_rated": "Un autre joueur, partie classée",
   "opp.local": "Même écran",
   "home.level": "Niveau",
   "home.side": "Votre camp",

@@ -16,6 +16,8 @@ export default {
   "home.opponent": "Przeciwnik",
   "opp.engine": "Komputer",
   "opp.friend": "Znajomy (link z zaproszeniem)",
+  "opp.person": "Inny gracz",
+  "opp.person_rated": "Inny gracz, partia rankingowa",
   "opp.local": "Ten sam ekran",
   "home.level": "Poziom",
   "home.side": "Twoja strona",

@@ -32,8 +32,15 @@ const COLS = ["game", "settings", "mode", "status", "updated", "players"];
 /** A listed game's name. */
 export const gameName = (g) => gameOf(g.game).name;
 
-/** A listed game's opponent in words: the computer with its level, a friend, one screen. */
-export const opponentText = (g) => t("opp." + g.mode) + (g.level ? " " + g.level : "");
+/** A listed game's opponent in words: the computer with its level, one
+ *  screen, a friend still to come by the invite link, or, once both seats
+ *  are taken (a friend who came, a lobby or pool pairing), another player. */
+export const opponentText = (g) => {
+  if (g.mode === "friend" && g.players && g.players.every((p) => p.kind !== "open")) {
+    return t(g.rated ? "opp.person_rated" : "opp.person");
+  }
+  return t("opp." + g.mode) + (g.level ? " " + g.level : "");
+};
 
 /** One game's row. */
 function row(g) {
