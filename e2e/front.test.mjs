@@ -6,7 +6,7 @@
 // puzzles.test.mjs, the flag's words in live.test.mjs.)
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, accountAs, apiCall, openAsPlayer } from "./helpers.mjs";
+import { withApp, accountAs, apiCall, openAsPlayer, waitState } from "./helpers.mjs";
 
 test("the home page's rule-set card never prints null, in three languages, for every opponent", async () => {
   await withApp(async (server, browser) => {
@@ -256,5 +256,37 @@ test("the games list names the opponent of a game between people as it is: a fri
       assert.equal(await opponent(waiting).innerText(), friend, `${lang}: the seat still free`);
       assert.equal(await opponent(met).innerText(), person, `${lang}: both seats taken`);
     }
+  });
+});
+
+test("signed out, the header counts none of the account's turns and the browser plays none of its games; signed in again, they are back", async () => {
+  await withApp(async (server, browser) => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(server.url + "/?lang=en");
+    assert.equal(await accountAs(page, "signup", "ala"), 201);
+    // A friend game made signed in, her seat's token kept by this browser
+    // as the home page keeps it; Ola joins: Ala's turn.
+    const g = await page.evaluate(async () => {
+      const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ game: "ringo", opponent: "friend", side: "attackers" }) });
+      const g = await r.json();
+      localStorage.setItem("agon-token-" + g.id, g.token);
+      return g;
+    });
+    await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
+    await page.goto(server.url + "/account?lang=en");
+    await page.locator("#turns-link:not([hidden]) #turns-count", { hasText: "1" }).waitFor();
+    await page.locator("#signout").click();
+    await page.locator("#signin").waitFor();
+    await page.locator("#turns-link[hidden]").waitFor({ state: "attached" });
+    assert.equal(await page.evaluate((id) => localStorage.getItem("agon-token-" + id), g.id), null, "the seat's token is gone");
+    // Her game, opened here signed out, is watched, not played.
+    await page.goto(`${server.url}/g/${g.id}?lang=en`);
+    await waitState(page, () => !!window.agonState);
+    assert.deepEqual(await page.evaluate(() => window.agonYou), []);
+    // Signed in again: the account holds the seat, and the count is back.
+    assert.equal(await accountAs(page, "login", "ala"), 200);
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#turns-link:not([hidden]) #turns-count", { hasText: "1" }).waitFor();
   });
 });

@@ -2,7 +2,7 @@
 // `GET /api/account` (the session cookie is HttpOnly, so the page never sees
 // it), shown in the header, and changed by signing in or out. Settings
 // (language, sounds) follow the account to every device.
-import { api, ownGameIds, tokenKey } from "./api.js";
+import { api, gamesByIds, inviteKey, ownGameIds, tokenKey } from "./api.js";
 import { t, LANG, setLang } from "../i18n.js";
 import { prefs } from "./prefs.js";
 
@@ -43,6 +43,20 @@ export function showInHeader() {
 /** The seats this browser holds, for the server to give to the account. */
 export function heldSeats() {
   return ownGameIds().map((game) => ({ game, token: localStorage.getItem(tokenKey(game)) }));
+}
+
+/** Before signing out: this browser forgets its seats in the account's
+ *  games (the list says which seats the signed-in account holds), so that
+ *  signed out, nobody at this browser plays them or is counted their
+ *  turns; signed in again, anywhere, the account holds them still. A seat
+ *  the account does not hold (a claim refused) stays. */
+export async function dropAccountSeats() {
+  for (const g of await gamesByIds(ownGameIds())) {
+    if (g.you && g.you.length) {
+      localStorage.removeItem(tokenKey(g.id));
+      localStorage.removeItem(inviteKey(g.id));
+    }
+  }
 }
 
 /** Adds the lessons an account has done (`{game: [ids]}`) to those this

@@ -6,7 +6,8 @@
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText, ApiError } from "../api.js";
-import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting } from "../account.js";
+import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting, dropAccountSeats } from "../account.js";
+import { pollTurns } from "../notify.js";
 import { prefs } from "../prefs.js";
 import { chatOn, setChat } from "../panels/chat.js";
 import { navigate, route } from "../router.js";
@@ -146,8 +147,12 @@ function signedIn(main, a) {
       el("a", { href: "/leaderboard", "data-nav": true, id: "leaderboard-link" }, t("nav.leaderboard"))));
 
   const out = async (path) => {
+    // The account's games leave this browser with it (kept by the account).
+    await dropAccountSeats().catch(() => {});
     await api("POST", path);
     setAccount(null);
+    // The header's count and the Your-turn list follow at once.
+    pollTurns();
     toast(t("account.signed_out"));
     navigate("/account");
   };
