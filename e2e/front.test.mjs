@@ -290,3 +290,21 @@ test("signed out, the header counts none of the account's turns and the browser 
     await page.locator("#turns-link:not([hidden]) #turns-count", { hasText: "1" }).waitFor();
   });
 });
+
+test("a live game in the Your-turn list says it is live, its clock and the time left on hers, in English and French", async () => {
+  await withApp(async (server, browser) => {
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 300, increment_secs: 3 } });
+    await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
+    const page = await browser.newPage();
+    await page.goto(server.url + "/");
+    await page.evaluate(([id, t]) => localStorage.setItem("agon-token-" + id, t), [g.id, g.token]);
+    for (const [lang, live, left] of [["en", "live 5+3", "5:00 on your clock"], ["fr", "en direct 5+3", /5:00\sà votre pendule/]]) {
+      await page.goto(server.url + "/?lang=" + lang);
+      const item = page.locator(`#your-turn-list [data-turn="${g.id}"]`);
+      await item.waitFor();
+      const text = await item.innerText();
+      assert.ok(text.includes(live), `${lang}: ${text}`);
+      assert.match(text, typeof left === "string" ? new RegExp(left) : left, `${lang}: ${text}`);
+    }
+  });
+});

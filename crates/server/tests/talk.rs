@@ -560,7 +560,25 @@ async fn the_your_turn_list_names_the_games_waiting_for_the_player() {
     assert_eq!(v["games"][0]["your_turn"], true);
     assert_eq!(v["games"][0]["days"], 1);
     assert!(v["games"][0]["deadline"].is_i64());
+    assert!(v["games"][0]["clock"].is_null(), "days per move: no clock");
     assert_eq!(v["games"][1]["your_turn"], false);
+    // A live game: its time control and the asker's time left.
+    let (c, tc) = friend(
+        &app,
+        "ringo",
+        json!({"clock": {"base_secs": 300, "increment_secs": 3}}),
+    )
+    .await;
+    let live = json!({"games": [{"id": c, "token": tc[0]}]}).to_string();
+    let (s, v) = call(&app, "POST", "/api/turns", None, Some(&live)).await;
+    assert_eq!(s, 200, "{v}");
+    let clock = &v["games"][0]["clock"];
+    assert_eq!(
+        (&clock["base_ms"], &clock["increment_ms"], &clock["left_ms"]),
+        (&json!(300_000), &json!(3_000), &json!(300_000)),
+        "{v}"
+    );
+    assert_eq!(clock["running"], false, "not before both first decisions");
     say(&app, &b, Some(&tb[1]), "players", "good luck").await;
     act(&app, &b, Some(&tb[0]), "takeback-offer").await;
     let (_, v) = call(&app, "POST", "/api/turns", None, Some(&body)).await;

@@ -742,6 +742,8 @@ export default {
   "turns.title": "Your turn",
   "turns.against": "against {name}",
   "turns.left": "{time} left",
+  "turns.live": "live {tc}",
+  "turns.clock": "{time} on your clock",
   "turns.none": "No game is waiting for you.",
   "turns.theirs": "{n} {n|one:game waits|other:games wait} for your opponents.",
   "account.pref_chat": "Show the chat in games",

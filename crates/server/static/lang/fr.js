@@ -742,6 +742,8 @@ export default {
   "turns.title": "À vous de jouer",
   "turns.against": "contre {name}",
   "turns.left": "il reste {time}",
+  "turns.live": "en direct {tc}",
+  "turns.clock": "{time} à votre pendule",
   "turns.none": "Aucune partie ne vous attend.",
   "turns.theirs": "{n} {n|one:partie attend|other:parties attendent} vos adversaires.",
   "account.pref_chat": "Afficher la discussion dans les parties",

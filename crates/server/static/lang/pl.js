@@ -742,6 +742,8 @@ export default {
   "turns.title": "Twój ruch",
   "turns.against": "z: {name}",
   "turns.left": "zostało {time}",
+  "turns.live": "na żywo {tc}",
+  "turns.clock": "{time} na twoim zegarze",
   "turns.none": "Żadna gra nie czeka na ciebie.",
   "turns.theirs": "Na ruch przeciwników czeka gier: {n}.",
   "account.pref_chat": "Pokazuj czat w grach",

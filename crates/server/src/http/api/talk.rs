@@ -150,6 +150,22 @@ pub struct Turn {
     /// rises and the line is the opponent's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chat: Option<ChatLine>,
+    /// A live game's clock: its time control and the asker's time left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TurnClock>,
+}
+
+/// A live game's clock, as the **Your turn** list says it.
+#[derive(Serialize)]
+pub struct TurnClock {
+    /// Each side's time at the start, in milliseconds.
+    pub base_ms: i64,
+    /// Added after each turn, in milliseconds.
+    pub increment_ms: i64,
+    /// The asker's time left now, in milliseconds.
+    pub left_ms: i64,
+    /// Whether the asker's clock runs now.
+    pub running: bool,
 }
 
 /// The asker's games in play.
@@ -222,6 +238,15 @@ pub async fn turns(
                 deadline: s.days_deadline(),
                 offer: s.offer_view(),
                 opponent: s.player(seat.other()).name,
+                clock: s
+                    .clock_view(crate::clock::now_ms())
+                    .filter(|_| !s.correspondence())
+                    .map(|c| TurnClock {
+                        base_ms: c.base_ms,
+                        increment_ms: c.increment_ms,
+                        left_ms: c.remaining_ms[seat.index()],
+                        running: c.running == Some(seat),
+                    }),
                 you,
                 chat: None,
             }

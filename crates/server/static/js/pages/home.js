@@ -7,7 +7,8 @@ import { gameOf, GAME_NAMES } from "../games.js";
 import { gameName, opponentText, scoreText } from "./list.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
-import { lobbyBlock, TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";
+import { lobbyBlock, TIME_CONTROLS, timeControlLabel, timeControlFields, clockLabel } from "./lobby.js";
+import { clockText } from "../clock.js";
 import { timeWords, notifyButton, pollTurns } from "../notify.js";
 import { onLeave } from "../router.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
@@ -370,7 +371,8 @@ async function showUnfinished(section) {
 }
 
 /** The **Your turn** list: the games between people waiting for this
- *  player (correspondence ones with the time left in words, any offer),
+ *  player (correspondence ones with the time left in words, live ones
+ *  with their clock and her time left, any offer),
  *  and a word on those waiting for the opponent; with the button that
  *  turns notifications on. Hidden when she plays nobody. */
 function yourTurn(section, answer) {
@@ -380,6 +382,9 @@ function yourTurn(section, answer) {
   const item = (g) => el("li", {}, el("a", { class: "button" + (g.your_turn ? " primary" : ""), href: "/g/" + g.id, "data-nav": true, "data-turn": g.id },
     [gameOf(g.game).name, settingsText(g.game, g.settings), g.opponent ? t("turns.against", { name: g.opponent }) : null,
       g.days ? t("corr.per_move", { n: g.days }) : null,
+      // A live game says so, with its clock and her time left.
+      g.clock ? t("turns.live", { tc: clockLabel({ base_secs: g.clock.base_ms / 1000, increment_secs: g.clock.increment_ms / 1000 }) }) : null,
+      g.clock ? t("turns.clock", { time: clockText(g.clock.left_ms) }) : null,
       g.deadline ? t("turns.left", { time: timeWords(g.deadline - Date.now()) }) : null,
       g.offer && !g.you.includes(g.offer.seat) ? t("offer." + g.offer.kind + "_from") : null].filter(Boolean).join(" · ")));
   const button = notifyButton(el);
