@@ -308,3 +308,38 @@ test("a live game in the Your-turn list says it is live, its clock and the time 
     }
   });
 });
+
+test("the rule set's menu says when its options changed; a handicap is named in full and no suggestion undoes it", async () => {
+  await withApp(async (server, browser) => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(server.url + "/?lang=en");
+    await page.locator('input[name="game"][value="ringo"]').check();
+    await page.locator("#fairness [data-lean]").waitFor();
+    const shown = () => page.locator("#preset").evaluate((s) => s.options[s.selectedIndex].text);
+    assert.match(await shown(), /^classic — the Polish rules/);
+    // A friend game is steered to the most even set: the menu no longer
+    // says plain "classic", and the rules are spelt out under it.
+    await page.locator('input[name="opponent"][value="friend"]').check();
+    await page.locator("#fair-steer").waitFor();
+    const preset = await page.locator("#preset").inputValue();
+    assert.equal(await shown(), `${preset} — changed (see below)`);
+    assert.match(await page.locator("#preset-help").innerText(), new RegExp(`^These rules: ${preset} · `));
+    // A handicap, by mouse: no "use these rules" to undo it, its whole name
+    // under the menu, and the menu wide enough for it on a desktop.
+    await page.locator("#handicap").selectOption("no-fortress-capture");
+    await page.locator("#fair-handicap", { hasText: "uneven on purpose" }).waitFor();
+    assert.equal(await page.locator("#use-even").count(), 0);
+    assert.equal(await page.locator("#handicap-help").innerText(),
+      "Chosen: No capture in the fortress (helps the attackers). One rule changed in favour of the weaker side.");
+    const fits = await page.locator("#handicap").evaluate((s) => {
+      const c = document.createElement("canvas").getContext("2d");
+      c.font = getComputedStyle(s).font;
+      const longest = Math.max(...[...s.options].map((o) => c.measureText(o.text).width));
+      return { longest, room: s.clientWidth - 30 };
+    });
+    assert.ok(fits.longest <= fits.room, `the longest handicap (${fits.longest} px) fits the menu (${fits.room} px)`);
+    // Back to no handicap: the suggestion may come back.
+    await page.locator("#handicap").selectOption("");
+    assert.equal(await page.locator("#fair-handicap").count(), 0);
+  });
+});

@@ -255,6 +255,7 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
     let (id, t) = (id.as_str(), Some(t.as_str()));
     let mut rng = Rng::new(9);
     let mut slowest = Duration::ZERO;
+    let (mut played, mut raced) = (0, 0);
     for round in 0..60 {
         let s = get(&app, id, t).await["state"].clone();
         if s["over"] == true {
@@ -281,11 +282,13 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
         tokio::time::sleep(gap).await;
         let (status, v) = action(&app, id, t, mv(second)).await;
         assert_eq!(status, StatusCode::OK, "round {round}: {v}");
-        assert!(
-            sent.elapsed() < delay,
-            "round {round}: the three actions took {:?}, longer than the engine's delay, so the race was not run",
-            sent.elapsed()
-        );
+        // A round whose three actions outlast the delay (a stalled fsync,
+        // a busy machine) did not run the race; its outcome must hold all
+        // the same, and most rounds must race (checked at the end).
+        played += 1;
+        if sent.elapsed() < delay {
+            raced += 1;
+        }
         let (s, took) = engine_reply(&app, id, 0, budget).await;
         slowest = slowest.max(took);
         let history: Vec<&str> = s["history"]
@@ -324,6 +327,10 @@ async fn move_undo_move_inside_the_engine_delay_never_gets_a_stale_reply_or_a_st
         }
     }
     assert!(slowest < budget, "slowest reply {slowest:?}");
+    assert!(
+        raced >= 10 && 2 * raced >= played,
+        "only {raced} of {played} rounds ran their three actions inside the engine's delay: the race was hardly run"
+    );
 }
 
 #[tokio::test]

@@ -141,11 +141,39 @@ export async function homePage(main) {
       form.options = form.options || {};
       const opts = el("div", {});
       const fair = el("div", { class: "muted", id: "fairness", "aria-live": "polite" });
+      // The rule set's menu says when its options were changed (the even
+      // set, a handicap, an option by hand): "classic" alone was not true.
+      const labelPreset = () => {
+        const name = presetSel.value;
+        const changes = Object.entries(form.options).filter(([k, v]) => presets[name][k] !== v);
+        const option = presetSel.querySelector(`option[value="${name}"]`);
+        if (option) option.textContent = name + " — " + (changes.length ? t("home.preset_changed") : t("preset." + name));
+        // Every change in words under it (a closed menu is too narrow).
+        const help = document.getElementById("preset-help");
+        if (help) {
+          help.textContent = changes.length
+            ? t("home.preset_changes", { rules: ringoSettings([name, ...changes.map(([k, v]) => k + "=" + v)].join(","), false) })
+            : t("home.preset_help");
+        }
+      };
+      // The handicap the options make, if any: one of HANDICAPS's changes
+      // made, against the rule set's own value.
+      const handicapChosen = () => {
+        const current = { ...presets[presetSel.value], ...form.options };
+        return HANDICAPS.find((h) => Object.entries(h.options).every(([k, v]) => current[k] === v)
+          && Object.entries(h.options).some(([k, v]) => presets[presetSel.value][k] !== v));
+      };
       const sayFair = () => {
+        labelPreset();
         fair.replaceChildren();
         if (!lab) return;
         const options = { ...presets[presetSel.value], ...form.options };
-        const { verdict: v, suggest } = fairness(options, lab, presets);
+        const { verdict: v, suggest: even } = fairness(options, lab, presets);
+        // A handicap chosen from its menu is uneven on purpose: no
+        // suggestion to undo it (an option changed by hand still gets one).
+        const handicapped = form.handicap && handicapChosen()?.id === form.handicap;
+        const suggest = handicapped ? null : even;
+        if (handicapped) fair.append(el("p", { id: "fair-handicap" }, t("home.fair.handicap")));
         if (v) {
           const lean = v.balanced ? "even" : v.attackers_score > 0.5 ? "attackers" : "defenders";
           fair.append(el("p", { "data-lean": lean }, t("home.fair.measured", {
@@ -202,23 +230,24 @@ export async function homePage(main) {
       // A handicap for players of unequal strength: one rule changed, named
       // for what it does (the seeds' balancing variants, and the French
       // sheet's dropped fortress capture).
-      const current = { ...presets[presetSel.value], ...form.options };
-      const chosen = HANDICAPS.find((h) => Object.entries(h.options).every(([k, v]) => current[k] === v)
-        && Object.entries(h.options).some(([k, v]) => presets[presetSel.value][k] !== v));
+      const chosen = handicapChosen();
       const handicap = el("select", { id: "handicap", "aria-describedby": "handicap-help", onchange: () => {
         const h = HANDICAPS.find((x) => x.id === handicap.value);
         // Back to the rule set's own values for every handicap's option,
         // then the chosen one's.
         for (const x of HANDICAPS) for (const k of Object.keys(x.options)) delete form.options[k];
         if (h) Object.assign(form.options, h.options);
+        form.handicap = h ? h.id : null;
         form.rulesTouched = true;
         draw();
         document.getElementById("handicap")?.focus();
       } }, [el("option", { value: "" }, t("handicap.none")),
         ...HANDICAPS.map((h) => el("option", { value: h.id }, t("handicap." + h.id)))]);
       handicap.value = chosen ? chosen.id : "";
-      const handicapBox = el("div", { class: "opt" }, el("label", { for: "handicap" }, t("handicap.label")), handicap,
-        el("small", { id: "handicap-help" }, t("handicap.help")));
+      // Wide, and the chosen handicap in full under it: its name is longer
+      // than a closed menu shows on a phone.
+      const handicapBox = el("div", { class: "opt wide" }, el("label", { for: "handicap" }, t("handicap.label")), handicap,
+        el("small", { id: "handicap-help" }, chosen ? t("handicap.chosen", { name: t("handicap." + chosen.id) }) : t("handicap.help")));
       settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
         el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
         el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), ...steerNote(), fair, handicapBox, fold);
