@@ -343,3 +343,27 @@ test("the rule set's menu says when its options changed; a handicap is named in 
     assert.equal(await page.locator("#fair-handicap").count(), 0);
   });
 });
+
+test("a seek offers the most even rule set first, as quick pairing plays it; the other player sees it and the game plays it", async () => {
+  await withApp(async (server, browser) => {
+    const { ringo } = await apiCall(server.url, "GET", "/api/meta");
+    const ann = await (await browser.newContext()).newPage();
+    const ben = await (await browser.newContext()).newPage();
+    await ann.goto(server.url + "/lobby?lang=en");
+    await ann.locator("#seek-game").selectOption("ringo");
+    // The first choice, and the one chosen: the even pools' set, in words.
+    assert.equal(await ann.locator("#seek-rules").inputValue(), ringo.even_rules);
+    const label = await ann.locator("#seek-rules option").first().innerText();
+    assert.match(label, /^the most even set — classic · /);
+    await ann.locator("#seek-create").click();
+    await ann.locator("#seeks tr.mine").waitFor();
+    await ben.goto(server.url + "/lobby?lang=en");
+    const row = ben.locator("#seeks tbody tr").first();
+    await row.waitFor();
+    assert.match(await row.innerText(), /Rings: 5/);
+    await row.locator(".seek-accept").click();
+    await ben.waitForURL(/\/g\/[a-z0-9]+$/);
+    await waitState(ben, () => window.agonState && window.agonYou.length === 1);
+    assert.equal(await ben.evaluate(() => window.agonState.rules), ringo.even_rules);
+  });
+});

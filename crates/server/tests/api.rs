@@ -211,6 +211,13 @@ async fn the_meta_gives_the_dice_the_rules_roll() {
     assert_eq!(v["urgammon"]["chance_faces"], json!([1, 1, 2, 2, 3, 4]));
     assert_eq!(v["urgammon"]["verdict_yes_faces"], 4);
     assert_eq!(v["urgammon"]["draw"], json!(["replay", "end"]));
+    // The most even set a seek offers first is the even pools' own.
+    let even = agon_server::lobby::POOLS
+        .iter()
+        .find(|p| p.id == "ringo-even-5+3")
+        .and_then(|p| p.rules)
+        .unwrap();
+    assert_eq!(v["ringo"]["even_rules"], even);
     // Other methods are refused; a query changes nothing.
     for method in ["POST", "PUT", "DELETE"] {
         let (status, _) = call(&app, method, "/api/meta", None, Some("{}")).await;

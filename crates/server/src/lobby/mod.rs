@@ -12,7 +12,7 @@ mod pools;
 mod service;
 pub(crate) mod socket;
 
-pub use pools::{PoolView, POOLS};
+pub use pools::{PoolView, EVEN_RULES, POOLS};
 pub(crate) use service::WeakLobby;
 pub use service::{
     Lobby, LobbyError, Made, Paired, SeekSpec, SeekView, MAX_SEEKS_EACH, SEEK_TTL_MS,

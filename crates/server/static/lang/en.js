@@ -665,6 +665,7 @@ export default {
   "lobby.accept_label": "Play: {game} against {who}",
   "lobby.player": "Player",
   "lobby.game": "Game",
+  "lobby.even_rules": "the most even set — {rules}",
   "lobby.rules": "Rules",
   "lobby.clock": "Clock",
   "lobby.mode": "Mode",

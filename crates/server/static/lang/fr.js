@@ -665,6 +665,7 @@ export default {
   "lobby.accept_label": "Jouer : {game} contre {who}",
   "lobby.player": "Joueur",
   "lobby.game": "Jeu",
+  "lobby.even_rules": "le jeu de règles le plus équilibré — {rules}",
   "lobby.rules": "Règles",
   "lobby.clock": "Pendule",
   "lobby.mode": "Genre",

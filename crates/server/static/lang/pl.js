@@ -665,6 +665,7 @@ export default {
   "lobby.accept_label": "Graj: {game}, przeciwnik: {who}",
   "lobby.player": "Gracz",
   "lobby.game": "Gra",
+  "lobby.even_rules": "najbardziej wyrównany zestaw — {rules}",
   "lobby.rules": "Zasady",
   "lobby.clock": "Zegar",
   "lobby.mode": "Tryb",

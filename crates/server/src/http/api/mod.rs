@@ -68,6 +68,9 @@ pub struct RingoMeta {
     pub presets: Vec<PresetMeta>,
     /// The options.
     pub options: Vec<OptionMeta>,
+    /// The Rules lab's most even set, as a rules string: the one quick
+    /// pairing's even pools play, offered first for a seek.
+    pub even_rules: &'static str,
 }
 
 /// Urgammon's match settings.
@@ -201,7 +204,11 @@ pub async fn meta() -> Json<Meta> {
         .map(|(k, v)| OptionMeta { key: k, values: v })
         .collect();
     Json(Meta {
-        ringo: RingoMeta { presets, options },
+        ringo: RingoMeta {
+            presets,
+            options,
+            even_rules: crate::lobby::EVEN_RULES,
+        },
         urgammon: UrgammonMeta {
             draw: urgammon::DrawRule::ALL.map(urgammon::DrawRule::name),
             chance_faces: urgammon::CHANCE_FACES,

@@ -8,6 +8,7 @@ import { api, meta, tokenKey } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { account } from "../account.js";
 import { gameOf, GAME_NAMES } from "../games.js";
+import { ringoSettings } from "../settings.js";
 
 /** The clocks a seek may have, as base+increment seconds. */
 export const CLOCKS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
@@ -181,7 +182,11 @@ export async function lobbyBlock(root, compact = false) {
   function drawForm() {
     if (!form) return;
     const game = el("select", { id: "seek-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
-    const preset = el("select", { id: "seek-rules" }, m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
+    // The most even set first (the one quick pairing's even pools and a
+    // friend game on the home page play), then each source's set.
+    const preset = el("select", { id: "seek-rules" },
+      m.ringo.even_rules ? el("option", { value: m.ringo.even_rules }, t("lobby.even_rules", { rules: ringoSettings(m.ringo.even_rules, false) })) : null,
+      m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
     const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
     const clock = el("select", { id: "seek-clock", "aria-describedby": "seek-clock-help" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
     clock.value = "300+3";
