@@ -221,7 +221,7 @@ test("a three-second game flags on both pages and in the API, with the low-time 
 });
 
 test("abort: by a player's click, and by the server when the first move does not come", async () => {
-  const server = await startServer({ firstMoveSecs: 3 });
+  const server = await startServer({ firstMoveSecs: 6 });
   const browser = await launch();
   try {
     const [ann, ben] = await twoPlayers(browser);
@@ -233,12 +233,13 @@ test("abort: by a player's click, and by the server when the first move does not
       assert.equal(await page.locator("#abort").count(), 0);
     }
     assert.equal((await apiCall(server.url, "GET", `/api/games/${g.id}`)).state.status, "aborted");
-    // Nobody moves in the next one: the server aborts it after 3 seconds,
-    // counting down on both pages meanwhile.
+    // Nobody moves in the next one: the server aborts it after 6 seconds
+    // (room for two pages to open on a busy machine), counting down on
+    // both pages meanwhile.
     g = await clockedGame(server.url, [ann, ben], { base_secs: 60, increment_secs: 1 });
-    assert.match(await ann.locator("#first-move").innerText(), /Attackers: [1-3] s for the first move/);
+    assert.match(await ann.locator("#first-move").innerText(), /Attackers: [1-6] s for the first move/);
     for (const page of [ann, ben]) {
-      await waitState(page, () => window.agonState.over, undefined, 8000);
+      await waitState(page, () => window.agonState.over, undefined, 12000);
       assert.match(await page.locator("#result").innerText(), /Aborted/);
     }
     assert.equal((await apiCall(server.url, "GET", `/api/games/${g.id}`)).state.reason, "abort");

@@ -178,6 +178,22 @@ async fn sign_up_gives_codes_and_an_http_only_cookie() {
     assert_eq!(me["sessions"].as_array().unwrap().len(), 1);
     assert_eq!(me["sessions"][0]["current"], true);
     assert_eq!(me["sessions"][0]["device"], "Firefox on Linux");
+    // Her ratings, as her profile shows them: never rated, the start.
+    for game in ["ringo", "urgammon"] {
+        assert_eq!(
+            (
+                &me["ratings"][game]["rating"],
+                &me["ratings"][game]["provisional"],
+                &me["ratings"][game]["games"]
+            ),
+            (
+                &serde_json::json!(1500),
+                &serde_json::json!(true),
+                &serde_json::json!(0)
+            ),
+            "{me}"
+        );
+    }
 
     let (s, _, v) = Call::new("GET", "/api/account").send(&app).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);

@@ -85,6 +85,9 @@ pub struct AccountAnswer {
     pub settings: serde_json::Value,
     /// The account's passkeys.
     pub passkeys: Vec<super::passkeys::PasskeyEntry>,
+    /// Her rating in each game, as her profile shows it (the lobby reads
+    /// it for the seeks she may take).
+    pub ratings: std::collections::BTreeMap<&'static str, super::users::RatingView>,
 }
 
 fn too_long(what: &str, s: &str, max: usize) -> Result<(), ApiError> {
@@ -314,6 +317,7 @@ pub async fn get(
         sessions,
         settings: super::account_data::saved_settings(a),
         passkeys: super::passkeys::list(&app, a.id).await?,
+        ratings: super::users::ratings_of(&app, a.id).await?,
     }))
 }
 

@@ -35,6 +35,29 @@ pub struct RatingView {
     pub games: u32,
 }
 
+/// An account's rating in each game, by the game's name (a game never
+/// rated: the starting rating, provisional): a profile's, and the signed-in
+/// player's own in `GET /api/account`.
+///
+/// # Errors
+/// The store failed.
+pub async fn ratings_of(
+    app: &AppState,
+    account: i64,
+) -> Result<BTreeMap<&'static str, RatingView>, ApiError> {
+    let rated = app.store().ratings_of(account).await?;
+    Ok(Kind::ALL
+        .into_iter()
+        .map(|kind| {
+            let row = rated
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or(RatingRow::NEW, |(_, r)| *r);
+            (kind.name(), RatingView::of(&row))
+        })
+        .collect())
+}
+
 impl RatingView {
     fn of(r: &RatingRow) -> RatingView {
         RatingView {
@@ -117,15 +140,9 @@ pub async fn profile(
         .account_by_key(&key)
         .await?
         .ok_or_else(|| not_found(&name))?;
-    let rated = app.store().ratings_of(account.id).await?;
-    let mut ratings = BTreeMap::new();
+    let ratings = ratings_of(&app, account.id).await?;
     let mut history = BTreeMap::new();
     for kind in Kind::ALL {
-        let row = rated
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(RatingRow::NEW, |(_, r)| *r);
-        ratings.insert(kind.name(), RatingView::of(&row));
         let points: Vec<HistoryPoint> = app.store().rating_history(account.id, kind).await?;
         history.insert(
             kind.name(),

@@ -59,7 +59,8 @@ export async function lobbyBlock(root, compact = false) {
   const [m, me] = await Promise.all([meta(), account()]);
   // The signed-in player's ratings, for the seeks she may take (a player
   // never rated counts as 1500, as the server counts her).
-  const ratings = me ? await api("GET", "/api/users/" + encodeURIComponent(me.name)).then((p) => p.ratings).catch(() => ({})) : {};
+  // Read afresh: a game rated since the page opened has moved them.
+  const ratings = me ? await api("GET", "/api/account").then((a) => a.ratings || {}).catch(() => ({})) : {};
   /** Why this page may not take seek `s` (null: it may). */
   const barred = (s) => {
     if (!me && (s.rated || s.rating_min != null || s.rating_max != null)) return "signin";
