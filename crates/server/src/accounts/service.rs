@@ -195,9 +195,19 @@ impl Accounts {
             Some(a) if ok => {
                 // A hash of an earlier setting is made again with today's,
                 // now that the password is at hand (once per account).
+                // A failure here costs the upgrade, never the sign-in.
                 if let Some(password) = again {
-                    let hash = self.hasher.hash(password).await?;
-                    self.store.set_password(a.id, hash).await?;
+                    let made = match self.hasher.hash(password).await {
+                        Ok(hash) => self
+                            .store
+                            .set_password(a.id, hash)
+                            .await
+                            .map_err(Into::into),
+                        Err(e) => Err(e),
+                    };
+                    if let Err(e) = made {
+                        tracing::warn!(error = %e, "a password hash of an earlier setting was not made again");
+                    }
                 }
                 Ok(a)
             }
