@@ -31,6 +31,7 @@ pub mod kinds;
 pub mod lobby;
 pub mod metrics;
 pub mod model;
+pub mod people;
 pub mod protocol;
 pub mod push;
 pub mod puzzles;

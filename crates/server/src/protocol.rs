@@ -184,3 +184,33 @@ pub struct Gone<'a> {
     /// The game it became, when taken (its creator goes there).
     pub game: Option<&'a str>,
 }
+
+/// What the site's socket (`GET /api/site/ws`, opened by every page)
+/// sends: it keeps its player counted online, and says when her
+/// challenges change, so the page asks `GET /api/challenges` again.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SiteOut {
+    /// The first message: whether the socket's player is signed in (only
+    /// a signed-in player hears of challenges).
+    Hello {
+        /// Signed in.
+        signed_in: bool,
+    },
+    /// The player's challenges (sent or received) changed.
+    Challenges,
+    /// The answer to a ping.
+    Pong,
+    /// A message the socket does not take.
+    Error {
+        /// Why.
+        error: &'static str,
+    },
+}
+
+impl SiteOut {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -10,6 +10,7 @@
 use crate::accounts::Accounts;
 use crate::games::{Games, Options, Parts};
 use crate::lobby::Lobby;
+use crate::people::People;
 use crate::store::Store;
 use crate::tasks::{Stopping, Tasks};
 use crate::ws::Sockets;
@@ -32,6 +33,7 @@ struct Root {
     accounts: Accounts,
     games: Games,
     lobby: Lobby,
+    people: People,
     /// The one handle on every loop and background task of every service.
     tasks: Tasks,
     /// The WebSockets open on this instance, and the signal that closes
@@ -70,13 +72,15 @@ impl AppState {
             tasks: tasks.clone(),
             options,
         });
-        let lobby = Lobby::start(games.clone());
+        let people = People::start(games.clone());
+        let lobby = Lobby::start(games.clone(), people.clone());
         let app = AppState {
             inner: Arc::new(Root {
                 store,
                 accounts,
                 games,
                 lobby,
+                people,
                 tasks,
                 sockets,
                 draining: AtomicBool::new(false),
@@ -98,6 +102,11 @@ impl AppState {
     /// The lobby: seeks and quick pairing.
     pub fn lobby(&self) -> &Lobby {
         &self.inner.lobby
+    }
+
+    /// Who is here: players online, follows.
+    pub fn people(&self) -> &People {
+        &self.inner.people
     }
 
     /// The account service.

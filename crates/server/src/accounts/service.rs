@@ -418,6 +418,34 @@ pub fn allows_takebacks(settings: Option<&str>) -> bool {
         .unwrap_or(true)
 }
 
+/// Whom a player takes challenges from (her setting `challenges`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengePolicy {
+    /// Anyone signed in (the default).
+    #[default]
+    Everyone,
+    /// Only the players she follows (none from strangers).
+    Followed,
+    /// Rated games only (no casual challenges).
+    Rated,
+    /// Nobody.
+    Nobody,
+}
+
+/// An account's challenge policy from its stored settings: everyone,
+/// unless set; settings that do not read as JSON leave the default.
+pub fn challenge_policy(settings: Option<&str>) -> ChallengePolicy {
+    #[derive(serde::Deserialize)]
+    struct Challenges {
+        challenges: Option<ChallengePolicy>,
+    }
+    settings
+        .and_then(|t| serde_json::from_str::<Challenges>(t).ok())
+        .and_then(|s| s.challenges)
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +478,24 @@ mod tests {
     }
 
     /// Takebacks are on unless an account turned them off.
+    #[test]
+    fn challenges_come_from_everyone_unless_the_player_says_otherwise() {
+        assert_eq!(challenge_policy(None), ChallengePolicy::Everyone);
+        assert_eq!(challenge_policy(Some("not json")), ChallengePolicy::Everyone);
+        assert_eq!(
+            challenge_policy(Some(r#"{"challenges":"followed","lang":"pl"}"#)),
+            ChallengePolicy::Followed
+        );
+        assert_eq!(
+            challenge_policy(Some(r#"{"challenges":"nobody"}"#)),
+            ChallengePolicy::Nobody
+        );
+        assert_eq!(
+            challenge_policy(Some(r#"{"challenges":"rated"}"#)),
+            ChallengePolicy::Rated
+        );
+    }
+
     #[test]
     fn takebacks_are_on_unless_turned_off() {
         assert!(allows_takebacks(None));

@@ -8,6 +8,7 @@
 mod acting;
 mod chat;
 mod clocks;
+pub(crate) use clocks::DEAD_AFTER_MS;
 mod computer;
 mod error;
 mod finish;
@@ -21,6 +22,7 @@ mod round;
 mod service;
 pub(crate) mod shared;
 pub mod talk;
+mod watch;
 
 pub use crate::session::PAIR_PAUSE_MS;
 pub(crate) use crate::tasks::Stopping;
@@ -33,6 +35,7 @@ pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
 pub use reviews::Review;
 pub use service::Games;
+pub use watch::{InPlay, PlayerInPlay, IN_PLAY_SHOWN};
 pub(crate) use service::Parts;
 
 use service::Inner;
@@ -80,6 +83,7 @@ impl Games {
                 chat_limiter: chat::ChatLimiter::default(),
                 push,
                 tasks,
+                in_play: tokio::sync::Mutex::new(None),
             }),
         };
         if let Some(notices) = notices {

@@ -80,6 +80,8 @@ pub(super) struct Inner {
     pub(super) push: crate::push::Pusher,
     /// The app's one handle on its loops and background tasks.
     pub(super) tasks: Tasks,
+    /// The games in play as last read, and when (`watch.rs`).
+    pub(super) in_play: tokio::sync::Mutex<Option<(std::time::Instant, Vec<super::InPlay>)>>,
 }
 
 impl Games {

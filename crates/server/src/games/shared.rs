@@ -78,8 +78,8 @@ pub(crate) async fn follow(
                     }
                 }
             }
-            // The lobby follows its own (`crate::lobby`).
-            Notice::Lobby(_) => {}
+            // The lobby and the people service follow their own.
+            Notice::Lobby(_) | Notice::Person { .. } => {}
             Notice::Chat { game, id } => app.chat_written(&game, id).await,
             Notice::Presence { game } => app.presence_changed(&game).await,
             Notice::Progress { game: None, .. } | Notice::Queued => {}

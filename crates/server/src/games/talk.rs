@@ -284,6 +284,42 @@ impl Games {
                 s.row.accounts[seat as usize & 1].as_ref().map(|a| a.id),
             )
         };
+        let url = format!("/g/{game}");
+        self.push_to(
+            (game.clone(), seat, account),
+            move |lang| crate::push::words(lang, event, label, text.as_deref()),
+            url,
+            format!("agon-{game}"),
+        );
+    }
+}
+
+impl Games {
+    /// Tells an account of a challenge by Web Push (on every browser
+    /// subscribed signed in to it), in the background; `words` gives the
+    /// title and body in a language.
+    pub(crate) fn push_account(
+        &self,
+        account: i64,
+        words: impl Fn(&str) -> (String, String) + Send + 'static,
+        url: String,
+        tag: String,
+    ) {
+        // No game has the id "-": the store answers the account's own
+        // subscriptions only.
+        self.push_to(("-".into(), Seat::First, Some(account)), words, url, tag);
+    }
+
+    /// Sends a notification to the subscriptions that hear of `(game,
+    /// seat, account)`, in the background: the request that caused it does
+    /// not wait. A subscription the push service says is gone is forgotten.
+    fn push_to(
+        &self,
+        (game, seat, account): (String, Seat, Option<i64>),
+        words: impl Fn(&str) -> (String, String) + Send + 'static,
+        url: String,
+        tag: String,
+    ) {
         let app = self.clone();
         self.spawn(async move {
             let store = app.store().clone();
@@ -303,13 +339,13 @@ impl Games {
                 }
             };
             for target in targets {
-                let (title, body) = crate::push::words(&target.lang, event, label, text.as_deref());
+                let (title, body) = words(&target.lang);
                 let message = serde_json::json!({
                     "title": title,
                     "body": body,
-                    "url": format!("/g/{game}"),
-                    "tag": format!("agon-{game}"),
-                    "game": game,
+                    "url": url,
+                    "tag": tag,
+                    "game": (game != "-").then_some(&game),
                 });
                 match app
                     .inner

@@ -122,6 +122,24 @@ pub enum ErrorCode {
     UnknownPool,
     /// The account waits in this pool already, on another page (409).
     AlreadyWaiting,
+    /// A challenge to oneself (400).
+    ChallengeYourself,
+    /// The challenged player takes no such challenge (403).
+    ChallengeRefused,
+    /// A challenge to this player is open already (409).
+    ChallengeOpen,
+    /// Too many challenges open at once (429).
+    TooManyChallenges,
+    /// No challenge with this id for this player (404).
+    NoSuchChallenge,
+    /// The challenge is not this player's to answer so (403).
+    NotYourChallenge,
+    /// The challenge was answered already, or lapsed (409).
+    ChallengeAnswered,
+    /// Following oneself (400).
+    FollowYourself,
+    /// Following as many players as one may (429).
+    TooManyFollows,
     /// A rating range that is not one (400).
     BadRange,
     /// Too many seeks open at once (429).
@@ -395,8 +413,29 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::TooMany(_) => ApiError::TooMany(ErrorCode::TooManySeeks, m, 10),
             L::UnknownPool(_) => ApiError::NotFound(ErrorCode::UnknownPool, m),
             L::AlreadyWaiting => ApiError::Conflict(ErrorCode::AlreadyWaiting, m),
+            L::NoSuchPlayer(_) => ApiError::Missing(ErrorCode::UserNotFound, m),
+            L::ChallengeYourself => ApiError::BadRequest(ErrorCode::ChallengeYourself, m),
+            L::ChallengeRefused(_) => ApiError::Forbidden(ErrorCode::ChallengeRefused, m),
+            L::ChallengeOpen => ApiError::Conflict(ErrorCode::ChallengeOpen, m),
+            L::TooManyChallenges(_) => ApiError::TooMany(ErrorCode::TooManyChallenges, m, 60),
+            L::NoSuchChallenge(_) => ApiError::Missing(ErrorCode::NoSuchChallenge, m),
+            L::NotYourChallenge(_) => ApiError::Forbidden(ErrorCode::NotYourChallenge, m),
+            L::ChallengeAnswered(_) => ApiError::Conflict(ErrorCode::ChallengeAnswered, m),
             L::Settings(e) => e.into(),
             L::Game(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::people::FollowError> for ApiError {
+    fn from(e: crate::people::FollowError) -> ApiError {
+        use crate::people::FollowError as F;
+        let m = e.to_string();
+        match e {
+            F::Yourself => ApiError::BadRequest(ErrorCode::FollowYourself, m),
+            F::NoSuchPlayer(_) => ApiError::Missing(ErrorCode::UserNotFound, m),
+            F::TooMany(_) => ApiError::TooMany(ErrorCode::TooManyFollows, m, 60),
+            F::Store(e) => e.into(),
         }
     }
 }

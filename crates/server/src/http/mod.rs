@@ -190,6 +190,35 @@ pub fn app(state: AppState) -> Router {
             limited(post(api::seeks::join), &creating),
         )
         .route("/api/lobby/ws", get(crate::http::socket::lobby))
+        .route("/api/site/ws", get(crate::http::socket::site))
+        .route("/watch", get(assets::page))
+        .route("/players", get(assets::page))
+        .route(
+            "/api/challenges",
+            limited(post(api::people::create), &creating).get(api::people::list),
+        )
+        .route(
+            "/api/challenges/{id}/accept",
+            limited(post(api::people::accept), &acting),
+        )
+        .route(
+            "/api/challenges/{id}/decline",
+            limited(post(api::people::decline), &acting),
+        )
+        .route(
+            "/api/challenges/{id}/cancel",
+            limited(post(api::people::cancel), &acting),
+        )
+        .route("/api/online", get(api::people::online))
+        .route("/api/games/live", get(api::people::live))
+        .route(
+            "/api/users/{name}/follow",
+            limited(
+                post(api::people::follow).delete(api::people::unfollow),
+                &acting,
+            ),
+        )
+        .route("/api/account/following", get(api::people::following))
         .route(
             "/api/games/{id}/chat",
             get(api::talk::read).merge(limited(post(api::talk::write), &acting)),

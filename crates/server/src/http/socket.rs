@@ -1,4 +1,4 @@
-//! `GET /api/games/{id}/ws` and `GET /api/lobby/ws`: the WebSocket upgrades, counted against the
+//! `GET /api/games/{id}/ws`, `GET /api/lobby/ws` and `GET /api/site/ws`: the WebSocket upgrades, counted against the
 //! caps (in all, per game, per address) before it is accepted; the socket
 //! itself is `crate::ws`.
 
@@ -30,6 +30,25 @@ pub async fn upgrade(
     Ok(sized(upgrade).on_upgrade(move |socket| async move {
         let closing = app.sockets_open().closing_watch();
         push_updates(socket, app.games().clone(), slot, closing, account).await;
+        drop((count, share));
+    }))
+}
+
+/// `GET /api/site/ws`: the socket every page keeps open, counted against
+/// the same caps: its player is online while it is open, and it says when
+/// her challenges change.
+pub async fn site(
+    State(app): State<AppState>,
+    Client(client): Client,
+    viewer: crate::http::signed::Viewer,
+    share: Option<Extension<ConnectionShare>>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let count = SocketCount::take(app.sockets_open(), app.options(), None, client)?;
+    let account = viewer.account_id();
+    Ok(sized(upgrade).on_upgrade(move |socket| async move {
+        let closing = app.sockets_open().closing_watch();
+        crate::people::run(socket, app.people().clone(), account, closing).await;
         drop((count, share));
     }))
 }

@@ -7,11 +7,15 @@
 //! As lila splits `lobby` from `round`, the lobby only opens games: playing
 //! them is the games service's.
 
+mod challenges;
 mod housekeeping;
 mod pools;
 mod service;
 pub(crate) mod socket;
 
+pub use challenges::{
+    ChallengeView, Challenges, ANSWERED_SHOWN_MS, LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
+};
 pub use pools::{PoolView, EVEN_RULES, POOLS};
 pub(crate) use service::WeakLobby;
 pub use service::{
@@ -28,11 +32,12 @@ impl Lobby {
     /// The lobby over the games service; its loops (the batches, the
     /// fan-out, the housekeeping, the follower of other instances'
     /// changes) start here and stop with the app's tasks.
-    pub(crate) fn start(games: Games) -> Lobby {
+    pub(crate) fn start(games: Games, people: crate::people::People) -> Lobby {
         let notices = games.store().notices();
         let lobby = Lobby {
             inner: Arc::new(Inner {
                 games,
+                people,
                 hub: LobbyHub::new(),
             }),
         };

@@ -63,6 +63,30 @@ pub enum LobbyError {
     /// The rules or match settings.
     #[error(transparent)]
     Settings(#[from] crate::kinds::SettingsRefusal),
+    /// No player by this name (or a deleted one).
+    #[error("no player named '{0}'")]
+    NoSuchPlayer(String),
+    /// A challenge to oneself.
+    #[error("you cannot challenge yourself")]
+    ChallengeYourself,
+    /// The player takes no such challenge (her setting).
+    #[error("{0}")]
+    ChallengeRefused(String),
+    /// A challenge to this player is open already.
+    #[error("you have a challenge open to this player already: wait for her answer, or cancel it")]
+    ChallengeOpen,
+    /// Too many challenges open.
+    #[error("you have {0} challenges open already: cancel one first")]
+    TooManyChallenges(usize),
+    /// No challenge with this id for this player.
+    #[error("no challenge with id '{0}' for you")]
+    NoSuchChallenge(String),
+    /// The challenge is not this player's to answer so.
+    #[error("{0}")]
+    NotYourChallenge(&'static str),
+    /// The challenge was answered already (or lapsed).
+    #[error("this challenge is {0} already")]
+    ChallengeAnswered(crate::store::ChallengeStatus),
     /// The games service failed.
     #[error(transparent)]
     Game(#[from] GameError),
@@ -211,6 +235,8 @@ impl WeakLobby {
 pub(super) struct Inner {
     /// Where paired players' games are opened.
     pub(super) games: Games,
+    /// Who is here: challenges' players are told through it.
+    pub(super) people: crate::people::People,
     /// The lobby's sockets and the seeks they hold.
     pub(super) hub: LobbyHub,
 }
@@ -219,6 +245,10 @@ impl Lobby {
     /// The lobby's sockets and the seeks they hold.
     pub(crate) fn hub(&self) -> &LobbyHub {
         &self.inner.hub
+    }
+
+    pub(super) fn people(&self) -> &crate::people::People {
+        &self.inner.people
     }
 
     pub(super) fn store(&self) -> &Store {

@@ -356,6 +356,21 @@ pub fn words(lang: &str, event: Event, game: &str, text: Option<&str>) -> (Strin
     )
 }
 
+/// A challenge's notification in a language (`en`, `pl`, `fr`; another
+/// is English): its title and body (`game`: the game's name, `clock`: its
+/// time control, if any).
+pub fn challenge_words(lang: &str, from: &str, game: &str, clock: Option<&str>) -> (String, String) {
+    let title = match lang {
+        "pl" => format!("{from} wyzywa cię na partię"),
+        "fr" => format!("{from} vous défie"),
+        _ => format!("{from} challenges you"),
+    };
+    (
+        title,
+        clock.map_or_else(|| game.to_string(), |c| format!("{game} · {c}")),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

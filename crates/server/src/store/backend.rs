@@ -5,6 +5,7 @@ use super::accounts::AccountBackend;
 use super::error::{StoreError, Stored};
 use super::list::ListQuery;
 use super::live::LiveBackend;
+use super::people::PeopleBackend;
 use super::puzzles::PuzzleBackend;
 use super::ratings::RatingBackend;
 use super::rows::{
@@ -24,7 +25,14 @@ use std::time::Duration;
 #[allow(unused_variables)]
 #[async_trait::async_trait]
 pub trait Backend:
-    AccountBackend + RatingBackend + PuzzleBackend + LiveBackend + TalkBackend + Send + Sync
+    AccountBackend
+    + RatingBackend
+    + PuzzleBackend
+    + LiveBackend
+    + TalkBackend
+    + PeopleBackend
+    + Send
+    + Sync
 {
     /// True for a store other processes share (PostgreSQL): what this
     /// process holds in memory may be behind it.

@@ -159,6 +159,12 @@ pub enum Notice {
         /// The line's id.
         id: i64,
     },
+    /// A player's challenges (sent or received) changed on some instance:
+    /// the instance holding her sockets tells her pages.
+    Person {
+        /// Her account.
+        account: i64,
+    },
     /// The connection that listens was lost and made again: notices may have
     /// been missed, so whatever is held in memory should be reloaded.
     Resync,

@@ -66,13 +66,16 @@ struct Settings {
     /// Show the games' chat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chat: Option<bool>,
+    /// Whom challenges are taken from: everyone, followed, rated, nobody.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    challenges: Option<crate::accounts::ChallengePolicy>,
     /// The lessons done, per game (their ids).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     learn: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// `PUT /api/account/settings {"lang"?, "sound"?, "animation"?, "flip"?,
-/// "takebacks"?, "chat"?, "learn"?}`:
+/// "takebacks"?, "chat"?, "challenges"?, "learn"?}`:
 /// the settings follow the account to every device.
 pub async fn put_settings(
     State(app): State<AppState>,

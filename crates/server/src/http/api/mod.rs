@@ -11,6 +11,7 @@ pub mod games;
 pub mod import;
 pub mod list;
 pub mod passkeys;
+pub mod people;
 pub mod puzzles;
 pub mod review;
 pub mod seats;

@@ -75,7 +75,37 @@ pub struct Joined {
     pub token: String,
 }
 
-fn who(viewer: &Viewer) -> Option<SeatAccount> {
+/// An Urgammon match's length as a request gives it (`to`; 7 unless
+/// given).
+pub(crate) fn match_target(to: Option<&Value>) -> Result<u32, ApiError> {
+    match to {
+        None | Some(Value::Null) => Ok(7),
+        Some(v) => super::games::whole(v, "target", 1..=99).map_err(|_| {
+            ApiError::BadRequest(
+                ErrorCode::BadMatchTarget,
+                format!(
+                    "invalid target {v}: the match target is a whole number of points; use 1 to 99"
+                ),
+            )
+        }),
+    }
+}
+
+/// The side a request names for its maker (none, or `random`: drawn).
+pub(crate) fn side(kind: Kind, side: Option<&str>) -> Result<Option<crate::model::Seat>, ApiError> {
+    match side {
+        None | Some("random") => Ok(None),
+        Some(s) => Ok(Some(kind.seat_of(s).ok_or_else(|| {
+            let [a, b] = kind.seat_names();
+            ApiError::BadRequest(
+                ErrorCode::UnknownSide,
+                format!("unknown side '{s}'; use {a}, {b} or random"),
+            )
+        })?)),
+    }
+}
+
+pub(crate) fn who(viewer: &Viewer) -> Option<SeatAccount> {
     viewer.signed_in.as_ref().map(|(a, _)| SeatAccount {
         id: a.id,
         name: a.name.clone(),
@@ -98,27 +128,8 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Made>), ApiError> {
     let req: SeekRequest = parse_json(&body)?;
     let kind: Kind = req.game.parse()?;
-    let to = match &req.to {
-        None | Some(Value::Null) => 7,
-        Some(v) => super::games::whole(v, "target", 1..=99).map_err(|_| {
-            ApiError::BadRequest(
-                ErrorCode::BadMatchTarget,
-                format!(
-                    "invalid target {v}: the match target is a whole number of points; use 1 to 99"
-                ),
-            )
-        })?,
-    };
-    let seat = match req.side.as_deref() {
-        None | Some("random") => None,
-        Some(s) => Some(kind.seat_of(s).ok_or_else(|| {
-            let [a, b] = kind.seat_names();
-            ApiError::BadRequest(
-                ErrorCode::UnknownSide,
-                format!("unknown side '{s}'; use {a}, {b} or random"),
-            )
-        })?),
-    };
+    let to = match_target(req.to.as_ref())?;
+    let seat = side(kind, req.side.as_deref())?;
     let spec = SeekSpec {
         kind,
         rules: req.rules,

@@ -116,6 +116,15 @@ pub struct Profile {
     pub playing: Vec<ListEntry>,
     /// Games, newest first (at most 1,000).
     pub games: Vec<ListEntry>,
+    /// She has a page of the site open now.
+    pub online: bool,
+    /// How many players follow her.
+    pub followers: i64,
+    /// The viewer follows her (false for a viewer not signed in).
+    pub following: bool,
+    /// Whom she takes challenges from: `everyone`, `followed`, `rated`
+    /// (rated ones only) or `nobody`.
+    pub challenges: crate::accounts::ChallengePolicy,
 }
 
 fn not_found(name: &str) -> ApiError {
@@ -208,7 +217,20 @@ pub async fn profile(
         .map(|(r, n)| ListEntry::of(r, n, me))
         .collect();
     let playing = games.iter().filter(|g| g.ongoing()).cloned().collect();
+    let following = match me {
+        Some(me) => app
+            .store()
+            .following(me)
+            .await?
+            .iter()
+            .any(|f| f.id == account.id),
+        None => false,
+    };
     Ok(Json(Profile {
+        online: app.people().is_online(account.id).await?,
+        followers: app.store().followers(account.id).await?,
+        following,
+        challenges: crate::accounts::challenge_policy(account.settings.as_deref()),
         name: account.name.unwrap_or_default(),
         created_at: account.created_at,
         ratings,

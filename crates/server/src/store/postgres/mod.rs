@@ -26,6 +26,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 mod accounts;
 mod backend;
 mod live;
+mod people;
 mod puzzles;
 mod queue;
 mod ratings;
@@ -276,6 +277,9 @@ fn notice(channel: &str, payload: &str) -> Option<Notice> {
             game: game(rest.first()),
         }),
         (LOBBY, _) => crate::store::live::LobbyNotice::parse(payload).map(Notice::Lobby),
+        (CHAT, ["people", account]) => Some(Notice::Person {
+            account: account.parse().ok()?,
+        }),
         (CHAT, ["presence", game]) => Some(Notice::Presence {
             game: (*game).to_string(),
         }),

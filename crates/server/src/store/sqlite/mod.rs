@@ -23,6 +23,7 @@ mod backend;
 pub mod backup;
 mod durable;
 mod live;
+mod people;
 mod puzzles;
 mod ratings;
 mod sql;

@@ -1,0 +1,355 @@
+//! Challenges by name: one signed-in player asks another for a game (the
+//! game, its rules or match length, a clock or days, rated or casual, a
+//! side). The challenged player hears of it on every page she has open
+//! (the site socket) and by Web Push; she accepts (one game, made through
+//! the games service as a seek's is) or declines; the sender may cancel.
+//! A live-clock challenge lapses after [`LIVE_CHALLENGE_MS`]: its sender
+//! is no longer waiting at the board.
+
+use super::service::{Lobby, LobbyError, Paired, SeekSpec};
+use crate::accounts::ChallengePolicy;
+use crate::clock::{now_ms, ClockSettings};
+use crate::kinds::SettingsFields;
+use crate::model::Kind;
+use crate::store::{ChallengeRow, ChallengeStatus, SeatAccount, SeekRow};
+use serde::Serialize;
+
+/// How long a live-clock challenge stays open (a correspondence one stays
+/// until answered or cancelled).
+pub const LIVE_CHALLENGE_MS: i64 = 30 * 60_000;
+
+/// How long an answered challenge is still listed to its two players (so
+/// its sender reads that it was declined).
+pub const ANSWERED_SHOWN_MS: i64 = 10 * 60_000;
+
+/// The most open challenges one player may have sent at once.
+pub const MAX_CHALLENGES_EACH: usize = 10;
+
+/// A challenge as its two players see it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ChallengeView {
+    /// Its id.
+    pub id: String,
+    /// Who sent it.
+    pub from: Option<String>,
+    /// Whom it asks (as the request's `user`).
+    pub user: Option<String>,
+    /// Which game.
+    pub game: Kind,
+    /// The rules string (Ringo) or the match header (Urgammon).
+    pub settings: String,
+    /// The clock, if any.
+    pub clock: Option<ClockSettings>,
+    /// The clock as players read it (`5+3`, `2 days`), if any.
+    pub clock_label: Option<String>,
+    /// Rated.
+    pub rated: bool,
+    /// The sender's side (`random` until it is accepted).
+    pub side: &'static str,
+    /// `open`, `accepted`, `declined` or `cancelled`.
+    pub status: ChallengeStatus,
+    /// Its game, once accepted.
+    pub game_id: Option<String>,
+    /// When it was sent, in milliseconds since the epoch.
+    pub created_ms: i64,
+}
+
+impl ChallengeView {
+    /// The view of a stored challenge.
+    pub fn of(c: &ChallengeRow) -> ChallengeView {
+        ChallengeView {
+            id: c.id.clone(),
+            from: c.from.name.clone(),
+            user: c.to.name.clone(),
+            game: c.kind,
+            settings: c.settings.clone(),
+            clock: c.clock,
+            clock_label: c.clock.map(ClockSettings::label),
+            rated: c.rated,
+            side: c.seat.map_or("random", |s| c.kind.seat_name(s)),
+            status: c.status,
+            game_id: c.game.clone(),
+            created_ms: c.created_ms,
+        }
+    }
+}
+
+/// A player's challenges: received and sent.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct Challenges {
+    /// Sent to her: the open ones, and those answered lately.
+    pub incoming: Vec<ChallengeView>,
+    /// Sent by her: likewise.
+    pub outgoing: Vec<ChallengeView>,
+}
+
+/// Whether a challenge is still open at `now`: not answered, and (with a
+/// live clock) not lapsed.
+fn still_open(c: &ChallengeRow, now: i64) -> bool {
+    c.status == ChallengeStatus::Open && !lapsed(c, now)
+}
+
+fn lapsed(c: &ChallengeRow, now: i64) -> bool {
+    c.clock.is_some_and(|k| k.days == 0) && now - c.created_ms > LIVE_CHALLENGE_MS
+}
+
+impl Lobby {
+    /// Sends a challenge from `from` to the player named `to`.
+    ///
+    /// # Errors
+    /// Bad settings, herself, no such player, a player who takes no such
+    /// challenge (from her or at all), one open already to her, too many
+    /// open.
+    pub async fn challenge(
+        &self,
+        from: SeatAccount,
+        to: &str,
+        spec: SeekSpec,
+    ) -> Result<ChallengeView, LobbyError> {
+        let settings = crate::kinds::of(spec.kind).settings(&SettingsFields {
+            rules: spec.rules.as_deref(),
+            to: spec.to,
+            draw: None,
+            stake: None,
+        })?;
+        let clock = spec
+            .clock
+            .map(|c| c.check().map_err(LobbyError::BadClock))
+            .transpose()?;
+        let target = self
+            .people()
+            .named(to)
+            .await?
+            .ok_or_else(|| LobbyError::NoSuchPlayer(to.chars().take(40).collect()))?;
+        if target.id == from.id {
+            return Err(LobbyError::ChallengeYourself);
+        }
+        self.check_policy(&from, &target, spec.rated).await?;
+        let now = now_ms();
+        let mine = self
+            .store()
+            .challenges_of(from.id, now)
+            .await?
+            .into_iter()
+            .filter(|c| c.from.id == from.id && still_open(c, now))
+            .collect::<Vec<_>>();
+        if mine.iter().any(|c| c.to.id == target.id) {
+            return Err(LobbyError::ChallengeOpen);
+        }
+        if mine.len() >= MAX_CHALLENGES_EACH {
+            return Err(LobbyError::TooManyChallenges(mine.len()));
+        }
+        let row = ChallengeRow {
+            id: crate::secrets::game_id()?,
+            from: from.clone(),
+            to: target.clone(),
+            kind: spec.kind,
+            settings,
+            clock,
+            rated: spec.rated,
+            seat: spec.seat,
+            status: ChallengeStatus::Open,
+            game: None,
+            created_ms: now,
+            changed_ms: now,
+        };
+        let view = ChallengeView::of(&row);
+        self.store().add_challenge(row).await?;
+        self.people().person_changed(from.id);
+        self.people().person_changed(target.id);
+        self.push_challenge(&view, target.id);
+        Ok(view)
+    }
+
+    /// Refuses a challenge the target does not take (her setting).
+    async fn check_policy(
+        &self,
+        from: &SeatAccount,
+        target: &SeatAccount,
+        rated: bool,
+    ) -> Result<(), LobbyError> {
+        let settings = self
+            .store()
+            .account(target.id)
+            .await?
+            .and_then(|a| a.settings);
+        let name = target.name.clone().unwrap_or_default();
+        match crate::accounts::challenge_policy(settings.as_deref()) {
+            ChallengePolicy::Everyone => Ok(()),
+            ChallengePolicy::Nobody => Err(LobbyError::ChallengeRefused(format!(
+                "{name} does not take challenges"
+            ))),
+            ChallengePolicy::Rated if !rated => Err(LobbyError::ChallengeRefused(format!(
+                "{name} takes rated challenges only"
+            ))),
+            ChallengePolicy::Rated => Ok(()),
+            ChallengePolicy::Followed => {
+                let followed = self.store().following(target.id).await?;
+                if followed.iter().any(|f| f.id == from.id) {
+                    Ok(())
+                } else {
+                    Err(LobbyError::ChallengeRefused(format!(
+                        "{name} takes challenges only from players she follows"
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Tells the challenged player by Web Push (she may have no page open).
+    fn push_challenge(&self, view: &ChallengeView, target: i64) {
+        let from = view.from.clone().unwrap_or_default();
+        let game = view.game.title();
+        let clock = view.clock_label.clone();
+        self.people().games().push_account(
+            target,
+            move |lang| crate::push::challenge_words(lang, &from, game, clock.as_deref()),
+            "/".into(),
+            "agon-challenge".into(),
+        );
+    }
+
+    /// A player's challenges, received and sent (open ones, and those
+    /// answered in the last [`ANSWERED_SHOWN_MS`]; lapsed live ones show
+    /// as cancelled).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn challenges(&self, me: i64) -> Result<Challenges, LobbyError> {
+        let now = now_ms();
+        let mut out = Challenges::default();
+        for c in self
+            .store()
+            .challenges_of(me, now - ANSWERED_SHOWN_MS)
+            .await?
+        {
+            if lapsed(&c, now) && now - c.created_ms > LIVE_CHALLENGE_MS + ANSWERED_SHOWN_MS {
+                continue;
+            }
+            let mut view = ChallengeView::of(&c);
+            if c.status == ChallengeStatus::Open && lapsed(&c, now) {
+                view.status = ChallengeStatus::Cancelled;
+            }
+            if c.to.id == me {
+                out.incoming.push(view);
+            } else {
+                out.outgoing.push(view);
+            }
+        }
+        Ok(out)
+    }
+
+    /// One open challenge `me` may answer as `role` (its sender or its
+    /// target).
+    async fn open_challenge(
+        &self,
+        id: &str,
+        me: i64,
+        sender: bool,
+    ) -> Result<ChallengeRow, LobbyError> {
+        let c = self
+            .store()
+            .challenge(id)
+            .await?
+            .filter(|c| c.from.id == me || c.to.id == me)
+            .ok_or_else(|| LobbyError::NoSuchChallenge(id.chars().take(64).collect()))?;
+        if (c.from.id == me) != sender {
+            return Err(LobbyError::NotYourChallenge(if sender {
+                "only its sender cancels a challenge"
+            } else {
+                "only the challenged player accepts or declines a challenge"
+            }));
+        }
+        if c.status != ChallengeStatus::Open {
+            return Err(LobbyError::ChallengeAnswered(c.status));
+        }
+        if lapsed(&c, now_ms()) {
+            return Err(LobbyError::ChallengeAnswered(ChallengeStatus::Cancelled));
+        }
+        Ok(c)
+    }
+
+    /// Accepts a challenge sent to `me`: its game is made (the sender in
+    /// her seat, by her account; `me` in the other, with a seat token too).
+    ///
+    /// # Errors
+    /// No such challenge, not hers to accept, answered already.
+    pub async fn accept_challenge(
+        &self,
+        id: &str,
+        me: SeatAccount,
+    ) -> Result<Paired, LobbyError> {
+        let c = self.open_challenge(id, me.id, false).await?;
+        let game_id = crate::secrets::game_id()?;
+        let seat = match c.seat {
+            Some(s) => s,
+            None => crate::secrets::coin()?,
+        };
+        if !self
+            .store()
+            .settle_challenge(id, ChallengeStatus::Accepted, Some(&game_id), now_ms())
+            .await?
+        {
+            return Err(LobbyError::ChallengeAnswered(ChallengeStatus::Accepted));
+        }
+        // The sender plays by her account: her seat's token is one nobody
+        // holds (each of her signed-in browsers holds the seat).
+        let sender_token = crate::secrets::secret()?;
+        let mine = crate::secrets::secret()?;
+        let as_seek = SeekRow {
+            id: c.id.clone(),
+            created_ms: c.created_ms,
+            expires_ms: c.created_ms,
+            kind: c.kind,
+            settings: c.settings.clone(),
+            clock: c.clock,
+            rated: c.rated,
+            seat,
+            account: Some(c.from.clone()),
+            rating: None,
+            rating_min: None,
+            rating_max: None,
+            pool: None,
+            token_hash: crate::secrets::hash(&sender_token),
+            game: None,
+        };
+        self.open_paired(&as_seek, &game_id, crate::secrets::hash(&mine), Some(me))
+            .await?;
+        self.people().person_changed(c.from.id);
+        self.people().person_changed(c.to.id);
+        Ok(Paired {
+            game: game_id,
+            token: mine,
+        })
+    }
+
+    /// Declines a challenge sent to `me` (`decline`), or cancels one she
+    /// sent; its sender (or target) is told.
+    ///
+    /// # Errors
+    /// No such challenge, not hers to answer so, answered already.
+    pub async fn drop_challenge(
+        &self,
+        id: &str,
+        me: i64,
+        decline: bool,
+    ) -> Result<ChallengeView, LobbyError> {
+        let mut c = self.open_challenge(id, me, !decline).await?;
+        let status = if decline {
+            ChallengeStatus::Declined
+        } else {
+            ChallengeStatus::Cancelled
+        };
+        if !self
+            .store()
+            .settle_challenge(id, status, None, now_ms())
+            .await?
+        {
+            return Err(LobbyError::ChallengeAnswered(status));
+        }
+        c.status = status;
+        self.people().person_changed(c.from.id);
+        self.people().person_changed(c.to.id);
+        Ok(ChallengeView::of(&c))
+    }
+}

@@ -1,0 +1,87 @@
+//! Following a player: her online state and her games in play on one's
+//! home page. One account follows at most [`MAX_FOLLOWS`] players, and
+//! neither herself nor a deleted account.
+
+use super::People;
+use crate::store::{SeatAccount, StoreError};
+
+/// The most players one account follows.
+pub const MAX_FOLLOWS: usize = 200;
+
+/// Why a follow was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum FollowError {
+    /// One's own name.
+    #[error("you cannot follow yourself")]
+    Yourself,
+    /// No such player (or a deleted one).
+    #[error("no player named '{0}'")]
+    NoSuchPlayer(String),
+    /// Following as many as one may.
+    #[error("you follow {0} players already: unfollow one first")]
+    TooMany(usize),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl People {
+    /// The account named `name`, if it exists and is not deleted.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn named(&self, name: &str) -> Result<Option<SeatAccount>, StoreError> {
+        let Ok(key) = crate::accounts::names::check(name) else {
+            return Ok(None);
+        };
+        Ok(self
+            .store()
+            .account_by_key(&key)
+            .await?
+            .filter(|a| a.name.is_some())
+            .map(|a| SeatAccount {
+                id: a.id,
+                name: a.name,
+            }))
+    }
+
+    /// `me` follows the player named `name` (following her already is
+    /// fine: the same answer).
+    ///
+    /// # Errors
+    /// Herself, no such player, too many followed, the store failed.
+    pub async fn follow(&self, me: i64, name: &str) -> Result<SeatAccount, FollowError> {
+        let them = self
+            .named(name)
+            .await?
+            .ok_or_else(|| FollowError::NoSuchPlayer(name.to_string()))?;
+        if them.id == me {
+            return Err(FollowError::Yourself);
+        }
+        let following = self.store().following(me).await?;
+        if following.iter().any(|f| f.id == them.id) {
+            return Ok(them);
+        }
+        if following.len() >= MAX_FOLLOWS {
+            return Err(FollowError::TooMany(following.len()));
+        }
+        self.store()
+            .follow(me, them.id, crate::clock::now_ms())
+            .await?;
+        Ok(them)
+    }
+
+    /// `me` stops following the player named `name` (not following her is
+    /// fine).
+    ///
+    /// # Errors
+    /// No such player, the store failed.
+    pub async fn unfollow(&self, me: i64, name: &str) -> Result<(), FollowError> {
+        let them = self
+            .named(name)
+            .await?
+            .ok_or_else(|| FollowError::NoSuchPlayer(name.to_string()))?;
+        self.store().unfollow(me, them.id).await?;
+        Ok(())
+    }
+}

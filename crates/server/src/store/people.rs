@@ -1,0 +1,155 @@
+//! What the store keeps for players meeting each other: challenges by name
+//! (one player asks another for a game), follows (a player keeps an eye on
+//! another's games and online state), and who is online (each instance
+//! notes its signed-in players with a socket open, so every instance
+//! counts the same players).
+
+use super::accounts::SeatAccount;
+use super::error::Stored;
+use crate::clock::ClockSettings;
+use crate::model::{Kind, Seat};
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeStatus {
+    /// Waiting for the challenged player's answer.
+    Open,
+    /// Accepted: its game is made.
+    Accepted,
+    /// Declined by the challenged player.
+    Declined,
+    /// Withdrawn by its sender (or lapsed).
+    Cancelled,
+}
+
+impl ChallengeStatus {
+    /// Every status.
+    pub const ALL: [ChallengeStatus; 4] = [
+        ChallengeStatus::Open,
+        ChallengeStatus::Accepted,
+        ChallengeStatus::Declined,
+        ChallengeStatus::Cancelled,
+    ];
+
+    /// The word stored and sent.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for ChallengeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for ChallengeStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ChallengeStatus, String> {
+        ChallengeStatus::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown challenge status '{s}'"))
+    }
+}
+
+/// A challenge as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    /// Its id (public).
+    pub id: String,
+    /// Who sent it.
+    pub from: SeatAccount,
+    /// Whom it asks.
+    pub to: SeatAccount,
+    /// Which game.
+    pub kind: Kind,
+    /// The rules string or match header.
+    pub settings: String,
+    /// The clock (live or correspondence), if any.
+    pub clock: Option<ClockSettings>,
+    /// Rated.
+    pub rated: bool,
+    /// The sender's seat; `None`: drawn when it is accepted.
+    pub seat: Option<Seat>,
+    /// Where it stands.
+    pub status: ChallengeStatus,
+    /// Its game, once accepted.
+    pub game: Option<String>,
+    /// When it was sent, in milliseconds since the epoch.
+    pub created_ms: i64,
+    /// When its status last changed.
+    pub changed_ms: i64,
+}
+
+/// Who is online, as every instance together sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OnlineNow {
+    /// The signed-in players with a socket open on a live instance, by
+    /// name (never a deleted account), sorted.
+    pub names: Vec<String>,
+    /// Their account ids, in the same order.
+    pub ids: Vec<i64>,
+    /// Sockets of players not signed in, on every live instance.
+    pub anonymous: i64,
+}
+
+/// What every store keeps for meeting.
+#[async_trait::async_trait]
+pub trait PeopleBackend: Send + Sync {
+    /// Stores a new challenge (and, on a shared store, tells every instance
+    /// that both players' challenges changed).
+    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()>;
+
+    /// One challenge by id.
+    async fn challenge(&self, id: &str) -> Stored<Option<ChallengeRow>>;
+
+    /// An account's challenges, sent and received: the open ones, and the
+    /// others whose status changed at or after `since_ms` (so a sender
+    /// hears that hers was declined); newest first, at most 100.
+    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>>;
+
+    /// Moves an open challenge to `status` (with its game, when accepted):
+    /// true for the one caller that did (a challenge answered twice at
+    /// once is answered once).
+    async fn settle_challenge(
+        &self,
+        id: &str,
+        status: ChallengeStatus,
+        game: Option<&str>,
+        now_ms: i64,
+    ) -> Stored<bool>;
+
+    /// `follower` follows `followed`: true when she did not already.
+    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool>;
+
+    /// `follower` stops following `followed`: true when she did.
+    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool>;
+
+    /// The accounts `follower` follows (not deleted ones), by name.
+    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>>;
+
+    /// How many players follow `followed`.
+    async fn followers(&self, followed: i64) -> Stored<i64>;
+
+    /// Notes the signed-in players with a socket open on `instance` (each
+    /// account once) and its sockets of players not signed in, replacing
+    /// what it noted before.
+    async fn set_online(&self, instance: &str, accounts: Vec<i64>, anonymous: i64) -> Stored<()>;
+
+    /// Who is online on the instances heard from at or after `since_ms`.
+    async fn online(&self, since_ms: i64) -> Stored<OnlineNow>;
+
+    /// Tells every instance that `account`'s challenges or follows changed
+    /// (on a store no one shares: nothing to do, the one instance knows).
+    async fn announce_person(&self, account: i64) -> Stored<()> {
+        let _ = account;
+        Ok(())
+    }
+}

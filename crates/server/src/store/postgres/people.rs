@@ -1,0 +1,242 @@
+//! The PostgreSQL store's challenges, follows and who is online. A change
+//! of a player's challenges is announced (`people ACCOUNT` on the chat
+//! channel), so the instance holding her socket tells her page.
+
+use super::{parsed, PgStore, CHAT, NOTIFY};
+use crate::model::Seat;
+use crate::store::accounts::SeatAccount;
+use crate::store::error::{StoreError, Stored};
+use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend};
+use tokio_postgres::Row;
+
+/// The columns of a challenge, in the order [`challenge_from`] reads them.
+const CHALLENGE_COLUMNS: &str = "c.id, c.from_account, f.name, c.to_account, t.name, c.kind,
+    c.settings, c.clock, c.rated, c.seat, c.status, c.game, c.created_ms, c.changed_ms";
+
+/// The tables a challenge is read from (its two players' names beside it).
+const CHALLENGE_FROM: &str = "challenges c JOIN accounts f ON f.id = c.from_account
+    JOIN accounts t ON t.id = c.to_account";
+
+fn challenge_from(r: &Row) -> Result<ChallengeRow, StoreError> {
+    Ok(ChallengeRow {
+        id: r.get(0),
+        from: SeatAccount {
+            id: r.get(1),
+            name: r.get(2),
+        },
+        to: SeatAccount {
+            id: r.get(3),
+            name: r.get(4),
+        },
+        kind: parsed(r, 5)?,
+        settings: r.get(6),
+        clock: r
+            .get::<_, Option<&str>>(7)
+            .and_then(|t| serde_json::from_str(t).ok()),
+        rated: r.get(8),
+        seat: r.get::<_, Option<i16>>(9).and_then(Seat::from_number),
+        status: parsed(r, 10)?,
+        game: r.get(11),
+        created_ms: r.get(12),
+        changed_ms: r.get(13),
+    })
+}
+
+#[async_trait::async_trait]
+impl PeopleBackend for PgStore {
+    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            "INSERT INTO challenges (id, from_account, to_account, kind, settings, clock,
+                rated, seat, status, game, created_ms, changed_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            &[
+                &row.id,
+                &row.from.id,
+                &row.to.id,
+                &row.kind.to_string(),
+                &row.settings,
+                &row.clock.and_then(|k| serde_json::to_string(&k).ok()),
+                &row.rated,
+                &row.seat.map(i16::from),
+                &row.status.name(),
+                &row.game,
+                &row.created_ms,
+                &row.changed_ms,
+            ],
+        )
+        .await?;
+        for a in [row.from.id, row.to.id] {
+            tx.execute(NOTIFY, &[&CHAT, &format!("people {a}")]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn challenge(&self, id: &str) -> Stored<Option<ChallengeRow>> {
+        let client = self.client().await?;
+        client
+            .query_opt(
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM} WHERE c.id = $1"),
+                &[&id],
+            )
+            .await?
+            .as_ref()
+            .map(challenge_from)
+            .transpose()
+    }
+
+    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>> {
+        let client = self.client().await?;
+        client
+            .query(
+                &format!(
+                    "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
+                     WHERE (c.from_account = $1 OR c.to_account = $1)
+                       AND (c.status = 'open' OR c.changed_ms >= $2)
+                     ORDER BY c.created_ms DESC, c.id LIMIT 100"
+                ),
+                &[&account, &since_ms],
+            )
+            .await?
+            .iter()
+            .map(challenge_from)
+            .collect()
+    }
+
+    async fn settle_challenge(
+        &self,
+        id: &str,
+        status: ChallengeStatus,
+        game: Option<&str>,
+        now_ms: i64,
+    ) -> Stored<bool> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let row = tx
+            .query_opt(
+                "UPDATE challenges SET status = $2, game = $3, changed_ms = $4
+                 WHERE id = $1 AND status = 'open' RETURNING from_account, to_account",
+                &[&id, &status.name(), &game, &now_ms],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Ok(false);
+        };
+        for a in [row.get::<_, i64>(0), row.get::<_, i64>(1)] {
+            tx.execute(NOTIFY, &[&CHAT, &format!("people {a}")]).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .execute(
+                "INSERT INTO follows (follower, followed, created_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT DO NOTHING",
+                &[&follower, &followed, &now_ms],
+            )
+            .await?
+            == 1)
+    }
+
+    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .execute(
+                "DELETE FROM follows WHERE follower = $1 AND followed = $2",
+                &[&follower, &followed],
+            )
+            .await?
+            == 1)
+    }
+
+    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT a.id, a.name FROM follows f JOIN accounts a ON a.id = f.followed
+                 WHERE f.follower = $1 AND a.deleted_at IS NULL ORDER BY a.name_key",
+                &[&follower],
+            )
+            .await?
+            .iter()
+            .map(|r| SeatAccount {
+                id: r.get(0),
+                name: r.get(1),
+            })
+            .collect())
+    }
+
+    async fn followers(&self, followed: i64) -> Stored<i64> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "SELECT COUNT(*) FROM follows f JOIN accounts a ON a.id = f.follower
+                 WHERE f.followed = $1 AND a.deleted_at IS NULL",
+                &[&followed],
+            )
+            .await?
+            .get(0))
+    }
+
+    async fn set_online(&self, instance: &str, accounts: Vec<i64>, anonymous: i64) -> Stored<()> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute("DELETE FROM online WHERE instance = $1", &[&instance])
+            .await?;
+        let mut ids = accounts;
+        let mut sockets = vec![1i64; ids.len()];
+        if anonymous > 0 {
+            ids.push(0);
+            sockets.push(anonymous);
+        }
+        tx.execute(
+            "INSERT INTO online (instance, account_id, sockets)
+             SELECT $1, a, s FROM UNNEST($2::bigint[], $3::bigint[]) AS u(a, s)",
+            &[&instance, &ids, &sockets],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn online(&self, since_ms: i64) -> Stored<OnlineNow> {
+        let client = self.client().await?;
+        let named = client
+            .query(
+                "SELECT DISTINCT a.id, a.name, a.name_key FROM online o
+                 JOIN instances i ON i.id = o.instance AND i.seen_ms >= $1
+                 JOIN accounts a ON a.id = o.account_id
+                 WHERE o.account_id <> 0 AND a.deleted_at IS NULL AND a.name IS NOT NULL
+                 ORDER BY a.name_key",
+                &[&since_ms],
+            )
+            .await?;
+        let anonymous: i64 = client
+            .query_one(
+                "SELECT COALESCE(SUM(o.sockets), 0)::bigint FROM online o
+                 JOIN instances i ON i.id = o.instance AND i.seen_ms >= $1
+                 WHERE o.account_id = 0",
+                &[&since_ms],
+            )
+            .await?
+            .get(0);
+        Ok(OnlineNow {
+            ids: named.iter().map(|r| r.get(0)).collect(),
+            names: named.iter().map(|r| r.get(1)).collect(),
+            anonymous,
+        })
+    }
+
+    async fn announce_person(&self, account: i64) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(NOTIFY, &[&CHAT, &format!("people {account}")])
+            .await?;
+        Ok(())
+    }
+}

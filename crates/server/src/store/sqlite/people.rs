@@ -1,0 +1,221 @@
+//! The SQLite store's challenges, follows and who is online. One instance
+//! owns an SQLite file: there is no one else to tell of a change.
+
+use super::SqliteStore;
+use crate::store::accounts::SeatAccount;
+use crate::store::error::Stored;
+use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend};
+use rusqlite::{params, OptionalExtension};
+
+/// The columns of a challenge, in the order [`challenge_from`] reads them.
+const CHALLENGE_COLUMNS: &str = "c.id, c.from_account, f.name, c.to_account, t.name, c.kind,
+    c.settings, c.clock, c.rated, c.seat, c.status, c.game, c.created_ms, c.changed_ms";
+
+/// The tables a challenge is read from (its two players' names beside it).
+const CHALLENGE_FROM: &str = "challenges c JOIN accounts f ON f.id = c.from_account
+    JOIN accounts t ON t.id = c.to_account";
+
+fn bad(column: usize, e: String) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        column,
+        rusqlite::types::Type::Text,
+        Box::<dyn std::error::Error + Send + Sync>::from(e),
+    )
+}
+
+fn challenge_from(r: &rusqlite::Row<'_>) -> Result<ChallengeRow, rusqlite::Error> {
+    let kind: String = r.get(5)?;
+    let status: String = r.get(10)?;
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        from: SeatAccount {
+            id: r.get(1)?,
+            name: r.get(2)?,
+        },
+        to: SeatAccount {
+            id: r.get(3)?,
+            name: r.get(4)?,
+        },
+        kind: kind.parse().map_err(|e| bad(5, format!("{e}")))?,
+        settings: r.get(6)?,
+        clock: r
+            .get::<_, Option<String>>(7)?
+            .and_then(|t| serde_json::from_str(&t).ok()),
+        rated: r.get::<_, i64>(8)? != 0,
+        seat: r.get(9)?,
+        status: status.parse().map_err(|e| bad(10, e))?,
+        game: r.get(11)?,
+        created_ms: r.get(12)?,
+        changed_ms: r.get(13)?,
+    })
+}
+
+#[async_trait::async_trait]
+impl PeopleBackend for SqliteStore {
+    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()> {
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO challenges (id, from_account, to_account, kind, settings, clock,
+                    rated, seat, status, game, created_ms, changed_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    row.id,
+                    row.from.id,
+                    row.to.id,
+                    row.kind.to_string(),
+                    row.settings,
+                    row.clock.and_then(|k| serde_json::to_string(&k).ok()),
+                    i64::from(row.rated),
+                    row.seat,
+                    row.status.name(),
+                    row.game,
+                    row.created_ms,
+                    row.changed_ms
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn challenge(&self, id: &str) -> Stored<Option<ChallengeRow>> {
+        let id = id.to_string();
+        self.read(move |c| {
+            c.query_row(
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM} WHERE c.id = ?1"),
+                params![id],
+                challenge_from,
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>> {
+        self.read(move |c| {
+            c.prepare(&format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
+                 WHERE (c.from_account = ?1 OR c.to_account = ?1)
+                   AND (c.status = 'open' OR c.changed_ms >= ?2)
+                 ORDER BY c.created_ms DESC, c.id LIMIT 100"
+            ))?
+            .query_map(params![account, since_ms], challenge_from)?
+            .collect()
+        })
+        .await
+    }
+
+    async fn settle_challenge(
+        &self,
+        id: &str,
+        status: ChallengeStatus,
+        game: Option<&str>,
+        now_ms: i64,
+    ) -> Stored<bool> {
+        let (id, game) = (id.to_string(), game.map(str::to_string));
+        self.write(move |c| {
+            Ok(c.execute(
+                "UPDATE challenges SET status = ?2, game = ?3, changed_ms = ?4
+                 WHERE id = ?1 AND status = 'open'",
+                params![id, status.name(), game, now_ms],
+            )? == 1)
+        })
+        .await
+    }
+
+    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool> {
+        self.write(move |c| {
+            Ok(c.execute(
+                "INSERT INTO follows (follower, followed, created_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
+                params![follower, followed, now_ms],
+            )? == 1)
+        })
+        .await
+    }
+
+    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool> {
+        self.write(move |c| {
+            Ok(c.execute(
+                "DELETE FROM follows WHERE follower = ?1 AND followed = ?2",
+                params![follower, followed],
+            )? == 1)
+        })
+        .await
+    }
+
+    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>> {
+        self.read(move |c| {
+            c.prepare(
+                "SELECT a.id, a.name FROM follows f JOIN accounts a ON a.id = f.followed
+                 WHERE f.follower = ?1 AND a.deleted_at IS NULL ORDER BY a.name_key",
+            )?
+            .query_map(params![follower], |r| {
+                Ok(SeatAccount {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                })
+            })?
+            .collect()
+        })
+        .await
+    }
+
+    async fn followers(&self, followed: i64) -> Stored<i64> {
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM follows f JOIN accounts a ON a.id = f.follower
+                 WHERE f.followed = ?1 AND a.deleted_at IS NULL",
+                params![followed],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
+    async fn set_online(&self, instance: &str, accounts: Vec<i64>, anonymous: i64) -> Stored<()> {
+        let instance = instance.to_string();
+        self.write(move |c| {
+            c.execute("DELETE FROM online WHERE instance = ?1", params![instance])?;
+            let mut insert =
+                c.prepare("INSERT INTO online (instance, account_id, sockets) VALUES (?1, ?2, ?3)")?;
+            for a in accounts {
+                insert.execute(params![instance, a, 1])?;
+            }
+            if anonymous > 0 {
+                insert.execute(params![instance, 0, anonymous])?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn online(&self, since_ms: i64) -> Stored<OnlineNow> {
+        self.read(move |c| {
+            let named: Vec<(i64, String)> = c
+                .prepare(
+                    "SELECT DISTINCT a.id, a.name FROM online o
+                     JOIN instances i ON i.id = o.instance AND i.seen_ms >= ?1
+                     JOIN accounts a ON a.id = o.account_id
+                     WHERE o.account_id <> 0 AND a.deleted_at IS NULL AND a.name IS NOT NULL
+                     ORDER BY a.name_key",
+                )?
+                .query_map(params![since_ms], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            let anonymous: i64 = c.query_row(
+                "SELECT COALESCE(SUM(o.sockets), 0) FROM online o
+                 JOIN instances i ON i.id = o.instance AND i.seen_ms >= ?1
+                 WHERE o.account_id = 0",
+                params![since_ms],
+                |r| r.get(0),
+            )?;
+            let (ids, names) = named.into_iter().unzip();
+            Ok(OnlineNow {
+                names,
+                ids,
+                anonymous,
+            })
+        })
+        .await
+    }
+}
