@@ -319,7 +319,7 @@ test("a rated Ringo pair between two accounts: both games, seats swapped; both p
     await signUp(ala, server.url, "ala");
     await signUp(olek, server.url, "olek");
     // The home page offers "Rated" only for a friend game, signed in.
-    await ala.goto(server.url + "/");
+    await ala.goto(server.url + "/new");
     await ala.locator("input[name=game][value=ringo]").check();
     await ala.locator("input[name=opponent][value=friend]").check();
     await ala.locator("#preset").selectOption("classic");
@@ -399,7 +399,7 @@ test("a rated Urgammon match to 1 between two accounts: the change shown to both
     const olek = await (await browser.newContext()).newPage();
     await signUp(ala, server.url, "ala");
     await signUp(olek, server.url, "olek");
-    await ala.goto(server.url + "/");
+    await ala.goto(server.url + "/new");
     await ala.locator("input[name=game][value=urgammon]").check();
     await ala.locator("input[name=opponent][value=friend]").check();
     await ala.locator("input[name=side][value=light]").check();

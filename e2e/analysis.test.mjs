@@ -16,6 +16,8 @@ test("the menu's Analysis link opens each game's start with the engine's view, a
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(server.url + "/");
+    // The menu's Tools group holds the analysis board.
+    await page.getByRole("button", { name: "Tools", exact: true }).click();
     await page.getByRole("link", { name: "Analysis", exact: true }).click();
     await page.waitForURL(/\/analysis/);
     // Ringo's start: the engine's best move and its arrow, no endless "thinking".

@@ -12,7 +12,7 @@ test("the home page's rule-set card never prints null, in three languages, for e
   await withApp(async (server, browser) => {
     const page = await browser.newPage();
     for (const lang of ["en", "pl", "fr"]) {
-      await page.goto(server.url + "/?lang=" + lang);
+      await page.goto(server.url + "/new?lang=" + lang);
       await page.locator('input[name="game"][value="ringo"]').check();
       await page.locator("#fairness [data-lean]").waitFor();
       for (const opponent of ["engine", "friend", "local"]) {
@@ -84,7 +84,7 @@ test("a finished game's page says it is up to date, not live; a clock's side and
     const g = await apiCall(server.url, "POST", "/api/games",
       { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 600, increment_secs: 5 } });
     await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await openAsPlayer(page, server.url, g);
     await page.locator("#conn:not(.off)").waitFor();
     assert.equal(await page.locator("#conn").innerText(), "● up to date");
@@ -247,7 +247,7 @@ test("the games list names the opponent of a game between people as it is: a fri
     const waiting = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
     const met = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers" });
     await apiCall(server.url, "POST", `/api/games/${met.id}/join`, { invite: met.invite });
-    await page.goto(server.url + "/");
+    await page.goto(server.url + "/new");
     await page.evaluate((gs) => gs.forEach((g) => localStorage.setItem("agon-token-" + g.id, g.token)), [waiting, met]);
     const opponent = (g) => page.locator(`#own-games tr[data-game="${g.id}"] td[data-label]`).nth(2);
     for (const [lang, friend, person] of [["en", "A friend (invite link)", "Another player"], ["pl", "Znajomy (link z zaproszeniem)", "Inny gracz"]]) {
@@ -312,7 +312,7 @@ test("a live game in the Your-turn list says it is live, its clock and the time 
 test("the rule set's menu says when its options changed; a handicap is named in full and no suggestion undoes it", async () => {
   await withApp(async (server, browser) => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator('input[name="game"][value="ringo"]').check();
     await page.locator("#fairness [data-lean]").waitFor();
     const shown = () => page.locator("#preset").evaluate((s) => s.options[s.selectedIndex].text);

@@ -9,7 +9,7 @@ test("a player's games: back to an unfinished game from the home page, their own
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // A first visit: nothing to go back to.
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#start").waitFor();
     assert.equal(await page.locator("#resume").isVisible(), false);
     // The player starts a Ringo game in the browser, and finishes another.
@@ -101,7 +101,7 @@ test("a player's games: back to an unfinished game from the home page, their own
     await stranger.goto(server.url + "/games?lang=en");
     await stranger.locator("#games").waitFor();
     assert.equal(await stranger.locator("#your-games").count(), 0);
-    await stranger.goto(server.url + "/?lang=en");
+    await stranger.goto(server.url + "/new?lang=en");
     await stranger.locator("#start").waitFor();
     // The page has looked for the browser's own games (and found none).
     await stranger.locator("#resume[data-checked]").waitFor({ state: "attached" });
@@ -117,7 +117,7 @@ test("importing a record: the game is read from the record, a downloaded file op
     const saved = await (await fetch(`${server.url}/api/games/${u.id}/record`)).text();
     assert.match(saved, /^urgammon match to=7/);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     // Ringo is chosen above; the record is Urgammon's all the same.
     assert.equal(await page.locator("input[name=game][value=ringo]").isChecked(), true);
     await page.locator("#import-record").fill("classic b6-b5 zz-top");
@@ -138,7 +138,7 @@ test("importing a record: the game is read from the record, a downloaded file op
     await waitState(page, () => window.agonState && window.agonState.game === "urgammon");
     assert.match(await page.locator("#result").innerText(), /resigned/);
     // A Ringo record is read as Ringo with Urgammon chosen.
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("input[name=game][value=urgammon]").check();
     await page.locator("#import-record").fill("globe b6-b5 b1-c1");
     await page.locator("#import").click();
@@ -158,7 +158,7 @@ test("a match's score in the lists: the games page and the home page's unfinishe
     assert.ok(s.match.score.light + s.match.score.dark > 0, "a point was scored");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openAsPlayer(page, server.url, u);
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     const link = page.locator(`#resume a[data-game="${u.id}"]`);
     await link.waitFor();
     assert.match(await link.innerText(), new RegExp(`^Urgammon · .* · Same screen · ${want}$`));

@@ -180,7 +180,7 @@ export async function clickUrgammonMove(page, move, side) {
  *  (and level), the side, an Urgammon match's target and stake (typed as
  *  given), then Start; waits for the game page. `lang` opens the page in it. */
 export async function newGame(page, url, { game, opponent = "engine", level, side, to, stake, lang }) {
-  await page.goto(url + "/" + (lang ? "?lang=" + lang : ""));
+  await page.goto(url + "/new" + (lang ? "?lang=" + lang : ""));
   await page.locator(`input[name=game][value=${game}]`).check();
   await page.locator(`input[name=opponent][value=${opponent}]`).check();
   // Between two people the page proposes the lab's most even set: these

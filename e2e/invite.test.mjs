@@ -15,7 +15,7 @@ test("a two-browser game through an invite link, seen live by a spectator", asyn
     const alice = await aliceContext.newPage();
     const bob = await (await browser.newContext()).newPage();
     const carol = await (await browser.newContext()).newPage();
-    await alice.goto(server.url + "/");
+    await alice.goto(server.url + "/new");
     await alice.locator('input[name=game][value=ringo]').check();
     await alice.locator('input[name=opponent][value=friend]').check();
     // Between two people the page proposes the lab's most even set; Alice

@@ -27,6 +27,7 @@ test("the Rules lab shows every measured cell and starts a game under a listed r
     assert.ok(data.rows.length > 0);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url + "/");
+    await page.getByRole("button", { name: "Tools", exact: true }).click();
     await page.getByRole("link", { name: "Rules lab", exact: true }).click();
     // The table of every cell comes folded, its row count on the fold; a
     // click on the fold shows it.
@@ -235,7 +236,7 @@ test("the home page says how even the chosen rules are, and one click (or key) t
     const even = data.checks.rows.filter((r) => scoreOf([r]).balanced)
       .sort((a, b) => Math.abs(scoreOf([a]).score - 0.5) - Math.abs(scoreOf([b]).score - 0.5))[0].rules;
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("input[name=game][value=ringo]").check();
     const fair = page.locator("#fairness");
     await fair.locator("[data-lean]").waitFor();
@@ -278,7 +279,7 @@ test("the home page says how even the chosen rules are, and one click (or key) t
     await waitState(page, () => !!window.agonState);
     assert.equal(await page.evaluate(() => window.agonState.rules), even);
     // The link under the verdict opens the Rules lab.
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#fair-lab").click();
     await page.waitForURL(/\/lab$/);
     await page.locator("#lab-summary").waitFor();

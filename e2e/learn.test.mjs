@@ -9,7 +9,7 @@ import { withApp, waitState, state, clickRingoCell, clickUrgammonMove, accountAs
 test("two people are steered to an even set, and a chosen handicap is in the game's rules", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage();
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator('input[name="game"][value="ringo"]').check();
     await page.locator("#fairness [data-lean]").waitFor();
     assert.equal(await page.locator("#preset").inputValue(), "classic");
@@ -40,7 +40,7 @@ test("two people are steered to an even set, and a chosen handicap is in the gam
 test("a handicap against the computer, in Polish, by mouse; choosing none takes it back", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage();
-    await page.goto(server.url + "/?lang=pl");
+    await page.goto(server.url + "/new?lang=pl");
     await page.locator('input[name="game"][value="ringo"]').check();
     assert.equal(await page.locator('label[for="handicap"]').innerText(), "Fora");
     await page.locator("#handicap").selectOption("defender-pass");
@@ -122,7 +122,7 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     // Signed in, so the progress follows the account.
     const signed = await accountAs(page, "signup", "uczen");
     assert.equal(signed, 201);
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#account-link", { hasText: "uczen" }).waitFor();
     await page.locator("#learn-link").click();
     await page.locator("#learn-count-ringo", { hasText: "0 of 18 done" }).waitFor();

@@ -111,6 +111,7 @@ test("a seek goes when its creator cancels it or leaves the lobby", async () => 
     // Posted again, then Ann leaves for the games list: it goes too.
     await ann.locator("#seek-create").click();
     await ben.locator("#seeks tbody tr").waitFor();
+    await ann.locator("button[aria-controls=nav-play]").click();
     await ann.locator('nav a[href="/games"]').click();
     await ben.locator("#no-seeks").waitFor();
     // And a closed tab takes it away as well (the server sees the socket go).

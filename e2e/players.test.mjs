@@ -170,7 +170,7 @@ test("the replay: ten quick → presses go ten steps; Urgammon steps a turn at a
 test("an imported half game goes on against the computer, from the home page", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#import-record").fill("classic\nb6-b5 d1-d2");
     // Chosen by the keyboard: the menu, then the level.
     await page.locator("#import-opponent").focus();
@@ -190,7 +190,7 @@ test("an imported half game goes on against the computer, from the home page", a
     await playRingoMove(page, s.moves.includes("c6-c5") ? "c6-c5" : s.moves[0]);
     await waitState(page, () => window.agonState.history.length === 4, undefined, 15000);
     // With a friend: the invite link to send.
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#import-record").fill("classic\nb6-b5");
     await page.selectOption("#import-opponent", "friend");
     await page.locator("#import").click();
@@ -226,7 +226,7 @@ test("the Urgammon review in Polish and French speaks words, not notation or Eng
       assert.ok(!letters.includes(lang === "pl" ? "C" : "R"), letters.join(","));
     }
     // The Polish home page says what the verdict die does in Polish.
-    await page.goto(`${server.url}/?lang=pl`);
+    await page.goto(`${server.url}/new?lang=pl`);
     await page.locator("#start").waitFor();
     assert.doesNotMatch(await page.locator("main").innerText(), /double-or-quit/);
     // A bad record says where, in the page's language, with no English.
@@ -308,7 +308,7 @@ test("the board's small things: a picked piece put down by a second click, arrow
       assert.ok(gap >= 2, `ring 1's number is ${gap.toFixed(1)} px from a piece (flipped: ${flip})`);
     }
     // Every option's value shows whole in its menu (French, the longest).
-    await page.goto(server.url + "/?lang=fr");
+    await page.goto(server.url + "/new?lang=fr");
     await page.locator("input[name=game][value=ringo]").check();
     await page.locator("#options-fold > summary").click();
     await page.selectOption("#opt-neutral-limit", "defenders");

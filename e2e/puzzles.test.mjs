@@ -40,7 +40,7 @@ test("Ringo puzzles: one solved by keyboard, one failed by mouse with the soluti
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // A puzzle whose answer is a quiet step from a cell off the fortress.
     const easy = RINGO.find((p) => p.goal === "win" && p.rules === "classic" && /^[a-h]\d-[a-h]\d$/.test(p.solution[0]));
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("#puzzles-link").click();
     await page.waitForURL(/\/puzzles\/r-/);
     await page.locator("#puzzle-rating", { hasText: "Your Ringo puzzle rating: 1500?" }).waitFor();

@@ -52,7 +52,7 @@ test("the home page on a phone: the options come folded above the start button, 
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("input[name=game][value=ringo]").check();
     const fold = page.locator("#options-fold > summary");
     await fold.waitFor();

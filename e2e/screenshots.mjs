@@ -9,7 +9,7 @@ const server = await startServer();
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  await page.goto(server.url + "/?lang=en");
+  await page.goto(server.url + "/new?lang=en");
   await page.locator("#start").waitFor();
   // The Rules lab's verdict under the rule set comes after the page.
   await page.locator("#fairness [data-lean]").waitFor();

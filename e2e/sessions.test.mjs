@@ -106,7 +106,7 @@ test("an Urgammon game ends on the board with its result and a Next game button"
     assert.ok(s.between_games, "the scripted game ended");
     const tokens = s.tokens.slice(0, -1).join(" ");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(server.url + "/");
+    await page.goto(server.url + "/new");
     await page.locator('input[name=game][value=urgammon]').check();
     await page.locator("#import-record").fill(tokens);
     await page.locator("#import").click();

@@ -185,7 +185,7 @@ test("a correspondence game is in Your turn, and the other browser is notified w
     const ann = await annContext.newPage();
     const ben = await benContext.newPage();
     // Ann makes the game on the home page: a friend, three days a move.
-    await ann.goto(server.url + "/?lang=fr");
+    await ann.goto(server.url + "/new?lang=fr");
     await ann.locator('[data-game="ringo"] input').check();
     await ann.locator('input[name="opponent"][value="friend"]').check();
     await ann.locator("#clock").selectOption("d3");

@@ -14,7 +14,7 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/");
+    await page.goto(server.url + "/new");
     await page.locator('input[name=game][value=urgammon]').check();
     // The match settings are typed first: choosing the opponent after redraws
     // the form, and what was typed must stay.
@@ -113,7 +113,7 @@ test("play an Urgammon game through dice, the verdict die and moves", async () =
 test("the home page says what the chosen level is, for the chosen game, and the game names it", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(server.url + "/?lang=en");
+    await page.goto(server.url + "/new?lang=en");
     await page.locator("input[name=game][value=ringo]").check();
     await page.locator("input[name=opponent][value=engine]").check();
     const note = page.locator("#level-note");
@@ -149,7 +149,7 @@ test("the home page says what the chosen level is, for the chosen game, and the 
     await page.locator("#presence").waitFor();
     assert.match(await page.locator("#presence").innerText(), /computer, level 9/);
     // In Polish the note is Polish.
-    await page.goto(server.url + "/?lang=pl");
+    await page.goto(server.url + "/new?lang=pl");
     await page.locator("input[name=opponent][value=engine]").check();
     assert.match(await page.locator("#level-note").innerText(), /^Poziom \d+: /);
   });

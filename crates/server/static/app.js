@@ -5,6 +5,11 @@
 import { LANG, setLang } from "./i18n.js";
 import { addRoute, route } from "./js/router.js";
 import { homePage } from "./js/pages/home.js";
+import { newGamePage } from "./js/pages/newgame.js";
+import { watchPage } from "./js/pages/watch.js";
+import { playersPage } from "./js/pages/players.js";
+import { startNav } from "./js/nav.js";
+import { startSite } from "./js/site.js";
 import { gamePage } from "./js/pages/game.js";
 import { gamesPage } from "./js/pages/list.js";
 import { replayPage } from "./js/pages/replay.js";
@@ -25,7 +30,9 @@ import { account, applySettings, saveSetting, showInHeader } from "./js/account.
 import { startTurns } from "./js/notify.js";
 
 addRoute(/^\/$/, homePage);
-addRoute(/^\/new$/, homePage);
+addRoute(/^\/new$/, newGamePage);
+addRoute(/^\/watch$/, watchPage);
+addRoute(/^\/players$/, playersPage);
 addRoute(/^\/g\/([a-z0-9]+)$/, gamePage);
 addRoute(/^\/replay\/([a-z0-9]+)$/, replayPage);
 addRoute(/^\/review\/([a-z0-9]+)$/, reviewPage);
@@ -52,10 +59,15 @@ langSelect.addEventListener("change", () => {
   setLang(langSelect.value);
   saveSetting("lang", langSelect.value);
   route();
+  document.dispatchEvent(new Event("agon-lang"));
 });
 document.addEventListener("agon-sound", (e) => saveSetting("sound", e.detail));
 
+startNav();
 route();
+// The site's socket: this player counts as online, and hears of her
+// challenges on whatever page she is.
+startSite();
 // The player's games between people: the menu's count, and notifications
 // when one of them wants her while she looks elsewhere.
 startTurns();

@@ -139,6 +139,26 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/js/pages/list.js"),
     ),
     (
+        "js/pages/newgame.js",
+        include_str!("../../static/js/pages/newgame.js"),
+    ),
+    (
+        "js/pages/watch.js",
+        include_str!("../../static/js/pages/watch.js"),
+    ),
+    (
+        "js/pages/players.js",
+        include_str!("../../static/js/pages/players.js"),
+    ),
+    (
+        "js/nav.js",
+        include_str!("../../static/js/nav.js"),
+    ),
+    (
+        "js/site.js",
+        include_str!("../../static/js/site.js"),
+    ),
+    (
         "js/pages/home.js",
         include_str!("../../static/js/pages/home.js"),
     ),

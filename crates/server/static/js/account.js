@@ -30,6 +30,8 @@ export function forgetAccount() {
 export function setAccount(a) {
   current = a;
   showInHeader();
+  // The site's socket opens again as the new player (or as nobody).
+  document.dispatchEvent(new Event("agon-account"));
 }
 
 /** The header's account link: the name when signed in, else "Sign in". */

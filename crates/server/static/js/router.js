@@ -38,6 +38,7 @@ export function route() {
   const accountLink = document.getElementById("account-link");
   if (accountLink && accountLink.dataset.signedIn !== "yes") accountLink.textContent = t("nav.signin");
   const path = location.pathname;
+  document.dispatchEvent(new Event("agon-route"));
   for (const [pattern, show] of routes) {
     const m = path.match(pattern);
     if (m) return show(main, ...m.slice(1));

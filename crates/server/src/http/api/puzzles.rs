@@ -117,6 +117,26 @@ pub struct GameSet {
     game: PuzzleGame,
     count: usize,
     themes: BTreeMap<&'static str, usize>,
+    /// The puzzle of the day: the same for everyone all day (UTC), another
+    /// the next.
+    daily: Option<String>,
+}
+
+/// The puzzle of day `day` (days since the epoch) of a game: the set's
+/// puzzles taken in a fixed stride, so neighbouring days differ in theme.
+fn daily(game: PuzzleGame, day: i64) -> Option<String> {
+    let ids: Vec<&str> = puzzles::all()
+        .iter()
+        .filter(|p| p.game == game)
+        .map(|p| p.id.as_str())
+        .collect();
+    if ids.is_empty() {
+        return None;
+    }
+    // 7919 is prime: coprime with any set smaller than it, so every puzzle
+    // comes round before one repeats.
+    let n = ids.len() as i64;
+    Some(ids[(day * 7919).rem_euclid(n) as usize].to_string())
 }
 
 /// `GET /api/puzzles`.
@@ -128,8 +148,8 @@ pub struct Sets {
     player: Option<BTreeMap<&'static str, PlayerRating>>,
 }
 
-/// `GET /api/puzzles`: each game's puzzles and themes, and (signed in) the
-/// player's puzzle ratings.
+/// `GET /api/puzzles`: each game's puzzles and themes and its puzzle of the
+/// day (`daily`), and (signed in) the player's puzzle ratings.
 pub async fn sets(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Sets>, ApiError> {
     let games = PuzzleGame::ALL
         .into_iter()
@@ -137,6 +157,7 @@ pub async fn sets(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Se
             game,
             count: puzzles::all().iter().filter(|p| p.game == game).count(),
             themes: puzzles::themes(game),
+            daily: daily(game, crate::clock::now_ms().div_euclid(86_400_000)),
         })
         .collect();
     let player = match viewer.account_id() {

@@ -206,7 +206,13 @@ function signedIn(main, a) {
       toggle("pref-chat", "chat", t("account.pref_chat"), chatOn, setChat),
       // Takebacks in rated games need both players' leave: kept on the
       // account, read by the server.
-      toggle("pref-takebacks", "takebacks", t("account.pref_takebacks"), () => a.settings?.takebacks !== false, () => {}))));
+      toggle("pref-takebacks", "takebacks", t("account.pref_takebacks"), () => a.settings?.takebacks !== false, () => {}),
+      // Whom challenges are taken from: kept on the account, read by the
+      // server when someone challenges her.
+      el("div", { class: "opt" }, el("label", { for: "pref-challenges" }, t("account.challenges")),
+        el("select", { id: "pref-challenges", onchange: (e) => saveSetting("challenges", e.target.value) },
+          ["everyone", "followed", "rated", "nobody"].map((v) => el("option", { value: v, selected: (a.settings?.challenges || "everyone") === v },
+            t("account.challenges." + v))))))));
 
   // Passkeys: a second way to sign in.
   const keyError = el("p", { class: "error", id: "passkey-add-error", role: "alert" });

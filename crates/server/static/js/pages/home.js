@@ -1,385 +1,158 @@
-// The home page: choose a game, its rules, the opponent; or import a record.
-import { el, toast } from "../dom.js";
-import { t, percent } from "../../i18n.js";
-import { api, errorText, meta, tokenKey, inviteKey, ownGameIds, gamesByIds } from "../api.js";
-import { navigate } from "../router.js";
+// The home page (/): where players meet. On its first screen, on a phone
+// as on a desktop: who is here (players online, games in play), the three
+// ways to a game (create one for someone online, play a friend, play the
+// computer), quick pairing's tiles and the open seeks; then the player's
+// own games and turns, her challenges, the players she follows, a game
+// being played now to watch, the puzzle of the day and her next lesson.
+// The full new-game form is one click away (/new).
+import { el } from "../dom.js";
+import { t } from "../../i18n.js";
+import { api, ownGameIds, gamesByIds } from "../api.js";
+import { onLeave } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { gameName, opponentText, scoreText } from "./list.js";
-import { interval } from "./lab.js";
 import { account } from "../account.js";
-import { lobbyBlock, TIME_CONTROLS, timeControlLabel, timeControlFields, clockLabel } from "./lobby.js";
+import { lobbyBlock, clockLabel } from "./lobby.js";
 import { clockText } from "../clock.js";
 import { timeWords, notifyButton, pollTurns } from "../notify.js";
-import { onLeave } from "../router.js";
-import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
+import { settingsText } from "../settings.js";
+import { challenges, challengeWords, cancelChallenge } from "../site.js";
+import { lessons, progress, say } from "./learn.js";
 
-/** Which game a pasted record is, whatever game is chosen above it: an
- *  Urgammon record starts with its match header or its opening roll, a Ringo
- *  record with its rules or a start position. Anything else: `chosen`. */
-export function recordGame(text, chosen) {
-  const first = text.trim().split(/\s+/)[0] || "";
-  if (/^(urgammon|start:)/.test(first)) return "urgammon";
-  if (/^(classic|encyclopedia|globe)\b|\//.test(first)) return "ringo";
-  return chosen;
-}
+/** How often the counts, the featured game and the followed players are
+ *  read again, in milliseconds. */
+const REFRESH_MS = 5000;
 
-/** Handicaps for players of unequal strength: one Ringo rule changed each,
- *  named for what it does. Dropping the fortress capture is the French
- *  sheet's ("pour équilibrer une partie entre joueurs de force
- *  différente"); the others are the balancing variants of the Polish blog
- *  and the two English texts. */
-export const HANDICAPS = [
-  { id: "no-fortress-capture", options: { "fortress-capture": "off" } },
-  { id: "attackers-6", options: { attackers: "6" } },
-  { id: "attackers-5", options: { attackers: "5" } },
-  { id: "defender-pass", options: { "defender-pass": "on" } },
-  { id: "no-fortress-from-neutral", options: { "fortress-from-neutral": "off" } },
-  { id: "neutral-one", options: { "neutral-limit": "one" } },
-];
-
-/** Every option of a rules string (`preset[,key=value]…`), the preset's
- *  filled in, so two spellings of one rule set compare equal. */
-export function fullRules(rules, presets) {
-  const { preset, changes } = parseRules(rules);
-  return presets[preset] ? { ...presets[preset], ...changes } : null;
-}
-
-/** The Rules lab's verdict on the rule set `options` (every option given),
- *  and the lab's most even set to suggest, from `GET /api/balance`: the
- *  main table's verdict (the strongest strengths pooled), and the set
- *  closest to even among those played again and still balanced (the
- *  checks; the main table's balanced sets when there are none). */
-export function fairness(options, lab, presets) {
-  const same = (rules) => {
-    const full = fullRules(rules, presets);
-    return !!full && Object.keys(options).every((k) => full[k] === options[k]);
-  };
-  const verdict = (lab.verdicts || []).find((v) => same(v.rules)) || null;
-  const even = (list) => (list || []).filter((v) => v.balanced)
-    .sort((a, b) => Math.abs(a.attackers_score - 0.5) - Math.abs(b.attackers_score - 0.5))[0];
-  const suggest = even(lab.checks?.verdicts) || even(lab.verdicts) || null;
-  return { verdict, suggest: suggest && !same(suggest.rules) ? suggest.rules : null };
-}
-
-/** The engines a verdict pooled, in words: "looking 6 to 8 moves ahead" for
- *  the searches of depth 6 to 8 (the lab's `depth:N` players), else their
- *  names as the lab gives them. */
-function playersText(players) {
-  const depths = players.map((p) => /^depth:(\d+)$/.exec(p)?.[1]).map(Number);
-  return depths.every((d) => d > 0)
-    ? t("home.fair.depths", { lo: Math.min(...depths), hi: Math.max(...depths) })
-    : players.join(", ");
+/** A player of a game in play: "ala (1530?)", or "Anonymous". */
+export function playerText(p) {
+  if (!p.name) return t("player.anonymous");
+  return p.rating != null ? `${p.name} (${p.rating}${p.provisional ? "?" : ""})` : p.name;
 }
 
 export async function homePage(main) {
-  const m = await meta();
   const me = await account();
-  const form = { game: localStorage.getItem("agon-last-game") || "ringo", rated: false };
-  const presets = Object.fromEntries(m.ringo.presets.map((p) => [p.name, p.options]));
-  // The Rules lab's measurements, read once: how even the chosen rule set
-  // is between equal players, said under it (the lab page was the only
-  // place that told a player `classic` is an attackers' game).
-  let lab = null;
-  const labRead = api("GET", "/api/balance").then((d) => { lab = d; }).catch(() => {});
-  const wrap = el("div", {});
-  // The player's unfinished games, to go back to: a game left in another
-  // tab or days ago was only to be found by its address, or on the games
-  // list until a hundred newer games pushed it off.
-  const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
-  // The games between people waiting for this player, first of all.
+  let timer = null;
+  onLeave(() => clearInterval(timer));
+  const counts = el("p", { class: "counts", id: "site-counts", "aria-live": "polite" });
+  const actions = el("nav", { class: "home-actions", "aria-label": t("home.ways") },
+    el("a", { class: "button primary", href: "/new?opponent=online", "data-nav": true, id: "home-create" }, t("home.create")),
+    el("a", { class: "button", href: "/new?opponent=friend", "data-nav": true, id: "home-friend" }, t("home.friend")),
+    el("a", { class: "button", href: "/new?opponent=engine", "data-nav": true, id: "home-computer" }, t("home.computer")));
   const turns = el("section", { class: "card", id: "your-turn", hidden: true, "aria-labelledby": "your-turn-title" });
+  const sent = el("section", { class: "card", id: "home-challenges", hidden: true, "aria-labelledby": "home-challenges-title" });
   // Someone to play: the quick pairings and the open seeks, live.
   const lobby = el("div", { class: "lobby home-lobby", id: "home-lobby" });
-  main.append(turns, resume, wrap, lobby);
+  const resume = el("section", { class: "card", id: "resume", hidden: true, "aria-labelledby": "resume-title" });
+  const featured = el("section", { class: "card featured", id: "featured", hidden: true, "aria-labelledby": "featured-title" });
+  const follows = el("section", { class: "card", id: "following", hidden: true, "aria-labelledby": "following-title" });
+  const study = el("section", { class: "card", id: "study", "aria-labelledby": "study-title" });
+  main.append(el("h1", { class: "sr-only" }, t("home.meet_title")), counts, actions, turns, sent, lobby,
+    el("div", { class: "home-grid" }, resume, featured, follows, study));
+
   const drawTurns = (e) => yourTurn(turns, e.detail);
   document.addEventListener("agon-turns", drawTurns);
   onLeave(() => document.removeEventListener("agon-turns", drawTurns));
   if (window.agonTurns) yourTurn(turns, window.agonTurns);
   pollTurns();
+  const drawSent = (e) => sentChallenges(sent, e.detail);
+  document.addEventListener("agon-challenges", drawSent);
+  onLeave(() => document.removeEventListener("agon-challenges", drawSent));
+  sentChallenges(sent, challenges());
   lobbyBlock(lobby, true).then(() => lobby.append(el("p", {}, el("a", { href: "/lobby", "data-nav": true, id: "lobby-link" }, t("lobby.home_link")))))
     .catch(() => {});
   // The section says when the look is over (found or not), so a test can
   // wait for that instead of for a fixed time.
   showUnfinished(resume).catch(() => {}).finally(() => { resume.dataset.checked = "1"; });
+  showStudy(study).catch(() => {});
 
-  /** Said once the page has set a game between two people to the lab's
-   *  most even set, with the other way to a fair game: a rated pair. */
-  /** The note that the rules were set to the most even set: none (an
-   *  empty list, so that appending it adds nothing, not the word "null")
-   *  unless the page chose them for a friend game. */
-  function steerNote() {
-    if (!form.steered || form.rulesTouched || form.opponent !== "friend") return [];
-    return [el("p", { class: "notice", id: "fair-steer", role: "status" }, t("home.fair.steered"))];
+  let watched = null;
+  async function refresh() {
+    const [online, live] = await Promise.all([
+      api("GET", "/api/online").catch(() => null),
+      api("GET", "/api/games/live").catch(() => null),
+    ]);
+    if (online) {
+      counts.replaceChildren(
+        el("span", { id: "online-count" }, el("b", {}, String(online.players)), " ", t("home.players_online", { n: online.players })),
+        el("span", { id: "playing-count" }, el("b", {}, String(online.games)), " ", t("home.games_in_play", { n: online.games })),
+        el("a", { href: "/players", "data-nav": true, id: "home-players" }, t("home.who")),
+        el("a", { href: "/watch", "data-nav": true, id: "home-watch" }, t("home.watch_all")));
+    }
+    if (live) watched = await showFeatured(featured, live.games[0], watched);
+    if (me) await showFollowing(follows).catch(() => {});
   }
+  refresh();
+  // Once more when this page's own socket has been counted.
+  setTimeout(refresh, 1500);
+  timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+}
 
-  function radio(name, value, label, checked, onchange) {
-    return el("label", {}, el("input", { type: "radio", name, value, checked, onchange }), label);
+/** The highest-rated live game, its board updating: a link to watch it.
+ *  Answers the id shown. */
+async function showFeatured(section, game, before) {
+  if (!game) { section.hidden = true; return null; }
+  let g;
+  try {
+    g = await api("GET", "/api/games/" + game.id);
+  } catch {
+    return before;
   }
+  const state = { ...g.state, game: g.state.game || game.game };
+  // The board is a picture here (no cell to press): the link watches.
+  const board = el("div", { class: "featured-board", inert: true, "aria-hidden": "true" }, gameOf(game.game).board({ state }));
+  section.replaceChildren(
+    el("h2", { id: "featured-title" }, t("home.featured")),
+    el("p", { id: "featured-players" }, `${playerText(game.players[0])} – ${playerText(game.players[1])}`),
+    el("p", { class: "muted" }, [gameOf(game.game).name, gameOf(game.game).settingsWords(game.settings), game.clock_label,
+      game.rated ? t("lobby.rated") : t("lobby.casual"), t("watch.spectators", { n: game.spectators })].join(" · ")),
+    board,
+    el("p", {}, el("a", { class: "button", href: "/g/" + game.id, "data-nav": true, id: "featured-watch" }, t("home.watch_game"))));
+  section.dataset.game = game.id;
+  section.hidden = false;
+  return game.id;
+}
 
-  function draw() {
-    wrap.replaceChildren();
-    const gameChoice = el("fieldset", { class: "cards plain" }, el("legend", { class: "sr-only" }, t("home.game")),
-      GAME_NAMES.map((g) =>
-        el("label", { class: "card", "data-game": g },
-          el("input", { type: "radio", name: "game", value: g, checked: form.game === g,
-            onchange: () => { form.game = g; localStorage.setItem("agon-last-game", g); draw(); } }),
-          el("b", {}, t("home." + g)), el("p", { class: "muted" }, t("home." + g + "_desc")))));
-    wrap.append(el("h1", {}, t("home.title")),
-      el("p", {}, el("a", { href: "/learn", "data-nav": true, id: "learn-link" }, t("learn.link"))),
-      el("p", {}, el("a", { href: "/puzzles", "data-nav": true, id: "puzzles-link" }, t("puzzles.link"))), gameChoice);
+/** The players she follows: who is online, and their games in play. */
+async function showFollowing(section) {
+  const { players } = await api("GET", "/api/account/following");
+  if (!players.length) { section.hidden = true; return; }
+  section.replaceChildren(el("h2", { id: "following-title" }, t("home.following")),
+    el("ul", { class: "resume", id: "following-list" }, players.map((p) => el("li", { "data-player": p.name },
+      el("a", { href: "/@/" + encodeURIComponent(p.name), "data-nav": true },
+        p.online ? el("span", { class: "online-badge", "aria-hidden": "true" }) : null,
+        p.name, " · ", p.online ? t("players.online") : t("players.offline")),
+      p.games.map((g) => el("a", { class: "button", href: "/g/" + g.id, "data-nav": true, "data-followed-game": g.id },
+        t("home.followed_game", { game: gameOf(g.game).name, players: `${playerText(g.players[0])} – ${playerText(g.players[1])}`, clock: g.clock_label })))))));
+  section.hidden = false;
+}
 
-    const settings = el("section", { class: "card", "aria-labelledby": "settings-title" });
-    // Each game's own part; an unknown game is an error, not shown as another.
-    const settingsCard = {
-      ringo: () => {
-      const presetSel = el("select", { id: "preset", "aria-describedby": "preset-help" },
-        Object.keys(presets).map((p) => el("option", { value: p }, p + " — " + t("preset." + p))));
-      presetSel.value = form.preset || "classic";
-      // The options the player changed from the rule set's, kept while the
-      // page redraws (choosing an opponent redraws it; until 2026-11-26 that
-      // put every option back to the rule set's without a word).
-      form.options = form.options || {};
-      const opts = el("div", {});
-      const fair = el("div", { class: "muted", id: "fairness", "aria-live": "polite" });
-      // The rule set's menu says when its options were changed (the even
-      // set, a handicap, an option by hand): "classic" alone was not true.
-      const labelPreset = () => {
-        const name = presetSel.value;
-        const changes = Object.entries(form.options).filter(([k, v]) => presets[name][k] !== v);
-        const option = presetSel.querySelector(`option[value="${name}"]`);
-        if (option) option.textContent = name + " — " + (changes.length ? t("home.preset_changed") : t("preset." + name));
-        // Every change in words under it (a closed menu is too narrow).
-        const help = document.getElementById("preset-help");
-        if (help) {
-          help.textContent = changes.length
-            ? t("home.preset_changes", { rules: ringoSettings([name, ...changes.map(([k, v]) => k + "=" + v)].join(","), false) })
-            : t("home.preset_help");
-        }
-      };
-      // The handicap the options make, if any: one of HANDICAPS's changes
-      // made, against the rule set's own value.
-      const handicapChosen = () => {
-        const current = { ...presets[presetSel.value], ...form.options };
-        return HANDICAPS.find((h) => Object.entries(h.options).every(([k, v]) => current[k] === v)
-          && Object.entries(h.options).some(([k, v]) => presets[presetSel.value][k] !== v));
-      };
-      const sayFair = () => {
-        labelPreset();
-        fair.replaceChildren();
-        if (!lab) return;
-        const options = { ...presets[presetSel.value], ...form.options };
-        const { verdict: v, suggest: even } = fairness(options, lab, presets);
-        // A handicap chosen from its menu is uneven on purpose: no
-        // suggestion to undo it (an option changed by hand still gets one).
-        const handicapped = form.handicap && handicapChosen()?.id === form.handicap;
-        const suggest = handicapped ? null : even;
-        if (handicapped) fair.append(el("p", { id: "fair-handicap" }, t("home.fair.handicap")));
-        if (v) {
-          const lean = v.balanced ? "even" : v.attackers_score > 0.5 ? "attackers" : "defenders";
-          fair.append(el("p", { "data-lean": lean }, t("home.fair.measured", {
-            share: percent(v.attackers_score), interval: interval(v, 0),
-            players: playersText(v.players), games: v.games,
-          }), " ", v.balanced ? el("b", { class: "badge" }, t("lab.balanced"))
-            : lean === "attackers" ? t("home.fair.attackers") : t("home.fair.defenders")));
-        } else {
-          fair.append(el("p", { "data-lean": "unknown" }, t("home.fair.unmeasured")));
-        }
-        const more = el("a", { href: "/lab", "data-nav": true, id: "fair-lab" }, t("home.fair.lab"));
-        fair.append(suggest
-          ? el("p", {}, t("home.fair.try", { rules: ringoSettings(suggest, false) }), " ",
-            el("button", { type: "button", id: "use-even", "data-rules": suggest, onclick: () => {
-              ({ preset: form.preset, changes: form.options } = parseRules(suggest));
-              draw();
-              document.getElementById("preset")?.focus();
-            } }, t("home.fair.use")), " ", more)
-          : el("p", {}, more));
-      };
-      labRead.then(sayFair);
-      // Two people starting a Ringo game are steered to an even setting:
-      // the lab's most even set, unless they chose their rules themselves.
-      labRead.then(() => {
-        if (form.opponent !== "friend" || form.rulesTouched || form.steered || !lab) return;
-        const { verdict: v, suggest } = fairness({ ...presets[presetSel.value], ...form.options }, lab, presets);
-        if (!suggest || (v && v.balanced)) return;
-        form.steered = true;
-        ({ preset: form.preset, changes: form.options } = parseRules(suggest));
-        draw();
-      });
-      const fill = () => {
-        opts.replaceChildren();
-        const base = presets[presetSel.value];
-        for (const o of m.ringo.options) {
-          const id = "opt-" + o.key;
-          const sel = el("select", { id, "data-opt": o.key, "aria-describedby": id + "-help",
-            onchange: () => { form.options[o.key] = sel.value; form.rulesTouched = true; sayFair(); } },
-          o.values.map((v) => el("option", { value: v }, optionValue(o.key, v))));
-          sel.value = form.options[o.key] ?? base[o.key];
-          opts.append(el("div", { class: "opt" }, el("label", { for: id }, t("optname." + o.key)), sel,
-            el("small", { id: id + "-help" }, t("opt." + o.key) + " — " + t("source." + o.key))));
-        }
-      };
-      presetSel.addEventListener("change", () => { form.preset = presetSel.value; form.options = {}; form.rulesTouched = true; draw(); document.getElementById("preset")?.focus(); });
-      fill();
-      sayFair();
-      // The options come folded: a rule set sets them all, and on a phone
-      // the thirteen of them stood between the rule set and the start
-      // button (2,000 px of scrolling).
-      const fold = el("details", { class: "fold", id: "options-fold", open: !!form.optionsOpen,
-        ontoggle: () => { form.optionsOpen = fold.open; } },
-      el("summary", {}, el("h3", {}, t("home.options")), " ", el("span", { class: "muted" }, t("home.options_hint"))), opts);
-      // A handicap for players of unequal strength: one rule changed, named
-      // for what it does (the seeds' balancing variants, and the French
-      // sheet's dropped fortress capture).
-      const chosen = handicapChosen();
-      const handicap = el("select", { id: "handicap", "aria-describedby": "handicap-help", onchange: () => {
-        const h = HANDICAPS.find((x) => x.id === handicap.value);
-        // Back to the rule set's own values for every handicap's option,
-        // then the chosen one's.
-        for (const x of HANDICAPS) for (const k of Object.keys(x.options)) delete form.options[k];
-        if (h) Object.assign(form.options, h.options);
-        form.handicap = h ? h.id : null;
-        form.rulesTouched = true;
-        draw();
-        document.getElementById("handicap")?.focus();
-      } }, [el("option", { value: "" }, t("handicap.none")),
-        ...HANDICAPS.map((h) => el("option", { value: h.id }, t("handicap." + h.id)))]);
-      handicap.value = chosen ? chosen.id : "";
-      // Wide, and the chosen handicap in full under it: its name is longer
-      // than a closed menu shows on a phone.
-      const handicapBox = el("div", { class: "opt wide" }, el("label", { for: "handicap" }, t("handicap.label")), handicap,
-        el("small", { id: "handicap-help" }, chosen ? t("handicap.chosen", { name: t("handicap." + chosen.id) }) : t("handicap.help")));
-      settings.append(el("h2", { id: "settings-title" }, t("home.preset")),
-        el("label", { for: "preset", class: "sr-only" }, t("home.preset")), presetSel,
-        el("p", { class: "muted", id: "preset-help" }, t("home.preset_help")), ...steerNote(), fair, handicapBox, fold);
-      },
-      urgammon: () => {
-      // What the player typed is kept while the page redraws, as the Ringo options are.
-      const drawSel = el("select", { id: "draw", onchange: () => { form.draw = drawSel.value; } },
-        el("option", { value: "replay" }, t("draw.replay")), el("option", { value: "end" }, t("draw.end")));
-      drawSel.value = form.draw || "replay";
-      settings.append(el("h2", { id: "settings-title" }, t("ur.match")),
-        el("div", { class: "opt" }, el("label", { for: "match-to" }, t("home.match_to")), el("input", { id: "match-to", type: "number", min: 1, max: 99,
-          value: form.to ?? 7, oninput: (e) => { form.to = e.target.value; } })),
-        el("div", { class: "opt" }, el("label", { for: "draw" }, t("home.draw")), drawSel),
-        el("div", { class: "opt" }, el("label", { for: "stake" }, t("home.stake")), el("input", { id: "stake", type: "text", inputmode: "decimal", placeholder: "10",
-          value: form.stake ?? "", oninput: (e) => { form.stake = e.target.value; } })));
-      },
-    };
-    settingsCard[form.game]();
-    const sides = [...gameOf(form.game).sides, "random"];
-    form.opponent = form.opponent || "engine";
-    const levelOut = el("output", { for: "level", id: "level-out" }, form.level || 3);
-    // What the chosen level is, for the chosen game (until 2026-11-26 one
-    // paragraph told both games' ten levels at once, whichever was chosen).
-    const levelText = (n) => t(`level.${form.game}.${n}`);
-    const levelNote = el("p", { class: "muted", id: "level-note", "aria-live": "polite" }, levelText(form.level || 3));
-    const level = el("input", { id: "level", type: "range", min: 1, max: 10, value: form.level || 3, "aria-describedby": "level-note",
-      oninput: (e) => { form.level = e.target.value; levelOut.textContent = e.target.value; levelNote.textContent = levelText(e.target.value); } });
-    const who = el("section", { class: "card", "aria-labelledby": "opponent-title" },
-      el("h2", { id: "opponent-title" }, t("home.opponent")),
-      el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.opponent")),
-        ["engine", "friend", "local"].map((o) =>
-          radio("opponent", o, t("opp." + o), form.opponent === o, () => { form.opponent = o; draw(); }))),
-      form.opponent === "engine" ? el("div", { class: "row" }, el("label", { for: "level" }, t("home.level_label")), level, levelOut) : null,
-      form.opponent === "engine" ? levelNote : null,
-      form.opponent !== "local" ? el("h3", {}, t("home.side")) : null,
-      form.opponent !== "local" ? el("fieldset", { class: "choice plain" }, el("legend", { class: "sr-only" }, t("home.side")),
-        sides.map((s, i) => radio("side", s, t("side." + s), sides.includes(form.side) ? form.side === s : i === 0,
-          () => { form.side = s; }))) : null,
-      // Rated games are between two accounts, so only with a friend, and
-      // only signed in.
-      form.opponent === "friend" ? (me
-        ? el("label", { class: "rated-choice" }, el("input", { type: "checkbox", id: "rated", checked: form.rated,
-            onchange: (e) => { form.rated = e.target.checked; } }), " " + t("home.rated"))
-        : el("p", { class: "muted", id: "rated-signin" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))))
-        : null,
-      form.opponent === "friend" && me ? el("p", { class: "muted small", id: "rated-help" }, t("home.rated_help." + form.game)) : null,
-      // A game between two people may be live, on a clock.
-      form.opponent === "friend" ? el("div", { class: "opt" }, el("label", { for: "clock" }, t("home.clock")),
-        el("select", { id: "clock", "aria-describedby": "clock-help", onchange: (e) => { form.clock = e.target.value; } },
-          ["", ...TIME_CONTROLS].map((v) => el("option", { value: v, selected: (form.clock || "") === v }, timeControlLabel(v))))) : null,
-      form.opponent === "friend" ? el("p", { class: "muted small", id: "clock-help" }, t("home.clock_help")) : null);
-    // The start button under both cards, in a block of its own: on a phone
-    // it stays at the foot of the screen while the choices scroll by.
-    wrap.append(el("div", { class: "play-block" }, el("div", { class: "cards" }, settings, who),
-      el("div", { class: "row start-row" }, el("button", { class: "primary", id: "start", onclick: start }, t("home.start")))));
+/** The challenges she sent that wait for an answer, each with Cancel. */
+function sentChallenges(section, c) {
+  const open = (c?.outgoing || []).filter((x) => x.status === "open");
+  if (!open.length) { section.hidden = true; return; }
+  section.replaceChildren(el("h2", { id: "home-challenges-title" }, t("challenge.sent_title")),
+    el("ul", { class: "resume" }, open.map((x) => el("li", { "data-challenge": x.id },
+      el("p", {}, t("challenge.to", { name: x.user }), " · ", challengeWords(x, false)),
+      el("button", { class: "challenge-cancel", onclick: () => cancelChallenge(x.id).catch(() => {}) }, t("challenge.cancel"))))));
+  section.hidden = false;
+}
 
-    const record = el("textarea", { id: "import-record", rows: 3, "aria-describedby": "import-help" });
-    // A failed import says why where the record is, and stays until the next try.
-    const error = el("p", { class: "result", id: "import-error", role: "alert", hidden: true });
-    // A file saved with "Download record" opens into the box.
-    const file = el("input", { type: "file", id: "import-file", accept: ".txt,text/plain", onchange: async () => {
-      const f = file.files && file.files[0];
-      if (f) record.value = await f.text();
-    } });
-    // Who plays the imported game on: one screen, the computer (the
-    // importer keeps the side to move) or a friend.
-    const importLevel = el("select", { id: "import-level", hidden: form.importOpponent !== "engine",
-      "aria-label": t("home.level_label"), onchange: () => { form.importLevel = importLevel.value; } },
-    [...Array(10).keys()].map((i) => el("option", { value: i + 1 }, t("home.level") + " " + (i + 1))));
-    importLevel.value = form.importLevel || 3;
-    const importOpponent = el("select", { id: "import-opponent", onchange: () => {
-      form.importOpponent = importOpponent.value;
-      importLevel.hidden = importOpponent.value !== "engine";
-    } }, ["local", "engine", "friend"].map((o) => el("option", { value: o }, t("opp." + o))));
-    importOpponent.value = form.importOpponent || "local";
-    wrap.append(el("section", { class: "card spaced", "aria-labelledby": "import-title" },
-      el("h2", { id: "import-title" }, t("home.import")), el("p", { class: "muted", id: "import-help" }, t("home.import_help")),
-      el("label", { for: "import-record" }, t("home.import_label")), record,
-      el("div", { class: "row" }, el("label", { for: "import-file" }, t("home.import_file")), file),
-      el("div", { class: "row" }, el("label", { for: "import-opponent" }, t("home.import_opponent")), importOpponent, importLevel),
-      el("p", { class: "muted", id: "import-side-help" }, t("home.import_side")),
-      error,
-      el("div", { class: "row" }, el("button", { id: "import", onclick: async () => {
-        error.hidden = true;
-        try {
-          const body = { game: recordGame(record.value, form.game), record: record.value, opponent: importOpponent.value };
-          if (importOpponent.value === "engine") body.level = Number(importLevel.value);
-          const r = await api("POST", "/api/import", body);
-          localStorage.setItem(tokenKey(r.id), r.token);
-          if (r.invite) localStorage.setItem(inviteKey(r.id), r.invite);
-          navigate("/g/" + r.id);
-        } catch (e) {
-          error.textContent = errorText(e);
-          error.hidden = false;
-        }
-      } }, t("home.import_btn")))));
+/** The puzzle of the day of each game, and the next lesson not done. */
+async function showStudy(section) {
+  const sets = await api("GET", "/api/puzzles").catch(() => ({ games: [] }));
+  const done = progress();
+  const next = [];
+  for (const g of GAME_NAMES) {
+    const list = await lessons(g).catch(() => []);
+    const l = list.find((x) => !done[g].includes(x.id));
+    if (l) next.push(el("li", {}, el("a", { class: "button", href: `/learn/${g}/${l.id}`, "data-nav": true, "data-next-lesson": g },
+      t("home.next_lesson", { game: gameOf(g).name, title: say(l, "title") }))));
   }
-
-  async function start() {
-    const body = { game: form.game, opponent: form.opponent };
-    // Each game's own part; an unknown game is an error, not shown as another.
-    const requestFields = {
-      ringo: () => {
-      const preset = document.getElementById("preset").value;
-      const base = presets[preset];
-      const changed = [...document.querySelectorAll("[data-opt]")].filter((s) => s.value !== base[s.dataset.opt])
-        .map((s) => s.dataset.opt + "=" + s.value);
-      body.rules = [preset, ...changed].join(",");
-      },
-      urgammon: () => {
-      body.to = Number(document.getElementById("match-to").value);
-      body.draw = document.getElementById("draw").value;
-      // A decimal comma is how Polish and French write 2,5: the record
-      // (and the API) take a point.
-      const stake = document.getElementById("stake").value.trim().replace(",", ".");
-      if (stake) body.stake = stake;
-      },
-    };
-    requestFields[form.game]();
-    if (form.opponent === "engine") body.level = Number(document.getElementById("level").value);
-    const side = document.querySelector("input[name=side]:checked");
-    if (side) body.side = side.value;
-    if (form.opponent === "friend" && form.rated) body.rated = true;
-    if (form.opponent === "friend" && form.clock) Object.assign(body, timeControlFields(form.clock));
-    try {
-      const r = await api("POST", "/api/games", body);
-      localStorage.setItem(tokenKey(r.id), r.token);
-      if (r.invite) localStorage.setItem(inviteKey(r.id), r.invite);
-      navigate("/g/" + r.id);
-    } catch (e) { toast(e.message); }
-  }
-  draw();
+  section.replaceChildren(el("h2", { id: "study-title" }, t("home.study")),
+    el("ul", { class: "resume" }, sets.games.filter((s) => s.daily).map((s) => el("li", {},
+      el("a", { class: "button", href: "/puzzles/" + s.daily, "data-nav": true, "data-daily": s.game },
+        t("home.daily", { game: gameOf(s.game).name }))))),
+    el("ul", { class: "resume" }, next));
 }
 
 /** Fills `section` with the player's unfinished games (newest first, five at
@@ -398,7 +171,6 @@ async function showUnfinished(section) {
     .filter(Boolean));
   section.hidden = false;
 }
-
 /** The **Your turn** list: the games between people waiting for this
  *  player (correspondence ones with the time left in words, live ones
  *  with their clock and her time left, any offer),

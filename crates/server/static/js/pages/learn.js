@@ -17,7 +17,7 @@ const GAMES = GAME_NAMES;
 const cache = {};
 
 /** A game's lessons, from its data file. */
-async function lessons(game) {
+export async function lessons(game) {
   if (!cache[game]) {
     const r = await fetch(`/static/learn/${game}.json`);
     cache[game] = (await r.json()).lessons;
@@ -26,7 +26,7 @@ async function lessons(game) {
 }
 
 /** A lesson's text in the page's language. */
-const say = (l, key) => l[key][LANG] || l[key].en;
+export const say = (l, key) => l[key][LANG] || l[key].en;
 
 /** The lessons done, per game, as this browser keeps them. */
 export function progress() {

@@ -53,6 +53,18 @@ function lobbySocketUrl() {
   return `${proto}//${location.host}/api/lobby/ws`;
 }
 
+/** The seeks another page made (the new-game page's "someone online") and
+ *  hands to the lobby page to hold: id → token, for this tab only. */
+const HANDED = "agon-handed-seeks";
+
+/** Hands a seek made elsewhere to the lobby page, which holds it on its
+ *  socket (a seek lasts while a lobby socket of its creator holds it). */
+export function handOverSeek(id, token) {
+  const handed = JSON.parse(sessionStorage.getItem(HANDED) || "{}");
+  handed[id] = token;
+  sessionStorage.setItem(HANDED, JSON.stringify(handed));
+}
+
 /** Draws the lobby into `root`; `compact` (the home page) leaves out the
  *  seek form. */
 export async function lobbyBlock(root, compact = false) {
@@ -68,7 +80,13 @@ export async function lobbyBlock(root, compact = false) {
     const r = ratings[s.game]?.rating ?? 1500;
     return r < (s.rating_min ?? -Infinity) || r > (s.rating_max ?? Infinity) ? "range" : null;
   };
-  const state = { seeks: [], pools: [], mine: new Map(), waiting: null, socket: null, closed: false, rated: false };
+  const state = { seeks: [], pools: [], mine: new Map(), waiting: null, socket: null, closed: false, rated: false, inPlay: [] };
+  // Seeks the new-game page made for this tab: ours, held from here.
+  let handed = {};
+  try { handed = JSON.parse(sessionStorage.getItem(HANDED) || "{}"); } catch { /* none */ }
+  sessionStorage.removeItem(HANDED);
+  for (const [id, token] of Object.entries(handed)) if (typeof token === "string") state.mine.set(id, token);
+  if (state.mine.size) toast(t("lobby.posted"));
   const quick = el("section", { class: "card", id: "quick", "aria-labelledby": "quick-title" });
   const list = el("section", { class: "card", id: "seeks", "aria-labelledby": "seeks-title" });
   const form = compact ? null : el("section", { class: "card", id: "seek-form", "aria-labelledby": "seek-form-title" });
@@ -89,6 +107,19 @@ export async function lobbyBlock(root, compact = false) {
     if (s && s.readyState === 1) s.send(JSON.stringify({ type: "hold", seek: id, token: state.mine.get(id) }));
   }
 
+  /** The live games in play of a pool (its game, rules and clock), as
+   *  last read. */
+  const playing = (p) => state.inPlay.filter((g) => g.game === p.game && g.settings === p.settings && g.clock_label === p.clock_label).length;
+
+  /** Reads the games in play again, every few seconds, for the tiles. */
+  async function readInPlay() {
+    if (state.closed) return;
+    try {
+      state.inPlay = (await api("GET", "/api/games/live")).games;
+      if (!state.waiting) drawQuick();
+    } catch { /* the tiles keep their last counts */ }
+  }
+
   function drawQuick() {
     quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")),
       el("p", { class: "muted" }, t("lobby.quick_help")),
@@ -106,7 +137,8 @@ export async function lobbyBlock(root, compact = false) {
       row.append(el("button", { class: "pool", id: "pool-" + p.id, "data-pool": p.id, onclick: () => joinPool(p.id) },
         el("b", {}, gameOf(p.game).name + " " + (p.clock?.days ? clockLabel(p.clock) : p.clock_label)),
         el("span", { class: "muted pool-rules" }, settingsWords(p.game, p.settings)),
-        p.waiting ? el("span", { class: "muted pool-rules" }, t("lobby.pool_waiting", { n: p.waiting })) : null));
+        p.waiting ? el("span", { class: "muted pool-rules" }, t("lobby.pool_waiting", { n: p.waiting })) : null,
+        playing(p) ? el("span", { class: "muted pool-rules", "data-playing": playing(p) }, t("lobby.pool_playing", { n: playing(p) })) : null));
     }
     quick.append(row);
     if (me) {
@@ -269,7 +301,10 @@ export async function lobbyBlock(root, compact = false) {
   drawForm();
   drawList();
   connect();
+  readInPlay();
+  const inPlayTimer = setInterval(() => { if (!document.hidden) readInPlay(); }, 5000);
   onLeave(() => {
+    clearInterval(inPlayTimer);
     state.closed = true;
     // Leaving takes our seeks away (the server drops them as the socket
     // closes; saying so at once spares the others a stale line).

@@ -3,12 +3,17 @@
 // progress, and her games with filters; and the leaderboard (/leaderboard).
 import { el, sv } from "../dom.js";
 import { t, num } from "../../i18n.js";
-import { api, errorText } from "../api.js";
+import { api, errorText, meta } from "../api.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { settingsText } from "../settings.js";
 import { playerText } from "../players.js";
 import { statusText } from "./list.js";
 import { signed } from "../panels/common.js";
+import { account } from "../account.js";
+import { TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";
+import { ringoSettings } from "../settings.js";
+import { sendChallenge, cancelChallenge, challenges } from "../site.js";
+import { onLeave } from "../router.js";
 
 /** A rating as shown: "1612", or "1500?" while provisional. */
 export const ratingText = (r) => String(r.rating) + (r.provisional ? "?" : "");
@@ -63,9 +68,13 @@ export async function profilePage(main, name) {
     return;
   }
   document.title = p.name + " — Agon";
-  main.append(el("h1", { id: "profile-name" }, p.name),
-    el("p", { class: "muted" }, t("account.since", { date: new Date(p.created_at * 1000).toLocaleDateString(document.documentElement.lang) }),
+  main.append(el("h1", { id: "profile-name" }, p.online ? el("span", { class: "online-badge", "aria-hidden": "true" }) : null, p.name),
+    el("p", { class: "muted" }, el("span", { id: "profile-online" }, p.online ? t("players.online") : t("players.offline")), " · ",
+      t("account.since", { date: new Date(p.created_at * 1000).toLocaleDateString(document.documentElement.lang) }),
+      " · ", el("span", { id: "profile-followers" }, t("profile.followers", { n: p.followers })),
       " · ", el("a", { href: "/leaderboard", "data-nav": true }, t("nav.leaderboard"))));
+  const me = await account();
+  if (me && me.name.toLowerCase() !== p.name.toLowerCase()) main.append(await meetBlock(p));
   const cards = el("div", { class: "cards" });
   for (const game of GAME_NAMES) {
     const r = p.ratings[game];
@@ -115,6 +124,84 @@ export async function profilePage(main, name) {
       select("filter-result", "result", [["", t("profile.all")], ["won", t("profile.won")], ["lost", t("profile.lost")], ["drawn", t("profile.drawn")], ["aborted", t("profile.aborted")], ["ongoing", t("games.ongoing")]]),
       select("filter-rated", "rated", [["", t("profile.all")], ["yes", t("profile.rated")], ["no", t("profile.casual")]])),
     p.games.length ? el("table", { class: "list stack", id: "profile-games" }, body) : el("p", { class: "muted" }, t("games.none"))));
+}
+
+/** Follow and Challenge, for another signed-in player's profile: the
+ *  challenge's form (the game, its rules or match length, a clock or days,
+ *  rated or casual, a side), and what became of the one sent. */
+async function meetBlock(p) {
+  const m = await meta();
+  let following = p.following;
+  const status = el("p", { id: "challenge-status", role: "status" });
+  const followButton = el("button", { id: "follow", "aria-pressed": String(following), onclick: async () => {
+    try {
+      const r = await api(following ? "DELETE" : "POST", `/api/users/${encodeURIComponent(p.name)}/follow`);
+      following = r.following;
+      followButton.setAttribute("aria-pressed", String(following));
+      followButton.textContent = t(following ? "profile.unfollow" : "profile.follow");
+    } catch (e) { status.textContent = errorText(e); }
+  } }, t(following ? "profile.unfollow" : "profile.follow"));
+  const game = el("select", { id: "challenge-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
+  const rules = el("select", { id: "challenge-rules" },
+    m.ringo.even_rules ? el("option", { value: m.ringo.even_rules }, t("lobby.even_rules", { rules: ringoSettings(m.ringo.even_rules, false) })) : null,
+    m.ringo.presets.map((x) => el("option", { value: x.name }, x.name + " — " + t("preset." + x.name))));
+  const to = el("input", { id: "challenge-to", type: "number", min: 1, max: 99, value: 3 });
+  const clock = el("select", { id: "challenge-clock" }, ["", ...TIME_CONTROLS].map((v) => el("option", { value: v }, timeControlLabel(v))));
+  clock.value = "300+3";
+  const side = el("select", { id: "challenge-side" });
+  const rated = el("input", { type: "checkbox", id: "challenge-rated" });
+  const rulesRow = el("div", { class: "opt" }, el("label", { for: "challenge-rules" }, t("home.preset")), rules);
+  const toRow = el("div", { class: "opt" }, el("label", { for: "challenge-to" }, t("home.match_to")), to);
+  const sync = () => {
+    const g = game.value;
+    rulesRow.hidden = gameOf(g).seekRules !== "rules";
+    toRow.hidden = gameOf(g).seekRules !== "to";
+    side.replaceChildren(...["random", ...gameOf(g).sides].map((x) => el("option", { value: x }, t("side." + x))));
+  };
+  game.addEventListener("change", sync);
+  sync();
+  let sent = null;
+  const send = el("button", { class: "primary", id: "challenge-send", onclick: async () => {
+    const body = { user: p.name, game: game.value, side: side.value, rated: rated.checked, ...timeControlFields(clock.value) };
+    if (gameOf(game.value).seekRules === "rules") body.rules = rules.value; else body.to = Number(to.value);
+    try {
+      sent = await sendChallenge(body);
+      show();
+    } catch (e) { status.textContent = errorText(e); }
+  } }, t("challenge.send"));
+  const cancel = el("button", { id: "challenge-cancel", hidden: true, onclick: async () => {
+    if (sent) await cancelChallenge(sent.id).catch(() => {});
+    show();
+  } }, t("challenge.cancel"));
+  // What became of the challenge sent from here (or one open already).
+  const show = () => {
+    const mine = challenges().outgoing.filter((c) => c.user?.toLowerCase() === p.name.toLowerCase());
+    const c = (sent && mine.find((x) => x.id === sent.id)) || mine.find((x) => x.status === "open");
+    cancel.hidden = !c || c.status !== "open";
+    send.hidden = !!c && c.status === "open";
+    if (c) sent = c;
+    status.textContent = c ? t("challenge.status." + c.status, { name: p.name }) : "";
+  };
+  const listen = () => show();
+  document.addEventListener("agon-challenges", listen);
+  onLeave(() => document.removeEventListener("agon-challenges", listen));
+  const policy = p.challenges || "everyone";
+  const open = new URLSearchParams(location.search).has("challenge");
+  const form = policy === "nobody"
+    ? el("p", { class: "muted", id: "challenge-refused" }, t("challenge.policy.nobody", { name: p.name }))
+    : el("details", { class: "fold", id: "challenge-form", open },
+      el("summary", {}, el("h2", {}, t("challenge.title", { name: p.name }))),
+      el("div", { class: "opt" }, el("label", { for: "challenge-game" }, t("lobby.game")), game),
+      rulesRow, toRow,
+      el("div", { class: "opt" }, el("label", { for: "challenge-clock" }, t("lobby.clock")), clock),
+      el("div", { class: "opt" }, el("label", { for: "challenge-side" }, t("home.side")), side),
+      el("label", { class: "rated-choice" }, rated, " " + t("home.rated")),
+      el("div", { class: "row" }, send, cancel));
+  show();
+  return el("section", { class: "card", id: "meet", "aria-label": t("profile.meet") },
+    el("div", { class: "row" }, followButton),
+    policy !== "everyone" && policy !== "nobody" ? el("p", { class: "muted", id: "challenge-policy" }, t("challenge.policy." + policy, { name: p.name })) : null,
+    form, status);
 }
 
 export async function leaderboardPage(main) {

@@ -1,0 +1,170 @@
+// The site's socket (`/api/site/ws`), kept open by every page: while it is
+// open its player counts as online, and it says when her challenges change
+// (sent or received, on this instance or another). A challenge to her shows
+// in a bar at the foot of whatever page she is on, with Accept and
+// Decline; when one she sent is accepted she is taken to its game, and when
+// it is declined she is told. Pages that show challenges (her profile
+// page's Challenge button, the home page) listen for `agon-challenges`.
+import { el, toast, announce } from "./dom.js";
+import { t } from "../i18n.js";
+import { api, tokenKey, errorText } from "./api.js";
+import { navigate } from "./router.js";
+import { gameOf } from "./games.js";
+
+let socket = null;
+let retry = 500;
+let signedIn = false;
+/** The challenges as last read: `{incoming, outgoing}`. */
+let last = { incoming: [], outgoing: [] };
+/** The statuses of sent challenges as last read, so a change is told once. */
+const sentStatus = new Map();
+/** Challenges this page answered itself (not to be told again). */
+const answered = new Set();
+
+/** The challenges as last read. */
+export function challenges() {
+  return last;
+}
+
+/** A challenge's terms in words: the game, its rules, its clock, rated or
+ *  casual, and the side the reader plays. */
+export function challengeWords(c, forTarget) {
+  const g = gameOf(c.game);
+  const clock = c.clock ? (c.clock.days ? t("corr.per_move", { n: c.clock.days }) : c.clock_label) : t("lobby.no_clock");
+  let side;
+  if (c.side === "random") side = t("challenge.side_random");
+  else if (forTarget) side = t("challenge.you_play", { side: t("side." + g.sides.find((s) => s !== c.side)) });
+  else side = t("challenge.you_play", { side: t("side." + c.side) });
+  return [g.name, g.settingsWords(c.settings), clock, c.rated ? t("lobby.rated") : t("lobby.casual"), side].join(" · ");
+}
+
+function socketUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/api/site/ws`;
+}
+
+function connect() {
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  ws.onopen = () => { retry = 500; };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    if (msg.type === "hello") {
+      signedIn = !!msg.signed_in;
+      if (signedIn) refreshChallenges(); else show({ incoming: [], outgoing: [] });
+    } else if (msg.type === "challenges") {
+      refreshChallenges();
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    setTimeout(() => { if (!socket) connect(); }, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+/** Opens the socket again (after a sign-in or a sign-out, so that the
+ *  server counts the right player). */
+function reconnect() {
+  const old = socket;
+  socket = null;
+  if (old) { old.onclose = null; old.close(); }
+  connect();
+}
+
+/** Reads the player's challenges and shows what changed. */
+export async function refreshChallenges() {
+  if (!signedIn) return last;
+  let c;
+  try {
+    c = await api("GET", "/api/challenges");
+  } catch {
+    return last;
+  }
+  show(c);
+  return c;
+}
+
+function show(c) {
+  for (const s of c.outgoing) {
+    const before = sentStatus.get(s.id);
+    sentStatus.set(s.id, s.status);
+    if (before === undefined || before === s.status || answered.has(s.id)) continue;
+    if (s.status === "accepted" && s.game_id) {
+      toast(t("challenge.accepted", { name: s.user }));
+      navigate("/g/" + s.game_id);
+    } else if (s.status === "declined") {
+      toast(t("challenge.declined", { name: s.user }));
+      announce(t("challenge.declined", { name: s.user }));
+    }
+  }
+  last = c;
+  window.agonChallenges = c;
+  drawBar();
+  document.dispatchEvent(new CustomEvent("agon-challenges", { detail: c }));
+}
+
+/** The bar of challenges received and open, the newest first. */
+function drawBar() {
+  const bar = document.getElementById("challenge-bar");
+  if (!bar) return;
+  const open = last.incoming.filter((c) => c.status === "open" && !answered.has(c.id));
+  if (!open.length) { bar.hidden = true; bar.replaceChildren(); return; }
+  const c = open[0];
+  const error = el("p", { class: "result", role: "alert", hidden: true });
+  const act = async (verb) => {
+    try {
+      const r = await api("POST", `/api/challenges/${c.id}/${verb}`);
+      answered.add(c.id);
+      if (verb === "accept") {
+        if (r.token) localStorage.setItem(tokenKey(r.game), r.token);
+        navigate("/g/" + r.game);
+      }
+      drawBar();
+    } catch (e) {
+      error.textContent = errorText(e);
+      error.hidden = false;
+      refreshChallenges();
+    }
+  };
+  bar.replaceChildren(...[
+    el("h2", { id: "challenge-title" }, t("challenge.from", { name: c.from })),
+    el("p", { id: "challenge-terms" }, challengeWords(c, true)),
+    open.length > 1 ? el("p", { class: "muted" }, t("challenge.more", { n: open.length - 1 })) : null,
+    error,
+    el("div", { class: "row" },
+      el("button", { class: "primary", id: "challenge-accept", onclick: () => act("accept") }, t("challenge.accept")),
+      el("button", { id: "challenge-decline", onclick: () => act("decline") }, t("challenge.decline")),
+      el("a", { class: "button", href: "/@/" + encodeURIComponent(c.from), "data-nav": true }, t("challenge.profile"))),
+  ].filter(Boolean));
+  bar.setAttribute("aria-labelledby", "challenge-title");
+  bar.hidden = false;
+}
+
+/** Sends a challenge; answers it (or throws the API's error). */
+export async function sendChallenge(body) {
+  const c = await api("POST", "/api/challenges", body);
+  sentStatus.set(c.id, c.status);
+  await refreshChallenges();
+  return c;
+}
+
+/** Cancels a challenge sent. */
+export async function cancelChallenge(id) {
+  answered.add(id);
+  const c = await api("POST", `/api/challenges/${id}/cancel`);
+  await refreshChallenges();
+  return c;
+}
+
+/** Opens the socket, once per page load; a sign-in or sign-out opens it
+ *  again. */
+export function startSite() {
+  if (socket) return;
+  connect();
+  document.addEventListener("agon-account", reconnect);
+  // Redrawn in the page's language after a switch.
+  document.addEventListener("agon-lang", drawBar);
+}
