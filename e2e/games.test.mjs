@@ -9,9 +9,11 @@ test("a player's games: back to an unfinished game from the home page, their own
   await withApp(async (server, browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // A first visit: nothing to go back to.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#resume[data-checked]").waitFor({ state: "attached" });
+    assert.equal(await page.locator("#resume").isVisible(), false);
     await page.goto(server.url + "/new?lang=en");
     await page.locator("#start").waitFor();
-    assert.equal(await page.locator("#resume").isVisible(), false);
     // The player starts a Ringo game in the browser, and finishes another.
     await page.locator("input[name=game][value=ringo]").check();
     await page.locator("input[name=opponent][value=local]").check();
@@ -101,8 +103,8 @@ test("a player's games: back to an unfinished game from the home page, their own
     await stranger.goto(server.url + "/games?lang=en");
     await stranger.locator("#games").waitFor();
     assert.equal(await stranger.locator("#your-games").count(), 0);
-    await stranger.goto(server.url + "/new?lang=en");
-    await stranger.locator("#start").waitFor();
+    await stranger.goto(server.url + "/?lang=en");
+    await stranger.locator("#home-create").waitFor();
     // The page has looked for the browser's own games (and found none).
     await stranger.locator("#resume[data-checked]").waitFor({ state: "attached" });
     assert.equal(await stranger.locator("#resume").isVisible(), false);
@@ -126,7 +128,7 @@ test("importing a record: the game is read from the record, a downloaded file op
     await error.waitFor();
     // It says where, in the page's words: the second item of the moves.
     assert.equal(await error.innerText(), "This record cannot be read or replayed. It cannot be read from item 2 ('zz-top') on.");
-    assert.equal(new URL(page.url()).pathname, "/", "the page stays, the record in its box");
+    assert.equal(new URL(page.url()).pathname, "/new", "the page stays, the record in its box");
     assert.equal(await page.locator("#import-record").inputValue(), "classic b6-b5 zz-top");
     // The downloaded file, opened with the file button, fills the box.
     await page.getByLabel("Or open a saved record file:").setInputFiles({ name: `agon-urgammon-${u.id}.txt`, mimeType: "text/plain", buffer: Buffer.from(saved) });
@@ -158,7 +160,7 @@ test("a match's score in the lists: the games page and the home page's unfinishe
     assert.ok(s.match.score.light + s.match.score.dark > 0, "a point was scored");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openAsPlayer(page, server.url, u);
-    await page.goto(server.url + "/new?lang=en");
+    await page.goto(server.url + "/?lang=en");
     const link = page.locator(`#resume a[data-game="${u.id}"]`);
     await link.waitFor();
     assert.match(await link.innerText(), new RegExp(`^Urgammon · .* · Same screen · ${want}$`));

@@ -78,7 +78,7 @@ test("Polish and French strings are translated, not copied from English", () => 
     "rules.col.source", "ur.v4", "game.export", "ur.kind.babylon", "settings.changed", "log.steps", "optname.attackers",
     "rules.title", "nav.rules", "games.col.status", "home.preset", "game.rules", "optval.capture.both", "ur.score",
     "ur.dice", "err.internal", "cell.piece", "grade.excellent", "rating.expert", "review.point", "review.die_face",
-    "review.moves_from", "time.minutes", "handicap.label", "term.ishtar", "term.rosette", "term.match", "term.astragalus", "term.figure", "history.sources"]);
+    "review.moves_from", "time.minutes", "handicap.label", "term.ishtar", "term.rosette", "term.match", "term.astragalus", "term.figure", "history.sources", "nav.menu"]);
   for (const l of ["pl", "fr"]) {
     const copied = Object.keys(langs.en).filter((k) => langs[l][k] === langs.en[k] && /[a-z]{3}/.test(langs.en[k]) && !same.has(k));
     assert.deepEqual(copied, [], `${l}: strings left in English`);
@@ -108,12 +108,13 @@ test("the Polish and French pages show no English sentence", async () => {
       // and the games page lists it under the player's own, in words too.
       await page.goto(`${server.url}/nowhere`);
       await page.evaluate(([id, token]) => localStorage.setItem("agon-token-" + id, token), [ringo.id, ringo.token]);
-      for (const path of ["/", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere", "/lab",
+      for (const path of ["/", "/new", "/watch", "/players", "/lobby", "/leaderboard", "/rules", "/games", `/g/${ringo.id}`, `/g/${ur.id}`, `/replay/${ringo.id}`, `/replay/${ur.id}`, "/nowhere", "/lab",
         "/analysis?game=ringo&moves=b6-b5&depth=3", "/analysis?game=urgammon&record=start:2-3&level=4"]) {
         await page.goto(`${server.url}${path}${path.includes("?") ? "&" : "?"}lang=${l}`);
         await page.waitForLoadState("networkidle");
         if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
         if (path === "/") await page.locator("#resume a").waitFor();
+        if (path === "/new") await page.locator("#start").waitFor();
         if (path === "/games") await page.locator("#own-games").waitFor();
         assert.equal(await page.evaluate(() => document.documentElement.lang), l, `${path}: <html lang>`);
         // Folded text (the home page's options, the lab's every cell) is read too.
@@ -121,7 +122,7 @@ test("the Polish and French pages show no English sentence", async () => {
         const text = await page.evaluate(() => document.body.innerText);
         const found = english.filter((e) => text.includes(e));
         assert.deepEqual(found, [], `${l} ${path}: English on the page`);
-        if (path === "/") {
+        if (path === "/new") {
           // The Urgammon settings too.
           await page.locator("input[name=game][value=urgammon]").check();
           const more = await page.evaluate(() => document.body.innerText);

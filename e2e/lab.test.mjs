@@ -284,7 +284,7 @@ test("the home page says how even the chosen rules are, and one click (or key) t
     await page.waitForURL(/\/lab$/);
     await page.locator("#lab-summary").waitFor();
     // In French, the numbers and the colons as French writes them.
-    await page.goto(server.url + "/?lang=fr");
+    await page.goto(server.url + "/new?lang=fr");
     await fair.locator("[data-lean]").waitFor();
     assert.match(await fair.innerText(), /les assaillants marquent 100\u00a0% avec ces règles \(intervalle à 95\u00a0%\u00a0: /);
   });

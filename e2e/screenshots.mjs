@@ -9,11 +9,23 @@ const server = await startServer();
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // The home page with someone here: a live game in play (featured) and a
+  // seek in the lobby.
+  const live = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers",
+    clock: { base_secs: 300, increment_secs: 3 } });
+  await apiCall(server.url, "POST", `/api/games/${live.id}/join`, { invite: live.invite });
+  await apiCall(server.url, "POST", `/api/games/${live.id}/action`, { type: "move", move: live.state.moves[0] }, live.token);
+  await apiCall(server.url, "POST", "/api/seeks", { game: "urgammon", to: 3, clock: { base_secs: 600, increment_secs: 5 } });
+  await page.goto(server.url + "/?lang=en");
+  await page.locator("#featured svg.board").waitFor();
+  await page.locator("#seeks tbody tr").waitFor();
+  await page.waitForTimeout(1600);
+  await page.screenshot({ path: join(out, "home.png") });
   await page.goto(server.url + "/new?lang=en");
   await page.locator("#start").waitFor();
   // The Rules lab's verdict under the rule set comes after the page.
   await page.locator("#fairness [data-lean]").waitFor();
-  await page.screenshot({ path: join(out, "home.png") });
+  await page.screenshot({ path: join(out, "new-game.png") });
   // A Ringo game a few moves in, with a capture marked.
   const ringo = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "local" });
   let s = ringo.state;

@@ -8,7 +8,7 @@ export function notFoundPage(main, gameMissing) {
   main.append(el("section", { class: "card notfound", id: "not-found" },
     el("h1", {}, t("notfound.title")),
     el("p", {}, gameMissing === true ? t("notfound.game") : t("notfound.text")),
-    el("p", {}, el("a", { class: "button", href: "/", "data-nav": true }, t("notfound.home")), " ",
+    el("p", {}, el("a", { class: "button", href: "/new", "data-nav": true }, t("notfound.home")), " ",
       el("a", { class: "button", href: "/games", "data-nav": true }, t("nav.games")), " ",
       el("a", { class: "button", href: "/rules", "data-nav": true }, t("nav.rules")))));
 }

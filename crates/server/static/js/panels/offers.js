@@ -32,6 +32,13 @@ export function offerButtons(view, send) {
   if (claimable(view)) {
     out.push(el("button", { id: "claim", class: "primary", onclick: () => send({ type: "claim" }) }, t("offer.claim_button")));
   }
+  // After the end, a player with an account may be challenged from here
+  // to a game of any other terms (her profile's Challenge form, opened).
+  const other = s.players && s.players[1 - me];
+  if (s.over && other && other.kind === "account" && other.name) {
+    out.push(el("a", { class: "button", id: "challenge-opponent", href: "/@/" + encodeURIComponent(other.name) + "?challenge=1", "data-nav": true },
+      t("challenge.title", { name: other.name })));
+  }
   return out;
 }
 
