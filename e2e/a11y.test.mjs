@@ -174,7 +174,9 @@ test("every page fits a phone: no horizontal scroll, no control off the screen, 
       await page.goto(`${server.url}/rules?lang=${lang}`);
       await page.locator("#lang").waitFor();
       const h = await page.locator("header.top").evaluate((e) => e.getBoundingClientRect().height);
-      assert.ok(h <= 64, `${lang}: the closed header is ${h} px tall`);
+      const parts = await page.evaluate(() => [...document.querySelectorAll("header.top > *")].filter((e) => e.offsetParent)
+        .map((e) => `${e.id || e.className} ${Math.round(e.getBoundingClientRect().left)}+${Math.round(e.getBoundingClientRect().width)}@${Math.round(e.getBoundingClientRect().top)}`));
+      assert.ok(h <= 64, `${lang}: the closed header is ${h} px tall: ${parts.join(", ")}`);
       assert.equal(await page.locator("header nav a").filter({ visible: true }).count(), 0, `${lang}: the menu is closed`);
       await page.locator("#menu-button").click();
       const links = await page.locator("header nav a").evaluateAll((list) => list.map((a) => {

@@ -12,7 +12,6 @@ mod common;
 
 use agon_server::{app, AppState, Options};
 use common::{as_account, call, next_message, serve, signup};
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -36,39 +35,117 @@ fn challenge(user: &str) -> Value {
 async fn a_challenge_is_seen_declined_sent_again_and_accepted_into_one_game() {
     let (_, app) = people_app("people_challenge").await;
     let (ala, ola) = (signup(&app, "ala").await, signup(&app, "ola").await);
-    let (s, c) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("Ola"))).await;
+    let (s, c) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("Ola")),
+    )
+    .await;
     assert_eq!(s, 201, "{c}");
     assert_eq!(c["status"], "open");
-    assert_eq!((c["from"].as_str(), c["user"].as_str()), (Some("ala"), Some("ola")));
+    assert_eq!(
+        (c["from"].as_str(), c["user"].as_str()),
+        (Some("ala"), Some("ola"))
+    );
     let id = c["id"].as_str().unwrap().to_string();
     // The same again, while it is open: refused.
-    let (s, again) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
-    assert_eq!((s, again["code"].as_str()), (409, Some("challenge-open")), "{again}");
+    let (s, again) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
+    assert_eq!(
+        (s, again["code"].as_str()),
+        (409, Some("challenge-open")),
+        "{again}"
+    );
     let (_, mine) = as_account(&app, &ola, "GET", "/api/challenges", None).await;
     assert_eq!(mine["incoming"][0]["id"], id.as_str(), "{mine}");
     assert_eq!(mine["outgoing"].as_array().unwrap().len(), 0);
     // The sender cannot accept her own; the target cannot cancel it.
-    let (s, v) = as_account(&app, &ala, "POST", &format!("/api/challenges/{id}/accept"), None).await;
-    assert_eq!((s, v["code"].as_str()), (403, Some("not-your-challenge")), "{v}");
-    let (s, _) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/cancel"), None).await;
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (403, Some("not-your-challenge")),
+        "{v}"
+    );
+    let (s, _) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/cancel"),
+        None,
+    )
+    .await;
     assert_eq!(s, 403);
     // Declined: the sender reads so.
-    let (s, v) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/decline"), None).await;
+    let (s, v) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/decline"),
+        None,
+    )
+    .await;
     assert_eq!((s, v["status"].as_str()), (200, Some("declined")), "{v}");
     let (_, sent) = as_account(&app, &ala, "GET", "/api/challenges", None).await;
     assert_eq!(sent["outgoing"][0]["status"], "declined", "{sent}");
     // Answered once: neither accept nor decline again.
-    let (s, v) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/accept"), None).await;
-    assert_eq!((s, v["code"].as_str()), (409, Some("challenge-answered")), "{v}");
+    let (s, v) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (409, Some("challenge-answered")),
+        "{v}"
+    );
     // Sent again, accepted: one game, the sender attackers by her account.
-    let (s, c) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, c) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 201, "{c}");
     let id = c["id"].as_str().unwrap().to_string();
-    let (s, p) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/accept"), None).await;
+    let (s, p) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
     assert_eq!(s, 201, "{p}");
     let game = p["game"].as_str().unwrap().to_string();
     assert!(p["token"].as_str().is_some_and(|t| !t.is_empty()));
-    let (s, v) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/accept"), None).await;
+    let (s, v) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
     assert_eq!((s, v["code"].as_str()), (409, Some("challenge-answered")));
     let (_, sent) = as_account(&app, &ala, "GET", "/api/challenges", None).await;
     assert_eq!(sent["outgoing"][0]["status"], "accepted");
@@ -86,10 +163,24 @@ async fn hostile_challenges_are_refused() {
     let (_, app) = people_app("people_hostile").await;
     let (ala, ola) = (signup(&app, "ala").await, signup(&app, "ola").await);
     let gone = signup(&app, "gone").await;
-    let (s, _) = as_account(&app, &gone, "DELETE", "/api/account", Some(json!({"password": "correct horse battery"}))).await;
+    let (s, _) = as_account(
+        &app,
+        &gone,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "correct horse battery"})),
+    )
+    .await;
     assert!(s == 200 || s == 204, "deleted: {s}");
     // Not signed in.
-    let (s, v) = call(&app, "POST", "/api/challenges", None, Some(&challenge("ola").to_string())).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/challenges",
+        None,
+        Some(&challenge("ola").to_string()),
+    )
+    .await;
     assert_eq!(s, 401, "{v}");
     let (s, _) = call(&app, "GET", "/api/challenges", None, None).await;
     assert_eq!(s, 401);
@@ -104,17 +195,42 @@ async fn hostile_challenges_are_refused() {
         assert_eq!((s, v["code"].as_str()), (status, Some(code)), "{user}: {v}");
     }
     let long = "x".repeat(10_000);
-    let (s, _) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge(&long))).await;
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge(&long)),
+    )
+    .await;
     assert_eq!(s, 404);
     // Bad settings.
     for (body, code) in [
         (json!({"user": "ola", "game": "chess"}), "unknown-game"),
-        (json!({"user": "ola", "game": "ringo", "side": "white"}), "unknown-side"),
-        (json!({"user": "ola", "game": "ringo", "clock": {"base_secs": 0}}), "bad-clock"),
-        (json!({"user": "ola", "game": "ringo", "days": 5}), "bad-days"),
-        (json!({"user": "ola", "game": "urgammon", "to": 1000}), "bad-match-target"),
-        (json!({"user": "ola", "game": "ringo", "rules": "nonsense=1"}), "bad-rules"),
-        (json!({"user": "ola", "game": "ringo", "extra": 1}), "bad-json"),
+        (
+            json!({"user": "ola", "game": "ringo", "side": "white"}),
+            "unknown-side",
+        ),
+        (
+            json!({"user": "ola", "game": "ringo", "clock": {"base_secs": 0}}),
+            "bad-clock",
+        ),
+        (
+            json!({"user": "ola", "game": "ringo", "days": 5}),
+            "bad-days",
+        ),
+        (
+            json!({"user": "ola", "game": "urgammon", "to": 1000}),
+            "bad-match-target",
+        ),
+        (
+            json!({"user": "ola", "game": "ringo", "rules": "nonsense=1"}),
+            "bad-rules",
+        ),
+        (
+            json!({"user": "ola", "game": "ringo", "extra": 1}),
+            "bad-json",
+        ),
     ] {
         let (s, v) = as_account(&app, &ala, "POST", "/api/challenges", Some(body.clone())).await;
         assert_eq!((s, v["code"].as_str()), (400, Some(code)), "{body}: {v}");
@@ -123,23 +239,62 @@ async fn hostile_challenges_are_refused() {
     let (s, _) = as_account(&app, &ola, "POST", "/api/challenges/nothere/accept", None).await;
     assert_eq!(s, 404);
     let eve = signup(&app, "eve").await;
-    let (_, c) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (_, c) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     let id = c["id"].as_str().unwrap();
     for verb in ["accept", "decline", "cancel"] {
-        let (s, v) = as_account(&app, &eve, "POST", &format!("/api/challenges/{id}/{verb}"), None).await;
-        assert_eq!((s, v["code"].as_str()), (404, Some("no-such-challenge")), "{verb}: {v}");
+        let (s, v) = as_account(
+            &app,
+            &eve,
+            "POST",
+            &format!("/api/challenges/{id}/{verb}"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (404, Some("no-such-challenge")),
+            "{verb}: {v}"
+        );
     }
     // Cancelled by its sender: the target can no longer accept it.
-    let (s, v) = as_account(&app, &ala, "POST", &format!("/api/challenges/{id}/cancel"), None).await;
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        &format!("/api/challenges/{id}/cancel"),
+        None,
+    )
+    .await;
     assert_eq!((s, v["status"].as_str()), (200, Some("cancelled")));
-    let (s, _) = as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/accept"), None).await;
+    let (s, _) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
     assert_eq!(s, 409);
     // A flood of challenges to many players stops at the cap.
     let mut refused = false;
     for i in 0..12 {
         let name = format!("p{i}");
         let _ = signup_or_skip(&app, &name).await;
-        let (s, v) = as_account(&app, &eve, "POST", "/api/challenges", Some(challenge(&name))).await;
+        let (s, v) = as_account(
+            &app,
+            &eve,
+            "POST",
+            "/api/challenges",
+            Some(challenge(&name)),
+        )
+        .await;
         if s == 429 {
             assert_eq!(v["code"], "too-many-challenges");
             refused = true;
@@ -162,27 +317,94 @@ async fn a_player_refuses_challenges_as_her_setting_says() {
     let (_, app) = people_app("people_policy").await;
     let (ala, ola) = (signup(&app, "ala").await, signup(&app, "ola").await);
     let set = |policy: &str| json!({"challenges": policy});
-    let (s, _) = as_account(&app, &ola, "PUT", "/api/account/settings", Some(set("nobody"))).await;
+    let (s, _) = as_account(
+        &app,
+        &ola,
+        "PUT",
+        "/api/account/settings",
+        Some(set("nobody")),
+    )
+    .await;
     assert_eq!(s, 200);
-    let (s, v) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
-    assert_eq!((s, v["code"].as_str()), (403, Some("challenge-refused")), "{v}");
-    as_account(&app, &ola, "PUT", "/api/account/settings", Some(set("rated"))).await;
-    let (s, _) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (403, Some("challenge-refused")),
+        "{v}"
+    );
+    as_account(
+        &app,
+        &ola,
+        "PUT",
+        "/api/account/settings",
+        Some(set("rated")),
+    )
+    .await;
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 403, "a casual one is refused");
     let mut rated = challenge("ola");
     rated["rated"] = json!(true);
     let (s, v) = as_account(&app, &ala, "POST", "/api/challenges", Some(rated)).await;
     assert_eq!(s, 201, "a rated one is taken: {v}");
     let id = v["id"].as_str().unwrap();
-    as_account(&app, &ala, "POST", &format!("/api/challenges/{id}/cancel"), None).await;
-    as_account(&app, &ola, "PUT", "/api/account/settings", Some(set("followed"))).await;
-    let (s, _) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    as_account(
+        &app,
+        &ala,
+        "POST",
+        &format!("/api/challenges/{id}/cancel"),
+        None,
+    )
+    .await;
+    as_account(
+        &app,
+        &ola,
+        "PUT",
+        "/api/account/settings",
+        Some(set("followed")),
+    )
+    .await;
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 403, "a stranger is refused");
     let (s, _) = as_account(&app, &ola, "POST", "/api/users/ala/follow", None).await;
     assert_eq!(s, 200);
-    let (s, _) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 201, "a followed player is taken");
-    let (s, v) = as_account(&app, &ola, "PUT", "/api/account/settings", Some(set("strangers"))).await;
+    let (s, v) = as_account(
+        &app,
+        &ola,
+        "PUT",
+        "/api/account/settings",
+        Some(set("strangers")),
+    )
+    .await;
     assert_eq!(s, 400, "an unknown policy: {v}");
 }
 
@@ -223,7 +445,9 @@ async fn site_socket(
     cookie: Option<&str>,
 ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let mut req = format!("ws://{addr}/api/site/ws").into_client_request().unwrap();
+    let mut req = format!("ws://{addr}/api/site/ws")
+        .into_client_request()
+        .unwrap();
     if let Some(c) = cookie {
         req.headers_mut().insert("cookie", c.parse().unwrap());
     }
@@ -242,7 +466,10 @@ async fn online_until(app: &axum::Router, ok: impl Fn(&Value) -> bool) -> Value 
         if ok(&v) {
             return v;
         }
-        assert!(tokio::time::Instant::now() < deadline, "online never became right: {v}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "online never became right: {v}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -255,7 +482,10 @@ async fn the_site_socket_counts_players_online_and_tells_of_challenges() {
     let mut ala_ws = site_socket(&addr, Some(&ala)).await;
     let mut ola_ws = site_socket(&addr, Some(&ola)).await;
     let anon = site_socket(&addr, None).await;
-    let v = online_until(&app, |v| v["names"] == json!(["ala", "ola"]) && v["players"] == 3).await;
+    let v = online_until(&app, |v| {
+        v["names"] == json!(["ala", "ola"]) && v["players"] == 3
+    })
+    .await;
     assert_eq!(v["games"], 0);
     // The anonymous page is counted, never named.
     assert!(v["names"].as_array().unwrap().iter().all(|n| n.is_string()));
@@ -264,17 +494,37 @@ async fn the_site_socket_counts_players_online_and_tells_of_challenges() {
     let (_, p) = as_account(&app, &ala, "GET", "/api/users/ola", None).await;
     assert_eq!(p["online"], true, "{p}");
     // A challenge: both pages are told; so is a decline.
-    let (s, c) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, c) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 201);
-    assert_eq!(next_message(&mut ola_ws, Some("challenges")).await["type"], "challenges");
-    assert_eq!(next_message(&mut ala_ws, Some("challenges")).await["type"], "challenges");
+    assert_eq!(
+        next_message(&mut ola_ws, Some("challenges")).await["type"],
+        "challenges"
+    );
+    assert_eq!(
+        next_message(&mut ala_ws, Some("challenges")).await["type"],
+        "challenges"
+    );
     let id = c["id"].as_str().unwrap();
-    as_account(&app, &ola, "POST", &format!("/api/challenges/{id}/decline"), None).await;
+    as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/decline"),
+        None,
+    )
+    .await;
     next_message(&mut ala_ws, Some("challenges")).await;
     // Ola leaves: she is no longer online.
     drop(ola_ws);
     online_until(&app, |v| v["names"] == json!(["ala"])).await;
-    let _ = ala_ws.next();
+    drop(ala_ws);
 }
 
 #[tokio::test]
@@ -340,13 +590,34 @@ async fn two_instances_share_challenges_and_who_is_online() {
         online_until(app, |v| v["names"] == json!(["ala", "ola"])).await;
     }
     // A challenge made on one is heard and accepted on the other.
-    let (s, c) = as_account(&app_a, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, c) = as_account(
+        &app_a,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 201, "{c}");
     next_message(&mut ola_ws, Some("challenges")).await;
     let id = c["id"].as_str().unwrap();
-    let (s, p) = as_account(&app_b, &ola, "POST", &format!("/api/challenges/{id}/accept"), None).await;
+    let (s, p) = as_account(
+        &app_b,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
     assert_eq!(s, 201, "{p}");
-    let (_, g) = as_account(&app_a, &ala, "GET", &format!("/api/games/{}", p["game"].as_str().unwrap()), None).await;
+    let (_, g) = as_account(
+        &app_a,
+        &ala,
+        "GET",
+        &format!("/api/games/{}", p["game"].as_str().unwrap()),
+        None,
+    )
+    .await;
     assert_eq!(g["you"], json!([0]), "{g}");
 }
 
@@ -380,7 +651,14 @@ async fn a_challenge_reaches_the_challenged_players_browsers_by_web_push() {
         "keys": {"p256dh": common::BROWSER_P256DH, "auth": common::BROWSER_AUTH}}, "games": [], "lang": "pl"});
     let (s, v) = as_account(&app, &ola, "POST", "/api/push/subscriptions", Some(sub)).await;
     assert_eq!(s, 201, "{v}");
-    let (s, _) = as_account(&app, &ala, "POST", "/api/challenges", Some(challenge("ola"))).await;
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
     assert_eq!(s, 201);
     let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
         .await
@@ -388,7 +666,11 @@ async fn a_challenge_reaches_the_challenged_players_browsers_by_web_push() {
         .unwrap();
     let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     let secret = p256::SecretKey::from_slice(&b64.decode(common::BROWSER_SECRET).unwrap()).unwrap();
-    let auth: [u8; 16] = b64.decode(common::BROWSER_AUTH).unwrap().try_into().unwrap();
+    let auth: [u8; 16] = b64
+        .decode(common::BROWSER_AUTH)
+        .unwrap()
+        .try_into()
+        .unwrap();
     let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
     let message: Value = serde_json::from_slice(&plain).unwrap();
     assert_eq!(message["title"], "ala wyzywa cię na partię", "{message}");

@@ -15,5 +15,6 @@ pub mod throttle;
 
 pub use error::AccountError;
 pub use service::{
-    allows_takebacks, challenge_policy, device, recovery_hash, Accounts, ChallengePolicy, Started, IDLE_DAYS, RECOVERY_CODES,
+    allows_takebacks, challenge_policy, device, recovery_hash, Accounts, ChallengePolicy, Started,
+    IDLE_DAYS, RECOVERY_CODES,
 };

@@ -481,7 +481,10 @@ mod tests {
     #[test]
     fn challenges_come_from_everyone_unless_the_player_says_otherwise() {
         assert_eq!(challenge_policy(None), ChallengePolicy::Everyone);
-        assert_eq!(challenge_policy(Some("not json")), ChallengePolicy::Everyone);
+        assert_eq!(
+            challenge_policy(Some("not json")),
+            ChallengePolicy::Everyone
+        );
         assert_eq!(
             challenge_policy(Some(r#"{"challenges":"followed","lang":"pl"}"#)),
             ChallengePolicy::Followed

@@ -35,8 +35,8 @@ pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
 pub use reviews::Review;
 pub use service::Games;
-pub use watch::{InPlay, PlayerInPlay, IN_PLAY_SHOWN};
 pub(crate) use service::Parts;
+pub use watch::{InPlay, PlayerInPlay, IN_PLAY_SHOWN};
 
 use service::Inner;
 use std::collections::HashMap;

@@ -146,7 +146,11 @@ impl Games {
                 updated_at: row.updated_at,
             });
         }
-        out.sort_by(|a, b| b.rating.cmp(&a.rating).then(b.updated_at.cmp(&a.updated_at)));
+        out.sort_by(|a, b| {
+            b.rating
+                .cmp(&a.rating)
+                .then(b.updated_at.cmp(&a.updated_at))
+        });
         out.truncate(IN_PLAY_SHOWN);
         Ok(out)
     }

@@ -150,14 +150,8 @@ const FILES: &[(&str, &str)] = &[
         "js/pages/players.js",
         include_str!("../../static/js/pages/players.js"),
     ),
-    (
-        "js/nav.js",
-        include_str!("../../static/js/nav.js"),
-    ),
-    (
-        "js/site.js",
-        include_str!("../../static/js/site.js"),
-    ),
+    ("js/nav.js", include_str!("../../static/js/nav.js")),
+    ("js/site.js", include_str!("../../static/js/site.js")),
     (
         "js/pages/home.js",
         include_str!("../../static/js/pages/home.js"),

@@ -274,11 +274,7 @@ impl Lobby {
     ///
     /// # Errors
     /// No such challenge, not hers to accept, answered already.
-    pub async fn accept_challenge(
-        &self,
-        id: &str,
-        me: SeatAccount,
-    ) -> Result<Paired, LobbyError> {
+    pub async fn accept_challenge(&self, id: &str, me: SeatAccount) -> Result<Paired, LobbyError> {
         let c = self.open_challenge(id, me.id, false).await?;
         let game_id = crate::secrets::game_id()?;
         let seat = match c.seat {

@@ -142,7 +142,9 @@ async fn follow(
             () = stopping.wait() => return,
             heard = notices.recv() => heard,
         };
-        let Some(inner) = people.upgrade() else { return };
+        let Some(inner) = people.upgrade() else {
+            return;
+        };
         match heard {
             Ok(Notice::Person { account }) => {
                 let _ = inner.changed.send(account);

@@ -76,7 +76,9 @@ pub(super) async fn keep(people: Weak<Inner>, mut stopping: crate::tasks::Stoppi
             () = stopping.wait() => return,
             _ = tick.tick() => {}
         }
-        let Some(inner) = people.upgrade() else { return };
+        let Some(inner) = people.upgrade() else {
+            return;
+        };
         if !inner.dirty.swap(false, Ordering::SeqCst) {
             continue;
         }

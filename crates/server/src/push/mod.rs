@@ -359,7 +359,12 @@ pub fn words(lang: &str, event: Event, game: &str, text: Option<&str>) -> (Strin
 /// A challenge's notification in a language (`en`, `pl`, `fr`; another
 /// is English): its title and body (`game`: the game's name, `clock`: its
 /// time control, if any).
-pub fn challenge_words(lang: &str, from: &str, game: &str, clock: Option<&str>) -> (String, String) {
+pub fn challenge_words(
+    lang: &str,
+    from: &str,
+    game: &str,
+    clock: Option<&str>,
+) -> (String, String) {
     let title = match lang {
         "pl" => format!("{from} wyzywa cię na partię"),
         "fr" => format!("{from} vous défie"),

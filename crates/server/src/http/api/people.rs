@@ -243,4 +243,3 @@ pub async fn following(
     players.sort_by_key(|p| (!p.online, p.games.is_empty()));
     Ok(Json(FollowingAnswer { players }))
 }
-

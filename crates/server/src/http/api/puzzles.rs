@@ -399,13 +399,19 @@ mod tests {
     fn the_puzzle_of_the_day_is_one_of_its_game_and_changes_each_day_until_all_came_round() {
         for game in PuzzleGame::ALL {
             let n = puzzles::all().iter().filter(|p| p.game == game).count();
-            let days: Vec<String> = (0..n as i64).filter_map(|d| daily(game, 20_000 + d)).collect();
+            let days: Vec<String> = (0..n as i64)
+                .filter_map(|d| daily(game, 20_000 + d))
+                .collect();
             assert_eq!(days.len(), n);
             assert!(days
                 .iter()
                 .all(|id| puzzles::by_id(id).is_some_and(|p| p.game == game)));
             let distinct: std::collections::HashSet<&String> = days.iter().collect();
-            assert_eq!(distinct.len(), n, "{game:?}: every puzzle once before a repeat");
+            assert_eq!(
+                distinct.len(),
+                n,
+                "{game:?}: every puzzle once before a repeat"
+            );
             assert_eq!(daily(game, 20_000), daily(game, 20_000), "the same all day");
         }
     }

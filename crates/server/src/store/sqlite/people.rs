@@ -177,8 +177,9 @@ impl PeopleBackend for SqliteStore {
         let instance = instance.to_string();
         self.write(move |c| {
             c.execute("DELETE FROM online WHERE instance = ?1", params![instance])?;
-            let mut insert =
-                c.prepare("INSERT INTO online (instance, account_id, sockets) VALUES (?1, ?2, ?3)")?;
+            let mut insert = c.prepare(
+                "INSERT INTO online (instance, account_id, sockets) VALUES (?1, ?2, ?3)",
+            )?;
             for a in accounts {
                 insert.execute(params![instance, a, 1])?;
             }
