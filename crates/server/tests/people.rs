@@ -677,3 +677,61 @@ async fn a_challenge_reaches_the_challenged_players_browsers_by_web_push() {
     assert_eq!(message["body"], "Ringo · 5+3");
     assert_eq!(message["url"], "/");
 }
+
+#[tokio::test]
+async fn a_follow_flood_is_one_follow_and_stops_at_the_cap() {
+    let (state, app) = people_app("people_follow_flood").await;
+    let ala = signup(&app, "ala").await;
+    signup(&app, "ola").await;
+    // Following and unfollowing a hundred times over leaves one follow at
+    // most, and the count never goes wrong.
+    for i in 0..100 {
+        let method = if i % 2 == 0 { "POST" } else { "DELETE" };
+        let (s, _) = as_account(&app, &ala, method, "/api/users/ola/follow", None).await;
+        assert_eq!(s, 200);
+    }
+    let (s, _) = as_account(&app, &ala, "POST", "/api/users/ola/follow", None).await;
+    assert_eq!(s, 200);
+    let (_, p) = call(&app, "GET", "/api/users/ola", None, None).await;
+    assert_eq!(p["followers"], 1, "{p}");
+    // Two hundred players more (stored directly: a sign-up's password hash
+    // costs a second each), followed up to the cap; the next is refused.
+    for i in 0..agon_server::people::MAX_FOLLOWS {
+        let name = format!("f{i}");
+        state
+            .store()
+            .create_account(agon_server::store::accounts::NewAccount {
+                key: name.clone(),
+                name,
+                password_hash: "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2g".into(),
+                recovery: vec![],
+                created_at: 0,
+            })
+            .await
+            .unwrap();
+    }
+    let mut refused = None;
+    for i in 0..agon_server::people::MAX_FOLLOWS {
+        let (s, v) = as_account(&app, &ala, "POST", &format!("/api/users/f{i}/follow"), None).await;
+        if s != 200 {
+            refused = Some((i, s, v));
+            break;
+        }
+    }
+    let (i, s, v) = refused.expect("the cap is reached");
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (429, Some("too-many-follows")),
+        "{v}"
+    );
+    assert_eq!(
+        i,
+        agon_server::people::MAX_FOLLOWS - 1,
+        "ola and 199 others: 200 followed"
+    );
+    let (_, f) = as_account(&app, &ala, "GET", "/api/account/following", None).await;
+    assert_eq!(
+        f["players"].as_array().unwrap().len(),
+        agon_server::people::MAX_FOLLOWS
+    );
+}
