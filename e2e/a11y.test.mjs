@@ -179,7 +179,7 @@ test("every page fits a phone: no horizontal scroll, no control off the screen, 
       assert.ok(h <= 64, `${lang}: the closed header is ${h} px tall: ${parts.join(", ")}`);
       assert.equal(await page.locator("header nav a").filter({ visible: true }).count(), 0, `${lang}: the menu is closed`);
       await page.locator("#menu-button").click();
-      const links = await page.locator("header nav a").evaluateAll((list) => list.map((a) => {
+      const links = await page.locator("header nav a").evaluateAll((list) => list.filter((a) => !a.closest("[hidden]")).map((a) => {
         const r = a.getBoundingClientRect();
         return { href: a.getAttribute("href"), w: r.width, h: r.height, right: r.right, shown: a.offsetParent !== null };
       }));

@@ -68,7 +68,7 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
     proc.stdout.on("data", (d) => { if (String(d).includes("Agon is running")) { clearTimeout(timer); resolve(); } });
     proc.on("exit", (code) => reject(new Error("server exited with " + code)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill("SIGTERM") };
+  return { url: `http://127.0.0.1:${port}`, data, bin, stop: () => proc.kill("SIGTERM") };
 }
 
 export async function launch() {

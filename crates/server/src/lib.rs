@@ -36,6 +36,7 @@ pub mod protocol;
 pub mod push;
 pub mod puzzles;
 pub mod ratings;
+pub mod safety;
 pub mod secrets;
 pub mod session;
 pub mod signal;

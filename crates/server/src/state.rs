@@ -11,6 +11,7 @@ use crate::accounts::Accounts;
 use crate::games::{Games, Options, Parts};
 use crate::lobby::Lobby;
 use crate::people::People;
+use crate::safety::Safety;
 use crate::store::Store;
 use crate::tasks::{Stopping, Tasks};
 use crate::ws::Sockets;
@@ -34,6 +35,7 @@ struct Root {
     games: Games,
     lobby: Lobby,
     people: People,
+    safety: Safety,
     /// The one handle on every loop and background task of every service.
     tasks: Tasks,
     /// The WebSockets open on this instance, and the signal that closes
@@ -73,6 +75,7 @@ impl AppState {
             options,
         });
         let people = People::start(games.clone());
+        let safety = Safety::new(store.clone());
         let lobby = Lobby::start(games.clone(), people.clone());
         let app = AppState {
             inner: Arc::new(Root {
@@ -81,6 +84,7 @@ impl AppState {
                 games,
                 lobby,
                 people,
+                safety,
                 tasks,
                 sockets,
                 draining: AtomicBool::new(false),
@@ -107,6 +111,11 @@ impl AppState {
     /// Who is here: players online, follows.
     pub fn people(&self) -> &People {
         &self.inner.people
+    }
+
+    /// Safety between strangers: blocks, reports, moderators.
+    pub fn safety(&self) -> &Safety {
+        &self.inner.safety
     }
 
     /// The account service.

@@ -126,6 +126,10 @@ pub(crate) enum Command {
     /// Brings the database's schema up to date and exits (`serve` does it
     /// too at start): for operators who migrate as a step of their own.
     Migrate(MigrateArgs),
+    /// Moderation from the command line: `agon mod grant NAME` makes the
+    /// first moderator (with the serve's --data or --database, while it runs).
+    #[command(subcommand)]
+    Mod(ModCmd),
 }
 
 #[cfg(test)]

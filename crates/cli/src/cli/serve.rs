@@ -308,6 +308,27 @@ pub(crate) struct BackupArgs {
     pub(crate) file: std::path::PathBuf,
 }
 
+/// `agon mod`: moderation from the command line.
+#[derive(clap::Subcommand, Debug)]
+pub(crate) enum ModCmd {
+    /// Makes an account a moderator (the first one: later ones are made by
+    /// moderators on the moderation page). Logged like a moderator's action.
+    Grant(GrantArgs),
+}
+
+/// `agon mod grant`: whom, and which database.
+#[derive(clap::Args, Debug)]
+pub(crate) struct GrantArgs {
+    /// The account's name.
+    pub(crate) name: String,
+    /// The data directory of a SQLite instance (its database is agon.db).
+    #[arg(long, env = "AGON_DATA", default_value = DATA)]
+    pub(crate) data: std::path::PathBuf,
+    /// A PostgreSQL database instead (postgres://user@host:port/db).
+    #[arg(long, env = "AGON_DATABASE", hide_env_values = true)]
+    pub(crate) database: Option<String>,
+}
+
 /// `agon migrate`: which database.
 #[derive(clap::Args, Debug)]
 pub(crate) struct MigrateArgs {

@@ -23,6 +23,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Worker(args) => serve::worker(args),
         Command::Backup(args) => serve::backup(&args),
         Command::Migrate(args) => serve::migrate(&args),
+        Command::Mod(crate::cli::ModCmd::Grant(args)) => serve::grant(&args),
         Command::Ringo(cmd) => ringo::run(cmd),
         Command::Urgammon(cmd) => urgammon::run(cmd),
         Command::Engine => engine::run(),

@@ -53,6 +53,33 @@ pub(crate) fn migrate(args: &MigrateArgs) -> Result<()> {
     Ok(())
 }
 
+/// `agon mod grant NAME`: makes an account a moderator, in the database a
+/// serving instance uses (SQLite takes the write beside the server; the
+/// server reads the role from the database at each request).
+pub(crate) fn grant(args: &GrantArgs) -> Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let new = runtime.block_on(async {
+        let store = match &args.database {
+            Some(url) => agon_server::store::Store::connect(url)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+            None => {
+                agon_server::store::Store::open(&args.data).map_err(|e| anyhow::anyhow!("{e}"))?
+            }
+        };
+        agon_server::safety::Safety::new(store)
+            .grant_from_command_line(&args.name)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    })?;
+    if new {
+        println!("{} is a moderator now.", args.name);
+    } else {
+        println!("{} was a moderator already.", args.name);
+    }
+    Ok(())
+}
+
 /// `agon worker`: takes engine jobs from the shared database.
 pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
     announce_tablebases(&args.tablebases);

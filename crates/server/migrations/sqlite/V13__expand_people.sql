@@ -1,4 +1,4 @@
--- Players meeting (issue 74): challenges by name, follows, and who is
+-- Players meeting (issue 74): challenges by name, follows (relations), and who is
 -- online on each instance (account_id 0 counts the sockets of players not
 -- signed in). Only adds: an instance of the previous release serves beside it.
 CREATE TABLE IF NOT EXISTS challenges (
@@ -18,13 +18,16 @@ CREATE TABLE IF NOT EXISTS challenges (
 CREATE INDEX IF NOT EXISTS challenges_from ON challenges (from_account, changed_ms);
 CREATE INDEX IF NOT EXISTS challenges_to ON challenges (to_account, changed_ms);
 
-CREATE TABLE IF NOT EXISTS follows (
-    follower INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    followed INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+-- One player's relation to another: she follows her, or blocks her (as
+-- lila keeps both in one relation collection).
+CREATE TABLE IF NOT EXISTS relations (
+    from_account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    to_account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
     created_ms INTEGER NOT NULL,
-    PRIMARY KEY (follower, followed)
+    PRIMARY KEY (from_account, to_account, kind)
 );
-CREATE INDEX IF NOT EXISTS follows_followed ON follows (followed);
+CREATE INDEX IF NOT EXISTS relations_to ON relations (to_account, kind);
 
 CREATE TABLE IF NOT EXISTS online (
     instance TEXT NOT NULL,

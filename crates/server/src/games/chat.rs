@@ -29,6 +29,10 @@ pub enum ChatRefusal {
     /// Too many lines at once.
     #[error("you are writing too fast: at most {CHAT_BURST} lines in {} seconds", CHAT_WINDOW.as_secs())]
     Flood,
+    /// A moderator muted the writer's chat until this time (milliseconds
+    /// since the epoch).
+    #[error("a moderator muted your chat until {0} (milliseconds since the epoch)")]
+    Muted(i64),
 }
 
 /// Each writer's recent lines, per game, for the rate limit.

@@ -10,6 +10,7 @@ use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::model::Seat;
 use crate::protocol::GameOut;
+use crate::store::Relation;
 use crate::store::{ChatLine, Room};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,12 +24,27 @@ impl Games {
         &self,
         slot: &Arc<Slot>,
         seats: &[Seat],
-        name: Option<String>,
+        writer: Option<&crate::store::SeatAccount>,
         room: Room,
         text: &str,
         client: &str,
     ) -> Result<ChatLine, GameError> {
         let text = check_text(text)?;
+        // A player's line is her seat's account's when the seat is one's
+        // (whoever's token wrote it): its name shows, and a mute or a block
+        // of that account holds for it.
+        let seat_account = match seats.first() {
+            Some(seat) => slot.session.lock().await.row.accounts[seat.index()].clone(),
+            None => None,
+        };
+        let writer = seat_account.as_ref().or(writer);
+        // A moderator's mute holds on every instance (it is in the store).
+        if let Some(a) = writer {
+            if let Some(until) = crate::safety::muted(self.store(), a.id).await? {
+                return Err(ChatRefusal::Muted(until).into());
+            }
+        }
+        let name = writer.and_then(|a| a.name.clone());
         let game = slot.session.lock().await.row.id.clone();
         match (room, seats.is_empty()) {
             (Room::Players, true) => {
@@ -101,13 +117,15 @@ impl Games {
         }
     }
 
-    /// A room's lines for a reader holding `seats`: the players' room is
-    /// the players' own until the game ends.
+    /// A room's lines for a reader holding `seats` (signed in as
+    /// `reader`): the players' room is the players' own until the game
+    /// ends; the lines of players the reader blocks are left out.
     pub(crate) async fn read_chat(
         &self,
         slot: &Arc<Slot>,
         seats: &[Seat],
         room: Room,
+        reader: Option<i64>,
     ) -> Result<Vec<ChatLine>, GameError> {
         let (game, over) = {
             let s = slot.session.lock().await;
@@ -119,7 +137,21 @@ impl Games {
             )
             .into());
         }
-        Ok(self.store().chat(&game, room, CHAT_SHOWN).await?)
+        let lines = self.store().chat(&game, room, CHAT_SHOWN).await?;
+        let blocked: Vec<Option<String>> = match reader {
+            Some(r) => self
+                .store()
+                .related(Relation::Block, r)
+                .await?
+                .into_iter()
+                .map(|b| b.name)
+                .collect(),
+            None => vec![],
+        };
+        Ok(lines
+            .into_iter()
+            .filter(|l| l.name.is_none() || !blocked.contains(&l.name))
+            .collect())
     }
 
     /// Notes in the store how many sockets this instance has open for a

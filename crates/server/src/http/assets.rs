@@ -153,6 +153,10 @@ const FILES: &[(&str, &str)] = &[
     ("js/nav.js", include_str!("../../static/js/nav.js")),
     ("js/site.js", include_str!("../../static/js/site.js")),
     (
+        "js/pages/mod.js",
+        include_str!("../../static/js/pages/mod.js"),
+    ),
+    (
         "js/pages/home.js",
         include_str!("../../static/js/pages/home.js"),
     ),

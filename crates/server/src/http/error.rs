@@ -136,6 +136,25 @@ pub enum ErrorCode {
     NotYourChallenge,
     /// The challenge was answered already, or lapsed (409).
     ChallengeAnswered,
+    /// A moderator muted the writer's chat (403).
+    Muted,
+    /// Blocking or reporting oneself (400).
+    Yourself,
+    /// Either player blocks the other (403).
+    Blocked,
+    /// A report about this player is open already (409).
+    ReportOpen,
+    /// A report that is not one: an unknown reason, a text too long, a
+    /// game not the player's (400).
+    BadReport,
+    /// Too many players blocked (429).
+    TooManyBlocks,
+    /// Only moderators may (403).
+    NotModerator,
+    /// No open report with this number (404).
+    NoSuchReport,
+    /// A moderator's action that is not one (400).
+    BadAction,
     /// Following oneself (400).
     FollowYourself,
     /// Following as many players as one may (429).
@@ -391,6 +410,7 @@ impl From<GameError> for ApiError {
                     C::Bad(_) => ApiError::BadRequest(ErrorCode::BadChat, m),
                     C::WrongRoom(_) => ApiError::Forbidden(ErrorCode::WrongRoom, m),
                     C::Flood => ApiError::TooMany(ErrorCode::ChatFlood, m, 10),
+                    C::Muted(_) => ApiError::Forbidden(ErrorCode::Muted, m),
                 }
             }
         }
@@ -402,7 +422,9 @@ impl From<crate::lobby::LobbyError> for ApiError {
         use crate::lobby::LobbyError as L;
         let m = e.to_string();
         match e {
-            L::NoSuchSeek(_) => ApiError::NotFound(ErrorCode::NoSuchSeek, m),
+            // Missing, not NotFound: NotFound words its message as a game's
+            // ("no game with id …").
+            L::NoSuchSeek(_) => ApiError::Missing(ErrorCode::NoSuchSeek, m),
             L::Taken => ApiError::Conflict(ErrorCode::SeekTaken, m),
             L::NotYours => ApiError::Forbidden(ErrorCode::NotYourSeek, m),
             L::Own => ApiError::Conflict(ErrorCode::OwnSeek, m),
@@ -411,7 +433,7 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::BadClock(_) => ApiError::BadRequest(ErrorCode::BadClock, m),
             L::BadRange(_) => ApiError::BadRequest(ErrorCode::BadRange, m),
             L::TooMany(_) => ApiError::TooMany(ErrorCode::TooManySeeks, m, 10),
-            L::UnknownPool(_) => ApiError::NotFound(ErrorCode::UnknownPool, m),
+            L::UnknownPool(_) => ApiError::Missing(ErrorCode::UnknownPool, m),
             L::AlreadyWaiting => ApiError::Conflict(ErrorCode::AlreadyWaiting, m),
             L::NoSuchPlayer(_) => ApiError::Missing(ErrorCode::UserNotFound, m),
             L::ChallengeYourself => ApiError::BadRequest(ErrorCode::ChallengeYourself, m),
@@ -421,6 +443,7 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::NoSuchChallenge(_) => ApiError::Missing(ErrorCode::NoSuchChallenge, m),
             L::NotYourChallenge(_) => ApiError::Forbidden(ErrorCode::NotYourChallenge, m),
             L::ChallengeAnswered(_) => ApiError::Conflict(ErrorCode::ChallengeAnswered, m),
+            L::Blocked => ApiError::Forbidden(ErrorCode::Blocked, m),
             L::Settings(e) => e.into(),
             L::Game(e) => e.into(),
         }
@@ -435,7 +458,26 @@ impl From<crate::people::FollowError> for ApiError {
             F::Yourself => ApiError::BadRequest(ErrorCode::FollowYourself, m),
             F::NoSuchPlayer(_) => ApiError::Missing(ErrorCode::UserNotFound, m),
             F::TooMany(_) => ApiError::TooMany(ErrorCode::TooManyFollows, m, 60),
+            F::Blocked => ApiError::Forbidden(ErrorCode::Blocked, m),
             F::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::safety::SafetyError> for ApiError {
+    fn from(e: crate::safety::SafetyError) -> ApiError {
+        use crate::safety::SafetyError as S;
+        let m = e.to_string();
+        match e {
+            S::Yourself(_) => ApiError::BadRequest(ErrorCode::Yourself, m),
+            S::NoSuchPlayer(_) => ApiError::Missing(ErrorCode::UserNotFound, m),
+            S::ReportOpen => ApiError::Conflict(ErrorCode::ReportOpen, m),
+            S::BadReport(_) => ApiError::BadRequest(ErrorCode::BadReport, m),
+            S::TooManyBlocks(_) => ApiError::TooMany(ErrorCode::TooManyBlocks, m, 60),
+            S::NotModerator => ApiError::Forbidden(ErrorCode::NotModerator, m),
+            S::NoSuchReport(_) => ApiError::Missing(ErrorCode::NoSuchReport, m),
+            S::BadAction(_) => ApiError::BadRequest(ErrorCode::BadAction, m),
+            S::Store(e) => e.into(),
         }
     }
 }

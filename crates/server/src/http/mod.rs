@@ -220,6 +220,22 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/account/following", get(api::people::following))
         .route(
+            "/api/users/{name}/block",
+            limited(
+                post(api::safety::block).delete(api::safety::unblock),
+                &acting,
+            ),
+        )
+        .route("/api/account/blocks", get(api::safety::blocks))
+        .route(
+            "/api/reports",
+            limited(post(api::safety::report), &creating),
+        )
+        .route("/api/mod/reports", get(api::safety::reports))
+        .route("/api/mod/log", get(api::safety::log))
+        .route("/api/mod/actions", limited(post(api::safety::act), &acting))
+        .route("/mod", get(assets::page))
+        .route(
             "/api/games/{id}/chat",
             get(api::talk::read).merge(limited(post(api::talk::write), &acting)),
         )

@@ -11,6 +11,7 @@ use crate::accounts::ChallengePolicy;
 use crate::clock::{now_ms, ClockSettings};
 use crate::kinds::SettingsFields;
 use crate::model::Kind;
+use crate::store::Relation;
 use crate::store::{ChallengeRow, ChallengeStatus, SeatAccount, SeekRow};
 use serde::Serialize;
 
@@ -124,6 +125,13 @@ impl Lobby {
         if target.id == from.id {
             return Err(LobbyError::ChallengeYourself);
         }
+        if self
+            .store()
+            .related_either(Relation::Block, from.id, target.id)
+            .await?
+        {
+            return Err(LobbyError::Blocked);
+        }
         self.check_policy(&from, &target, spec.rated).await?;
         let now = now_ms();
         let mine = self
@@ -184,7 +192,7 @@ impl Lobby {
             ))),
             ChallengePolicy::Rated => Ok(()),
             ChallengePolicy::Followed => {
-                let followed = self.store().following(target.id).await?;
+                let followed = self.store().related(Relation::Follow, target.id).await?;
                 if followed.iter().any(|f| f.id == from.id) {
                     Ok(())
                 } else {
@@ -276,6 +284,14 @@ impl Lobby {
     /// No such challenge, not hers to accept, answered already.
     pub async fn accept_challenge(&self, id: &str, me: SeatAccount) -> Result<Paired, LobbyError> {
         let c = self.open_challenge(id, me.id, false).await?;
+        // A block made after the challenge was sent holds too.
+        if self
+            .store()
+            .related_either(Relation::Block, c.from.id, me.id)
+            .await?
+        {
+            return Err(LobbyError::Blocked);
+        }
         let game_id = crate::secrets::game_id()?;
         let seat = match c.seat {
             Some(s) => s,

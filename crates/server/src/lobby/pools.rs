@@ -234,8 +234,9 @@ impl Lobby {
                 .await
             {
                 Ok(game) => return Ok(Err(Paired { game, token })),
-                // Someone else was quicker: try the next.
-                Err(LobbyError::Taken) => continue,
+                // Someone else was quicker, or one blocks the other: try
+                // the next.
+                Err(LobbyError::Taken | LobbyError::Blocked) => continue,
                 Err(e) => return Err(e),
             }
         }
@@ -261,7 +262,7 @@ impl Lobby {
             if used.contains(&a.id) {
                 continue;
             }
-            let best = open
+            let mut near: Vec<&SeekRow> = open
                 .iter()
                 .filter(|b| {
                     b.id != a.id
@@ -273,24 +274,30 @@ impl Lobby {
                         && b.rated == a.rated
                         && fits(a, b, now)
                 })
-                .min_by(|x, y| {
-                    let dx = (pool_rating(x) - pool_rating(a)).abs();
-                    let dy = (pool_rating(y) - pool_rating(a)).abs();
-                    dx.total_cmp(&dy)
-                });
-            let Some(b) = best else { continue };
-            // The newer seek's creator takes the older one's seat's
-            // opposite: her token is her own seek's.
-            match self
-                .pair(a, b.token_hash.clone(), b.account.clone(), Some(b))
-                .await
-            {
-                Ok(_) => {
-                    used.insert(a.id.clone());
-                    used.insert(b.id.clone());
+                .collect();
+            near.sort_by(|x, y| {
+                let dx = (pool_rating(x) - pool_rating(a)).abs();
+                let dy = (pool_rating(y) - pool_rating(a)).abs();
+                dx.total_cmp(&dy)
+            });
+            // The nearest rating first; one who blocks the other (or is
+            // blocked) is passed over for the next.
+            for b in near {
+                // The newer seek's creator takes the older one's seat's
+                // opposite: her token is her own seek's.
+                match self
+                    .pair(a, b.token_hash.clone(), b.account.clone(), Some(b))
+                    .await
+                {
+                    Ok(_) => {
+                        used.insert(a.id.clone());
+                        used.insert(b.id.clone());
+                        break;
+                    }
+                    Err(LobbyError::Blocked) => continue,
+                    Err(LobbyError::Taken) => break,
+                    Err(e) => return Err(e),
                 }
-                Err(LobbyError::Taken) => {}
-                Err(e) => return Err(e),
             }
         }
         Ok(())

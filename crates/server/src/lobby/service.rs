@@ -9,6 +9,7 @@ use crate::kinds::SettingsFields;
 use crate::model::Seat;
 use crate::model::{Kind, Mode};
 use crate::ratings::PROVISIONAL_DEVIATION;
+use crate::store::Relation;
 use crate::store::Store;
 use crate::store::{LobbyNotice, SeatAccount, SeekRow};
 use serde::Serialize;
@@ -84,6 +85,9 @@ pub enum LobbyError {
     /// The challenge is not this player's to answer so.
     #[error("{0}")]
     NotYourChallenge(&'static str),
+    /// Either player blocks the other.
+    #[error("this player and you cannot play each other: one of you blocks the other")]
+    Blocked,
     /// The challenge was answered already (or lapsed).
     #[error("this challenge is {0} already")]
     ChallengeAnswered(crate::store::ChallengeStatus),
@@ -481,6 +485,17 @@ impl Lobby {
         who: Option<SeatAccount>,
         other: Option<&SeekRow>,
     ) -> Result<String, LobbyError> {
+        // Never two players one of whom blocks the other, however they
+        // meet (a seek accepted, a pool's pairing).
+        if let (Some(a), Some(b)) = (&seek.account, &who) {
+            if self
+                .store()
+                .related_either(Relation::Block, a.id, b.id)
+                .await?
+            {
+                return Err(LobbyError::Blocked);
+            }
+        }
         let game_id = crate::secrets::game_id()?;
         if !self.store().take_seek(&seek.id, &game_id, now_ms()).await? {
             return Err(LobbyError::Taken);

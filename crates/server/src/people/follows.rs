@@ -3,6 +3,7 @@
 //! neither herself nor a deleted account.
 
 use super::People;
+use crate::store::Relation;
 use crate::store::{SeatAccount, StoreError};
 
 /// The most players one account follows.
@@ -17,6 +18,9 @@ pub enum FollowError {
     /// No such player (or a deleted one).
     #[error("no player named '{0}'")]
     NoSuchPlayer(String),
+    /// Either blocks the other.
+    #[error("you cannot follow this player")]
+    Blocked,
     /// Following as many as one may.
     #[error("you follow {0} players already: unfollow one first")]
     TooMany(usize),
@@ -31,18 +35,7 @@ impl People {
     /// # Errors
     /// The store failed.
     pub async fn named(&self, name: &str) -> Result<Option<SeatAccount>, StoreError> {
-        let Ok(key) = crate::accounts::names::check(name) else {
-            return Ok(None);
-        };
-        Ok(self
-            .store()
-            .account_by_key(&key)
-            .await?
-            .filter(|a| a.name.is_some())
-            .map(|a| SeatAccount {
-                id: a.id,
-                name: a.name,
-            }))
+        crate::safety::named(self.store(), name).await
     }
 
     /// `me` follows the player named `name` (following her already is
@@ -58,7 +51,14 @@ impl People {
         if them.id == me {
             return Err(FollowError::Yourself);
         }
-        let following = self.store().following(me).await?;
+        if self
+            .store()
+            .related_either(Relation::Block, me, them.id)
+            .await?
+        {
+            return Err(FollowError::Blocked);
+        }
+        let following = self.store().related(Relation::Follow, me).await?;
         if following.iter().any(|f| f.id == them.id) {
             return Ok(them);
         }
@@ -66,7 +66,7 @@ impl People {
             return Err(FollowError::TooMany(following.len()));
         }
         self.store()
-            .follow(me, them.id, crate::clock::now_ms())
+            .relate(Relation::Follow, me, them.id, crate::clock::now_ms())
             .await?;
         Ok(them)
     }
@@ -81,7 +81,7 @@ impl People {
             .named(name)
             .await?
             .ok_or_else(|| FollowError::NoSuchPlayer(name.to_string()))?;
-        self.store().unfollow(me, them.id).await?;
+        self.store().unrelate(Relation::Follow, me, them.id).await?;
         Ok(())
     }
 }

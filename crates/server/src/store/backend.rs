@@ -11,6 +11,7 @@ use super::ratings::RatingBackend;
 use super::rows::{
     Commit, GameRow, Job, JobState, Loaded, NewJob, NewRecord, Notice, QueueDepth, StoreTimings,
 };
+use super::safety::SafetyBackend;
 use super::talk::TalkBackend;
 use crate::dice::Drawn;
 use crate::model::InviteSeats;
@@ -31,6 +32,7 @@ pub trait Backend:
     + LiveBackend
     + TalkBackend
     + PeopleBackend
+    + SafetyBackend
     + Send
     + Sync
 {

@@ -25,6 +25,7 @@ mod postgres;
 pub mod puzzles;
 pub mod ratings;
 mod rows;
+pub mod safety;
 pub mod schema;
 mod sqlite;
 pub mod talk;
@@ -34,7 +35,7 @@ pub use backend::Backend;
 pub use error::{StoreError, Stored};
 pub use list::{is_game_id, ListCursor, ListQuery};
 pub use live::{LiveBackend, LobbyNotice, SeekRow};
-pub use people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend};
+pub use people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
 pub use postgres::PgStore;
 pub use puzzles::PuzzleBackend;
 pub use ratings::{RatingBackend, RatingRow};
@@ -42,6 +43,7 @@ pub use rows::{
     now, Commit, GameRow, Job, JobKind, JobState, Loaded, NewJob, NewRecord, Notice, QueueDepth,
     StoreTimings,
 };
+pub use safety::{ModActionRow, ReportRow, SafetyBackend};
 pub use sqlite::backup::{backup as backup_sqlite, Copied};
 pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};

@@ -59,6 +59,31 @@ impl std::str::FromStr for ChallengeStatus {
     }
 }
 
+/// One player's relation to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// She follows her (her games and online state on her home page).
+    Follow,
+    /// She blocks her (see `crate::safety`).
+    Block,
+}
+
+impl Relation {
+    /// The word stored.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Relation::Follow => "follow",
+            Relation::Block => "block",
+        }
+    }
+}
+
+impl std::fmt::Display for Relation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A challenge as stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChallengeRow {
@@ -126,17 +151,20 @@ pub trait PeopleBackend: Send + Sync {
         now_ms: i64,
     ) -> Stored<bool>;
 
-    /// `follower` follows `followed`: true when she did not already.
-    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool>;
+    /// `from` takes up `relation` to `to`: true when she had not.
+    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool>;
 
-    /// `follower` stops following `followed`: true when she did.
-    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool>;
+    /// `from` drops `relation` to `to`: true when she had it.
+    async fn unrelate(&self, relation: Relation, from: i64, to: i64) -> Stored<bool>;
 
-    /// The accounts `follower` follows (not deleted ones), by name.
-    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>>;
+    /// The accounts (not deleted ones) `from` has `relation` to, by name.
+    async fn related(&self, relation: Relation, from: i64) -> Stored<Vec<SeatAccount>>;
 
-    /// How many players follow `followed`.
-    async fn followers(&self, followed: i64) -> Stored<i64>;
+    /// How many accounts (not deleted ones) have `relation` to `to`.
+    async fn related_to(&self, relation: Relation, to: i64) -> Stored<i64>;
+
+    /// Whether either of two accounts has `relation` to the other.
+    async fn related_either(&self, relation: Relation, a: i64, b: i64) -> Stored<bool>;
 
     /// Notes the signed-in players with a socket open on `instance` (each
     /// account once) and its sockets of players not signed in, replacing

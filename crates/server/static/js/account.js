@@ -5,6 +5,7 @@
 import { api, gamesByIds, inviteKey, ownGameIds, tokenKey } from "./api.js";
 import { t, LANG, setLang } from "../i18n.js";
 import { prefs } from "./prefs.js";
+import { el } from "./dom.js";
 
 let current; // undefined: not asked yet; null: signed out; else the account
 
@@ -21,6 +22,25 @@ export async function account() {
   return current;
 }
 
+let blocked = null; // the names the signed-in player blocks, once asked
+
+/** The names of the players the signed-in player blocks (none signed
+ *  out): their chat lines are not shown to her. */
+export async function blockedNames() {
+  if (blocked) return blocked;
+  try {
+    blocked = new Set((await api("GET", "/api/account/blocks")).blocks.map((b) => b.name.toLowerCase()));
+  } catch {
+    blocked = new Set();
+  }
+  return blocked;
+}
+
+/** Forgets the blocks read (after a block or an unblock). */
+export function forgetBlocks() {
+  blocked = null;
+}
+
 /** Forgets what is known, so the next `account()` asks again. */
 export function forgetAccount() {
   current = undefined;
@@ -29,6 +49,7 @@ export function forgetAccount() {
 /** Sets the account after a sign-in, sign-up or sign-out (null). */
 export function setAccount(a) {
   current = a;
+  blocked = null;
   showInHeader();
   // The site's socket opens again as the new player (or as nobody).
   document.dispatchEvent(new Event("agon-account"));
@@ -40,6 +61,25 @@ export function showInHeader() {
   if (!link) return;
   link.textContent = current ? current.name : t("nav.signin");
   link.dataset.signedIn = current ? "yes" : "no";
+  // A moderator finds the moderation page under Community.
+  const mod = document.getElementById("nav-mod");
+  if (mod) mod.hidden = !current?.moderator;
+  showNotices();
+}
+
+/** What moderators told her (a warning, a mute, and why), once each: a
+ *  bar over the page until she closes it. */
+function showNotices() {
+  const bar = document.getElementById("notices");
+  const notices = current?.notices || [];
+  if (!bar || !notices.length) return;
+  bar.replaceChildren(...notices.map((n) => el("p", { "data-notice": n.action },
+    n.action === "mute"
+      ? t("notice.mute", { until: new Date(n.until_ms).toLocaleString(document.documentElement.lang), reason: n.reason })
+      : t("notice.warn", { reason: n.reason }))),
+  el("button", { id: "notices-close", onclick: () => { bar.hidden = true; } }, t("notice.close")));
+  bar.hidden = false;
+  current.notices = [];
 }
 
 /** The seats this browser holds, for the server to give to the account. */

@@ -88,6 +88,14 @@ pub struct AccountAnswer {
     /// Her rating in each game, as her profile shows it (the lobby reads
     /// it for the seeks she may take).
     pub ratings: std::collections::BTreeMap<&'static str, super::users::RatingView>,
+    /// She is a moderator (the page links the moderation page).
+    pub moderator: bool,
+    /// Until when a moderator muted her chat, while she is muted
+    /// (milliseconds since the epoch).
+    pub muted_until: Option<i64>,
+    /// The warnings and mutes moderators gave her that she has not been
+    /// shown yet, with their reasons: each is answered once.
+    pub notices: Vec<crate::safety::ActionView>,
 }
 
 fn too_long(what: &str, s: &str, max: usize) -> Result<(), ApiError> {
@@ -318,6 +326,9 @@ pub async fn get(
         settings: super::account_data::saved_settings(a),
         passkeys: super::passkeys::list(&app, a.id).await?,
         ratings: super::users::ratings_of(&app, a.id).await?,
+        moderator: app.safety().is_moderator(a.id).await?,
+        muted_until: crate::safety::muted(app.store(), a.id).await?,
+        notices: app.safety().notices(a.id).await?,
     }))
 }
 

@@ -14,6 +14,7 @@ pub mod passkeys;
 pub mod people;
 pub mod puzzles;
 pub mod review;
+pub mod safety;
 pub mod seats;
 pub mod seeks;
 pub mod talk;

@@ -13,6 +13,7 @@ use crate::http::signed::Viewer;
 use crate::lobby::{ChallengeView, Challenges, Paired, SeekSpec};
 use crate::model::Kind;
 use crate::state::AppState;
+use crate::store::Relation;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -222,7 +223,7 @@ pub async fn following(
     viewer: Viewer,
 ) -> Result<Json<FollowingAnswer>, ApiError> {
     let (a, _) = viewer.require()?;
-    let followed = app.store().following(a.id).await?;
+    let followed = app.store().related(Relation::Follow, a.id).await?;
     let online = app.people().online().await?;
     let in_play = app.games().in_play(None).await?;
     let mut players: Vec<Followed> = followed

@@ -205,7 +205,7 @@ pub async fn next(
     if let Some(t) = &q.theme {
         if !themes.contains_key(t.as_str()) {
             let known: Vec<&str> = themes.keys().copied().collect();
-            return Err(ApiError::NotFound(
+            return Err(ApiError::Missing(
                 ErrorCode::NoPuzzle,
                 format!(
                     "no {} puzzle has the theme '{}': {}",
@@ -253,14 +253,14 @@ pub async fn next(
         .or(rating)
         .unwrap_or(RatingRow::NEW.rating);
     let p = puzzles::next(game, q.theme.as_deref(), at, &tried, q.after.as_deref()).ok_or_else(
-        || ApiError::NotFound(ErrorCode::NoPuzzle, format!("no {} puzzles", game.name())),
+        || ApiError::Missing(ErrorCode::NoPuzzle, format!("no {} puzzles", game.name())),
     )?;
     Ok(Json(view(p, player)))
 }
 
 fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
     puzzles::by_id(id).ok_or_else(|| {
-        ApiError::NotFound(
+        ApiError::Missing(
             ErrorCode::NoSuchPuzzle,
             format!("no puzzle '{}'", id.chars().take(40).collect::<String>()),
         )

@@ -48,13 +48,13 @@ pub async fn write(
         .games()
         .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
-    let name = viewer.signed_in.as_ref().and_then(|(a, _)| a.name.clone());
+    let writer = super::seeks::who(&viewer);
     let line = app
         .games()
         .write_chat(
             &slot,
             &seats,
-            name,
+            writer.as_ref(),
             req.room,
             &req.text,
             &client.to_string(),
@@ -96,7 +96,10 @@ pub async fn read(
         .games()
         .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
         .await?;
-    let lines = app.games().read_chat(&slot, &seats, q.room).await?;
+    let lines = app
+        .games()
+        .read_chat(&slot, &seats, q.room, viewer.account_id())
+        .await?;
     Ok(Json(Lines { lines }))
 }
 

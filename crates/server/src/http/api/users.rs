@@ -10,6 +10,7 @@ use crate::model::{Kind, Outcome, Status};
 use crate::ratings::provisional;
 use crate::state::AppState;
 use crate::store::ratings::HistoryPoint;
+use crate::store::Relation;
 use crate::store::{ListCursor, ListQuery, RatingRow};
 use axum::extract::{Path, State};
 use axum::Json;
@@ -220,7 +221,7 @@ pub async fn profile(
     let following = match me {
         Some(me) => app
             .store()
-            .following(me)
+            .related(Relation::Follow, me)
             .await?
             .iter()
             .any(|f| f.id == account.id),
@@ -228,7 +229,7 @@ pub async fn profile(
     };
     Ok(Json(Profile {
         online: app.people().is_online(account.id).await?,
-        followers: app.store().followers(account.id).await?,
+        followers: app.store().related_to(Relation::Follow, account.id).await?,
         following,
         challenges: crate::accounts::challenge_policy(account.settings.as_deref()),
         name: account.name.unwrap_or_default(),

@@ -30,6 +30,7 @@ mod people;
 mod puzzles;
 mod queue;
 mod ratings;
+mod safety;
 mod talk;
 
 refinery::embed_migrations!("migrations/postgres");

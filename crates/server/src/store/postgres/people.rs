@@ -6,7 +6,7 @@ use super::{parsed, PgStore, CHAT, NOTIFY};
 use crate::model::Seat;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::{StoreError, Stored};
-use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend};
+use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
 use tokio_postgres::Row;
 
 /// The columns of a challenge, in the order [`challenge_from`] reads them.
@@ -131,36 +131,37 @@ impl PeopleBackend for PgStore {
         Ok(true)
     }
 
-    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool> {
+    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
         let client = self.client().await?;
         Ok(client
             .execute(
-                "INSERT INTO follows (follower, followed, created_ms) VALUES ($1, $2, $3)
-                 ON CONFLICT DO NOTHING",
-                &[&follower, &followed, &now_ms],
+                "INSERT INTO relations (from_account, to_account, kind, created_ms)
+                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                &[&from, &to, &relation.name(), &now_ms],
             )
             .await?
             == 1)
     }
 
-    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool> {
+    async fn unrelate(&self, relation: Relation, from: i64, to: i64) -> Stored<bool> {
         let client = self.client().await?;
         Ok(client
             .execute(
-                "DELETE FROM follows WHERE follower = $1 AND followed = $2",
-                &[&follower, &followed],
+                "DELETE FROM relations WHERE from_account = $1 AND to_account = $2 AND kind = $3",
+                &[&from, &to, &relation.name()],
             )
             .await?
             == 1)
     }
 
-    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>> {
+    async fn related(&self, relation: Relation, from: i64) -> Stored<Vec<SeatAccount>> {
         let client = self.client().await?;
         Ok(client
             .query(
-                "SELECT a.id, a.name FROM follows f JOIN accounts a ON a.id = f.followed
-                 WHERE f.follower = $1 AND a.deleted_at IS NULL ORDER BY a.name_key",
-                &[&follower],
+                "SELECT a.id, a.name FROM relations r JOIN accounts a ON a.id = r.to_account
+                 WHERE r.from_account = $1 AND r.kind = $2 AND a.deleted_at IS NULL
+                 ORDER BY a.name_key",
+                &[&from, &relation.name()],
             )
             .await?
             .iter()
@@ -171,13 +172,25 @@ impl PeopleBackend for PgStore {
             .collect())
     }
 
-    async fn followers(&self, followed: i64) -> Stored<i64> {
+    async fn related_to(&self, relation: Relation, to: i64) -> Stored<i64> {
         let client = self.client().await?;
         Ok(client
             .query_one(
-                "SELECT COUNT(*) FROM follows f JOIN accounts a ON a.id = f.follower
-                 WHERE f.followed = $1 AND a.deleted_at IS NULL",
-                &[&followed],
+                "SELECT COUNT(*) FROM relations r JOIN accounts a ON a.id = r.from_account
+                 WHERE r.to_account = $1 AND r.kind = $2 AND a.deleted_at IS NULL",
+                &[&to, &relation.name()],
+            )
+            .await?
+            .get(0))
+    }
+
+    async fn related_either(&self, relation: Relation, a: i64, b: i64) -> Stored<bool> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM relations WHERE kind = $3 AND
+                    ((from_account = $1 AND to_account = $2) OR (from_account = $2 AND to_account = $1)))",
+                &[&a, &b, &relation.name()],
             )
             .await?
             .get(0))

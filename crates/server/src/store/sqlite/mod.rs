@@ -26,6 +26,7 @@ mod live;
 mod people;
 mod puzzles;
 mod ratings;
+mod safety;
 mod sql;
 mod talk;
 

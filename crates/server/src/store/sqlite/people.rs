@@ -4,7 +4,7 @@
 use super::SqliteStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
-use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend};
+use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
 use rusqlite::{params, OptionalExtension};
 
 /// The columns of a challenge, in the order [`challenge_from`] reads them.
@@ -123,34 +123,35 @@ impl PeopleBackend for SqliteStore {
         .await
     }
 
-    async fn follow(&self, follower: i64, followed: i64, now_ms: i64) -> Stored<bool> {
+    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
         self.write(move |c| {
             Ok(c.execute(
-                "INSERT INTO follows (follower, followed, created_ms) VALUES (?1, ?2, ?3)
-                 ON CONFLICT DO NOTHING",
-                params![follower, followed, now_ms],
+                "INSERT INTO relations (from_account, to_account, kind, created_ms)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                params![from, to, relation.name(), now_ms],
             )? == 1)
         })
         .await
     }
 
-    async fn unfollow(&self, follower: i64, followed: i64) -> Stored<bool> {
+    async fn unrelate(&self, relation: Relation, from: i64, to: i64) -> Stored<bool> {
         self.write(move |c| {
             Ok(c.execute(
-                "DELETE FROM follows WHERE follower = ?1 AND followed = ?2",
-                params![follower, followed],
+                "DELETE FROM relations WHERE from_account = ?1 AND to_account = ?2 AND kind = ?3",
+                params![from, to, relation.name()],
             )? == 1)
         })
         .await
     }
 
-    async fn following(&self, follower: i64) -> Stored<Vec<SeatAccount>> {
+    async fn related(&self, relation: Relation, from: i64) -> Stored<Vec<SeatAccount>> {
         self.read(move |c| {
             c.prepare(
-                "SELECT a.id, a.name FROM follows f JOIN accounts a ON a.id = f.followed
-                 WHERE f.follower = ?1 AND a.deleted_at IS NULL ORDER BY a.name_key",
+                "SELECT a.id, a.name FROM relations r JOIN accounts a ON a.id = r.to_account
+                 WHERE r.from_account = ?1 AND r.kind = ?2 AND a.deleted_at IS NULL
+                 ORDER BY a.name_key",
             )?
-            .query_map(params![follower], |r| {
+            .query_map(params![from, relation.name()], |r| {
                 Ok(SeatAccount {
                     id: r.get(0)?,
                     name: r.get(1)?,
@@ -161,12 +162,24 @@ impl PeopleBackend for SqliteStore {
         .await
     }
 
-    async fn followers(&self, followed: i64) -> Stored<i64> {
+    async fn related_to(&self, relation: Relation, to: i64) -> Stored<i64> {
         self.read(move |c| {
             c.query_row(
-                "SELECT COUNT(*) FROM follows f JOIN accounts a ON a.id = f.follower
-                 WHERE f.followed = ?1 AND a.deleted_at IS NULL",
-                params![followed],
+                "SELECT COUNT(*) FROM relations r JOIN accounts a ON a.id = r.from_account
+                 WHERE r.to_account = ?1 AND r.kind = ?2 AND a.deleted_at IS NULL",
+                params![to, relation.name()],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
+    async fn related_either(&self, relation: Relation, a: i64, b: i64) -> Stored<bool> {
+        self.read(move |c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM relations WHERE kind = ?3 AND
+                    ((from_account = ?1 AND to_account = ?2) OR (from_account = ?2 AND to_account = ?1)))",
+                params![a, b, relation.name()],
                 |r| r.get(0),
             )
         })

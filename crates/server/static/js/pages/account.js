@@ -6,7 +6,7 @@
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText, ApiError } from "../api.js";
-import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting, dropAccountSeats } from "../account.js";
+import { account, setAccount, forgetAccount, heldSeats, applySettings, saveSetting, dropAccountSeats, forgetBlocks } from "../account.js";
 import { pollTurns } from "../notify.js";
 import { prefs } from "../prefs.js";
 import { chatOn, setChat } from "../panels/chat.js";
@@ -213,6 +213,23 @@ function signedIn(main, a) {
         el("select", { id: "pref-challenges", onchange: (e) => saveSetting("challenges", e.target.value) },
           ["everyone", "followed", "rated", "nobody"].map((v) => el("option", { value: v, selected: (a.settings?.challenges || "everyone") === v },
             t("account.challenges." + v))))))));
+
+  // The players she blocks, each with Unblock.
+  const blockList = el("ul", { class: "resume", id: "blocks" });
+  const drawBlocks = async () => {
+    const { blocks } = await api("GET", "/api/account/blocks").catch(() => ({ blocks: [] }));
+    blockList.replaceChildren(...(blocks.length ? blocks.map((b) => el("li", { "data-blocked": b.name },
+      el("a", { href: "/@/" + encodeURIComponent(b.name), "data-nav": true }, b.name), " ",
+      el("button", { onclick: async () => {
+        await api("DELETE", `/api/users/${encodeURIComponent(b.name)}/block`).catch(() => {});
+        forgetBlocks();
+        drawBlocks();
+      } }, t("profile.unblock")))) : [el("li", { class: "muted", id: "blocks-none" }, t("account.blocks_none"))]));
+  };
+  drawBlocks();
+  main.append(el("section", { "aria-labelledby": "blocks-title" },
+    el("h2", { id: "blocks-title" }, t("account.blocks")),
+    el("p", { class: "muted" }, t("account.blocks_help")), blockList));
 
   // Passkeys: a second way to sign in.
   const keyError = el("p", { class: "error", id: "passkey-add-error", role: "alert" });

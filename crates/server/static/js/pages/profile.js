@@ -9,7 +9,7 @@ import { settingsText } from "../settings.js";
 import { playerText } from "../players.js";
 import { statusText } from "./list.js";
 import { signed } from "../panels/common.js";
-import { account } from "../account.js";
+import { account, forgetBlocks } from "../account.js";
 import { TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";
 import { ringoSettings } from "../settings.js";
 import { sendChallenge, cancelChallenge, challenges } from "../site.js";
@@ -185,6 +185,33 @@ async function meetBlock(p) {
   const listen = () => show();
   document.addEventListener("agon-challenges", listen);
   onLeave(() => document.removeEventListener("agon-challenges", listen));
+  // Block: she can no longer reach this player (challenges, seeks,
+  // pairing, following, chat); Report: to the moderators, with a reason.
+  let blocked = (await api("GET", "/api/account/blocks").catch(() => ({ blocks: [] }))).blocks
+    .some((b) => b.name.toLowerCase() === p.name.toLowerCase());
+  const blockButton = el("button", { id: "block", "aria-pressed": String(blocked), onclick: async () => {
+    try {
+      const r = await api(blocked ? "DELETE" : "POST", `/api/users/${encodeURIComponent(p.name)}/block`);
+      blocked = r.blocked;
+      forgetBlocks();
+      blockButton.setAttribute("aria-pressed", String(blocked));
+      blockButton.textContent = t(blocked ? "profile.unblock" : "profile.block");
+      status.textContent = t(blocked ? "profile.blocked" : "profile.unblocked", { name: p.name });
+    } catch (e) { status.textContent = errorText(e); }
+  } }, t(blocked ? "profile.unblock" : "profile.block"));
+  const reason = el("select", { id: "report-reason" }, ["chat", "cheat", "boost", "name", "other"].map((r) => el("option", { value: r }, t("report.reason." + r))));
+  const reportText = el("textarea", { id: "report-body", rows: 3, maxlength: 2000 });
+  const reportSaid = el("p", { id: "report-status", role: "status" });
+  const report = el("details", { class: "fold", id: "report-form" },
+    el("summary", {}, el("h2", {}, t("report.title", { name: p.name }))),
+    el("div", { class: "opt" }, el("label", { for: "report-reason" }, t("report.reason")), reason),
+    el("label", { for: "report-body" }, t("report.why", { name: p.name })), reportText,
+    el("div", { class: "row" }, el("button", { id: "report-submit", onclick: async () => {
+      try {
+        await api("POST", "/api/reports", { target: p.name, reason: reason.value, text: reportText.value });
+        reportSaid.textContent = t("report.filed", { name: p.name });
+      } catch (e) { reportSaid.textContent = errorText(e); }
+    } }, t("report.send"))), reportSaid);
   const policy = p.challenges || "everyone";
   const open = new URLSearchParams(location.search).has("challenge");
   const form = policy === "nobody"
@@ -199,9 +226,9 @@ async function meetBlock(p) {
       el("div", { class: "row" }, send, cancel));
   show();
   return el("section", { class: "card", id: "meet", "aria-label": t("profile.meet") },
-    el("div", { class: "row" }, followButton),
+    el("div", { class: "row" }, followButton, blockButton),
     policy !== "everyone" && policy !== "nobody" ? el("p", { class: "muted", id: "challenge-policy" }, t("challenge.policy." + policy, { name: p.name })) : null,
-    form, status);
+    form, status, report);
 }
 
 export async function leaderboardPage(main) {

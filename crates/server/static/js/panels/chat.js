@@ -5,7 +5,8 @@
 // not take a half-written line away).
 import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
+import { blockedNames } from "../account.js";
 
 /** The chat is shown (a setting, on unless turned off). */
 export function chatOn() {
@@ -48,8 +49,12 @@ export function chatBox(view) {
   const show = () => {
     for (const li of lines.children) li.hidden = muted() && li.dataset.seat === String(opponent);
   };
+  // The lines of players she blocks are never shown to her.
+  let blocks = new Set();
+  const ready = blockedNames().then((b) => { blocks = b; });
   function add(line) {
     if (line.room !== room || seen.has(line.id)) return;
+    if (line.name && blocks.has(line.name.toLowerCase())) return;
     seen.add(line.id);
     // textContent only: a line is shown as it was written, never as HTML.
     const li = el("li", { "data-seat": line.seat ?? "", "data-id": line.id },
@@ -78,12 +83,36 @@ export function chatBox(view) {
       show();
     } }, muted() ? t("chat.unmute") : t("chat.mute"));
     tools.append(mute);
+    // Her opponent's lines reported to the moderators (the server attaches
+    // them, and the game).
+    const other = s.players && s.players[opponent];
+    if (other && other.kind === "account" && other.name) tools.append(reportButton(other.name, id));
   }
   tools.append(el("button", { id: "chat-turn-off", onclick: () => { setChat(false); box.replaceWith(chatBox(view).box); } }, t("chat.turn_off")));
   box.append(el("h2", { id: "chat-title" }, t(room === "players" ? "chat.players" : "chat.spectators")), lines, form, tools);
-  api("GET", `/api/games/${id}/chat?room=${room}`, undefined, view.token)
+  ready.then(() => api("GET", `/api/games/${id}/chat?room=${room}`, undefined, view.token))
     .then((r) => r.lines.forEach(add)).catch(() => {});
   return { box, add };
+}
+
+/** "Report" for a player's chat: a short form (what was wrong), sent to
+ *  the moderators with the game; says when it is filed. */
+export function reportButton(name, game, reason = "chat") {
+  const wrap = el("div", { class: "report" });
+  const open = el("button", { id: "chat-report", onclick: () => {
+    const text = el("input", { id: "report-text", maxlength: 2000, "aria-label": t("report.text") });
+    const said = el("p", { id: "report-said", role: "status" });
+    const send = el("button", { class: "primary", id: "report-send", onclick: async () => {
+      try {
+        await api("POST", "/api/reports", { target: name, reason, text: text.value, game });
+        wrap.replaceChildren(el("p", { id: "report-said", role: "status" }, t("report.filed", { name })));
+      } catch (e) { said.textContent = errorText(e); }
+    } }, t("report.send"));
+    wrap.replaceChildren(el("label", { for: "report-text" }, t("report.why", { name })), text, el("div", { class: "row" }, send), said);
+    text.focus();
+  } }, t("report.chat", { name }));
+  wrap.append(open);
+  return wrap;
 }
 
 /** A game's chat, both rooms (those the reader may read), for its replay;

@@ -1,0 +1,42 @@
+-- Safety between strangers (issue 75; blocks are relations, made with
+-- the people tables): reports with the evidence
+-- the server attached, moderators, what moderators did, and chat mutes.
+-- Only adds: an instance of the previous release serves beside it.
+CREATE TABLE IF NOT EXISTS reports (
+    id BIGSERIAL PRIMARY KEY,
+    reporter BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    target BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL,
+    body TEXT NOT NULL,
+    game TEXT,
+    evidence TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    closed_ms BIGINT,
+    closed_by BIGINT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS reports_one_open ON reports (reporter, target) WHERE status = 'open';
+CREATE INDEX IF NOT EXISTS reports_status ON reports (status, created_ms);
+
+CREATE TABLE IF NOT EXISTS moderators (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    granted_ms BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS mod_actions (
+    id BIGSERIAL PRIMARY KEY,
+    moderator BIGINT,
+    target BIGINT NOT NULL,
+    action TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    until_ms BIGINT,
+    report BIGINT,
+    created_ms BIGINT NOT NULL,
+    seen BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX IF NOT EXISTS mod_actions_target ON mod_actions (target, created_ms);
+
+CREATE TABLE IF NOT EXISTS mutes (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    until_ms BIGINT NOT NULL
+);

@@ -1,0 +1,42 @@
+-- Safety between strangers (issue 75; blocks are relations, made with
+-- the people tables): reports with the evidence
+-- the server attached, moderators, what moderators did, and chat mutes.
+-- Only adds: an instance of the previous release serves beside it.
+CREATE TABLE IF NOT EXISTS reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    reporter INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    target INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL,
+    body TEXT NOT NULL,
+    game TEXT,
+    evidence TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    closed_ms INTEGER,
+    closed_by INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS reports_one_open ON reports (reporter, target) WHERE status = 'open';
+CREATE INDEX IF NOT EXISTS reports_status ON reports (status, created_ms);
+
+CREATE TABLE IF NOT EXISTS moderators (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    granted_ms INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS mod_actions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    moderator INTEGER,
+    target INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    until_ms INTEGER,
+    report INTEGER,
+    created_ms INTEGER NOT NULL,
+    seen INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS mod_actions_target ON mod_actions (target, created_ms);
+
+CREATE TABLE IF NOT EXISTS mutes (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    until_ms INTEGER NOT NULL
+);

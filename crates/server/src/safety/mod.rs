@@ -1,0 +1,502 @@
+//! Safety between strangers (lila's `relation` blocks, `report` and `mod`
+//! modules): a player blocks another (who then cannot challenge her, take
+//! her seeks, be paired with her, follow her, nor be read in her chat); a
+//! player reports another, the server attaching the evidence (the game, the
+//! target's lines in it); moderators (the first made by `agon mod grant`)
+//! read the reports and act: warn, mute in chat for a time, close a report;
+//! every action is logged with who, when and why, and the player is told of
+//! a warning or a mute. Everything is in the store, so it holds on every
+//! instance at once. Below the lobby, the people and the games services,
+//! which ask it; it asks only the store.
+
+use crate::clock::now_ms;
+use crate::store::Relation;
+use crate::store::{ModActionRow, ReportRow, Room, SeatAccount, Store, StoreError};
+use serde::Serialize;
+
+/// Why a report is filed.
+pub const REASONS: [&str; 5] = ["chat", "cheat", "boost", "name", "other"];
+
+/// The longest report text, in characters.
+pub const MAX_REPORT_CHARS: usize = 2000;
+
+/// The most players one account blocks.
+pub const MAX_BLOCKS: usize = 500;
+
+/// What a moderator may do.
+pub const ACTIONS: [&str; 5] = ["warn", "mute", "unmute", "close-report", "grant"];
+
+/// The longest mute, in minutes (30 days).
+pub const MAX_MUTE_MINUTES: i64 = 30 * 24 * 60;
+
+/// Why the safety service refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SafetyError {
+    /// Oneself.
+    #[error("you cannot {0} yourself")]
+    Yourself(&'static str),
+    /// No such player (or a deleted one).
+    #[error("no player named '{0}'")]
+    NoSuchPlayer(String),
+    /// A report about this player is open already.
+    #[error("you have a report about this player open already: a moderator will read it")]
+    ReportOpen,
+    /// A report that is not one.
+    #[error("{0}")]
+    BadReport(String),
+    /// Too many blocks.
+    #[error("you block {0} players already: unblock one first")]
+    TooManyBlocks(usize),
+    /// Not a moderator.
+    #[error("only moderators may do this")]
+    NotModerator,
+    /// No open report with this number.
+    #[error("no open report number {0}")]
+    NoSuchReport(i64),
+    /// A moderator's action that is not one.
+    #[error("{0}")]
+    BadAction(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The account named `name`, if it exists and is not deleted.
+///
+/// # Errors
+/// The store failed.
+pub async fn named(store: &Store, name: &str) -> Result<Option<SeatAccount>, StoreError> {
+    let Ok(key) = crate::accounts::names::check(name) else {
+        return Ok(None);
+    };
+    Ok(store
+        .account_by_key(&key)
+        .await?
+        .filter(|a| a.name.is_some())
+        .map(|a| SeatAccount {
+            id: a.id,
+            name: a.name,
+        }))
+}
+
+/// Until when `account`'s chat is muted (milliseconds since the epoch), if
+/// it is now: the chat asks this before it takes a line.
+///
+/// # Errors
+/// The store failed.
+pub async fn muted(store: &Store, account: i64) -> Result<Option<i64>, StoreError> {
+    Ok(store
+        .muted_until(account)
+        .await?
+        .filter(|until| *until > now_ms()))
+}
+
+/// A report as moderators read it.
+#[derive(Serialize, Clone, Debug)]
+pub struct ReportView {
+    /// Its number.
+    pub id: i64,
+    /// Who filed it.
+    pub reporter: Option<String>,
+    /// Whom it is about.
+    pub target: Option<String>,
+    /// Why.
+    pub reason: String,
+    /// The reporter's words.
+    pub text: String,
+    /// The game it names.
+    pub game: Option<String>,
+    /// What the server attached: `{"game", "lines": [{"text", "at_ms"}]}`.
+    pub evidence: serde_json::Value,
+    /// How many open reports are about this player (the list's order:
+    /// most first).
+    pub about_target: usize,
+    /// When it was filed.
+    pub created_ms: i64,
+}
+
+/// A logged action as moderators (and, for her own, the player) read it.
+#[derive(Serialize, Clone, Debug)]
+pub struct ActionView {
+    /// Its number.
+    pub id: i64,
+    /// The moderator (none: the command line).
+    pub moderator: Option<String>,
+    /// The player.
+    pub target: Option<String>,
+    /// What was done.
+    pub action: String,
+    /// Why.
+    pub reason: String,
+    /// Until when (a mute).
+    pub until_ms: Option<i64>,
+    /// The report it answered.
+    pub report: Option<i64>,
+    /// When.
+    pub created_ms: i64,
+}
+
+impl ActionView {
+    /// The view of a logged action.
+    pub fn of(a: &ModActionRow) -> ActionView {
+        ActionView {
+            id: a.id,
+            moderator: a.moderator.as_ref().and_then(|m| m.name.clone()),
+            target: a.target.name.clone(),
+            action: a.action.clone(),
+            reason: a.reason.clone(),
+            until_ms: a.until_ms,
+            report: a.report,
+            created_ms: a.created_ms,
+        }
+    }
+}
+
+/// What a moderator asks.
+#[derive(Clone, Debug)]
+pub struct ModAsk {
+    /// The player.
+    pub target: String,
+    /// `warn`, `mute`, `unmute`, `close-report` or `grant`.
+    pub action: String,
+    /// Why (required).
+    pub reason: String,
+    /// A mute's length.
+    pub minutes: Option<i64>,
+    /// The report it answers (closed with it).
+    pub report: Option<i64>,
+}
+
+/// The safety service. Clones share one store.
+#[derive(Clone)]
+pub struct Safety {
+    store: Store,
+}
+
+impl Safety {
+    /// The service over the store.
+    pub fn new(store: Store) -> Safety {
+        Safety { store }
+    }
+
+    async fn player(&self, name: &str) -> Result<SeatAccount, SafetyError> {
+        named(&self.store, name)
+            .await?
+            .ok_or_else(|| SafetyError::NoSuchPlayer(name.chars().take(40).collect()))
+    }
+
+    /// `me` blocks the player named `name` (blocking twice is one block):
+    /// her follows of each other end.
+    ///
+    /// # Errors
+    /// Herself, no such player, too many blocks, the store failed.
+    pub async fn block(&self, me: i64, name: &str) -> Result<SeatAccount, SafetyError> {
+        let them = self.player(name).await?;
+        if them.id == me {
+            return Err(SafetyError::Yourself("block"));
+        }
+        let blocks = self.store.related(Relation::Block, me).await?;
+        if !blocks.iter().any(|b| b.id == them.id) && blocks.len() >= MAX_BLOCKS {
+            return Err(SafetyError::TooManyBlocks(blocks.len()));
+        }
+        self.store
+            .relate(Relation::Block, me, them.id, now_ms())
+            .await?;
+        self.store.unrelate(Relation::Follow, me, them.id).await?;
+        self.store.unrelate(Relation::Follow, them.id, me).await?;
+        Ok(them)
+    }
+
+    /// `me` unblocks the player named `name`.
+    ///
+    /// # Errors
+    /// No such player, the store failed.
+    pub async fn unblock(&self, me: i64, name: &str) -> Result<SeatAccount, SafetyError> {
+        let them = self.player(name).await?;
+        self.store.unrelate(Relation::Block, me, them.id).await?;
+        Ok(them)
+    }
+
+    /// The players `me` blocks.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn blocks(&self, me: i64) -> Result<Vec<SeatAccount>, SafetyError> {
+        Ok(self.store.related(Relation::Block, me).await?)
+    }
+
+    /// Whether either of two players blocks the other.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn blocked_between(&self, a: i64, b: i64) -> Result<bool, SafetyError> {
+        Ok(self.store.related_either(Relation::Block, a, b).await?)
+    }
+
+    /// Files `me`'s report about the player named `target`; the server
+    /// attaches the game named (if she played in it) and her lines in its
+    /// chat. Answers its number.
+    ///
+    /// # Errors
+    /// Herself, no such player, an unknown reason, a text too long, a game
+    /// that is not there or not hers, one report open already.
+    pub async fn report(
+        &self,
+        me: &SeatAccount,
+        target: &str,
+        reason: &str,
+        text: &str,
+        game: Option<&str>,
+    ) -> Result<i64, SafetyError> {
+        if !REASONS.contains(&reason) {
+            return Err(SafetyError::BadReport(format!(
+                "unknown reason '{}': {}",
+                reason.chars().take(20).collect::<String>(),
+                REASONS.join(", ")
+            )));
+        }
+        if text.chars().count() > MAX_REPORT_CHARS {
+            return Err(SafetyError::BadReport(format!(
+                "a report says it in at most {MAX_REPORT_CHARS} characters"
+            )));
+        }
+        let them = self.player(target).await?;
+        if them.id == me.id {
+            return Err(SafetyError::Yourself("report"));
+        }
+        let evidence = match game {
+            None => serde_json::json!({}),
+            Some(id) => self.evidence(id, &them).await?,
+        };
+        let row = ReportRow {
+            id: 0,
+            reporter: me.clone(),
+            target: them,
+            reason: reason.to_string(),
+            text: text.trim().to_string(),
+            game: game.map(str::to_string),
+            evidence: evidence.to_string(),
+            status: "open".into(),
+            created_ms: now_ms(),
+        };
+        self.store
+            .add_report(row)
+            .await?
+            .ok_or(SafetyError::ReportOpen)
+    }
+
+    /// A game's evidence about a player: the game, her seat in it, and her
+    /// lines in its chat (both rooms), as the store has them.
+    async fn evidence(
+        &self,
+        game: &str,
+        them: &SeatAccount,
+    ) -> Result<serde_json::Value, SafetyError> {
+        let bad = || {
+            SafetyError::BadReport(format!(
+                "no game '{}' of this player",
+                game.chars().take(64).collect::<String>()
+            ))
+        };
+        if !crate::store::is_game_id(game) {
+            return Err(bad());
+        }
+        let loaded = self.store.load(game).await?.ok_or_else(bad)?;
+        let seat = loaded
+            .row
+            .accounts
+            .iter()
+            .position(|a| a.as_ref().is_some_and(|a| a.id == them.id));
+        let mut lines = vec![];
+        for room in [Room::Players, Room::Spectators] {
+            for l in self.store.chat(game, room, 200).await? {
+                // Hers by her name, or (a line written by her seat's token
+                // alone) by her seat in the players' room.
+                let by_name = l.name.is_some() && l.name.as_deref() == them.name.as_deref();
+                let by_seat =
+                    room == Room::Players && seat.is_some() && l.seat.map(|s| s.index()) == seat;
+                if by_name || by_seat {
+                    lines.push(
+                        serde_json::json!({"text": l.text, "at_ms": l.at_ms, "room": room.name()}),
+                    );
+                }
+            }
+        }
+        Ok(serde_json::json!({"game": game, "seat": seat, "lines": lines}))
+    }
+
+    /// Whether `account` is a moderator.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn is_moderator(&self, account: i64) -> Result<bool, SafetyError> {
+        Ok(self.store.is_moderator(account).await?)
+    }
+
+    /// Refuses anyone who is not a moderator.
+    async fn require_moderator(&self, account: i64) -> Result<(), SafetyError> {
+        if self.is_moderator(account).await? {
+            Ok(())
+        } else {
+            Err(SafetyError::NotModerator)
+        }
+    }
+
+    /// The open reports, those about the most reported players first (then
+    /// the oldest), for moderator `me`.
+    ///
+    /// # Errors
+    /// Not a moderator, the store failed.
+    pub async fn reports(&self, me: i64) -> Result<Vec<ReportView>, SafetyError> {
+        self.require_moderator(me).await?;
+        let rows = self.store.reports("open", 500).await?;
+        let mut per_target = std::collections::HashMap::new();
+        for r in &rows {
+            *per_target.entry(r.target.id).or_insert(0usize) += 1;
+        }
+        let mut out: Vec<ReportView> = rows
+            .iter()
+            .map(|r| ReportView {
+                id: r.id,
+                reporter: r.reporter.name.clone(),
+                target: r.target.name.clone(),
+                reason: r.reason.clone(),
+                text: r.text.clone(),
+                game: r.game.clone(),
+                evidence: serde_json::from_str(&r.evidence).unwrap_or_default(),
+                about_target: per_target.get(&r.target.id).copied().unwrap_or(0),
+                created_ms: r.created_ms,
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.about_target
+                .cmp(&a.about_target)
+                .then(a.created_ms.cmp(&b.created_ms))
+        });
+        Ok(out)
+    }
+
+    /// The log, newest first (of one player, or of all), for moderator `me`.
+    ///
+    /// # Errors
+    /// Not a moderator, no such player, the store failed.
+    pub async fn log(&self, me: i64, target: Option<&str>) -> Result<Vec<ActionView>, SafetyError> {
+        self.require_moderator(me).await?;
+        let target = match target {
+            Some(name) => Some(self.player(name).await?.id),
+            None => None,
+        };
+        Ok(self
+            .store
+            .actions(target, 200)
+            .await?
+            .iter()
+            .map(ActionView::of)
+            .collect())
+    }
+
+    /// Moderator `me` acts on a player; logged once, with who, when and
+    /// why. Answers the logged action.
+    ///
+    /// # Errors
+    /// Not a moderator, an unknown action, no reason, a mute's length out
+    /// of range, no such player or open report, the store failed.
+    pub async fn act(&self, me: &SeatAccount, ask: &ModAsk) -> Result<ActionView, SafetyError> {
+        self.require_moderator(me.id).await?;
+        if !ACTIONS.contains(&ask.action.as_str()) {
+            return Err(SafetyError::BadAction(format!(
+                "unknown action '{}': {}",
+                ask.action.chars().take(20).collect::<String>(),
+                ACTIONS.join(", ")
+            )));
+        }
+        let reason = ask.reason.trim();
+        if reason.is_empty() || reason.chars().count() > MAX_REPORT_CHARS {
+            return Err(SafetyError::BadAction(format!(
+                "say why, in 1 to {MAX_REPORT_CHARS} characters"
+            )));
+        }
+        let target = self.player(&ask.target).await?;
+        let now = now_ms();
+        let mut until = None;
+        match ask.action.as_str() {
+            "mute" => {
+                let minutes = ask
+                    .minutes
+                    .filter(|m| (1..=MAX_MUTE_MINUTES).contains(m))
+                    .ok_or_else(|| {
+                        SafetyError::BadAction(format!(
+                            "a mute lasts 1 to {MAX_MUTE_MINUTES} minutes"
+                        ))
+                    })?;
+                let t = now + minutes * 60_000;
+                self.store.set_mute(target.id, t).await?;
+                until = Some(t);
+            }
+            "unmute" => self.store.set_mute(target.id, 0).await?,
+            "grant" => {
+                self.store.grant_moderator(target.id, now).await?;
+            }
+            _ => {}
+        }
+        if let Some(report) = ask.report {
+            if !self.store.close_report(report, Some(me.id), now).await? {
+                return Err(SafetyError::NoSuchReport(report));
+            }
+        } else if ask.action == "close-report" {
+            return Err(SafetyError::BadAction(
+                "close-report names the report".into(),
+            ));
+        }
+        let row = ModActionRow {
+            id: 0,
+            moderator: Some(me.clone()),
+            target,
+            action: ask.action.clone(),
+            reason: reason.to_string(),
+            until_ms: until,
+            report: ask.report,
+            created_ms: now,
+        };
+        let id = self.store.log_action(row.clone()).await?;
+        Ok(ActionView::of(&ModActionRow { id, ..row }))
+    }
+
+    /// Makes the player named `name` a moderator from the command line (the
+    /// first one: no moderator is needed), logged.
+    ///
+    /// # Errors
+    /// No such player, the store failed.
+    pub async fn grant_from_command_line(&self, name: &str) -> Result<bool, SafetyError> {
+        let target = self.player(name).await?;
+        let now = now_ms();
+        let new = self.store.grant_moderator(target.id, now).await?;
+        self.store
+            .log_action(ModActionRow {
+                id: 0,
+                moderator: None,
+                target,
+                action: "grant".into(),
+                reason: "agon mod grant".into(),
+                until_ms: None,
+                report: None,
+                created_ms: now,
+            })
+            .await?;
+        Ok(new)
+    }
+
+    /// The warnings and mutes `me` has not been shown yet (shown once).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn notices(&self, me: i64) -> Result<Vec<ActionView>, SafetyError> {
+        Ok(self
+            .store
+            .unseen_actions(me)
+            .await?
+            .iter()
+            .map(ActionView::of)
+            .collect())
+    }
+}

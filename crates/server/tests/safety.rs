@@ -1,0 +1,520 @@
+//! Safety between strangers through the HTTP API (issue 75): every path a
+//! blocked player might use to reach the player who blocked her is refused
+//! (a challenge, one sent before the block, a seek accepted, a pool's
+//! pairing, following, her chat lines); reports with hostile input
+//! (oneself, twice, a missing player, 10,000 characters, an unknown reason,
+//! a game that is not the player's); the moderation routes refused (403)
+//! to anyone who is not a moderator; the first moderator made as `agon mod
+//! grant` makes her; each action logged once; a mute stops the muted
+//! player's chat, on every instance, and tells her until when. The same on
+//! PostgreSQL with `AGON_TEST_STORE=postgres`.
+
+mod common;
+
+use agon_server::{app, AppState, Options};
+use common::{as_account, call, signup};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+async fn safety_app(test: &str) -> (AppState, axum::Router) {
+    let state = AppState::with_options(
+        common::test_store(test).await,
+        Options {
+            engine_delay: Duration::ZERO,
+            ..Options::default()
+        },
+    );
+    (state.clone(), app(state))
+}
+
+fn challenge(user: &str) -> Value {
+    json!({"user": user, "game": "ringo", "clock": {"base_secs": 300, "increment_secs": 3}})
+}
+
+/// A rated friend game between two accounts (Ala attackers), joined:
+/// its id and the two seat tokens.
+async fn game_between(app: &axum::Router, ala: &str, ola: &str) -> (String, String, String) {
+    let (s, g) = as_account(
+        app,
+        ala,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "ringo", "opponent": "friend", "side": "attackers", "days": 1})),
+    )
+    .await;
+    assert_eq!(s, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let (s, j) = as_account(
+        app,
+        ola,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(json!({"invite": g["invite"]})),
+    )
+    .await;
+    assert_eq!(s, 200, "{j}");
+    (
+        id,
+        g["token"].as_str().unwrap().to_string(),
+        j["token"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn every_path_a_blocked_player_might_take_is_refused() {
+    let (_, app) = safety_app("safety_block").await;
+    let (ala, eve) = (signup(&app, "ala").await, signup(&app, "eve").await);
+    // Eve follows Ala and sends her a challenge before the block.
+    as_account(&app, &eve, "POST", "/api/users/ala/follow", None).await;
+    let (s, early) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ala")),
+    )
+    .await;
+    assert_eq!(s, 201, "{early}");
+    // They have a game with a chat; Eve writes in it.
+    let (game, _, eve_token) = game_between(&app, &ala, &eve).await;
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&eve_token),
+        Some(&json!({"text": "hello", "room": "players"}).to_string()),
+    )
+    .await;
+    assert_eq!(s, 201);
+    // Ala blocks Eve (twice is one block).
+    for _ in 0..2 {
+        let (s, v) = as_account(&app, &ala, "POST", "/api/users/Eve/block", None).await;
+        assert_eq!((s, v["blocked"].as_bool()), (200, Some(true)), "{v}");
+    }
+    let (_, b) = as_account(&app, &ala, "GET", "/api/account/blocks", None).await;
+    assert_eq!(b, json!({"blocks": [{"name": "eve"}]}));
+    // The follow is gone, and cannot be made again.
+    let (_, p) = call(&app, "GET", "/api/users/ala", None, None).await;
+    assert_eq!(p["followers"], 0);
+    let (s, v) = as_account(&app, &eve, "POST", "/api/users/ala/follow", None).await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("blocked")), "{v}");
+    // A challenge: refused, both ways; the one sent before cannot be accepted.
+    let (s, v) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ala")),
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("blocked")), "{v}");
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("eve")),
+    )
+    .await;
+    assert_eq!(s, 403);
+    let id = early["id"].as_str().unwrap();
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("blocked")), "{v}");
+    // A seek of Ala's: Eve cannot take it.
+    let (s, seek) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "ringo", "rules": "classic"})),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let sid = seek["id"].as_str().unwrap();
+    let (s, v) = as_account(
+        &app,
+        &eve,
+        "POST",
+        &format!("/api/seeks/{sid}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("blocked")), "{v}");
+    // Quick pairing: both wait in one pool, and are never paired.
+    let (s, a) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/pools/ringo-classic-5+3",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(s, 201, "{a}");
+    assert!(a["game"].is_null(), "Ala waits: {a}");
+    let (s, e) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/pools/ringo-classic-5+3",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(s, 201, "{e}");
+    assert!(e["game"].is_null(), "Eve is not paired with Ala: {e}");
+    // A third player is paired with whoever waited first.
+    let ola = signup(&app, "ola").await;
+    let (_, o) = as_account(
+        &app,
+        &ola,
+        "POST",
+        "/api/pools/ringo-classic-5+3",
+        Some(json!({})),
+    )
+    .await;
+    assert!(o["game"].is_string(), "Ola is paired: {o}");
+    // Ala no longer reads Eve's lines; Eve reads her own.
+    let (_, lines) = as_account(
+        &app,
+        &ala,
+        "GET",
+        &format!("/api/games/{game}/chat?room=players"),
+        None,
+    )
+    .await;
+    assert_eq!(lines["lines"].as_array().unwrap().len(), 0, "{lines}");
+    let (_, lines) = as_account(
+        &app,
+        &eve,
+        "GET",
+        &format!("/api/games/{game}/chat?room=players"),
+        None,
+    )
+    .await;
+    assert_eq!(lines["lines"].as_array().unwrap().len(), 1, "{lines}");
+    // Unblocked: a challenge goes through again.
+    let (s, v) = as_account(&app, &ala, "DELETE", "/api/users/eve/block", None).await;
+    assert_eq!((s, v["blocked"].as_bool()), (200, Some(false)));
+    let (s, _) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("eve")),
+    )
+    .await;
+    assert_eq!(s, 201);
+    // Hostile: herself, nobody, not signed in.
+    let (s, v) = as_account(&app, &ala, "POST", "/api/users/ala/block", None).await;
+    assert_eq!((s, v["code"].as_str()), (400, Some("yourself")));
+    let (s, _) = as_account(&app, &ala, "POST", "/api/users/nobody/block", None).await;
+    assert_eq!(s, 404);
+    let (s, _) = call(&app, "POST", "/api/users/eve/block", None, None).await;
+    assert_eq!(s, 401);
+    let (s, _) = call(&app, "GET", "/api/account/blocks", None, None).await;
+    assert_eq!(s, 401);
+}
+
+#[tokio::test]
+async fn hostile_reports_are_refused_and_one_is_open_at_a_time() {
+    let (_, app) = safety_app("safety_reports").await;
+    let (ala, _eve) = (signup(&app, "ala").await, signup(&app, "eve").await);
+    let report = |target: &str, reason: &str, text: &str| json!({"target": target, "reason": reason, "text": text});
+    let (s, _) = call(
+        &app,
+        "POST",
+        "/api/reports",
+        None,
+        Some(&report("eve", "chat", "x").to_string()),
+    )
+    .await;
+    assert_eq!(s, 401, "not signed in");
+    for (body, status, code) in [
+        (report("ala", "chat", "me"), 400, "yourself"),
+        (report("nobody", "chat", "x"), 404, "user-not-found"),
+        (report("eve", "spam", "x"), 400, "bad-report"),
+        (
+            report("eve", "chat", &"x".repeat(10_000)),
+            400,
+            "bad-report",
+        ),
+        (
+            json!({"target": "eve", "reason": "cheat", "text": "x", "game": "nosuchgame"}),
+            400,
+            "bad-report",
+        ),
+        (
+            json!({"target": "eve", "reason": "cheat", "text": "x", "game": "../../etc"}),
+            400,
+            "bad-report",
+        ),
+        (json!({"target": "eve"}), 400, "bad-json"),
+    ] {
+        let (s, v) = as_account(&app, &ala, "POST", "/api/reports", Some(body.clone())).await;
+        assert_eq!((s, v["code"].as_str()), (status, Some(code)), "{body}: {v}");
+    }
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/reports",
+        Some(report("eve", "name", "her name")),
+    )
+    .await;
+    assert_eq!((s, v["status"].as_str()), (201, Some("open")), "{v}");
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/reports",
+        Some(report("eve", "chat", "again")),
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (409, Some("report-open")), "{v}");
+}
+
+#[tokio::test]
+async fn moderators_read_reports_with_their_evidence_act_once_each_and_a_mute_stops_the_chat() {
+    let (state, app) = safety_app("safety_moderation").await;
+    let (ala, eve, mo) = (
+        signup(&app, "ala").await,
+        signup(&app, "eve").await,
+        signup(&app, "mo").await,
+    );
+    let (game, _, eve_token) = game_between(&app, &ala, &eve).await;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&eve_token),
+        Some(&json!({"text": "you are awful", "room": "players"}).to_string()),
+    )
+    .await;
+    let (s, r) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/reports",
+        Some(json!({"target": "eve", "reason": "chat", "text": "insults", "game": game})),
+    )
+    .await;
+    assert_eq!(s, 201, "{r}");
+    // Nobody but a moderator reaches the moderation routes: not signed in,
+    // a player, the reported player.
+    let act = json!({"target": "eve", "action": "warn", "reason": "be kind"});
+    for who in [None, Some(&ala), Some(&eve), Some(&mo)] {
+        for (m, path, body) in [
+            ("GET", "/api/mod/reports", None),
+            ("GET", "/api/mod/log", None),
+            ("POST", "/api/mod/actions", Some(act.clone())),
+        ] {
+            let (s, v) = match who {
+                Some(c) => as_account(&app, c, m, path, body.clone()).await,
+                None => {
+                    let (s, v) = call(
+                        &app,
+                        m,
+                        path,
+                        None,
+                        body.as_ref().map(|b| b.to_string()).as_deref(),
+                    )
+                    .await;
+                    (s.as_u16(), v)
+                }
+            };
+            assert_eq!(
+                (s, v["code"].as_str()),
+                (403, Some("not-moderator")),
+                "{m} {path}: {v}"
+            );
+        }
+    }
+    // The first moderator, made from the command line (as `agon mod grant`).
+    assert!(state.safety().grant_from_command_line("mo").await.unwrap());
+    let (s, reports) = as_account(&app, &mo, "GET", "/api/mod/reports", None).await;
+    assert_eq!(s, 200, "{reports}");
+    let first = &reports["reports"][0];
+    assert_eq!(
+        (first["target"].as_str(), first["reason"].as_str()),
+        (Some("eve"), Some("chat")),
+        "{reports}"
+    );
+    assert_eq!(
+        first["evidence"]["lines"][0]["text"], "you are awful",
+        "the line is attached"
+    );
+    assert_eq!(first["evidence"]["game"], game.as_str());
+    // Hostile actions.
+    for (body, code) in [
+        (
+            json!({"target": "eve", "action": "ban-forever", "reason": "x"}),
+            "bad-action",
+        ),
+        (
+            json!({"target": "eve", "action": "warn", "reason": "  "}),
+            "bad-action",
+        ),
+        (
+            json!({"target": "eve", "action": "mute", "reason": "x", "minutes": 0}),
+            "bad-action",
+        ),
+        (
+            json!({"target": "eve", "action": "mute", "reason": "x", "minutes": 1_000_000}),
+            "bad-action",
+        ),
+        (
+            json!({"target": "eve", "action": "close-report", "reason": "x"}),
+            "bad-action",
+        ),
+    ] {
+        let (s, v) = as_account(&app, &mo, "POST", "/api/mod/actions", Some(body.clone())).await;
+        assert_eq!((s, v["code"].as_str()), (400, Some(code)), "{body}: {v}");
+    }
+    let (s, _) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "warn", "reason": "x", "report": 999_999})),
+    )
+    .await;
+    assert_eq!(s, 404);
+    // A mute for an hour, answering the report: the report closes, the
+    // action is logged once, Eve's chat is refused and she is told.
+    let rid = first["id"].as_i64().unwrap();
+    let (s, done) = as_account(&app, &mo, "POST", "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "mute", "reason": "insults in chat", "minutes": 60, "report": rid}))).await;
+    assert_eq!(s, 201, "{done}");
+    let (_, reports) = as_account(&app, &mo, "GET", "/api/mod/reports", None).await;
+    assert_eq!(reports["reports"].as_array().unwrap().len(), 0);
+    let (_, log) = as_account(&app, &mo, "GET", "/api/mod/log?user=eve", None).await;
+    let mutes: Vec<&Value> = log["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "mute")
+        .collect();
+    assert_eq!(mutes.len(), 1, "logged once: {log}");
+    assert_eq!(
+        (mutes[0]["moderator"].as_str(), mutes[0]["reason"].as_str()),
+        (Some("mo"), Some("insults in chat"))
+    );
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&eve_token),
+        Some(&json!({"text": "hi", "room": "players"}).to_string()),
+    )
+    .await;
+    assert_eq!(
+        (s.as_u16(), v["code"].as_str()),
+        (403, Some("muted")),
+        "{v}"
+    );
+    let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
+    assert!(
+        me["muted_until"].as_i64().unwrap() > agon_server::clock::now_ms() + 59 * 60_000,
+        "{me}"
+    );
+    assert_eq!(me["notices"][0]["action"], "mute");
+    assert_eq!(me["notices"][0]["reason"], "insults in chat");
+    let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
+    assert_eq!(me["notices"], json!([]), "told once");
+    // Lifted: she writes again.
+    as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "unmute", "reason": "served"})),
+    )
+    .await;
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&eve_token),
+        Some(&json!({"text": "sorry", "room": "players"}).to_string()),
+    )
+    .await;
+    assert_eq!(s, 201);
+    // A moderator makes another.
+    let (s, _) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "ala", "action": "grant", "reason": "trusted"})),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let (s, _) = as_account(&app, &ala, "GET", "/api/mod/reports", None).await;
+    assert_eq!(s, 200);
+}
+
+#[tokio::test]
+async fn a_mute_and_a_block_hold_on_every_instance_at_once() {
+    let Some((a, b, _)) = common::two_instances(
+        "safety_two_instances",
+        Options {
+            engine_delay: Duration::ZERO,
+            ..Options::default()
+        },
+    )
+    .await
+    else {
+        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+        return;
+    };
+    let (state_a, app_a, app_b) = (a.clone(), app(a), app(b));
+    let (ala, eve, mo) = (
+        signup(&app_a, "ala").await,
+        signup(&app_a, "eve").await,
+        signup(&app_a, "mo").await,
+    );
+    state_a
+        .safety()
+        .grant_from_command_line("mo")
+        .await
+        .unwrap();
+    let (game, _, eve_token) = game_between(&app_a, &ala, &eve).await;
+    let (s, _) = as_account(
+        &app_a,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "mute", "reason": "x", "minutes": 5})),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let (s, v) = call(
+        &app_b,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&eve_token),
+        Some(&json!({"text": "hi", "room": "players"}).to_string()),
+    )
+    .await;
+    assert_eq!(
+        (s.as_u16(), v["code"].as_str()),
+        (403, Some("muted")),
+        "{v}"
+    );
+    as_account(&app_a, &ala, "POST", "/api/users/eve/block", None).await;
+    let (s, _) = as_account(
+        &app_b,
+        &eve,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ala")),
+    )
+    .await;
+    assert_eq!(s, 403);
+}

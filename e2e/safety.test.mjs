@@ -1,0 +1,112 @@
+// Safety between strangers (issue 75), as three people in three browsers
+// see it: a player blocks another and no longer sees her chat; a report
+// filed from a chat line reaches the moderator's page with the line
+// attached (the first moderator made with `agon mod grant`, as
+// docs/deploy.md says); the moderator mutes the player, whose chat is then
+// refused and who is told why and until when.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { withApp, accountAs, waitState } from "./helpers.mjs";
+
+async function player(browser, url, name) {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.goto(url + "/rules?lang=en");
+  assert.equal(await accountAs(page, "signup", name), 201);
+  await page.reload();
+  return page;
+}
+
+/** Ala challenges Eve (through the API) and Eve accepts: both on the
+ *  game's page; its id. */
+async function gameBetween(ala, eve, url) {
+  const c = await ala.evaluate(() => fetch("/api/challenges", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: "eve", game: "ringo", days: 1, side: "attackers" }) }).then((r) => r.json()));
+  const p = await eve.evaluate((id) => fetch(`/api/challenges/${id}/accept`, { method: "POST", headers: { "content-type": "application/json" } })
+    .then((r) => r.json()), c.id);
+  for (const page of [ala, eve]) {
+    await page.goto(`${url}/g/${p.game}?lang=en`);
+    await waitState(page, () => !!window.agonState);
+  }
+  return p.game;
+}
+
+async function say(page, text) {
+  await page.locator("#chat-input").fill(text);
+  await page.locator("#chat-send").click();
+}
+
+test("a player blocks another and no longer sees her lines; unblocked, she does again", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const eve = await player(browser, server.url, "eve");
+    const game = await gameBetween(ala, eve, server.url);
+    await say(eve, "first line");
+    await ala.locator("#chat-lines li", { hasText: "first line" }).waitFor();
+    // Ala blocks Eve from her profile.
+    await ala.goto(server.url + "/@/eve?lang=en");
+    await ala.locator("#block").click();
+    await ala.locator("#challenge-status", { hasText: "You block eve" }).waitFor();
+    assert.equal(await ala.locator("#block").getAttribute("aria-pressed"), "true");
+    await ala.goto(`${server.url}/g/${game}?lang=en`);
+    await waitState(ala, () => !!window.agonState);
+    await say(eve, "second line");
+    await eve.locator("#chat-lines li", { hasText: "second line" }).waitFor();
+    await ala.waitForTimeout(1500);
+    assert.equal(await ala.locator("#chat-lines li").count(), 0, "neither the old line nor the new one");
+    // The account page lists her, with Unblock.
+    await ala.goto(server.url + "/account?lang=en");
+    const row = ala.locator('#blocks [data-blocked="eve"]');
+    await row.waitFor();
+    await row.locator("button").click();
+    await ala.locator("#blocks-none").waitFor();
+    await ala.goto(`${server.url}/g/${game}?lang=en`);
+    await ala.locator("#chat-lines li", { hasText: "second line" }).waitFor();
+  });
+});
+
+test("a report from a chat line reaches the moderator with the line; a mute stops the chat and tells the player why", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const eve = await player(browser, server.url, "eve");
+    const mo = await player(browser, server.url, "mo");
+    // The first moderator, as an operator makes her.
+    const said = execFileSync(server.bin, ["mod", "grant", "mo", "--data", server.data]).toString();
+    assert.match(said, /mo is a moderator now/);
+    const game = await gameBetween(ala, eve, server.url);
+    await say(eve, "you play like a potato");
+    await ala.locator("#chat-lines li", { hasText: "potato" }).waitFor();
+    await ala.locator("#chat-report").click();
+    await ala.locator("#report-text").fill("insults");
+    await ala.locator("#report-send").click();
+    await ala.locator("#report-said", { hasText: "Your report about eve is filed" }).waitFor();
+    // A player is refused the moderation page.
+    await ala.goto(server.url + "/mod?lang=en");
+    await ala.locator("#mod-refused", { hasText: "Only moderators may do this." }).waitFor();
+    // The moderator finds it under Community, with the line attached.
+    await mo.goto(server.url + "/?lang=en");
+    await mo.locator("button[aria-controls=nav-community]").click();
+    await mo.locator("#nav-mod a").click();
+    const card = mo.locator("#mod-reports li[data-report]").first();
+    await card.waitFor();
+    assert.match(await card.innerText(), /eve · Abuse in chat/);
+    await card.locator(".mod-lines li", { hasText: "you play like a potato" }).waitFor();
+    assert.match(await card.innerText(), /Reported by ala/);
+    // Muted for an hour, with a reason: the report closes, the log says so.
+    await card.locator("input").fill("insults in chat");
+    await card.locator('[data-action="mute-60"]').click();
+    await mo.locator("#mod-none").waitFor();
+    await mo.locator('#mod-log-table tr[data-action="mute"]', { hasText: "insults in chat" }).waitFor();
+    // Eve's next line is refused, in her page's words; a new page tells her
+    // why and until when, once.
+    await say(eve, "still here");
+    await eve.locator("#toast", { hasText: "A moderator has muted your chat" }).waitFor();
+    await eve.goto(server.url + "/rules?lang=en");
+    await eve.locator('#notices [data-notice="mute"]', { hasText: "insults in chat" }).waitFor();
+    await eve.locator("#notices-close").click();
+    await eve.locator("#notices").waitFor({ state: "hidden" });
+    await eve.goto(server.url + "/rules?lang=en");
+    await eve.waitForTimeout(500);
+    assert.equal(await eve.locator("#notices").isVisible(), false, "told once");
+  });
+});
