@@ -110,3 +110,38 @@ test("a report from a chat line reaches the moderator with the line; a mute stop
     assert.equal(await eve.locator("#notices").isVisible(), false, "told once");
   });
 });
+
+test("a lobby pause after three abandoned live games, its reason and end shown, the seek refused", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const bob = await player(browser, server.url, "bob");
+    const post = (page, path, body) => page.evaluate(([p, b]) => fetch(p, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(b) }).then(async (r) => ({ status: r.status, body: await r.json() })), [path, body]);
+    // Three live games where Ala, the attackers, never moves: each aborts
+    // after the first-move wait (one second on this server).
+    for (let i = 0; i < 3; i++) {
+      const seek = await post(ala, "/api/seeks", { game: "ringo", rules: "classic", side: "attackers", clock: { base_secs: 300, increment_secs: 3 } });
+      assert.equal(seek.status, 201);
+      const taken = await post(bob, `/api/seeks/${seek.body.id}/accept`, {});
+      assert.equal(taken.status, 201);
+      for (let n = 0; ; n++) {
+        const g = await (await fetch(`${server.url}/api/games/${taken.body.game}`)).json();
+        if (g.state.status === "aborted") break;
+        assert.ok(n < 100, "aborted within 20 s");
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    const me = await ala.evaluate(() => fetch("/api/account").then((r) => r.json()));
+    assert.equal(me.paused?.abandoned, 3, JSON.stringify(me));
+    await ala.goto(server.url + "/lobby?lang=en");
+    const note = ala.locator("#pause");
+    await note.waitFor();
+    assert.match(await note.innerText(), /You abandoned your last 3 live games .* you may seek or pair again at \d/);
+    await ala.locator("#seek-create").click();
+    await ala.locator("#toast", { hasText: "You abandoned your last live games" }).waitFor();
+    // Bob is not paused.
+    await bob.goto(server.url + "/lobby?lang=en");
+    await bob.locator("#seek-create").waitFor();
+    assert.equal(await bob.locator("#pause").count(), 0);
+  }, { firstMoveSecs: 1 });
+});

@@ -518,3 +518,75 @@ async fn a_mute_and_a_block_hold_on_every_instance_at_once() {
     .await;
     assert_eq!(s, 403);
 }
+
+/// Waits until `game` is over (within 10 s); its state.
+async fn until_over(app: &axum::Router, game: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let s = common::game_state(app, game).await;
+        if s["over"] == true {
+            return s;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_player_who_abandons_three_live_games_in_a_row_is_paused_and_told_why() {
+    let state = AppState::with_options(
+        common::test_store("safety_pause").await,
+        Options {
+            engine_delay: Duration::ZERO,
+            first_move: Duration::from_millis(300),
+            ..Options::default()
+        },
+    );
+    let app = app(state);
+    let (ala, bob) = (signup(&app, "ala").await, signup(&app, "bob").await);
+    let seek = json!({"game": "ringo", "rules": "classic", "side": "attackers",
+        "clock": {"base_secs": 300, "increment_secs": 3}});
+    // Three games where Ala, the attackers, never makes her first move:
+    // each aborts, and is hers to answer for, not Bob's.
+    for i in 0..3 {
+        let (s, made) = as_account(&app, &ala, "POST", "/api/seeks", Some(seek.clone())).await;
+        assert_eq!(s, 201, "seek {i}: {made}");
+        let id = made["id"].as_str().unwrap();
+        let (s, p) = as_account(&app, &bob, "POST", &format!("/api/seeks/{id}/accept"), None).await;
+        assert_eq!(s, 201, "{p}");
+        let over = until_over(&app, p["game"].as_str().unwrap()).await;
+        assert_eq!(over["status"], "aborted", "{over}");
+    }
+    let (s, v) = as_account(&app, &ala, "POST", "/api/seeks", Some(seek.clone())).await;
+    assert_eq!((s, v["code"].as_str()), (429, Some("paused")), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("abandoned your last 3 live games"),
+        "{v}"
+    );
+    for (path, body) in [
+        ("/api/pools/ringo-classic-5+3", json!({})),
+        ("/api/challenges", json!({"user": "bob", "game": "ringo"})),
+    ] {
+        let (s, v) = as_account(&app, &ala, "POST", path, Some(body)).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (429, Some("paused")),
+            "{path}: {v}"
+        );
+    }
+    let (_, me) = as_account(&app, &ala, "GET", "/api/account", None).await;
+    assert_eq!(me["paused"]["abandoned"], 3, "{me}");
+    let left = me["paused"]["until_ms"].as_i64().unwrap() - agon_server::clock::now_ms();
+    assert!(
+        (4 * 60_000..=5 * 60_000).contains(&left),
+        "five minutes: {left}"
+    );
+    // Bob, who waited each time, is not paused.
+    let (s, _) = as_account(&app, &bob, "POST", "/api/seeks", Some(seek)).await;
+    assert_eq!(s, 201);
+    let (_, me) = as_account(&app, &bob, "GET", "/api/account", None).await;
+    assert!(me["paused"].is_null(), "{me}");
+}

@@ -140,6 +140,9 @@ pub enum ErrorCode {
     Muted,
     /// Blocking or reporting oneself (400).
     Yourself,
+    /// A player paused after abandoning live games (429, with
+    /// `Retry-After`).
+    Paused,
     /// Either player blocks the other (403).
     Blocked,
     /// A report about this player is open already (409).
@@ -444,6 +447,11 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::NotYourChallenge(_) => ApiError::Forbidden(ErrorCode::NotYourChallenge, m),
             L::ChallengeAnswered(_) => ApiError::Conflict(ErrorCode::ChallengeAnswered, m),
             L::Blocked => ApiError::Forbidden(ErrorCode::Blocked, m),
+            L::Paused(p) => ApiError::TooMany(
+                ErrorCode::Paused,
+                m,
+                u64::try_from((p.until_ms - crate::clock::now_ms()).max(1000) / 1000).unwrap_or(1),
+            ),
             L::Settings(e) => e.into(),
             L::Game(e) => e.into(),
         }

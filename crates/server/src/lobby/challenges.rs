@@ -133,6 +133,7 @@ impl Lobby {
             return Err(LobbyError::Blocked);
         }
         self.check_policy(&from, &target, spec.rated).await?;
+        self.check_pause(Some(from.id)).await?;
         let now = now_ms();
         let mine = self
             .store()
@@ -292,6 +293,7 @@ impl Lobby {
         {
             return Err(LobbyError::Blocked);
         }
+        self.check_pause(Some(me.id)).await?;
         let game_id = crate::secrets::game_id()?;
         let seat = match c.seat {
             Some(s) => s,

@@ -8,6 +8,7 @@
 //! them is the games service's.
 
 mod challenges;
+mod fairplay;
 mod housekeeping;
 mod pools;
 mod service;
@@ -16,6 +17,7 @@ pub(crate) mod socket;
 pub use challenges::{
     ChallengeView, Challenges, ANSWERED_SHOWN_MS, LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
 };
+pub use fairplay::{abandoned_by, pause_ms, Pause, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
 pub use pools::{PoolView, EVEN_RULES, POOLS};
 pub(crate) use service::WeakLobby;
 pub use service::{

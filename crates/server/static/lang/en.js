@@ -1060,5 +1060,7 @@ export default {
   "err.too-many-blocks": "You block too many players: unblock one first.",
   "err.not-moderator": "Only moderators may do this.",
   "err.no-such-report": "There is no such open report.",
-  "err.bad-action": "This action cannot be taken: choose one, and say why."
+  "err.bad-action": "This action cannot be taken: choose one, and say why.",
+  "lobby.paused": "You abandoned your last {n} live games (left them to be claimed, or never made your first move): you may seek or pair again at {until}.",
+  "err.paused": "You abandoned your last live games: you may seek or pair again in a few minutes."
 };

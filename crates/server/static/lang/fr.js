@@ -1060,5 +1060,7 @@ export default {
   "err.too-many-blocks": "Vous bloquez trop de joueurs : débloquez-en un d'abord.",
   "err.not-moderator": "Seuls les modérateurs peuvent faire cela.",
   "err.no-such-report": "Aucun signalement ouvert de ce numéro.",
-  "err.bad-action": "Cette action est impossible : choisissez-en une, et dites pourquoi."
+  "err.bad-action": "Cette action est impossible : choisissez-en une, et dites pourquoi.",
+  "lobby.paused": "Vous avez abandonné vos {n} dernières parties en direct (laissées à réclamer, ou sans jamais jouer votre premier coup) : vous pourrez de nouveau chercher un adversaire à {until}.",
+  "err.paused": "Vous avez abandonné vos dernières parties en direct : vous pourrez de nouveau chercher un adversaire dans quelques minutes."
 };

@@ -1060,5 +1060,7 @@ export default {
   "err.too-many-blocks": "Blokujesz zbyt wielu graczy: najpierw odblokuj któregoś.",
   "err.not-moderator": "Tylko moderatorzy mogą to zrobić.",
   "err.no-such-report": "Nie ma takiego otwartego zgłoszenia.",
-  "err.bad-action": "Nie można tego zrobić: wybierz działanie i podaj powód."
+  "err.bad-action": "Nie można tego zrobić: wybierz działanie i podaj powód.",
+  "lobby.paused": "Porzucono ostatnie partie na żywo ({n}: pozostawione do przejęcia albo bez pierwszego ruchu): możesz znów szukać przeciwnika o {until}.",
+  "err.paused": "Porzucono ostatnie partie na żywo: możesz znów szukać przeciwnika za kilka minut."
 };

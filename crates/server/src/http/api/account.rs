@@ -96,6 +96,9 @@ pub struct AccountAnswer {
     /// The warnings and mutes moderators gave her that she has not been
     /// shown yet, with their reasons: each is answered once.
     pub notices: Vec<crate::safety::ActionView>,
+    /// Her pause from the lobby, while she is in one: `{"until_ms",
+    /// "abandoned"}` (the live games she abandoned in a row).
+    pub paused: Option<crate::lobby::Pause>,
 }
 
 fn too_long(what: &str, s: &str, max: usize) -> Result<(), ApiError> {
@@ -329,6 +332,7 @@ pub async fn get(
         moderator: app.safety().is_moderator(a.id).await?,
         muted_until: crate::safety::muted(app.store(), a.id).await?,
         notices: app.safety().notices(a.id).await?,
+        paused: app.lobby().pause_of(a.id).await?,
     }))
 }
 

@@ -120,8 +120,16 @@ export async function lobbyBlock(root, compact = false) {
     } catch { /* the tiles keep their last counts */ }
   }
 
+  // A player paused for abandoning live games is told why and until when,
+  // before she tries (the server refuses her seeks and pairings meanwhile).
+  const pause = me?.paused;
+  const pauseNote = () => pause && pause.until_ms > Date.now()
+    ? el("p", { class: "notice", id: "pause", role: "status" }, t("lobby.paused", { n: pause.abandoned,
+      until: new Date(pause.until_ms).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }) }))
+    : null;
+
   function drawQuick() {
-    quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")),
+    quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")), ...[pauseNote()].filter(Boolean),
       el("p", { class: "muted" }, t("lobby.quick_help")),
       el("p", { class: "muted", id: "pool-clock-help" }, t("lobby.clock_help")));
     if (state.waiting) {

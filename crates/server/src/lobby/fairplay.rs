@@ -1,0 +1,187 @@
+//! Fair play in the lobby: a player who abandons live games (lets a game
+//! be claimed against her after she left, aborts or lets games abort
+//! without ever making her first decision) is paused before she may seek,
+//! pair or challenge again, longer with each further abandonment in a row,
+//! and told why and until when. Read from her stored games, so it holds on
+//! every instance and through restarts.
+
+use super::service::{Lobby, LobbyError};
+use crate::model::{Kind, Mode, Outcome, Seat, Status};
+use crate::store::{GameRow, ListQuery};
+
+/// Abandonments in a row before the first pause.
+pub const ABANDONS_BEFORE_PAUSE: usize = 3;
+
+/// The first pause, in milliseconds (five minutes); each further
+/// abandonment in a row makes it three times longer, up to a day.
+pub const FIRST_PAUSE_MS: i64 = 5 * 60_000;
+
+/// The longest pause.
+pub const LONGEST_PAUSE_MS: i64 = 24 * 3_600_000;
+
+/// How many of a player's latest games are looked at.
+const LOOKED_AT: usize = 20;
+
+/// A player's pause: until when, and how many live games she abandoned in
+/// a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Pause {
+    /// The end of the pause, in milliseconds since the epoch.
+    pub until_ms: i64,
+    /// Her latest live games abandoned in a row.
+    pub abandoned: usize,
+}
+
+/// How long a pause lasts after `in_a_row` abandonments in a row (none
+/// before [`ABANDONS_BEFORE_PAUSE`]).
+pub fn pause_ms(in_a_row: usize) -> Option<i64> {
+    let extra = in_a_row.checked_sub(ABANDONS_BEFORE_PAUSE)?;
+    let mut ms = FIRST_PAUSE_MS;
+    for _ in 0..extra.min(10) {
+        ms = (ms * 3).min(LONGEST_PAUSE_MS);
+    }
+    Some(ms)
+}
+
+/// Who opens a game: Ringo's attackers; in Urgammon the higher opening
+/// roll (`start:L-D` tokens, a tie rolled again). `None` when the record
+/// does not say.
+fn first_mover(kind: Kind, tokens: &[String]) -> Option<Seat> {
+    match kind {
+        Kind::Ringo => kind.seat_of("attackers"),
+        Kind::Urgammon => tokens.iter().find_map(|t| {
+            let (l, d) = t.strip_prefix("start:")?.split_once('-')?;
+            let (l, d): (u8, u8) = (l.parse().ok()?, d.parse().ok()?);
+            match l.cmp(&d) {
+                std::cmp::Ordering::Greater => kind.seat_of("light"),
+                std::cmp::Ordering::Less => kind.seat_of("dark"),
+                std::cmp::Ordering::Equal => None,
+            }
+        }),
+    }
+}
+
+/// The seat that abandoned a finished live game between people, if one
+/// did: the seat the win was claimed against (she had left), or, in a game
+/// aborted before both had moved, the one that had not when the other had
+/// (or, neither having moved, the one who was to open it: `tokens`, the
+/// record, says who in Urgammon).
+pub fn abandoned_by(row: &GameRow, tokens: &[String]) -> Option<Seat> {
+    let live = row.clock.as_ref().is_some_and(|c| c.days == 0);
+    if !live || row.mode != Mode::Friend {
+        return None;
+    }
+    match (row.status, row.reason.as_deref()) {
+        (Status::Aborted, _) => match row.moved & 3 {
+            1 => Some(Seat::Second),
+            2 => Some(Seat::First),
+            0 => first_mover(row.kind, tokens),
+            _ => None,
+        },
+        (s, Some("claim")) => Seat::BOTH
+            .into_iter()
+            .find(|seat| s.outcome_for(row.kind, *seat) == Outcome::Lost),
+        _ => None,
+    }
+}
+
+impl Lobby {
+    /// The pause `account` is in now, if any.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn pause_of(&self, account: i64) -> Result<Option<Pause>, LobbyError> {
+        let rows = self
+            .store()
+            .list(&ListQuery {
+                limit: LOOKED_AT,
+                account: Some(account),
+                ..Default::default()
+            })
+            .await?;
+        let mut in_a_row = 0;
+        let mut last_at = 0;
+        for (row, _) in rows.iter().filter(|(r, _)| {
+            r.status != Status::Ongoing
+                && r.mode == Mode::Friend
+                && r.clock.as_ref().is_some_and(|c| c.days == 0)
+        }) {
+            let Some(mine) = Seat::BOTH.into_iter().find(|s| {
+                row.accounts[s.index()]
+                    .as_ref()
+                    .is_some_and(|a| a.id == account)
+            }) else {
+                continue;
+            };
+            // Urgammon's opening rolls are in the record: read only when
+            // they decide.
+            let tokens = if row.status == Status::Aborted
+                && row.moved & 3 == 0
+                && row.kind == Kind::Urgammon
+            {
+                self.store()
+                    .load(&row.id)
+                    .await?
+                    .map(|l| l.tokens)
+                    .unwrap_or_default()
+            } else {
+                vec![]
+            };
+            if abandoned_by(row, &tokens) != Some(mine) {
+                break;
+            }
+            if in_a_row == 0 {
+                last_at = row.updated_at * 1000;
+            }
+            in_a_row += 1;
+        }
+        Ok(pause_ms(in_a_row)
+            .map(|ms| Pause {
+                until_ms: last_at + ms,
+                abandoned: in_a_row,
+            })
+            .filter(|p| p.until_ms > crate::clock::now_ms()))
+    }
+
+    /// Refuses a paused player (before she seeks, pairs or challenges).
+    pub(super) async fn check_pause(&self, account: Option<i64>) -> Result<(), LobbyError> {
+        let Some(a) = account else { return Ok(()) };
+        match self.pause_of(a).await? {
+            Some(p) => Err(LobbyError::Paused(p)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pause_starts_at_three_in_a_row_and_grows_to_a_day() {
+        assert_eq!(pause_ms(0), None);
+        assert_eq!(pause_ms(2), None);
+        assert_eq!(pause_ms(3), Some(5 * 60_000));
+        assert_eq!(pause_ms(4), Some(15 * 60_000));
+        assert_eq!(pause_ms(5), Some(45 * 60_000));
+        assert_eq!(pause_ms(20), Some(LONGEST_PAUSE_MS));
+    }
+
+    #[test]
+    fn the_first_mover_is_the_attackers_or_the_higher_opening_roll() {
+        assert_eq!(
+            first_mover(Kind::Ringo, &[]),
+            Kind::Ringo.seat_of("attackers")
+        );
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            first_mover(Kind::Urgammon, &t(&["start:2-2", "start:3-1"])),
+            Kind::Urgammon.seat_of("light")
+        );
+        assert_eq!(
+            first_mover(Kind::Urgammon, &t(&["start:1-4"])),
+            Kind::Urgammon.seat_of("dark")
+        );
+        assert_eq!(first_mover(Kind::Urgammon, &t(&[])), None);
+    }
+}
