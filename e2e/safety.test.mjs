@@ -145,3 +145,31 @@ test("a lobby pause after three abandoned live games, its reason and end shown, 
     assert.equal(await bob.locator("#pause").count(), 0);
   }, { firstMoveSecs: 1 });
 });
+
+test("the moderation page in Polish and French, by keyboard: a player's record and a ban from rated play she meets in the lobby", async () => {
+  await withApp(async (server, browser) => {
+    const eve = await player(browser, server.url, "eve");
+    const mo = await player(browser, server.url, "mo");
+    execFileSync(server.bin, ["mod", "grant", "mo", "--data", server.data]);
+    await mo.goto(server.url + "/mod?lang=pl");
+    await mo.locator("h1", { hasText: "Moderacja" }).waitFor();
+    await mo.locator("#mod-none", { hasText: "Nie ma otwartych zgłoszeń." }).waitFor();
+    // By keyboard: the name, Enter looks her up.
+    await mo.locator("#mod-user").focus();
+    await mo.keyboard.type("eve");
+    await mo.keyboard.press("Enter");
+    await mo.locator("#mod-record h3", { hasText: "eve" }).waitFor();
+    await mo.locator("#mod-record-reason").fill("pompowanie rankingu");
+    await mo.locator('#mod-record [data-action="rated-ban-1440"]').click();
+    await mo.locator("#mod-banned", { hasText: "Zakaz partii rankingowych do" }).waitFor();
+    await mo.locator('#mod-record-actions [data-action="rated-ban"]', { hasText: "pompowanie rankingu" }).waitFor();
+    // In French, the log names it.
+    await mo.goto(server.url + "/mod?lang=fr&user=eve");
+    await mo.locator('#mod-log-table tr[data-action="rated-ban"]', { hasText: "exclu des parties classées" }).waitFor();
+    // Eve's rated seek is refused, and she is told why.
+    await eve.goto(server.url + "/lobby?lang=en");
+    await eve.locator("#seek-rated").check();
+    await eve.locator("#seek-create").click();
+    await eve.locator("#toast", { hasText: "A moderator banned you from rated play for now" }).waitFor();
+  });
+});

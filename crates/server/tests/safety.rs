@@ -590,3 +590,126 @@ async fn a_player_who_abandons_three_live_games_in_a_row_is_paused_and_told_why(
     let (_, me) = as_account(&app, &bob, "GET", "/api/account", None).await;
     assert!(me["paused"].is_null(), "{me}");
 }
+
+/// Signs `name` up from a browser whose device cookie is `device`; her
+/// session cookie.
+async fn signup_on(app: &axum::Router, name: &str, device: &str) -> String {
+    use tower::ServiceExt;
+    let req = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/account/signup")
+        .header("content-type", "application/json")
+        .header("cookie", format!("agon_device={device}"))
+        .body(axum::body::Body::from(
+            json!({"name": name, "password": "correct horse battery"}).to_string(),
+        ))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), 201);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn moderators_ban_from_rated_play_rename_close_and_read_a_players_record() {
+    let (state, app) = safety_app("safety_sanctions").await;
+    let device = "ab".repeat(32);
+    let eve = signup_on(&app, "eve", &device).await;
+    let _alt = signup_on(&app, "evealt", &device).await;
+    let (mo, ola) = (signup(&app, "mo").await, signup(&app, "ola").await);
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let act = |body: Value| {
+        let (app, mo) = (app.clone(), mo.clone());
+        async move { as_account(&app, &mo, "POST", "/api/mod/actions", Some(body)).await }
+    };
+    // A ban from rated play for a day: rated seeks, pools, challenges,
+    // games and seats refused; casual ones go on.
+    let (s, v) =
+        act(json!({"target": "eve", "action": "rated-ban", "reason": "boosting", "minutes": 1440}))
+            .await;
+    assert_eq!(s, 201, "{v}");
+    let rated = json!({"game": "ringo", "rules": "classic", "rated": true});
+    for (path, body) in [
+        ("/api/seeks", rated.clone()),
+        ("/api/pools/ringo-classic-5+3", json!({"rated": true})),
+        (
+            "/api/challenges",
+            json!({"user": "ola", "game": "ringo", "rated": true}),
+        ),
+        (
+            "/api/games",
+            json!({"game": "ringo", "opponent": "friend", "rated": true}),
+        ),
+    ] {
+        let (s, v) = as_account(&app, &eve, "POST", path, Some(body)).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (403, Some("rated-banned")),
+            "{path}: {v}"
+        );
+    }
+    let (s, g) = as_account(
+        &app,
+        &ola,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "ringo", "opponent": "friend", "rated": true})),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let (s, v) = as_account(
+        &app,
+        &eve,
+        "POST",
+        &format!("/api/games/{}/join", g["id"].as_str().unwrap()),
+        Some(json!({"invite": g["invite"]})),
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("rated-banned")), "{v}");
+    let (s, _) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "ringo", "rules": "classic"})),
+    )
+    .await;
+    assert_eq!(s, 201, "a casual seek goes on");
+    // Her record: the other account on her device, the ban, the log.
+    let (s, r) = as_account(&app, &mo, "GET", "/api/mod/users/eve", None).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["same_devices"], json!(["evealt"]));
+    assert!(r["rated_banned_until"].as_i64().is_some());
+    assert_eq!(r["actions"][0]["action"], "rated-ban");
+    let (s, _) = as_account(&app, &ola, "GET", "/api/mod/users/eve", None).await;
+    assert_eq!(s, 403);
+    // Renamed: the new name is hers, the old one gone; a taken one refused.
+    let (s, v) =
+        act(json!({"target": "eve", "action": "rename", "reason": "offensive", "name": "ola"}))
+            .await;
+    assert_eq!((s, v["code"].as_str()), (400, Some("bad-action")), "{v}");
+    let (s, v) =
+        act(json!({"target": "eve", "action": "rename", "reason": "offensive", "name": "<b>"}))
+            .await;
+    assert_eq!(s, 400, "{v}");
+    let (s, v) =
+        act(json!({"target": "eve", "action": "rename", "reason": "offensive", "name": "player7"}))
+            .await;
+    assert_eq!(s, 201, "{v}");
+    assert!(
+        v["reason"].as_str().unwrap().contains("eve → player7"),
+        "{v}"
+    );
+    let (s, _) = call(&app, "GET", "/api/users/eve", None, None).await;
+    assert_eq!(s, 404);
+    let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
+    assert_eq!(me["name"], "player7");
+    // Closed: her sessions end, her profile is gone.
+    let (s, _) =
+        act(json!({"target": "player7", "action": "close", "reason": "repeated abuse"})).await;
+    assert_eq!(s, 201);
+    let (s, _) = as_account(&app, &eve, "GET", "/api/account", None).await;
+    assert_eq!(s, 401);
+    let (s, _) = call(&app, "GET", "/api/users/player7", None, None).await;
+    assert_eq!(s, 404);
+}

@@ -1,6 +1,7 @@
 -- Safety between strangers (issue 75; blocks are relations, made with
 -- the people tables): reports with the evidence
--- the server attached, moderators, what moderators did, and chat mutes.
+-- the server attached, moderators, what moderators did, and sanctions (chat mutes, bans from
+-- rated play).
 -- Only adds: an instance of the previous release serves beside it.
 CREATE TABLE IF NOT EXISTS reports (
     id BIGSERIAL PRIMARY KEY,
@@ -36,7 +37,11 @@ CREATE TABLE IF NOT EXISTS mod_actions (
 );
 CREATE INDEX IF NOT EXISTS mod_actions_target ON mod_actions (target, created_ms);
 
-CREATE TABLE IF NOT EXISTS mutes (
-    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-    until_ms BIGINT NOT NULL
+-- What a moderator put on a player for a time: a chat mute, a ban from
+-- rated play.
+CREATE TABLE IF NOT EXISTS sanctions (
+    account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    until_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, kind)
 );

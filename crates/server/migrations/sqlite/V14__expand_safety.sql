@@ -1,6 +1,7 @@
 -- Safety between strangers (issue 75; blocks are relations, made with
 -- the people tables): reports with the evidence
--- the server attached, moderators, what moderators did, and chat mutes.
+-- the server attached, moderators, what moderators did, and sanctions (chat mutes, bans from
+-- rated play).
 -- Only adds: an instance of the previous release serves beside it.
 CREATE TABLE IF NOT EXISTS reports (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,7 +37,11 @@ CREATE TABLE IF NOT EXISTS mod_actions (
 );
 CREATE INDEX IF NOT EXISTS mod_actions_target ON mod_actions (target, created_ms);
 
-CREATE TABLE IF NOT EXISTS mutes (
-    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-    until_ms INTEGER NOT NULL
+-- What a moderator put on a player for a time: a chat mute, a ban from
+-- rated play.
+CREATE TABLE IF NOT EXISTS sanctions (
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    until_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, kind)
 );

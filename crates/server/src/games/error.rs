@@ -68,6 +68,9 @@ pub enum GameError {
     /// A rated game's seat taken signed out.
     #[error("this game is rated: sign in (or make an account) to take your seat")]
     RatedNeedsAccount,
+    /// A moderator banned the player from rated play for now.
+    #[error("a moderator banned you from rated play for now: play casual games")]
+    RatedBanned,
     /// A rated game's second seat taken by the account holding the first.
     #[error("this rated game is yours already: send the invite to your opponent")]
     OwnRatedGame,

@@ -96,6 +96,17 @@ impl Games {
         account: Option<&SeatAccount>,
     ) -> Result<Vec<Seat>, GameError> {
         let slot = self.slot(id).await?;
+        // A player banned from rated play takes no seat of a rated game.
+        if let Some(a) = account {
+            let rated = slot.session.lock().await.row.rated;
+            if rated
+                && crate::safety::rated_banned(self.store(), a.id)
+                    .await?
+                    .is_some()
+            {
+                return Err(GameError::RatedBanned);
+            }
+        }
         let (code, token_hash) = (crate::secrets::hash(code), crate::secrets::hash(token));
         let mut was_waiting = false;
         let outcome = self

@@ -143,6 +143,8 @@ pub enum ErrorCode {
     /// A player paused after abandoning live games (429, with
     /// `Retry-After`).
     Paused,
+    /// The player is banned from rated play for now (403).
+    RatedBanned,
     /// Either player blocks the other (403).
     Blocked,
     /// A report about this player is open already (409).
@@ -402,6 +404,7 @@ impl From<GameError> for ApiError {
                 ApiError::Unauthorized(ErrorCode::NotSignedIn, e.to_string())
             }
             GameError::OwnRatedGame => ApiError::Conflict(ErrorCode::SameAccount, e.to_string()),
+            GameError::RatedBanned => ApiError::Forbidden(ErrorCode::RatedBanned, e.to_string()),
             GameError::NotAPlayer(m) => ApiError::Forbidden(ErrorCode::NotAPlayer, m),
             GameError::BadRecord(m) => ApiError::BadRequest(ErrorCode::BadRecord, m),
             GameError::RecordTooLong(m) => ApiError::BadRequest(ErrorCode::RecordTooLong, m),
@@ -447,6 +450,7 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::NotYourChallenge(_) => ApiError::Forbidden(ErrorCode::NotYourChallenge, m),
             L::ChallengeAnswered(_) => ApiError::Conflict(ErrorCode::ChallengeAnswered, m),
             L::Blocked => ApiError::Forbidden(ErrorCode::Blocked, m),
+            L::RatedBanned => ApiError::Forbidden(ErrorCode::RatedBanned, m),
             L::Paused(p) => ApiError::TooMany(
                 ErrorCode::Paused,
                 m,

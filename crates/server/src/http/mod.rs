@@ -233,6 +233,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/mod/reports", get(api::safety::reports))
         .route("/api/mod/log", get(api::safety::log))
+        .route("/api/mod/users/{name}", get(api::safety::record))
         .route("/api/mod/actions", limited(post(api::safety::act), &acting))
         .route("/mod", get(assets::page))
         .route(

@@ -133,7 +133,7 @@ impl Lobby {
             return Err(LobbyError::Blocked);
         }
         self.check_policy(&from, &target, spec.rated).await?;
-        self.check_pause(Some(from.id)).await?;
+        self.check_pause(Some(from.id), spec.rated).await?;
         let now = now_ms();
         let mine = self
             .store()
@@ -293,7 +293,7 @@ impl Lobby {
         {
             return Err(LobbyError::Blocked);
         }
-        self.check_pause(Some(me.id)).await?;
+        self.check_pause(Some(me.id), c.rated).await?;
         let game_id = crate::secrets::game_id()?;
         let seat = match c.seat {
             Some(s) => s,

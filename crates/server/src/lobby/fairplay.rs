@@ -143,9 +143,21 @@ impl Lobby {
             .filter(|p| p.until_ms > crate::clock::now_ms()))
     }
 
-    /// Refuses a paused player (before she seeks, pairs or challenges).
-    pub(super) async fn check_pause(&self, account: Option<i64>) -> Result<(), LobbyError> {
+    /// Refuses a paused player (before she seeks, pairs or challenges), and
+    /// one a moderator banned from rated play from a `rated` game.
+    pub(super) async fn check_pause(
+        &self,
+        account: Option<i64>,
+        rated: bool,
+    ) -> Result<(), LobbyError> {
         let Some(a) = account else { return Ok(()) };
+        if rated
+            && crate::safety::rated_banned(self.store(), a)
+                .await?
+                .is_some()
+        {
+            return Err(LobbyError::RatedBanned);
+        }
         match self.pause_of(a).await? {
             Some(p) => Err(LobbyError::Paused(p)),
             None => Ok(()),

@@ -185,7 +185,7 @@ impl Lobby {
         if rated && who.is_none() {
             return Err(LobbyError::NotSignedIn);
         }
-        self.check_pause(who.as_ref().map(|a| a.id)).await?;
+        self.check_pause(who.as_ref().map(|a| a.id), rated).await?;
         let now = now_ms();
         let (mine, _) = rating_of(self, who.as_ref(), p.kind).await;
         let me = SeekRow {

@@ -88,6 +88,9 @@ pub enum LobbyError {
     /// She abandoned her latest live games: paused until then.
     #[error("you abandoned your last {} live games (left them to be claimed, or never made your first move): you may seek or pair again in {} minutes", .0.abandoned, (.0.until_ms - crate::clock::now_ms()).max(60_000) / 60_000)]
     Paused(super::fairplay::Pause),
+    /// A moderator banned the player from rated play for now.
+    #[error("a moderator banned you from rated play for now: seek casual games")]
+    RatedBanned,
     /// Either player blocks the other.
     #[error("this player and you cannot play each other: one of you blocks the other")]
     Blocked,
@@ -311,7 +314,8 @@ impl Lobby {
         if spec.rated && who.is_none() {
             return Err(LobbyError::NotSignedIn);
         }
-        self.check_pause(who.as_ref().map(|a| a.id)).await?;
+        self.check_pause(who.as_ref().map(|a| a.id), spec.rated)
+            .await?;
         for r in [spec.rating_min, spec.rating_max].into_iter().flatten() {
             if !RATING_BOUNDS.contains(&r) {
                 return Err(LobbyError::BadRange(format!(
@@ -455,7 +459,8 @@ impl Lobby {
         if seek.rated && who.is_none() {
             return Err(LobbyError::NotSignedIn);
         }
-        self.check_pause(who.as_ref().map(|a| a.id)).await?;
+        self.check_pause(who.as_ref().map(|a| a.id), seek.rated)
+            .await?;
         if seek.rating_min.is_some() || seek.rating_max.is_some() {
             if who.is_none() {
                 return Err(LobbyError::OutOfRange(

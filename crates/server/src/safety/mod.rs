@@ -11,7 +11,7 @@
 
 use crate::clock::now_ms;
 use crate::store::Relation;
-use crate::store::{ModActionRow, ReportRow, Room, SeatAccount, Store, StoreError};
+use crate::store::{ModActionRow, ReportRow, Room, Sanction, SeatAccount, Store, StoreError};
 use serde::Serialize;
 
 /// Why a report is filed.
@@ -24,7 +24,17 @@ pub const MAX_REPORT_CHARS: usize = 2000;
 pub const MAX_BLOCKS: usize = 500;
 
 /// What a moderator may do.
-pub const ACTIONS: [&str; 5] = ["warn", "mute", "unmute", "close-report", "grant"];
+pub const ACTIONS: [&str; 9] = [
+    "warn",
+    "mute",
+    "unmute",
+    "rated-ban",
+    "lift-rated-ban",
+    "rename",
+    "close",
+    "close-report",
+    "grant",
+];
 
 /// The longest mute, in minutes (30 days).
 pub const MAX_MUTE_MINUTES: i64 = 30 * 24 * 60;
@@ -86,7 +96,19 @@ pub async fn named(store: &Store, name: &str) -> Result<Option<SeatAccount>, Sto
 /// The store failed.
 pub async fn muted(store: &Store, account: i64) -> Result<Option<i64>, StoreError> {
     Ok(store
-        .muted_until(account)
+        .sanction_until(account, Sanction::Mute)
+        .await?
+        .filter(|until| *until > now_ms()))
+}
+
+/// Until when `account` is banned from rated play, if she is now: asked
+/// before a rated game is sought, accepted, paired or challenged.
+///
+/// # Errors
+/// The store failed.
+pub async fn rated_banned(store: &Store, account: i64) -> Result<Option<i64>, StoreError> {
+    Ok(store
+        .sanction_until(account, Sanction::RatedBan)
         .await?
         .filter(|until| *until > now_ms()))
 }
@@ -152,6 +174,26 @@ impl ActionView {
     }
 }
 
+/// A player's record as moderators read it (beside her public profile:
+/// her games and rating history).
+#[derive(Serialize, Clone, Debug)]
+pub struct Record {
+    /// Her name.
+    pub name: Option<String>,
+    /// Other accounts signed in from one of her devices.
+    pub same_devices: Vec<String>,
+    /// The open reports about her.
+    pub reports: Vec<ReportView>,
+    /// What moderators did to her, newest first.
+    pub actions: Vec<ActionView>,
+    /// Until when her chat is muted, while it is.
+    pub muted_until: Option<i64>,
+    /// Until when she is banned from rated play, while she is.
+    pub rated_banned_until: Option<i64>,
+    /// She is a moderator.
+    pub moderator: bool,
+}
+
 /// What a moderator asks.
 #[derive(Clone, Debug)]
 pub struct ModAsk {
@@ -165,6 +207,8 @@ pub struct ModAsk {
     pub minutes: Option<i64>,
     /// The report it answers (closed with it).
     pub report: Option<i64>,
+    /// A rename's new name.
+    pub name: Option<String>,
 }
 
 /// The safety service. Clones share one store.
@@ -419,21 +463,57 @@ impl Safety {
         let target = self.player(&ask.target).await?;
         let now = now_ms();
         let mut until = None;
+        // A sanction's length, in minutes.
+        let length = || {
+            ask.minutes
+                .filter(|m| (1..=MAX_MUTE_MINUTES).contains(m))
+                .ok_or_else(|| {
+                    SafetyError::BadAction(format!(
+                        "a mute or a ban lasts 1 to {MAX_MUTE_MINUTES} minutes"
+                    ))
+                })
+        };
+        let mut reason = reason.to_string();
         match ask.action.as_str() {
-            "mute" => {
-                let minutes = ask
-                    .minutes
-                    .filter(|m| (1..=MAX_MUTE_MINUTES).contains(m))
-                    .ok_or_else(|| {
-                        SafetyError::BadAction(format!(
-                            "a mute lasts 1 to {MAX_MUTE_MINUTES} minutes"
-                        ))
-                    })?;
-                let t = now + minutes * 60_000;
-                self.store.set_mute(target.id, t).await?;
+            "mute" | "rated-ban" => {
+                let t = now + length()? * 60_000;
+                let sanction = if ask.action == "mute" {
+                    Sanction::Mute
+                } else {
+                    Sanction::RatedBan
+                };
+                self.store.set_sanction(target.id, sanction, t).await?;
                 until = Some(t);
             }
-            "unmute" => self.store.set_mute(target.id, 0).await?,
+            "unmute" => {
+                self.store
+                    .set_sanction(target.id, Sanction::Mute, 0)
+                    .await?
+            }
+            "lift-rated-ban" => {
+                self.store
+                    .set_sanction(target.id, Sanction::RatedBan, 0)
+                    .await?
+            }
+            "rename" => {
+                let name = ask.name.as_deref().unwrap_or_default().trim();
+                let key = crate::accounts::names::check(name)
+                    .map_err(|e| SafetyError::BadAction(format!("the new name: {e}")))?;
+                if !self.store.rename_account(target.id, name, &key).await? {
+                    return Err(SafetyError::BadAction(format!(
+                        "the name '{name}' is taken"
+                    )));
+                }
+                // The log keeps the old name beside the reason.
+                reason = format!(
+                    "{reason} ({} → {name})",
+                    target.name.as_deref().unwrap_or_default()
+                );
+            }
+            "close" => {
+                self.store.end_sign_ins(target.id, None).await?;
+                self.store.delete_account(target.id, now / 1000).await?;
+            }
             "grant" => {
                 self.store.grant_moderator(target.id, now).await?;
             }
@@ -453,13 +533,46 @@ impl Safety {
             moderator: Some(me.clone()),
             target,
             action: ask.action.clone(),
-            reason: reason.to_string(),
+            reason,
             until_ms: until,
             report: ask.report,
             created_ms: now,
         };
         let id = self.store.log_action(row.clone()).await?;
         Ok(ActionView::of(&ModActionRow { id, ..row }))
+    }
+
+    /// A player's record, for moderator `me`.
+    ///
+    /// # Errors
+    /// Not a moderator, no such player, the store failed.
+    pub async fn record(&self, me: i64, name: &str) -> Result<Record, SafetyError> {
+        let reports = self.reports(me).await?;
+        let target = self.player(name).await?;
+        Ok(Record {
+            same_devices: self
+                .store
+                .same_devices(target.id)
+                .await?
+                .into_iter()
+                .filter_map(|a| a.name)
+                .collect(),
+            reports: reports
+                .into_iter()
+                .filter(|r| r.target.as_deref() == target.name.as_deref())
+                .collect(),
+            actions: self
+                .store
+                .actions(Some(target.id), 200)
+                .await?
+                .iter()
+                .map(ActionView::of)
+                .collect(),
+            muted_until: muted(&self.store, target.id).await?,
+            rated_banned_until: rated_banned(&self.store, target.id).await?,
+            moderator: self.store.is_moderator(target.id).await?,
+            name: target.name,
+        })
     }
 
     /// Makes the player named `name` a moderator from the command line (the

@@ -43,7 +43,7 @@ pub use rows::{
     now, Commit, GameRow, Job, JobKind, JobState, Loaded, NewJob, NewRecord, Notice, QueueDepth,
     StoreTimings,
 };
-pub use safety::{ModActionRow, ReportRow, SafetyBackend};
+pub use safety::{ModActionRow, ReportRow, SafetyBackend, Sanction};
 pub use sqlite::backup::{backup as backup_sqlite, Copied};
 pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};

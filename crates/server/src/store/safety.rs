@@ -5,6 +5,25 @@
 use super::accounts::SeatAccount;
 use super::error::Stored;
 
+/// What a moderator puts on a player for a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sanction {
+    /// Her chat lines are refused.
+    Mute,
+    /// She may not play rated games.
+    RatedBan,
+}
+
+impl Sanction {
+    /// The word stored.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sanction::Mute => "mute",
+            Sanction::RatedBan => "rated-ban",
+        }
+    }
+}
+
 /// A report as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportRow {
@@ -79,10 +98,18 @@ pub trait SafetyBackend: Send + Sync {
     /// first; marked shown.
     async fn unseen_actions(&self, target: i64) -> Stored<Vec<ModActionRow>>;
 
-    /// Mutes a player's chat until `until_ms` (0: lifts the mute).
-    async fn set_mute(&self, account: i64, until_ms: i64) -> Stored<()>;
+    /// Puts `sanction` on a player until `until_ms` (0: lifts it).
+    async fn set_sanction(&self, account: i64, sanction: Sanction, until_ms: i64) -> Stored<()>;
 
-    /// Until when a player's chat is muted (milliseconds since the epoch),
-    /// if it is.
-    async fn muted_until(&self, account: i64) -> Stored<Option<i64>>;
+    /// Until when `sanction` is on a player (milliseconds since the
+    /// epoch), if it was put on her.
+    async fn sanction_until(&self, account: i64, sanction: Sanction) -> Stored<Option<i64>>;
+
+    /// Renames an account (`key`: the name as compared): false when
+    /// another account has the name.
+    async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool>;
+
+    /// The other accounts signed in from one of this account's devices
+    /// (its known devices), not deleted ones.
+    async fn same_devices(&self, account: i64) -> Stored<Vec<SeatAccount>>;
 }

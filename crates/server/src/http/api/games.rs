@@ -299,6 +299,11 @@ pub(super) async fn create_game(
             "a rated game is between two accounts: sign in first".into(),
         ));
     }
+    if let Some(a) = viewer.account_id().filter(|_| g.rated) {
+        if crate::safety::rated_banned(app.store(), a).await?.is_some() {
+            return Err(crate::games::GameError::RatedBanned.into());
+        }
+    }
     crate::games::begin_pair(&mut row);
     // A signed-in creator's seats are her account's from the start (both,
     // on one screen).

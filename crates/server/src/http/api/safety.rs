@@ -198,11 +198,15 @@ pub struct ActionRequest {
     minutes: Option<i64>,
     #[serde(default)]
     report: Option<i64>,
+    /// A rename's new name.
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// `POST /api/mod/actions {"target", "action": "warn"|"mute"|"unmute"|
-/// "close-report"|"grant", "reason", "minutes"?, "report"?}` → `201` the
-/// logged action (moderators only).
+/// "rated-ban"|"lift-rated-ban"|"rename"|"close"|"close-report"|"grant",
+/// "reason", "minutes"?, "report"?, "name"?}` → `201` the logged action
+/// (moderators only).
 pub async fn act(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -220,8 +224,21 @@ pub async fn act(
                 reason: req.reason,
                 minutes: req.minutes,
                 report: req.report,
+                name: req.name,
             },
         )
         .await?;
     Ok((StatusCode::CREATED, Json(done)))
+}
+
+/// `GET /api/mod/users/{name}` → her record (`{"name", "same_devices",
+/// "reports", "actions", "muted_until", "rated_banned_until",
+/// "moderator"}`; her games and ratings are her profile's), moderators only.
+pub async fn record(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    viewer: Viewer,
+) -> Result<Json<crate::safety::Record>, ApiError> {
+    let me = moderator(&app, &viewer).await?;
+    Ok(Json(app.safety().record(me.id, &name).await?))
 }

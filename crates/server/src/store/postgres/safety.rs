@@ -5,7 +5,7 @@
 use super::PgStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
-use crate::store::safety::{ModActionRow, ReportRow, SafetyBackend};
+use crate::store::safety::{ModActionRow, ReportRow, SafetyBackend, Sanction};
 use tokio_postgres::Row;
 
 const REPORT_COLUMNS: &str = "r.id, r.reporter, a.name, r.target, b.name, r.reason, r.body, r.game,
@@ -195,32 +195,73 @@ impl SafetyBackend for PgStore {
         Ok(rows)
     }
 
-    async fn set_mute(&self, account: i64, until_ms: i64) -> Stored<()> {
+    async fn set_sanction(&self, account: i64, sanction: Sanction, until_ms: i64) -> Stored<()> {
         let client = self.client().await?;
         if until_ms == 0 {
             client
-                .execute("DELETE FROM mutes WHERE account_id = $1", &[&account])
+                .execute(
+                    "DELETE FROM sanctions WHERE account_id = $1 AND kind = $2",
+                    &[&account, &sanction.name()],
+                )
                 .await?;
         } else {
             client
                 .execute(
-                    "INSERT INTO mutes (account_id, until_ms) VALUES ($1, $2)
-                     ON CONFLICT (account_id) DO UPDATE SET until_ms = $2",
-                    &[&account, &until_ms],
+                    "INSERT INTO sanctions (account_id, kind, until_ms) VALUES ($1, $2, $3)
+                     ON CONFLICT (account_id, kind) DO UPDATE SET until_ms = $3",
+                    &[&account, &sanction.name(), &until_ms],
                 )
                 .await?;
         }
         Ok(())
     }
 
-    async fn muted_until(&self, account: i64) -> Stored<Option<i64>> {
+    async fn sanction_until(&self, account: i64, sanction: Sanction) -> Stored<Option<i64>> {
         let client = self.client().await?;
         Ok(client
             .query_opt(
-                "SELECT until_ms FROM mutes WHERE account_id = $1",
-                &[&account],
+                "SELECT until_ms FROM sanctions WHERE account_id = $1 AND kind = $2",
+                &[&account, &sanction.name()],
             )
             .await?
             .map(|r| r.get(0)))
+    }
+
+    async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool> {
+        let client = self.client().await?;
+        // The name key is unique: a name another account has is refused by
+        // the database itself, even when two renames race.
+        match client
+            .execute(
+                "UPDATE accounts SET name = $2, name_key = $3 WHERE id = $1 AND deleted_at IS NULL",
+                &[&account, &name, &key],
+            )
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => {
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn same_devices(&self, account: i64) -> Stored<Vec<SeatAccount>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT DISTINCT a.id, a.name, a.name_key FROM known_devices k
+                 JOIN known_devices o ON o.device_hash = k.device_hash AND o.account_id <> k.account_id
+                 JOIN accounts a ON a.id = o.account_id
+                 WHERE k.account_id = $1 AND a.deleted_at IS NULL ORDER BY a.name_key",
+                &[&account],
+            )
+            .await?
+            .iter()
+            .map(|r| SeatAccount {
+                id: r.get(0),
+                name: r.get(1),
+            })
+            .collect())
     }
 }

@@ -3,7 +3,7 @@
 use super::SqliteStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
-use crate::store::safety::{ModActionRow, ReportRow, SafetyBackend};
+use crate::store::safety::{ModActionRow, ReportRow, SafetyBackend, Sanction};
 use rusqlite::{params, OptionalExtension};
 
 /// The columns of a report, in the order [`report_from`] reads them.
@@ -184,15 +184,18 @@ impl SafetyBackend for SqliteStore {
         .await
     }
 
-    async fn set_mute(&self, account: i64, until_ms: i64) -> Stored<()> {
+    async fn set_sanction(&self, account: i64, sanction: Sanction, until_ms: i64) -> Stored<()> {
         self.write(move |c| {
             if until_ms == 0 {
-                c.execute("DELETE FROM mutes WHERE account_id = ?1", params![account])?;
+                c.execute(
+                    "DELETE FROM sanctions WHERE account_id = ?1 AND kind = ?2",
+                    params![account, sanction.name()],
+                )?;
             } else {
                 c.execute(
-                    "INSERT INTO mutes (account_id, until_ms) VALUES (?1, ?2)
-                     ON CONFLICT (account_id) DO UPDATE SET until_ms = ?2",
-                    params![account, until_ms],
+                    "INSERT INTO sanctions (account_id, kind, until_ms) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (account_id, kind) DO UPDATE SET until_ms = ?3",
+                    params![account, sanction.name(), until_ms],
                 )?;
             }
             Ok(())
@@ -200,14 +203,53 @@ impl SafetyBackend for SqliteStore {
         .await
     }
 
-    async fn muted_until(&self, account: i64) -> Stored<Option<i64>> {
+    async fn sanction_until(&self, account: i64, sanction: Sanction) -> Stored<Option<i64>> {
         self.read(move |c| {
             c.query_row(
-                "SELECT until_ms FROM mutes WHERE account_id = ?1",
-                params![account],
+                "SELECT until_ms FROM sanctions WHERE account_id = ?1 AND kind = ?2",
+                params![account, sanction.name()],
                 |r| r.get(0),
             )
             .optional()
+        })
+        .await
+    }
+
+    async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool> {
+        let (name, key) = (name.to_string(), key.to_string());
+        self.write(move |c| {
+            let taken: bool = c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE name_key = ?1 AND id <> ?2)",
+                params![key, account],
+                |r| r.get(0),
+            )?;
+            if taken {
+                return Ok(false);
+            }
+            c.execute(
+                "UPDATE accounts SET name = ?2, name_key = ?3 WHERE id = ?1 AND deleted_at IS NULL",
+                params![account, name, key],
+            )?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn same_devices(&self, account: i64) -> Stored<Vec<SeatAccount>> {
+        self.read(move |c| {
+            c.prepare(
+                "SELECT DISTINCT a.id, a.name, a.name_key FROM known_devices k
+                 JOIN known_devices o ON o.device_hash = k.device_hash AND o.account_id <> k.account_id
+                 JOIN accounts a ON a.id = o.account_id
+                 WHERE k.account_id = ?1 AND a.deleted_at IS NULL ORDER BY a.name_key",
+            )?
+            .query_map(params![account], |r| {
+                Ok(SeatAccount {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                })
+            })?
+            .collect()
         })
         .await
     }
