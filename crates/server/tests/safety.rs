@@ -713,3 +713,72 @@ async fn moderators_ban_from_rated_play_rename_close_and_read_a_players_record()
     let (s, _) = call(&app, "GET", "/api/users/player7", None, None).await;
     assert_eq!(s, 404);
 }
+
+#[tokio::test]
+async fn a_line_with_a_listed_word_is_its_writers_alone_and_counted_on_her_record() {
+    let (state, app) = safety_app("safety_words").await;
+    let (ala, eve, mo) = (
+        signup(&app, "ala").await,
+        signup(&app, "eve").await,
+        signup(&app, "mo").await,
+    );
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let (game, ala_token, eve_token) = game_between(&app, &ala, &eve).await;
+    let write = |token: &str, text: &str| {
+        let (app, token, game, text) = (
+            app.clone(),
+            token.to_string(),
+            game.clone(),
+            text.to_string(),
+        );
+        async move {
+            call(
+                &app,
+                "POST",
+                &format!("/api/games/{game}/chat"),
+                Some(&token),
+                Some(&json!({"text": text, "room": "players"}).to_string()),
+            )
+            .await
+        }
+    };
+    let (s, v) = write(&eve_token, "you IDIOT").await;
+    assert_eq!(s, 201, "the writer is answered as ever: {v}");
+    assert_eq!(v["line"]["text"], "you IDIOT");
+    let (s, _) = write(&eve_token, "good game").await;
+    assert_eq!(s, 201);
+    let (_, hers) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}/chat?room=players"),
+        Some(&eve_token),
+        None,
+    )
+    .await;
+    assert_eq!(
+        hers["lines"].as_array().unwrap().len(),
+        2,
+        "she reads both: {hers}"
+    );
+    let (_, his) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{game}/chat?room=players"),
+        Some(&ala_token),
+        None,
+    )
+    .await;
+    let texts: Vec<&str> = his["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["good game"],
+        "the opponent never reads the hidden one"
+    );
+    let (_, r) = as_account(&app, &mo, "GET", "/api/mod/users/eve", None).await;
+    assert_eq!(r["hidden_lines"], 1, "{r}");
+}

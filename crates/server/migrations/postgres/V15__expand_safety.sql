@@ -45,3 +45,7 @@ CREATE TABLE IF NOT EXISTS sanctions (
     until_ms BIGINT NOT NULL,
     PRIMARY KEY (account_id, kind)
 );
+
+-- A chat line with a listed word is kept (shown to its writer, counted on
+-- her record) but hidden from everyone else.
+ALTER TABLE chat ADD COLUMN IF NOT EXISTS hidden BOOLEAN NOT NULL DEFAULT FALSE;

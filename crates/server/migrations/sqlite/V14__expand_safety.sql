@@ -45,3 +45,7 @@ CREATE TABLE IF NOT EXISTS sanctions (
     until_ms INTEGER NOT NULL,
     PRIMARY KEY (account_id, kind)
 );
+
+-- A chat line with a listed word is kept (shown to its writer, counted on
+-- her record) but hidden from everyone else.
+ALTER TABLE chat ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;

@@ -68,6 +68,9 @@ impl Games {
             None => format!("{game} {client}"),
         };
         self.inner.chat_limiter.take(writer)?;
+        // A line with a listed word is kept and answered to its writer as
+        // written, but no one else is sent it.
+        let hidden = crate::safety::flagged(&text);
         let line = self
             .store()
             .add_chat(ChatLine {
@@ -78,8 +81,12 @@ impl Games {
                 name,
                 text,
                 at_ms: now_ms(),
+                hidden,
             })
             .await?;
+        if hidden {
+            return Ok(line);
+        }
         // A shared store announces the line to every instance, this one
         // too; alone, this instance tells its own sockets.
         if !self.store().is_shared() {
@@ -108,6 +115,8 @@ impl Games {
             return;
         };
         match self.store().chat_line(id).await {
+            // A hidden line is its writer's alone.
+            Ok(Some(line)) if line.hidden => {}
             Ok(Some(line)) => slot.broadcast(&GameOut::Chat {
                 room: line.room,
                 line,
@@ -119,13 +128,14 @@ impl Games {
 
     /// A room's lines for a reader holding `seats` (signed in as
     /// `reader`): the players' room is the players' own until the game
-    /// ends; the lines of players the reader blocks are left out.
+    /// ends; the lines of players the reader blocks are left out, and the
+    /// hidden lines of anyone but herself.
     pub(crate) async fn read_chat(
         &self,
         slot: &Arc<Slot>,
         seats: &[Seat],
         room: Room,
-        reader: Option<i64>,
+        reader: Option<&crate::store::SeatAccount>,
     ) -> Result<Vec<ChatLine>, GameError> {
         let (game, over) = {
             let s = slot.session.lock().await;
@@ -141,16 +151,21 @@ impl Games {
         let blocked: Vec<Option<String>> = match reader {
             Some(r) => self
                 .store()
-                .related(Relation::Block, r)
+                .related(Relation::Block, r.id)
                 .await?
                 .into_iter()
                 .map(|b| b.name)
                 .collect(),
             None => vec![],
         };
+        let own = |l: &ChatLine| {
+            l.seat.is_some_and(|s| seats.contains(&s))
+                || (l.name.is_some() && l.name == reader.and_then(|r| r.name.clone()))
+        };
         Ok(lines
             .into_iter()
             .filter(|l| l.name.is_none() || !blocked.contains(&l.name))
+            .filter(|l| !l.hidden || own(l))
             .collect())
     }
 

@@ -9,6 +9,10 @@
 //! instance at once. Below the lobby, the people and the games services,
 //! which ask it; it asks only the store.
 
+mod words;
+
+pub use words::flagged;
+
 use crate::clock::now_ms;
 use crate::store::Relation;
 use crate::store::{ModActionRow, ReportRow, Room, Sanction, SeatAccount, Store, StoreError};
@@ -192,6 +196,8 @@ pub struct Record {
     pub rated_banned_until: Option<i64>,
     /// She is a moderator.
     pub moderator: bool,
+    /// Her chat lines hidden for a listed word.
+    pub hidden_lines: i64,
 }
 
 /// What a moderator asks.
@@ -571,6 +577,10 @@ impl Safety {
             muted_until: muted(&self.store, target.id).await?,
             rated_banned_until: rated_banned(&self.store, target.id).await?,
             moderator: self.store.is_moderator(target.id).await?,
+            hidden_lines: match &target.name {
+                Some(n) => self.store.hidden_lines(n).await?,
+                None => 0,
+            },
             name: target.name,
         })
     }

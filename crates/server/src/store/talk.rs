@@ -53,6 +53,10 @@ pub struct ChatLine {
     pub text: String,
     /// When it was written, in milliseconds since the epoch.
     pub at_ms: i64,
+    /// Hidden from everyone but its writer (a listed word): never sent to
+    /// another page.
+    #[serde(skip)]
+    pub hidden: bool,
 }
 
 /// A browser subscribed to Web Push (the Push API's subscription).
@@ -89,6 +93,9 @@ pub trait TalkBackend: Send + Sync {
 
     /// One line by id.
     async fn chat_line(&self, id: i64) -> Stored<Option<ChatLine>>;
+
+    /// How many hidden lines an author (by name) wrote.
+    async fn hidden_lines(&self, author: &str) -> Stored<i64>;
 
     /// Notes how many sockets `instance` has open for a seat, at `now_ms`.
     async fn set_presence(

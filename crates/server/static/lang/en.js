@@ -1083,5 +1083,6 @@ export default {
   "mod.action.lift-rated-ban": "ban lifted",
   "mod.action.rename": "renamed",
   "mod.action.close": "account closed",
-  "err.rated-banned": "A moderator banned you from rated play for now: play casual games."
+  "err.rated-banned": "A moderator banned you from rated play for now: play casual games.",
+  "mod.hidden_lines": "{n} of her chat lines hidden for a listed word."
 };

@@ -1083,5 +1083,6 @@ export default {
   "mod.action.lift-rated-ban": "zdjęcie zakazu",
   "mod.action.rename": "zmiana nazwy",
   "mod.action.close": "zamknięcie konta",
-  "err.rated-banned": "Moderator zakazał ci na razie partii rankingowych: graj partie towarzyskie."
+  "err.rated-banned": "Moderator zakazał ci na razie partii rankingowych: graj partie towarzyskie.",
+  "mod.hidden_lines": "Ukryte linie czatu (słowa z listy): {n}."
 };

@@ -98,7 +98,7 @@ pub async fn read(
         .await?;
     let lines = app
         .games()
-        .read_chat(&slot, &seats, q.room, viewer.account_id())
+        .read_chat(&slot, &seats, q.room, super::seeks::who(&viewer).as_ref())
         .await?;
     Ok(Json(Lines { lines }))
 }

@@ -8,7 +8,7 @@ use crate::store::error::Stored;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use tokio_postgres::Row;
 
-const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms";
+const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden";
 
 fn line_from(r: &Row) -> ChatLine {
     ChatLine {
@@ -19,6 +19,7 @@ fn line_from(r: &Row) -> ChatLine {
         name: r.get(4),
         text: r.get(5),
         at_ms: r.get(6),
+        hidden: r.get(7),
     }
 }
 
@@ -40,8 +41,8 @@ impl TalkBackend for PgStore {
         let tx = client.transaction().await?;
         let row = tx
             .query_one(
-                "INSERT INTO chat (game, room, seat, author, body, at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
                 &[
                     &line.game,
                     &line.room.name(),
@@ -49,6 +50,7 @@ impl TalkBackend for PgStore {
                     &line.name,
                     &line.text,
                     &line.at_ms,
+                    &line.hidden,
                 ],
             )
             .await?;
@@ -87,6 +89,17 @@ impl TalkBackend for PgStore {
             .await?
             .as_ref()
             .map(line_from))
+    }
+
+    async fn hidden_lines(&self, author: &str) -> Stored<i64> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one(
+                "SELECT COUNT(*) FROM chat WHERE author = $1 AND hidden",
+                &[&author],
+            )
+            .await?
+            .get(0))
     }
 
     async fn set_presence(

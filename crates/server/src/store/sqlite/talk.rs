@@ -8,7 +8,7 @@ use crate::store::error::Stored;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use rusqlite::{params, OptionalExtension};
 
-const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms";
+const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden";
 
 fn line_from(r: &rusqlite::Row<'_>) -> Result<ChatLine, rusqlite::Error> {
     let room: String = r.get(2)?;
@@ -20,6 +20,7 @@ fn line_from(r: &rusqlite::Row<'_>) -> Result<ChatLine, rusqlite::Error> {
         name: r.get(4)?,
         text: r.get(5)?,
         at_ms: r.get(6)?,
+        hidden: r.get::<_, i64>(7)? != 0,
     })
 }
 
@@ -39,15 +40,16 @@ impl TalkBackend for SqliteStore {
     async fn add_chat(&self, line: ChatLine) -> Stored<ChatLine> {
         self.write(move |c| {
             c.execute(
-                "INSERT INTO chat (game, room, seat, author, body, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     line.game,
                     line.room.name(),
                     line.seat,
                     line.name,
                     line.text,
-                    line.at_ms
+                    line.at_ms,
+                    i64::from(line.hidden)
                 ],
             )?;
             Ok(ChatLine {
@@ -82,6 +84,18 @@ impl TalkBackend for SqliteStore {
                 line_from,
             )
             .optional()
+        })
+        .await
+    }
+
+    async fn hidden_lines(&self, author: &str) -> Stored<i64> {
+        let author = author.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM chat WHERE author = ?1 AND hidden <> 0",
+                params![author],
+                |r| r.get(0),
+            )
         })
         .await
     }

@@ -58,6 +58,7 @@ export async function modPage(main) {
       el("h3", {}, el("a", { href: "/@/" + encodeURIComponent(r.name), "data-nav": true }, r.name),
         r.moderator ? el("span", { class: "badge" }, " " + t("nav.mod")) : null),
       el("p", {}, Object.entries(p.ratings).map(([g, x]) => `${g}: ${x.rating}${x.provisional ? "?" : ""} (${x.games})`).join(" · ")),
+      r.hidden_lines ? el("p", { id: "mod-hidden" }, t("mod.hidden_lines", { n: r.hidden_lines })) : null,
       r.muted_until ? el("p", { id: "mod-muted" }, t("mod.muted_until", { until: when(r.muted_until) })) : null,
       r.rated_banned_until ? el("p", { id: "mod-banned" }, t("mod.banned_until", { until: when(r.rated_banned_until) })) : null,
       el("h4", {}, t("mod.same_devices")),
