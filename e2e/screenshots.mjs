@@ -11,10 +11,10 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   // The home page with someone here: a live game in play (featured) and a
   // seek in the lobby.
-  const live = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers",
+  const featured = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers",
     clock: { base_secs: 300, increment_secs: 3 } });
-  await apiCall(server.url, "POST", `/api/games/${live.id}/join`, { invite: live.invite });
-  await apiCall(server.url, "POST", `/api/games/${live.id}/action`, { type: "move", move: live.state.moves[0] }, live.token);
+  await apiCall(server.url, "POST", `/api/games/${featured.id}/join`, { invite: featured.invite });
+  await apiCall(server.url, "POST", `/api/games/${featured.id}/action`, { type: "move", move: featured.state.moves[0] }, featured.token);
   await apiCall(server.url, "POST", "/api/seeks", { game: "urgammon", to: 3, clock: { base_secs: 600, increment_secs: 5 } });
   await page.goto(server.url + "/?lang=en");
   await page.locator("#featured svg.board").waitFor();

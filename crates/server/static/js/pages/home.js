@@ -46,8 +46,13 @@ export async function homePage(main) {
   const featured = el("section", { class: "card featured", id: "featured", hidden: true, "aria-labelledby": "featured-title" });
   const follows = el("section", { class: "card", id: "following", hidden: true, "aria-labelledby": "following-title" });
   const study = el("section", { class: "card", id: "study", "aria-labelledby": "study-title" });
-  main.append(el("h1", { class: "sr-only" }, t("home.meet_title")), counts, actions, turns, sent, lobby,
-    el("div", { class: "home-grid" }, resume, featured, follows, study));
+  // Two columns on a wide screen (someone to play on the left; a game to
+  // watch, the players followed and the day's study on the right), so the
+  // first screen holds them all; one column on a phone.
+  main.append(el("h1", { class: "sr-only" }, t("home.meet_title")), counts, actions,
+    el("div", { class: "home-layout" },
+      el("div", { class: "home-main" }, turns, sent, lobby, resume),
+      el("div", { class: "home-side" }, featured, follows, study)));
 
   const drawTurns = (e) => yourTurn(turns, e.detail);
   document.addEventListener("agon-turns", drawTurns);
