@@ -5,7 +5,7 @@
 //! and told why and until when. Read from her stored games, so it holds on
 //! every instance and through restarts.
 
-use super::service::{Lobby, LobbyError};
+use super::service::{Lobby, LobbyError, Pause};
 use crate::model::{Kind, Mode, Outcome, Seat, Status};
 use crate::store::{GameRow, ListQuery};
 
@@ -21,16 +21,6 @@ pub const LONGEST_PAUSE_MS: i64 = 24 * 3_600_000;
 
 /// How many of a player's latest games are looked at.
 const LOOKED_AT: usize = 20;
-
-/// A player's pause: until when, and how many live games she abandoned in
-/// a row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Pause {
-    /// The end of the pause, in milliseconds since the epoch.
-    pub until_ms: i64,
-    /// Her latest live games abandoned in a row.
-    pub abandoned: usize,
-}
 
 /// How long a pause lasts after `in_a_row` abandonments in a row (none
 /// before [`ABANDONS_BEFORE_PAUSE`]).

@@ -17,11 +17,11 @@ pub(crate) mod socket;
 pub use challenges::{
     ChallengeView, Challenges, ANSWERED_SHOWN_MS, LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
 };
-pub use fairplay::{abandoned_by, pause_ms, Pause, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
+pub use fairplay::{abandoned_by, pause_ms, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
 pub use pools::{PoolView, EVEN_RULES, POOLS};
 pub(crate) use service::WeakLobby;
 pub use service::{
-    Lobby, LobbyError, Made, Paired, SeekSpec, SeekView, MAX_SEEKS_EACH, SEEK_TTL_MS,
+    Lobby, LobbyError, Made, Paired, Pause, SeekSpec, SeekView, MAX_SEEKS_EACH, SEEK_TTL_MS,
 };
 
 use crate::games::Games;

@@ -25,6 +25,16 @@ pub const MAX_SEEKS_EACH: usize = 3;
 /// The widest rating range a seek may ask for.
 const RATING_BOUNDS: std::ops::RangeInclusive<f64> = 0.0..=4000.0;
 
+/// A player's pause: until when, and how many live games she abandoned in
+/// a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Pause {
+    /// The end of the pause, in milliseconds since the epoch.
+    pub until_ms: i64,
+    /// Her latest live games abandoned in a row.
+    pub abandoned: usize,
+}
+
 /// Why the lobby refused.
 #[derive(Debug, thiserror::Error)]
 pub enum LobbyError {
@@ -87,7 +97,7 @@ pub enum LobbyError {
     NotYourChallenge(&'static str),
     /// She abandoned her latest live games: paused until then.
     #[error("you abandoned your last {} live games (left them to be claimed, or never made your first move): you may seek or pair again in {} minutes", .0.abandoned, (.0.until_ms - crate::clock::now_ms()).max(60_000) / 60_000)]
-    Paused(super::fairplay::Pause),
+    Paused(Pause),
     /// A moderator banned the player from rated play for now.
     #[error("a moderator banned you from rated play for now: seek casual games")]
     RatedBanned,
