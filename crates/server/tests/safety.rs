@@ -704,10 +704,22 @@ async fn moderators_ban_from_rated_play_rename_close_and_read_a_players_record()
     assert_eq!(s, 404);
     let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
     assert_eq!(me["name"], "player7");
-    // Closed: her sessions end, her profile is gone.
+    // Closed: her sessions end, her profile is gone, her open challenge is
+    // cancelled (the challenged player reads so).
+    let (s, c) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/challenges",
+        Some(json!({"user": "ola", "game": "ringo"})),
+    )
+    .await;
+    assert_eq!(s, 201, "a casual challenge goes on: {c}");
     let (s, _) =
         act(json!({"target": "player7", "action": "close", "reason": "repeated abuse"})).await;
     assert_eq!(s, 201);
+    let (_, mine) = as_account(&app, &ola, "GET", "/api/challenges", None).await;
+    assert_eq!(mine["incoming"][0]["status"], "cancelled", "{mine}");
     let (s, _) = as_account(&app, &eve, "GET", "/api/account", None).await;
     assert_eq!(s, 401);
     let (s, _) = call(&app, "GET", "/api/users/player7", None, None).await;

@@ -337,6 +337,33 @@ impl Lobby {
         })
     }
 
+    /// An account was closed (by its owner or a moderator): its open
+    /// challenges, sent and received, are cancelled (each player told), and
+    /// its open seeks go.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn account_closed(&self, account: i64) -> Result<(), LobbyError> {
+        let now = now_ms();
+        for c in self.store().challenges_of(account, now).await? {
+            if c.status == ChallengeStatus::Open
+                && self
+                    .store()
+                    .settle_challenge(&c.id, ChallengeStatus::Cancelled, None, now)
+                    .await?
+            {
+                self.people().person_changed(c.from.id);
+                self.people().person_changed(c.to.id);
+            }
+        }
+        for s in self.store().open_seeks(now).await? {
+            if s.account.as_ref().is_some_and(|a| a.id == account) {
+                self.drop_seek(&s.id).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Declines a challenge sent to `me` (`decline`), or cancels one she
     /// sent; its sender (or target) is told.
     ///

@@ -146,6 +146,10 @@ pub struct ReportView {
 pub struct ActionView {
     /// Its number.
     pub id: i64,
+    /// The player's account (not sent: the caller's, for what follows an
+    /// action, such as a closed account's games).
+    #[serde(skip)]
+    pub target_id: i64,
     /// The moderator (none: the command line).
     pub moderator: Option<String>,
     /// The player.
@@ -167,6 +171,7 @@ impl ActionView {
     pub fn of(a: &ModActionRow) -> ActionView {
         ActionView {
             id: a.id,
+            target_id: a.target.id,
             moderator: a.moderator.as_ref().and_then(|m| m.name.clone()),
             target: a.target.name.clone(),
             action: a.action.clone(),

@@ -355,8 +355,10 @@ pub async fn delete(
     app.accounts()
         .delete(a, req.password, Some(viewer.address))
         .await?;
-    // Games in memory show the deleted player from now on.
+    // Games in memory show the deleted player from now on; her open
+    // challenges and seeks go.
     app.games().forget_account(a.id).await;
+    app.lobby().account_closed(a.id).await?;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],
         Json(Done { ok: true }),

@@ -228,6 +228,12 @@ pub async fn act(
             },
         )
         .await?;
+    // A closed account leaves its games (through the games' door) and the
+    // lobby, as when its owner deletes it.
+    if done.action == "close" {
+        app.games().forget_account(done.target_id).await;
+        app.lobby().account_closed(done.target_id).await?;
+    }
     Ok((StatusCode::CREATED, Json(done)))
 }
 
