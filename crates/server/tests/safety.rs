@@ -794,3 +794,49 @@ async fn a_line_with_a_listed_word_is_its_writers_alone_and_counted_on_her_recor
     let (_, r) = as_account(&app, &mo, "GET", "/api/mod/users/eve", None).await;
     assert_eq!(r["hidden_lines"], 1, "{r}");
 }
+
+#[tokio::test]
+async fn a_report_the_server_files_itself_is_one_open_per_player_and_reads_as_the_servers() {
+    let (state, app) = safety_app("safety_server_report").await;
+    let (eve, mo) = (signup(&app, "eve").await, signup(&app, "mo").await);
+    let _ = eve;
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let target = agon_server::store::SeatAccount {
+        id: agon_server::safety::named(state.store(), "eve")
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        name: Some("eve".into()),
+    };
+    let row = |text: &str| agon_server::store::ReportRow {
+        id: 0,
+        reporter: None,
+        target: target.clone(),
+        reason: "boost".into(),
+        text: text.into(),
+        game: None,
+        evidence: "{}".into(),
+        status: "open".into(),
+        created_ms: 1,
+    };
+    assert!(state
+        .store()
+        .add_report(row("first"))
+        .await
+        .unwrap()
+        .is_some());
+    assert!(
+        state
+            .store()
+            .add_report(row("again"))
+            .await
+            .unwrap()
+            .is_none(),
+        "one open at a time"
+    );
+    let (_, r) = as_account(&app, &mo, "GET", "/api/mod/reports", None).await;
+    assert_eq!(r["reports"].as_array().unwrap().len(), 1, "{r}");
+    assert!(r["reports"][0]["reporter"].is_null());
+    assert_eq!(r["reports"][0]["text"], "first");
+}

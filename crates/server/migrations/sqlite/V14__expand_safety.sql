@@ -5,7 +5,8 @@
 -- Only adds: an instance of the previous release serves beside it.
 CREATE TABLE IF NOT EXISTS reports (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    reporter INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    -- NULL: the server itself (a rating that jumped).
+    reporter INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
     target INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     reason TEXT NOT NULL,
     body TEXT NOT NULL,
@@ -17,6 +18,8 @@ CREATE TABLE IF NOT EXISTS reports (
     closed_by INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS reports_one_open ON reports (reporter, target) WHERE status = 'open';
+CREATE UNIQUE INDEX IF NOT EXISTS reports_server_open ON reports (target, reason)
+    WHERE status = 'open' AND reporter IS NULL;
 CREATE INDEX IF NOT EXISTS reports_status ON reports (status, created_ms);
 
 CREATE TABLE IF NOT EXISTS moderators (

@@ -88,17 +88,37 @@ impl Games {
                 pair_score,
             } => {
                 let rater = Box::new(move |before| ratings::rate(before, &scores));
-                self.write_now(
-                    session,
-                    Change::Rated {
-                        accounts,
-                        rater,
-                        pair_score,
-                    },
-                )
-                .await
+                let rated = self
+                    .write_now(
+                        session,
+                        Change::Rated {
+                            accounts,
+                            rater,
+                            pair_score,
+                        },
+                    )
+                    .await?;
+                if rated {
+                    self.watch_ratings(session);
+                }
+                Ok(rated)
             }
         }
+    }
+
+    /// After a game is rated: a rating that jumped files a report by
+    /// itself (in the background; the game does not wait).
+    fn watch_ratings(&self, session: &Session) {
+        let (store, kind, game) = (self.store().clone(), session.kind(), session.row.id.clone());
+        let players: Vec<crate::store::SeatAccount> =
+            session.row.accounts.iter().flatten().cloned().collect();
+        self.spawn(async move {
+            for p in players {
+                if let Err(e) = crate::safety::watch_rating(&store, &p, kind, &game).await {
+                    tracing::warn!(error = %e, "could not look at a rating's jump");
+                }
+            }
+        });
     }
 
     /// What a finished game calls for.

@@ -117,12 +117,70 @@ pub async fn rated_banned(store: &Store, account: i64) -> Result<Option<i64>, St
         .filter(|until| *until > now_ms()))
 }
 
+/// A rise of a rating this large within [`JUMP_WINDOW_S`] files a report
+/// by itself (a rating boosted), once the rating was established.
+pub const JUMP: f64 = 250.0;
+
+/// The window of a jump, in seconds (a day).
+pub const JUMP_WINDOW_S: i64 = 86_400;
+
+/// A rating's rise within the last [`JUMP_WINDOW_S`] before its newest
+/// point (`points` oldest first), from an established rating (its
+/// deviation at most the provisional line) to now, if it is [`JUMP`] or
+/// more: the rating before, and now.
+pub fn jump(points: &[crate::store::ratings::HistoryPoint]) -> Option<(f64, f64)> {
+    let last = points.last()?;
+    let base = points
+        .iter()
+        .rev()
+        .find(|p| p.at <= last.at - JUMP_WINDOW_S)?;
+    (base.deviation <= crate::ratings::PROVISIONAL_DEVIATION && last.rating - base.rating >= JUMP)
+        .then_some((base.rating, last.rating))
+}
+
+/// Looks at a player's rating in `kind` after a rated game: a jump files a
+/// report by the server (one open at a time), with the game. Answers the
+/// report's number when one was filed.
+///
+/// # Errors
+/// The store failed.
+pub async fn watch_rating(
+    store: &Store,
+    player: &SeatAccount,
+    kind: crate::model::Kind,
+    game: &str,
+) -> Result<Option<i64>, StoreError> {
+    let points = store.rating_history(player.id, kind).await?;
+    let Some((from, to)) = jump(&points) else {
+        return Ok(None);
+    };
+    store
+        .add_report(ReportRow {
+            id: 0,
+            reporter: None,
+            target: player.clone(),
+            reason: "boost".into(),
+            text: format!(
+                "the {} rating rose from {} to {} within a day",
+                kind.name(),
+                from.round(),
+                to.round()
+            ),
+            game: Some(game.to_string()),
+            evidence: serde_json::json!({"game": game, "from": from.round(), "to": to.round()})
+                .to_string(),
+            status: "open".into(),
+            created_ms: now_ms(),
+        })
+        .await
+}
+
 /// A report as moderators read it.
 #[derive(Serialize, Clone, Debug)]
 pub struct ReportView {
     /// Its number.
     pub id: i64,
-    /// Who filed it.
+    /// Who filed it (none: the server itself, or a deleted account).
     pub reporter: Option<String>,
     /// Whom it is about.
     pub target: Option<String>,
@@ -325,7 +383,7 @@ impl Safety {
         };
         let row = ReportRow {
             id: 0,
-            reporter: me.clone(),
+            reporter: Some(me.clone()),
             target: them,
             reason: reason.to_string(),
             text: text.trim().to_string(),
@@ -413,7 +471,7 @@ impl Safety {
             .iter()
             .map(|r| ReportView {
                 id: r.id,
-                reporter: r.reporter.name.clone(),
+                reporter: r.reporter.as_ref().and_then(|a| a.name.clone()),
                 target: r.target.name.clone(),
                 reason: r.reason.clone(),
                 text: r.text.clone(),
@@ -626,5 +684,45 @@ impl Safety {
             .iter()
             .map(ActionView::of)
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::ratings::HistoryPoint;
+
+    fn point(at: i64, rating: f64, deviation: f64) -> HistoryPoint {
+        HistoryPoint {
+            at,
+            rating,
+            deviation,
+            game: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_jump_is_a_rise_of_250_within_a_day_from_an_established_rating() {
+        let day = JUMP_WINDOW_S;
+        // 1600 (established) a day and more ago, 1860 now: a jump.
+        let risen = [
+            point(0, 1600.0, 80.0),
+            point(day + 10, 1700.0, 75.0),
+            point(day + 100, 1860.0, 70.0),
+        ];
+        assert_eq!(jump(&risen), Some((1600.0, 1860.0)));
+        // 240 is not enough.
+        let small = [point(0, 1600.0, 80.0), point(day + 100, 1840.0, 70.0)];
+        assert_eq!(jump(&small), None);
+        // A provisional rating finds its level: no jump.
+        let new = [point(0, 1500.0, 300.0), point(day + 100, 1900.0, 150.0)];
+        assert_eq!(jump(&new), None);
+        // Nothing a day old: nothing to compare.
+        let young = [point(0, 1500.0, 80.0), point(100, 1900.0, 70.0)];
+        assert_eq!(jump(&young), None);
+        // A fall is no jump.
+        let fell = [point(0, 1900.0, 80.0), point(day + 1, 1500.0, 80.0)];
+        assert_eq!(jump(&fell), None);
+        assert_eq!(jump(&[]), None);
     }
 }

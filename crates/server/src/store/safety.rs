@@ -29,8 +29,8 @@ impl Sanction {
 pub struct ReportRow {
     /// Its number (given by the store).
     pub id: i64,
-    /// Who filed it.
-    pub reporter: SeatAccount,
+    /// Who filed it (none: the server itself).
+    pub reporter: Option<SeatAccount>,
     /// Whom it is about.
     pub target: SeatAccount,
     /// Why: `chat`, `cheat`, `boost`, `name` or `other`.

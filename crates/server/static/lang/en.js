@@ -1084,5 +1084,6 @@ export default {
   "mod.action.rename": "renamed",
   "mod.action.close": "account closed",
   "err.rated-banned": "A moderator banned you from rated play for now: play casual games.",
-  "mod.hidden_lines": "{n} of her chat lines hidden for a listed word."
+  "mod.hidden_lines": "{n} of her chat lines hidden for a listed word.",
+  "mod.server": "Agon (a rating that jumped)"
 };

@@ -1084,5 +1084,6 @@ export default {
   "mod.action.rename": "renommé",
   "mod.action.close": "compte fermé",
   "err.rated-banned": "Un modérateur vous a exclu des parties classées pour l'instant : jouez des parties amicales.",
-  "mod.hidden_lines": "{n} de ses messages cachés pour un mot de la liste."
+  "mod.hidden_lines": "{n} de ses messages cachés pour un mot de la liste.",
+  "mod.server": "Agon (un classement qui a bondi)"
 };

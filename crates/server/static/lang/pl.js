@@ -1084,5 +1084,6 @@ export default {
   "mod.action.rename": "zmiana nazwy",
   "mod.action.close": "zamknięcie konta",
   "err.rated-banned": "Moderator zakazał ci na razie partii rankingowych: graj partie towarzyskie.",
-  "mod.hidden_lines": "Ukryte linie czatu (słowa z listy): {n}."
+  "mod.hidden_lines": "Ukryte linie czatu (słowa z listy): {n}.",
+  "mod.server": "Agon (nagły skok rankingu)"
 };

@@ -12,15 +12,14 @@ const REPORT_COLUMNS: &str = "r.id, r.reporter, a.name, r.target, b.name, r.reas
     r.evidence, r.status, r.created_ms";
 
 const REPORT_FROM: &str =
-    "reports r JOIN accounts a ON a.id = r.reporter JOIN accounts b ON b.id = r.target";
+    "reports r LEFT JOIN accounts a ON a.id = r.reporter JOIN accounts b ON b.id = r.target";
 
 fn report_from(r: &Row) -> ReportRow {
     ReportRow {
         id: r.get(0),
-        reporter: SeatAccount {
-            id: r.get(1),
-            name: r.get(2),
-        },
+        reporter: r
+            .get::<_, Option<i64>>(1)
+            .map(|id| SeatAccount { id, name: r.get(2) }),
         target: SeatAccount {
             id: r.get(3),
             name: r.get(4),
@@ -68,7 +67,7 @@ impl SafetyBackend for PgStore {
                  VALUES ($1, $2, $3, $4, $5, $6, 'open', $7)
                  ON CONFLICT DO NOTHING RETURNING id",
                 &[
-                    &report.reporter.id,
+                    &report.reporter.map(|a| a.id),
                     &report.target.id,
                     &report.reason,
                     &report.text,

@@ -11,15 +11,20 @@ const REPORT_COLUMNS: &str = "r.id, r.reporter, a.name, r.target, b.name, r.reas
     r.evidence, r.status, r.created_ms";
 
 const REPORT_FROM: &str =
-    "reports r JOIN accounts a ON a.id = r.reporter JOIN accounts b ON b.id = r.target";
+    "reports r LEFT JOIN accounts a ON a.id = r.reporter JOIN accounts b ON b.id = r.target";
 
 fn report_from(r: &rusqlite::Row<'_>) -> Result<ReportRow, rusqlite::Error> {
     Ok(ReportRow {
         id: r.get(0)?,
-        reporter: SeatAccount {
-            id: r.get(1)?,
-            name: r.get(2)?,
-        },
+        reporter: r
+            .get::<_, Option<i64>>(1)?
+            .map(|id| -> Result<SeatAccount, rusqlite::Error> {
+                Ok(SeatAccount {
+                    id,
+                    name: r.get(2)?,
+                })
+            })
+            .transpose()?,
         target: SeatAccount {
             id: r.get(3)?,
             name: r.get(4)?,
@@ -73,7 +78,7 @@ impl SafetyBackend for SqliteStore {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'open', ?7)
                  ON CONFLICT DO NOTHING",
                 params![
-                    report.reporter.id,
+                    report.reporter.map(|a| a.id),
                     report.target.id,
                     report.reason,
                     report.text,

@@ -104,7 +104,7 @@ export async function modPage(main) {
       el("h3", {}, el("a", { href: "/mod?user=" + encodeURIComponent(r.target || ""), onclick: (e) => {
         e.preventDefault(); lookupName.value = r.target; showRecord(r.target); } }, r.target), " · ", t("report.reason." + r.reason),
         r.about_target > 1 ? el("span", { class: "muted" }, " · " + t("mod.about", { n: r.about_target })) : null),
-      el("p", { class: "muted" }, t("mod.by", { name: r.reporter, when: when(r.created_ms) })),
+      el("p", { class: "muted" }, t("mod.by", { name: r.reporter || t("mod.server"), when: when(r.created_ms) })),
       r.text ? el("p", { class: "report-text" }, r.text) : null,
       r.game ? el("p", {}, el("a", { href: "/g/" + r.game, "data-nav": true }, t("mod.game"))) : null,
       lines.length ? el("ol", { class: "chat-lines mod-lines" }, lines.map((l) => el("li", {}, el("span", { class: "muted" }, when(l.at_ms) + " "), l.text))) : null,
