@@ -28,8 +28,10 @@ pub const MAX_REPORT_CHARS: usize = 2000;
 pub const MAX_BLOCKS: usize = 500;
 
 /// What a moderator may do.
-pub const ACTIONS: [&str; 9] = [
+pub const ACTIONS: [&str; 11] = [
     "warn",
+    "mark",
+    "unmark",
     "mute",
     "unmute",
     "rated-ban",
@@ -39,6 +41,20 @@ pub const ACTIONS: [&str; 9] = [
     "close-report",
     "grant",
 ];
+
+/// A mark's end: never, until a moderator lifts it (year 9999).
+pub const MARKED_UNTIL: i64 = 253_402_300_799_000;
+
+/// Whether `account` is marked for cheating.
+///
+/// # Errors
+/// The store failed.
+pub async fn marked(store: &Store, account: i64) -> Result<bool, StoreError> {
+    Ok(store
+        .sanction_until(account, Sanction::Cheat)
+        .await?
+        .is_some())
+}
 
 /// The longest mute, in minutes (30 days).
 pub const MAX_MUTE_MINUTES: i64 = 30 * 24 * 60;
@@ -261,6 +277,8 @@ pub struct Record {
     pub moderator: bool,
     /// Her chat lines hidden for a listed word.
     pub hidden_lines: i64,
+    /// Marked for cheating.
+    pub marked: bool,
 }
 
 /// What a moderator asks.
@@ -559,6 +577,18 @@ impl Safety {
                     .set_sanction(target.id, Sanction::Mute, 0)
                     .await?
             }
+            // Marked for cheating: off the leaderboards and out of rated
+            // play until a moderator lifts the mark.
+            "mark" => {
+                for s in [Sanction::Cheat, Sanction::RatedBan] {
+                    self.store.set_sanction(target.id, s, MARKED_UNTIL).await?;
+                }
+            }
+            "unmark" => {
+                for s in [Sanction::Cheat, Sanction::RatedBan] {
+                    self.store.set_sanction(target.id, s, 0).await?;
+                }
+            }
             "lift-rated-ban" => {
                 self.store
                     .set_sanction(target.id, Sanction::RatedBan, 0)
@@ -639,6 +669,7 @@ impl Safety {
                 .collect(),
             muted_until: muted(&self.store, target.id).await?,
             rated_banned_until: rated_banned(&self.store, target.id).await?,
+            marked: marked(&self.store, target.id).await?,
             moderator: self.store.is_moderator(target.id).await?,
             hidden_lines: match &target.name {
                 Some(n) => self.store.hidden_lines(n).await?,

@@ -12,6 +12,8 @@ pub enum Sanction {
     Mute,
     /// She may not play rated games.
     RatedBan,
+    /// Marked for cheating: her ratings leave the leaderboards.
+    Cheat,
 }
 
 impl Sanction {
@@ -20,6 +22,7 @@ impl Sanction {
         match self {
             Sanction::Mute => "mute",
             Sanction::RatedBan => "rated-ban",
+            Sanction::Cheat => "cheat",
         }
     }
 }

@@ -76,7 +76,7 @@ function showNotices() {
   bar.replaceChildren(...notices.map((n) => el("p", { "data-notice": n.action },
     n.action === "mute"
       ? t("notice.mute", { until: new Date(n.until_ms).toLocaleString(document.documentElement.lang), reason: n.reason })
-      : t("notice.warn", { reason: n.reason }))),
+      : n.action === "mark" ? t("notice.mark", { reason: n.reason }) : t("notice.warn", { reason: n.reason }))),
   el("button", { id: "notices-close", onclick: () => { bar.hidden = true; } }, t("notice.close")));
   bar.hidden = false;
   current.notices = [];

@@ -1085,5 +1085,11 @@ export default {
   "mod.action.close": "account closed",
   "err.rated-banned": "A moderator banned you from rated play for now: play casual games.",
   "mod.hidden_lines": "{n} of her chat lines hidden for a listed word.",
-  "mod.server": "Agon (a rating that jumped)"
+  "mod.server": "Agon (a rating that jumped)",
+  "profile.marked": "A moderator marked this account for cheating: its ratings are off the leaderboards.",
+  "notice.mark": "A moderator marked your account for cheating: your ratings are off the leaderboards and you may not play rated games. {reason}",
+  "mod.mark": "Mark for cheating",
+  "mod.unmark": "Lift the mark",
+  "mod.action.mark": "marked for cheating",
+  "mod.action.unmark": "mark lifted"
 };

@@ -1085,5 +1085,11 @@ export default {
   "mod.action.close": "compte fermé",
   "err.rated-banned": "Un modérateur vous a exclu des parties classées pour l'instant : jouez des parties amicales.",
   "mod.hidden_lines": "{n} de ses messages cachés pour un mot de la liste.",
-  "mod.server": "Agon (un classement qui a bondi)"
+  "mod.server": "Agon (un classement qui a bondi)",
+  "profile.marked": "Un modérateur a signalé ce compte pour triche : ses classements sont retirés des tableaux.",
+  "notice.mark": "Un modérateur a signalé votre compte pour triche : vos classements sont retirés des tableaux et vous ne pouvez plus jouer de parties classées. {reason}",
+  "mod.mark": "Signaler pour triche",
+  "mod.unmark": "Lever le signalement",
+  "mod.action.mark": "signalé pour triche",
+  "mod.action.unmark": "signalement levé"
 };

@@ -1085,5 +1085,11 @@ export default {
   "mod.action.close": "zamknięcie konta",
   "err.rated-banned": "Moderator zakazał ci na razie partii rankingowych: graj partie towarzyskie.",
   "mod.hidden_lines": "Ukryte linie czatu (słowa z listy): {n}.",
-  "mod.server": "Agon (nagły skok rankingu)"
+  "mod.server": "Agon (nagły skok rankingu)",
+  "profile.marked": "Moderator oznaczył to konto za oszukiwanie: jego rankingi zniknęły z tabel.",
+  "notice.mark": "Moderator oznaczył twoje konto za oszukiwanie: twoje rankingi zniknęły z tabel i nie możesz grać partii rankingowych. {reason}",
+  "mod.mark": "Oznacz za oszukiwanie",
+  "mod.unmark": "Zdejmij oznaczenie",
+  "mod.action.mark": "oznaczenie za oszukiwanie",
+  "mod.action.unmark": "zdjęcie oznaczenia"
 };

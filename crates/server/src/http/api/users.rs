@@ -126,6 +126,9 @@ pub struct Profile {
     /// Whom she takes challenges from: `everyone`, `followed`, `rated`
     /// (rated ones only) or `nobody`.
     pub challenges: crate::accounts::ChallengePolicy,
+    /// A moderator marked her for cheating: her ratings are off the
+    /// leaderboards.
+    pub marked: bool,
 }
 
 fn not_found(name: &str) -> ApiError {
@@ -232,6 +235,7 @@ pub async fn profile(
         followers: app.store().related_to(Relation::Follow, account.id).await?,
         following,
         challenges: crate::accounts::challenge_policy(account.settings.as_deref()),
+        marked: crate::safety::marked(app.store(), account.id).await?,
         name: account.name.unwrap_or_default(),
         created_at: account.created_at,
         ratings,

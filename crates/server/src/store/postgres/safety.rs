@@ -175,7 +175,7 @@ impl SafetyBackend for PgStore {
             .query(
                 &format!(
                     "SELECT {ACTION_COLUMNS} FROM {ACTION_FROM}
-                     WHERE m.target = $1 AND NOT m.seen AND m.action IN ('warn', 'mute')
+                     WHERE m.target = $1 AND NOT m.seen AND m.action IN ('warn', 'mute', 'mark')
                      ORDER BY m.created_ms, m.id FOR UPDATE OF m"
                 ),
                 &[&target],

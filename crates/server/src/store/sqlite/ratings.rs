@@ -141,6 +141,8 @@ impl RatingBackend for SqliteStore {
                 "SELECT a.name, r.rating, r.deviation, r.volatility, r.games
                  FROM ratings r JOIN accounts a ON a.id = r.account_id
                  WHERE r.game = ?1 AND r.deviation <= ?2 AND a.deleted_at IS NULL
+                   AND NOT EXISTS (SELECT 1 FROM sanctions s
+                                   WHERE s.account_id = a.id AND s.kind = 'cheat')
                  ORDER BY r.rating DESC, a.name_key LIMIT ?3",
             )?;
             let rows = stmt.query_map(params![kind.name(), max_deviation, limit as i64], |r| {

@@ -175,13 +175,13 @@ impl SafetyBackend for SqliteStore {
             let rows: Vec<ModActionRow> = c
                 .prepare(&format!(
                     "SELECT {ACTION_COLUMNS} FROM {ACTION_FROM}
-                     WHERE m.target = ?1 AND m.seen = 0 AND m.action IN ('warn', 'mute')
+                     WHERE m.target = ?1 AND m.seen = 0 AND m.action IN ('warn', 'mute', 'mark')
                      ORDER BY m.created_ms, m.id"
                 ))?
                 .query_map(params![target], action_from)?
                 .collect::<Result<_, _>>()?;
             c.execute(
-                "UPDATE mod_actions SET seen = 1 WHERE target = ?1 AND action IN ('warn', 'mute')",
+                "UPDATE mod_actions SET seen = 1 WHERE target = ?1 AND action IN ('warn', 'mute', 'mark')",
                 params![target],
             )?;
             Ok(rows)

@@ -58,6 +58,7 @@ export async function modPage(main) {
       el("h3", {}, el("a", { href: "/@/" + encodeURIComponent(r.name), "data-nav": true }, r.name),
         r.moderator ? el("span", { class: "badge" }, " " + t("nav.mod")) : null),
       el("p", {}, Object.entries(p.ratings).map(([g, x]) => `${g}: ${x.rating}${x.provisional ? "?" : ""} (${x.games})`).join(" · ")),
+      r.marked ? el("p", { id: "mod-marked" }, t("profile.marked")) : null,
       r.hidden_lines ? el("p", { id: "mod-hidden" }, t("mod.hidden_lines", { n: r.hidden_lines })) : null,
       r.muted_until ? el("p", { id: "mod-muted" }, t("mod.muted_until", { until: when(r.muted_until) })) : null,
       r.rated_banned_until ? el("p", { id: "mod-banned" }, t("mod.banned_until", { until: when(r.rated_banned_until) })) : null,
@@ -74,6 +75,7 @@ export async function modPage(main) {
       el("div", { class: "row" }, button("warn", "mod.warn"), button("mute", "mod.mute_hour", { minutes: 60 }), button("unmute", "mod.unmute"),
         button("rated-ban", "mod.rated_ban_day", { minutes: 1440 }), button("rated-ban", "mod.rated_ban_week", { minutes: 10080 }),
         button("lift-rated-ban", "mod.lift_ban"), button("grant", "mod.grant")),
+      el("div", { class: "row" }, r.marked ? button("unmark", "mod.unmark") : button("mark", "mod.mark")),
       el("div", { class: "row" }, el("label", { for: "mod-new-name" }, t("mod.new_name")), newName, button("rename", "mod.rename")),
       el("div", { class: "row" }, button("close", "mod.close_account")),
       said);

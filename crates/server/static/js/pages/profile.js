@@ -73,6 +73,7 @@ export async function profilePage(main, name) {
       t("account.since", { date: new Date(p.created_at * 1000).toLocaleDateString(document.documentElement.lang) }),
       " · ", el("span", { id: "profile-followers" }, t("profile.followers", { n: p.followers })),
       " · ", el("a", { href: "/leaderboard", "data-nav": true }, t("nav.leaderboard"))));
+  if (p.marked) main.append(el("p", { class: "notice", id: "profile-marked" }, t("profile.marked")));
   const me = await account();
   if (me && me.name.toLowerCase() !== p.name.toLowerCase()) main.append(await meetBlock(p));
   const cards = el("div", { class: "cards" });
