@@ -173,3 +173,62 @@ test("the moderation page in Polish and French, by keyboard: a player's record a
     await eve.locator("#toast", { hasText: "A moderator banned you from rated play for now" }).waitFor();
   });
 });
+
+test("every moderator's button on a player's record, and a report filed from a profile", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const eve = await player(browser, server.url, "eve");
+    const mo = await player(browser, server.url, "mo");
+    execFileSync(server.bin, ["mod", "grant", "mo", "--data", server.data]);
+    // Ala reports Eve from her profile: the reason chosen, a few words.
+    await ala.goto(server.url + "/@/eve?lang=en");
+    await ala.locator("#report-form > summary").click();
+    await ala.locator("#report-reason").selectOption("name");
+    await ala.locator("#report-body").fill("her name is an insult");
+    await ala.locator("#report-submit").click();
+    await ala.locator("#report-status", { hasText: "Your report about eve is filed" }).waitFor();
+    // The moderator sees it, and closes it without action from its card.
+    await mo.goto(server.url + "/mod?lang=en");
+    const card = mo.locator("#mod-reports li[data-report]").first();
+    await card.locator("h3", { hasText: "An offensive name" }).waitFor();
+    assert.match(await card.innerText(), /her name is an insult/);
+    await card.locator("input").fill("not offensive");
+    await card.locator('[data-action="close-report"]').click();
+    await mo.locator("#mod-none").waitFor();
+    // Each action of the record, in turn: the log shows it with its reason.
+    await mo.locator("#mod-user").fill("eve");
+    await mo.locator("#mod-lookup").click();
+    for (const [button, action] of [["warn", "warn"], ["mute-60", "mute"], ["unmute", "unmute"], ["rated-ban-1440", "rated-ban"],
+      ["rated-ban-10080", "rated-ban"], ["lift-rated-ban", "lift-rated-ban"], ["mark", "mark"], ["unmark", "unmark"]]) {
+      await mo.locator("#mod-record-reason").fill("reason " + button);
+      await mo.locator(`#mod-record [data-action="${button}"]`).click();
+      await mo.locator(`#mod-record-actions [data-action="${action}"]`, { hasText: "reason " + button }).waitFor();
+    }
+    // Renamed: the record follows the new name.
+    await mo.locator("#mod-record-reason").fill("offensive name");
+    await mo.locator("#mod-new-name").fill("player9");
+    await mo.locator('#mod-record [data-action="rename"]').click();
+    await mo.locator("#mod-record h3", { hasText: "player9" }).waitFor();
+    // Made a moderator, then (another player) closed.
+    await mo.locator("#mod-user").fill("ala");
+    await mo.locator("#mod-lookup").click();
+    await mo.locator("#mod-record h3", { hasText: "ala" }).waitFor();
+    await mo.locator("#mod-record-reason").fill("trusted");
+    await mo.locator('#mod-record [data-action="grant"]').click();
+    await mo.locator('#mod-record-actions [data-action="grant"]', { hasText: "trusted" }).waitFor();
+    await mo.locator("#mod-user").fill("player9");
+    await mo.locator("#mod-lookup").click();
+    await mo.locator("#mod-record h3", { hasText: "player9" }).waitFor();
+    await mo.locator("#mod-record-reason").fill("repeated abuse");
+    await mo.locator('#mod-record [data-action="close"]').click();
+    await mo.locator("#mod-record-said", { hasText: "Done, and logged." }).waitFor();
+    // Eve's session is over: her page shows her signed out.
+    await eve.goto(server.url + "/rules?lang=en");
+    await eve.locator("#account-link", { hasText: "Sign in" }).waitFor();
+    // Ala, now a moderator, finds the page under Community.
+    await ala.goto(server.url + "/?lang=en");
+    await ala.locator("button[aria-controls=nav-community]").click();
+    await ala.locator("#nav-mod a").click();
+    await ala.locator("#mod-player-title").waitFor();
+  });
+});
