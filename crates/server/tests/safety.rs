@@ -846,12 +846,25 @@ async fn a_cheat_mark_is_on_her_profile_keeps_her_from_rated_play_and_is_told_on
     let (state, app) = safety_app("safety_mark").await;
     let (eve, mo) = (signup(&app, "eve").await, signup(&app, "mo").await);
     state.safety().grant_from_command_line("mo").await.unwrap();
-    let (s, v) = as_account(&app, &mo, "POST", "/api/mod/actions",
-        Some(json!({"target": "eve", "action": "mark", "reason": "engine moves"}))).await;
+    let (s, v) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "mark", "reason": "engine moves"})),
+    )
+    .await;
     assert_eq!(s, 201, "{v}");
     let (_, p) = call(&app, "GET", "/api/users/eve", None, None).await;
     assert_eq!(p["marked"], true);
-    let (s, v) = as_account(&app, &eve, "POST", "/api/seeks", Some(json!({"game": "ringo", "rated": true}))).await;
+    let (s, v) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "ringo", "rated": true})),
+    )
+    .await;
     assert_eq!((s, v["code"].as_str()), (403, Some("rated-banned")), "{v}");
     let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
     assert_eq!(me["notices"][0]["action"], "mark", "{me}");
@@ -860,11 +873,24 @@ async fn a_cheat_mark_is_on_her_profile_keeps_her_from_rated_play_and_is_told_on
         let (s, l) = call(&app, "GET", &format!("/api/leaderboard/{game}"), None, None).await;
         assert_eq!(s, 200, "{l}");
     }
-    let (s, _) = as_account(&app, &mo, "POST", "/api/mod/actions",
-        Some(json!({"target": "eve", "action": "unmark", "reason": "appeal upheld"}))).await;
+    let (s, _) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "unmark", "reason": "appeal upheld"})),
+    )
+    .await;
     assert_eq!(s, 201);
     let (_, p) = call(&app, "GET", "/api/users/eve", None, None).await;
     assert_eq!(p["marked"], false);
-    let (s, _) = as_account(&app, &eve, "POST", "/api/seeks", Some(json!({"game": "ringo", "rated": true}))).await;
+    let (s, _) = as_account(
+        &app,
+        &eve,
+        "POST",
+        "/api/seeks",
+        Some(json!({"game": "ringo", "rated": true})),
+    )
+    .await;
     assert_eq!(s, 201, "rated play again");
 }
