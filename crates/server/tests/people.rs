@@ -735,3 +735,35 @@ async fn a_follow_flood_is_one_follow_and_stops_at_the_cap() {
         agon_server::people::MAX_FOLLOWS
     );
 }
+
+#[tokio::test]
+async fn a_challenge_whose_game_could_not_be_opened_is_open_again() {
+    use agon_server::store::{ChallengeStatus, PeopleBackend};
+    let (state, app) = people_app("people_unsettle").await;
+    let ala = signup(&app, "ala").await;
+    signup(&app, "ola").await;
+    let (s, c) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/challenges",
+        Some(challenge("ola")),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let id = c["id"].as_str().unwrap();
+    let store = state.store();
+    assert!(store
+        .settle_challenge(id, ChallengeStatus::Accepted, Some("g1"), 1)
+        .await
+        .unwrap());
+    // Another game's id gives nothing back; its own does.
+    store.unsettle_challenge(id, "g2").await.unwrap();
+    assert_eq!(
+        store.challenge(id).await.unwrap().unwrap().status,
+        ChallengeStatus::Accepted
+    );
+    store.unsettle_challenge(id, "g1").await.unwrap();
+    let back = store.challenge(id).await.unwrap().unwrap();
+    assert_eq!((back.status, back.game), (ChallengeStatus::Open, None));
+}

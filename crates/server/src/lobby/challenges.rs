@@ -327,8 +327,15 @@ impl Lobby {
             token_hash: crate::secrets::hash(&sender_token),
             game: None,
         };
-        self.open_paired(&as_seek, &game_id, crate::secrets::hash(&mine), Some(me))
-            .await?;
+        // A game that could not be opened gives the challenge back, open,
+        // as a seek taken for a game that failed is given back.
+        if let Err(e) = self
+            .open_paired(&as_seek, &game_id, crate::secrets::hash(&mine), Some(me))
+            .await
+        {
+            self.store().unsettle_challenge(id, &game_id).await?;
+            return Err(e);
+        }
         self.people().person_changed(c.from.id);
         self.people().person_changed(c.to.id);
         Ok(Paired {

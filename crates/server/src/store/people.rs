@@ -151,6 +151,10 @@ pub trait PeopleBackend: Send + Sync {
         now_ms: i64,
     ) -> Stored<bool>;
 
+    /// Gives back a challenge accepted for `game` when the game could not
+    /// be opened: open again, as before.
+    async fn unsettle_challenge(&self, id: &str, game: &str) -> Stored<()>;
+
     /// `from` takes up `relation` to `to`: true when she had not.
     async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool>;
 

@@ -131,6 +131,18 @@ impl PeopleBackend for PgStore {
         Ok(true)
     }
 
+    async fn unsettle_challenge(&self, id: &str, game: &str) -> Stored<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE challenges SET status = 'open', game = NULL
+                 WHERE id = $1 AND status = 'accepted' AND game = $2",
+                &[&id, &game],
+            )
+            .await?;
+        Ok(())
+    }
+
     async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
         let client = self.client().await?;
         Ok(client

@@ -123,6 +123,19 @@ impl PeopleBackend for SqliteStore {
         .await
     }
 
+    async fn unsettle_challenge(&self, id: &str, game: &str) -> Stored<()> {
+        let (id, game) = (id.to_string(), game.to_string());
+        self.write(move |c| {
+            c.execute(
+                "UPDATE challenges SET status = 'open', game = NULL
+                 WHERE id = ?1 AND status = 'accepted' AND game = ?2",
+                params![id, game],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
         self.write(move |c| {
             Ok(c.execute(
