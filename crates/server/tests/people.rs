@@ -738,7 +738,7 @@ async fn a_follow_flood_is_one_follow_and_stops_at_the_cap() {
 
 #[tokio::test]
 async fn a_challenge_whose_game_could_not_be_opened_is_open_again() {
-    use agon_server::store::{ChallengeStatus, PeopleBackend};
+    use agon_server::store::ChallengeStatus;
     let (state, app) = people_app("people_unsettle").await;
     let ala = signup(&app, "ala").await;
     signup(&app, "ola").await;
