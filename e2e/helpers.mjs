@@ -40,7 +40,21 @@ process.on("exit", () => {
 const PUSH_ON_LOOPBACK = ["--push-insecure-endpoints", "--push-allow-network", "127.0.0.0/8",
   "--push-allow-network", "::1/128", "--push-allow-ports", "any"];
 
-export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false } = {}) {
+/** A fresh PostgreSQL database on the test server (`AGON_TEST_DATABASE_URL`,
+ *  which ./test.sh starts), for instances that share it: its URL, or null
+ *  when there is no server (a failure under ./test.sh's AGON_REQUIRE_ALL). */
+export function freshDatabase(name) {
+  const admin = process.env.AGON_TEST_DATABASE_URL;
+  if (!admin) {
+    if (process.env.AGON_REQUIRE_ALL) throw new Error("AGON_TEST_DATABASE_URL is not set, and ./test.sh (AGON_REQUIRE_ALL) runs every test");
+    return null;
+  }
+  const db = `agon_${name.replace(/[^a-z0-9]/gi, "_")}_${Math.random().toString(16).slice(2, 10)}`;
+  execFileSync("psql", [admin, "-q", "-v", "ON_ERROR_STOP=1", "-c", `CREATE DATABASE ${db}`], { stdio: ["ignore", "ignore", "inherit"] });
+  return admin.replace(/\/[^/]*$/, "/" + db);
+}
+
+export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false, database = null } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
@@ -52,7 +66,8 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
   // (their own API tests cover them).
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
     "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs),
-    "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? PUSH_ON_LOOPBACK : [])], {
+    "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? PUSH_ON_LOOPBACK : []),
+    ...(database ? ["--database", database] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   // The data directory goes with the server: every test starts one, and the

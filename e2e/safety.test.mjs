@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { withApp, accountAs, waitState } from "./helpers.mjs";
+import { withApp, accountAs, waitState, startServer, launch, freshDatabase } from "./helpers.mjs";
 
 async function player(browser, url, name) {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -19,13 +19,13 @@ async function player(browser, url, name) {
 
 /** Ala challenges Eve (through the API) and Eve accepts: both on the
  *  game's page; its id. */
-async function gameBetween(ala, eve, url) {
+async function gameBetween(ala, eve, url, eveUrl = url) {
   const c = await ala.evaluate(() => fetch("/api/challenges", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ user: "eve", game: "ringo", days: 1, side: "attackers" }) }).then((r) => r.json()));
   const p = await eve.evaluate((id) => fetch(`/api/challenges/${id}/accept`, { method: "POST", headers: { "content-type": "application/json" } })
     .then((r) => r.json()), c.id);
-  for (const page of [ala, eve]) {
-    await page.goto(`${url}/g/${p.game}?lang=en`);
+  for (const [page, at] of [[ala, url], [eve, eveUrl]]) {
+    await page.goto(`${at}/g/${p.game}?lang=en`);
     await waitState(page, () => !!window.agonState);
   }
   return p.game;
@@ -100,7 +100,7 @@ test("a report from a chat line reaches the moderator with the line; a mute stop
     // Eve's next line is refused, in her page's words; a new page tells her
     // why and until when, once.
     await say(eve, "still here");
-    await eve.locator("#toast", { hasText: "A moderator has muted your chat" }).waitFor();
+    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d/ }).waitFor();
     await eve.goto(server.url + "/rules?lang=en");
     await eve.locator('#notices [data-notice="mute"]', { hasText: "insults in chat" }).waitFor();
     await eve.locator("#notices-close").click();
@@ -109,6 +109,42 @@ test("a report from a chat line reaches the moderator with the line; a mute stop
     await eve.waitForTimeout(500);
     assert.equal(await eve.locator("#notices").isVisible(), false, "told once");
   });
+});
+
+test("a mute holds on both instances of one database: refused on the other, told until when, never shown", async (t) => {
+  const database = freshDatabase("e2e_mute_two");
+  if (!database) return t.skip("no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+  const [a, b] = [await startServer({ database }), await startServer({ database })];
+  const browser = await launch();
+  try {
+    // Ala and the moderator on one instance, Eve on the other.
+    const ala = await player(browser, a.url, "ala");
+    const eve = await player(browser, b.url, "eve");
+    const mo = await player(browser, a.url, "mo");
+    assert.match(execFileSync(a.bin, ["mod", "grant", "mo", "--database", database]).toString(), /mo is a moderator now/);
+    await gameBetween(ala, eve, a.url, b.url);
+    await say(eve, "hello from the other instance");
+    await ala.locator("#chat-lines li", { hasText: "hello from the other instance" }).waitFor();
+    // Muted for an hour from Eve's record on the moderation page.
+    await mo.goto(a.url + "/mod?lang=en");
+    await mo.locator("#mod-user").fill("eve");
+    await mo.locator("#mod-lookup").click();
+    await mo.locator("#mod-record-reason").fill("spam across instances");
+    await mo.locator('#mod-record [data-action="mute-60"]').click();
+    await mo.locator("#mod-muted").waitFor();
+    await mo.locator('#mod-log-table tr[data-action="mute"]', { hasText: "spam across instances" }).waitFor();
+    // On her instance, at once: refused, and told until when.
+    await say(eve, "muted line");
+    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d/ }).waitFor();
+    await eve.goto(b.url + "/rules?lang=en");
+    await eve.locator('#notices [data-notice="mute"]', { hasText: "spam across instances" }).waitFor();
+    await ala.waitForTimeout(1000);
+    assert.equal(await ala.locator("#chat-lines li", { hasText: "muted line" }).count(), 0, "never shown on the other instance");
+  } finally {
+    await browser.close();
+    a.stop();
+    b.stop();
+  }
 });
 
 test("a lobby pause after three abandoned live games, its reason and end shown, the seek refused", async () => {

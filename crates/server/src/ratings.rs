@@ -14,9 +14,10 @@
 //! - A rating whose deviation is over 110 is provisional (shown with `?`,
 //!   left off the leaderboard).
 
-use crate::store::RatingRow;
+use crate::store::{RatingRow, Replayed, ReplayedGame};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
+use std::collections::{BTreeMap, HashSet};
 
 /// A rating whose deviation is over this is provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -67,6 +68,65 @@ pub fn rate(before: [RatingRow; 2], scores: &[f64]) -> [RatingRow; 2] {
         }
     };
     [one(0), one(1)]
+}
+
+/// A rated game's result as one rating period: the game, when it was
+/// rated, its seats' accounts and the first seat's account's scores (as
+/// [`rate`] takes them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedResult {
+    /// The game.
+    pub game: String,
+    /// When it was rated, seconds since the epoch.
+    pub at: i64,
+    /// The two seats' accounts.
+    pub accounts: [i64; 2],
+    /// The first seat's account's score in each result.
+    pub scores: Vec<f64>,
+}
+
+/// Every rating of one kind from nothing, rating the `results` in order as
+/// they were rated when played, except those with a player in `void` (a
+/// player marked for cheating): those count for nobody, so her opponents
+/// get back what they lost or gave back what they won, and every later
+/// rating follows from theirs. Replaying with nobody void gives back
+/// exactly the ratings as played.
+pub fn replay(results: &[RatedResult], void: &HashSet<i64>) -> Replayed {
+    let mut now: BTreeMap<i64, RatingRow> = BTreeMap::new();
+    let mut games = Vec::with_capacity(results.len());
+    for r in results {
+        if r.accounts.iter().any(|a| void.contains(a)) {
+            games.push(ReplayedGame {
+                id: r.game.clone(),
+                at: r.at,
+                accounts: r.accounts,
+                after: None,
+                change: [0.0; 2],
+            });
+            continue;
+        }
+        let before = r
+            .accounts
+            .map(|a| now.get(&a).copied().unwrap_or(RatingRow::NEW));
+        let after = rate(before, &r.scores);
+        for (a, row) in r.accounts.iter().zip(after) {
+            now.insert(*a, row);
+        }
+        games.push(ReplayedGame {
+            id: r.game.clone(),
+            at: r.at,
+            accounts: r.accounts,
+            after: Some(after),
+            change: [
+                after[0].rating - before[0].rating,
+                after[1].rating - before[1].rating,
+            ],
+        });
+    }
+    Replayed {
+        ratings: now.into_iter().collect(),
+        games,
+    }
 }
 
 /// How sure a puzzle's rating is: puzzles are rated by how hard the engine
@@ -136,6 +196,46 @@ mod tests {
         let easy = rate_puzzle(settled, 900.0, true).rating - 1500.0;
         let hard = rate_puzzle(settled, 2100.0, true).rating - 1500.0;
         assert!(0.0 < easy && easy < hard, "{easy} {hard}");
+    }
+
+    #[test]
+    fn a_replay_without_a_cheat_gives_her_opponents_back_what_they_lost() {
+        let result = |game: &str, accounts: [i64; 2], score: f64| RatedResult {
+            game: game.into(),
+            at: 0,
+            accounts,
+            scores: vec![score; 2],
+        };
+        // 1 beats 2, the cheat 9 beats 2, 2 beats 3.
+        let results = [
+            result("a", [1, 2], 1.0),
+            result("b", [9, 2], 1.0),
+            result("c", [2, 3], 1.0),
+        ];
+        let played = replay(&results, &HashSet::new());
+        // As played, game by game.
+        let [one, two] = rate([RatingRow::NEW; 2], &[1.0, 1.0]);
+        let [_, two_b] = rate([RatingRow::NEW, two], &[1.0, 1.0]);
+        let [two_c, three] = rate([two_b, RatingRow::NEW], &[1.0, 1.0]);
+        assert_eq!(
+            played.ratings,
+            vec![
+                (1, one),
+                (2, two_c),
+                (3, three),
+                (9, rate([RatingRow::NEW, two], &[1.0, 1.0])[0])
+            ]
+        );
+        // Without the cheat: game b is void, and 2 and 3 are rated as if it
+        // had never been played.
+        let fair = replay(&results, &HashSet::from([9]));
+        let [two_c, three] = rate([two, RatingRow::NEW], &[1.0, 1.0]);
+        assert_eq!(fair.ratings, vec![(1, one), (2, two_c), (3, three)]);
+        assert_eq!(fair.games[1].after, None);
+        assert_eq!(fair.games[1].change, [0.0, 0.0]);
+        assert_eq!(fair.games[2].change[0], two_c.rating - two.rating);
+        // Unmarked: everything as played.
+        assert_eq!(replay(&results, &HashSet::new()), played);
     }
 
     #[test]

@@ -423,6 +423,10 @@ async fn moderators_read_reports_with_their_evidence_act_once_each_and_a_mute_st
         me["muted_until"].as_i64().unwrap() > agon_server::clock::now_ms() + 59 * 60_000,
         "{me}"
     );
+    assert_eq!(
+        v["until_ms"], me["muted_until"],
+        "the refusal says until when"
+    );
     assert_eq!(me["notices"][0]["action"], "mute");
     assert_eq!(me["notices"][0]["reason"], "insults in chat");
     let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;
@@ -517,6 +521,30 @@ async fn a_mute_and_a_block_hold_on_every_instance_at_once() {
     )
     .await;
     assert_eq!(s, 403);
+    // A rename on one instance shows at once in the game the other holds in
+    // memory (it heard of it from the store).
+    let names = |v: &Value| v["state"]["players"][1]["name"].clone();
+    let (_, held) = call(&app_b, "GET", &format!("/api/games/{game}"), None, None).await;
+    assert_eq!(names(&held), "eve", "{held}");
+    let (s, v) = as_account(
+        &app_a,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "rename", "reason": "x", "name": "player9"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let mut shown = Value::Null;
+    for _ in 0..50 {
+        let (_, v) = call(&app_b, "GET", &format!("/api/games/{game}"), None, None).await;
+        shown = names(&v);
+        if shown == "player9" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(shown, "player9");
 }
 
 /// Waits until `game` is over (within 10 s); its state.
@@ -893,4 +921,270 @@ async fn a_cheat_mark_is_on_her_profile_keeps_her_from_rated_play_and_is_told_on
     )
     .await;
     assert_eq!(s, 201, "rated play again");
+}
+
+/// A rated Urgammon match to 1 between `winner` (light, the first seat)
+/// and `loser`, who resigns: its id.
+async fn match_won(app: &axum::Router, winner: &str, loser: &str) -> String {
+    let id = match_begun(app, winner, loser).await;
+    resigned(app, &id, loser).await;
+    id
+}
+
+/// A rated Urgammon match to 1 made by `light` and joined by `dark`: its id.
+async fn match_begun(app: &axum::Router, winner: &str, loser: &str) -> String {
+    let (s, g) = as_account(
+        app,
+        winner,
+        "POST",
+        "/api/games",
+        Some(json!({"game": "urgammon", "opponent": "friend", "side": "light", "to": 1, "rated": true})),
+    )
+    .await;
+    assert_eq!(s, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let (s, j) = as_account(
+        app,
+        loser,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(json!({"invite": g["invite"]})),
+    )
+    .await;
+    assert_eq!(s, 200, "{j}");
+    id
+}
+
+/// `loser` resigns rated game `id`, which is rated.
+async fn resigned(app: &axum::Router, id: &str, loser: &str) {
+    let (s, v) = as_account(
+        app,
+        loser,
+        "POST",
+        &format!("/api/games/{id}/action"),
+        Some(json!({"type": "resign"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert!(v["state"]["rating_change"].is_array(), "rated: {v}");
+}
+
+/// The server's open reports of `reason` about `target`, as moderator
+/// `mo` reads them.
+async fn server_reports(app: &axum::Router, mo: &str, target: &str, reason: &str) -> Vec<Value> {
+    let (s, r) = as_account(app, mo, "GET", "/api/mod/reports", None).await;
+    assert_eq!(s, 200, "{r}");
+    r["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["target"] == target && r["reason"] == reason && r["reporter"].is_null())
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn a_run_of_rated_wins_at_the_engines_accuracy_files_a_report_by_itself() {
+    let (state, app) = safety_app("safety_accuracy").await;
+    let mut who = std::collections::HashMap::new();
+    for name in ["bo", "cy", "eve", "mo"] {
+        who.insert(name, signup(&app, name).await);
+    }
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let store = state.store().clone();
+    // Three wins in a row, each resigned at once: the run is reviewed (for
+    // real, until a game is not the engine's), and a game of no decisions
+    // proves nothing.
+    let mut first = vec![];
+    for _ in 0..3 {
+        first.push(match_won(&app, &who["eve"], &who["bo"]).await);
+    }
+    let mut reviewed = false;
+    for _ in 0..100 {
+        for id in &first {
+            reviewed |= store.review(id).await.unwrap().is_some();
+        }
+        if reviewed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(reviewed, "a game of the run was reviewed");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(server_reports(&app, &who["mo"], "eve", "cheat")
+        .await
+        .is_empty());
+    // Three more, each played (as its review says) at the engine's own
+    // error rate over 12 decisions: the third makes a run, and a report.
+    let engine_like = json!({
+        "game": "urgammon",
+        "decisions": (0..12).map(|_| json!({"side": "light", "trivial": false})).collect::<Vec<_>>(),
+        "error_rate": {"light": 1.2, "dark": 30.0},
+    })
+    .to_string();
+    let mut run = vec![];
+    for n in 0..3 {
+        let id = match_begun(&app, &who["eve"], &who["cy"]).await;
+        store
+            .save_review(&id, 0, engine_like.clone())
+            .await
+            .unwrap();
+        resigned(&app, &id, &who["cy"]).await;
+        run.push(id);
+        if n < 2 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(
+                server_reports(&app, &who["mo"], "eve", "cheat")
+                    .await
+                    .is_empty(),
+                "not a run yet"
+            );
+        }
+    }
+    let mut reports = vec![];
+    for _ in 0..50 {
+        reports = server_reports(&app, &who["mo"], "eve", "cheat").await;
+        if !reports.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(reports.len(), 1, "one report");
+    let mut games: Vec<&str> = reports[0]["evidence"]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    games.sort_unstable();
+    let mut expected: Vec<&str> = run.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(games, expected, "the run");
+    assert!(reports[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("error rate 1.2"));
+    // The loser is not reported: she lost.
+    assert!(server_reports(&app, &who["mo"], "cy", "cheat")
+        .await
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_cheat_mark_restores_her_opponents_ratings_exactly_and_an_unmark_puts_them_back() {
+    use agon_server::model::Kind;
+    use agon_server::ratings::rate;
+    use agon_server::store::RatingRow;
+    let (state, app) = safety_app("safety_mark_ratings").await;
+    let mut who = std::collections::HashMap::new();
+    for name in ["ala", "bo", "cy", "eve", "mo"] {
+        who.insert(name, signup(&app, name).await);
+    }
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    // Eve wins twice among fair games; her opponents lose rating to her.
+    let g1 = match_won(&app, &who["ala"], &who["bo"]).await;
+    let g2 = match_won(&app, &who["eve"], &who["bo"]).await;
+    let g3 = match_won(&app, &who["eve"], &who["cy"]).await;
+    let g4 = match_won(&app, &who["bo"], &who["cy"]).await;
+    let g5 = match_won(&app, &who["cy"], &who["ala"]).await;
+    let store = state.store().clone();
+    let id = |name: &'static str| {
+        let store = store.clone();
+        async move { store.account_by_key(name).await.unwrap().unwrap().id }
+    };
+    let rating = |account: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .ratings_of(account)
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|(k, _)| *k == Kind::Urgammon)
+                .map(|(_, r)| r)
+        }
+    };
+    let (ala, bo, cy, eve) = (
+        id("ala").await,
+        id("bo").await,
+        id("cy").await,
+        id("eve").await,
+    );
+    let played = [
+        rating(ala).await,
+        rating(bo).await,
+        rating(cy).await,
+        rating(eve).await,
+    ];
+    let mark = |action: &'static str| {
+        let (app, mo) = (app.clone(), who["mo"].clone());
+        async move {
+            let (s, v) = as_account(
+                &app,
+                &mo,
+                "POST",
+                "/api/mod/actions",
+                Some(json!({"target": "eve", "action": action, "reason": "engine moves"})),
+            )
+            .await;
+            assert_eq!(s, 201, "{v}");
+        }
+    };
+    mark("mark").await;
+    // The recount by hand: the games without Eve's, in the order played.
+    let [a1, b1] = rate([RatingRow::NEW; 2], &[1.0]);
+    let [b4, c4] = rate([b1, RatingRow::NEW], &[1.0]);
+    let [c5, a5] = rate([c4, a1], &[1.0]);
+    assert_eq!(rating(ala).await, Some(a5));
+    assert_eq!(rating(bo).await, Some(b4));
+    assert_eq!(rating(cy).await, Some(c5));
+    assert_eq!(rating(eve).await, None, "her games no longer count");
+    // Her games show no change; the later ones show their new changes.
+    for (game, change) in [
+        (&g2, [0.0, 0.0]),
+        (&g3, [0.0, 0.0]),
+        (
+            &g4,
+            [b4.rating - b1.rating, c4.rating - RatingRow::NEW.rating],
+        ),
+        (&g1, [a1.rating - 1500.0, b1.rating - 1500.0]),
+    ] {
+        let (_, g) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await;
+        let shown: Vec<f64> = g["state"]["rating_change"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{g}"))
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        // (JSON's floats are read back to within 1e-9: serde_json's
+        // parser is not exact in the last bit; the store's are compared
+        // exactly above.)
+        assert!(
+            shown.iter().zip(change).all(|(a, b)| (a - b).abs() < 1e-9),
+            "{game}: {shown:?} {change:?}"
+        );
+    }
+    // Bo's history holds his two games that count.
+    let history = store.rating_history(bo, Kind::Urgammon).await.unwrap();
+    let games: Vec<&str> = history.iter().map(|h| h.game.as_str()).collect();
+    assert_eq!(games, [g1.as_str(), g4.as_str()]);
+    assert_eq!(history[1].rating, b4.rating);
+    // The leaderboard and profiles read the replayed ratings.
+    let (_, p) = call(&app, "GET", "/api/users/bo", None, None).await;
+    assert_eq!(p["ratings"]["urgammon"]["rating"], b4.rating.round() as i64);
+    // Unmarked: every rating exactly as played.
+    mark("unmark").await;
+    assert_eq!(
+        [
+            rating(ala).await,
+            rating(bo).await,
+            rating(cy).await,
+            rating(eve).await
+        ],
+        played
+    );
+    let history = store.rating_history(bo, Kind::Urgammon).await.unwrap();
+    assert_eq!(history.len(), 3);
+    assert_eq!(history[1].game, g2);
+    let _ = g5;
 }

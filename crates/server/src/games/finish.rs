@@ -17,6 +17,7 @@ use crate::model::{Kind, Status};
 use crate::ratings;
 use crate::session::Session;
 use crate::store::{GameRow, NewRecord};
+use std::collections::HashSet;
 
 use crate::session::PAIR_PAUSE_MS;
 
@@ -61,6 +62,10 @@ enum Next {
     },
 }
 
+/// A rated result: the seats' accounts, the first seat's account's scores,
+/// and a Ringo pair's points.
+type RatedScores = ([i64; 2], Vec<f64>, Option<[f64; 2]>);
+
 impl Games {
     /// Finishes a game that has just ended (held locked by the door): the
     /// pair's second game, or the rating. A failure is logged: the game
@@ -100,6 +105,7 @@ impl Games {
                     .await?;
                 if rated {
                     self.watch_ratings(session);
+                    self.watch_accuracy(session);
                 }
                 Ok(rated)
             }
@@ -121,31 +127,150 @@ impl Games {
         });
     }
 
+    /// After a game is rated: a winner whose last
+    /// [`crate::safety::ACCURACY_RUN`] rated results in its kind are all
+    /// wins (a Ringo pair won 2–0, an Urgammon match) has their games
+    /// reviewed (the review everyone can ask for, computed once), and a run
+    /// won at the engine's accuracy files a report by itself (in the
+    /// background; only a run of wins costs a review).
+    fn watch_accuracy(&self, session: &Session) {
+        let Some(winner) = session
+            .winner()
+            .and_then(|w| session.row.accounts[w.index()].clone())
+        else {
+            return;
+        };
+        let (games, kind) = (self.clone(), session.kind());
+        self.spawn(async move {
+            if let Err(e) = games.accuracy_run(&winner, kind).await {
+                tracing::warn!(error = %e, "could not look at a run of wins' accuracy");
+            }
+        });
+    }
+
+    /// Looks at `player`'s last rated results of `kind`, in the order they
+    /// were rated: when they are a run of wins with every game at the
+    /// engine's accuracy, files the server's report. Answers the report's
+    /// number when one was filed.
+    ///
+    /// # Errors
+    /// The store, or a review, failed.
+    pub(crate) async fn accuracy_run(
+        &self,
+        player: &crate::store::SeatAccount,
+        kind: Kind,
+    ) -> Result<Option<i64>, GameError> {
+        use crate::safety::{engine_level, report_accuracy, ACCURACY_RUN};
+        let store = self.store();
+        let rated = store.rated_games_of(player.id, kind, ACCURACY_RUN).await?;
+        if rated.len() < ACCURACY_RUN {
+            return Ok(None);
+        }
+        // Every game of the run, with her side in it.
+        let mut played = vec![];
+        for g in rated {
+            let Some(loaded) = store.load(&g.id).await? else {
+                return Ok(None);
+            };
+            let last = Session::from_stored(loaded)?;
+            let Some((accounts, scores, _)) = self.result_of(&last).await? else {
+                return Ok(None);
+            };
+            let won = if accounts[0] == player.id { 1.0 } else { 0.0 };
+            if scores.iter().any(|&s| s != won) {
+                return Ok(None);
+            }
+            let mut games = vec![last];
+            if let Some(first) = games[0].row.pair_first.clone() {
+                if first != games[0].row.id {
+                    let Some(loaded) = store.load(&first).await? else {
+                        return Ok(None);
+                    };
+                    games.insert(0, Session::from_stored(loaded)?);
+                }
+            }
+            for game in games {
+                let Some(seat) = game.seats_of(Some(player.id)).first().copied() else {
+                    return Ok(None);
+                };
+                played.push((game.row.id.clone(), kind.seat_name(seat)));
+            }
+        }
+        let mut measured = vec![];
+        for (id, side) in played {
+            let review = self.review_when_ready(&id).await?;
+            let Some(measure) = engine_level(kind, &review, side) else {
+                return Ok(None);
+            };
+            measured.push((id, measure));
+        }
+        Ok(report_accuracy(store, player, kind, &measured).await?)
+    }
+
+    /// A finished game's review, computed first if it has none (the same
+    /// review a player asks for), waited for up to an hour.
+    async fn review_when_ready(&self, id: &str) -> Result<String, GameError> {
+        for _ in 0..3600 {
+            match self.review(id).await? {
+                super::reviews::Review::Ready(body) => return Ok(body),
+                super::reviews::Review::Running { .. } => {
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
+            }
+        }
+        Err(GameError::Internal(format!(
+            "the review of {id} took over an hour"
+        )))
+    }
+
     /// What a finished game calls for.
     async fn next_after(&self, session: &Session) -> Result<Next, GameError> {
-        if !session.row.rated
-            || !session.is_over()
-            || session.row.rating_change.is_some()
-            || session.status() == Status::Aborted
-        {
+        if session.row.rating_change.is_some() {
             return Ok(Next::Nothing);
         }
+        if session.kind() == Kind::Ringo
+            && session.row.rated
+            && session.is_over()
+            && session.status() != Status::Aborted
+            && session.row.pair_first.as_deref() == Some(session.row.id.as_str())
+            && session.row.accounts.iter().all(Option::is_some)
+        {
+            return Ok(if session.row.rematch.is_none() {
+                Next::SecondGame
+            } else {
+                Next::Nothing
+            });
+        }
+        Ok(match self.result_of(session).await? {
+            Some((accounts, scores, pair_score)) => Next::Rate {
+                accounts,
+                scores,
+                pair_score,
+            },
+            None => Next::Nothing,
+        })
+    }
+
+    /// A finished rated game's result as one rating period, rated or not
+    /// yet: the seats' accounts, the first seat's account's scores, and a
+    /// Ringo pair's score over its two games. `None` for a game that rates
+    /// nobody (casual, aborted, unfinished, a pair's first game).
+    async fn result_of(&self, session: &Session) -> Result<Option<RatedScores>, GameError> {
+        if !session.row.rated || !session.is_over() || session.status() == Status::Aborted {
+            return Ok(None);
+        }
         let (Some(a), Some(b)) = (&session.row.accounts[0], &session.row.accounts[1]) else {
-            return Ok(Next::Nothing);
+            return Ok(None);
         };
         let accounts = [a.id, b.id];
         Ok(match session.kind() {
             Kind::Ringo => {
                 let first = session.row.pair_first.clone().unwrap_or_default();
                 if first == session.row.id {
-                    return Ok(if session.row.rematch.is_none() {
-                        Next::SecondGame
-                    } else {
-                        Next::Nothing
-                    });
+                    return Ok(None);
                 }
                 let Some(loaded) = self.store().load(&first).await? else {
-                    return Ok(Next::Nothing);
+                    return Ok(None);
                 };
                 let one = Session::from_stored(loaded)?;
                 let games = vec![
@@ -153,22 +278,72 @@ impl Games {
                     score_for(session, accounts[0]),
                 ];
                 let points: f64 = games.iter().sum();
-                Next::Rate {
-                    accounts,
-                    scores: games,
-                    pair_score: Some([points, 2.0 - points]),
-                }
+                Some((accounts, games, Some([points, 2.0 - points])))
             }
             Kind::Urgammon => {
                 let to = urgammon::MatchSettings::parse_header(&session.row.settings)
                     .map_or(1, |s| s.to);
-                Next::Rate {
+                Some((
                     accounts,
-                    scores: vec![score_for(session, accounts[0]); ratings::match_weight(to)],
-                    pair_score: None,
-                }
+                    vec![score_for(session, accounts[0]); ratings::match_weight(to)],
+                    None,
+                ))
             }
         })
+    }
+
+    /// Rates every rated game of `kind` again, in the order they were
+    /// rated, without the games of players marked for cheating (a mark
+    /// takes her games out; an unmark puts them back): the one recount of
+    /// ratings, from the same results the finisher rated. Games whose
+    /// change moved are told through the door. Answers how many changed.
+    ///
+    /// # Errors
+    /// The store failed, or games kept being rated meanwhile.
+    pub(crate) async fn replay_ratings(&self, kind: Kind) -> Result<usize, GameError> {
+        let store = self.store();
+        for _ in 0..5 {
+            let rated = store.rated_games(kind).await?;
+            let void: HashSet<i64> = store
+                .sanctioned(crate::store::Sanction::Cheat, crate::clock::now_ms())
+                .await?
+                .into_iter()
+                .collect();
+            let mut results = Vec::with_capacity(rated.len());
+            for g in &rated {
+                let Some(loaded) = store.load(&g.id).await? else {
+                    continue;
+                };
+                let session = Session::from_stored(loaded)?;
+                if let Some((accounts, scores, _)) = self.result_of(&session).await? {
+                    results.push(ratings::RatedResult {
+                        game: g.id.clone(),
+                        at: g.at,
+                        accounts,
+                        scores,
+                    });
+                }
+            }
+            let replayed = ratings::replay(&results, &void);
+            let expected = (rated.len(), rated.last().map(|g| g.seq));
+            let Some(changed) = store
+                .replace_ratings(kind, expected, replayed, crate::store::now())
+                .await?
+            else {
+                continue;
+            };
+            for (id, _) in &changed {
+                if let Some(slot) = self.slot_in_memory(id) {
+                    if let Err(e) = self.catch_up(&slot).await {
+                        tracing::warn!(error = %e, "could not show a game's new rating change");
+                    }
+                }
+            }
+            return Ok(changed.len());
+        }
+        Err(GameError::Internal(
+            "games kept being rated while the ratings were replayed: try again".into(),
+        ))
     }
 
     /// Opens a pair's second game: the first's settings, its seats (tokens

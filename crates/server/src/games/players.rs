@@ -55,23 +55,54 @@ impl Games {
             .collect())
     }
 
-    /// Shows an account deleted in every game in memory where it holds a
-    /// seat (the store already shows it so to every game loaded later).
-    pub async fn forget_account(&self, account: i64) {
-        for slot in self.slots_in_memory() {
-            let forgotten = self
+    /// Shows an account's name as stored now (a new name, or none once
+    /// deleted) in every game in memory where it holds a seat, through the
+    /// door (the store already shows it so to every game loaded later).
+    /// Called where the name changed, and on every instance when the store
+    /// announces the player changed.
+    pub async fn refresh_account(&self, account: i64) {
+        let slots = self.slots_in_memory();
+        let mut name = None;
+        for slot in slots {
+            let holds = slot
+                .session
+                .lock()
+                .await
+                .row
+                .accounts
+                .iter()
+                .flatten()
+                .any(|a| a.id == account);
+            if !holds {
+                continue;
+            }
+            // Read once, and only when a game in memory shows her.
+            if name.is_none() {
+                match self.store().account(account).await {
+                    Ok(a) => name = Some(a.and_then(|a| a.name)),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not read a renamed account");
+                        return;
+                    }
+                }
+            }
+            let now = name.clone().flatten();
+            let shown = self
                 .change(&slot, Cause::Server, |session| {
-                    let named = session
+                    let stale = session
                         .row
                         .accounts
                         .iter()
                         .flatten()
-                        .any(|a| a.id == account && a.name.is_some());
-                    Ok(named.then_some(Change::AccountGone(account)))
+                        .any(|a| a.id == account && a.name != now);
+                    Ok(stale.then(|| Change::AccountName {
+                        account,
+                        name: now.clone(),
+                    }))
                 })
                 .await;
-            if let Err(e) = forgotten {
-                tracing::warn!(error = %e, "could not show a deleted account in a game");
+            if let Err(e) = shown {
+                tracing::warn!(error = %e, "could not show an account's new name in a game");
             }
         }
     }

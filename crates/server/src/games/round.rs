@@ -78,9 +78,14 @@ pub(crate) enum Change {
         /// A Ringo pair's score over its two games.
         pair_score: Option<[f64; 2]>,
     },
-    /// An account was deleted: its name leaves the game (the store shows it
-    /// so already; nothing is written).
-    AccountGone(i64),
+    /// An account was renamed or deleted: the game shows its name as
+    /// stored now (the store shows it so already; nothing is written).
+    AccountName {
+        /// The account.
+        account: i64,
+        /// Its name now; `None`: deleted.
+        name: Option<String>,
+    },
 }
 
 /// What a change wrote that its caller needs to know.
@@ -361,10 +366,10 @@ impl Games {
                 session.row.pair_score = pair_score;
                 session.row.revision = revision;
             }
-            Change::AccountGone(account) => {
+            Change::AccountName { account, name } => {
                 for a in session.row.accounts.iter_mut().flatten() {
                     if a.id == account {
-                        a.name = None;
+                        a.name = name.clone();
                     }
                 }
             }

@@ -78,8 +78,11 @@ pub(crate) async fn follow(
                     }
                 }
             }
-            // The lobby and the people service follow their own.
-            Notice::Lobby(_) | Notice::Person { .. } => {}
+            // A player changed (her name, among others): the games in
+            // memory that show her show her as she is now.
+            Notice::Person { account } => app.refresh_account(account).await,
+            // The lobby follows its own.
+            Notice::Lobby(_) => {}
             Notice::Chat { game, id } => app.chat_written(&game, id).await,
             Notice::Presence { game } => app.presence_changed(&game).await,
             Notice::Progress { game: None, .. } | Notice::Queued => {}

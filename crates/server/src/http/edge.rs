@@ -123,6 +123,7 @@ fn json_error(status: StatusCode, code: ErrorCode, message: String) -> Response 
             error: message,
             code,
             at: None,
+            until_ms: None,
         }),
     )
         .into_response()

@@ -258,6 +258,9 @@ pub enum ApiError {
     /// The token is missing, wrong, or not for the seat to act.
     #[error("{1}")]
     Forbidden(ErrorCode, String),
+    /// Not allowed until a time (a chat mute): 403 with `until_ms`.
+    #[error("{1}")]
+    ForbiddenUntil(ErrorCode, String, i64),
     /// Well-formed but not allowed now: an illegal move, not your turn, a
     /// stale revision, an invite already used.
     #[error("{1}")]
@@ -301,6 +304,10 @@ pub struct ErrorBody {
     /// A record that could not be read: where (only then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<RecordAt>,
+    /// Refused until this time, milliseconds since the epoch (a chat
+    /// mute: only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<i64>,
 }
 
 /// Where a record could not be read: the token (or move) by its index from
@@ -320,6 +327,7 @@ impl ApiError {
             ApiError::BadRequest(c, _)
             | ApiError::NotFound(c, _)
             | ApiError::Forbidden(c, _)
+            | ApiError::ForbiddenUntil(c, _, _)
             | ApiError::Conflict(c, _)
             | ApiError::Unavailable(c, _)
             | ApiError::Unauthorized(c, _)
@@ -416,7 +424,7 @@ impl From<GameError> for ApiError {
                     C::Bad(_) => ApiError::BadRequest(ErrorCode::BadChat, m),
                     C::WrongRoom(_) => ApiError::Forbidden(ErrorCode::WrongRoom, m),
                     C::Flood => ApiError::TooMany(ErrorCode::ChatFlood, m, 10),
-                    C::Muted(_) => ApiError::Forbidden(ErrorCode::Muted, m),
+                    C::Muted(until) => ApiError::ForbiddenUntil(ErrorCode::Muted, m, until),
                 }
             }
         }
@@ -602,7 +610,7 @@ impl IntoResponse for ApiError {
         let status = match self {
             ApiError::BadRequest(..) | ApiError::BadRecordAt(..) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(..) | ApiError::Missing(..) => StatusCode::NOT_FOUND,
-            ApiError::Forbidden(..) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(..) | ApiError::ForbiddenUntil(..) => StatusCode::FORBIDDEN,
             ApiError::Unauthorized(..) => StatusCode::UNAUTHORIZED,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Unavailable(..) | ApiError::Busy(..) => StatusCode::SERVICE_UNAVAILABLE,
@@ -617,12 +625,17 @@ impl IntoResponse for ApiError {
             ApiError::BadRecordAt(_, at) => Some(at.clone()),
             _ => None,
         };
+        let until_ms = match self {
+            ApiError::ForbiddenUntil(_, _, until) => Some(until),
+            _ => None,
+        };
         let mut res = (
             status,
             Json(ErrorBody {
                 code: self.code(),
                 error: self.to_string(),
                 at,
+                until_ms,
             }),
         )
             .into_response();

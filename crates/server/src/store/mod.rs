@@ -38,7 +38,7 @@ pub use live::{LiveBackend, LobbyNotice, SeekRow};
 pub use people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
 pub use postgres::PgStore;
 pub use puzzles::PuzzleBackend;
-pub use ratings::{RatingBackend, RatingRow};
+pub use ratings::{RatedGame, RatingBackend, RatingRow, Replayed, ReplayedGame};
 pub use rows::{
     now, Commit, GameRow, Job, JobKind, JobState, Loaded, NewJob, NewRecord, Notice, QueueDepth,
     StoreTimings,

@@ -43,6 +43,44 @@ pub struct HistoryPoint {
     pub game: String,
 }
 
+/// A rated game as the store orders them: the order in which games were
+/// rated, which a replay of the ratings follows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedGame {
+    /// The game whose result rated the players (a Ringo pair's second).
+    pub id: String,
+    /// Its place in the order of rating.
+    pub seq: i64,
+    /// When it was rated, seconds since the epoch.
+    pub at: i64,
+}
+
+/// One rating period of a replay: a rated game's result, or nothing when a
+/// player in it is marked for cheating (the game no longer counts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayedGame {
+    /// The game.
+    pub id: String,
+    /// When it was rated.
+    pub at: i64,
+    /// Its two seats' accounts.
+    pub accounts: [i64; 2],
+    /// Each seat's rating after it; `None`: void.
+    pub after: Option<[RatingRow; 2]>,
+    /// Each seat's change (0 when void).
+    pub change: [f64; 2],
+}
+
+/// Every rating of one kind replayed from the rated games in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Replayed {
+    /// Each account's rating at the end (accounts with no game that counts
+    /// are left out: they have no rating).
+    pub ratings: Vec<(i64, RatingRow)>,
+    /// Each rated game, in order.
+    pub games: Vec<ReplayedGame>,
+}
+
 /// What every store keeps about ratings.
 #[async_trait::async_trait]
 pub trait RatingBackend: Send + Sync {
@@ -61,6 +99,31 @@ pub trait RatingBackend: Send + Sync {
         pair_score: Option<[f64; 2]>,
         now: i64,
     ) -> Stored<Option<([f64; 2], i64)>>;
+
+    /// Every rated game of `kind`, in the order they were rated.
+    async fn rated_games(&self, kind: Kind) -> Stored<Vec<RatedGame>>;
+
+    /// An account's last `limit` rated games of `kind`, newest first (a
+    /// Ringo pair by its second game).
+    async fn rated_games_of(
+        &self,
+        account: i64,
+        kind: Kind,
+        limit: usize,
+    ) -> Stored<Vec<RatedGame>>;
+
+    /// Replaces every rating of `kind`, its history and the rated games'
+    /// changes by a replay (each changed game's revision rises), in one
+    /// transaction, if the rated games are still `expected` (how many, and
+    /// the last one's place): answers the changed games and their new
+    /// revisions, or `None` when a game was rated meanwhile (replay again).
+    async fn replace_ratings(
+        &self,
+        kind: Kind,
+        expected: (usize, Option<i64>),
+        replayed: Replayed,
+        now: i64,
+    ) -> Stored<Option<Vec<(String, i64)>>>;
 
     /// An account's ratings, per game it has played rated.
     async fn ratings_of(&self, account: i64) -> Stored<Vec<(Kind, RatingRow)>>;

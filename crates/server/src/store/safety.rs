@@ -108,6 +108,9 @@ pub trait SafetyBackend: Send + Sync {
     /// epoch), if it was put on her.
     async fn sanction_until(&self, account: i64, sanction: Sanction) -> Stored<Option<i64>>;
 
+    /// Every account under `sanction` at `now_ms`.
+    async fn sanctioned(&self, sanction: Sanction, now_ms: i64) -> Stored<Vec<i64>>;
+
     /// Renames an account (`key`: the name as compared): false when
     /// another account has the name.
     async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool>;

@@ -75,7 +75,12 @@ export async function api(method, path, body, token) {
     throw new ApiError(0, null, t("err.network", { e: e.message }));
   }
   const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) throw new ApiError(res.status, data.code, data.error || res.statusText, data.at);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data.code, data.error || res.statusText, data.at);
+    // Refused until a time (a chat mute): the page can say until when.
+    err.untilMs = data.until_ms || null;
+    throw err;
+  }
   return data;
 }
 

@@ -357,7 +357,7 @@ pub async fn delete(
         .await?;
     // Games in memory show the deleted player from now on; her open
     // challenges and seeks go.
-    app.games().forget_account(a.id).await;
+    app.games().refresh_account(a.id).await;
     app.lobby().account_closed(a.id).await?;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],

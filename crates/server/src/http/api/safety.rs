@@ -7,6 +7,7 @@ use super::parse_json;
 use super::seeks::who;
 use crate::http::error::ApiError;
 use crate::http::signed::Viewer;
+use crate::model::Kind;
 use crate::safety::{ActionView, ModAsk, ReportView};
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -228,11 +229,24 @@ pub async fn act(
             },
         )
         .await?;
-    // A closed account leaves its games (through the games' door) and the
-    // lobby, as when its owner deletes it.
-    if done.action == "close" {
-        app.games().forget_account(done.target_id).await;
-        app.lobby().account_closed(done.target_id).await?;
+    match done.action.as_str() {
+        // A closed account leaves its games (through the games' door) and
+        // the lobby, as when its owner deletes it.
+        "close" => {
+            app.games().refresh_account(done.target_id).await;
+            app.lobby().account_closed(done.target_id).await?;
+        }
+        // Games in play show the new name at once (other instances hear
+        // of it from the store).
+        "rename" => app.games().refresh_account(done.target_id).await,
+        // A mark takes her rated games out of every rating, an unmark puts
+        // them back: the ratings are replayed before the moderator hears.
+        "mark" | "unmark" => {
+            for kind in Kind::ALL {
+                app.games().replay_ratings(kind).await?;
+            }
+        }
+        _ => {}
     }
     Ok((StatusCode::CREATED, Json(done)))
 }

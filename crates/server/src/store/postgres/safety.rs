@@ -226,6 +226,20 @@ impl SafetyBackend for PgStore {
             .map(|r| r.get(0)))
     }
 
+    async fn sanctioned(&self, sanction: Sanction, now_ms: i64) -> Stored<Vec<i64>> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT account_id FROM sanctions WHERE kind = $1 AND until_ms > $2
+                 ORDER BY account_id",
+                &[&sanction.name(), &now_ms],
+            )
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
     async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool> {
         let client = self.client().await?;
         // The name key is unique: a name another account has is refused by

@@ -3,7 +3,7 @@
 use super::SqliteStore;
 use crate::model::Kind;
 use crate::store::error::Stored;
-use crate::store::ratings::{HistoryPoint, Rater, RatingBackend, RatingRow};
+use crate::store::ratings::{HistoryPoint, RatedGame, Rater, RatingBackend, RatingRow, Replayed};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A rating from four columns from `at`: rating, deviation, volatility,
@@ -73,7 +73,8 @@ impl RatingBackend for SqliteStore {
             ];
             c.execute(
                 "UPDATE games SET rating_change0 = ?2, rating_change1 = ?3, revision = ?4,
-                     pair_points0 = ?5, pair_points1 = ?6
+                     pair_points0 = ?5, pair_points1 = ?6, rated_at = ?7,
+                     rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games)
                  WHERE id = ?1",
                 params![
                     game,
@@ -81,10 +82,111 @@ impl RatingBackend for SqliteStore {
                     change[1],
                     revision + 1,
                     pair_score.map(|p| p[0]),
-                    pair_score.map(|p| p[1])
+                    pair_score.map(|p| p[1]),
+                    now
                 ],
             )?;
             Ok(Some((change, revision + 1)))
+        })
+        .await
+    }
+
+    async fn rated_games(&self, kind: Kind) -> Stored<Vec<RatedGame>> {
+        self.read(move |c| {
+            c.prepare(
+                "SELECT id, rated_seq, COALESCE(rated_at, updated_at) FROM games
+                 WHERE kind = ?1 AND rating_change0 IS NOT NULL AND rated_seq IS NOT NULL
+                 ORDER BY rated_seq, id",
+            )?
+            .query_map(params![kind.name()], |r| {
+                Ok(RatedGame {
+                    id: r.get(0)?,
+                    seq: r.get(1)?,
+                    at: r.get(2)?,
+                })
+            })?
+            .collect()
+        })
+        .await
+    }
+
+    async fn rated_games_of(
+        &self,
+        account: i64,
+        kind: Kind,
+        limit: usize,
+    ) -> Stored<Vec<RatedGame>> {
+        self.read(move |c| {
+            c.prepare(
+                "SELECT id, rated_seq, COALESCE(rated_at, updated_at) FROM games
+                 WHERE kind = ?1 AND (account0 = ?2 OR account1 = ?2)
+                   AND rating_change0 IS NOT NULL AND rated_seq IS NOT NULL
+                 ORDER BY rated_seq DESC LIMIT ?3",
+            )?
+            .query_map(params![kind.name(), account, limit as i64], |r| {
+                Ok(RatedGame {
+                    id: r.get(0)?,
+                    seq: r.get(1)?,
+                    at: r.get(2)?,
+                })
+            })?
+            .collect()
+        })
+        .await
+    }
+
+    async fn replace_ratings(
+        &self,
+        kind: Kind,
+        expected: (usize, Option<i64>),
+        replayed: Replayed,
+        now: i64,
+    ) -> Stored<Option<Vec<(String, i64)>>> {
+        self.write(move |c| {
+            let (count, last): (i64, Option<i64>) = c.query_row(
+                "SELECT COUNT(*), MAX(rated_seq) FROM games
+                 WHERE kind = ?1 AND rating_change0 IS NOT NULL AND rated_seq IS NOT NULL",
+                params![kind.name()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            if (count as usize, last) != expected {
+                return Ok(None);
+            }
+            c.execute("DELETE FROM ratings WHERE game = ?1", params![kind.name()])?;
+            for (account, r) in &replayed.ratings {
+                c.execute(
+                    "INSERT INTO ratings (account_id, game, rating, deviation, volatility, games, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![account, kind.name(), r.rating, r.deviation, r.volatility, r.games, now],
+                )?;
+            }
+            c.execute("DELETE FROM rating_history WHERE game = ?1", params![kind.name()])?;
+            let mut changed = vec![];
+            for g in &replayed.games {
+                if let Some(after) = g.after {
+                    for (account, r) in g.accounts.iter().zip(after) {
+                        c.execute(
+                            "INSERT INTO rating_history (account_id, game, at, rating, deviation, game_id)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                            params![account, kind.name(), g.at, r.rating, r.deviation, g.id],
+                        )?;
+                    }
+                }
+                let revision: Option<i64> = c
+                    .query_row(
+                        "UPDATE games SET rating_change0 = ?2, rating_change1 = ?3,
+                             revision = revision + 1
+                         WHERE id = ?1 AND (rating_change0 <> ?2 OR rating_change1 <> ?3)
+                         RETURNING revision",
+                        params![g.id, g.change[0], g.change[1]],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                if let Some(revision) = revision {
+                    changed.push((g.id.clone(), revision));
+                }
+            }
+            Ok(Some(changed))
         })
         .await
     }
@@ -114,8 +216,9 @@ impl RatingBackend for SqliteStore {
     async fn rating_history(&self, account: i64, kind: Kind) -> Stored<Vec<HistoryPoint>> {
         self.read(move |c| {
             let mut stmt = c.prepare(
-                "SELECT at, rating, deviation, game_id FROM rating_history
-                 WHERE account_id = ?1 AND game = ?2 ORDER BY at, rowid",
+                "SELECT h.at, h.rating, h.deviation, h.game_id FROM rating_history h
+                 LEFT JOIN games g ON g.id = h.game_id
+                 WHERE h.account_id = ?1 AND h.game = ?2 ORDER BY h.at, g.rated_seq, h.rowid",
             )?;
             let rows = stmt.query_map(params![account, kind.name()], |r| {
                 Ok(HistoryPoint {

@@ -220,6 +220,18 @@ impl SafetyBackend for SqliteStore {
         .await
     }
 
+    async fn sanctioned(&self, sanction: Sanction, now_ms: i64) -> Stored<Vec<i64>> {
+        self.read(move |c| {
+            c.prepare(
+                "SELECT account_id FROM sanctions WHERE kind = ?1 AND until_ms > ?2
+                 ORDER BY account_id",
+            )?
+            .query_map(params![sanction.name(), now_ms], |r| r.get(0))?
+            .collect()
+        })
+        .await
+    }
+
     async fn rename_account(&self, account: i64, name: &str, key: &str) -> Stored<bool> {
         let (name, key) = (name.to_string(), key.to_string());
         self.write(move |c| {

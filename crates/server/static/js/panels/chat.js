@@ -72,7 +72,12 @@ export function chatBox(view) {
       const r = await api("POST", `/api/games/${id}/chat`, { text, room }, view.token);
       input.value = "";
       add(r.line);
-    } catch (err) { toast(err.message); }
+    } catch (err) {
+      // Muted: she is told until when, not only that.
+      toast(err.code === "muted" && err.untilMs
+        ? t("chat.muted_until", { until: new Date(err.untilMs).toLocaleString(document.documentElement.lang) })
+        : err.message);
+    }
   } }, input, el("button", { type: "submit", id: "chat-send" }, t("chat.send")));
   const tools = el("div", { class: "row" });
   if (opponent !== null) {
