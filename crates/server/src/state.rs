@@ -14,6 +14,7 @@ use crate::people::People;
 use crate::safety::Safety;
 use crate::store::Store;
 use crate::tasks::{Stopping, Tasks};
+use crate::tournaments::Tournaments;
 use crate::ws::Sockets;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,6 +37,7 @@ struct Root {
     lobby: Lobby,
     people: People,
     safety: Safety,
+    tournaments: Tournaments,
     /// The one handle on every loop and background task of every service.
     tasks: Tasks,
     /// The WebSockets open on this instance, and the signal that closes
@@ -77,6 +79,7 @@ impl AppState {
         let people = People::start(games.clone());
         let safety = Safety::new(store.clone());
         let lobby = Lobby::start(games.clone(), people.clone());
+        let tournaments = Tournaments::start(lobby.clone(), people.clone());
         let app = AppState {
             inner: Arc::new(Root {
                 store,
@@ -85,6 +88,7 @@ impl AppState {
                 lobby,
                 people,
                 safety,
+                tournaments,
                 tasks,
                 sockets,
                 draining: AtomicBool::new(false),
@@ -101,6 +105,11 @@ impl AppState {
     /// The games service: every change of a game goes through it.
     pub fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    /// Tournaments: arenas and Swiss events.
+    pub fn tournaments(&self) -> &Tournaments {
+        &self.inner.tournaments
     }
 
     /// The lobby: seeks and quick pairing.

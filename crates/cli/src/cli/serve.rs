@@ -245,6 +245,11 @@ pub(crate) struct ServeArgs {
     /// values, status, time, request id): an access log, in the log's format.
     #[arg(long, env = "AGON_ACCESS_LOG")]
     pub(crate) access_log: bool,
+    /// The operator's schedule of tournaments: a file with one event a line
+    /// (an hourly Ringo arena, a daily Urgammon one, a weekly Swiss…; see
+    /// docs/tournaments.md), each made ahead of its start.
+    #[arg(long, env = "AGON_TOURNAMENTS", value_name = "FILE")]
+    pub(crate) tournaments: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
@@ -292,6 +297,7 @@ impl ServeArgs {
                 password_hashes: self.password_hashes.map(|n| n as usize),
                 drain: Duration::from_secs(self.drain_secs),
                 access_log: self.access_log,
+                tournament_schedule: String::new(),
             },
         }
     }

@@ -11,7 +11,25 @@ pub(crate) fn run(args: ServeArgs, log_format: LogFormat) -> Result<()> {
         .unwrap_or_else(|| args.data.join("tablebases"));
     announce_tablebases(&tables);
     agon_ai::ringo::tablebase::install(tables);
+    // The schedule is read and checked before serving: a mistake stops
+    // the start, saying which line.
+    let schedule = match &args.tournaments {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("--tournaments {}: {e}", path.display()))?;
+            let entries = agon_server::tournaments::schedule::parse(&text)
+                .map_err(|e| anyhow::anyhow!("--tournaments {}: {e}", path.display()))?;
+            eprintln!(
+                "Tournament schedule: {} entries from {}",
+                entries.len(),
+                path.display()
+            );
+            text
+        }
+        None => String::new(),
+    };
     let mut config = args.config();
+    config.options.tournament_schedule = schedule;
     config.json_banner = matches!(log_format, LogFormat::Json);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime

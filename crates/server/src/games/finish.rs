@@ -37,6 +37,14 @@ fn score_for(session: &Session, me: i64) -> f64 {
     }
 }
 
+/// Makes a new Ringo game's row begin a pair whether rated or not (a
+/// tournament's bout: both sides played, seats swapped for the second).
+pub(crate) fn begin_pair_always(row: &mut GameRow) {
+    if row.kind == Kind::Ringo {
+        row.pair_first = Some(row.id.clone());
+    }
+}
+
 /// Whether a new game's row begins a rated pair: a rated Ringo game is
 /// played as a pair, seats swapped for the second (the one place this rule
 /// is written; creation, the lobby and rematches call it).
@@ -229,7 +237,6 @@ impl Games {
             return Ok(Next::Nothing);
         }
         if session.kind() == Kind::Ringo
-            && session.row.rated
             && session.is_over()
             && session.status() != Status::Aborted
             && session.row.pair_first.as_deref() == Some(session.row.id.as_str())

@@ -72,6 +72,10 @@ pub struct Options {
     /// Log every request's answer at info level (an access log), not only
     /// at debug level.
     pub access_log: bool,
+    /// The operator's schedule of tournaments, as its file's text
+    /// (`crate::tournaments::schedule`; `agon serve --tournaments FILE`
+    /// checks it before serving). Empty: none.
+    pub tournament_schedule: String,
 }
 
 impl Options {
@@ -111,6 +115,7 @@ impl Default for Options {
             password_hashes: None,
             drain: Duration::ZERO,
             access_log: false,
+            tournament_schedule: String::new(),
         }
     }
 }

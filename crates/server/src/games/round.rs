@@ -395,6 +395,11 @@ impl Games {
             crate::metrics::game_ended(session.row.reason.as_deref().unwrap_or("end"));
             self.finish(&mut session).await;
         }
+        // Told once finished (a pair's second game linked, a rating
+        // written), wherever it ended.
+        if ended {
+            let _ = self.inner.ended.send(session.row.id.clone());
+        }
         self.watch_clock(&session);
         // A new keeper has just written the clock: it is not silent.
         if session.row.clock_owner != before.keeper {

@@ -82,9 +82,17 @@ pub(super) struct Inner {
     pub(super) tasks: Tasks,
     /// The games in play as last read, and when (`watch.rs`).
     pub(super) in_play: tokio::sync::Mutex<Option<(std::time::Instant, Vec<super::InPlay>)>>,
+    /// Each game that ends, here or (caught up) from another instance:
+    /// its id, for the services that follow games (tournaments).
+    pub(super) ended: tokio::sync::broadcast::Sender<String>,
 }
 
 impl Games {
+    /// The games that end from now on (their ids), wherever they ended.
+    pub(crate) fn endings(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.inner.ended.subscribe()
+    }
+
     /// Runs `task` in the background, counted by the app's stop.
     pub(crate) fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
         self.inner.tasks.spawn(task);

@@ -158,6 +158,22 @@ pub enum ErrorCode {
     NotModerator,
     /// No open report with this number (404).
     NoSuchReport,
+    /// No tournament with this id (404).
+    NoSuchTournament,
+    /// A tournament asked for that is not one (400).
+    BadTournament,
+    /// In this tournament already (409).
+    AlreadyJoined,
+    /// Not in this tournament (409).
+    NotJoined,
+    /// The tournament is over, or past the time to join (409).
+    TournamentOver,
+    /// An entry condition not met: a rating range, rated games (403).
+    ConditionsNotMet,
+    /// A private tournament's password is wrong (403).
+    WrongPassword,
+    /// Too many tournaments made and not finished (429).
+    TooManyTournaments,
     /// A moderator's action that is not one (400).
     BadAction,
     /// Following oneself (400).
@@ -498,6 +514,26 @@ impl From<crate::safety::SafetyError> for ApiError {
             S::NoSuchReport(_) => ApiError::Missing(ErrorCode::NoSuchReport, m),
             S::BadAction(_) => ApiError::BadRequest(ErrorCode::BadAction, m),
             S::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::tournaments::TournamentError> for ApiError {
+    fn from(e: crate::tournaments::TournamentError) -> ApiError {
+        use crate::tournaments::TournamentError as T;
+        let m = e.to_string();
+        match e {
+            T::NotFound(_) => ApiError::Missing(ErrorCode::NoSuchTournament, m),
+            T::Bad(_) => ApiError::BadRequest(ErrorCode::BadTournament, m),
+            T::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
+            T::AlreadyIn => ApiError::Conflict(ErrorCode::AlreadyJoined, m),
+            T::NotIn => ApiError::Conflict(ErrorCode::NotJoined, m),
+            T::Over => ApiError::Conflict(ErrorCode::TournamentOver, m),
+            T::Conditions(_) => ApiError::Forbidden(ErrorCode::ConditionsNotMet, m),
+            T::WrongPassword => ApiError::Forbidden(ErrorCode::WrongPassword, m),
+            T::TooMany(_) => ApiError::TooMany(ErrorCode::TooManyTournaments, m, 60),
+            T::Lobby(e) => e.into(),
+            T::Store(e) => e.into(),
         }
     }
 }

@@ -237,6 +237,22 @@ pub fn app(state: AppState) -> Router {
         .route("/api/mod/actions", limited(post(api::safety::act), &acting))
         .route("/mod", get(assets::page))
         .route(
+            "/api/tournaments",
+            limited(post(api::tournaments::create), &creating).get(api::tournaments::list),
+        )
+        .route("/api/tournaments/{id}", get(api::tournaments::one))
+        .route(
+            "/api/tournaments/{id}/join",
+            limited(post(api::tournaments::join), &acting),
+        )
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            limited(post(api::tournaments::withdraw), &acting),
+        )
+        .route("/api/account/tournaments", get(api::tournaments::mine))
+        .route("/tournaments", get(assets::page))
+        .route("/t/{id}", get(assets::page))
+        .route(
             "/api/games/{id}/chat",
             get(api::talk::read).merge(limited(post(api::talk::write), &acting)),
         )

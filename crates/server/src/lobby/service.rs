@@ -576,6 +576,98 @@ impl Lobby {
         Ok(())
     }
 
+    /// Checks a game's settings as a seek's are checked (the rules or the
+    /// match's length, and the clock): the settings header and the clock.
+    ///
+    /// # Errors
+    /// Settings or a clock out of range.
+    pub(crate) fn checked_settings(
+        kind: Kind,
+        rules: Option<&str>,
+        to: u32,
+        clock: Option<crate::clock::ClockSettings>,
+    ) -> Result<(String, Option<crate::clock::ClockSettings>), LobbyError> {
+        let settings = crate::kinds::of(kind).settings(&SettingsFields {
+            rules,
+            to,
+            draw: None,
+            stake: None,
+        })?;
+        let clock = clock
+            .map(|c| c.check().map_err(LobbyError::BadClock))
+            .transpose()?;
+        Ok((settings, clock))
+    }
+
+    /// A player's rating in a game, and whether it is provisional.
+    pub(crate) async fn rating(&self, who: &SeatAccount, kind: Kind) -> (f64, bool) {
+        rating_of(self, Some(who), kind).await
+    }
+
+    /// Whether a player may be paired now (not paused for abandoning
+    /// games; for a rated game, not banned from rated play).
+    ///
+    /// # Errors
+    /// Her pause or ban, in words; the store failed.
+    pub(crate) async fn may_play(&self, account: i64, rated: bool) -> Result<(), LobbyError> {
+        self.check_pause(Some(account), rated).await
+    }
+
+    /// Opens a game between two accounts that another part of the site
+    /// paired (a tournament's bout), through the same door as a seek's
+    /// game: `seats` in their seats, each acting by her account (the seat
+    /// tokens are secrets nobody holds). `pair`: a Ringo game that begins
+    /// a pair (its second game, seats swapped, follows by itself). Never
+    /// two players one of whom blocks the other. Answers the game's id.
+    ///
+    /// # Errors
+    /// A block between them; the game could not be made.
+    pub(crate) async fn open_between(
+        &self,
+        kind: Kind,
+        settings: &str,
+        clock: Option<crate::clock::ClockSettings>,
+        rated: bool,
+        seats: [SeatAccount; 2],
+        pair: bool,
+    ) -> Result<String, LobbyError> {
+        if self
+            .store()
+            .related_either(Relation::Block, seats[0].id, seats[1].id)
+            .await?
+        {
+            return Err(LobbyError::Blocked);
+        }
+        let g = NewGame {
+            kind,
+            settings: settings.to_string(),
+            start: None,
+            mode: Mode::Friend,
+            level: None,
+            my_seat: Seat::First,
+            tokens: vec![],
+            rated,
+            clock,
+            first_move_ms: self.first_move_ms(),
+        };
+        let tokens = [
+            crate::secrets::hash(&crate::secrets::secret()?),
+            crate::secrets::hash(&crate::secrets::secret()?),
+        ];
+        let [t0, t1] = tokens;
+        let mut row = new_row(&g, Some(t0), Some(t1), None)?;
+        let [a, b] = seats;
+        row.accounts = [Some(a), Some(b)];
+        if pair {
+            crate::games::begin_pair_always(&mut row);
+        } else {
+            crate::games::begin_pair(&mut row);
+        }
+        let id = row.id.clone();
+        open_game(&self.inner.games, row, vec![], None).await?;
+        Ok(id)
+    }
+
     /// A lobby socket holds a seek (its creator is in the lobby): true when
     /// the token is the seek's.
     pub async fn hold_seek(&self, id: &str, token: &str) -> bool {

@@ -376,6 +376,29 @@ pub fn challenge_words(
     )
 }
 
+/// What a tournament tells a player who entered it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentNews {
+    /// It starts in five minutes.
+    Starting,
+    /// Her next game is ready.
+    GameReady,
+}
+
+/// A tournament's notification in a language (`en`, `pl`, `fr`; another is
+/// English): its title and body (`name`: the tournament's).
+pub fn tournament_words(lang: &str, news: TournamentNews, name: &str) -> (String, String) {
+    let title = match (news, lang) {
+        (TournamentNews::Starting, "pl") => "Twój turniej zaczyna się za 5 minut",
+        (TournamentNews::Starting, "fr") => "Votre tournoi commence dans 5 minutes",
+        (TournamentNews::Starting, _) => "Your tournament starts in 5 minutes",
+        (TournamentNews::GameReady, "pl") => "Twoja partia turniejowa czeka",
+        (TournamentNews::GameReady, "fr") => "Votre partie de tournoi est prête",
+        (TournamentNews::GameReady, _) => "Your tournament game is ready",
+    };
+    (title.to_string(), name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

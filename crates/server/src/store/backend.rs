@@ -13,6 +13,7 @@ use super::rows::{
 };
 use super::safety::SafetyBackend;
 use super::talk::TalkBackend;
+use super::tournaments::TournamentBackend;
 use crate::dice::Drawn;
 use crate::model::InviteSeats;
 use std::time::Duration;
@@ -33,6 +34,7 @@ pub trait Backend:
     + TalkBackend
     + PeopleBackend
     + SafetyBackend
+    + TournamentBackend
     + Send
     + Sync
 {

@@ -29,6 +29,7 @@ pub mod safety;
 pub mod schema;
 mod sqlite;
 pub mod talk;
+pub mod tournaments;
 
 pub use accounts::{AccountBackend, SeatAccount};
 pub use backend::Backend;
@@ -47,6 +48,7 @@ pub use safety::{ModActionRow, ReportRow, SafetyBackend, Sanction};
 pub use sqlite::backup::{backup as backup_sqlite, Copied};
 pub use sqlite::SqliteStore;
 pub use talk::{ChatLine, PushTarget, Room, TalkBackend};
+pub use tournaments::{BoutRow, EntrantRow, TournamentBackend, TournamentRow};
 
 use std::path::Path;
 use std::sync::Arc;

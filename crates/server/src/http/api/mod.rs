@@ -18,6 +18,7 @@ pub mod safety;
 pub mod seats;
 pub mod seeks;
 pub mod talk;
+pub mod tournaments;
 pub mod users;
 
 use crate::http::error::ApiError;

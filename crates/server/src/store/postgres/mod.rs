@@ -32,6 +32,7 @@ mod queue;
 mod ratings;
 mod safety;
 mod talk;
+mod tournaments;
 
 refinery::embed_migrations!("migrations/postgres");
 

@@ -29,6 +29,7 @@ mod ratings;
 mod safety;
 mod sql;
 mod talk;
+mod tournaments;
 
 use super::error::StoreError;
 use super::list::ListQuery;

@@ -1,0 +1,528 @@
+//! The director: once a second, and at once when a game ends, it moves
+//! every event on. Any instance tells players an event is about to start
+//! and starts it (the store's conditional writes make each happen once);
+//! a running event is paired by the one instance holding its lease, which
+//! another takes over within [`LEASE_MS`] if it goes quiet. Every game is
+//! opened through the lobby's door for a game, never a second path; what
+//! the director keeps is in the store, so a restart loses nothing.
+
+use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
+use super::{arena, swiss};
+use crate::clock::now_ms;
+use crate::model::{Kind, Seat, Status};
+use crate::push::TournamentNews;
+use crate::session::Session;
+use crate::store::{BoutRow, SeatAccount, TournamentRow};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// How long a lease to pair an event lasts without being renewed.
+pub const LEASE_MS: i64 = 5_000;
+
+/// How often the director looks at every event.
+pub const TICK: Duration = Duration::from_secs(1);
+
+impl Tournaments {
+    /// Runs the director until the app stops.
+    pub(super) async fn direct(
+        weak: std::sync::Weak<super::service::Inner>,
+        instance: String,
+        mut endings: tokio::sync::broadcast::Receiver<String>,
+        mut stopping: crate::tasks::Stopping,
+    ) {
+        loop {
+            tokio::select! {
+                () = stopping.wait() => return,
+                () = tokio::time::sleep(TICK) => {}
+                _ = endings.recv() => {}
+            }
+            let Some(inner) = weak.upgrade() else { return };
+            let t = Tournaments { inner };
+            if let Err(e) = t.tick(&instance).await {
+                tracing::warn!(error = %e, "the tournament director could not look at the events");
+            }
+        }
+    }
+
+    /// Moves every upcoming and running event on, once.
+    ///
+    /// # Errors
+    /// The store failed.
+    pub async fn tick(&self, instance: &str) -> Result<(), TournamentError> {
+        self.make_scheduled().await;
+        for t in self.store().tournaments(0).await? {
+            if let Err(e) = self.step(&t, instance).await {
+                tracing::warn!(tournament = %t.id, error = %e, "a tournament could not move on");
+            }
+        }
+        Ok(())
+    }
+
+    async fn step(&self, t: &TournamentRow, instance: &str) -> Result<(), TournamentError> {
+        let now = now_ms();
+        let spec = spec_of(t)?;
+        if t.status == "upcoming" {
+            if t.starts_ms - now <= super::service::TELL_BEFORE_MS {
+                self.tell_starting(t).await?;
+            }
+            if now >= t.starts_ms
+                && self
+                    .store()
+                    .advance_tournament(&t.id, ("upcoming", 0), ("running", 0), None)
+                    .await?
+            {
+                self.changed(&t.id);
+            }
+            return Ok(());
+        }
+        if !self
+            .store()
+            .lease_tournament(&t.id, instance, now, now + LEASE_MS)
+            .await?
+        {
+            return Ok(());
+        }
+        let kind: Kind = t
+            .game
+            .parse()
+            .map_err(|e| TournamentError::Bad(format!("{e}")))?;
+        let bouts = self.settle(t, kind).await?;
+        let open = bouts
+            .iter()
+            .any(|b| b.score0.is_none() && b.account1.is_some());
+        if t.kind == "arena" {
+            if t.ends_ms.is_some_and(|e| now >= e) {
+                // Past its end: no new games; finished once the last ends.
+                if !open
+                    && self
+                        .store()
+                        .advance_tournament(&t.id, ("running", 0), ("finished", 0), None)
+                        .await?
+                {
+                    self.changed(&t.id);
+                }
+                return Ok(());
+            }
+            self.pair_arena(t, &spec, kind, &bouts).await
+        } else {
+            let rounds = i64::from(spec.rounds.unwrap_or(1));
+            if open {
+                return Ok(());
+            }
+            let active = self
+                .store()
+                .entrants(&t.id)
+                .await?
+                .iter()
+                .filter(|e| !e.withdrawn)
+                .count();
+            if t.round >= rounds || (t.round == 0 && active < 2) {
+                if self
+                    .store()
+                    .advance_tournament(
+                        &t.id,
+                        ("running", t.round),
+                        ("finished", t.round),
+                        Some(now),
+                    )
+                    .await?
+                {
+                    self.changed(&t.id);
+                }
+                return Ok(());
+            }
+            // A round moved on whose pairing was lost (the instance that
+            // moved it stopped): paired now.
+            if t.round >= 1 && !bouts.iter().any(|b| b.round == t.round) && active >= 2 {
+                self.pair_swiss(t, &spec, kind, t.round, &bouts).await?;
+                self.changed(&t.id);
+                return Ok(());
+            }
+            // The next round: whoever moves the round on pairs it.
+            if self
+                .store()
+                .advance_tournament(&t.id, ("running", t.round), ("running", t.round + 1), None)
+                .await?
+            {
+                self.pair_swiss(t, &spec, kind, t.round + 1, &bouts).await?;
+                self.changed(&t.id);
+            }
+            Ok(())
+        }
+    }
+
+    /// Makes each scheduled event coming within its entry's time ahead
+    /// (once: its schedule key is unique in the store).
+    async fn make_scheduled(&self) {
+        let now = now_ms();
+        for entry in &self.inner.schedule {
+            let start = entry.next_start(now);
+            if start - now > entry.ahead_ms() {
+                continue;
+            }
+            let ask = entry.at(start);
+            let key = ask.schedule.clone().unwrap_or_default();
+            if self.inner.made.lock().is_ok_and(|m| m.contains(&key)) {
+                continue;
+            }
+            match self.create(ask, None).await {
+                Ok(_) => {
+                    if let Ok(mut m) = self.inner.made.lock() {
+                        m.insert(key);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(entry = %entry.key, error = %e, "a scheduled tournament could not be made");
+                }
+            }
+        }
+    }
+
+    /// Tells each player entered that the event is about to start, once
+    /// (in her pages, and by Web Push when she is away).
+    async fn tell_starting(&self, t: &TournamentRow) -> Result<(), TournamentError> {
+        for e in self.store().entrants(&t.id).await? {
+            if e.withdrawn || e.told_ms.is_some() {
+                continue;
+            }
+            if self
+                .store()
+                .mark_told(&t.id, e.account.id, now_ms())
+                .await?
+            {
+                self.tell(e.account.id, TournamentNews::Starting, t).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tells a player of her tournament: her pages on every instance look
+    /// again (the site's socket), and Web Push reaches her when away.
+    async fn tell(&self, account: i64, news: TournamentNews, t: &TournamentRow) {
+        self.inner.people.person_changed(account);
+        if let Err(e) = self.store().announce_person(account).await {
+            tracing::warn!(error = %e, "could not announce a tournament's news");
+        }
+        let name = t.name.clone();
+        self.inner.people.games().push_account(
+            account,
+            move |lang| crate::push::tournament_words(lang, news, &name),
+            format!("/t/{}", t.id),
+            format!("agon-tournament-{}", t.id),
+        );
+    }
+
+    /// Notes every bout whose games are over; answers the bouts as they
+    /// stand.
+    async fn settle(&self, t: &TournamentRow, kind: Kind) -> Result<Vec<BoutRow>, TournamentError> {
+        let mut bouts = self.store().bouts(&t.id).await?;
+        let mut any = false;
+        for b in bouts.iter_mut() {
+            if b.score0.is_some() || b.account1.is_none() {
+                continue;
+            }
+            if let Some(score) = self.result_of(b, kind).await? {
+                if self.store().end_bout(&b.game, score, now_ms()).await? {
+                    any = true;
+                }
+                b.score0 = Some(score);
+                b.ended_ms = Some(now_ms());
+            }
+        }
+        if any {
+            self.changed(&t.id);
+        }
+        Ok(bouts)
+    }
+
+    /// A bout's result once its games are over: the first seat's score
+    /// (1, ½, 0; a Ringo pair's two games halved), [`VOID`] for a game
+    /// aborted before it began.
+    async fn result_of(&self, b: &BoutRow, kind: Kind) -> Result<Option<f64>, TournamentError> {
+        let Some(first) = self.load(&b.game).await? else {
+            return Ok(Some(VOID));
+        };
+        if !first.is_over() {
+            return Ok(None);
+        }
+        if first.status() == Status::Aborted {
+            return Ok(Some(VOID));
+        }
+        let one = score_for(&first, b.account0);
+        match kind {
+            Kind::Urgammon => Ok(Some(one)),
+            Kind::Ringo => {
+                let Some(second) = first.row.rematch.clone() else {
+                    return Ok(None);
+                };
+                let Some(second) = self.load(&second).await? else {
+                    return Ok(None);
+                };
+                if !second.is_over() {
+                    return Ok(None);
+                }
+                Ok(Some((one + score_for(&second, b.account0)) / 2.0))
+            }
+        }
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Session>, TournamentError> {
+        let Some(loaded) = self.store().load(id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(Session::from_stored(loaded).map_err(|e| {
+            TournamentError::Bad(format!("a damaged game {id}: {e}"))
+        })?))
+    }
+
+    /// Who is there to be paired: entered, not withdrawn, not in a game,
+    /// online (a page open on any instance: nobody is paired while away),
+    /// and free to play (no pause, no ban from rated play).
+    async fn ready(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        bouts: &[BoutRow],
+    ) -> Result<Vec<crate::store::EntrantRow>, TournamentError> {
+        let online: HashSet<i64> = self.inner.people.online().await?.ids.into_iter().collect();
+        let mut out = vec![];
+        for e in self.store().entrants(&t.id).await? {
+            let a = e.account.id;
+            if e.withdrawn || super::service::playing(bouts, a).is_some() || !online.contains(&a) {
+                continue;
+            }
+            if self.lobby().may_play(a, spec.rated).await.is_err() {
+                continue;
+            }
+            out.push(e);
+        }
+        Ok(out)
+    }
+
+    /// The pairs among `players` that must not meet (either blocks the
+    /// other).
+    async fn blocks(&self, players: &[i64]) -> Result<HashSet<(i64, i64)>, TournamentError> {
+        let here: HashSet<i64> = players.iter().copied().collect();
+        let mut out = HashSet::new();
+        for &a in players {
+            for b in self
+                .store()
+                .related(crate::store::Relation::Block, a)
+                .await?
+            {
+                if here.contains(&b.id) {
+                    out.insert((a, b.id));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Pairs the arena's waiting players (see [`arena::pair`]).
+    async fn pair_arena(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        kind: Kind,
+        bouts: &[BoutRow],
+    ) -> Result<(), TournamentError> {
+        let ready = self.ready(t, spec, bouts).await?;
+        if ready.len() < 2 {
+            return Ok(());
+        }
+        let entrants = self.store().entrants(&t.id).await?;
+        let standing: HashMap<i64, f64> = super::service::standings(&t.kind, &entrants, bouts)
+            .iter()
+            .map(|s| (s.account, s.score))
+            .collect();
+        let waiting: Vec<arena::Waiting> = ready
+            .iter()
+            .map(|e| {
+                let a = e.account.id;
+                let mine: Vec<&BoutRow> = bouts
+                    .iter()
+                    .filter(|b| b.account1.is_some() && (b.account0 == a || b.account1 == Some(a)))
+                    .collect();
+                let seat = |b: &BoutRow| usize::from(b.account0 != a);
+                let mut seats = [0u32; 2];
+                for b in &mine {
+                    seats[seat(b)] += 1;
+                }
+                arena::Waiting {
+                    account: a,
+                    points: standing.get(&a).copied().unwrap_or(0.0) as u32,
+                    rating: e.rating,
+                    last_opponent: mine.last().and_then(|b| {
+                        if b.account0 == a {
+                            b.account1
+                        } else {
+                            Some(b.account0)
+                        }
+                    }),
+                    seats,
+                    last_seat: mine.last().map(|b| seat(b)),
+                }
+            })
+            .collect();
+        let ids: Vec<i64> = waiting.iter().map(|w| w.account).collect();
+        let blocked = self.blocks(&ids).await?;
+        let names: HashMap<i64, SeatAccount> = ready
+            .iter()
+            .map(|e| (e.account.id, e.account.clone()))
+            .collect();
+        for [a, b] in arena::pair(&waiting, &blocked) {
+            self.open_bout(t, spec, kind, 0, [&names[&a], &names[&b]])
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Pairs a Swiss round (see [`swiss::pair`]); the bye scores a point.
+    async fn pair_swiss(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        kind: Kind,
+        round: i64,
+        bouts: &[BoutRow],
+    ) -> Result<(), TournamentError> {
+        let entrants = self.store().entrants(&t.id).await?;
+        let active: Vec<&crate::store::EntrantRow> =
+            entrants.iter().filter(|e| !e.withdrawn).collect();
+        let field: Vec<swiss::Entrant> = active
+            .iter()
+            .map(|e| {
+                let a = e.account.id;
+                let mine: Vec<&BoutRow> = bouts
+                    .iter()
+                    .filter(|b| b.account0 == a || b.account1 == Some(a))
+                    .collect();
+                swiss::Entrant {
+                    account: a,
+                    rating: e.rating,
+                    score: mine
+                        .iter()
+                        .filter_map(|b| {
+                            let s = b.score0.filter(|s| *s >= 0.0)?;
+                            Some(match b.account1 {
+                                None => 1.0,
+                                Some(_) if b.account0 == a => s,
+                                Some(_) => 1.0 - s,
+                            })
+                        })
+                        .sum(),
+                    opponents: mine
+                        .iter()
+                        .filter_map(|b| {
+                            if b.account0 == a {
+                                b.account1
+                            } else {
+                                Some(b.account0)
+                            }
+                        })
+                        .collect(),
+                    seats: mine
+                        .iter()
+                        .filter(|b| b.account1.is_some())
+                        .map(|b| usize::from(b.account0 != a))
+                        .collect(),
+                    had_bye: mine.iter().any(|b| b.account1.is_none()),
+                }
+            })
+            .collect();
+        let ids: Vec<i64> = field.iter().map(|e| e.account).collect();
+        let blocked = self.blocks(&ids).await?;
+        let pairing = swiss::pair(&field, &blocked);
+        let names: HashMap<i64, SeatAccount> = active
+            .iter()
+            .map(|e| (e.account.id, e.account.clone()))
+            .collect();
+        for [a, b] in pairing.boards {
+            self.open_bout(t, spec, kind, round, [&names[&a], &names[&b]])
+                .await?;
+        }
+        if let Some(bye) = pairing.bye {
+            let now = now_ms();
+            self.store()
+                .add_bout(BoutRow {
+                    tournament: t.id.clone(),
+                    game: format!("bye-{round}-{bye}"),
+                    round,
+                    account0: bye,
+                    account1: None,
+                    berserk: [false; 2],
+                    score0: Some(1.0),
+                    created_ms: now,
+                    ended_ms: Some(now),
+                })
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Opens one bout's game through the lobby's door (a Ringo bout is a
+    /// pair of games), notes it, and tells both players.
+    async fn open_bout(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        kind: Kind,
+        round: i64,
+        seats: [&SeatAccount; 2],
+    ) -> Result<(), TournamentError> {
+        let game = match self
+            .lobby()
+            .open_between(
+                kind,
+                &spec.settings,
+                spec.clock,
+                spec.rated,
+                [seats[0].clone(), seats[1].clone()],
+                kind == Kind::Ringo,
+            )
+            .await
+        {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::warn!(tournament = %t.id, error = %e, "a tournament game could not be opened");
+                return Ok(());
+            }
+        };
+        self.store()
+            .add_bout(BoutRow {
+                tournament: t.id.clone(),
+                game,
+                round,
+                account0: seats[0].id,
+                account1: Some(seats[1].id),
+                berserk: [false; 2],
+                score0: None,
+                created_ms: now_ms(),
+                ended_ms: None,
+            })
+            .await?;
+        for s in seats {
+            self.tell(s.id, TournamentNews::GameReady, t).await;
+        }
+        self.changed(&t.id);
+        Ok(())
+    }
+}
+
+/// A player's score in a finished game: 1 a win, ½ a draw, 0 a loss.
+fn score_for(s: &Session, account: i64) -> f64 {
+    match s.winner() {
+        None => 0.5,
+        Some(w) => {
+            let seat: Seat = w;
+            if s.row.accounts[seat.index()]
+                .as_ref()
+                .is_some_and(|a| a.id == account)
+            {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}

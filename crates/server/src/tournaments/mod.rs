@@ -1,0 +1,49 @@
+//! Tournaments (issue 76): arenas and Swiss events for both games, made by
+//! players or by the operator's schedule. The rules of each are pure
+//! ([`arena`], [`swiss`]); the service keeps events and counts standings
+//! from the stored bouts; the director starts, pairs and ends them,
+//! opening every game through the lobby's door (a caller of the one door
+//! for a game, never a second path).
+
+pub mod arena;
+mod director;
+pub mod schedule;
+mod service;
+pub mod swiss;
+
+pub use director::{LEASE_MS, TICK};
+pub use service::{
+    standings, Ask, BoutView, Listed, Spec, Standing, TournamentError, TournamentView, Tournaments,
+    You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS, VOID,
+};
+
+use std::sync::Arc;
+
+impl Tournaments {
+    /// The service over the lobby and the people service; its director
+    /// starts here and stops with the app's tasks.
+    pub(crate) fn start(lobby: crate::lobby::Lobby, people: crate::people::People) -> Tournaments {
+        let games = people.games().clone();
+        let schedule = schedule::parse(&games.options().tournament_schedule).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the tournament schedule does not read: no scheduled events");
+            vec![]
+        });
+        let t = Tournaments {
+            inner: Arc::new(service::Inner {
+                store: games.store().clone(),
+                lobby,
+                people,
+                changed: tokio::sync::broadcast::channel(256).0,
+                schedule,
+                made: std::sync::Mutex::new(std::collections::HashSet::new()),
+            }),
+        };
+        games.spawn(Tournaments::direct(
+            Arc::downgrade(&t.inner),
+            games.instance().to_string(),
+            games.endings(),
+            games.stopping(),
+        ));
+        t
+    }
+}

@@ -1,0 +1,908 @@
+//! The tournaments service: events made by players or by the operator's
+//! schedule, entering and withdrawing, and the standings counted from the
+//! stored bouts. The director (`director.rs`) starts, pairs and ends them.
+
+use super::arena::{self, Played};
+use super::swiss;
+use crate::clock::{now_ms, ClockSettings};
+use crate::lobby::{Lobby, LobbyError};
+use crate::model::Kind;
+use crate::store::{BoutRow, EntrantRow, SeatAccount, Store, StoreError, TournamentRow};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// The longest arena, in minutes (a day).
+pub const MAX_MINUTES: u32 = 1_440;
+
+/// The most rounds of a Swiss event.
+pub const MAX_ROUNDS: u32 = 15;
+
+/// The furthest ahead an event may start, in milliseconds (30 days).
+pub const MAX_AHEAD_MS: i64 = 30 * 86_400_000;
+
+/// Events a player may have made and not yet finished.
+pub const MAX_MADE_EACH: usize = 3;
+
+/// When players are told an event they entered is about to start, in
+/// milliseconds before it.
+pub const TELL_BEFORE_MS: i64 = 5 * 60_000;
+
+/// Finished events listed.
+const FINISHED_LISTED: usize = 20;
+
+/// A bout's score meaning "void" (an aborted game: it counts for nobody).
+pub const VOID: f64 = -1.0;
+
+/// What an event is played with, as stored (JSON in its row).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    /// The game's settings header (Ringo's rules, Urgammon's match).
+    pub settings: String,
+    /// Ringo's rules as asked (a preset and changes), for the page.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Urgammon's match target.
+    #[serde(default)]
+    pub to: Option<u32>,
+    /// The clock (live or correspondence).
+    pub clock: Option<ClockSettings>,
+    /// An arena's length, in minutes.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// A Swiss event's rounds.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Rated.
+    pub rated: bool,
+    /// The lowest rating that may enter.
+    #[serde(default)]
+    pub min_rating: Option<f64>,
+    /// The highest.
+    #[serde(default)]
+    pub max_rating: Option<f64>,
+    /// The fewest rated games (in this game) to enter.
+    #[serde(default)]
+    pub min_rated_games: Option<u32>,
+    /// A private event's password, hashed.
+    #[serde(default)]
+    pub password_hash: Option<String>,
+}
+
+/// What a player (or the schedule) asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// The game.
+    pub game: Kind,
+    /// A name (else made from the settings).
+    pub name: Option<String>,
+    /// Ringo's rules (the most even set when none).
+    pub rules: Option<String>,
+    /// Urgammon's match target.
+    pub to: u32,
+    /// The clock.
+    pub clock: Option<ClockSettings>,
+    /// An arena's minutes.
+    pub minutes: Option<u32>,
+    /// A Swiss event's rounds.
+    pub rounds: Option<u32>,
+    /// Rated.
+    pub rated: bool,
+    /// When it starts, milliseconds since the epoch.
+    pub starts_ms: i64,
+    /// Entry conditions.
+    pub min_rating: Option<f64>,
+    /// Entry conditions.
+    pub max_rating: Option<f64>,
+    /// Entry conditions.
+    pub min_rated_games: Option<u32>,
+    /// A password (private event).
+    pub password: Option<String>,
+    /// The schedule entry that makes it.
+    pub schedule: Option<String>,
+}
+
+impl Ask {
+    /// An event of `kind` in `game`, starting now, casual, on no clock
+    /// (each field then set as asked).
+    pub fn new(kind: &str, game: Kind) -> Ask {
+        Ask {
+            kind: kind.to_string(),
+            game,
+            name: None,
+            rules: None,
+            to: 7,
+            clock: None,
+            minutes: None,
+            rounds: None,
+            rated: false,
+            starts_ms: now_ms(),
+            min_rating: None,
+            max_rating: None,
+            min_rated_games: None,
+            password: None,
+            schedule: None,
+        }
+    }
+}
+
+/// Why a tournament request is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// No such event.
+    #[error("no tournament with id '{0}'")]
+    NotFound(String),
+    /// The request is not one.
+    #[error("{0}")]
+    Bad(String),
+    /// Signed in only.
+    #[error("sign in to enter or make a tournament")]
+    NotSignedIn,
+    /// Entered already.
+    #[error("you are in this tournament already")]
+    AlreadyIn,
+    /// Not entered.
+    #[error("you are not in this tournament")]
+    NotIn,
+    /// Over.
+    #[error("this tournament is over")]
+    Over,
+    /// An entry condition not met.
+    #[error("{0}")]
+    Conditions(String),
+    /// A private event's password is wrong.
+    #[error("wrong password for this tournament")]
+    WrongPassword,
+    /// Too many events made.
+    #[error("you have {0} tournaments upcoming or running already")]
+    TooMany(usize),
+    /// The lobby refused (a pause, a ban from rated play, settings).
+    #[error(transparent)]
+    Lobby(#[from] LobbyError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// One line of the standings.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// Place, from 1.
+    pub rank: usize,
+    /// Her name.
+    pub name: Option<String>,
+    /// Her score: arena points, or Swiss points (a win 1, a draw ½).
+    pub score: f64,
+    /// Bouts played (byes included).
+    pub games: usize,
+    /// Arena: each bout's points, in order; Swiss: each round's result
+    /// (`1`, `½`, `0`, `B` for a bye).
+    pub sheet: Vec<String>,
+    /// Arena: on fire (her next result counts double).
+    pub fire: bool,
+    /// Swiss: Buchholz.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz: Option<f64>,
+    /// Swiss: Sonneborn–Berger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sonneborn_berger: Option<f64>,
+    /// Her rating when she entered.
+    pub rating: i64,
+    /// She withdrew (or paused).
+    pub withdrawn: bool,
+    /// Her game now, if she is playing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playing: Option<String>,
+    #[serde(skip)]
+    pub(crate) account: i64,
+}
+
+/// A bout as the page lists it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct BoutView {
+    /// Its game (a Ringo pair's first).
+    pub id: String,
+    /// The round (Swiss).
+    pub round: i64,
+    /// The first seat's player.
+    pub first: Option<String>,
+    /// The second's (none: a bye).
+    pub second: Option<String>,
+    /// Over.
+    pub over: bool,
+    /// The first seat's score (1, ½, 0), once over; void: none.
+    pub score: Option<f64>,
+}
+
+/// The signed-in player's place in an event.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct You {
+    /// She entered.
+    pub joined: bool,
+    /// She withdrew.
+    pub withdrawn: bool,
+    /// Her game now, if one is in play.
+    pub game: Option<String>,
+}
+
+/// An event as the API answers it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct TournamentView {
+    /// Its id.
+    pub id: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// The game.
+    pub game: String,
+    /// Its name.
+    pub name: String,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+    /// When it starts.
+    pub starts_ms: i64,
+    /// When an arena ends (a Swiss event once finished).
+    pub ends_ms: Option<i64>,
+    /// Swiss: the round under way.
+    pub round: i64,
+    /// Swiss: rounds in all.
+    pub rounds: Option<u32>,
+    /// Arena: minutes.
+    pub minutes: Option<u32>,
+    /// Ringo's rules.
+    pub rules: Option<String>,
+    /// Urgammon's match.
+    pub to: Option<u32>,
+    /// The clock.
+    pub clock: Option<ClockSettings>,
+    /// Rated.
+    pub rated: bool,
+    /// A password is needed.
+    pub private: bool,
+    /// Entry conditions.
+    pub min_rating: Option<f64>,
+    /// Entry conditions.
+    pub max_rating: Option<f64>,
+    /// Entry conditions.
+    pub min_rated_games: Option<u32>,
+    /// Who made it (none: the schedule).
+    pub created_by: Option<String>,
+    /// Players entered (not withdrawn).
+    pub players: usize,
+    /// The standings, best first.
+    pub standings: Vec<Standing>,
+    /// The bouts, newest first.
+    pub games: Vec<BoutView>,
+    /// The first three once finished.
+    pub podium: Vec<String>,
+    /// The signed-in player's place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<You>,
+    /// The time on the server (for the countdown).
+    pub now_ms: i64,
+}
+
+/// An event in a list.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// Its id.
+    pub id: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// The game.
+    pub game: String,
+    /// Its name.
+    pub name: String,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+    /// When it starts.
+    pub starts_ms: i64,
+    /// When it ends or ended.
+    pub ends_ms: Option<i64>,
+    /// Rated.
+    pub rated: bool,
+    /// Private.
+    pub private: bool,
+    /// The clock.
+    pub clock: Option<ClockSettings>,
+    /// Swiss: rounds.
+    pub rounds: Option<u32>,
+    /// Arena: minutes.
+    pub minutes: Option<u32>,
+}
+
+/// The tournaments service. Clones share one.
+#[derive(Clone)]
+pub struct Tournaments {
+    pub(super) inner: Arc<Inner>,
+}
+
+pub(super) struct Inner {
+    pub(super) lobby: Lobby,
+    pub(super) people: crate::people::People,
+    pub(super) store: Store,
+    /// Told when an event's standings or bouts change (its id), for the
+    /// pages that follow it.
+    pub(super) changed: tokio::sync::broadcast::Sender<String>,
+    /// The operator's schedule.
+    pub(super) schedule: Vec<super::schedule::Entry>,
+    /// The scheduled events this instance made or found made (their
+    /// schedule keys), so each is written once.
+    pub(super) made: std::sync::Mutex<HashSet<String>>,
+}
+
+/// A name from the settings: "Ringo arena", "Urgammon Swiss".
+fn default_name(kind: &str, game: Kind) -> String {
+    let g = match game {
+        Kind::Ringo => "Ringo",
+        Kind::Urgammon => "Urgammon",
+    };
+    if kind == "arena" {
+        format!("{g} arena")
+    } else {
+        format!("{g} Swiss")
+    }
+}
+
+impl Tournaments {
+    pub(super) fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub(super) fn lobby(&self) -> &Lobby {
+        &self.inner.lobby
+    }
+
+    /// Events changed from now on (their ids).
+    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.inner.changed.subscribe()
+    }
+
+    pub(super) fn changed(&self, id: &str) {
+        let _ = self.inner.changed.send(id.to_string());
+    }
+
+    /// Makes an event: by a signed-in player (`by`), or by the operator's
+    /// schedule (`None`, `ask.schedule` set). Answers it, or `None` when
+    /// its schedule entry made it already.
+    ///
+    /// # Errors
+    /// A request out of range, too many events made, the store.
+    pub async fn create(
+        &self,
+        ask: Ask,
+        by: Option<SeatAccount>,
+    ) -> Result<Option<TournamentView>, TournamentError> {
+        let now = now_ms();
+        match ask.kind.as_str() {
+            "arena" => {
+                let m = ask.minutes.ok_or_else(|| {
+                    TournamentError::Bad("an arena needs its length: minutes".into())
+                })?;
+                if !(1..=MAX_MINUTES).contains(&m) {
+                    return Err(TournamentError::Bad(format!(
+                        "an arena lasts 1 to {MAX_MINUTES} minutes, not {m}"
+                    )));
+                }
+                if ask.rounds.is_some() {
+                    return Err(TournamentError::Bad(
+                        "an arena has minutes, not rounds".into(),
+                    ));
+                }
+            }
+            "swiss" => {
+                let r = ask.rounds.ok_or_else(|| {
+                    TournamentError::Bad("a Swiss event needs its number of rounds".into())
+                })?;
+                if !(1..=MAX_ROUNDS).contains(&r) {
+                    return Err(TournamentError::Bad(format!(
+                        "a Swiss event has 1 to {MAX_ROUNDS} rounds, not {r}"
+                    )));
+                }
+                if ask.minutes.is_some() {
+                    return Err(TournamentError::Bad(
+                        "a Swiss event has rounds, not minutes".into(),
+                    ));
+                }
+            }
+            other => {
+                return Err(TournamentError::Bad(format!(
+                    "unknown kind '{}': arena or swiss",
+                    other.chars().take(20).collect::<String>()
+                )))
+            }
+        }
+        if ask.kind == "arena" && ask.clock.is_none_or(|c| c.days > 0) {
+            return Err(TournamentError::Bad(
+                "an arena is played on a live clock".into(),
+            ));
+        }
+        if ask.starts_ms < now - 60_000 || ask.starts_ms > now + MAX_AHEAD_MS {
+            return Err(TournamentError::Bad(
+                "a tournament starts within the next 30 days".into(),
+            ));
+        }
+        for r in [ask.min_rating, ask.max_rating].into_iter().flatten() {
+            if !(0.0..=4000.0).contains(&r) {
+                return Err(TournamentError::Bad(format!(
+                    "{r} is not a rating (0 to 4000)"
+                )));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (ask.min_rating, ask.max_rating) {
+            if lo > hi {
+                return Err(TournamentError::Bad(
+                    "the lowest rating is above the highest".into(),
+                ));
+            }
+        }
+        if ask.min_rated_games.is_some_and(|n| n > 1000) {
+            return Err(TournamentError::Bad(
+                "at most 1000 rated games may be asked for".into(),
+            ));
+        }
+        let name = match ask.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => {
+                if n.chars().count() > 40 || n.chars().any(char::is_control) {
+                    return Err(TournamentError::Bad(
+                        "a tournament's name has 1 to 40 characters".into(),
+                    ));
+                }
+                n.to_string()
+            }
+            _ => default_name(&ask.kind, ask.game),
+        };
+        if let Some(p) = &ask.password {
+            if p.is_empty() || p.chars().count() > 100 {
+                return Err(TournamentError::Bad(
+                    "a password has 1 to 100 characters".into(),
+                ));
+            }
+        }
+        let rules = match ask.game {
+            Kind::Ringo => Some(
+                ask.rules
+                    .clone()
+                    .unwrap_or_else(|| crate::lobby::EVEN_RULES.to_string()),
+            ),
+            Kind::Urgammon => None,
+        };
+        let (settings, clock) =
+            Lobby::checked_settings(ask.game, rules.as_deref(), ask.to, ask.clock)?;
+        if ask.rated && by.is_none() && ask.schedule.is_none() {
+            return Err(TournamentError::NotSignedIn);
+        }
+        if let Some(a) = &by {
+            let made = self
+                .store()
+                .tournaments(0)
+                .await?
+                .iter()
+                .filter(|t| t.created_by.as_ref().is_some_and(|c| c.id == a.id))
+                .count();
+            if made >= MAX_MADE_EACH {
+                return Err(TournamentError::TooMany(made));
+            }
+        }
+        let spec = Spec {
+            settings,
+            rules,
+            to: (ask.game == Kind::Urgammon).then_some(ask.to),
+            clock,
+            minutes: ask.minutes,
+            rounds: ask.rounds,
+            rated: ask.rated,
+            min_rating: ask.min_rating,
+            max_rating: ask.max_rating,
+            min_rated_games: ask.min_rated_games,
+            password_hash: ask.password.as_deref().map(crate::secrets::hash),
+        };
+        let row = TournamentRow {
+            id: crate::secrets::game_id().map_err(|e| TournamentError::Bad(e.to_string()))?,
+            kind: ask.kind.clone(),
+            game: ask.game.name().to_string(),
+            name,
+            spec: serde_json::to_string(&spec).map_err(|e| TournamentError::Bad(e.to_string()))?,
+            status: "upcoming".into(),
+            starts_ms: ask.starts_ms.max(now),
+            ends_ms: ask
+                .minutes
+                .map(|m| ask.starts_ms.max(now) + i64::from(m) * 60_000),
+            round: 0,
+            created_by: by,
+            created_ms: now,
+            schedule: ask.schedule,
+        };
+        if !self.store().add_tournament(row.clone()).await? {
+            return Ok(None);
+        }
+        Ok(Some(self.view(&row, None).await?))
+    }
+
+    /// Upcoming and running events, and the latest finished.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn list(&self) -> Result<Vec<Listed>, TournamentError> {
+        Ok(self
+            .store()
+            .tournaments(FINISHED_LISTED)
+            .await?
+            .iter()
+            .map(listed)
+            .collect())
+    }
+
+    /// The events a player entered, newest first.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn of_player(&self, account: i64) -> Result<Vec<Listed>, TournamentError> {
+        Ok(self
+            .store()
+            .tournaments_of(account, 20)
+            .await?
+            .iter()
+            .map(listed)
+            .collect())
+    }
+
+    /// An event, its standings and bouts, and the viewer's place.
+    ///
+    /// # Errors
+    /// No such event, the store.
+    pub async fn get(
+        &self,
+        id: &str,
+        viewer: Option<i64>,
+    ) -> Result<TournamentView, TournamentError> {
+        let row = self.row(id).await?;
+        self.view(&row, viewer).await
+    }
+
+    pub(super) async fn row(&self, id: &str) -> Result<TournamentRow, TournamentError> {
+        if !crate::store::is_game_id(id) {
+            return Err(TournamentError::NotFound(id.chars().take(64).collect()));
+        }
+        self.store()
+            .tournament(id)
+            .await?
+            .ok_or_else(|| TournamentError::NotFound(id.to_string()))
+    }
+
+    /// Enters a player (again, after a withdrawal or a pause).
+    ///
+    /// # Errors
+    /// Over, in already, an entry condition, a wrong password, a pause or
+    /// a ban from rated play, the store.
+    pub async fn join(
+        &self,
+        id: &str,
+        who: &SeatAccount,
+        password: Option<&str>,
+    ) -> Result<TournamentView, TournamentError> {
+        let row = self.row(id).await?;
+        let spec = spec_of(&row)?;
+        let kind: Kind = row.game.parse().map_err(|_| TournamentError::Over)?;
+        if row.status == "finished" || is_closing(&row, &spec) {
+            return Err(TournamentError::Over);
+        }
+        if let Some(hash) = &spec.password_hash {
+            let given = password.map(crate::secrets::hash).unwrap_or_default();
+            if !crate::secrets::same(&given, hash) {
+                return Err(TournamentError::WrongPassword);
+            }
+        }
+        self.lobby().may_play(who.id, spec.rated).await?;
+        let (rating, _) = self.lobby().rating(who, kind).await;
+        let games = self
+            .store()
+            .ratings_of(who.id)
+            .await?
+            .into_iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(0, |(_, r)| r.games);
+        if let Some(lo) = spec.min_rating {
+            if rating < lo {
+                return Err(TournamentError::Conditions(format!(
+                    "your rating ({}) is below this tournament's lowest ({lo})",
+                    rating.round()
+                )));
+            }
+        }
+        if let Some(hi) = spec.max_rating {
+            if rating > hi {
+                return Err(TournamentError::Conditions(format!(
+                    "your rating ({}) is above this tournament's highest ({hi})",
+                    rating.round()
+                )));
+            }
+        }
+        if let Some(n) = spec.min_rated_games {
+            if games < n {
+                return Err(TournamentError::Conditions(format!(
+                    "this tournament needs {n} rated games of {}; you have {games}",
+                    row.game
+                )));
+            }
+        }
+        if !self.store().enter(id, who.id, rating, now_ms()).await? {
+            return Err(TournamentError::AlreadyIn);
+        }
+        self.changed(id);
+        self.get(id, Some(who.id)).await
+    }
+
+    /// Withdraws a player (in an arena, a pause: her points stay, and she
+    /// may join again; in a Swiss event, no more pairings).
+    ///
+    /// # Errors
+    /// Not in, over, the store.
+    pub async fn withdraw(
+        &self,
+        id: &str,
+        who: &SeatAccount,
+    ) -> Result<TournamentView, TournamentError> {
+        let row = self.row(id).await?;
+        if row.status == "finished" {
+            return Err(TournamentError::Over);
+        }
+        if !self.store().withdraw(id, who.id).await? {
+            return Err(TournamentError::NotIn);
+        }
+        self.changed(id);
+        self.get(id, Some(who.id)).await
+    }
+
+    /// The events where a player has a game in play, and those she entered
+    /// that start within [`TELL_BEFORE_MS`]: what every page shows her.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn mine_now(&self, account: i64) -> Result<Vec<TournamentView>, TournamentError> {
+        let now = now_ms();
+        let mut out = vec![];
+        for t in self.store().tournaments_of(account, 10).await? {
+            let soon = t.status == "upcoming" && t.starts_ms - now <= TELL_BEFORE_MS;
+            if t.status == "running" || soon {
+                let v = self.view(&t, Some(account)).await?;
+                if soon || v.you.as_ref().is_some_and(|y| y.game.is_some()) {
+                    out.push(v);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The view of an event: its standings counted from its bouts.
+    pub(super) async fn view(
+        &self,
+        row: &TournamentRow,
+        viewer: Option<i64>,
+    ) -> Result<TournamentView, TournamentError> {
+        let spec = spec_of(row)?;
+        let entrants = self.store().entrants(&row.id).await?;
+        let bouts = self.store().bouts(&row.id).await?;
+        let standings = standings(&row.kind, &entrants, &bouts);
+        let names: HashMap<i64, Option<String>> = entrants
+            .iter()
+            .map(|e| (e.account.id, e.account.name.clone()))
+            .collect();
+        let name = |a: i64| names.get(&a).cloned().flatten();
+        let games = bouts
+            .iter()
+            .rev()
+            .take(100)
+            .map(|b| BoutView {
+                id: b.game.clone(),
+                round: b.round,
+                first: name(b.account0),
+                second: b.account1.and_then(name),
+                over: b.score0.is_some(),
+                score: b.score0.filter(|s| *s >= 0.0),
+            })
+            .collect();
+        let podium = if row.status == "finished" {
+            standings
+                .iter()
+                .take(3)
+                .filter_map(|s| s.name.clone())
+                .collect()
+        } else {
+            vec![]
+        };
+        let you = viewer.map(|me| {
+            let entry = entrants.iter().find(|e| e.account.id == me);
+            You {
+                joined: entry.is_some_and(|e| !e.withdrawn),
+                withdrawn: entry.is_some_and(|e| e.withdrawn),
+                game: playing(&bouts, me),
+            }
+        });
+        Ok(TournamentView {
+            id: row.id.clone(),
+            kind: row.kind.clone(),
+            game: row.game.clone(),
+            name: row.name.clone(),
+            status: row.status.clone(),
+            starts_ms: row.starts_ms,
+            ends_ms: row.ends_ms,
+            round: row.round,
+            rounds: spec.rounds,
+            minutes: spec.minutes,
+            rules: spec.rules.clone(),
+            to: spec.to,
+            clock: spec.clock,
+            rated: spec.rated,
+            private: spec.password_hash.is_some(),
+            min_rating: spec.min_rating,
+            max_rating: spec.max_rating,
+            min_rated_games: spec.min_rated_games,
+            created_by: row.created_by.as_ref().and_then(|a| a.name.clone()),
+            players: entrants.iter().filter(|e| !e.withdrawn).count(),
+            standings,
+            games,
+            podium,
+            you,
+            now_ms: now_ms(),
+        })
+    }
+}
+
+/// An arena past its end, or a Swiss event in its last round: nobody new
+/// may enter.
+fn is_closing(row: &TournamentRow, spec: &Spec) -> bool {
+    match row.kind.as_str() {
+        "arena" => row.ends_ms.is_some_and(|e| now_ms() >= e),
+        _ => spec.rounds.is_some_and(|r| row.round >= i64::from(r)),
+    }
+}
+
+/// An event's spec.
+pub(super) fn spec_of(row: &TournamentRow) -> Result<Spec, TournamentError> {
+    serde_json::from_str(&row.spec)
+        .map_err(|e| TournamentError::Bad(format!("a damaged tournament {}: {e}", row.id)))
+}
+
+fn listed(t: &TournamentRow) -> Listed {
+    let spec = spec_of(t).ok();
+    Listed {
+        id: t.id.clone(),
+        kind: t.kind.clone(),
+        game: t.game.clone(),
+        name: t.name.clone(),
+        status: t.status.clone(),
+        starts_ms: t.starts_ms,
+        ends_ms: t.ends_ms,
+        rated: spec.as_ref().is_some_and(|s| s.rated),
+        private: spec.as_ref().is_some_and(|s| s.password_hash.is_some()),
+        clock: spec.as_ref().and_then(|s| s.clock),
+        rounds: spec.as_ref().and_then(|s| s.rounds),
+        minutes: spec.as_ref().and_then(|s| s.minutes),
+    }
+}
+
+/// A player's bout in play, if any.
+pub(super) fn playing(bouts: &[BoutRow], account: i64) -> Option<String> {
+    bouts
+        .iter()
+        .rev()
+        .find(|b| {
+            b.score0.is_none()
+                && b.account1.is_some()
+                && (b.account0 == account || b.account1 == Some(account))
+        })
+        .map(|b| b.game.clone())
+}
+
+/// A player's score in a finished bout (none: void or in play).
+fn score_in(b: &BoutRow, account: i64) -> Option<f64> {
+    let s = b.score0.filter(|s| *s >= 0.0)?;
+    if b.account1.is_none() {
+        return Some(1.0);
+    }
+    Some(if b.account0 == account { s } else { 1.0 - s })
+}
+
+/// The standings counted from the bouts: an arena's points (streaks and
+/// berserk, in the order bouts ended), or a Swiss event's score with its
+/// tie-breaks; ties by the rating at entry.
+pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<Standing> {
+    let mut ended: Vec<&BoutRow> = bouts.iter().filter(|b| b.score0.is_some()).collect();
+    ended.sort_by_key(|b| (b.ended_ms.unwrap_or(0), b.created_ms));
+    let mine = |a: i64| {
+        ended
+            .iter()
+            .filter(move |b| b.account0 == a || b.account1 == Some(a))
+            .copied()
+    };
+    let swiss_score = |a: i64| mine(a).filter_map(|b| score_in(b, a)).sum::<f64>();
+    let mut out: Vec<Standing> = entrants
+        .iter()
+        .map(|e| {
+            let a = e.account.id;
+            let (score, sheet, fire, buchholz, sb) = if kind == "arena" {
+                let played: Vec<Played> = mine(a)
+                    .filter_map(|b| {
+                        Some(Played {
+                            score: score_in(b, a)?,
+                            berserk: b.berserk[usize::from(b.account0 != a)],
+                        })
+                    })
+                    .collect();
+                let (total, sheet) = arena::points(&played);
+                (
+                    f64::from(total),
+                    sheet.iter().map(u32::to_string).collect(),
+                    arena::on_fire(&played),
+                    None,
+                    None,
+                )
+            } else {
+                let results: Vec<swiss::Result> = mine(a)
+                    .filter_map(|b| {
+                        Some(swiss::Result {
+                            opponent: if b.account0 == a {
+                                b.account1
+                            } else {
+                                Some(b.account0)
+                            },
+                            score: score_in(b, a)?,
+                        })
+                    })
+                    .collect();
+                let sheet = mine(a)
+                    .map(|b| match (b.account1, score_in(b, a)) {
+                        (None, _) => "B".to_string(),
+                        (_, Some(1.0)) => "1".into(),
+                        (_, Some(0.5)) => "½".into(),
+                        (_, Some(_)) => "0".into(),
+                        (_, None) => "–".into(),
+                    })
+                    .collect();
+                (
+                    swiss_score(a),
+                    sheet,
+                    false,
+                    Some(swiss::buchholz(&results, &swiss_score)),
+                    Some(swiss::sonneborn_berger(&results, &swiss_score)),
+                )
+            };
+            Standing {
+                rank: 0,
+                name: e.account.name.clone(),
+                score,
+                games: mine(a).count(),
+                sheet,
+                fire,
+                buchholz,
+                sonneborn_berger: sb,
+                rating: e.rating.round() as i64,
+                withdrawn: e.withdrawn,
+                playing: playing(bouts, a),
+                account: a,
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then(
+                y.buchholz
+                    .unwrap_or(0.0)
+                    .total_cmp(&x.buchholz.unwrap_or(0.0)),
+            )
+            .then(
+                y.sonneborn_berger
+                    .unwrap_or(0.0)
+                    .total_cmp(&x.sonneborn_berger.unwrap_or(0.0)),
+            )
+            .then(y.rating.cmp(&x.rating))
+            .then(x.name.cmp(&y.name))
+    });
+    for (i, s) in out.iter_mut().enumerate() {
+        s.rank = i + 1;
+    }
+    out
+}

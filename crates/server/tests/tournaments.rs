@@ -1,0 +1,498 @@
+//! Tournaments through the HTTP API (issue 76): creation with hostile
+//! input (absurd durations and round counts, no clock, a start out of
+//! range, not signed in), joining twice, after the end, without meeting
+//! the conditions, with a wrong password; withdrawing and joining again;
+//! a two-round Swiss event in Urgammon (matches) and in Ringo (a pair of
+//! games a round) played to the end, its standings equal to a recount
+//! from the stored bouts, no pairing repeated, one bye at most, a block
+//! keeping two players apart, a withdrawn player no longer paired. The
+//! same on PostgreSQL with `AGON_TEST_STORE=postgres`.
+
+mod common;
+
+use agon_server::{app, AppState, Options};
+use common::{as_account, call, signup};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+async fn tournament_app(test: &str) -> (AppState, axum::Router) {
+    let state = AppState::with_options(
+        common::test_store(test).await,
+        Options {
+            engine_delay: Duration::ZERO,
+            ..Options::default()
+        },
+    );
+    (state.clone(), app(state))
+}
+
+fn arena() -> Value {
+    json!({"kind": "arena", "game": "ringo", "clock": {"base_secs": 60, "increment_secs": 1},
+           "minutes": 30, "starts_in_secs": 600})
+}
+
+#[tokio::test]
+async fn hostile_creation_is_refused_in_words() {
+    let (_, app) = tournament_app("tournaments_hostile").await;
+    let ala = signup(&app, "ala").await;
+    let (s, _) = call(
+        &app,
+        "POST",
+        "/api/tournaments",
+        None,
+        Some(&arena().to_string()),
+    )
+    .await;
+    assert_eq!(s, 401, "signed in only");
+    let cases = [
+        json!({"minutes": 0}),
+        json!({"minutes": 100000}),
+        json!({"minutes": -5}),
+        json!({"kind": "swiss", "minutes": null, "rounds": 0}),
+        json!({"kind": "swiss", "minutes": null, "rounds": 99}),
+        json!({"kind": "swiss", "minutes": 30, "rounds": 3}),
+        json!({"kind": "league"}),
+        json!({"clock": null}),
+        json!({"clock": null, "days": 1}),
+        json!({"starts_in_secs": -10}),
+        json!({"starts_in_secs": 999999999}),
+        json!({"starts_in_secs": null, "starts_at": 1}),
+        json!({"name": "x".repeat(41)}),
+        json!({"min_rating": 1900, "max_rating": 1200}),
+        json!({"min_rating": -3}),
+        json!({"rules": "classic,rings=99"}),
+        json!({"password": ""}),
+    ];
+    for change in cases {
+        let mut body = arena();
+        for (k, v) in change.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body.clone())).await;
+        assert_eq!(s, 400, "{body} → {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"kind": "arena", "game": "chess"})),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"kind": "arena", "game": "ringo", "colour": 1})),
+    )
+    .await;
+    assert_eq!(s, 400, "unknown fields: {v}");
+    // Three made and not finished at most.
+    for _ in 0..3 {
+        let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments", Some(arena())).await;
+        assert_eq!(s, 201, "{v}");
+    }
+    let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments", Some(arena())).await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (429, Some("too-many-tournaments")),
+        "{v}"
+    );
+    // Unknown and malformed ids.
+    for id in ["nope", "../etc", "x".repeat(300).as_str()] {
+        let (s, _) = call(&app, "GET", &format!("/api/tournaments/{id}"), None, None).await;
+        assert_eq!(s, 404, "{id}");
+    }
+}
+
+#[tokio::test]
+async fn joining_twice_without_the_conditions_or_the_password_is_refused_and_a_withdrawal_can_be_undone(
+) {
+    let (_, app) = tournament_app("tournaments_join").await;
+    let (ala, bo) = (signup(&app, "ala").await, signup(&app, "bo").await);
+    let (s, t) = as_account(&app, &ala, "POST", "/api/tournaments", Some(arena())).await;
+    assert_eq!(s, 201, "{t}");
+    assert_eq!(t["status"], "upcoming");
+    let id = t["id"].as_str().unwrap().to_string();
+    let join = |who: String, body: Option<Value>| {
+        let (app, id) = (app.clone(), id.clone());
+        async move {
+            as_account(
+                &app,
+                &who,
+                "POST",
+                &format!("/api/tournaments/{id}/join"),
+                body,
+            )
+            .await
+        }
+    };
+    let (s, v) = join(bo.clone(), None).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        v["you"],
+        json!({"joined": true, "withdrawn": false, "game": null})
+    );
+    assert_eq!(v["players"], 1);
+    let (s, v) = join(bo.clone(), None).await;
+    assert_eq!((s, v["code"].as_str()), (409, Some("already-joined")));
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, 401, "{v}");
+    // Withdrawn, then in again.
+    let (s, v) = as_account(
+        &app,
+        &bo,
+        "POST",
+        &format!("/api/tournaments/{id}/withdraw"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["you"]["withdrawn"], true);
+    let (s, v) = as_account(
+        &app,
+        &bo,
+        "POST",
+        &format!("/api/tournaments/{id}/withdraw"),
+        None,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (409, Some("not-joined")));
+    let (s, v) = join(bo.clone(), None).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["you"]["joined"], true);
+    // Conditions: rated games, a rating range.
+    let mut body = arena();
+    body["min_rated_games"] = json!(5);
+    let (_, t2) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+    let (s, v) = as_account(
+        &app,
+        &bo,
+        "POST",
+        &format!("/api/tournaments/{}/join", t2["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (403, Some("conditions-not-met")),
+        "{v}"
+    );
+    assert!(v["error"].as_str().unwrap().contains("5 rated games"));
+    // A private event: the password.
+    let mut body = arena();
+    body["password"] = json!("secret words");
+    let (_, t3) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(t3["private"], true);
+    assert!(!t3.to_string().contains("secret words"), "never shown");
+    let path = format!("/api/tournaments/{}/join", t3["id"].as_str().unwrap());
+    for wrong in [
+        None,
+        Some(json!({"password": "guess"})),
+        Some(json!({"password": 7})),
+    ] {
+        let (s, v) = as_account(&app, &bo, "POST", &path, wrong.clone()).await;
+        assert!(s == 403 || s == 400, "{wrong:?} → {s} {v}");
+    }
+    let (s, v) = as_account(
+        &app,
+        &bo,
+        "POST",
+        &path,
+        Some(json!({"password": "secret words"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    // Listed.
+    let (_, l) = call(&app, "GET", "/api/tournaments", None, None).await;
+    assert_eq!(l["upcoming"].as_array().unwrap().len(), 3);
+}
+
+/// Waits until `f` holds of the event (within 15 s); the event.
+async fn until(app: &axum::Router, cookie: &str, id: &str, f: impl Fn(&Value) -> bool) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..150 {
+        let (_, t) = as_account(app, cookie, "GET", &format!("/api/tournaments/{id}"), None).await;
+        if f(&t) {
+            return t;
+        }
+        last = t;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("not reached: {last}");
+}
+
+/// Resigns the game a player has in a tournament (the second of a Ringo
+/// pair too, once it is opened).
+async fn resign_in(app: &axum::Router, cookie: &str, game: &str) {
+    let (s, v) = as_account(
+        app,
+        cookie,
+        "POST",
+        &format!("/api/games/{game}/action"),
+        Some(json!({"type": "resign"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+}
+
+async fn swiss_played(game: &str, test: &str) {
+    let (_, app) = tournament_app(test).await;
+    let names = ["ala", "bo", "cy"];
+    let mut who = std::collections::HashMap::new();
+    for n in names {
+        who.insert(n, signup(&app, n).await);
+    }
+    let body = if game == "ringo" {
+        json!({"kind": "swiss", "game": "ringo", "days": 1, "rounds": 2, "starts_in_secs": 1})
+    } else {
+        json!({"kind": "swiss", "game": "urgammon", "to": 1, "days": 1, "rounds": 2, "starts_in_secs": 1})
+    };
+    let (s, t) = as_account(&app, &who["ala"], "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for n in names {
+        let (s, v) = as_account(
+            &app,
+            &who[n],
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    let mut seen_pairs = std::collections::HashSet::new();
+    let mut byes = std::collections::HashSet::new();
+    for round in 1..=2 {
+        let t = until(&app, &who["ala"], &id, |t| {
+            t["round"] == round
+                && t["status"] == "running"
+                && t["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|g| g["round"] == round)
+                    .count()
+                    == 2
+        })
+        .await;
+        for g in t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["round"] == round)
+        {
+            if g["second"].is_null() {
+                assert!(byes.insert(g["first"].clone()), "one bye at most each: {t}");
+                continue;
+            }
+            let mut pair = [g["first"].to_string(), g["second"].to_string()];
+            pair.sort();
+            assert!(seen_pairs.insert(pair), "no repeat pairing: {t}");
+        }
+        // Each paired player finds her game as `you.game`; the first seat
+        // resigns (of a Ringo pair, both games).
+        for n in names {
+            let (_, mine) = as_account(
+                &app,
+                &who[n],
+                "GET",
+                &format!("/api/tournaments/{id}"),
+                None,
+            )
+            .await;
+            let Some(g) = mine["you"]["game"].as_str() else {
+                continue;
+            };
+            let bout = mine["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|b| b["id"] == g)
+                .unwrap()
+                .clone();
+            if bout["first"] != n {
+                continue;
+            }
+            resign_in(&app, &who[n], g).await;
+            if game == "ringo" {
+                // The pair's second game, seats swapped, opens by itself.
+                let mut second = None;
+                for _ in 0..100 {
+                    let (_, s) = call(&app, "GET", &format!("/api/games/{g}"), None, None).await;
+                    if let Some(r) = s["state"]["rematch"].as_str() {
+                        second = Some(r.to_string());
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                let second = second.expect("the pair's second game");
+                let other = bout["second"].as_str().unwrap();
+                // The second's first player wins it back: 1–1, a draw.
+                resign_in(&app, &who[other], &second).await;
+            }
+        }
+    }
+    let t = until(&app, &who["ala"], &id, |t| t["status"] == "finished").await;
+    // The standings agree with a recount of the bouts.
+    let mut recount: std::collections::HashMap<String, f64> = std::collections::HashMap::new();
+    for g in t["games"].as_array().unwrap() {
+        let first = g["first"].as_str().unwrap().to_string();
+        match g["second"].as_str() {
+            None => *recount.entry(first).or_default() += 1.0,
+            Some(second) => {
+                let s = g["score"].as_f64().expect("every bout over");
+                *recount.entry(first).or_default() += s;
+                *recount.entry(second.to_string()).or_default() += 1.0 - s;
+            }
+        }
+    }
+    let standings = t["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    for s in standings {
+        let name = s["name"].as_str().unwrap();
+        assert_eq!(
+            s["score"].as_f64().unwrap(),
+            recount.get(name).copied().unwrap_or(0.0),
+            "{t}"
+        );
+        assert!(s["buchholz"].is_number() && s["sonneborn_berger"].is_number());
+    }
+    assert_eq!(t["podium"].as_array().unwrap().len(), 3);
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    assert_eq!(
+        scores.iter().sum::<f64>(),
+        4.0,
+        "two rounds, one bout and one bye each: {t}"
+    );
+    // After the end, nobody joins.
+    let late = signup(&app, "dee").await;
+    let (s, v) = as_account(
+        &app,
+        &late,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (409, Some("tournament-over")),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn a_two_round_urgammon_swiss_is_played_to_the_end_and_its_standings_are_a_recount() {
+    swiss_played("urgammon", "tournaments_swiss_urgammon").await;
+}
+
+#[tokio::test]
+async fn a_two_round_ringo_swiss_plays_a_pair_a_round() {
+    swiss_played("ringo", "tournaments_swiss_ringo").await;
+}
+
+#[tokio::test]
+async fn a_blocked_pair_and_a_withdrawn_player_are_never_paired() {
+    let (_, app) = tournament_app("tournaments_blocks").await;
+    let mut who = std::collections::HashMap::new();
+    for n in ["ala", "bo", "cy", "dee"] {
+        who.insert(n, signup(&app, n).await);
+    }
+    // Ala blocks Bo; Dee withdraws before the start.
+    let (s, _) = as_account(&app, &who["ala"], "POST", "/api/users/bo/block", None).await;
+    assert_eq!(s, 200);
+    let (_, t) = as_account(&app, &who["cy"], "POST", "/api/tournaments",
+        Some(json!({"kind": "swiss", "game": "urgammon", "to": 1, "days": 1, "rounds": 1, "starts_in_secs": 1}))).await;
+    let id = t["id"].as_str().unwrap().to_string();
+    for n in ["ala", "bo", "cy", "dee"] {
+        as_account(
+            &app,
+            &who[n],
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+    }
+    as_account(
+        &app,
+        &who["dee"],
+        "POST",
+        &format!("/api/tournaments/{id}/withdraw"),
+        None,
+    )
+    .await;
+    let t = until(&app, &who["cy"], &id, |t| {
+        t["round"] == 1 && t["games"].as_array().unwrap().len() == 2
+    })
+    .await;
+    for g in t["games"].as_array().unwrap() {
+        let pair = [g["first"].as_str(), g["second"].as_str()];
+        assert!(
+            !(pair.contains(&Some("ala")) && pair.contains(&Some("bo"))),
+            "{t}"
+        );
+        assert!(!pair.contains(&Some("dee")), "withdrawn: {t}");
+    }
+}
+
+#[tokio::test]
+async fn the_operators_schedule_makes_each_event_once_ahead_of_its_start() {
+    let options = Options {
+        engine_delay: Duration::ZERO,
+        tournament_schedule: "# every ten minutes\nquick arena ringo every=10 minutes=5 clock=60+1 name=Ten_minute_arena\n".into(),
+        ..Options::default()
+    };
+    let apps: Vec<axum::Router> =
+        match common::two_instances("tournaments_schedule", options.clone()).await {
+            // Two instances on one database read the same schedule.
+            Some((a, b, _)) => vec![app(a), app(b)],
+            None => vec![app(AppState::with_options(
+                common::test_store("tournaments_schedule").await,
+                options,
+            ))],
+        };
+    let mut listed = Value::Null;
+    for _ in 0..50 {
+        let (_, l) = call(&apps[0], "GET", "/api/tournaments", None, None).await;
+        if !l["upcoming"].as_array().unwrap().is_empty()
+            || !l["running"].as_array().unwrap().is_empty()
+        {
+            listed = l;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_, l) = call(apps.last().unwrap(), "GET", "/api/tournaments", None, None).await;
+    let all: Vec<&Value> = l["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(l["running"].as_array().unwrap())
+        .collect();
+    assert_eq!(all.len(), 1, "once: {l} (first seen {listed})");
+    assert_eq!(all[0]["name"], "Ten minute arena");
+    assert_eq!(all[0]["minutes"], 5);
+    let start = all[0]["starts_ms"].as_i64().unwrap();
+    assert_eq!(start % 600_000, 0, "on the ten minutes");
+}
