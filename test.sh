@@ -73,7 +73,7 @@ scripts/test-deploy-postgres.sh
 phase "the game-session tests again, on PostgreSQL"
 # `--workspace` keeps the features of the build above: `-p agon-server` alone
 # would resolve them anew and rebuild for a minute.
-AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings --test people --test safety
+AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings --test people --test safety --test tournaments
 
 phase "browser tests (headless Chromium), with cargo-deny built beside them"
 # cargo-deny takes about 3.5 minutes of one core to build; at idle priority
@@ -88,7 +88,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 # The tests start target/debug/agon, built by `cargo test` above.
-(cd e2e && node --test --test-concurrency=1 ringo.test.mjs urgammon.test.mjs invite.test.mjs players.test.mjs sessions.test.mjs board.test.mjs review.test.mjs analysis.test.mjs games.test.mjs lab.test.mjs i18n.test.mjs a11y.test.mjs accounts.test.mjs live.test.mjs talk.test.mjs learn.test.mjs puzzles.test.mjs round.test.mjs front.test.mjs meet.test.mjs safety.test.mjs)
+(cd e2e && node --test --test-concurrency=1 ringo.test.mjs urgammon.test.mjs invite.test.mjs players.test.mjs sessions.test.mjs board.test.mjs review.test.mjs analysis.test.mjs games.test.mjs lab.test.mjs i18n.test.mjs a11y.test.mjs accounts.test.mjs live.test.mjs talk.test.mjs learn.test.mjs puzzles.test.mjs round.test.mjs front.test.mjs meet.test.mjs safety.test.mjs tournaments.test.mjs)
 phase "cargo deny check licenses bans sources (deny.toml)"
 if ! wait "$deny_install"; then
   cat target/deny-install.log >&2

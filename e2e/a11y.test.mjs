@@ -43,7 +43,16 @@ async function someGames(url) {
   const mine = await apiCall(url, "POST", "/api/games", { game: "ringo", opponent: "engine", level: 3, side: "defenders" });
   // A player with a profile to look at.
   await apiCall(url, "POST", "/api/account/signup", { name: "ala", password: "correct horse battery" });
-  return { ringo, ur, mine };
+  // A tournament coming up, with a player in it.
+  const json = { "content-type": "application/json", origin: url };
+  const signed = await fetch(url + "/api/account/signup", { method: "POST", headers: json,
+    body: JSON.stringify({ name: "tove", password: "correct horse battery" }) });
+  const cookie = signed.headers.get("set-cookie").split(";")[0];
+  const tour = await (await fetch(url + "/api/tournaments", { method: "POST", headers: { ...json, cookie },
+    body: JSON.stringify({ kind: "swiss", game: "ringo", days: 1, rounds: 3, starts_in_secs: 3600, name: "Weekly Swiss" }) })).json();
+  assert.ok(tour.id, JSON.stringify(tour));
+  await fetch(url + `/api/tournaments/${tour.id}/join`, { method: "POST", headers: { ...json, cookie } });
+  return { ringo, ur, mine, tour };
 }
 
 /** Gives `page`'s browser the seat token of `g.mine`, as after starting it there. */
@@ -60,6 +69,8 @@ function pages(g) {
     ["profile", "/@/ala", "#profile-name"],
     ["games in play", "/watch", "#watch-list > *"],
     ["players online", "/players", "#players-list > *"],
+    ["tournaments", "/tournaments", "#tournaments-upcoming li"],
+    ["tournament", `/t/${g.tour.id}`, "#tour-standings tr[data-player=tove]"],
     ["leaderboard", "/leaderboard", "#leaders-urgammon"],
     ["account", "/account", "h1"],
     ["ringo game", `/g/${g.ringo.id}`, "svg.board"],
@@ -185,7 +196,7 @@ test("every page fits a phone: no horizontal scroll, no control off the screen, 
         const r = a.getBoundingClientRect();
         return { href: a.getAttribute("href"), w: r.width, h: r.height, right: r.right, shown: a.offsetParent !== null };
       }));
-      assert.equal(links.length, 15, `${lang}: every page of the menu`);
+      assert.equal(links.length, 16, `${lang}: every page of the menu`);
       for (const l of links) {
         assert.ok(l.shown && l.h >= 44 && l.w >= 44 && l.right <= 360, `${lang}: ${JSON.stringify(l)}`);
       }

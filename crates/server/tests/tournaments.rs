@@ -496,3 +496,82 @@ async fn the_operators_schedule_makes_each_event_once_ahead_of_its_start() {
     let start = all[0]["starts_ms"].as_i64().unwrap();
     assert_eq!(start % 600_000, 0, "on the ten minutes");
 }
+
+/// Two instances on PostgreSQL: the one pairing a Swiss event stops (its
+/// loops end, as when it is killed: its lease is never given back); the
+/// other takes the event over within a few seconds, pairs the next round
+/// and ends it, no bout lost, the standings a recount of the stored bouts.
+#[tokio::test]
+async fn when_the_instance_pairing_an_event_stops_another_goes_on_with_it() {
+    let Some((a, b, _)) = common::two_instances(
+        "tournaments_takeover",
+        Options {
+            engine_delay: Duration::ZERO,
+            ..Options::default()
+        },
+    )
+    .await
+    else {
+        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+        return;
+    };
+    let (app_a, app_b) = (app(a.clone()), app(b.clone()));
+    let names = ["ala", "bo", "cy", "dee"];
+    let mut who = std::collections::HashMap::new();
+    for n in names {
+        who.insert(n, signup(&app_a, n).await);
+    }
+    let (s, t) = as_account(&app_a, &who["ala"], "POST", "/api/tournaments",
+        Some(json!({"kind": "swiss", "game": "urgammon", "to": 1, "days": 1, "rounds": 2, "starts_in_secs": 1}))).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for n in names {
+        as_account(
+            &app_a,
+            &who[n],
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+    }
+    let t = until(&app_b, &who["ala"], &id, |t| {
+        t["round"] == 1 && t["games"].as_array().unwrap().len() == 2
+    })
+    .await;
+    // One instance stops for good; which one held the lease does not
+    // matter: the other must go on.
+    a.stop().await;
+    let resign_round = |t: Value| {
+        let (app_b, who) = (app_b.clone(), who.clone());
+        async move {
+            for g in t["games"].as_array().unwrap() {
+                if g["over"] == true {
+                    continue;
+                }
+                let first = g["first"].as_str().unwrap();
+                resign_in(&app_b, &who[first], g["id"].as_str().unwrap()).await;
+            }
+        }
+    };
+    resign_round(t).await;
+    let t = until(&app_b, &who["ala"], &id, |t| {
+        t["round"] == 2 && t["games"].as_array().unwrap().len() == 4
+    })
+    .await;
+    resign_round(t).await;
+    let t = until(&app_b, &who["ala"], &id, |t| t["status"] == "finished").await;
+    let total: f64 = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 4.0, "four bouts, each a point: {t}");
+    assert!(t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g["over"] == true));
+    b.stop().await;
+}

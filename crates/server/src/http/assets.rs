@@ -147,6 +147,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../static/js/pages/watch.js"),
     ),
     (
+        "js/pages/tournaments.js",
+        include_str!("../../static/js/pages/tournaments.js"),
+    ),
+    (
         "js/pages/players.js",
         include_str!("../../static/js/pages/players.js"),
     ),

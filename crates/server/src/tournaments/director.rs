@@ -387,8 +387,20 @@ impl Tournaments {
         bouts: &[BoutRow],
     ) -> Result<(), TournamentError> {
         let entrants = self.store().entrants(&t.id).await?;
-        let active: Vec<&crate::store::EntrantRow> =
-            entrants.iter().filter(|e| !e.withdrawn).collect();
+        // Withdrawn players are paired no more; a player paused by fair
+        // play (or banned from rated play, in a rated event) sits this
+        // round out.
+        let mut active: Vec<&crate::store::EntrantRow> = vec![];
+        for e in entrants.iter().filter(|e| !e.withdrawn) {
+            if self
+                .lobby()
+                .may_play(e.account.id, spec.rated)
+                .await
+                .is_ok()
+            {
+                active.push(e);
+            }
+        }
         let field: Vec<swiss::Entrant> = active
             .iter()
             .map(|e| {

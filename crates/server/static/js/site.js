@@ -52,9 +52,11 @@ function connect() {
     try { msg = JSON.parse(e.data); } catch { return; }
     if (msg.type === "hello") {
       signedIn = !!msg.signed_in;
-      if (signedIn) refreshChallenges(); else show({ incoming: [], outgoing: [] });
+      if (signedIn) { refreshChallenges(); refreshTournaments(); } else { show({ incoming: [], outgoing: [] }); tournaments = []; drawTournamentBar(); }
     } else if (msg.type === "challenges") {
+      // Her challenges, or her tournaments (a game ready, a start near).
       refreshChallenges();
+      refreshTournaments();
     }
   };
   ws.onclose = () => {
@@ -143,6 +145,43 @@ function drawBar() {
   bar.hidden = false;
 }
 
+/** Her tournaments with a game ready or a start near, as last read. */
+let tournaments = [];
+
+/** Reads her tournaments' news and shows it in the tournament bar. */
+async function refreshTournaments() {
+  if (!signedIn) return;
+  try {
+    ({ tournaments } = await api("GET", "/api/account/tournaments"));
+  } catch {
+    return;
+  }
+  drawTournamentBar();
+}
+
+/** The tournament bar, at the top of every page: her game ready (unless
+ *  she is on it), or an event she entered starting within five minutes. */
+function drawTournamentBar() {
+  const bar = document.getElementById("tournament-bar");
+  if (!bar) return;
+  const here = location.pathname;
+  const news = [];
+  for (const v of tournaments) {
+    const game = v.you && v.you.game;
+    if (game && here !== "/g/" + game) {
+      news.push(el("p", { "data-tournament": v.id, "data-news": "game" }, t("tour.bar_game", { name: v.name }), " ",
+        el("a", { class: "button primary", href: "/g/" + game, "data-nav": true, id: "tournament-bar-play" }, t("tour.bar_play"))));
+    } else if (v.status === "upcoming" && here !== "/t/" + v.id) {
+      const left = Math.max(0, v.starts_ms - v.now_ms);
+      news.push(el("p", { "data-tournament": v.id, "data-news": "starting" },
+        t("tour.bar_starting", { name: v.name, left: `${Math.floor(left / 60000)} min` }), " ",
+        el("a", { class: "button", href: "/t/" + v.id, "data-nav": true }, t("tour.bar_open"))));
+    }
+  }
+  bar.replaceChildren(...news);
+  bar.hidden = !news.length;
+}
+
 /** Sends a challenge; answers it (or throws the API's error). */
 export async function sendChallenge(body) {
   const c = await api("POST", "/api/challenges", body);
@@ -167,4 +206,7 @@ export function startSite() {
   document.addEventListener("agon-account", reconnect);
   // Redrawn in the page's language after a switch.
   document.addEventListener("agon-lang", drawBar);
+  document.addEventListener("agon-lang", drawTournamentBar);
+  // A page change may be onto the game the bar names.
+  document.addEventListener("agon-route", drawTournamentBar);
 }

@@ -18,6 +18,7 @@ import { timeWords, notifyButton, pollTurns } from "../notify.js";
 import { settingsText } from "../settings.js";
 import { challenges, challengeWords, cancelChallenge } from "../site.js";
 import { lessons, progress, say } from "./learn.js";
+import { terms } from "./tournaments.js";
 
 /** How often the counts, the featured game and the followed players are
  *  read again, in milliseconds. */
@@ -46,13 +47,14 @@ export async function homePage(main) {
   const featured = el("section", { class: "card featured", id: "featured", hidden: true, "aria-labelledby": "featured-title" });
   const follows = el("section", { class: "card", id: "following", hidden: true, "aria-labelledby": "following-title" });
   const study = el("section", { class: "card", id: "study", "aria-labelledby": "study-title" });
+  const events = el("section", { class: "card", id: "home-tournaments", hidden: true, "aria-labelledby": "home-tournaments-title" });
   // Two columns on a wide screen (someone to play on the left; a game to
   // watch, the players followed and the day's study on the right), so the
   // first screen holds them all; one column on a phone.
   main.append(el("h1", { class: "sr-only" }, t("home.meet_title")), counts, actions,
     el("div", { class: "home-layout" },
       el("div", { class: "home-main" }, turns, sent, lobby, resume),
-      el("div", { class: "home-side" }, featured, follows, study)));
+      el("div", { class: "home-side" }, events, featured, follows, study)));
 
   const drawTurns = (e) => yourTurn(turns, e.detail);
   document.addEventListener("agon-turns", drawTurns);
@@ -84,12 +86,27 @@ export async function homePage(main) {
         el("a", { href: "/watch", "data-nav": true, id: "home-watch" }, t("home.watch_all")));
     }
     if (live) watched = await showFeatured(featured, live.games[0], watched);
+    await showTournaments(events).catch(() => {});
     if (me) await showFollowing(follows).catch(() => {});
   }
   refresh();
   // Once more when this page's own socket has been counted.
   setTimeout(refresh, 1500);
   timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+}
+
+/** The tournaments under way and coming up (three at most), each a link
+ *  to its page where one joins; hidden when there are none. */
+async function showTournaments(section) {
+  const l = await api("GET", "/api/tournaments");
+  const shown = [...l.running, ...l.upcoming].slice(0, 3);
+  if (!shown.length) { section.hidden = true; return; }
+  section.replaceChildren(el("h2", { id: "home-tournaments-title" }, t("home.tournaments")),
+    el("ul", { class: "resume" }, shown.map((e) => el("li", { "data-tournament": e.id },
+      el("a", { href: "/t/" + e.id, "data-nav": true }, e.name), " · ", terms(e), " · ",
+      e.status === "upcoming" ? t("tour.starts_at", { when: new Date(e.starts_ms).toLocaleTimeString(document.documentElement.lang, { timeStyle: "short" }) }) : t("tour.running")))),
+    el("p", {}, el("a", { href: "/tournaments", "data-nav": true, id: "home-tournaments-all" }, t("home.tournaments_all"))));
+  section.hidden = false;
 }
 
 /** The highest-rated live game, its board updating: a link to watch it.
