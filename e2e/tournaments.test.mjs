@@ -82,16 +82,21 @@ test("a short live arena: made and joined from its pages, paired again after eac
     }, 20000, "the first pairing");
     const waiting = [ala, bo, cy].find((p) => !paired.includes(p));
     // The first paired player resigns both games of the pair: the other
-    // wins 2–0, two points, seen on every page.
+    // wins 2–0, two points (and one for berserk), seen on every page.
     const [loser, winner] = paired;
     const winnerName = await winner.evaluate(() => document.getElementById("account-link").textContent.trim());
+    // The winner-to-be goes berserk before her first move: her time halved,
+    // a point more if she wins; the games list marks the bout.
+    await winner.locator("#tour-berserk").click();
+    await winner.locator("#tour-said", { hasText: "Berserk: your time is halved" }).waitFor();
+    await winner.locator("#tour-berserk").waitFor({ state: "detached" });
     await resignPair(loser);
     await loser.goto(url);
     for (const p of [ala, bo, cy]) {
       if (p !== loser) await p.goto(url);
     }
     for (const p of [ala, bo, cy]) {
-      await until(async () => (await standings(p))[winnerName] === 2, 20000, "two points on every page");
+      await until(async () => (await standings(p))[winnerName] === 3, 20000, "two points and one for berserk, on every page");
     }
     // Paired again at once: the winner and the player who waited (not the
     // same two again).
@@ -101,6 +106,9 @@ test("a short live arena: made and joined from its pages, paired again after eac
     // The game in play is listed, to watch.
     const bouts = await ala.locator("#tour-games li[data-bout]").count();
     assert.equal(bouts, 2);
+    // The winner's profile shows the event and her place.
+    await ala.goto(`${server.url}/@/${winnerName}?lang=en`);
+    await ala.locator("#profile-tournaments li", { hasText: /Saturday arena · place 1 of 3 so far, 3 points/ }).waitFor();
   });
 });
 

@@ -575,3 +575,104 @@ async fn when_the_instance_pairing_an_event_stops_another_goes_on_with_it() {
         .all(|g| g["over"] == true));
     b.stop().await;
 }
+
+/// A site socket (signed in): its player counts as online, as a page of
+/// Agon open would make her.
+async fn online(
+    addr: &str,
+    cookie: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/site/ws")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+/// An arena between two players online: paired at once; one goes berserk
+/// (her clock halved, once, before her first move) and wins: two points
+/// and one for berserk; the pair is paired again (nobody else waits).
+#[tokio::test]
+async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
+    let (_, router) = tournament_app("tournaments_arena").await;
+    let addr = common::serve(router.clone()).await;
+    let (ala, bo) = (signup(&router, "ala").await, signup(&router, "bo").await);
+    let _sockets = (online(&addr, &ala).await, online(&addr, &bo).await);
+    let (s, t) = as_account(&router, &ala, "POST", "/api/tournaments",
+        Some(json!({"kind": "arena", "game": "urgammon", "to": 1, "clock": {"base_secs": 60, "increment_secs": 1}, "minutes": 10}))).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    // Berserk before any game: refused in words.
+    let (s, v) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+    for c in [&ala, &bo] {
+        let (s, v) = as_account(
+            &router,
+            c,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    let t = until(&router, &ala, &id, |t| t["you"]["game"].is_string()).await;
+    let game = t["you"]["game"].as_str().unwrap().to_string();
+    let bout = t["games"][0].clone();
+    let (me, other) = if bout["first"] == "ala" {
+        (0, &bo)
+    } else {
+        (1, &bo)
+    };
+    let (s, v) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["games"][0]["berserk"][me], true);
+    let (_, g) = call(&router, "GET", &format!("/api/games/{game}"), None, None).await;
+    let left = g["state"]["clock"]["remaining_ms"][me].as_i64().unwrap();
+    assert!(left <= 30_000 && left > 25_000, "her clock halved: {left}");
+    let (s, v) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (400, Some("bad-tournament")),
+        "once: {v}"
+    );
+    let (s, v) = as_account(
+        &router,
+        other,
+        "POST",
+        &format!("/api/games/{game}/action"),
+        Some(json!({"type": "resign"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let t = until(&router, &ala, &id, |t| t["standings"][0]["score"] == 3.0).await;
+    assert_eq!(t["standings"][0]["name"], "ala");
+    assert_eq!(t["standings"][0]["sheet"], json!(["3"]));
+    // Alone together, they meet again.
+    until(&router, &ala, &id, |t| {
+        t["games"].as_array().unwrap().len() == 2
+    })
+    .await;
+}

@@ -173,3 +173,36 @@ impl Games {
         Ok(seat.seats())
     }
 }
+
+impl Games {
+    /// A player goes berserk in game `id` (a tournament's, before her first
+    /// decision): her own clock halved, through the door. Answers her seat.
+    ///
+    /// # Errors
+    /// Not her game; a moment when she may not ([`Session::berserk`]).
+    pub(crate) async fn berserk(&self, id: &str, account: i64) -> Result<Seat, GameError> {
+        let slot = self.slot(id).await?;
+        let mut seat = None;
+        let instance = self.instance().to_string();
+        self.change(&slot, Cause::Player, |session| {
+            let Some(&s) = session.seats_of(Some(account)).first() else {
+                return Err(crate::session::SessionError::Forbidden(
+                    crate::session::Refusal::WatchOnly,
+                    "this is not your game".into(),
+                )
+                .into());
+            };
+            seat = Some(s);
+            let at = crate::session::Moment::now(&instance, 0);
+            let (next, commit) = session.berserk(s, &at).map_err(|r| {
+                crate::session::SessionError::Conflict(
+                    r,
+                    "berserk is for a live clock, before your first move, once".into(),
+                )
+            })?;
+            Ok(Some(Change::Play(Box::new(next), commit)))
+        })
+        .await?;
+        seat.ok_or_else(|| GameError::Internal("berserk without a seat".into()))
+    }
+}

@@ -249,6 +249,10 @@ pub fn app(state: AppState) -> Router {
             "/api/tournaments/{id}/withdraw",
             limited(post(api::tournaments::withdraw), &acting),
         )
+        .route(
+            "/api/tournaments/{id}/berserk",
+            limited(post(api::tournaments::berserk), &acting),
+        )
         .route("/api/account/tournaments", get(api::tournaments::mine))
         .route("/tournaments", get(assets::page))
         .route("/t/{id}", get(assets::page))

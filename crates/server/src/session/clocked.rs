@@ -3,7 +3,7 @@
 //! decisions a clocked game makes by itself because they are no choice.
 //! The arithmetic is `crate::clock`'s; this file says when it applies.
 
-use super::actions::{Action, SessionError};
+use super::actions::{Action, Refusal, SessionError};
 use super::game::Session;
 use super::moment::{Deadline, Moment};
 use super::rules::End;
@@ -154,6 +154,33 @@ impl Session {
         next.row.clock_owner = Some(at.instance.to_string());
         let keep = self.tokens.len();
         Some(next.sealed(self, keep, vec![]))
+    }
+
+    /// A tournament player goes berserk (lichess's arena): before her first
+    /// decision on a live clock, her own time is halved (her opponent's is
+    /// untouched); once only.
+    ///
+    /// # Errors
+    /// No live clock, over, she has moved already, or went berserk already
+    /// ([`Refusal::WrongMoment`]).
+    pub fn berserk(&self, seat: Seat, at: &Moment<'_>) -> Result<(Session, Commit), Refusal> {
+        let Some(clock) = self.row.clock.filter(|c| c.days == 0) else {
+            return Err(Refusal::WrongMoment);
+        };
+        if self.is_over() {
+            return Err(Refusal::GameOver);
+        }
+        let i = seat.index();
+        if self.row.moved & seat.bit() != 0 || clock.remaining_ms[i] < clock.base_ms {
+            return Err(Refusal::WrongMoment);
+        }
+        let mut next = self.clone();
+        let mut c = clock;
+        c.remaining_ms[i] = clock.base_ms / 2;
+        next.row.clock = Some(c);
+        next.row.clock_owner = Some(at.instance.to_string());
+        let keep = self.tokens.len();
+        Ok(next.sealed(self, keep, vec![]))
     }
 
     /// The clock as the state shows it at `now_ms`.

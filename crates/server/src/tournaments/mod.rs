@@ -13,8 +13,8 @@ pub mod swiss;
 
 pub use director::{LEASE_MS, TICK};
 pub use service::{
-    standings, Ask, BoutView, Listed, Spec, Standing, TournamentError, TournamentView, Tournaments,
-    You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS, VOID,
+    standings, Ask, BoutView, Listed, Placing, Spec, Standing, TournamentError, TournamentView,
+    Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS, VOID,
 };
 
 use std::sync::Arc;

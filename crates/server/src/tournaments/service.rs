@@ -214,6 +214,8 @@ pub struct BoutView {
     pub over: bool,
     /// The first seat's score (1, ½, 0), once over; void: none.
     pub score: Option<f64>,
+    /// Each seat went berserk.
+    pub berserk: [bool; 2],
 }
 
 /// The signed-in player's place in an event.
@@ -310,6 +312,29 @@ pub struct Listed {
     pub rounds: Option<u32>,
     /// Arena: minutes.
     pub minutes: Option<u32>,
+}
+
+/// A player's result in an event, for her profile.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Placing {
+    /// The event's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// The game.
+    pub game: String,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+    /// When it started.
+    pub starts_ms: i64,
+    /// Her place (so far), from 1.
+    pub rank: usize,
+    /// Players in its standings.
+    pub of: usize,
+    /// Her score.
+    pub score: f64,
 }
 
 /// The tournaments service. Clones share one.
@@ -548,6 +573,33 @@ impl Tournaments {
             .collect())
     }
 
+    /// A player's tournaments, newest first (10 at most), with her place.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn results_of(&self, account: i64) -> Result<Vec<Placing>, TournamentError> {
+        let mut out = vec![];
+        for t in self.store().tournaments_of(account, 10).await? {
+            let entrants = self.store().entrants(&t.id).await?;
+            let bouts = self.store().bouts(&t.id).await?;
+            let table = standings(&t.kind, &entrants, &bouts);
+            if let Some(me) = table.iter().find(|s| s.account == account) {
+                out.push(Placing {
+                    id: t.id.clone(),
+                    name: t.name.clone(),
+                    kind: t.kind.clone(),
+                    game: t.game.clone(),
+                    status: t.status.clone(),
+                    starts_ms: t.starts_ms,
+                    rank: me.rank,
+                    of: table.len(),
+                    score: me.score,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// An event, its standings and bouts, and the viewer's place.
     ///
     /// # Errors
@@ -655,6 +707,43 @@ impl Tournaments {
         self.get(id, Some(who.id)).await
     }
 
+    /// A player goes berserk in her arena game: her clock halved before
+    /// her first move, for one point more if she wins the bout. A Ringo
+    /// bout's berserk is in its first game.
+    ///
+    /// # Errors
+    /// Not an arena under way, no game of hers in play, a moment when she
+    /// may not (moved already, berserk already), the store.
+    pub async fn berserk(
+        &self,
+        id: &str,
+        who: &SeatAccount,
+    ) -> Result<TournamentView, TournamentError> {
+        let row = self.row(id).await?;
+        if row.kind != "arena" || row.status != "running" {
+            return Err(TournamentError::Bad(
+                "berserk is for an arena under way".into(),
+            ));
+        }
+        let bouts = self.store().bouts(id).await?;
+        let game = playing(&bouts, who.id)
+            .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
+        let bout = bouts
+            .iter()
+            .find(|b| b.game == game)
+            .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
+        self.inner
+            .people
+            .games()
+            .berserk(&game, who.id)
+            .await
+            .map_err(|e| TournamentError::Bad(e.to_string()))?;
+        let seat = usize::from(bout.account0 != who.id);
+        self.store().berserk(&game, seat).await?;
+        self.changed(id);
+        self.get(id, Some(who.id)).await
+    }
+
     /// The events where a player has a game in play, and those she entered
     /// that start within [`TELL_BEFORE_MS`]: what every page shows her.
     ///
@@ -701,6 +790,7 @@ impl Tournaments {
                 second: b.account1.and_then(name),
                 over: b.score0.is_some(),
                 score: b.score0.filter(|s| *s >= 0.0),
+                berserk: b.berserk,
             })
             .collect();
         let podium = if row.status == "finished" {

@@ -1174,5 +1174,11 @@ export default {
   "err.tournament-over": "This tournament is over.",
   "err.conditions-not-met": "You do not meet this tournament's conditions.",
   "err.wrong-password": "Wrong password.",
-  "err.too-many-tournaments": "You have made as many tournaments as you may for now."
+  "err.too-many-tournaments": "You have made as many tournaments as you may for now.",
+  "tour.berserk": "Berserk",
+  "tour.berserk_help": "Halve your own time before your first move: a win then scores a point more.",
+  "tour.done_berserk": "Berserk: your time is halved; a win scores a point more.",
+  "profile.tournaments": "Tournaments",
+  "profile.tournament_place": "place {rank} of {of}, {score} points",
+  "profile.tournament_place_now": "place {rank} of {of} so far, {score} points"
 };

@@ -1174,5 +1174,11 @@ export default {
   "err.tournament-over": "Ce tournoi est terminé.",
   "err.conditions-not-met": "Vous ne remplissez pas les conditions de ce tournoi.",
   "err.wrong-password": "Mot de passe erroné.",
-  "err.too-many-tournaments": "Vous avez créé autant de tournois que permis pour l’instant."
+  "err.too-many-tournaments": "Vous avez créé autant de tournois que permis pour l’instant.",
+  "tour.berserk": "Berserk",
+  "tour.berserk_help": "Divisez votre temps par deux avant votre premier coup : une victoire rapporte alors un point de plus.",
+  "tour.done_berserk": "Berserk : votre temps est divisé par deux ; une victoire rapporte un point de plus.",
+  "profile.tournaments": "Tournois",
+  "profile.tournament_place": "place {rank} sur {of}, {score} points",
+  "profile.tournament_place_now": "pour l’instant place {rank} sur {of}, {score} points"
 };

@@ -1174,5 +1174,11 @@ export default {
   "err.tournament-over": "Ten turniej się zakończył.",
   "err.conditions-not-met": "Nie spełniasz warunków tego turnieju.",
   "err.wrong-password": "Złe hasło.",
-  "err.too-many-tournaments": "Utworzyłeś(-aś) już tyle turniejów, ile na razie można."
+  "err.too-many-tournaments": "Utworzyłeś(-aś) już tyle turniejów, ile na razie można.",
+  "tour.berserk": "Berserk",
+  "tour.berserk_help": "Zmniejsz o połowę swój czas przed pierwszym ruchem: wygrana da wtedy punkt więcej.",
+  "tour.done_berserk": "Berserk: twój czas zmniejszony o połowę; wygrana da punkt więcej.",
+  "profile.tournaments": "Turnieje",
+  "profile.tournament_place": "miejsce {rank} na {of}, punkty: {score}",
+  "profile.tournament_place_now": "na razie miejsce {rank} na {of}, punkty: {score}"
 };

@@ -218,3 +218,15 @@ pub async fn mine(
         tournaments: app.tournaments().mine_now(a.id).await?,
     }))
 }
+
+/// `POST /api/tournaments/{id}/berserk` → the event: the player's clock
+/// halved in her arena game before her first move, for a point more.
+pub async fn berserk(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    viewer: Viewer,
+) -> Result<Json<TournamentView>, ApiError> {
+    viewer.require()?;
+    let me = who(&viewer).ok_or_else(|| ApiError::Internal("signed in, no account".into()))?;
+    Ok(Json(app.tournaments().berserk(&id, &me).await?))
+}

@@ -129,6 +129,9 @@ pub struct Profile {
     /// A moderator marked her for cheating: her ratings are off the
     /// leaderboards.
     pub marked: bool,
+    /// Her tournaments, newest first (10 at most): each with her place and
+    /// score (`GET /api/tournaments/{id}` has the rest).
+    pub tournaments: Vec<crate::tournaments::Placing>,
 }
 
 fn not_found(name: &str) -> ApiError {
@@ -236,6 +239,7 @@ pub async fn profile(
         following,
         challenges: crate::accounts::challenge_policy(account.settings.as_deref()),
         marked: crate::safety::marked(app.store(), account.id).await?,
+        tournaments: app.tournaments().results_of(account.id).await?,
         name: account.name.unwrap_or_default(),
         created_at: account.created_at,
         ratings,

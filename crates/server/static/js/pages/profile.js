@@ -103,6 +103,14 @@ export async function profilePage(main, name) {
     main.append(el("section", { "aria-labelledby": "playing-title" }, el("h2", { id: "playing-title" }, t("profile.playing")),
       el("table", { class: "list stack", id: "playing" }, el("tbody", {}, p.playing.map((g) => gameRow(g, p.name))))));
   }
+  // Her tournaments, with her place in each.
+  if (p.tournaments && p.tournaments.length) {
+    main.append(el("section", { "aria-labelledby": "profile-tournaments-title" },
+      el("h2", { id: "profile-tournaments-title" }, t("profile.tournaments")),
+      el("ul", { class: "resume", id: "profile-tournaments" }, p.tournaments.map((r) => el("li", { "data-tournament": r.id },
+        el("a", { href: "/t/" + r.id, "data-nav": true }, r.name), " · ",
+        t(r.status === "finished" ? "profile.tournament_place" : "profile.tournament_place_now", { rank: r.rank, of: r.of, score: r.score }))))));
+  }
   // Her games, filtered by game, result and rated, as she chooses.
   const body = el("tbody", {}, p.games.map((g) => gameRow(g, p.name)));
   const filters = { kind: "", rules: "", result: "", rated: "" };

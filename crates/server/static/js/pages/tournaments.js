@@ -138,8 +138,14 @@ export async function tournamentPage(main, id) {
     tick();
     // The player's game, when one is ready: told once, with a link.
     const game = v.you && v.you.game;
-    yours.replaceChildren(game ? el("p", { class: "result", id: "tour-your-game" },
-      el("a", { class: "button primary", href: "/g/" + game, "data-nav": true }, t("tour.your_game"))) : "");
+    // In an arena, before her first move, she may halve her own clock for
+    // a point more if she wins (the server says when she may not).
+    const mine = game && v.games.find((g) => g.id === game);
+    const seat = mine ? (mine.first === (me && me.name) ? 0 : 1) : 0;
+    const berserk = v.kind === "arena" && mine && !mine.berserk[seat]
+      ? el("button", { id: "tour-berserk", title: t("tour.berserk_help"), onclick: () => act("berserk") }, t("tour.berserk")) : "";
+    yours.replaceChildren(game ? el("p", { class: "result row", id: "tour-your-game" },
+      el("a", { class: "button primary", href: "/g/" + game, "data-nav": true }, t("tour.your_game")), berserk) : "");
     if (game && told !== game) { told = game; announce(t("tour.your_game")); }
     actions.replaceChildren();
     if (!me) {
@@ -176,7 +182,8 @@ export async function tournamentPage(main, id) {
       v.games.length ? el("ul", { class: "resume" }, v.games.map((g) => el("li", { "data-bout": g.id },
         g.second ? el("a", { href: "/g/" + g.id, "data-nav": true },
           `${swiss ? t("tour.round", { n: g.round }) + " · " : ""}${g.first} – ${g.second}`, " · ",
-          g.over ? (g.score == null ? t("tour.void") : `${g.score}–${1 - g.score}`) : t("tour.in_play"))
+          g.over ? (g.score == null ? t("tour.void") : `${g.score}–${1 - g.score}`) : t("tour.in_play"),
+          g.berserk && (g.berserk[0] || g.berserk[1]) ? el("span", { title: t("tour.berserk") }, " ⚔") : "")
           : el("span", {}, `${t("tour.round", { n: g.round })} · ${g.first} · ${t("tour.bye")}`)))) : el("p", { class: "muted" }, t("tour.no_games")));
   }
 
