@@ -157,3 +157,68 @@ test("pausing and joining again, and the notice that a tournament starts in five
     await anon.locator("#tournament-sign-in").waitFor();
   });
 });
+
+/** Plays a two-round Swiss event of `game` among three players in three
+ *  browsers: each round, the paired players find their game from the
+ *  event's page and the first seat resigns (a Ringo bout's both games);
+ *  the bye goes round; every page ends on the podium. */
+async function swissInBrowsers(game) {
+  await withApp(async (server, browser) => {
+    const names = ["ala", "bo", "cy"];
+    const pages = {};
+    for (const n of names) pages[n] = await player(browser, server.url, n);
+    const made = await pages.ala.evaluate((g) => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "swiss", game: g, days: 1, rounds: 2, to: 1, starts_in_secs: 2, name: "Two rounds" }) }).then((r) => r.json()), game);
+    assert.ok(made.id, JSON.stringify(made));
+    const url = `${server.url}/t/${made.id}?lang=en`;
+    for (const n of names) {
+      await pages[n].goto(url);
+      await pages[n].locator("#tour-join").click();
+      await pages[n].locator("#tour-withdraw", { hasText: "Withdraw" }).waitFor();
+    }
+    const byes = new Set();
+    for (const round of [1, 2]) {
+      for (const n of names) await pages[n].locator("#tour-status", { hasText: `Round ${round} of 2` }).waitFor({ timeout: 20000 });
+      // Who plays whom, as the page lists it: one board and one bye.
+      const bouts = await pages.ala.evaluate((r) => [...document.querySelectorAll("#tour-games li[data-bout]")]
+        .map((li) => li.textContent).filter((text) => text.startsWith(`round ${r} `)), round);
+      assert.equal(bouts.length, 2, JSON.stringify(bouts));
+      const bye = bouts.find((b) => b.includes("bye"));
+      assert.ok(bye, JSON.stringify(bouts));
+      const byeName = bye.split(" · ")[1];
+      assert.ok(!byes.has(byeName), `one bye each: ${byeName}`);
+      byes.add(byeName);
+      // The first seat of the board resigns from her game's page.
+      const board = bouts.find((b) => !b.includes("bye"));
+      const first = board.split(" · ")[1].split(" – ")[0];
+      const p = pages[first];
+      await p.locator("#tour-your-game a").click();
+      await p.waitForURL(/\/g\//);
+      for (let n = 0; n < (game === "ringo" ? 2 : 1); n++) {
+        await p.locator("#resign").click();
+        await p.locator("#resign.danger").click();
+        if (game === "ringo" && n === 0) {
+          await p.locator("#pair-go").click();
+          await p.waitForFunction(() => window.agonState && !window.agonState.over);
+        }
+      }
+      await p.goto(url);
+    }
+    // Every page ends on the podium; three players, four points in all
+    // (two boards and two byes).
+    for (const n of names) {
+      await pages[n].locator("#tour-status", { hasText: "Finished" }).waitFor({ timeout: 20000 });
+      await pages[n].locator("#tour-podium-list li").nth(2).waitFor();
+      const table = await standings(pages[n]);
+      assert.equal(Object.values(table).reduce((a, b) => a + b, 0), 4, JSON.stringify(table));
+    }
+  });
+}
+
+test("a two-round Swiss event in Urgammon (a match a round), in three browsers, to its podium", async () => {
+  await swissInBrowsers("urgammon");
+});
+
+test("a two-round Swiss event in Ringo (a pair of games a round), in three browsers, to its podium", async () => {
+  await swissInBrowsers("ringo");
+});

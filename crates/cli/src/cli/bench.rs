@@ -29,6 +29,9 @@ pub(crate) enum BenchCmd {
     /// while seeks are made and accepted (push latency), then clocked moves
     /// (the time charged against the thinking time measured).
     Lobby(LobbyBench),
+    /// A tournament arena of many simulated players online: the pairing
+    /// latency after each bout, the standings read while it runs.
+    Arena(ArenaBench),
     /// Sign-ins: the cost of one (Argon2id), and the latency of many at once.
     Signin {
         /// Sign-ins at once, in each concurrent round.
@@ -153,4 +156,18 @@ pub(crate) struct LobbyBench {
     /// A running server (started here when absent).
     #[arg(long)]
     pub(crate) url: Option<String>,
+}
+
+/// What to run (the flags of `agon bench arena`).
+#[derive(clap::Args, Debug)]
+pub(crate) struct ArenaBench {
+    /// Players in the arena (each signed up, online and entered).
+    #[arg(long, default_value_t = 1_000)]
+    pub(crate) players: usize,
+    /// Seconds of play.
+    #[arg(long, default_value_t = 60.0)]
+    pub(crate) seconds: f64,
+    /// Each bout's think before its second seat resigns, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    pub(crate) think_ms: u64,
 }

@@ -22,43 +22,103 @@ pub const LEASE_MS: i64 = 5_000;
 /// How often the director looks at every event.
 pub const TICK: Duration = Duration::from_secs(1);
 
+/// Every so many ticks, every open bout is looked at.
+pub const SWEEP_EVERY: u32 = 10;
+
 impl Tournaments {
-    /// Runs the director until the app stops.
+    /// Runs the director until the app stops: a tick each second, and at
+    /// once when games end (those games' bouts settled first); every
+    /// [`SWEEP_EVERY`] ticks, every open bout looked at (a game that ended
+    /// on an instance that did not say so here).
     pub(super) async fn direct(
         weak: std::sync::Weak<super::service::Inner>,
         instance: String,
         mut endings: tokio::sync::broadcast::Receiver<String>,
         mut stopping: crate::tasks::Stopping,
     ) {
+        let mut ticks: u32 = 0;
         loop {
+            let mut ended = vec![];
             tokio::select! {
                 () = stopping.wait() => return,
                 () = tokio::time::sleep(TICK) => {}
-                _ = endings.recv() => {}
+                got = endings.recv() => match got {
+                    Ok(id) => ended.push(id),
+                    // Missed some: the sweep finds them.
+                    Err(_) => ticks = SWEEP_EVERY,
+                },
+            }
+            // Games that ended together are settled together.
+            while let Ok(id) = endings.try_recv() {
+                ended.push(id);
+            }
+            ticks += 1;
+            let sweep = ticks >= SWEEP_EVERY;
+            if sweep {
+                ticks = 0;
             }
             let Some(inner) = weak.upgrade() else { return };
             let t = Tournaments { inner };
-            if let Err(e) = t.tick(&instance).await {
+            if let Err(e) = t.tick(&instance, &ended, sweep).await {
                 tracing::warn!(error = %e, "the tournament director could not look at the events");
             }
         }
     }
 
-    /// Moves every upcoming and running event on, once.
+    /// Moves every upcoming and running event on, once: first the bouts of
+    /// the games in `ended`; with `sweep`, every open bout.
     ///
     /// # Errors
     /// The store failed.
-    pub async fn tick(&self, instance: &str) -> Result<(), TournamentError> {
+    pub async fn tick(
+        &self,
+        instance: &str,
+        ended: &[String],
+        sweep: bool,
+    ) -> Result<(), TournamentError> {
         self.make_scheduled().await;
+        for game in ended {
+            if let Err(e) = self.settle_game(game).await {
+                tracing::warn!(game = %game, error = %e, "a tournament bout could not be settled");
+            }
+        }
         for t in self.store().tournaments(0).await? {
-            if let Err(e) = self.step(&t, instance).await {
+            if let Err(e) = self.step(&t, instance, sweep).await {
                 tracing::warn!(tournament = %t.id, error = %e, "a tournament could not move on");
             }
         }
         Ok(())
     }
 
-    async fn step(&self, t: &TournamentRow, instance: &str) -> Result<(), TournamentError> {
+    /// Settles the bout a game that just ended belongs to, if it is over.
+    async fn settle_game(&self, game: &str) -> Result<(), TournamentError> {
+        let Some(b) = self.store().bout_of(game).await? else {
+            return Ok(());
+        };
+        if b.score0.is_some() || b.account1.is_none() {
+            return Ok(());
+        }
+        let Some(t) = self.store().tournament(&b.tournament).await? else {
+            return Ok(());
+        };
+        let kind: Kind = t
+            .game
+            .parse()
+            .map_err(|e| TournamentError::Bad(format!("{e}")))?;
+        if let Some(score) = self.result_of(&b, kind).await? {
+            if self.store().end_bout(&b.game, score, now_ms()).await? {
+                self.changed(&t.id);
+            }
+        }
+        Ok(())
+    }
+
+    async fn step(
+        &self,
+        t: &TournamentRow,
+        instance: &str,
+        sweep: bool,
+    ) -> Result<(), TournamentError> {
         let now = now_ms();
         let spec = spec_of(t)?;
         if t.status == "upcoming" {
@@ -86,7 +146,13 @@ impl Tournaments {
             .game
             .parse()
             .map_err(|e| TournamentError::Bad(format!("{e}")))?;
-        let bouts = self.settle(t, kind).await?;
+        // Bouts are settled as their games end (`settle_game`); the sweep
+        // looks at every open one.
+        let bouts = if sweep {
+            self.settle(t, kind).await?
+        } else {
+            self.store().bouts(&t.id).await?
+        };
         let open = bouts
             .iter()
             .any(|b| b.score0.is_none() && b.account1.is_some());

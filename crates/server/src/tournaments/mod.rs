@@ -36,6 +36,7 @@ impl Tournaments {
                 changed: tokio::sync::broadcast::channel(256).0,
                 schedule,
                 made: std::sync::Mutex::new(std::collections::HashSet::new()),
+                counted: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         };
         games.spawn(Tournaments::direct(

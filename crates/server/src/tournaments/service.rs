@@ -355,6 +355,19 @@ pub(super) struct Inner {
     /// The scheduled events this instance made or found made (their
     /// schedule keys), so each is written once.
     pub(super) made: std::sync::Mutex<HashSet<String>>,
+    /// Each event's entrants, bouts and standings as last counted, and
+    /// when.
+    pub(super) counted: std::sync::Mutex<HashMap<String, (std::time::Instant, Arc<Counted>)>>,
+}
+
+/// How long an event's count is served before the store is read again.
+const COUNTED_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// An event's entrants, bouts and standings, counted once.
+pub(super) struct Counted {
+    entrants: Vec<EntrantRow>,
+    bouts: Vec<BoutRow>,
+    standings: Vec<Standing>,
 }
 
 /// A name from the settings: "Ringo arena", "Urgammon Swiss".
@@ -385,7 +398,37 @@ impl Tournaments {
     }
 
     pub(super) fn changed(&self, id: &str) {
+        if let Ok(mut c) = self.inner.counted.lock() {
+            c.remove(id);
+        }
         let _ = self.inner.changed.send(id.to_string());
+    }
+
+    /// An event's entrants, bouts and standings: counted from the store at
+    /// most once a second per event (and again at once after a change
+    /// here), however many pages read them.
+    async fn counted(&self, row: &TournamentRow) -> Result<Arc<Counted>, TournamentError> {
+        if let Some(c) = self.inner.counted.lock().ok().and_then(|c| {
+            c.get(&row.id)
+                .filter(|(at, _)| at.elapsed() < COUNTED_FOR)
+                .map(|(_, c)| c.clone())
+        }) {
+            return Ok(c);
+        }
+        let entrants = self.store().entrants(&row.id).await?;
+        let bouts = self.store().bouts(&row.id).await?;
+        let table = standings(&row.kind, &entrants, &bouts);
+        let c = Arc::new(Counted {
+            entrants,
+            bouts,
+            standings: table,
+        });
+        if let Ok(mut all) = self.inner.counted.lock() {
+            // Finished events leave the cache as they are read no more.
+            all.retain(|_, (at, _)| at.elapsed() < COUNTED_FOR * 10);
+            all.insert(row.id.clone(), (std::time::Instant::now(), c.clone()));
+        }
+        Ok(c)
     }
 
     /// Makes an event: by a signed-in player (`by`), or by the operator's
@@ -771,9 +814,9 @@ impl Tournaments {
         viewer: Option<i64>,
     ) -> Result<TournamentView, TournamentError> {
         let spec = spec_of(row)?;
-        let entrants = self.store().entrants(&row.id).await?;
-        let bouts = self.store().bouts(&row.id).await?;
-        let standings = standings(&row.kind, &entrants, &bouts);
+        let counted = self.counted(row).await?;
+        let (entrants, bouts) = (&counted.entrants, &counted.bouts);
+        let standings = counted.standings.clone();
         let names: HashMap<i64, Option<String>> = entrants
             .iter()
             .map(|e| (e.account.id, e.account.name.clone()))
@@ -807,7 +850,7 @@ impl Tournaments {
             You {
                 joined: entry.is_some_and(|e| !e.withdrawn),
                 withdrawn: entry.is_some_and(|e| e.withdrawn),
-                game: playing(&bouts, me),
+                game: playing(bouts, me),
             }
         });
         Ok(TournamentView {
@@ -901,13 +944,30 @@ fn score_in(b: &BoutRow, account: i64) -> Option<f64> {
 pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<Standing> {
     let mut ended: Vec<&BoutRow> = bouts.iter().filter(|b| b.score0.is_some()).collect();
     ended.sort_by_key(|b| (b.ended_ms.unwrap_or(0), b.created_ms));
-    let mine = |a: i64| {
-        ended
-            .iter()
-            .filter(move |b| b.account0 == a || b.account1 == Some(a))
-            .copied()
-    };
-    let swiss_score = |a: i64| mine(a).filter_map(|b| score_in(b, a)).sum::<f64>();
+    // Each player's finished bouts in order, and her bout in play: one
+    // pass over the bouts, so a large arena's standings cost what its
+    // bouts do.
+    let mut per: HashMap<i64, Vec<&BoutRow>> = HashMap::new();
+    for b in &ended {
+        per.entry(b.account0).or_default().push(b);
+        if let Some(a1) = b.account1 {
+            per.entry(a1).or_default().push(b);
+        }
+    }
+    let mut in_play: HashMap<i64, &str> = HashMap::new();
+    for b in bouts.iter().filter(|b| b.score0.is_none()) {
+        if let Some(a1) = b.account1 {
+            in_play.insert(b.account0, &b.game);
+            in_play.insert(a1, &b.game);
+        }
+    }
+    let none: Vec<&BoutRow> = vec![];
+    let mine = |a: i64| per.get(&a).unwrap_or(&none).iter().copied();
+    let scores: HashMap<i64, f64> = per
+        .iter()
+        .map(|(&a, list)| (a, list.iter().filter_map(|b| score_in(b, a)).sum()))
+        .collect();
+    let swiss_score = |a: i64| scores.get(&a).copied().unwrap_or(0.0);
     let mut out: Vec<Standing> = entrants
         .iter()
         .map(|e| {
@@ -970,7 +1030,7 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
                 sonneborn_berger: sb,
                 rating: e.rating.round() as i64,
                 withdrawn: e.withdrawn,
-                playing: playing(bouts, a),
+                playing: in_play.get(&a).map(|g| g.to_string()),
                 account: a,
             }
         })

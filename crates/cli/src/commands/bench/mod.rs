@@ -1,5 +1,6 @@
 //! `agon bench …`: speed benchmarks, and the web app under load.
 
+pub(crate) mod arena;
 mod load;
 pub(crate) mod lobby;
 mod readers;
@@ -17,6 +18,7 @@ pub(crate) fn run(cmd: BenchCmd) -> Result<()> {
         BenchCmd::RingoSearch { depth } => print_json(&speed::ringo_search(depth)?),
         BenchCmd::Serve(b) => print_json(&serve::run(&b)?),
         BenchCmd::Lobby(b) => print_json(&lobby::run(&b)?),
+        BenchCmd::Arena(b) => print_json(&arena::run(&b)?),
         BenchCmd::Signin {
             concurrent,
             rounds,
