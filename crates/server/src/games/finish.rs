@@ -23,7 +23,7 @@ use crate::session::PAIR_PAUSE_MS;
 
 /// The account `me`'s score in a finished game: 1 a win, 0.5 a draw, 0 a
 /// loss (a resignation is a loss).
-fn score_for(session: &Session, me: i64) -> f64 {
+pub(crate) fn score_for(session: &Session, me: i64) -> f64 {
     match session.winner() {
         None => 0.5,
         Some(w) => {

@@ -30,7 +30,7 @@ pub use acting::{Acted, Ask};
 pub use chat::{check_text, ChatRefusal, CHAT_BURST, CHAT_SHOWN, CHAT_WINDOW, MAX_CHAT_CHARS};
 pub use computer::EngineReply;
 pub use error::GameError;
-pub(crate) use finish::{begin_pair, begin_pair_always};
+pub(crate) use finish::{begin_pair, begin_pair_always, score_for};
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
 pub use reviews::Review;

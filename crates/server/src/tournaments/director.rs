@@ -9,7 +9,8 @@
 use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
 use super::{arena, swiss};
 use crate::clock::now_ms;
-use crate::model::{Kind, Seat, Status};
+use crate::games::score_for;
+use crate::model::{Kind, Status};
 use crate::push::TournamentNews;
 use crate::session::Session;
 use crate::store::{BoutRow, SeatAccount, TournamentRow};
@@ -584,23 +585,5 @@ impl Tournaments {
         }
         self.changed(&t.id);
         Ok(())
-    }
-}
-
-/// A player's score in a finished game: 1 a win, ½ a draw, 0 a loss.
-fn score_for(s: &Session, account: i64) -> f64 {
-    match s.winner() {
-        None => 0.5,
-        Some(w) => {
-            let seat: Seat = w;
-            if s.row.accounts[seat.index()]
-                .as_ref()
-                .is_some_and(|a| a.id == account)
-            {
-                1.0
-            } else {
-                0.0
-            }
-        }
     }
 }

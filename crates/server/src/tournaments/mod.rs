@@ -6,6 +6,7 @@
 //! for a game, never a second path).
 
 pub mod arena;
+mod ask;
 mod director;
 pub mod schedule;
 mod service;

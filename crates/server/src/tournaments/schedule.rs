@@ -19,7 +19,7 @@
 //! Swiss only), `to` (Urgammon's match), `rules` (Ringo's; the most even
 //! set when none), `rated=yes|no`, `name=Words_with_underscores`.
 
-use super::service::Ask;
+use super::ask::Ask;
 use crate::clock::ClockSettings;
 use crate::model::Kind;
 use std::str::FromStr;

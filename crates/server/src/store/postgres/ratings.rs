@@ -16,6 +16,15 @@ fn rating_from(r: &Row, at: usize) -> RatingRow {
     }
 }
 
+/// A rated game from three columns: id, place in the order, when.
+fn rated_from(r: &Row) -> RatedGame {
+    RatedGame {
+        id: r.get(0),
+        seq: r.get(1),
+        at: r.get(2),
+    }
+}
+
 #[async_trait::async_trait]
 impl RatingBackend for PgStore {
     async fn rate(
@@ -107,11 +116,7 @@ impl RatingBackend for PgStore {
             )
             .await?
             .iter()
-            .map(|r| RatedGame {
-                id: r.get(0),
-                seq: r.get(1),
-                at: r.get(2),
-            })
+            .map(rated_from)
             .collect())
     }
 
@@ -132,11 +137,7 @@ impl RatingBackend for PgStore {
             )
             .await?
             .iter()
-            .map(|r| RatedGame {
-                id: r.get(0),
-                seq: r.get(1),
-                at: r.get(2),
-            })
+            .map(rated_from)
             .collect())
     }
 

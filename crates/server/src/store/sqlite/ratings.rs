@@ -28,6 +28,15 @@ fn read(c: &Connection, account: i64, kind: Kind) -> Result<RatingRow, rusqlite:
     .unwrap_or(RatingRow::NEW))
 }
 
+/// A rated game from three columns: id, place in the order, when.
+fn rated_from(r: &rusqlite::Row<'_>) -> Result<RatedGame, rusqlite::Error> {
+    Ok(RatedGame {
+        id: r.get(0)?,
+        seq: r.get(1)?,
+        at: r.get(2)?,
+    })
+}
+
 #[async_trait::async_trait]
 impl RatingBackend for SqliteStore {
     async fn rate(
@@ -98,13 +107,7 @@ impl RatingBackend for SqliteStore {
                  WHERE kind = ?1 AND rating_change0 IS NOT NULL AND rated_seq IS NOT NULL
                  ORDER BY rated_seq, id",
             )?
-            .query_map(params![kind.name()], |r| {
-                Ok(RatedGame {
-                    id: r.get(0)?,
-                    seq: r.get(1)?,
-                    at: r.get(2)?,
-                })
-            })?
+            .query_map(params![kind.name()], rated_from)?
             .collect()
         })
         .await
@@ -123,13 +126,7 @@ impl RatingBackend for SqliteStore {
                    AND rating_change0 IS NOT NULL AND rated_seq IS NOT NULL
                  ORDER BY rated_seq DESC LIMIT ?3",
             )?
-            .query_map(params![kind.name(), account, limit as i64], |r| {
-                Ok(RatedGame {
-                    id: r.get(0)?,
-                    seq: r.get(1)?,
-                    at: r.get(2)?,
-                })
-            })?
+            .query_map(params![kind.name(), account, limit as i64], rated_from)?
             .collect()
         })
         .await
