@@ -135,3 +135,41 @@ fn a_server_configured_by_its_environment_alone_serves_as_told() {
     );
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A tournament schedule that does not read stops the start before
+/// anything is served, naming the line; a missing file names the file.
+#[test]
+fn a_tournament_schedule_that_does_not_read_stops_the_start_and_says_where() {
+    let dir = std::env::temp_dir().join(format!("agon-schedule-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("schedule.txt");
+    std::fs::write(
+        &bad,
+        "# fine\nhourly arena ringo every=60 minutes=30 clock=180+2\nweekly swiss chess every=10080 rounds=5\n",
+    )
+    .unwrap();
+    let data = dir.join("data");
+    let out = agon(&[
+        "serve",
+        "--data",
+        data.to_str().unwrap(),
+        "--port",
+        "0",
+        "--tournaments",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("line 3"), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+    let out = agon(&[
+        "serve",
+        "--data",
+        data.to_str().unwrap(),
+        "--tournaments",
+        dir.join("none.txt").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("none.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
