@@ -51,9 +51,16 @@ export async function tournamentsPage(main) {
   async function read() {
     let l;
     try { l = await api("GET", "/api/tournaments"); } catch { return; }
+    // Each list's title and its words when empty, spelled out so that
+    // every key the page uses can be found.
+    const words = {
+      running: ["tour.list_running", "tour.none_running"],
+      upcoming: ["tour.list_upcoming", "tour.none_upcoming"],
+      finished: ["tour.list_finished", "tour.none_finished"],
+    };
     lists.replaceChildren(...["running", "upcoming", "finished"].map((s) => el("section", { class: "card", id: "tournaments-" + s, "aria-labelledby": "tournaments-" + s + "-title" },
-      el("h2", { id: "tournaments-" + s + "-title" }, t("tour.list_" + s)),
-      l[s].length ? el("ul", { class: "resume" }, l[s].map(item)) : el("p", { class: "muted" }, t("tour.none_" + s)))));
+      el("h2", { id: "tournaments-" + s + "-title" }, t(words[s][0])),
+      l[s].length ? el("ul", { class: "resume" }, l[s].map(item)) : el("p", { class: "muted" }, t(words[s][1])))));
   }
   read();
   const timer = setInterval(() => { if (!document.hidden) read(); }, 5000);
@@ -191,7 +198,7 @@ export async function tournamentPage(main, id) {
     said.textContent = "";
     try {
       draw(await api("POST", `/api/tournaments/${id}/${verb}`, body));
-      said.textContent = t("tour.done_" + verb);
+      said.textContent = t({ join: "tour.done_join", withdraw: "tour.done_withdraw", berserk: "tour.done_berserk" }[verb]);
     } catch (e) { said.textContent = errorText(e); }
   }
 
