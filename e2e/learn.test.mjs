@@ -174,6 +174,9 @@ test("lessons: two of each game completed by mouse and keyboard, a wrong try exp
     // The list ticks them; another device signed in to the account too.
     await page.goto(server.url + "/learn");
     await page.locator("#learn-count-ringo", { hasText: "2 of 18 done" }).waitFor();
+    // The games' sections are drawn one after the other: wait for Urgammon's
+    // own count before counting its ticks.
+    await page.locator("#learn-count-urgammon", { hasText: /^2 of \d+ done/ }).waitFor();
     assert.equal(await page.locator('#learn-urgammon [data-done="yes"]').count(), 2);
     const other = await (await browser.newContext()).newPage();
     await other.goto(server.url + "/?lang=pl");
