@@ -6,6 +6,9 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import net from "node:net";
+import http from "node:http";
+import crypto from "node:crypto";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,7 +57,7 @@ export function freshDatabase(name) {
   return admin.replace(/\/[^/]*$/, "/" + db);
 }
 
-export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false, database = null } = {}) {
+export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false, database = null, extra = [] } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
@@ -67,7 +70,7 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
   const proc = spawn(bin, ["serve", "--data", data, "--port", String(port), "--engine-delay-ms", String(engineDelayMs),
     "--rate-limit", "0", "--create-limit", "0", "--first-move-secs", String(firstMoveSecs),
     "--claim-after-secs", String(claimAfterSecs), ...(pushInsecure ? PUSH_ON_LOOPBACK : []),
-    ...(database ? ["--database", database] : [])], {
+    ...(database ? ["--database", database] : []), ...extra], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   // The data directory goes with the server: every test starts one, and the
@@ -83,7 +86,11 @@ export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claim
     proc.stdout.on("data", (d) => { if (String(d).includes("Agon is running")) { clearTimeout(timer); resolve(); } });
     proc.on("exit", (code) => reject(new Error("server exited with " + code)));
   });
-  return { url: `http://127.0.0.1:${port}`, data, bin, stop: () => proc.kill("SIGTERM") };
+  return {
+    url: `http://127.0.0.1:${port}`, data, bin, stop: () => proc.kill("SIGTERM"),
+    // kill -9: no stop, no goodbye to the store (a crash, an OOM kill).
+    kill: () => new Promise((resolve) => { proc.once("exit", resolve); proc.kill("SIGKILL"); }),
+  };
 }
 
 export async function launch() {
@@ -233,3 +240,43 @@ export function accountAs(page, what, name) {
   return page.evaluate(([w, n]) => fetch("/api/account/" + w, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ name: n, password: "correct horse battery" }) }).then((r) => r.status), [what, name]);
 }
+
+/** A push service of the test's own, on loopback: what it receives, and
+ *  an endpoint on it per device. */
+export async function startPushService() {
+  const received = [];
+  const push = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => { received.push({ headers: req.headers, url: req.url, body: Buffer.concat(chunks) }); res.writeHead(201); res.end(); });
+  });
+  await new Promise((r) => push.listen(0, "127.0.0.1", r));
+  return {
+    received,
+    endpoint: (device) => `http://127.0.0.1:${push.address().port}/push/${device}`,
+    close: () => push.close(),
+  };
+}
+
+/** RFC 8291 decryption, written here from the RFC with Node's own crypto:
+ *  the browser's side of Web Push. */
+export function decrypt(body, ua, auth) {
+  const salt = body.subarray(0, 16);
+  const rs = body.readUInt32BE(16);
+  const idlen = body[20];
+  const serverKey = body.subarray(21, 21 + idlen);
+  const cipher = body.subarray(21 + idlen);
+  assert.equal(idlen, 65);
+  assert.ok(rs >= cipher.length);
+  const shared = ua.computeSecret(serverKey);
+  const info = Buffer.concat([Buffer.from("WebPush: info\0"), ua.getPublicKey(), serverKey]);
+  const ikm = Buffer.from(crypto.hkdfSync("sha256", shared, auth, info, 32));
+  const cek = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
+  const nonce = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
+  const d = crypto.createDecipheriv("aes-128-gcm", cek, nonce);
+  d.setAuthTag(cipher.subarray(cipher.length - 16));
+  const plain = Buffer.concat([d.update(cipher.subarray(0, cipher.length - 16)), d.final()]);
+  assert.equal(plain[plain.length - 1], 2, "the last record's delimiter");
+  return JSON.parse(plain.subarray(0, plain.length - 1).toString("utf8"));
+}
+

@@ -7,9 +7,8 @@
 // Polish and French. Each context checks what its own player sees.
 import test from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import crypto from "node:crypto";
-import { startServer, launch, waitState, state, playRingoMove, apiCall } from "./helpers.mjs";
+import { startServer, launch, waitState, state, playRingoMove, apiCall, startPushService, decrypt } from "./helpers.mjs";
 
 /** A friend game made through the API and opened by both players' pages
  *  (Ann the attackers, Ben the defenders), each in its language. */
@@ -232,38 +231,11 @@ test("a correspondence game is in Your turn, and the other browser is notified w
   }
 });
 
-/** RFC 8291 decryption, written here from the RFC with Node's own crypto:
- *  the browser's side of Web Push. */
-function decrypt(body, ua, auth) {
-  const salt = body.subarray(0, 16);
-  const rs = body.readUInt32BE(16);
-  const idlen = body[20];
-  const serverKey = body.subarray(21, 21 + idlen);
-  const cipher = body.subarray(21 + idlen);
-  assert.equal(idlen, 65);
-  assert.ok(rs >= cipher.length);
-  const shared = ua.computeSecret(serverKey);
-  const info = Buffer.concat([Buffer.from("WebPush: info\0"), ua.getPublicKey(), serverKey]);
-  const ikm = Buffer.from(crypto.hkdfSync("sha256", shared, auth, info, 32));
-  const cek = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
-  const nonce = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
-  const d = crypto.createDecipheriv("aes-128-gcm", cek, nonce);
-  d.setAuthTag(cipher.subarray(cipher.length - 16));
-  const plain = Buffer.concat([d.update(cipher.subarray(0, cipher.length - 16)), d.final()]);
-  assert.equal(plain[plain.length - 1], 2, "the last record's delimiter");
-  return JSON.parse(plain.subarray(0, plain.length - 1).toString("utf8"));
-}
-
 test("a Web Push reaches the test's own push service, signed and decrypted, and the service worker shows one", async () => {
   const server = await startServer({ pushInsecure: true });
-  const received = [];
-  const push = http.createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => { received.push({ headers: req.headers, url: req.url, body: Buffer.concat(chunks) }); res.writeHead(201); res.end(); });
-  });
-  await new Promise((r) => push.listen(0, "127.0.0.1", r));
-  const endpoint = `http://127.0.0.1:${push.address().port}/push/ben-device`;
+  const push = await startPushService();
+  const received = push.received;
+  const endpoint = push.endpoint("ben-device");
   const browser = await launch();
   try {
     // Ben's browser keys, made by the test as a browser makes them.

@@ -2,10 +2,14 @@
 // short live arena made from the tournaments page, joined from its page,
 // where each finished game is followed by a new pairing and the standings
 // change on every page; pausing and joining again; and the notice, on
-// whatever page a player is, that her tournament starts in five minutes.
+// whatever page a player is, that her tournament starts in five minutes;
+// two-round Swiss events in both games; and a kill -9 of the instance
+// pairing an arena, the other going on with it.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { withApp, accountAs } from "./helpers.mjs";
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import { withApp, accountAs, startServer, launch, freshDatabase, startPushService, decrypt } from "./helpers.mjs";
 
 async function player(browser, url, name) {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -81,6 +85,10 @@ test("a short live arena: made and joined from its pages, paired again after eac
       return paired.length === 2;
     }, 20000, "the first pairing");
     const waiting = [ala, bo, cy].find((p) => !paired.includes(p));
+    // The waiting player's page stays open from here on: what changes it
+    // is pushed on the event's socket, never read again.
+    const reads = [];
+    waiting.on("request", (r) => { if (/^\/api\/tournaments\/[a-z0-9]+$/.test(new URL(r.url()).pathname)) reads.push(r.url()); });
     // The first paired player resigns both games of the pair: the other
     // wins 2–0, two points (and one for berserk), seen on every page.
     const [loser, winner] = paired;
@@ -92,9 +100,7 @@ test("a short live arena: made and joined from its pages, paired again after eac
     await winner.locator("#tour-berserk").waitFor({ state: "detached" });
     await resignPair(loser);
     await loser.goto(url);
-    for (const p of [ala, bo, cy]) {
-      if (p !== loser) await p.goto(url);
-    }
+    await winner.goto(url);
     for (const p of [ala, bo, cy]) {
       await until(async () => (await standings(p))[winnerName] === 3, 20000, "two points and one for berserk, on every page");
     }
@@ -103,6 +109,7 @@ test("a short live arena: made and joined from its pages, paired again after eac
     await until(async () => (await winner.locator("#tour-your-game").count()) === 1
       && (await waiting.locator("#tour-your-game").count()) === 1, 20000, "the next pairing");
     assert.equal(await loser.locator("#tour-your-game").count(), 0, "no immediate rematch");
+    assert.deepEqual(reads, [], "the standings and the pairing were pushed to the page that stayed open");
     // The game in play is listed, to watch.
     const bouts = await ala.locator("#tour-games li[data-bout]").count();
     assert.equal(bouts, 2);
@@ -221,4 +228,183 @@ test("a two-round Swiss event in Urgammon (a match a round), in three browsers, 
 
 test("a two-round Swiss event in Ringo (a pair of games a round), in three browsers, to its podium", async () => {
   await swissInBrowsers("ringo");
+});
+
+/** Resigns the game a player's event page offers her, from its page. */
+async function resignGame(page) {
+  await page.locator("#tour-your-game a").click();
+  await page.waitForURL(/\/g\//);
+  await page.locator("#resign").click();
+  await page.locator("#resign.danger").click();
+  await page.waitForFunction(() => window.agonState && window.agonState.over);
+}
+
+/** An arena's points recounted from the stored games themselves: 2 a win,
+ *  4 on a streak of two wins before it (Urgammon has no draws). */
+async function recount(url, view) {
+  const results = {};
+  for (const b of [...view.games].reverse()) {
+    if (!b.over) continue;
+    const g = await (await fetch(`${url}/api/games/${b.id}`)).json();
+    assert.ok(g.state.over, `bout ${b.id} is over in its stored game`);
+    const winner = g.state.players[g.state.seat_names.indexOf(g.state.winner)].name;
+    for (const n of [b.first, b.second]) (results[n] ??= []).push(n === winner);
+  }
+  const points = {};
+  for (const [n, r] of Object.entries(results)) {
+    points[n] = r.reduce((sum, won, i) => sum + (won ? (i >= 2 && r[i - 1] && r[i - 2] ? 4 : 2) : 0), 0);
+  }
+  return points;
+}
+
+test("kill -9 of the instance pairing an arena: the other pairs within seconds, no game lost, the standings a recount of the stored games", async (t) => {
+  const database = freshDatabase("e2e_arena_kill");
+  if (!database) return t.skip("no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+  // Instance A alone makes, starts and pairs the arena (it holds the lease).
+  const a = await startServer({ database });
+  const browser = await launch();
+  let b = null;
+  try {
+    const names = ["ala", "bo", "cy", "dee"];
+    const pages = {};
+    for (const n of names) pages[n] = await player(browser, a.url, n);
+    const made = await pages.ala.evaluate(() => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "arena", game: "urgammon", to: 1, clock: { base_secs: 300, increment_secs: 0 }, minutes: 30, starts_in_secs: 0, name: "Failover arena" }) })
+      .then((r) => r.json()));
+    const id = made.id;
+    for (const n of names) {
+      await pages[n].goto(`${a.url}/t/${id}?lang=en`);
+      await pages[n].locator("#tour-join").click();
+      await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).waitFor();
+    }
+    const pairer = () => execFileSync("psql", [database, "-tAc", `SELECT coalesce(pairer, '') FROM tournaments WHERE id = '${id}'`]).toString().trim();
+    await until(() => pairer() !== "", 20000, "A to hold the arena's lease");
+    const holder = pairer();
+    for (const n of names) await pages[n].locator("#tour-your-game").waitFor({ timeout: 20000 });
+    // A first bout ends on A: its winner scores.
+    const first = await (await fetch(`${a.url}/api/tournaments/${id}`)).json();
+    const [bout1, bout2] = first.games;
+    await resignGame(pages[bout1.first]);
+    await until(async () => (await (await fetch(`${a.url}/api/tournaments/${id}`)).json()).games.some((g) => g.id === bout1.id && g.over), 20000, "the first bout settled");
+    // Instance B starts; every player's page moves to it; A is killed.
+    b = await startServer({ database });
+    for (const n of names) {
+      await pages[n].goto(`${b.url}/t/${id}?lang=en`);
+      await pages[n].locator("#tour-standings tr[data-player=ala]").waitFor();
+    }
+    assert.equal(pairer(), holder, "A still holds the lease when it is killed");
+    await a.kill();
+    const killed = Date.now();
+    // The bout A opened and never saw end is played out on B: no game lost.
+    await resignGame(pages[bout2.first]);
+    for (const n of names) await pages[n].goto(`${b.url}/t/${id}?lang=en`);
+    // B takes the lease over and pairs the four again (not the same two).
+    for (const n of names) await pages[n].locator("#tour-your-game").waitFor({ timeout: 30000 });
+    const took = Date.now() - killed;
+    assert.ok(took < 20000, `paired again ${took} ms after the kill`);
+    t.diagnostic(`paired again ${took} ms after the kill (a lease lasts 5 s)`);
+    assert.notEqual(pairer(), holder, "B holds the lease now");
+    const after = await (await fetch(`${b.url}/api/tournaments/${id}`)).json();
+    assert.equal(after.games.length, 4, "two bouts before the kill, two after");
+    for (const g of after.games.slice(0, 2)) {
+      assert.notDeepEqual([g.first, g.second].sort(), [bout1.first, bout1.second].sort(), "no immediate rematch");
+      assert.notDeepEqual([g.first, g.second].sort(), [bout2.first, bout2.second].sort(), "no immediate rematch");
+    }
+    // The standings, on the API and on every page, are a recount of the
+    // stored games.
+    const points = await recount(b.url, after);
+    const api = Object.fromEntries(after.standings.map((s) => [s.name, s.score]));
+    for (const n of names) assert.equal(api[n], points[n] ?? 0, `${n}'s score`);
+    for (const n of names) {
+      await until(async () => JSON.stringify(await standings(pages[n])) === JSON.stringify(Object.fromEntries(after.standings.map((s) => [s.name, s.score]))),
+        10000, `${n}'s page showing the recount`);
+    }
+    assert.deepEqual(Object.values(points).sort(), [0, 0, 2, 2], "two bouts won, two lost");
+  } finally {
+    await browser.close();
+    a.stop();
+    if (b) b.stop();
+  }
+});
+
+test("Web Push tells players away that their tournament starts in five minutes and that their game is ready, each in her language", async () => {
+  const server = await startServer({ pushInsecure: true });
+  const push = await startPushService();
+  const browser = await launch();
+  try {
+    // Two players, each with a browser subscribed to Web Push (its keys made
+    // by the test as a browser makes them), Ala in Polish.
+    const keys = {};
+    const pages = {};
+    for (const [n, lang] of [["ala", "pl"], ["bo", "en"]]) {
+      pages[n] = await player(browser, server.url, n);
+      const ua = crypto.createECDH("prime256v1");
+      ua.generateKeys();
+      const auth = crypto.randomBytes(16);
+      keys[n] = { ua, auth };
+      const status = await pages[n].evaluate(([endpoint, p256dh, a, l]) => fetch("/api/push/subscriptions", {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh, auth: a } }, games: [], lang: l }),
+      }).then((r) => r.status), [push.endpoint(n), ua.getPublicKey().toString("base64url"), auth.toString("base64url"), lang]);
+      assert.equal(status, 201);
+    }
+    // A one-round Swiss by correspondence, starting in 20 s; both enter,
+    // then close every page (away).
+    const made = await pages.ala.evaluate(() => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "swiss", game: "urgammon", to: 1, days: 1, rounds: 1, starts_in_secs: 20, name: "Push Swiss" }) }).then((r) => r.json()));
+    for (const n of ["ala", "bo"]) {
+      const status = await pages[n].evaluate((id) => fetch(`/api/tournaments/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+        .then((r) => r.status), made.id);
+      assert.equal(status, 200);
+      await pages[n].context().close();
+    }
+    const told = (n) => push.received.filter((r) => r.url === `/push/${n}`).map((r) => decrypt(r.body, keys[n].ua, keys[n].auth));
+    await until(() => told("ala").length >= 2 && told("bo").length >= 2, 40000, "both notices to both players");
+    const [starting, ready] = told("ala");
+    assert.equal(starting.title, "Twój turniej zaczyna się za 5 minut");
+    assert.equal(starting.body, "Push Swiss");
+    assert.equal(starting.url, `/t/${made.id}`);
+    assert.equal(ready.title, "Twoja partia turniejowa czeka");
+    assert.equal(ready.url, `/t/${made.id}`);
+    assert.deepEqual(told("bo").map((m) => m.title), ["Your tournament starts in 5 minutes", "Your tournament game is ready"]);
+    // Each notice once.
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(told("ala").length, 2);
+    assert.equal(told("bo").length, 2);
+  } finally {
+    await browser.close();
+    push.close();
+    server.stop();
+  }
+});
+
+test("a large event's page shows the leaders pushed, the player's own line below them, and everyone on a click", async () => {
+  await withApp(async (server, browser) => {
+    // 55 players sign up and enter through the API, as other programs do.
+    const signup = async (name) => {
+      const r = await fetch(server.url + "/api/account/signup", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name, password: "correct horse battery" }) });
+      assert.equal(r.status, 201);
+      return r.headers.get("set-cookie").split(";")[0];
+    };
+    const post = (path, cookie, body) => fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify(body ?? {}) });
+    const cookies = [];
+    for (let i = 0; i < 54; i++) cookies.push(await signup(`p${String(i).padStart(2, "0")}`));
+    const made = await (await post("/api/tournaments", cookies[0], { kind: "arena", game: "ringo", clock: { base_secs: 180, increment_secs: 2 },
+      minutes: 30, starts_in_secs: 600, name: "Big arena" })).json();
+    for (const c of cookies) assert.equal((await post(`/api/tournaments/${made.id}/join`, c)).status, 200);
+    // The 55th joins from her page: the last line.
+    const zed = await player(browser, server.url, "zed");
+    await zed.goto(`${server.url}/t/${made.id}?lang=en`);
+    await zed.locator("#tour-join").click();
+    await zed.locator("#tour-more", { hasText: "and 5 more" }).waitFor();
+    await until(async () => (await zed.locator("#tour-standings tbody tr").count()) === 51, 10000, "the leaders and her own line");
+    assert.equal(await zed.locator("#tour-standings tbody tr").last().getAttribute("data-player"), "zed");
+    // Everyone, by keyboard.
+    await zed.locator("#tour-show-all").focus();
+    await zed.keyboard.press("Enter");
+    await until(async () => (await zed.locator("#tour-standings tbody tr").count()) === 55, 10000, "everyone");
+    await zed.locator("#tour-more").waitFor({ state: "detached" });
+  }, { extra: ["--account-limit", "0"] });
 });

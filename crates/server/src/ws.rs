@@ -20,8 +20,10 @@ pub const MAX_WS_MESSAGE: usize = 4 * 1024;
 /// send, and its frame header.
 pub(crate) const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
 
-/// Resolves once the server starts stopping.
-async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+/// Resolves once the server starts stopping (the guard the watch lends is
+/// dropped here, before the socket's next await, so the future stays
+/// `Send`). Every socket's loop waits on it.
+pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
 }
 

@@ -133,9 +133,14 @@ async fn joining_twice_without_the_conditions_or_the_password_is_refused_and_a_w
     let (s, v) = join(bo.clone(), None).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(
-        v["you"],
-        json!({"joined": true, "withdrawn": false, "game": null})
+        (
+            &v["you"]["joined"],
+            &v["you"]["withdrawn"],
+            &v["you"]["game"]
+        ),
+        (&json!(true), &json!(false), &Value::Null)
     );
+    assert_eq!(v["you"]["standing"]["name"], "bo", "her own line: {v}");
     assert_eq!(v["players"], 1);
     let (s, v) = join(bo.clone(), None).await;
     assert_eq!((s, v["code"].as_str()), (409, Some("already-joined")));
@@ -675,4 +680,231 @@ async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
         t["games"].as_array().unwrap().len() == 2
     })
     .await;
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// An event's socket, as its page opens it (signed in with `cookie`).
+async fn event_socket(addr: &str, id: &str, cookie: Option<&str>) -> Result<Socket, u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/tournaments/{id}/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", c.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The next message on a socket that `f` accepts, within `secs`: pushed,
+/// never asked for (the test sends nothing meanwhile).
+async fn pushed(ws: &mut Socket, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
+    use futures_util::StreamExt;
+    tokio::time::timeout(Duration::from_secs(secs), async {
+        loop {
+            let m = ws.next().await.expect("open").expect("a message");
+            if let Ok(text) = m.to_text() {
+                let v: Value = serde_json::from_str(text).unwrap();
+                if f(&v) {
+                    return v;
+                }
+            }
+        }
+    })
+    .await
+    .expect("pushed in time")
+}
+
+/// The event's socket: its view at once, then pushed as it changes (a
+/// player joins: a view; her own place: a `you` of her own, never
+/// another's); only `ping` is taken; an event that is not there (or an id
+/// that cannot be one) is refused before the upgrade.
+#[tokio::test]
+async fn an_events_socket_pushes_its_standings_and_the_players_own_place_as_they_change() {
+    use futures_util::SinkExt;
+    let (_, router) = tournament_app("tournaments_socket").await;
+    let addr = common::serve(router.clone()).await;
+    let (ala, bo) = (signup(&router, "ala").await, signup(&router, "bo").await);
+    let (s, t) = as_account(&router, &ala, "POST", "/api/tournaments", Some(arena())).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for bad in ["nosuchevent1", "..%2F..%2Fetc", &"x".repeat(300)] {
+        assert_eq!(
+            event_socket(&addr, bad, None).await.err(),
+            Some(404),
+            "{bad}"
+        );
+    }
+    let mut ala_ws = event_socket(&addr, &id, Some(&ala)).await.unwrap();
+    let mut anon_ws = event_socket(&addr, &id, None).await.unwrap();
+    let v = pushed(&mut ala_ws, 5, |v| v["type"] == "view").await;
+    assert_eq!(
+        (v["view"]["id"].as_str(), v["view"]["players"].as_u64()),
+        (Some(id.as_str()), Some(0))
+    );
+    assert!(
+        v["view"].get("you").is_none(),
+        "the view is everyone's: {v}"
+    );
+    let y = pushed(&mut ala_ws, 5, |v| v["type"] == "you").await;
+    assert_eq!(
+        y["you"],
+        json!({"joined": false, "withdrawn": false, "game": null})
+    );
+    pushed(&mut anon_ws, 5, |v| v["type"] == "view").await;
+    // Bo joins: both sockets are told, within a second or two.
+    let (s, _) = as_account(
+        &router,
+        &bo,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    for ws in [&mut ala_ws, &mut anon_ws] {
+        let v = pushed(ws, 3, |v| v["type"] == "view").await;
+        assert_eq!(v["view"]["players"], 1);
+        assert_eq!(v["view"]["standings"][0]["name"], "bo");
+    }
+    // Ala joins: her view, and her place (only on her socket).
+    let (s, _) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    pushed(&mut ala_ws, 3, |v| {
+        v["type"] == "view" && v["view"]["players"] == 2
+    })
+    .await;
+    let y = pushed(&mut ala_ws, 3, |v| v["type"] == "you").await;
+    assert_eq!(y["you"]["joined"], true);
+    let v = pushed(&mut anon_ws, 3, |v| {
+        v["type"] != "view" || v["view"]["players"] == 2
+    })
+    .await;
+    assert_eq!(v["type"], "view", "no place told to a stranger: {v}");
+    // Only ping is taken.
+    anon_ws.send("ping".into()).await.unwrap();
+    assert_eq!(pushed(&mut anon_ws, 3, |_| true).await["type"], "pong");
+    anon_ws.send("{\"type\":\"join\"}".into()).await.unwrap();
+    assert_eq!(pushed(&mut anon_ws, 3, |_| true).await["type"], "error");
+}
+
+/// Two instances on PostgreSQL: a page open on one is pushed a change
+/// made on the other (the feed counts the event again each second).
+#[tokio::test]
+async fn a_change_made_on_another_instance_is_pushed_within_seconds() {
+    let Some((a, b, _)) = common::two_instances(
+        "tournaments_socket_two",
+        Options {
+            engine_delay: Duration::ZERO,
+            ..Options::default()
+        },
+    )
+    .await
+    else {
+        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+        return;
+    };
+    let (app_a, app_b) = (app(a.clone()), app(b.clone()));
+    let addr_a = common::serve(app_a.clone()).await;
+    let ala = signup(&app_a, "ala").await;
+    let (s, t) = as_account(&app_a, &ala, "POST", "/api/tournaments", Some(arena())).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let mut ws = event_socket(&addr_a, &id, None).await.unwrap();
+    pushed(&mut ws, 5, |v| {
+        v["type"] == "view" && v["view"]["players"] == 0
+    })
+    .await;
+    let (s, _) = as_account(
+        &app_b,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    let v = pushed(&mut ws, 5, |v| {
+        v["type"] == "view" && v["view"]["players"] == 1
+    })
+    .await;
+    assert_eq!(v["view"]["standings"][0]["name"], "ala");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A large event's socket pushes the leaders only ([`PUSHED_LINES`]) and
+/// says how many lines it left out; a player below them is sent her own
+/// line; `GET` still answers every line.
+#[tokio::test]
+async fn a_large_events_socket_pushes_the_leaders_and_each_player_her_own_line() {
+    use agon_server::tournaments::PUSHED_LINES;
+    let (_, router) = tournament_app("tournaments_socket_large").await;
+    let addr = common::serve(router.clone()).await;
+    let n = PUSHED_LINES + 5;
+    let mut cookies = vec![];
+    for i in 0..n {
+        cookies.push(signup(&router, &format!("p{i:02}")).await);
+    }
+    let (s, t) = as_account(
+        &router,
+        &cookies[0],
+        "POST",
+        "/api/tournaments",
+        Some(arena()),
+    )
+    .await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for c in &cookies {
+        let (s, _) = as_account(
+            &router,
+            c,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(s, 200);
+    }
+    let (_, all) = as_account(
+        &router,
+        &cookies[0],
+        "GET",
+        &format!("/api/tournaments/{id}"),
+        None,
+    )
+    .await;
+    let lines = all["standings"].as_array().unwrap();
+    assert_eq!(lines.len(), n);
+    assert!(
+        all.get("standings_left").is_none(),
+        "GET answers every line"
+    );
+    // The last line's player, on her socket.
+    let last = lines[n - 1]["name"].as_str().unwrap().to_string();
+    let i: usize = last[1..].parse().unwrap();
+    let mut ws = event_socket(&addr, &id, Some(&cookies[i])).await.unwrap();
+    let v = pushed(&mut ws, 5, |v| v["type"] == "view").await;
+    assert_eq!(
+        v["view"]["standings"].as_array().unwrap().len(),
+        PUSHED_LINES
+    );
+    assert_eq!(v["view"]["standings_left"], 5);
+    assert_eq!(v["view"]["players"], n);
+    let y = pushed(&mut ws, 5, |v| v["type"] == "you").await;
+    assert_eq!(y["you"]["standing"]["name"], last.as_str());
+    assert_eq!(y["you"]["standing"]["rank"], n);
 }

@@ -242,6 +242,10 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/tournaments/{id}", get(api::tournaments::one))
         .route(
+            "/api/tournaments/{id}/ws",
+            get(crate::http::socket::tournament),
+        )
+        .route(
             "/api/tournaments/{id}/join",
             limited(post(api::tournaments::join), &acting),
         )

@@ -1,4 +1,5 @@
-//! `GET /api/games/{id}/ws`, `GET /api/lobby/ws` and `GET /api/site/ws`: the WebSocket upgrades, counted against the
+//! `GET /api/games/{id}/ws`, `GET /api/lobby/ws`, `GET /api/site/ws` and
+//! `GET /api/tournaments/{id}/ws`: the WebSocket upgrades, counted against the
 //! caps (in all, per game, per address) before it is accepted; the socket
 //! itself is `crate::ws`.
 
@@ -49,6 +50,27 @@ pub async fn site(
     Ok(sized(upgrade).on_upgrade(move |socket| async move {
         let closing = app.sockets_open().closing_watch();
         crate::people::run(socket, app.people().clone(), account, closing).await;
+        drop((count, share));
+    }))
+}
+
+/// `GET /api/tournaments/{id}/ws`: an event's page keeps it open; it
+/// pushes the standings as they change (and the signed-in player's own
+/// place), counted against the same caps.
+pub async fn tournament(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    viewer: crate::http::signed::Viewer,
+    share: Option<Extension<ConnectionShare>>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let following = app.tournaments().follow(&id).await?;
+    let count = SocketCount::take(app.sockets_open(), app.options(), None, client)?;
+    let account = viewer.account_id();
+    Ok(sized(upgrade).on_upgrade(move |socket| async move {
+        let closing = app.sockets_open().closing_watch();
+        crate::tournaments::run(socket, following, account, closing).await;
         drop((count, share));
     }))
 }

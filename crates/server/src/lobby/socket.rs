@@ -8,6 +8,7 @@ use super::service::Lobby;
 use crate::hub::{CatchUp, LobbyHub, LobbyMember, RESTART};
 use crate::protocol::{LobbyIn, LobbyOut};
 use crate::wire::{frame, Offer, Outbox, Wire, TEXT};
+use crate::ws::closed;
 use crate::ws::{MAX_WS_MESSAGE, WS_READ_BUFFER};
 use futures_util::StreamExt;
 use std::sync::atomic::Ordering;
@@ -22,11 +23,6 @@ const MAX_HELD: usize = 8;
 
 fn text(msg: &LobbyOut<'_>) -> Vec<u8> {
     frame(TEXT, msg.to_json().as_bytes())
-}
-
-/// Resolves once the server starts stopping.
-async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
-    let _ = closing.wait_for(|c| *c).await;
 }
 
 /// Runs a lobby socket (upgraded, its frames not read yet) until it

@@ -6,6 +6,7 @@
 
 use super::{Inner, People};
 use crate::protocol::SiteOut;
+use crate::ws::closed;
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::atomic::Ordering;
 use std::sync::Weak;
@@ -98,12 +99,6 @@ pub(super) async fn keep(people: Weak<Inner>, mut stopping: crate::tasks::Stoppi
             }
         }
     }
-}
-
-/// Waits for the server's stop (the guard the watch lends is dropped
-/// here, before the socket's next await).
-async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
-    let _ = closing.wait_for(|c| *c).await;
 }
 
 async fn send(socket: &mut WebSocket, msg: &SiteOut) -> bool {

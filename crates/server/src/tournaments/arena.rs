@@ -8,8 +8,10 @@
 //!   before her first move) gives one point more.
 //! - **Pairing**: the players waiting (not in a game, not paused), ordered
 //!   by score then rating, are paired with their neighbours, never with
-//!   the opponent of their last game while another is possible, never
-//!   with a player who blocks them (or whom they block).
+//!   the opponent of their last game while another is possible now or
+//!   soon (a player waiting, or one in a game that will end: then they
+//!   wait for her), never with a player who blocks them (or whom they
+//!   block).
 //! - **Sides** alternate per player: each gets the side she has had less
 //!   (then the one she did not have last), so a Ringo player is not stuck
 //!   defending.
@@ -82,10 +84,11 @@ pub struct Waiting {
 pub type Pairing = [i64; 2];
 
 /// Pairs the waiting players: neighbours by points then rating, no
-/// immediate rematch while another opponent is there, no pair in
+/// immediate rematch while another opponent is there or `playing` others
+/// of the event are in games (they will be free soon), no pair in
 /// `blocked` (either way); sides as the module says. A player left over
 /// waits for the next game to end.
-pub fn pair(waiting: &[Waiting], blocked: &HashSet<(i64, i64)>) -> Vec<Pairing> {
+pub fn pair(waiting: &[Waiting], blocked: &HashSet<(i64, i64)>, playing: usize) -> Vec<Pairing> {
     let mut order: Vec<&Waiting> = waiting.iter().collect();
     order.sort_by(|a, b| {
         b.points
@@ -114,7 +117,7 @@ pub fn pair(waiting: &[Waiting], blocked: &HashSet<(i64, i64)>) -> Vec<Pairing> 
             .find(|&j| !rematch(a, order[j]))
             .or_else(|| {
                 let others = (i + 1..order.len()).filter(free).count();
-                let anyone_else = waiting.len() > 2;
+                let anyone_else = waiting.len() > 2 || playing > 0;
                 (others > 0 && !anyone_else)
                     .then(|| (i + 1..order.len()).find(free))
                     .flatten()
@@ -204,23 +207,28 @@ mod tests {
             waiting(3, 4, 1700.0, None),
             waiting(4, 2, 1400.0, None),
         ];
-        assert_eq!(pair(&table, &HashSet::new()), vec![[1, 2], [3, 4]]);
+        assert_eq!(pair(&table, &HashSet::new(), 0), vec![[1, 2], [3, 4]]);
         // 1 and 2 have just played: 1 meets 3, 2 meets 4.
         let mut rematch = table.clone();
         rematch[0].last_opponent = Some(2);
         rematch[1].last_opponent = Some(1);
-        assert_eq!(pair(&rematch, &HashSet::new()), vec![[1, 3], [2, 4]]);
-        // Two players alone meet again rather than wait for ever.
-        assert_eq!(pair(&rematch[..2], &HashSet::new()), vec![[1, 2]]);
+        assert_eq!(pair(&rematch, &HashSet::new(), 0), vec![[1, 3], [2, 4]]);
+        // Two players alone meet again rather than wait for ever...
+        assert_eq!(pair(&rematch[..2], &HashSet::new(), 0), vec![[1, 2]]);
+        // ... but while others of the event play, they wait for them.
+        assert!(pair(&rematch[..2], &HashSet::new(), 2).is_empty());
         // Equal points: the rating orders.
         let even = [
             waiting(1, 0, 1400.0, None),
             waiting(2, 0, 1900.0, None),
             waiting(3, 0, 1500.0, None),
         ];
-        assert_eq!(pair(&even, &HashSet::new()), vec![[2, 3]], "1 waits");
+        assert_eq!(pair(&even, &HashSet::new(), 0), vec![[2, 3]], "1 waits");
         // A block keeps two players apart, either way.
-        assert_eq!(pair(&table, &HashSet::from([(2, 1)])), vec![[1, 3], [2, 4]]);
+        assert_eq!(
+            pair(&table, &HashSet::from([(2, 1)]), 0),
+            vec![[1, 3], [2, 4]]
+        );
     }
 
     #[test]
@@ -230,14 +238,20 @@ mod tests {
         // A had the first seat more: B takes it.
         a.seats = [2, 1];
         b.seats = [1, 1];
-        assert_eq!(pair(&[a.clone(), b.clone()], &HashSet::new()), vec![[2, 1]]);
+        assert_eq!(
+            pair(&[a.clone(), b.clone()], &HashSet::new(), 0),
+            vec![[2, 1]]
+        );
         // Level: the one who had the second seat last takes the first.
         a.seats = [1, 1];
         a.last_seat = Some(1);
         b.last_seat = Some(0);
-        assert_eq!(pair(&[a.clone(), b.clone()], &HashSet::new()), vec![[1, 2]]);
+        assert_eq!(
+            pair(&[a.clone(), b.clone()], &HashSet::new(), 0),
+            vec![[1, 2]]
+        );
         a.last_seat = Some(0);
         b.last_seat = Some(1);
-        assert_eq!(pair(&[a, b], &HashSet::new()), vec![[2, 1]]);
+        assert_eq!(pair(&[a, b], &HashSet::new(), 0), vec![[2, 1]]);
     }
 }

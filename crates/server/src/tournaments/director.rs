@@ -77,17 +77,30 @@ impl Tournaments {
         ended: &[String],
         sweep: bool,
     ) -> Result<(), TournamentError> {
+        let began = std::time::Instant::now();
         self.make_scheduled().await;
-        for game in ended {
-            if let Err(e) = self.settle_game(game).await {
+        // Games that ended together are settled together (the store joins
+        // their writes in one commit).
+        let settled =
+            futures_util::future::join_all(ended.iter().map(|g| self.settle_game(g))).await;
+        for (game, r) in ended.iter().zip(settled) {
+            if let Err(e) = r {
                 tracing::warn!(game = %game, error = %e, "a tournament bout could not be settled");
             }
         }
+        let settling = began.elapsed();
         for t in self.store().tournaments(0).await? {
             if let Err(e) = self.step(&t, instance, sweep).await {
                 tracing::warn!(tournament = %t.id, error = %e, "a tournament could not move on");
             }
         }
+        // Where a busy arena's time goes (`--log-level agon_server::tournaments=debug`).
+        tracing::debug!(
+            ended = ended.len(),
+            settle_ms = settling.as_millis() as u64,
+            total_ms = began.elapsed().as_millis() as u64,
+            "the tournament director's tick"
+        );
         Ok(())
     }
 
@@ -136,11 +149,7 @@ impl Tournaments {
             }
             return Ok(());
         }
-        if !self
-            .store()
-            .lease_tournament(&t.id, instance, now, now + LEASE_MS)
-            .await?
-        {
+        if !self.hold_lease(&t.id, instance, now).await? {
             return Ok(());
         }
         let kind: Kind = t
@@ -216,6 +225,39 @@ impl Tournaments {
             }
             Ok(())
         }
+    }
+
+    /// Holds (or takes) the lease to pair an event: written to the store
+    /// when less than [`LEASE_MS`] minus a second of it is left (not at
+    /// every tick: a busy arena ticks many times a second), so it never
+    /// runs out while this instance lives.
+    async fn hold_lease(
+        &self,
+        id: &str,
+        instance: &str,
+        now: i64,
+    ) -> Result<bool, TournamentError> {
+        let held = self
+            .inner
+            .leases
+            .lock()
+            .ok()
+            .and_then(|l| l.get(id).copied());
+        if held.is_some_and(|until| until - now > LEASE_MS - 1_000) {
+            return Ok(true);
+        }
+        let ok = self
+            .store()
+            .lease_tournament(id, instance, now, now + LEASE_MS)
+            .await?;
+        if let Ok(mut l) = self.inner.leases.lock() {
+            if ok {
+                l.insert(id.to_string(), now + LEASE_MS);
+            } else {
+                l.remove(id);
+            }
+        }
+        Ok(ok)
     }
 
     /// Makes each scheduled event coming within its entry's time ahead
@@ -345,38 +387,59 @@ impl Tournaments {
     /// Who is there to be paired: entered, not withdrawn, not in a game,
     /// online (a page open on any instance: nobody is paired while away),
     /// and free to play (no pause, no ban from rated play).
+    /// Also answers how many entrants are in a game now (not withdrawn).
     async fn ready(
         &self,
         t: &TournamentRow,
         spec: &Spec,
         bouts: &[BoutRow],
-    ) -> Result<Vec<crate::store::EntrantRow>, TournamentError> {
+    ) -> Result<(Vec<crate::store::EntrantRow>, usize), TournamentError> {
         let online: HashSet<i64> = self.inner.people.online().await?.ids.into_iter().collect();
-        let mut out = vec![];
+        let mut candidates = vec![];
+        let mut playing = 0;
         for e in self.store().entrants(&t.id).await? {
             let a = e.account.id;
-            if e.withdrawn || super::service::playing(bouts, a).is_some() || !online.contains(&a) {
+            if e.withdrawn {
                 continue;
             }
-            if self.lobby().may_play(a, spec.rated).await.is_err() {
+            if super::service::playing(bouts, a).is_some() {
+                playing += 1;
                 continue;
             }
-            out.push(e);
+            if online.contains(&a) {
+                candidates.push(e);
+            }
         }
-        Ok(out)
+        // Each free to play (no pause, no ban from rated play), asked
+        // together: a busy arena has hundreds waiting at a tick.
+        let free = futures_util::future::join_all(
+            candidates
+                .iter()
+                .map(|e| self.lobby().may_play(e.account.id, spec.rated)),
+        )
+        .await;
+        let out = candidates
+            .into_iter()
+            .zip(free)
+            .filter_map(|(e, f)| f.is_ok().then_some(e))
+            .collect();
+        Ok((out, playing))
     }
 
     /// The pairs among `players` that must not meet (either blocks the
     /// other).
     async fn blocks(&self, players: &[i64]) -> Result<HashSet<(i64, i64)>, TournamentError> {
         let here: HashSet<i64> = players.iter().copied().collect();
+        // Asked together, as above.
+        let lists = futures_util::future::join_all(
+            players
+                .iter()
+                .map(|&a| self.store().related(crate::store::Relation::Block, a)),
+        )
+        .await;
         let mut out = HashSet::new();
-        for &a in players {
-            for b in self
-                .store()
-                .related(crate::store::Relation::Block, a)
-                .await?
-            {
+        for (&a, list) in players.iter().zip(lists) {
+            for b in list? {
                 if here.contains(&b.id) {
                     out.insert((a, b.id));
                 }
@@ -393,7 +456,7 @@ impl Tournaments {
         kind: Kind,
         bouts: &[BoutRow],
     ) -> Result<(), TournamentError> {
-        let ready = self.ready(t, spec, bouts).await?;
+        let (ready, playing) = self.ready(t, spec, bouts).await?;
         if ready.len() < 2 {
             return Ok(());
         }
@@ -437,11 +500,16 @@ impl Tournaments {
             .iter()
             .map(|e| (e.account.id, e.account.clone()))
             .collect();
-        for [a, b] in arena::pair(&waiting, &blocked) {
-            self.open_bout(t, spec, kind, 0, [&names[&a], &names[&b]])
-                .await?;
-        }
-        Ok(())
+        let pairs = arena::pair(&waiting, &blocked, playing);
+        let began = std::time::Instant::now();
+        let opened = self.open_bouts(t, spec, kind, 0, &pairs, &names).await;
+        tracing::debug!(
+            waiting = waiting.len(),
+            paired = pairs.len(),
+            open_ms = began.elapsed().as_millis() as u64,
+            "an arena paired"
+        );
+        opened
     }
 
     /// Pairs a Swiss round (see [`swiss::pair`]); the bye scores a point.
@@ -516,10 +584,8 @@ impl Tournaments {
             .iter()
             .map(|e| (e.account.id, e.account.clone()))
             .collect();
-        for [a, b] in pairing.boards {
-            self.open_bout(t, spec, kind, round, [&names[&a], &names[&b]])
-                .await?;
-        }
+        self.open_bouts(t, spec, kind, round, &pairing.boards, &names)
+            .await?;
         if let Some(bye) = pairing.bye {
             let now = now_ms();
             self.store()
@@ -537,6 +603,26 @@ impl Tournaments {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Opens the bouts of one pairing together: each player waits for her
+    /// own game only, and the store joins their writes in few commits.
+    async fn open_bouts(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        kind: Kind,
+        round: i64,
+        pairs: &[[i64; 2]],
+        names: &HashMap<i64, SeatAccount>,
+    ) -> Result<(), TournamentError> {
+        let opened = futures_util::future::join_all(
+            pairs
+                .iter()
+                .map(|[a, b]| self.open_bout(t, spec, kind, round, [&names[a], &names[b]])),
+        )
+        .await;
+        opened.into_iter().collect()
     }
 
     /// Opens one bout's game through the lobby's door (a Ringo bout is a
@@ -570,7 +656,7 @@ impl Tournaments {
         self.store()
             .add_bout(BoutRow {
                 tournament: t.id.clone(),
-                game,
+                game: game.clone(),
                 round,
                 account0: seats[0].id,
                 account1: Some(seats[1].id),
@@ -580,10 +666,18 @@ impl Tournaments {
                 ended_ms: None,
             })
             .await?;
+        // The event's pages first (her place there shows her game: at once
+        // on this instance's sockets), then each player wherever she is.
         for s in seats {
-            self.tell(s.id, TournamentNews::GameReady, t).await;
+            let _ = self.inner.placed.send((t.id.clone(), s.id, game.clone()));
         }
         self.changed(&t.id);
+        futures_util::future::join_all(
+            seats
+                .iter()
+                .map(|s| self.tell(s.id, TournamentNews::GameReady, t)),
+        )
+        .await;
         Ok(())
     }
 }

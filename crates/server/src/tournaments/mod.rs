@@ -8,14 +8,18 @@
 pub mod arena;
 mod ask;
 mod director;
+mod live;
 pub mod schedule;
 mod service;
 pub mod swiss;
 
 pub use director::{LEASE_MS, TICK};
+pub(crate) use live::run;
+pub use live::{gap, Following, GAP, RECOUNT};
 pub use service::{
     standings, Ask, BoutView, Listed, Placing, Spec, Standing, TournamentError, TournamentView,
-    Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS, VOID,
+    Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, PUSHED_BOUTS,
+    PUSHED_LINES, TELL_BEFORE_MS, VOID,
 };
 
 use std::sync::Arc;
@@ -38,6 +42,9 @@ impl Tournaments {
                 schedule,
                 made: std::sync::Mutex::new(std::collections::HashSet::new()),
                 counted: std::sync::Mutex::new(std::collections::HashMap::new()),
+                feeds: live::Feeds::default(),
+                placed: tokio::sync::broadcast::channel(1024).0,
+                leases: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         };
         games.spawn(Tournaments::direct(

@@ -169,6 +169,10 @@ pub struct You {
     pub withdrawn: bool,
     /// Her game now, if one is in play.
     pub game: Option<String>,
+    /// Her line of the standings (entered: also when the event's socket
+    /// leaves it out of the first lines it pushes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<Standing>,
 }
 
 /// An event as the API answers it.
@@ -216,6 +220,10 @@ pub struct TournamentView {
     pub players: usize,
     /// The standings, best first.
     pub standings: Vec<Standing>,
+    /// Lines of the standings left out of `standings` (the event's socket
+    /// pushes the first [`PUSHED_LINES`]; `GET` answers them all).
+    #[serde(skip_serializing_if = "is_none_left")]
+    pub standings_left: usize,
     /// The bouts, newest first.
     pub games: Vec<BoutView>,
     /// The first three once finished.
@@ -300,16 +308,51 @@ pub(super) struct Inner {
     /// Each event's entrants, bouts and standings as last counted, and
     /// when.
     pub(super) counted: std::sync::Mutex<HashMap<String, (std::time::Instant, Arc<Counted>)>>,
+    /// The events whose pages are open here, each pushed to them by one
+    /// feed (see `live`).
+    pub(super) feeds: super::live::Feeds,
+    /// Told when a player of an event is given a game here (the event,
+    /// the player, the game): her event's sockets on this instance tell
+    /// her at once, before the next count.
+    pub(super) placed: tokio::sync::broadcast::Sender<(String, i64, String)>,
+    /// The events this instance holds the lease of, and until when (so
+    /// the lease is written once a second, not at every tick).
+    pub(super) leases: std::sync::Mutex<HashMap<String, i64>>,
 }
 
 /// How long an event's count is served before the store is read again.
 const COUNTED_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn is_none_left(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The lines of the standings the event's socket pushes: every page is
+/// sent the leaders (each player her own line besides), so a large arena's
+/// push stays small whatever its size.
+pub const PUSHED_LINES: usize = 50;
+
+/// The bouts the event's socket pushes, newest first.
+pub const PUSHED_BOUTS: usize = 30;
 
 /// An event's entrants, bouts and standings, counted once.
 pub(super) struct Counted {
     entrants: Vec<EntrantRow>,
     bouts: Vec<BoutRow>,
     standings: Vec<Standing>,
+}
+
+impl Counted {
+    /// A player's place in the event as counted.
+    pub(super) fn you(&self, me: i64) -> You {
+        let entry = self.entrants.iter().find(|e| e.account.id == me);
+        You {
+            joined: entry.is_some_and(|e| !e.withdrawn),
+            withdrawn: entry.is_some_and(|e| e.withdrawn),
+            game: playing(&self.bouts, me),
+            standing: self.standings.iter().find(|s| s.account == me).cloned(),
+        }
+    }
 }
 
 /// A name from the settings: "Ringo arena", "Urgammon Swiss".
@@ -755,6 +798,15 @@ impl Tournaments {
         row: &TournamentRow,
         viewer: Option<i64>,
     ) -> Result<TournamentView, TournamentError> {
+        Ok(self.view_counted(row, viewer).await?.0)
+    }
+
+    /// The view of an event, and the count it was made from.
+    pub(super) async fn view_counted(
+        &self,
+        row: &TournamentRow,
+        viewer: Option<i64>,
+    ) -> Result<(TournamentView, Arc<Counted>), TournamentError> {
         let spec = spec_of(row)?;
         let counted = self.counted(row).await?;
         let (entrants, bouts) = (&counted.entrants, &counted.bouts);
@@ -787,41 +839,38 @@ impl Tournaments {
         } else {
             vec![]
         };
-        let you = viewer.map(|me| {
-            let entry = entrants.iter().find(|e| e.account.id == me);
-            You {
-                joined: entry.is_some_and(|e| !e.withdrawn),
-                withdrawn: entry.is_some_and(|e| e.withdrawn),
-                game: playing(bouts, me),
-            }
-        });
-        Ok(TournamentView {
-            id: row.id.clone(),
-            kind: row.kind.clone(),
-            game: row.game.clone(),
-            name: row.name.clone(),
-            status: row.status.clone(),
-            starts_ms: row.starts_ms,
-            ends_ms: row.ends_ms,
-            round: row.round,
-            rounds: spec.rounds,
-            minutes: spec.minutes,
-            rules: spec.rules.clone(),
-            to: spec.to,
-            clock: spec.clock,
-            rated: spec.rated,
-            private: spec.password_hash.is_some(),
-            min_rating: spec.min_rating,
-            max_rating: spec.max_rating,
-            min_rated_games: spec.min_rated_games,
-            created_by: row.created_by.as_ref().and_then(|a| a.name.clone()),
-            players: entrants.iter().filter(|e| !e.withdrawn).count(),
-            standings,
-            games,
-            podium,
-            you,
-            now_ms: now_ms(),
-        })
+        let you = viewer.map(|me| counted.you(me));
+        Ok((
+            TournamentView {
+                id: row.id.clone(),
+                kind: row.kind.clone(),
+                game: row.game.clone(),
+                name: row.name.clone(),
+                status: row.status.clone(),
+                starts_ms: row.starts_ms,
+                ends_ms: row.ends_ms,
+                round: row.round,
+                rounds: spec.rounds,
+                minutes: spec.minutes,
+                rules: spec.rules.clone(),
+                to: spec.to,
+                clock: spec.clock,
+                rated: spec.rated,
+                private: spec.password_hash.is_some(),
+                min_rating: spec.min_rating,
+                max_rating: spec.max_rating,
+                min_rated_games: spec.min_rated_games,
+                created_by: row.created_by.as_ref().and_then(|a| a.name.clone()),
+                players: entrants.iter().filter(|e| !e.withdrawn).count(),
+                standings,
+                standings_left: 0,
+                games,
+                podium,
+                you,
+                now_ms: now_ms(),
+            },
+            counted,
+        ))
     }
 }
 

@@ -1153,6 +1153,8 @@ export default {
   "tour.paused": "paused",
   "tour.playing": "playing: watch",
   "tour.nobody": "Nobody has joined yet.",
+  "tour.more": "and {n} more",
+  "tour.show_all": "Show everyone",
   "tour.games_title": "Games",
   "tour.round": "round {n}",
   "tour.void": "void",

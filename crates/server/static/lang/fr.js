@@ -1153,6 +1153,8 @@ export default {
   "tour.paused": "en pause",
   "tour.playing": "joue : regarder",
   "tour.nobody": "Personne n’a encore rejoint.",
+  "tour.more": "et {n} de plus",
+  "tour.show_all": "Afficher tout le monde",
   "tour.games_title": "Parties",
   "tour.round": "ronde {n}",
   "tour.void": "annulée",

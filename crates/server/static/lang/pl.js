@@ -1153,6 +1153,8 @@ export default {
   "tour.paused": "wstrzymany",
   "tour.playing": "gra: oglądaj",
   "tour.nobody": "Nikt jeszcze nie dołączył.",
+  "tour.more": "i {n} więcej",
+  "tour.show_all": "Pokaż wszystkich",
   "tour.games_title": "Partie",
   "tour.round": "runda {n}",
   "tour.void": "nieważna",

@@ -1,16 +1,15 @@
 // Tournaments: the list (/tournaments: running, upcoming and finished
 // events, and a form to make one) and an event's page (/t/ID: its
-// countdown, standings read again every two seconds, the games in play to
-// watch, join, withdraw or pause, and the player's game when one is ready;
-// the podium once finished). The server pairs; the page only shows.
+// countdown, standings pushed by the server as they change (the event's
+// socket), the games in play to watch, join, withdraw or pause, and the
+// player's game when one is ready; the podium once finished). The server
+// pairs; the page only shows.
 import { el, announce } from "../dom.js";
 import { t } from "../../i18n.js";
 import { api, errorText } from "../api.js";
 import { onLeave, navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
-
-const REFRESH_MS = 2000;
 
 /** "5 min 03 s", "2 h 10 min", "3 days" until `ms`. */
 export function until(ms) {
@@ -122,6 +121,8 @@ export async function tournamentPage(main, id) {
   const games = el("section", { class: "card", id: "tour-games", "aria-labelledby": "tour-games-title" });
   main.append(head, status, yours, actions, said, podium, standings, games);
   let view = null;
+  let everyone = false;
+  let lastRead = 0;
   let skew = 0;
   let told = null;
 
@@ -169,13 +170,16 @@ export async function tournamentPage(main, id) {
     podium.replaceChildren(...(v.podium.length ? [el("h2", {}, t("tour.podium")),
       el("ol", { class: "podium", id: "tour-podium-list" }, v.podium.map((n) => el("li", {}, el("a", { href: "/@/" + encodeURIComponent(n), "data-nav": true }, n))))] : []));
     const swiss = v.kind === "swiss";
+    const rows = v.standings.slice();
+    const own = v.you && v.you.standing;
+    if (v.standings_left && own && !rows.some((s) => s.name === own.name)) rows.push(own);
     const cols = [t("tour.rank"), t("tour.player"), t("tour.score"), t("tour.sheet"), t("tour.games"), t("tour.buchholz"), t("tour.sb")];
     // Each cell names its column, for the stacked table on a phone.
     const td = (col, attrs, ...children) => el("td", { ...attrs, "data-label": cols[col] }, ...children);
     standings.replaceChildren(el("h2", { id: "tour-standings-title" }, t("tour.standings"), " ", el("span", { class: "muted" }, t("tour.players", { n: v.players }))),
       v.standings.length ? el("table", { class: "standings stack" },
         el("thead", {}, el("tr", {}, cols.slice(0, swiss ? 7 : 5).map((h) => el("th", { scope: "col" }, h)))),
-        el("tbody", {}, v.standings.map((s) => el("tr", { "data-player": s.name || "", class: s.withdrawn ? "muted" : "" },
+        el("tbody", {}, rows.map((s) => el("tr", { "data-player": s.name || "", class: s.withdrawn ? "muted" : "" },
           td(0, {}, String(s.rank)),
           td(1, {}, s.name ? el("a", { href: "/@/" + encodeURIComponent(s.name), "data-nav": true }, s.name) : t("player.anonymous"),
             ` (${s.rating})`, s.fire ? el("span", { class: "fire", title: t("tour.fire") }, " 🔥") : "",
@@ -184,7 +188,11 @@ export async function tournamentPage(main, id) {
           td(2, { class: "score" }, String(s.score)),
           td(3, { class: "sheet" }, s.sheet.join(" ")),
           td(4, {}, String(s.games)),
-          ...(swiss ? [td(5, {}, String(s.buchholz)), td(6, {}, String(s.sonneborn_berger))] : []))))) : el("p", { class: "muted", id: "tour-nobody" }, t("tour.nobody")));
+          ...(swiss ? [td(5, {}, String(s.buchholz)), td(6, {}, String(s.sonneborn_berger))] : []))))) : el("p", { class: "muted", id: "tour-nobody" }, t("tour.nobody")),
+      // A large event's socket sends the leaders; her own line follows
+      // them, and everyone is a click away.
+      v.standings_left ? el("p", { class: "row", id: "tour-more" }, el("span", { class: "muted" }, t("tour.more", { n: v.standings_left })),
+        el("button", { id: "tour-show-all", onclick: () => { everyone = true; read(); } }, t("tour.show_all"))) : "");
     games.replaceChildren(el("h2", { id: "tour-games-title" }, t("tour.games_title")),
       v.games.length ? el("ul", { class: "resume" }, v.games.map((g) => el("li", { "data-bout": g.id },
         g.second ? el("a", { href: "/g/" + g.id, "data-nav": true },
@@ -203,14 +211,50 @@ export async function tournamentPage(main, id) {
   }
 
   async function read() {
+    lastRead = Date.now();
     try {
       draw(await api("GET", "/api/tournaments/" + id));
     } catch (e) {
       if (!view) head.replaceChildren(el("h1", {}, t("tour.title")), el("p", { class: "result", role: "alert", id: "tour-missing" }, errorText(e)));
     }
   }
+  // The event's socket: its view whenever it changes (without `you`,
+  // which comes on its own when the player's place changes); on a lost
+  // connection the page reads the event once and connects again.
+  let socket = null;
+  let retry = 500;
+  let left = false;
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/api/tournaments/${encodeURIComponent(id)}/ws`);
+    socket = ws;
+    ws.onopen = () => { retry = 500; };
+    ws.onmessage = (e) => {
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      if (m.type === "view") {
+        // Everyone shown (asked for): the pushed leaders are not enough,
+        // so the page reads the whole event again, at most every 5 s.
+        if (everyone && m.view.standings_left) {
+          draw({ ...m.view, standings: view.standings, standings_left: 0, you: view.you });
+          if (Date.now() - lastRead > 5000) read();
+        } else draw({ ...m.view, you: view ? view.you : undefined });
+      }
+      else if (m.type === "you" && view) draw({ ...view, you: m.you });
+    };
+    ws.onclose = () => {
+      if (socket !== ws || left) return;
+      socket = null;
+      setTimeout(() => { if (!left && !socket) { read(); connect(); } }, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
   await read();
-  const timer = setInterval(() => { if (!document.hidden) read(); }, REFRESH_MS);
+  if (view) connect();
   const clockTimer = setInterval(tick, 1000);
-  onLeave(() => { clearInterval(timer); clearInterval(clockTimer); });
+  onLeave(() => {
+    left = true;
+    clearInterval(clockTimer);
+    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  });
 }
