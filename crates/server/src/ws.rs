@@ -27,6 +27,42 @@ pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = closing.wait_for(|c| *c).await;
 }
 
+/// Closes a socket because the server is stopping, with 1012 (restart),
+/// so the page connects again (to this instance once it is back, or to
+/// another).
+pub(crate) async fn say_restarting(socket: &mut axum::extract::ws::WebSocket) {
+    let _ = socket
+        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+            code: RESTART,
+            reason: "the server is restarting: reconnect".into(),
+        })))
+        .await;
+}
+
+/// What a socket that takes only `ping` heard.
+pub(crate) enum Heard {
+    /// `ping`: answer a pong.
+    Ping,
+    /// Anything else a client may send: answer that only ping is taken.
+    Other,
+    /// A WebSocket ping or pong (the library answers): nothing to do.
+    Nothing,
+    /// Closed, or broken: the socket ends.
+    Gone,
+}
+
+impl Heard {
+    /// Reads what a ping-only socket received.
+    pub(crate) fn of(msg: Option<Result<Message, axum::Error>>) -> Heard {
+        match msg {
+            Some(Ok(Message::Text(t))) if t.as_str() == "ping" => Heard::Ping,
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Heard::Gone,
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => Heard::Nothing,
+            Some(Ok(_)) => Heard::Other,
+        }
+    }
+}
+
 /// Why a socket is not opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SocketRefused {
@@ -215,12 +251,7 @@ pub(crate) async fn push_updates(
     loop {
         tokio::select! {
             () = closed(&mut closing) => {
-                let _ = socket
-                    .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: RESTART,
-                        reason: "the server is restarting: reconnect".into(),
-                    })))
-                    .await;
+                say_restarting(&mut socket).await;
                 return;
             }
             update = rx.recv() => {

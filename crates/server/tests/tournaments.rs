@@ -26,6 +26,18 @@ async fn tournament_app(test: &str) -> (AppState, axum::Router) {
     (state.clone(), app(state))
 }
 
+/// Enters a player in event `id` (no password).
+async fn join(app: &axum::Router, cookie: &str, id: &str) -> (u16, Value) {
+    as_account(
+        app,
+        cookie,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        None,
+    )
+    .await
+}
+
 fn arena() -> Value {
     json!({"kind": "arena", "game": "ringo", "clock": {"base_secs": 60, "increment_secs": 1},
            "minutes": 30, "starts_in_secs": 600})
@@ -267,14 +279,7 @@ async fn swiss_played(game: &str, test: &str) {
     assert_eq!(s, 201, "{t}");
     let id = t["id"].as_str().unwrap().to_string();
     for n in names {
-        let (s, v) = as_account(
-            &app,
-            &who[n],
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            None,
-        )
-        .await;
+        let (s, v) = join(&app, &who[n], &id).await;
         assert_eq!(s, 200, "{v}");
     }
     let mut seen_pairs = std::collections::HashSet::new();
@@ -390,14 +395,7 @@ async fn swiss_played(game: &str, test: &str) {
     );
     // After the end, nobody joins.
     let late = signup(&app, "dee").await;
-    let (s, v) = as_account(
-        &app,
-        &late,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        None,
-    )
-    .await;
+    let (s, v) = join(&app, &late, &id).await;
     assert_eq!(
         (s, v["code"].as_str()),
         (409, Some("tournament-over")),
@@ -429,14 +427,7 @@ async fn a_blocked_pair_and_a_withdrawn_player_are_never_paired() {
         Some(json!({"kind": "swiss", "game": "urgammon", "to": 1, "days": 1, "rounds": 1, "starts_in_secs": 1}))).await;
     let id = t["id"].as_str().unwrap().to_string();
     for n in ["ala", "bo", "cy", "dee"] {
-        as_account(
-            &app,
-            &who[n],
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            None,
-        )
-        .await;
+        join(&app, &who[n], &id).await;
     }
     as_account(
         &app,
@@ -508,16 +499,7 @@ async fn the_operators_schedule_makes_each_event_once_ahead_of_its_start() {
 /// and ends it, no bout lost, the standings a recount of the stored bouts.
 #[tokio::test]
 async fn when_the_instance_pairing_an_event_stops_another_goes_on_with_it() {
-    let Some((a, b, _)) = common::two_instances(
-        "tournaments_takeover",
-        Options {
-            engine_delay: Duration::ZERO,
-            ..Options::default()
-        },
-    )
-    .await
-    else {
-        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+    let Some((a, b, _)) = common::two_quick_instances("tournaments_takeover").await else {
         return;
     };
     let (app_a, app_b) = (app(a.clone()), app(b.clone()));
@@ -531,14 +513,7 @@ async fn when_the_instance_pairing_an_event_stops_another_goes_on_with_it() {
     assert_eq!(s, 201, "{t}");
     let id = t["id"].as_str().unwrap().to_string();
     for n in names {
-        as_account(
-            &app_a,
-            &who[n],
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            None,
-        )
-        .await;
+        join(&app_a, &who[n], &id).await;
     }
     let t = until(&app_b, &who["ala"], &id, |t| {
         t["round"] == 1 && t["games"].as_array().unwrap().len() == 2
@@ -619,14 +594,7 @@ async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
     .await;
     assert_eq!(s, 400, "{v}");
     for c in [&ala, &bo] {
-        let (s, v) = as_account(
-            &router,
-            c,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            None,
-        )
-        .await;
+        let (s, v) = join(&router, c, &id).await;
         assert_eq!(s, 200, "{v}");
     }
     let t = until(&router, &ala, &id, |t| t["you"]["game"].is_string()).await;
@@ -758,14 +726,7 @@ async fn an_events_socket_pushes_its_standings_and_the_players_own_place_as_they
     );
     pushed(&mut anon_ws, 5, |v| v["type"] == "view").await;
     // Bo joins: both sockets are told, within a second or two.
-    let (s, _) = as_account(
-        &router,
-        &bo,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        None,
-    )
-    .await;
+    let (s, _) = join(&router, &bo, &id).await;
     assert_eq!(s, 200);
     for ws in [&mut ala_ws, &mut anon_ws] {
         let v = pushed(ws, 3, |v| v["type"] == "view").await;
@@ -773,14 +734,7 @@ async fn an_events_socket_pushes_its_standings_and_the_players_own_place_as_they
         assert_eq!(v["view"]["standings"][0]["name"], "bo");
     }
     // Ala joins: her view, and her place (only on her socket).
-    let (s, _) = as_account(
-        &router,
-        &ala,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        None,
-    )
-    .await;
+    let (s, _) = join(&router, &ala, &id).await;
     assert_eq!(s, 200);
     pushed(&mut ala_ws, 3, |v| {
         v["type"] == "view" && v["view"]["players"] == 2
@@ -804,16 +758,7 @@ async fn an_events_socket_pushes_its_standings_and_the_players_own_place_as_they
 /// made on the other (the feed counts the event again each second).
 #[tokio::test]
 async fn a_change_made_on_another_instance_is_pushed_within_seconds() {
-    let Some((a, b, _)) = common::two_instances(
-        "tournaments_socket_two",
-        Options {
-            engine_delay: Duration::ZERO,
-            ..Options::default()
-        },
-    )
-    .await
-    else {
-        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+    let Some((a, b, _)) = common::two_quick_instances("tournaments_socket_two").await else {
         return;
     };
     let (app_a, app_b) = (app(a.clone()), app(b.clone()));
@@ -827,14 +772,7 @@ async fn a_change_made_on_another_instance_is_pushed_within_seconds() {
         v["type"] == "view" && v["view"]["players"] == 0
     })
     .await;
-    let (s, _) = as_account(
-        &app_b,
-        &ala,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        None,
-    )
-    .await;
+    let (s, _) = join(&app_b, &ala, &id).await;
     assert_eq!(s, 200);
     let v = pushed(&mut ws, 5, |v| {
         v["type"] == "view" && v["view"]["players"] == 1
@@ -869,14 +807,7 @@ async fn a_large_events_socket_pushes_the_leaders_and_each_player_her_own_line()
     assert_eq!(s, 201, "{t}");
     let id = t["id"].as_str().unwrap().to_string();
     for c in &cookies {
-        let (s, _) = as_account(
-            &router,
-            c,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            None,
-        )
-        .await;
+        let (s, _) = join(&router, c, &id).await;
         assert_eq!(s, 200);
     }
     let (_, all) = as_account(

@@ -28,11 +28,13 @@ pub async fn upgrade(
     // before the first of them is counted.
     let count = SocketCount::take(app.sockets_open(), app.options(), Some(&slot), client)?;
     let account = viewer.account_id();
-    Ok(sized(upgrade).on_upgrade(move |socket| async move {
-        let closing = app.sockets_open().closing_watch();
-        push_updates(socket, app.games().clone(), slot, closing, account).await;
-        drop((count, share));
-    }))
+    let games = app.games().clone();
+    Ok(accept(
+        app,
+        upgrade,
+        (count, share),
+        move |socket, closing| push_updates(socket, games, slot, closing, account),
+    ))
 }
 
 /// `GET /api/site/ws`: the socket every page keeps open, counted against
@@ -47,11 +49,13 @@ pub async fn site(
 ) -> Result<Response, ApiError> {
     let count = SocketCount::take(app.sockets_open(), app.options(), None, client)?;
     let account = viewer.account_id();
-    Ok(sized(upgrade).on_upgrade(move |socket| async move {
-        let closing = app.sockets_open().closing_watch();
-        crate::people::run(socket, app.people().clone(), account, closing).await;
-        drop((count, share));
-    }))
+    let people = app.people().clone();
+    Ok(accept(
+        app,
+        upgrade,
+        (count, share),
+        move |socket, closing| crate::people::run(socket, people, account, closing),
+    ))
 }
 
 /// `GET /api/tournaments/{id}/ws`: an event's page keeps it open; it
@@ -68,11 +72,34 @@ pub async fn tournament(
     let following = app.tournaments().follow(&id).await?;
     let count = SocketCount::take(app.sockets_open(), app.options(), None, client)?;
     let account = viewer.account_id();
-    Ok(sized(upgrade).on_upgrade(move |socket| async move {
+    Ok(accept(
+        app,
+        upgrade,
+        (count, share),
+        move |socket, closing| crate::tournaments::run(socket, following, account, closing),
+    ))
+}
+
+/// Answers an upgrade, counted (`held`: the socket's count and its share
+/// of the connection, given back when it ends), and runs the socket with
+/// the server's stop to watch.
+fn accept<F, Fut>(
+    app: AppState,
+    upgrade: WebSocketUpgrade,
+    held: (SocketCount, Option<Extension<ConnectionShare>>),
+    run: F,
+) -> Response
+where
+    F: FnOnce(axum::extract::ws::WebSocket, tokio::sync::watch::Receiver<bool>) -> Fut
+        + Send
+        + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    sized(upgrade).on_upgrade(move |socket| async move {
         let closing = app.sockets_open().closing_watch();
-        crate::tournaments::run(socket, following, account, closing).await;
-        drop((count, share));
-    }))
+        run(socket, closing).await;
+        drop(held);
+    })
 }
 
 /// Small buffers: a client sends at most 4 KiB and each message is sent

@@ -6,7 +6,7 @@
 
 use super::{Inner, People};
 use crate::protocol::SiteOut;
-use crate::ws::closed;
+use crate::ws::{closed, Heard};
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::atomic::Ordering;
 use std::sync::Weak;
@@ -132,12 +132,7 @@ pub(crate) async fn run(
     loop {
         tokio::select! {
             () = closed(&mut closing) => {
-                let _ = socket
-                    .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: crate::hub::RESTART,
-                        reason: "the server is restarting: reconnect".into(),
-                    })))
-                    .await;
+                crate::ws::say_restarting(&mut socket).await;
                 return;
             }
             changed = changes.recv() => {
@@ -152,11 +147,11 @@ pub(crate) async fn run(
                 }
             }
             msg = socket.recv() => {
-                let reply = match msg {
-                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => SiteOut::Pong,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(_)) => SiteOut::Error {
+                let reply = match Heard::of(msg) {
+                    Heard::Ping => SiteOut::Pong,
+                    Heard::Gone => return,
+                    Heard::Nothing => continue,
+                    Heard::Other => SiteOut::Error {
                         error: "this socket takes only ping",
                     },
                 };

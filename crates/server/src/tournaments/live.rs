@@ -14,6 +14,7 @@ use super::service::{
     Counted, Inner, TournamentError, TournamentView, Tournaments, You, PUSHED_BOUTS, PUSHED_LINES,
 };
 use crate::protocol::TournamentOut;
+use crate::ws::Heard;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -268,12 +269,7 @@ pub(crate) async fn run(
                 }
             }
             () = crate::ws::closed(&mut closing) => {
-                let _ = socket
-                    .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: crate::hub::RESTART,
-                        reason: "the server is restarting: reconnect".into(),
-                    })))
-                    .await;
+                crate::ws::say_restarting(&mut socket).await;
                 return;
             }
             changed = following.latest.changed() => {
@@ -283,11 +279,11 @@ pub(crate) async fn run(
                 fresh = true;
             }
             msg = socket.recv() => {
-                let reply = match msg {
-                    Some(Ok(Message::Text(t))) if t.as_str() == "ping" => TournamentOut::Pong,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(_)) => TournamentOut::Error {
+                let reply = match Heard::of(msg) {
+                    Heard::Ping => TournamentOut::Pong,
+                    Heard::Gone => return,
+                    Heard::Nothing => continue,
+                    Heard::Other => TournamentOut::Error {
                         error: "this socket takes only ping",
                     },
                 };

@@ -309,6 +309,23 @@ pub async fn two_instances(
     Some((a, b, url))
 }
 
+/// [`two_instances`] with the computer answering at once; without a
+/// PostgreSQL test server, `None` and a note that the test is skipped.
+pub async fn two_quick_instances(test: &str) -> Option<(AppState, AppState, String)> {
+    let two = two_instances(
+        test,
+        agon_server::Options {
+            engine_delay: Duration::ZERO,
+            ..agon_server::Options::default()
+        },
+    )
+    .await;
+    if two.is_none() {
+        eprintln!("skipped: no PostgreSQL test server (AGON_TEST_DATABASE_URL)");
+    }
+    two
+}
+
 /// The legal moves the analysis board gives for a position (a lesson's or a
 /// puzzle's: Ringo `rules` and `position`, Urgammon `setup` and `record`,
 /// read from `spec`), and whether the verdict die may be rolled.
