@@ -16,6 +16,53 @@ use tokio::sync::broadcast;
 /// "service restart"): the client should reconnect.
 pub const RESTART: u16 = 1012;
 
+/// Resolves once the server starts stopping (the guard the watch lends is
+/// dropped here, before the socket's next await, so the future stays
+/// `Send`). Every socket's loop waits on it.
+pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = closing.wait_for(|c| *c).await;
+}
+
+/// Closes a socket because the server is stopping, with 1012 (restart),
+/// so the page connects again (to this instance once it is back, or to
+/// another).
+pub(crate) async fn say_restarting(socket: &mut axum::extract::ws::WebSocket) {
+    let _ = socket
+        .send(axum::extract::ws::Message::Close(Some(
+            axum::extract::ws::CloseFrame {
+                code: RESTART,
+                reason: "the server is restarting: reconnect".into(),
+            },
+        )))
+        .await;
+}
+
+/// What a socket that takes only `ping` heard.
+pub(crate) enum Heard {
+    /// `ping`: answer a pong.
+    Ping,
+    /// Anything else a client may send: answer that only ping is taken.
+    Other,
+    /// A WebSocket ping or pong (the library answers): nothing to do.
+    Nothing,
+    /// Closed, or broken: the socket ends.
+    Gone,
+}
+
+impl Heard {
+    /// Reads what a ping-only socket received.
+    pub(crate) fn of(msg: Option<Result<axum::extract::ws::Message, axum::Error>>) -> Heard {
+        match msg {
+            Some(Ok(axum::extract::ws::Message::Text(t))) if t.as_str() == "ping" => Heard::Ping,
+            Some(Ok(axum::extract::ws::Message::Close(_))) | None | Some(Err(_)) => Heard::Gone,
+            Some(Ok(axum::extract::ws::Message::Ping(_) | axum::extract::ws::Message::Pong(_))) => {
+                Heard::Nothing
+            }
+            Some(Ok(_)) => Heard::Other,
+        }
+    }
+}
+
 /// One game's place in memory: the session, its broadcast channel, who is
 /// connected, and the engine's work for it.
 pub struct Slot {

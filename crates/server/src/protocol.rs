@@ -214,36 +214,3 @@ impl SiteOut {
         serde_json::to_string(self).unwrap_or_default()
     }
 }
-
-/// What a tournament's socket (`GET /api/tournaments/{id}/ws`, opened by
-/// its page) sends: the event as everyone sees it whenever it changes (one
-/// text made once for every socket), and the signed-in player's own place
-/// whenever that changes.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum TournamentOut<'a> {
-    /// The event: what `GET /api/tournaments/{id}` answers, without `you`.
-    View {
-        /// The event.
-        view: &'a crate::tournaments::TournamentView,
-    },
-    /// The signed-in player's place (`you` of `GET /api/tournaments/{id}`).
-    You {
-        /// Her place.
-        you: &'a crate::tournaments::You,
-    },
-    /// The answer to a ping.
-    Pong,
-    /// A message the socket does not take.
-    Error {
-        /// Why.
-        error: &'static str,
-    },
-}
-
-impl TournamentOut<'_> {
-    /// The message as JSON text.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-}

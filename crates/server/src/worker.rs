@@ -61,6 +61,8 @@ pub struct WorkerConfig {
 /// # Errors
 /// The database cannot be reached.
 pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>> {
+    // The stop's handlers first: a SIGTERM during start-up stops it cleanly.
+    let signal = crate::signal::shutdown_signal();
     let store = Store::connect(&config.database).await?;
     if !store.is_shared() {
         return Err("agon worker needs a PostgreSQL database".into());
@@ -79,7 +81,7 @@ pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>>
             take_jobs(&store, &config, &stopping, i).await;
         }));
     }
-    crate::signal::shutdown_signal().await;
+    signal.await;
     tracing::info!("stopping: finishing the jobs in hand");
     stopping.store(true, Ordering::SeqCst);
     for t in tasks {

@@ -5,7 +5,7 @@
 //! upgrade itself, with its caps, is the HTTP layer's (`http::socket`).
 
 use crate::games::{Games, Options};
-use crate::hub::{Slot, RESTART};
+use crate::hub::{closed, say_restarting, Slot};
 use crate::model::Seat;
 use crate::protocol::{Broadcast, GameIn, GameOut};
 use axum::extract::ws::{Message, WebSocket};
@@ -19,49 +19,6 @@ pub const MAX_WS_MESSAGE: usize = 4 * 1024;
 /// Each socket's read buffer: room for the largest message a client may
 /// send, and its frame header.
 pub(crate) const WS_READ_BUFFER: usize = MAX_WS_MESSAGE + 64;
-
-/// Resolves once the server starts stopping (the guard the watch lends is
-/// dropped here, before the socket's next await, so the future stays
-/// `Send`). Every socket's loop waits on it.
-pub(crate) async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
-    let _ = closing.wait_for(|c| *c).await;
-}
-
-/// Closes a socket because the server is stopping, with 1012 (restart),
-/// so the page connects again (to this instance once it is back, or to
-/// another).
-pub(crate) async fn say_restarting(socket: &mut axum::extract::ws::WebSocket) {
-    let _ = socket
-        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-            code: RESTART,
-            reason: "the server is restarting: reconnect".into(),
-        })))
-        .await;
-}
-
-/// What a socket that takes only `ping` heard.
-pub(crate) enum Heard {
-    /// `ping`: answer a pong.
-    Ping,
-    /// Anything else a client may send: answer that only ping is taken.
-    Other,
-    /// A WebSocket ping or pong (the library answers): nothing to do.
-    Nothing,
-    /// Closed, or broken: the socket ends.
-    Gone,
-}
-
-impl Heard {
-    /// Reads what a ping-only socket received.
-    pub(crate) fn of(msg: Option<Result<Message, axum::Error>>) -> Heard {
-        match msg {
-            Some(Ok(Message::Text(t))) if t.as_str() == "ping" => Heard::Ping,
-            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Heard::Gone,
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => Heard::Nothing,
-            Some(Ok(_)) => Heard::Other,
-        }
-    }
-}
 
 /// Why a socket is not opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

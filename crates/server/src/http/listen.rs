@@ -130,8 +130,10 @@ pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::
     // request is still served, so a load balancer moves away), then stop.
     let shutdown = {
         let (app, drain) = (app.clone(), o.drain);
+        // Installed now, before the first connection is taken.
+        let signal = crate::signal::shutdown_signal();
         async move {
-            crate::signal::shutdown_signal().await;
+            signal.await;
             if !drain.is_zero() {
                 app.drain();
                 tracing::info!(

@@ -5,10 +5,9 @@
 //! "token"}`: the seek lasts while a socket holds it.
 
 use super::service::Lobby;
-use crate::hub::{CatchUp, LobbyHub, LobbyMember, RESTART};
+use crate::hub::{closed, CatchUp, LobbyHub, LobbyMember, RESTART};
 use crate::protocol::{LobbyIn, LobbyOut};
 use crate::wire::{frame, Offer, Outbox, Wire, TEXT};
-use crate::ws::closed;
 use crate::ws::{MAX_WS_MESSAGE, WS_READ_BUFFER};
 use futures_util::StreamExt;
 use std::sync::atomic::Ordering;

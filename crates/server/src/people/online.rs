@@ -5,8 +5,8 @@
 //! left out of the count within [`ONLINE_FRESH_MS`]).
 
 use super::{Inner, People};
+use crate::hub::{closed, say_restarting, Heard};
 use crate::protocol::SiteOut;
-use crate::ws::{closed, Heard};
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::atomic::Ordering;
 use std::sync::Weak;
@@ -132,7 +132,7 @@ pub(crate) async fn run(
     loop {
         tokio::select! {
             () = closed(&mut closing) => {
-                crate::ws::say_restarting(&mut socket).await;
+                say_restarting(&mut socket).await;
                 return;
             }
             changed = changes.recv() => {

@@ -11,13 +11,12 @@
 //! watch, not a queue), so one reader can never hold the others back.
 
 use super::service::{
-    Counted, Inner, TournamentError, TournamentView, Tournaments, You, PUSHED_BOUTS, PUSHED_LINES,
+    Counted, Inner, Latest, Published, TournamentError, TournamentView, Tournaments, You,
+    PUSHED_BOUTS, PUSHED_LINES,
 };
-use crate::protocol::TournamentOut;
-use crate::ws::Heard;
+use crate::hub::{closed, say_restarting, Heard};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
@@ -36,21 +35,38 @@ pub fn gap(entrants: usize) -> Duration {
     (GAP + Duration::from_millis(entrants as u64)).min(Duration::from_secs(2))
 }
 
-/// One event's view as last counted: its text, made once for every
-/// socket, and the count each socket reads its player's place from.
-pub(super) struct Published {
-    text: Utf8Bytes,
-    /// Counts the views that differed: a socket that skipped some still
-    /// knows whether the view it last sent is the newest.
-    seq: u64,
-    counted: Arc<Counted>,
+/// What a tournament's socket (`GET /api/tournaments/{id}/ws`, opened by
+/// its page) sends: the event as everyone sees it whenever it changes (one
+/// text made once for every socket), and the signed-in player's own place
+/// whenever that changes.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum TournamentOut<'a> {
+    /// The event: what `GET /api/tournaments/{id}` answers, without `you`.
+    View {
+        /// The event.
+        view: &'a TournamentView,
+    },
+    /// The signed-in player's place (`you` of `GET /api/tournaments/{id}`).
+    You {
+        /// Her place.
+        you: &'a You,
+    },
+    /// The answer to a ping.
+    Pong,
+    /// A message the socket does not take.
+    Error {
+        /// Why.
+        error: &'static str,
+    },
 }
 
-type Latest = watch::Sender<Option<Arc<Published>>>;
-
-/// The feeds of the events followed here, by id.
-#[derive(Default)]
-pub(super) struct Feeds(Mutex<HashMap<String, Arc<Latest>>>);
+impl TournamentOut<'_> {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
 
 /// A socket's hold on an event's feed.
 pub struct Following {
@@ -86,7 +102,7 @@ impl Tournaments {
     /// No such event, the store.
     pub async fn follow(&self, id: &str) -> Result<Following, TournamentError> {
         self.row(id).await?;
-        let Ok(mut feeds) = self.inner.feeds.0.lock() else {
+        let Ok(mut feeds) = self.inner.feeds.lock() else {
             return Err(TournamentError::Bad("the feeds are broken".into()));
         };
         let placed = Some(self.inner.placed.subscribe());
@@ -132,7 +148,7 @@ async fn feed(
         {
             // Nobody follows it any more: the feed ends (checked under the
             // lock `follow` subscribes under, so no socket is left behind).
-            let Ok(mut feeds) = inner.feeds.0.lock() else {
+            let Ok(mut feeds) = inner.feeds.lock() else {
                 return;
             };
             if latest.receiver_count() == 0 {
@@ -268,8 +284,8 @@ pub(crate) async fn run(
                     }
                 }
             }
-            () = crate::ws::closed(&mut closing) => {
-                crate::ws::say_restarting(&mut socket).await;
+            () = closed(&mut closing) => {
+                say_restarting(&mut socket).await;
                 return;
             }
             changed = following.latest.changed() => {

@@ -15,7 +15,7 @@ pub mod swiss;
 
 pub use director::{LEASE_MS, TICK};
 pub(crate) use live::run;
-pub use live::{gap, Following, GAP, RECOUNT};
+pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
 pub use service::{
     standings, Ask, BoutView, Listed, Placing, Spec, Standing, TournamentError, TournamentView,
     Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, PUSHED_BOUTS,
@@ -42,7 +42,7 @@ impl Tournaments {
                 schedule,
                 made: std::sync::Mutex::new(std::collections::HashSet::new()),
                 counted: std::sync::Mutex::new(std::collections::HashMap::new()),
-                feeds: live::Feeds::default(),
+                feeds: std::sync::Mutex::new(std::collections::HashMap::new()),
                 placed: tokio::sync::broadcast::channel(1024).0,
                 leases: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),

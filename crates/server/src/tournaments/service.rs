@@ -287,6 +287,20 @@ pub struct Placing {
     pub score: f64,
 }
 
+/// One event's view as last counted (by its feed, `live`): its text,
+/// made once for every socket, and the count each socket reads its
+/// player's place from.
+pub(super) struct Published {
+    pub(super) text: axum::extract::ws::Utf8Bytes,
+    /// Counts the views that differed: a socket that skipped some still
+    /// knows whether the view it last sent is the newest.
+    pub(super) seq: u64,
+    pub(super) counted: Arc<Counted>,
+}
+
+/// An event's feed: the view each of its sockets reads.
+pub(super) type Latest = tokio::sync::watch::Sender<Option<Arc<Published>>>;
+
 /// The tournaments service. Clones share one.
 #[derive(Clone)]
 pub struct Tournaments {
@@ -310,7 +324,7 @@ pub(super) struct Inner {
     pub(super) counted: std::sync::Mutex<HashMap<String, (std::time::Instant, Arc<Counted>)>>,
     /// The events whose pages are open here, each pushed to them by one
     /// feed (see `live`).
-    pub(super) feeds: super::live::Feeds,
+    pub(super) feeds: std::sync::Mutex<HashMap<String, Arc<Latest>>>,
     /// Told when a player of an event is given a game here (the event,
     /// the player, the game): her event's sockets on this instance tell
     /// her at once, before the next count.
