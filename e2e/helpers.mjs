@@ -57,7 +57,20 @@ export function freshDatabase(name) {
   return admin.replace(/\/[^/]*$/, "/" + db);
 }
 
-export async function startServer({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false, database = null, extra = [] } = {}) {
+export async function startServer(options = {}) {
+  // A port found free may be taken by another test file's server before
+  // this one binds it (the suite runs two files at once): then once more,
+  // on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (e) {
+      if (attempt >= 3 || !/exited/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startServerOnce({ engineDelayMs = 0, firstMoveSecs = 30, claimAfterSecs = 60, pushInsecure = false, database = null, extra = [] } = {}) {
   const bin = process.env.AGON_BIN || join(root, "target", "debug", "agon");
   const data = mkdtempSync(join(tmpdir(), "agon-e2e-"));
   const port = await freePort();
