@@ -839,3 +839,72 @@ async fn a_large_events_socket_pushes_the_leaders_and_each_player_her_own_line()
     assert_eq!(y["you"]["standing"]["name"], last.as_str());
     assert_eq!(y["you"]["standing"]["rank"], n);
 }
+
+/// Nobody is paired while away: a player entered in an arena who never
+/// opens a page is never paired; one whose page closed a moment ago (a
+/// reload) still is, within the grace.
+#[tokio::test]
+async fn an_arena_never_pairs_a_player_away_but_forgives_a_reload() {
+    let (_, router) = tournament_app("tournaments_away").await;
+    let addr = common::serve(router.clone()).await;
+    let (ala, bo, cy) = (
+        signup(&router, "ala").await,
+        signup(&router, "bo").await,
+        signup(&router, "cy").await,
+    );
+    let ala_ws = online(&addr, &ala).await;
+    let bo_ws = online(&addr, &bo).await;
+    let (s, t) = as_account(&router, &ala, "POST", "/api/tournaments",
+        Some(json!({"kind": "arena", "game": "urgammon", "to": 1, "clock": {"base_secs": 60, "increment_secs": 1}, "minutes": 10}))).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for c in [&ala, &bo, &cy] {
+        assert_eq!(join(&router, c, &id).await.0, 200);
+    }
+    let t = until(&router, &ala, &id, |t| t["you"]["game"].is_string()).await;
+    let first = t["you"]["game"].as_str().unwrap().to_string();
+    let (_, c) = as_account(&router, &cy, "GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(c["you"]["game"], Value::Null, "cy is away: {c}");
+    // Bo's page closes (a reload) and the site no longer counts her
+    // online; the bout ends then.
+    drop(bo_ws);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, o) = call(&router, "GET", "/api/online", None, None).await;
+        if !o["names"].as_array().unwrap().iter().any(|n| n == "bo") {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "bo still online: {o}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (s, v) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/games/{first}/action"),
+        Some(json!({"type": "resign"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let t = until(&router, &ala, &id, |t| {
+        t["you"]["game"].as_str().is_some_and(|g| g != first)
+    })
+    .await;
+    let again = t["games"][0].clone();
+    let mut two = [
+        again["first"].as_str().unwrap(),
+        again["second"].as_str().unwrap(),
+    ];
+    two.sort_unstable();
+    assert_eq!(
+        two,
+        ["ala", "bo"],
+        "bo is forgiven her reload; cy, away, is never paired"
+    );
+    let (_, c) = as_account(&router, &cy, "GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(c["you"]["game"], Value::Null);
+    drop(ala_ws);
+}

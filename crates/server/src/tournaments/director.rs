@@ -20,6 +20,10 @@ use std::time::Duration;
 /// How long a lease to pair an event lasts without being renewed.
 pub const LEASE_MS: i64 = 5_000;
 
+/// A player whose pages all closed this lately still counts as there for
+/// pairing: a reload (or a moment offline) does not cost her a game.
+pub const ONLINE_GRACE_MS: i64 = 10_000;
+
 /// How often the director looks at every event.
 pub const TICK: Duration = Duration::from_secs(1);
 
@@ -385,7 +389,8 @@ impl Tournaments {
     }
 
     /// Who is there to be paired: entered, not withdrawn, not in a game,
-    /// online (a page open on any instance: nobody is paired while away),
+    /// online (a page open on any instance, or closed less than
+    /// [`ONLINE_GRACE_MS`] ago: nobody is paired while away),
     /// and free to play (no pause, no ban from rated play).
     /// Also answers how many entrants are in a game now (not withdrawn).
     async fn ready(
@@ -394,7 +399,7 @@ impl Tournaments {
         spec: &Spec,
         bouts: &[BoutRow],
     ) -> Result<(Vec<crate::store::EntrantRow>, usize), TournamentError> {
-        let online: HashSet<i64> = self.inner.people.online().await?.ids.into_iter().collect();
+        let online = self.online_or_just_left().await?;
         let mut candidates = vec![];
         let mut playing = 0;
         for e in self.store().entrants(&t.id).await? {
@@ -424,6 +429,21 @@ impl Tournaments {
             .filter_map(|(e, f)| f.is_ok().then_some(e))
             .collect();
         Ok((out, playing))
+    }
+
+    /// The players online now, and those seen online here within
+    /// [`ONLINE_GRACE_MS`].
+    async fn online_or_just_left(&self) -> Result<HashSet<i64>, TournamentError> {
+        let now = now_ms();
+        let online = self.inner.people.online().await?.ids;
+        let Ok(mut seen) = self.inner.seen.lock() else {
+            return Ok(online.into_iter().collect());
+        };
+        for &a in &online {
+            seen.insert(a, now);
+        }
+        seen.retain(|_, at| now - *at <= ONLINE_GRACE_MS);
+        Ok(seen.keys().copied().collect())
     }
 
     /// The pairs among `players` that must not meet (either blocks the

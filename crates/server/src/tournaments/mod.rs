@@ -13,7 +13,7 @@ pub mod schedule;
 mod service;
 pub mod swiss;
 
-pub use director::{LEASE_MS, TICK};
+pub use director::{LEASE_MS, ONLINE_GRACE_MS, TICK};
 pub(crate) use live::run;
 pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
 pub use service::{
@@ -45,6 +45,7 @@ impl Tournaments {
                 feeds: std::sync::Mutex::new(std::collections::HashMap::new()),
                 placed: tokio::sync::broadcast::channel(1024).0,
                 leases: std::sync::Mutex::new(std::collections::HashMap::new()),
+                seen: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         };
         games.spawn(Tournaments::direct(

@@ -332,6 +332,8 @@ pub(super) struct Inner {
     /// The events this instance holds the lease of, and until when (so
     /// the lease is written once a second, not at every tick).
     pub(super) leases: std::sync::Mutex<HashMap<String, i64>>,
+    /// When the director last saw each player online (for its grace).
+    pub(super) seen: std::sync::Mutex<HashMap<i64, i64>>,
 }
 
 /// How long an event's count is served before the store is read again.
