@@ -4,6 +4,8 @@
 //! open; it may send `ping`. Actions go to the HTTP API, not here. The
 //! upgrade itself, with its caps, is the HTTP layer's (`http::socket`).
 
+use crate::games::round;
+use crate::games::talk;
 use crate::games::{Games, Options};
 use crate::hub::{closed, say_restarting, Slot};
 use crate::model::Seat;
@@ -138,10 +140,10 @@ impl Presence {
         self.release();
         for &s in &seats {
             self.slot.presence[s.index()].fetch_add(1, Ordering::SeqCst);
-            self.app.note_presence(&self.slot, s);
+            talk::note_presence(&self.app, &self.slot, s);
         }
         self.seats = seats;
-        self.app.tell_presence_soon(&self.slot);
+        talk::tell_presence_soon(&self.app, &self.slot);
     }
 
     fn release(&mut self) {
@@ -149,7 +151,7 @@ impl Presence {
             if self.slot.presence[s.index()].fetch_sub(1, Ordering::SeqCst) == 1 {
                 self.slot.left_at[s.index()].store(crate::clock::now_ms(), Ordering::SeqCst);
             }
-            self.app.note_presence(&self.slot, s);
+            talk::note_presence(&self.app, &self.slot, s);
         }
     }
 }
@@ -158,7 +160,7 @@ impl Drop for Presence {
     fn drop(&mut self) {
         if !self.seats.is_empty() {
             self.release();
-            self.app.tell_presence_soon(&self.slot);
+            talk::tell_presence_soon(&self.app, &self.slot);
         }
     }
 }
@@ -184,7 +186,7 @@ pub(crate) async fn push_updates(
     let mut rx = slot.tx.subscribe();
     let first = {
         let session = slot.session.lock().await;
-        app.shown(&slot, &session)
+        round::shown(&app, &slot, &session)
     };
     if !send(
         &mut socket,
@@ -193,7 +195,7 @@ pub(crate) async fn push_updates(
         },
     )
     .await
-        || !send(&mut socket, &app.presence_message(&slot).await).await
+        || !send(&mut socket, &talk::presence_message(&app, &slot).await).await
     {
         return;
     }
@@ -218,7 +220,7 @@ pub(crate) async fn push_updates(
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let now = {
                             let session = slot.session.lock().await;
-                            presence.app.shown(&slot, &session)
+                            round::shown(&presence.app, &slot, &session)
                         };
                         GameOut::State { state: Box::new(now) }.broadcast()
                     }

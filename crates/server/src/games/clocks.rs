@@ -7,12 +7,13 @@
 //! instance, its clock resumed from the keeper's last sign of life: the time
 //! nobody kept is nobody's.
 
+use super::change::{Cause, Change};
 use super::error::GameError;
-use super::round::{Cause, Change};
-use super::service::Games;
+use super::round;
+use super::service::{alive, Games};
 use crate::clock::now_ms;
 use crate::hub::Slot;
-use crate::session::{Moment, Session};
+use crate::session::Moment;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,16 +30,6 @@ const BEAT_MS: i64 = 500;
 /// alive, until it is heard again or is taken for dead and its clocks are
 /// taken over: no page counts down time that nobody keeps.
 pub(crate) const SILENT_AFTER_MS: i64 = 2 * BEAT_MS;
-
-/// An instance not heard of for this long is taken for dead: its clocks are
-/// resumed elsewhere.
-pub(crate) const DEAD_AFTER_MS: i64 = 3_000;
-
-/// Whether an instance last heard of at `seen_ms` (none: never) is alive
-/// at `now`.
-pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
-    seen_ms.is_some_and(|t| now - t < DEAD_AFTER_MS)
-}
 
 /// Keeps this instance's clocks for as long as the app lives.
 pub(crate) async fn keep(app: super::service::WeakGames, mut stopping: crate::tasks::Stopping) {
@@ -58,191 +49,167 @@ pub(crate) async fn keep(app: super::service::WeakGames, mut stopping: crate::ta
             if let Err(e) = store.heartbeat(&instance, now).await {
                 tracing::warn!(error = %e, "could not note this instance alive");
             }
-            if let Err(e) = app.adopt_clocks(now).await {
+            if let Err(e) = adopt_clocks(&app, now).await {
                 tracing::warn!(error = %e, "could not look for clocks nobody keeps");
             }
         }
-        for id in app.due(now) {
-            if let Err(e) = app.fire(&id).await {
+        for id in due(&app, now) {
+            if let Err(e) = fire(&app, &id).await {
                 tracing::warn!(game = %id, error = %e, "a clock's deadline could not be kept");
             }
         }
     }
 }
 
-impl Games {
-    /// How long a live game waits for each side's first decision, in
-    /// milliseconds.
-    pub(crate) fn first_move_ms(&self) -> i64 {
-        self.inner.options.first_move.as_millis() as i64
-    }
+/// The games whose deadline has passed.
+fn due(games: &Games, now: i64) -> Vec<String> {
+    games.inner.deadlines.lock().map_or_else(
+        |_| vec![],
+        |d| {
+            d.iter()
+                .filter(|(_, at)| **at <= now)
+                .map(|(id, _)| id.clone())
+                .collect()
+        },
+    )
+}
 
-    /// This instance's name among those sharing the store.
-    pub fn instance(&self) -> &str {
-        &self.inner.instance
-    }
-
-    /// Notes a game's deadline if this instance keeps its clock (and forgets
-    /// it otherwise): called after every change and reload.
-    pub(crate) fn watch_clock(&self, session: &Session) {
-        let mine = session.row.clock_owner.as_deref() == Some(self.instance());
-        let deadline = session.deadline().filter(|_| mine);
-        if let Ok(mut d) = self.inner.deadlines.lock() {
-            match deadline {
-                Some(t) => d.insert(session.row.id.clone(), t.at()),
-                None => d.remove(&session.row.id),
-            };
+/// Ends a game whose deadline passed (a flag, or an abort), if it still
+/// has: decided on the game as stored, through the door.
+async fn fire(games: &Games, id: &str) -> Result<(), GameError> {
+    let slot = games.slot(id).await?;
+    let fired = round::change(games, &slot, Cause::Clock, |session| {
+        if session.row.clock_owner.as_deref() != Some(games.instance()) {
+            return Ok(None);
+        }
+        let at = Moment::now(games.instance(), 0);
+        Ok(session
+            .time_out(&at)
+            .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+    })
+    .await;
+    if fired.is_err() {
+        // Looked at again at the next tick, not at once.
+        if let Ok(mut d) = games.inner.deadlines.lock() {
+            d.insert(id.to_string(), now_ms() + 1_000);
         }
     }
+    fired.map(|_| ())
+}
 
-    /// The games whose deadline has passed.
-    fn due(&self, now: i64) -> Vec<String> {
-        self.inner.deadlines.lock().map_or_else(
-            |_| vec![],
-            |d| {
-                d.iter()
-                    .filter(|(_, at)| **at <= now)
-                    .map(|(id, _)| id.clone())
-                    .collect()
-            },
-        )
+/// Looks at every clocked game in play: those this instance keeps are
+/// in memory with their deadlines; those whose keeper is dead (or, on
+/// a store no one shares, is not this instance) are taken over.
+async fn adopt_clocks(games: &Games, now: i64) -> Result<(), GameError> {
+    let shared = games.store().is_shared();
+    let clocked = games.store().clocked_games().await?;
+    if clocked.is_empty() {
+        return Ok(());
     }
+    let seen: HashMap<String, i64> = games.store().instances().await?.into_iter().collect();
+    if shared {
+        note_silent_keepers(games, &seen, now).await;
+    }
+    for (id, owner) in clocked {
+        let keeper_seen = owner.as_ref().and_then(|o| seen.get(o)).copied();
+        let mine = owner.as_deref() == Some(games.instance());
+        if mine {
+            let watched = games
+                .inner
+                .deadlines
+                .lock()
+                .is_ok_and(|d| d.contains_key(&id));
+            if !watched && games.slot_in_memory(&id).is_none() {
+                let slot = games.slot(&id).await?;
+                games.watch_clock(&*slot.session.lock().await);
+            }
+            continue;
+        }
+        let alive = shared && alive(keeper_seen, now);
+        if alive {
+            continue;
+        }
+        let slot = games.slot(&id).await?;
+        if let Err(e) = take_over(games, &slot, keeper_seen).await {
+            tracing::warn!(game = %id, error = %e, "could not take over a clock");
+        }
+    }
+    Ok(())
+}
 
-    /// Ends a game whose deadline passed (a flag, or an abort), if it still
-    /// has: decided on the game as stored, through the door.
-    async fn fire(&self, id: &str) -> Result<(), GameError> {
-        let slot = self.slot(id).await?;
-        let fired = self
-            .change(&slot, Cause::Clock, |session| {
-                if session.row.clock_owner.as_deref() != Some(self.instance()) {
-                    return Ok(None);
+/// Looks at the live clocks in memory that other instances keep: a
+/// keeper silent for [`SILENT_AFTER_MS`] has its games shown paused
+/// here, and shown running again once it is heard.
+async fn note_silent_keepers(games: &Games, seen: &HashMap<String, i64>, now: i64) {
+    for slot in games.slots_in_memory() {
+        let silent_since = {
+            let session = slot.session.lock().await;
+            let owner = session.row.clock_owner.as_deref();
+            let live = session.clocked() && !session.correspondence() && !session.is_over();
+            if !live || owner == Some(games.instance()) {
+                None
+            } else {
+                let last = owner.and_then(|o| seen.get(o)).copied();
+                let since = session.row.clock.map_or(now, |c| c.since_ms);
+                match last {
+                    Some(t) if now - t < SILENT_AFTER_MS => None,
+                    Some(t) => Some(t.max(1)),
+                    None => Some(since.max(1)),
                 }
-                let at = Moment::now(self.instance(), 0);
-                Ok(session
-                    .time_out(&at)
-                    .map(|(next, commit)| Change::Play(Box::new(next), commit)))
-            })
-            .await;
-        if fired.is_err() {
-            // Looked at again at the next tick, not at once.
-            if let Ok(mut d) = self.inner.deadlines.lock() {
-                d.insert(id.to_string(), now_ms() + 1_000);
             }
+        };
+        let was = slot.keeper_lost_since.swap(
+            silent_since.unwrap_or(0),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        if (was > 0) != silent_since.is_some() {
+            round::republish(games, &slot).await;
         }
-        fired.map(|_| ())
     }
+}
 
-    /// Looks at every clocked game in play: those this instance keeps are
-    /// in memory with their deadlines; those whose keeper is dead (or, on
-    /// a store no one shares, is not this instance) are taken over.
-    async fn adopt_clocks(&self, now: i64) -> Result<(), GameError> {
-        let shared = self.store().is_shared();
-        let games = self.store().clocked_games().await?;
-        if games.is_empty() {
-            return Ok(());
+/// Takes over a game's clock from a keeper last seen at `keeper_seen`
+/// (never: it is charged nothing since its turn began), through the
+/// door; if another instance took it first (or a player moved), theirs
+/// stands.
+async fn take_over(
+    games: &Games,
+    slot: &Arc<Slot>,
+    keeper_seen: Option<i64>,
+) -> Result<(), GameError> {
+    let keeper = slot.session.lock().await.row.clock_owner.clone();
+    let outcome = round::change(games, slot, Cause::Clock, |session| {
+        if session.row.clock_owner != keeper
+            || keeper.as_deref() == Some(games.instance())
+            || session.is_over()
+        {
+            return Ok(None);
         }
-        let seen: HashMap<String, i64> = self.store().instances().await?.into_iter().collect();
-        if shared {
-            self.note_silent_keepers(&seen, now).await;
-        }
-        for (id, owner) in games {
-            let keeper_seen = owner.as_ref().and_then(|o| seen.get(o)).copied();
-            let mine = owner.as_deref() == Some(self.instance());
-            if mine {
-                let watched = self
-                    .inner
-                    .deadlines
-                    .lock()
-                    .is_ok_and(|d| d.contains_key(&id));
-                if !watched && self.slot_in_memory(&id).is_none() {
-                    let slot = self.slot(&id).await?;
-                    self.watch_clock(&*slot.session.lock().await);
-                }
-                continue;
-            }
-            let alive = shared && alive(keeper_seen, now);
-            if alive {
-                continue;
-            }
-            let slot = self.slot(&id).await?;
-            if let Err(e) = self.take_over(&slot, keeper_seen).await {
-                tracing::warn!(game = %id, error = %e, "could not take over a clock");
-            }
-        }
-        Ok(())
+        let since = session.row.clock.map_or(0, |c| c.since_ms);
+        let at = Moment::now(games.instance(), 0);
+        Ok(session
+            .resume(keeper_seen.unwrap_or(since), &at)
+            .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+    })
+    .await?;
+    if outcome.written.is_some() {
+        tracing::info!(game = %outcome.view.id, from = ?keeper, "took over a clock");
     }
+    Ok(())
+}
 
-    /// Looks at the live clocks in memory that other instances keep: a
-    /// keeper silent for [`SILENT_AFTER_MS`] has its games shown paused
-    /// here, and shown running again once it is heard.
-    async fn note_silent_keepers(&self, seen: &HashMap<String, i64>, now: i64) {
-        for slot in self.slots_in_memory() {
-            let silent_since = {
-                let session = slot.session.lock().await;
-                let owner = session.row.clock_owner.as_deref();
-                let live = session.clocked() && !session.correspondence() && !session.is_over();
-                if !live || owner == Some(self.instance()) {
-                    None
-                } else {
-                    let last = owner.and_then(|o| seen.get(o)).copied();
-                    let since = session.row.clock.map_or(now, |c| c.since_ms);
-                    match last {
-                        Some(t) if now - t < SILENT_AFTER_MS => None,
-                        Some(t) => Some(t.max(1)),
-                        None => Some(since.max(1)),
-                    }
-                }
-            };
-            let was = slot.keeper_lost_since.swap(
-                silent_since.unwrap_or(0),
-                std::sync::atomic::Ordering::SeqCst,
-            );
-            if (was > 0) != silent_since.is_some() {
-                self.republish(&slot).await;
-            }
+/// Starts a clocked game's first turn now (the invited friend just
+/// joined: the wait for the first move begins), through the door.
+pub(crate) async fn restart_clock(games: &Games, slot: &Arc<Slot>) -> Result<(), GameError> {
+    round::change(games, slot, Cause::Clock, |session| {
+        if !session.clocked() {
+            return Ok(None);
         }
-    }
-
-    /// Takes over a game's clock from a keeper last seen at `keeper_seen`
-    /// (never: it is charged nothing since its turn began), through the
-    /// door; if another instance took it first (or a player moved), theirs
-    /// stands.
-    async fn take_over(&self, slot: &Arc<Slot>, keeper_seen: Option<i64>) -> Result<(), GameError> {
-        let keeper = slot.session.lock().await.row.clock_owner.clone();
-        let outcome = self
-            .change(slot, Cause::Clock, |session| {
-                if session.row.clock_owner != keeper
-                    || keeper.as_deref() == Some(self.instance())
-                    || session.is_over()
-                {
-                    return Ok(None);
-                }
-                let since = session.row.clock.map_or(0, |c| c.since_ms);
-                let at = Moment::now(self.instance(), 0);
-                Ok(session
-                    .resume(keeper_seen.unwrap_or(since), &at)
-                    .map(|(next, commit)| Change::Play(Box::new(next), commit)))
-            })
-            .await?;
-        if outcome.written.is_some() {
-            tracing::info!(game = %outcome.view.id, from = ?keeper, "took over a clock");
-        }
-        Ok(())
-    }
-
-    /// Starts a clocked game's first turn now (the invited friend just
-    /// joined: the wait for the first move begins), through the door.
-    pub(crate) async fn restart_clock(&self, slot: &Arc<Slot>) -> Result<(), GameError> {
-        self.change(slot, Cause::Clock, |session| {
-            if !session.clocked() {
-                return Ok(None);
-            }
-            let at = Moment::now(self.instance(), 0);
-            Ok(session
-                .resume(at.now_ms, &at)
-                .map(|(next, commit)| Change::Play(Box::new(next), commit)))
-        })
-        .await?;
-        Ok(())
-    }
+        let at = Moment::now(games.instance(), 0);
+        Ok(session
+            .resume(at.now_ms, &at)
+            .map(|(next, commit)| Change::Play(Box::new(next), commit)))
+    })
+    .await?;
+    Ok(())
 }

@@ -9,15 +9,15 @@
 //! match, rates both accounts once (ratings.rs says how a result becomes a
 //! rating period).
 
+use super::change::Change;
 use super::error::GameError;
-use super::round::Change;
+use super::reviews;
 use super::service::Games;
 use crate::dice::Ledger;
 use crate::model::{Kind, Status};
 use crate::ratings;
 use crate::session::Session;
 use crate::store::{GameRow, NewRecord};
-use std::collections::HashSet;
 
 use crate::session::PAIR_PAUSE_MS;
 
@@ -72,341 +72,266 @@ enum Next {
 
 /// A rated result: the seats' accounts, the first seat's account's scores,
 /// and a Ringo pair's points.
-type RatedScores = ([i64; 2], Vec<f64>, Option<[f64; 2]>);
+pub(crate) type RatedScores = ([i64; 2], Vec<f64>, Option<[f64; 2]>);
 
-impl Games {
-    /// Finishes a game that has just ended (held locked by the door): the
-    /// pair's second game, or the rating. A failure is logged: the game
-    /// stays ended, and is rated when next loaded.
-    pub(crate) async fn finish(&self, session: &mut Session) -> bool {
-        match self.finish_inner(session).await {
-            Ok(changed) => changed,
-            Err(e) => {
-                tracing::error!(error = %e, game = %session.row.id, "finishing a game failed");
-                false
+/// What finishing a game that has just ended owes (the door holds it
+/// locked and writes it): a rated Ringo pair's second game opened, and
+/// the first linked to it; or the rating. `None`: nothing (an abort, a
+/// casual game, a pair's first game of a casual pair).
+///
+/// # Errors
+/// The store failed (the game stays ended, and is finished when next
+/// loaded).
+pub(crate) async fn owed(games: &Games, session: &Session) -> Result<Option<Change>, GameError> {
+    Ok(match next_after(games, session).await? {
+        Next::Nothing => None,
+        Next::SecondGame => Some(Change::Link(open_second(games, session).await?)),
+        Next::Rate {
+            accounts,
+            scores,
+            pair_score,
+        } => Some(Change::Rated {
+            accounts,
+            rater: Box::new(move |before| ratings::rate(before, &scores)),
+            pair_score,
+        }),
+    })
+}
+
+/// After the door wrote a game's rating: the watches that may file a
+/// report by themselves (a rating's jump, a run of wins at the engine's
+/// accuracy), in the background.
+pub(crate) fn rated(games: &Games, session: &Session) {
+    watch_ratings(games, session);
+    watch_accuracy(games, session);
+}
+
+/// After a game is rated: a rating that jumped files a report by
+/// itself (in the background; the game does not wait).
+fn watch_ratings(games: &Games, session: &Session) {
+    let (store, kind, game) = (
+        games.store().clone(),
+        session.kind(),
+        session.row.id.clone(),
+    );
+    let players: Vec<crate::store::SeatAccount> =
+        session.row.accounts.iter().flatten().cloned().collect();
+    games.spawn(async move {
+        for p in players {
+            if let Err(e) = crate::safety::watch_rating(&store, &p, kind, &game).await {
+                tracing::warn!(error = %e, "could not look at a rating's jump");
             }
         }
+    });
+}
+
+/// After a game is rated: a winner whose last
+/// [`crate::safety::ACCURACY_RUN`] rated results in its kind are all
+/// wins (a Ringo pair won 2–0, an Urgammon match) has their games
+/// reviewed (the review everyone can ask for, computed once), and a run
+/// won at the engine's accuracy files a report by itself (in the
+/// background; only a run of wins costs a review).
+fn watch_accuracy(games: &Games, session: &Session) {
+    let Some(winner) = session
+        .winner()
+        .and_then(|w| session.row.accounts[w.index()].clone())
+    else {
+        return;
+    };
+    let (app, kind) = (games.clone(), session.kind());
+    games.spawn(async move {
+        if let Err(e) = accuracy_run(&app, &winner, kind).await {
+            tracing::warn!(error = %e, "could not look at a run of wins' accuracy");
+        }
+    });
+}
+
+/// Looks at `player`'s last rated results of `kind`, in the order they
+/// were rated: when they are a run of wins with every game at the
+/// engine's accuracy, files the server's report. Answers the report's
+/// number when one was filed.
+///
+/// # Errors
+/// The store, or a review, failed.
+pub(crate) async fn accuracy_run(
+    games: &Games,
+    player: &crate::store::SeatAccount,
+    kind: Kind,
+) -> Result<Option<i64>, GameError> {
+    use crate::safety::{engine_level, report_accuracy, ACCURACY_RUN};
+    let store = games.store();
+    let rated = store.rated_games_of(player.id, kind, ACCURACY_RUN).await?;
+    if rated.len() < ACCURACY_RUN {
+        return Ok(None);
     }
-
-    async fn finish_inner(&self, session: &mut Session) -> Result<bool, GameError> {
-        match self.next_after(session).await? {
-            Next::Nothing => Ok(false),
-            Next::SecondGame => {
-                let second = self.open_second(session).await?;
-                self.write_now(session, Change::Link(second)).await
-            }
-            Next::Rate {
-                accounts,
-                scores,
-                pair_score,
-            } => {
-                let rater = Box::new(move |before| ratings::rate(before, &scores));
-                let rated = self
-                    .write_now(
-                        session,
-                        Change::Rated {
-                            accounts,
-                            rater,
-                            pair_score,
-                        },
-                    )
-                    .await?;
-                if rated {
-                    self.watch_ratings(session);
-                    self.watch_accuracy(session);
-                }
-                Ok(rated)
-            }
-        }
-    }
-
-    /// After a game is rated: a rating that jumped files a report by
-    /// itself (in the background; the game does not wait).
-    fn watch_ratings(&self, session: &Session) {
-        let (store, kind, game) = (self.store().clone(), session.kind(), session.row.id.clone());
-        let players: Vec<crate::store::SeatAccount> =
-            session.row.accounts.iter().flatten().cloned().collect();
-        self.spawn(async move {
-            for p in players {
-                if let Err(e) = crate::safety::watch_rating(&store, &p, kind, &game).await {
-                    tracing::warn!(error = %e, "could not look at a rating's jump");
-                }
-            }
-        });
-    }
-
-    /// After a game is rated: a winner whose last
-    /// [`crate::safety::ACCURACY_RUN`] rated results in its kind are all
-    /// wins (a Ringo pair won 2–0, an Urgammon match) has their games
-    /// reviewed (the review everyone can ask for, computed once), and a run
-    /// won at the engine's accuracy files a report by itself (in the
-    /// background; only a run of wins costs a review).
-    fn watch_accuracy(&self, session: &Session) {
-        let Some(winner) = session
-            .winner()
-            .and_then(|w| session.row.accounts[w.index()].clone())
-        else {
-            return;
-        };
-        let (games, kind) = (self.clone(), session.kind());
-        self.spawn(async move {
-            if let Err(e) = games.accuracy_run(&winner, kind).await {
-                tracing::warn!(error = %e, "could not look at a run of wins' accuracy");
-            }
-        });
-    }
-
-    /// Looks at `player`'s last rated results of `kind`, in the order they
-    /// were rated: when they are a run of wins with every game at the
-    /// engine's accuracy, files the server's report. Answers the report's
-    /// number when one was filed.
-    ///
-    /// # Errors
-    /// The store, or a review, failed.
-    pub(crate) async fn accuracy_run(
-        &self,
-        player: &crate::store::SeatAccount,
-        kind: Kind,
-    ) -> Result<Option<i64>, GameError> {
-        use crate::safety::{engine_level, report_accuracy, ACCURACY_RUN};
-        let store = self.store();
-        let rated = store.rated_games_of(player.id, kind, ACCURACY_RUN).await?;
-        if rated.len() < ACCURACY_RUN {
-            return Ok(None);
-        }
-        // Every game of the run, with her side in it.
-        let mut played = vec![];
-        for g in rated {
-            let Some(loaded) = store.load(&g.id).await? else {
-                return Ok(None);
-            };
-            let last = Session::from_stored(loaded)?;
-            let Some((accounts, scores, _)) = self.result_of(&last).await? else {
-                return Ok(None);
-            };
-            let won = if accounts[0] == player.id { 1.0 } else { 0.0 };
-            if scores.iter().any(|&s| s != won) {
-                return Ok(None);
-            }
-            let mut games = vec![last];
-            if let Some(first) = games[0].row.pair_first.clone() {
-                if first != games[0].row.id {
-                    let Some(loaded) = store.load(&first).await? else {
-                        return Ok(None);
-                    };
-                    games.insert(0, Session::from_stored(loaded)?);
-                }
-            }
-            for game in games {
-                let Some(seat) = game.seats_of(Some(player.id)).first().copied() else {
-                    return Ok(None);
-                };
-                played.push((game.row.id.clone(), kind.seat_name(seat)));
-            }
-        }
-        let mut measured = vec![];
-        for (id, side) in played {
-            let review = self.review_when_ready(&id).await?;
-            let Some(measure) = engine_level(kind, &review, side) else {
-                return Ok(None);
-            };
-            measured.push((id, measure));
-        }
-        Ok(report_accuracy(store, player, kind, &measured).await?)
-    }
-
-    /// A finished game's review, computed first if it has none (the same
-    /// review a player asks for), waited for up to an hour.
-    async fn review_when_ready(&self, id: &str) -> Result<String, GameError> {
-        for _ in 0..3600 {
-            match self.review(id).await? {
-                super::reviews::Review::Ready(body) => return Ok(body),
-                super::reviews::Review::Running { .. } => {
-                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-                }
-            }
-        }
-        Err(GameError::Internal(format!(
-            "the review of {id} took over an hour"
-        )))
-    }
-
-    /// What a finished game calls for.
-    async fn next_after(&self, session: &Session) -> Result<Next, GameError> {
-        if session.row.rating_change.is_some() {
-            return Ok(Next::Nothing);
-        }
-        if session.kind() == Kind::Ringo
-            && session.is_over()
-            && session.status() != Status::Aborted
-            && session.row.pair_first.as_deref() == Some(session.row.id.as_str())
-            && session.row.accounts.iter().all(Option::is_some)
-        {
-            return Ok(if session.row.rematch.is_none() {
-                Next::SecondGame
-            } else {
-                Next::Nothing
-            });
-        }
-        Ok(match self.result_of(session).await? {
-            Some((accounts, scores, pair_score)) => Next::Rate {
-                accounts,
-                scores,
-                pair_score,
-            },
-            None => Next::Nothing,
-        })
-    }
-
-    /// A finished rated game's result as one rating period, rated or not
-    /// yet: the seats' accounts, the first seat's account's scores, and a
-    /// Ringo pair's score over its two games. `None` for a game that rates
-    /// nobody (casual, aborted, unfinished, a pair's first game).
-    async fn result_of(&self, session: &Session) -> Result<Option<RatedScores>, GameError> {
-        if !session.row.rated || !session.is_over() || session.status() == Status::Aborted {
-            return Ok(None);
-        }
-        let (Some(a), Some(b)) = (&session.row.accounts[0], &session.row.accounts[1]) else {
+    // Every game of the run, with her side in it.
+    let mut played = vec![];
+    for g in rated {
+        let Some(loaded) = store.load(&g.id).await? else {
             return Ok(None);
         };
-        let accounts = [a.id, b.id];
-        Ok(match session.kind() {
-            Kind::Ringo => {
-                let first = session.row.pair_first.clone().unwrap_or_default();
-                if first == session.row.id {
-                    return Ok(None);
-                }
-                let Some(loaded) = self.store().load(&first).await? else {
+        let last = Session::from_stored(loaded)?;
+        let Some((accounts, scores, _)) = result_of(games, &last).await? else {
+            return Ok(None);
+        };
+        let won = if accounts[0] == player.id { 1.0 } else { 0.0 };
+        if scores.iter().any(|&s| s != won) {
+            return Ok(None);
+        }
+        let mut games = vec![last];
+        if let Some(first) = games[0].row.pair_first.clone() {
+            if first != games[0].row.id {
+                let Some(loaded) = store.load(&first).await? else {
                     return Ok(None);
                 };
-                let one = Session::from_stored(loaded)?;
-                let games = vec![
-                    score_for(&one, accounts[0]),
-                    score_for(session, accounts[0]),
-                ];
-                let points: f64 = games.iter().sum();
-                Some((accounts, games, Some([points, 2.0 - points])))
+                games.insert(0, Session::from_stored(loaded)?);
             }
-            Kind::Urgammon => {
-                let to = urgammon::MatchSettings::parse_header(&session.row.settings)
-                    .map_or(1, |s| s.to);
-                Some((
-                    accounts,
-                    vec![score_for(session, accounts[0]); ratings::match_weight(to)],
-                    None,
-                ))
-            }
-        })
-    }
-
-    /// Rates every rated game of `kind` again, in the order they were
-    /// rated, without the games of players marked for cheating (a mark
-    /// takes her games out; an unmark puts them back): the one recount of
-    /// ratings, from the same results the finisher rated. Games whose
-    /// change moved are told through the door. Answers how many changed.
-    ///
-    /// # Errors
-    /// The store failed, or games kept being rated meanwhile.
-    pub(crate) async fn replay_ratings(&self, kind: Kind) -> Result<usize, GameError> {
-        let store = self.store();
-        for _ in 0..5 {
-            let rated = store.rated_games(kind).await?;
-            let void: HashSet<i64> = store
-                .sanctioned(crate::store::Sanction::Cheat, crate::clock::now_ms())
-                .await?
-                .into_iter()
-                .collect();
-            let mut results = Vec::with_capacity(rated.len());
-            for g in &rated {
-                let Some(loaded) = store.load(&g.id).await? else {
-                    continue;
-                };
-                let session = Session::from_stored(loaded)?;
-                if let Some((accounts, scores, _)) = self.result_of(&session).await? {
-                    results.push(ratings::RatedResult {
-                        game: g.id.clone(),
-                        at: g.at,
-                        accounts,
-                        scores,
-                    });
-                }
-            }
-            let replayed = ratings::replay(&results, &void);
-            let expected = (rated.len(), rated.last().map(|g| g.seq));
-            let Some(changed) = store
-                .replace_ratings(kind, expected, replayed, crate::store::now())
-                .await?
-            else {
-                continue;
+        }
+        for game in games {
+            let Some(seat) = game.seats_of(Some(player.id)).first().copied() else {
+                return Ok(None);
             };
-            for (id, _) in &changed {
-                if let Some(slot) = self.slot_in_memory(id) {
-                    if let Err(e) = self.catch_up(&slot).await {
-                        tracing::warn!(error = %e, "could not show a game's new rating change");
-                    }
-                }
-            }
-            return Ok(changed.len());
+            played.push((game.row.id.clone(), kind.seat_name(seat)));
         }
-        Err(GameError::Internal(
-            "games kept being rated while the ratings were replayed: try again".into(),
-        ))
     }
+    let mut measured = vec![];
+    for (id, side) in played {
+        let review = review_when_ready(games, &id).await?;
+        let Some(measure) = engine_level(kind, &review, side) else {
+            return Ok(None);
+        };
+        measured.push((id, measure));
+    }
+    Ok(report_accuracy(store, player, kind, &measured).await?)
+}
 
-    /// Opens a pair's second game: the first's settings, its seats (tokens
-    /// and accounts) swapped, its clock afresh with its own first-move
-    /// wait, which begins after [`PAIR_PAUSE_MS`]. Returns its id.
-    async fn open_second(&self, first: &Session) -> Result<String, GameError> {
-        let mut row = first.row.clone();
-        row.id = crate::secrets::game_id().map_err(|e| GameError::Internal(e.to_string()))?;
-        row.token0 = first.row.token1.clone();
-        row.token1 = first.row.token0.clone();
-        row.accounts = [first.row.accounts[1].clone(), first.row.accounts[0].clone()];
-        row.status = Status::Ongoing;
-        row.reason = None;
-        row.rematch = None;
-        row.revision = 0;
-        row.score = None;
-        row.rating_change = None;
-        row.pair_score = None;
-        row.offer = None;
-        row.created_at = crate::store::now();
-        row.updated_at = row.created_at;
-        // Nobody has moved: each side has its first-move wait, as in the
-        // first game (the pair has begun, so the game cannot be aborted:
-        // a side that lets its wait pass loses the game instead).
-        row.moved = 0;
-        row.clock = first.row.clock.map(|c| {
-            c.settings()
-                .start(crate::clock::now_ms() + PAIR_PAUSE_MS, c.first_move_ms)
+/// A finished game's review, computed first if it has none (the same
+/// review a player asks for), waited for up to an hour.
+async fn review_when_ready(games: &Games, id: &str) -> Result<String, GameError> {
+    for _ in 0..3600 {
+        match reviews::review(games, id).await? {
+            super::reviews::Review::Ready(body) => return Ok(body),
+            super::reviews::Review::Running { .. } => {
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        }
+    }
+    Err(GameError::Internal(format!(
+        "the review of {id} took over an hour"
+    )))
+}
+
+/// What a finished game calls for.
+async fn next_after(games: &Games, session: &Session) -> Result<Next, GameError> {
+    if session.row.rating_change.is_some() {
+        return Ok(Next::Nothing);
+    }
+    if session.kind() == Kind::Ringo
+        && session.is_over()
+        && session.status() != Status::Aborted
+        && session.row.pair_first.as_deref() == Some(session.row.id.as_str())
+        && session.row.accounts.iter().all(Option::is_some)
+    {
+        return Ok(if session.row.rematch.is_none() {
+            Next::SecondGame
+        } else {
+            Next::Nothing
         });
-        row.clock_owner = row.clock.map(|_| self.instance().to_string());
-        let second =
-            Session::build(row.clone(), vec![], Ledger::default()).map_err(GameError::Internal)?;
-        self.store()
-            .create(NewRecord {
-                row,
-                tokens: vec![],
-                dice: vec![],
-                invite: None,
-            })
-            .await?;
-        let id = second.row.id.clone();
-        self.insert(second)?;
-        Ok(id)
     }
+    Ok(match result_of(games, session).await? {
+        Some((accounts, scores, pair_score)) => Next::Rate {
+            accounts,
+            scores,
+            pair_score,
+        },
+        None => Next::Nothing,
+    })
+}
 
-    /// A finisher's write on the game it holds locked; a write another
-    /// instance beat (it finished the game first) is no failure: the
-    /// stored game, read again, says how it was finished. Returns whether
-    /// anything changed.
-    async fn write_now(&self, session: &mut Session, change: Change) -> Result<bool, GameError> {
-        match self.write(session, change).await {
-            Ok(_) => Ok(true),
-            Err(GameError::Store(crate::store::StoreError::Stale(_))) => {
-                self.catch_up_locked(session).await
-            }
-            Err(e) => Err(e),
-        }
+/// A finished rated game's result as one rating period, rated or not
+/// yet: the seats' accounts, the first seat's account's scores, and a
+/// Ringo pair's score over its two games. `None` for a game that rates
+/// nobody (casual, aborted, unfinished, a pair's first game).
+pub(crate) async fn result_of(
+    games: &Games,
+    session: &Session,
+) -> Result<Option<RatedScores>, GameError> {
+    if !session.row.rated || !session.is_over() || session.status() == Status::Aborted {
+        return Ok(None);
     }
+    let (Some(a), Some(b)) = (&session.row.accounts[0], &session.row.accounts[1]) else {
+        return Ok(None);
+    };
+    let accounts = [a.id, b.id];
+    Ok(match session.kind() {
+        Kind::Ringo => {
+            let first = session.row.pair_first.clone().unwrap_or_default();
+            if first == session.row.id {
+                return Ok(None);
+            }
+            let Some(loaded) = games.store().load(&first).await? else {
+                return Ok(None);
+            };
+            let one = Session::from_stored(loaded)?;
+            let games = vec![
+                score_for(&one, accounts[0]),
+                score_for(session, accounts[0]),
+            ];
+            let points: f64 = games.iter().sum();
+            Some((accounts, games, Some([points, 2.0 - points])))
+        }
+        Kind::Urgammon => {
+            let to =
+                urgammon::MatchSettings::parse_header(&session.row.settings).map_or(1, |s| s.to);
+            Some((
+                accounts,
+                vec![score_for(session, accounts[0]); ratings::match_weight(to)],
+                None,
+            ))
+        }
+    })
+}
+
+/// Opens a pair's second game: the first's settings, its seats (tokens
+/// and accounts) swapped, its clock afresh with its own first-move
+/// wait, which begins after [`PAIR_PAUSE_MS`]. Returns its id.
+async fn open_second(games: &Games, first: &Session) -> Result<String, GameError> {
+    let mut row = first.row.clone();
+    row.id = crate::secrets::game_id().map_err(|e| GameError::Internal(e.to_string()))?;
+    row.token0 = first.row.token1.clone();
+    row.token1 = first.row.token0.clone();
+    row.accounts = [first.row.accounts[1].clone(), first.row.accounts[0].clone()];
+    row.status = Status::Ongoing;
+    row.reason = None;
+    row.rematch = None;
+    row.revision = 0;
+    row.score = None;
+    row.rating_change = None;
+    row.pair_score = None;
+    row.offer = None;
+    row.created_at = crate::store::now();
+    row.updated_at = row.created_at;
+    // Nobody has moved: each side has its first-move wait, as in the
+    // first game (the pair has begun, so the game cannot be aborted:
+    // a side that lets its wait pass loses the game instead).
+    row.moved = 0;
+    row.clock = first.row.clock.map(|c| {
+        c.settings()
+            .start(crate::clock::now_ms() + PAIR_PAUSE_MS, c.first_move_ms)
+    });
+    row.clock_owner = row.clock.map(|_| games.instance().to_string());
+    let second =
+        Session::build(row.clone(), vec![], Ledger::default()).map_err(GameError::Internal)?;
+    games
+        .store()
+        .create(NewRecord {
+            row,
+            tokens: vec![],
+            dice: vec![],
+            invite: None,
+        })
+        .await?;
+    let id = second.row.id.clone();
+    games.insert(second)?;
+    Ok(id)
 }

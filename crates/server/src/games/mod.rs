@@ -5,24 +5,27 @@
 //! an account deleted and a catch-up with another instance's change are
 //! all callers of that door.
 
-mod acting;
+pub(crate) mod acting;
+mod change;
 mod chat;
-mod clocks;
-pub(crate) use clocks::DEAD_AFTER_MS;
-mod computer;
+pub(crate) mod clocks;
+pub(crate) use service::DEAD_AFTER_MS;
+pub(crate) mod computer;
 mod error;
-mod finish;
+pub(crate) mod finish;
+mod in_play;
 mod opening;
 mod options;
 pub(crate) mod players;
 mod pools;
-mod rematch;
-mod reviews;
-mod round;
+pub(crate) mod recount;
+pub(crate) mod rematch;
+pub(crate) mod reviews;
+pub(crate) mod round;
 mod service;
 pub(crate) mod shared;
 pub mod talk;
-mod watch;
+pub(crate) mod watch;
 
 pub use crate::session::PAIR_PAUSE_MS;
 pub(crate) use crate::tasks::Stopping;
@@ -31,14 +34,15 @@ pub use chat::{check_text, ChatRefusal, CHAT_BURST, CHAT_SHOWN, CHAT_WINDOW, MAX
 pub use computer::EngineReply;
 pub use error::GameError;
 pub(crate) use finish::{begin_pair, begin_pair_always, score_for};
+pub use in_play::{InPlay, PlayerInPlay};
 pub(crate) use opening::{new_row, open_game, NewGame};
 pub use options::{Config, Options};
 pub use reviews::Review;
 pub use service::Games;
 pub(crate) use service::Parts;
-pub use watch::{InPlay, PlayerInPlay, IN_PLAY_SHOWN};
+pub use watch::IN_PLAY_SHOWN;
 
-use service::Inner;
+use service::{Inner, Wake, WeakGames};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
@@ -66,6 +70,7 @@ impl Games {
             options,
         } = parts;
         let notices = store.notices();
+        let (wake, wakes) = tokio::sync::mpsc::unbounded_channel();
         let app = Games {
             inner: Arc::new(Inner {
                 store,
@@ -85,8 +90,10 @@ impl Games {
                 tasks,
                 in_play: tokio::sync::Mutex::new(None),
                 ended: tokio::sync::broadcast::channel(1024).0,
+                wake,
             }),
         };
+        app.spawn(serve_wakes(app.downgrade(), wakes, app.stopping()));
         if let Some(notices) = notices {
             app.spawn(shared::follow(app.downgrade(), notices, app.stopping()));
         }
@@ -101,5 +108,32 @@ impl Games {
             }
         });
         app
+    }
+}
+
+/// Does the work the handle and the door hand up ([`Wake`]): the
+/// computer's task started, a game finished late. It lives here, above
+/// every file of the folder, so that neither the handle nor the door
+/// imports the computer or the finisher that call them.
+async fn serve_wakes(
+    games: WeakGames,
+    mut wakes: tokio::sync::mpsc::UnboundedReceiver<Wake>,
+    mut stopping: Stopping,
+) {
+    loop {
+        let wake = tokio::select! {
+            () = stopping.wait() => return,
+            wake = wakes.recv() => wake,
+        };
+        let (Some(wake), Some(games)) = (wake, games.upgrade()) else {
+            return;
+        };
+        match wake {
+            Wake::Computer(slot) => computer::kick_engine(&games, slot),
+            Wake::FinishLate(slot) => {
+                let app = games.clone();
+                games.spawn(async move { round::finish_late(&app, &slot).await });
+            }
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! A game's one door (lila's round): every change of a game, whoever causes
-//! it, goes through [`Games::change`]. It locks the game, asks the caller
+//! it, goes through [`change`]. It locks the game, asks the caller
 //! to decide the change on the session as it stands (pure), writes it with
-//! the revision check ([`Games::write`], the one function that commits a
+//! the revision check ([`write`], the one function that commits a
 //! game), takes the stored game and decides again when another instance
-//! was first, and then runs [`Games::after_change`], which owes every
+//! was first, and then runs [`after_change`], which owes every
 //! after-effect by construction: a game that just ended is finished (rated,
 //! a pair's second game opened: `finish.rs`), the clock's deadline noted,
 //! the one broadcast of the state ([`publish`]), the computer stopped or
@@ -11,98 +11,20 @@
 //! none of these: a new way to change a game is a new [`Change`] or a new
 //! caller of the door, never a copy of it.
 
+use super::change::{Cause, Change, Outcome, Written};
 use super::error::GameError;
-use super::service::Games;
+use super::finish;
+use super::service::{Games, Wake};
+use super::talk;
 use crate::hub::Slot;
 use crate::model::Offer;
-use crate::model::{InviteSeats, Seat};
+use crate::model::Seat;
 use crate::protocol::GameOut;
 use crate::session::{Session, SessionView};
-use crate::store::ratings::Rater;
-use crate::store::{Commit, SeatAccount, StoreError};
+use crate::store::StoreError;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::MutexGuard;
-
-/// Who or what changed a game: the only after-effects that depend on it are
-/// whether this instance owes them at all (another instance's change is
-/// finished and announced there) and whether the computer's search in
-/// flight is for a position that is gone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cause {
-    /// A player's request (an action, a join, a seat claimed, a rematch).
-    Player,
-    /// The clock this instance keeps (a flag, an abort for want of a first
-    /// move, a clock taken over or begun).
-    Clock,
-    /// The computer's own action.
-    Computer,
-    /// The server itself (an account deleted, a game rated on load).
-    Server,
-    /// Another instance changed the game in the shared store: this one
-    /// only catches up (publishes, and wakes the computer); the effects
-    /// were owed, and paid, where the change was made.
-    Elsewhere,
-}
-
-/// One change of a game, decided on the session as it stands.
-pub(crate) enum Change {
-    /// What the rules decided (a move, an offer, a flag, an abort, a clock
-    /// resumed or begun): the next session and the commit that stores it.
-    Play(Box<Session>, Commit),
-    /// A signed-in player's seat becomes her account's.
-    SeatAccount {
-        /// The seat.
-        seat: Seat,
-        /// The account.
-        account: SeatAccount,
-    },
-    /// A one-time code (its hash) used: its seat, or both, go to a new
-    /// token (its hash); the store says which seat, or that the code is
-    /// spent.
-    Invite {
-        /// The code's hash.
-        code: String,
-        /// The new token's hash.
-        token: String,
-    },
-    /// A finished game linked to the game that follows it (a rematch, or
-    /// a rated pair's second game).
-    Link(String),
-    /// A finished rated game rated (once: the store refuses a second time).
-    Rated {
-        /// The two seats' accounts.
-        accounts: [i64; 2],
-        /// The new ratings from the old.
-        rater: Rater,
-        /// A Ringo pair's score over its two games.
-        pair_score: Option<[f64; 2]>,
-    },
-    /// An account was renamed or deleted: the game shows its name as
-    /// stored now (the store shows it so already; nothing is written).
-    AccountName {
-        /// The account.
-        account: i64,
-        /// Its name now; `None`: deleted.
-        name: Option<String>,
-    },
-}
-
-/// What a change wrote that its caller needs to know.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Written {
-    /// For [`Change::Invite`]: the seat the code gave (2: both).
-    pub seat: Option<InviteSeats>,
-}
-
-/// The game after a change through the door.
-pub(crate) struct Outcome {
-    /// Its state as every socket was told.
-    pub view: SessionView,
-    /// Whether anything was written (`None`: the decision was to change
-    /// nothing).
-    pub written: Option<Written>,
-}
 
 /// What the after-effects compare: the game as it was before the change.
 struct Before {
@@ -137,332 +59,372 @@ fn accounts_of(s: &Session) -> [Option<i64>; 2] {
 
 /// The one broadcast of a game's state to its sockets.
 fn publish(slot: &Slot, view: &SessionView) {
-    slot.broadcast(&GameOut::State {
-        state: Box::new(view.clone()),
-    });
+    Slot::broadcast(
+        slot,
+        &GameOut::State {
+            state: Box::new(view.clone()),
+        },
+    );
 }
 
-impl Games {
-    /// A game's state as its sockets and readers are shown it: a clock
-    /// whose keeper (another instance) has gone silent is shown paused
-    /// where the keeper was last seen alive, until it is heard again or
-    /// the clock is taken over (`clocks.rs`).
-    pub(crate) fn shown(&self, slot: &Slot, session: &Session) -> SessionView {
-        let mut view = session.view();
-        let seen = slot.keeper_lost_since.load(Ordering::SeqCst);
-        let elsewhere = session.row.clock_owner.as_deref() != Some(self.instance());
-        if seen > 0 && elsewhere && view.clock.is_some() {
-            view.clock = session.clock_view_paused(seen, crate::clock::now_ms());
-        }
-        view
+/// A game's state as its sockets and readers are shown it: a clock
+/// whose keeper (another instance) has gone silent is shown paused
+/// where the keeper was last seen alive, until it is heard again or
+/// the clock is taken over (`clocks.rs`).
+pub(crate) fn shown(games: &Games, slot: &Slot, session: &Session) -> SessionView {
+    let view = session.view();
+    let seen = slot.keeper_lost_since.load(Ordering::SeqCst);
+    let elsewhere = session.row.clock_owner.as_deref() != Some(games.instance());
+    if seen > 0 && elsewhere && view.clock.is_some() {
+        let clock = session.clock_view_paused(seen, crate::clock::now_ms());
+        return SessionView { clock, ..view };
     }
+    view
+}
 
-    /// Tells a game's sockets its state again, unchanged but for how it is
-    /// shown (its clock's keeper went silent, or was heard again).
-    pub(crate) async fn republish(&self, slot: &Arc<Slot>) {
-        let view = {
-            let session = slot.session.lock().await;
-            self.shown(slot, &session)
-        };
-        publish(slot, &view);
-    }
+/// Tells a game's sockets its state again, unchanged but for how it is
+/// shown (its clock's keeper went silent, or was heard again).
+pub(crate) async fn republish(games: &Games, slot: &Arc<Slot>) {
+    let view = {
+        let session = slot.session.lock().await;
+        shown(games, slot, &session)
+    };
+    publish(slot, &view);
 }
 
 /// How many times a change is decided again on the stored game before the
 /// door gives up (another instance kept changing the game first).
 const TRIES: usize = 3;
 
-impl Games {
-    /// The one door: decides a change of the game in `slot` with `decide`
-    /// (on the session as it stands; `Ok(None)`: nothing to change),
-    /// writes it with the revision check, and owes every after-effect. On
-    /// a shared store, a decision refused here, or a write another
-    /// instance beat, is made again on the stored game.
-    ///
-    /// # Errors
-    /// The decision's refusal, or the store's failure.
-    pub(crate) async fn change<F>(
-        &self,
-        slot: &Arc<Slot>,
-        cause: Cause,
-        mut decide: F,
-    ) -> Result<Outcome, GameError>
-    where
-        F: FnMut(&Session) -> Result<Option<Change>, GameError>,
-    {
-        let mut session = slot.session.lock().await;
-        let before = Before::of(&session);
-        let shared = self.store().is_shared();
-        // The game as stored may be newer than the one held here: once it
-        // was read, the sockets here must hear of it even if nothing is
-        // written after all.
-        let mut caught_up = false;
-        let mut tries = 0;
-        let result = loop {
-            let decided = match decide(&session) {
-                Ok(d) => d,
-                // The game held here may be behind the stored one (its
-                // announcement is on its way): judged again on it.
-                Err(e) if shared && tries < TRIES => {
-                    tries += 1;
-                    match self.catch_up_locked(&mut session).await {
-                        Ok(true) => {
-                            caught_up = true;
-                            // Its sockets see the other instance's change
-                            // before this one (a watcher misses no move).
-                            publish(slot, &self.shown(slot, &session));
-                            continue;
-                        }
-                        Ok(false) => break Err(e),
-                        Err(err) => break Err(err),
+/// The one door: decides a change of the game in `slot` with `decide`
+/// (on the session as it stands; `Ok(None)`: nothing to change),
+/// writes it with the revision check, and owes every after-effect. On
+/// a shared store, a decision refused here, or a write another
+/// instance beat, is made again on the stored game.
+///
+/// # Errors
+/// The decision's refusal, or the store's failure.
+pub(crate) async fn change(
+    games: &Games,
+    slot: &Arc<Slot>,
+    cause: Cause,
+    mut decide: impl FnMut(&Session) -> Result<Option<Change>, GameError>,
+) -> Result<Outcome, GameError> {
+    let mut session = slot.session.lock().await;
+    let before = Before::of(&session);
+    let shared = games.store().is_shared();
+    // The game as stored may be newer than the one held here: once it
+    // was read, the sockets here must hear of it even if nothing is
+    // written after all.
+    let mut caught_up = false;
+    let mut tries = 0;
+    let result = loop {
+        let decided = match decide(&session) {
+            Ok(d) => d,
+            // The game held here may be behind the stored one (its
+            // announcement is on its way): judged again on it.
+            Err(e) if shared && tries < TRIES => {
+                tries += 1;
+                match catch_up_locked(games, &mut session).await {
+                    Ok(true) => {
+                        caught_up = true;
+                        // Its sockets see the other instance's change
+                        // before this one (a watcher misses no move).
+                        publish(slot, &shown(games, slot, &session));
+                        continue;
                     }
+                    Ok(false) => break Err(e),
+                    Err(err) => break Err(err),
                 }
-                Err(e) => break Err(e),
-            };
-            let Some(change) = decided else {
-                break Ok(None);
-            };
-            match self.write(&mut session, change).await {
-                Ok(w) => break Ok(Some(w)),
-                // Another instance changed the game first: take the stored
-                // game and decide again.
-                Err(GameError::Store(StoreError::Stale(_))) if shared && tries < TRIES => {
-                    tries += 1;
-                    match self.catch_up_locked(&mut session).await {
-                        Ok(c) => {
-                            if c {
-                                publish(slot, &self.shown(slot, &session));
-                            }
-                            caught_up |= c;
-                        }
-                        Err(err) => break Err(err),
-                    }
-                }
-                Err(e) => break Err(e),
             }
+            Err(e) => break Err(e),
         };
-        let written = matches!(result, Ok(Some(_)));
-        if !written && !caught_up {
-            // A deadline that fell due with nothing to fire (its clock
-            // went to another instance) is forgotten here.
-            self.watch_clock(&session);
-            let view = session.view();
-            return result.map(|written| Outcome { view, written });
-        }
-        let cause = if written { cause } else { Cause::Elsewhere };
-        let view = self.after_change(slot, session, before, cause).await;
-        result.map(|written| Outcome { view, written })
-    }
-
-    /// Brings a game held in memory up to the stored one (another instance
-    /// changed it), through the door: its sockets are told and the
-    /// computer looks again. Returns whether anything changed.
-    ///
-    /// # Errors
-    /// The store failed.
-    pub(crate) async fn catch_up(&self, slot: &Arc<Slot>) -> Result<bool, GameError> {
-        let mut session = slot.session.lock().await;
-        let before = Before::of(&session);
-        let changed = self.catch_up_locked(&mut session).await?;
-        if changed {
-            self.after_change(slot, session, before, Cause::Elsewhere)
-                .await;
-        }
-        Ok(changed)
-    }
-
-    /// Finishes a game that ended while no instance finished it (a crash
-    /// in between: found when it is loaded), through the door's
-    /// after-change.
-    pub(crate) async fn finish_late(&self, slot: &Arc<Slot>) {
-        let mut session = slot.session.lock().await;
-        let before = Before::of(&session);
-        if self.finish(&mut session).await {
-            self.after_change(slot, session, before, Cause::Server)
-                .await;
-        }
-    }
-
-    /// Replaces a session (held locked) by the game as stored now, when
-    /// another instance changed it (its revision, or its seats). Returns
-    /// whether anything changed. Nobody is told here: the door's
-    /// after-change does that.
-    pub(super) async fn catch_up_locked(&self, session: &mut Session) -> Result<bool, GameError> {
-        let loaded = self
-            .store()
-            .load(&session.row.id)
-            .await?
-            .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
-        let fresh = Session::from_stored(loaded)?;
-        let changed = fresh.revision() != session.revision()
-            || fresh.row.token0 != session.row.token0
-            || fresh.row.token1 != session.row.token1
-            || accounts_of(&fresh) != accounts_of(session);
-        if changed {
-            *session = fresh;
-        }
-        Ok(changed)
-    }
-
-    /// Writes one change of a game (the one function that commits a game)
-    /// and makes it the session held: durable before anyone is told.
-    ///
-    /// # Errors
-    /// [`StoreError::Stale`] when the stored game has moved on; a spent
-    /// invite; the store's failure. Nothing is changed then.
-    pub(super) async fn write(
-        &self,
-        session: &mut Session,
-        change: Change,
-    ) -> Result<Written, GameError> {
-        let id = session.row.id.clone();
-        let store = self.store();
-        let from = session.revision();
-        match change {
-            Change::Play(next, commit) => {
-                let started = std::time::Instant::now();
-                store.commit(&id, commit).await?;
-                crate::metrics::commit(started.elapsed());
-                *session = *next;
-            }
-            Change::SeatAccount { seat, account } => {
-                session.row.revision = store.set_seat_account(&id, from, seat, account.id).await?;
-                session.row.accounts[seat.index()] = Some(account);
-            }
-            Change::Invite { code, token } => {
-                let (seat, revision) = store
-                    .claim_invite(&id, code, token.clone())
-                    .await?
-                    .ok_or(GameError::InviteUsed)?;
-                for s in seat.seats() {
-                    match s {
-                        Seat::First => session.row.token0 = Some(token.clone()),
-                        Seat::Second => session.row.token1 = Some(token.clone()),
+        let Some(change) = decided else {
+            break Ok(None);
+        };
+        match write(games, &mut session, change).await {
+            Ok(w) => break Ok(Some(w)),
+            // Another instance changed the game first: take the stored
+            // game and decide again.
+            Err(GameError::Store(StoreError::Stale(_))) if shared && tries < TRIES => {
+                tries += 1;
+                match catch_up_locked(games, &mut session).await {
+                    Ok(c) => {
+                        if c {
+                            publish(slot, &shown(games, slot, &session));
+                        }
+                        caught_up |= c;
                     }
-                }
-                session.row.revision = revision;
-                return Ok(Written { seat: Some(seat) });
-            }
-            Change::Link(next) => {
-                session.row.revision = store.set_rematch(&id, from, next.clone()).await?;
-                session.row.rematch = Some(next);
-                session.row.offer = None;
-            }
-            Change::Rated {
-                accounts,
-                rater,
-                pair_score,
-            } => {
-                let kind = session.kind();
-                let rated = store
-                    .rate(&id, kind, accounts, rater, pair_score, crate::store::now())
-                    .await?;
-                // Rated already (by another instance): the stored game
-                // says how.
-                let Some((change, revision)) = rated else {
-                    return Err(StoreError::Stale(from).into());
-                };
-                session.row.rating_change = Some(change);
-                session.row.pair_score = pair_score;
-                session.row.revision = revision;
-            }
-            Change::AccountName { account, name } => {
-                for a in session.row.accounts.iter_mut().flatten() {
-                    if a.id == account {
-                        a.name = name.clone();
-                    }
+                    Err(err) => break Err(err),
                 }
             }
+            Err(e) => break Err(e),
         }
-        Ok(Written::default())
+    };
+    let written = matches!(result, Ok(Some(_)));
+    if !written && !caught_up {
+        // A deadline that fell due with nothing to fire (its clock
+        // went to another instance) is forgotten here.
+        games.watch_clock(&session);
+        let view = session.view();
+        return result.map(|written| Outcome { view, written });
     }
+    let cause = if written { cause } else { Cause::Elsewhere };
+    let view = after_change(games, slot, session, before, cause).await;
+    result.map(|written| Outcome { view, written })
+}
 
-    /// Every after-effect of a change, owed by construction: a game that
-    /// just ended finished (by the one finisher), the clock's deadline
-    /// noted, the state published once, a search for a position that is
-    /// gone stopped, the computer woken, and the players told by Web Push
-    /// of what concerns them. Returns the state as published.
-    async fn after_change(
-        &self,
-        slot: &Arc<Slot>,
-        mut session: MutexGuard<'_, Session>,
-        before: Before,
-        cause: Cause,
-    ) -> SessionView {
-        let owed = cause != Cause::Elsewhere;
-        let ended = !before.over && session.is_over();
-        if owed && ended {
-            crate::metrics::game_ended(session.row.reason.as_deref().unwrap_or("end"));
-            self.finish(&mut session).await;
-        }
-        // Told once finished (a pair's second game linked, a rating
-        // written), wherever it ended.
-        if ended {
-            let _ = self.inner.ended.send(session.row.id.clone());
-        }
-        self.watch_clock(&session);
-        // A new keeper has just written the clock: it is not silent.
-        if session.row.clock_owner != before.keeper {
-            slot.keeper_lost_since.store(0, Ordering::SeqCst);
-        }
-        let view = self.shown(slot, &session);
-        let seats_moved = before.seats != [session.row.token0.clone(), session.row.token1.clone()]
-            || before.accounts != accounts_of(&session);
-        let correspondence = session.correspondence();
-        drop(session);
-        if seats_moved {
-            slot.seat_changes.fetch_add(1, Ordering::SeqCst);
-        }
-        // The position the computer is searching is gone (an Undo, a
-        // resignation, a change made elsewhere): its search ends at once.
-        if cause != Cause::Computer && (view.version != before.tokens || view.over) {
-            slot.stop_engine();
-        }
-        publish(slot, &view);
-        // An absent player's absence is counted from the game's last
-        // change at most: the pages hear the measure again.
-        if slot.presence() != [true, true] && view.mode == crate::model::Mode::Friend {
-            self.tell_presence_soon(slot);
-        }
-        if owed {
-            self.push_notices(slot, &before, &view, correspondence, ended)
-                .await;
-        }
-        self.kick_engine(slot.clone());
-        tracing::trace!(game = %view.id, from = before.revision, to = view.revision, ?cause, "game changed");
-        view
+/// Brings a game held in memory up to the stored one (another instance
+/// changed it), through the door: its sockets are told and the
+/// computer looks again. Returns whether anything changed.
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn catch_up(games: &Games, slot: &Arc<Slot>) -> Result<bool, GameError> {
+    let mut session = slot.session.lock().await;
+    let before = Before::of(&session);
+    let changed = catch_up_locked(games, &mut session).await?;
+    if changed {
+        after_change(games, slot, session, before, Cause::Elsewhere).await;
     }
+    Ok(changed)
+}
 
-    /// The Web Push notices a change calls for: an offer made to a player,
-    /// her turn beginning in a correspondence game, and its end.
-    async fn push_notices(
-        &self,
-        slot: &Arc<Slot>,
-        before: &Before,
-        view: &SessionView,
-        correspondence: bool,
-        ended: bool,
-    ) {
-        use crate::push::Event;
-        if let Some(offer) = view.offer.as_ref() {
-            let new = before
-                .offer
-                .is_none_or(|o| o.kind != offer.kind || o.seat != offer.seat);
-            if new {
-                self.notify_seat(slot, offer.seat.other(), Event::Offer(offer.kind), None)
-                    .await;
+/// Finishes a game that ended while no instance finished it (a crash
+/// in between: found when it is loaded), through the door's
+/// after-change.
+pub(crate) async fn finish_late(games: &Games, slot: &Arc<Slot>) {
+    let mut session = slot.session.lock().await;
+    let before = Before::of(&session);
+    if finish_owed(games, &mut session).await {
+        after_change(games, slot, session, before, Cause::Server).await;
+    }
+}
+
+/// Finishes a game that has just ended, held locked: writes what the
+/// finisher says finishing owes (`finish.rs`: a pair's second game
+/// linked, or the rating). A write another instance beat (it finished
+/// the game first) is no failure: the stored game, read again, says how
+/// it was finished. A failure is logged: the game stays ended, and is
+/// finished when next loaded. Returns whether the game changed.
+async fn finish_owed(games: &Games, session: &mut Session) -> bool {
+    let id = session.row.id.clone();
+    let owed = match finish::owed(games, session).await {
+        Ok(Some(owed)) => owed,
+        Ok(None) => return false,
+        Err(e) => {
+            tracing::error!(error = %e, game = %id, "finishing a game failed");
+            return false;
+        }
+    };
+    let rating = matches!(owed, Change::Rated { .. });
+    match write(games, session, owed).await {
+        Ok(_) => {
+            if rating {
+                finish::rated(games, session);
+            }
+            true
+        }
+        Err(GameError::Store(StoreError::Stale(_))) => {
+            catch_up_locked(games, session).await.unwrap_or_else(|e| {
+                tracing::error!(error = %e, game = %id, "finishing a game failed");
+                false
+            })
+        }
+        Err(e) => {
+            tracing::error!(error = %e, game = %id, "finishing a game failed");
+            false
+        }
+    }
+}
+
+/// Replaces a session (held locked) by the game as stored now, when
+/// another instance changed it (its revision, or its seats). Returns
+/// whether anything changed. Nobody is told here: the door's
+/// after-change does that.
+pub(super) async fn catch_up_locked(
+    games: &Games,
+    session: &mut Session,
+) -> Result<bool, GameError> {
+    let loaded = games
+        .store()
+        .load(&session.row.id)
+        .await?
+        .ok_or_else(|| GameError::NotFound(session.row.id.clone()))?;
+    let fresh = Session::from_stored(loaded)?;
+    let changed = fresh.revision() != session.revision()
+        || fresh.row.token0 != session.row.token0
+        || fresh.row.token1 != session.row.token1
+        || accounts_of(&fresh) != accounts_of(session);
+    if changed {
+        *session = fresh;
+    }
+    Ok(changed)
+}
+
+/// Writes one change of a game (the one function that commits a game)
+/// and makes it the session held: durable before anyone is told.
+///
+/// # Errors
+/// [`StoreError::Stale`] when the stored game has moved on; a spent
+/// invite; the store's failure. Nothing is changed then.
+pub(super) async fn write(
+    games: &Games,
+    session: &mut Session,
+    change: Change,
+) -> Result<Written, GameError> {
+    let id = session.row.id.clone();
+    let store = games.store();
+    let from = session.revision();
+    match change {
+        Change::Play(next, commit) => {
+            let started = std::time::Instant::now();
+            store.commit(&id, commit).await?;
+            crate::metrics::commit(started.elapsed());
+            *session = *next;
+        }
+        Change::SeatAccount { seat, account } => {
+            session.row.revision = store.set_seat_account(&id, from, seat, account.id).await?;
+            session.row.accounts[seat.index()] = Some(account);
+        }
+        Change::Invite { code, token } => {
+            let (seat, revision) = store
+                .claim_invite(&id, code, token.clone())
+                .await?
+                .ok_or(GameError::InviteUsed)?;
+            for s in seat.seats() {
+                match s {
+                    Seat::First => session.row.token0 = Some(token.clone()),
+                    Seat::Second => session.row.token1 = Some(token.clone()),
+                }
+            }
+            session.row.revision = revision;
+            return Ok(Written { seat: Some(seat) });
+        }
+        Change::Link(next) => {
+            session.row.revision = store.set_rematch(&id, from, next.clone()).await?;
+            session.row.rematch = Some(next);
+            session.row.offer = None;
+        }
+        Change::Rated {
+            accounts,
+            rater,
+            pair_score,
+        } => {
+            let kind = session.kind();
+            let rated = store
+                .rate(&id, kind, accounts, rater, pair_score, crate::store::now())
+                .await?;
+            // Rated already (by another instance): the stored game
+            // says how.
+            let Some((change, revision)) = rated else {
+                return Err(StoreError::Stale(from).into());
+            };
+            session.row.rating_change = Some(change);
+            session.row.pair_score = pair_score;
+            session.row.revision = revision;
+        }
+        Change::AccountName { account, name } => {
+            for a in session.row.accounts.iter_mut().flatten() {
+                if a.id == account {
+                    a.name = name.clone();
+                }
             }
         }
-        if !correspondence {
-            return;
+    }
+    Ok(Written::default())
+}
+
+/// Every after-effect of a change, owed by construction: a game that
+/// just ended finished (by the one finisher), the clock's deadline
+/// noted, the state published once, a search for a position that is
+/// gone stopped, the computer woken, and the players told by Web Push
+/// of what concerns them. Returns the state as published.
+async fn after_change(
+    games: &Games,
+    slot: &Arc<Slot>,
+    mut session: MutexGuard<'_, Session>,
+    before: Before,
+    cause: Cause,
+) -> SessionView {
+    let owed = cause != Cause::Elsewhere;
+    let ended = !before.over && session.is_over();
+    if owed && ended {
+        crate::metrics::game_ended(session.row.reason.as_deref().unwrap_or("end"));
+        finish_owed(games, &mut session).await;
+    }
+    // Told once finished (a pair's second game linked, a rating
+    // written), wherever it ended.
+    if ended {
+        let _ = games.inner.ended.send(session.row.id.clone());
+    }
+    games.watch_clock(&session);
+    // A new keeper has just written the clock: it is not silent.
+    if session.row.clock_owner != before.keeper {
+        slot.keeper_lost_since.store(0, Ordering::SeqCst);
+    }
+    let view = shown(games, slot, &session);
+    let seats_moved = before.seats != [session.row.token0.clone(), session.row.token1.clone()]
+        || before.accounts != accounts_of(&session);
+    let correspondence = session.correspondence();
+    drop(session);
+    if seats_moved {
+        slot.seat_changes.fetch_add(1, Ordering::SeqCst);
+    }
+    // The position the computer is searching is gone (an Undo, a
+    // resignation, a change made elsewhere): its search ends at once.
+    if cause != Cause::Computer && (view.version != before.tokens || view.over) {
+        slot.stop_engine();
+    }
+    publish(slot, &view);
+    // An absent player's absence is counted from the game's last
+    // change at most: the pages hear the measure again.
+    if slot.presence() != [true, true] && view.mode == crate::model::Mode::Friend {
+        talk::tell_presence_soon(games, slot);
+    }
+    if owed {
+        push_notices(games, slot, &before, &view, correspondence, ended).await;
+    }
+    games.wake(Wake::Computer(slot.clone()));
+    tracing::trace!(game = %view.id, from = before.revision, to = view.revision, ?cause, "game changed");
+    view
+}
+
+/// The Web Push notices a change calls for: an offer made to a player,
+/// her turn beginning in a correspondence game, and its end.
+async fn push_notices(
+    games: &Games,
+    slot: &Arc<Slot>,
+    before: &Before,
+    view: &SessionView,
+    correspondence: bool,
+    ended: bool,
+) {
+    use crate::push::Event;
+    if let Some(offer) = view.offer.as_ref() {
+        let new = before
+            .offer
+            .is_none_or(|o| o.kind != offer.kind || o.seat != offer.seat);
+        if new {
+            talk::notify_seat(
+                games,
+                slot,
+                offer.seat.other(),
+                Event::Offer(offer.kind),
+                None,
+            )
+            .await;
         }
-        if let Some(next) = view.seat_to_act.filter(|s| before.seat_to_act != Some(*s)) {
-            self.notify_seat(slot, next, Event::Turn, None).await;
-        }
-        if ended {
-            for seat in Seat::BOTH {
-                self.notify_seat(slot, seat, Event::Ended, None).await;
-            }
+    }
+    if !correspondence {
+        return;
+    }
+    if let Some(next) = view.seat_to_act.filter(|s| before.seat_to_act != Some(*s)) {
+        talk::notify_seat(games, slot, next, Event::Turn, None).await;
+    }
+    if ended {
+        for seat in Seat::BOTH {
+            talk::notify_seat(games, slot, seat, Event::Ended, None).await;
         }
     }
 }

@@ -17,6 +17,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
+/// An instance not heard of for this long is taken for dead: its clocks are
+/// resumed elsewhere (`clocks.rs`), and the players it counted leave who
+/// is here.
+pub(crate) const DEAD_AFTER_MS: i64 = 3_000;
+
+/// Whether an instance last heard of at `seen_ms` (none: never) is alive
+/// at `now`.
+pub(crate) fn alive(seen_ms: Option<i64>, now: i64) -> bool {
+    seen_ms.is_some_and(|t| now - t < DEAD_AFTER_MS)
+}
+
 /// The games service: a handle on the games in memory and the door every
 /// change of a game goes through. Clones share one service.
 #[derive(Clone)]
@@ -81,10 +92,28 @@ pub(super) struct Inner {
     /// The app's one handle on its loops and background tasks.
     pub(super) tasks: Tasks,
     /// The games in play as last read, and when (`watch.rs`).
-    pub(super) in_play: tokio::sync::Mutex<Option<(std::time::Instant, Vec<super::InPlay>)>>,
+    pub(super) in_play:
+        tokio::sync::Mutex<Option<(std::time::Instant, Vec<super::in_play::InPlay>)>>,
     /// Each game that ends, here or (caught up) from another instance:
     /// its id, for the services that follow games (tournaments).
     pub(super) ended: tokio::sync::broadcast::Sender<String>,
+    /// Work handed up to the folder's loop (`mod.rs`): the computer's
+    /// turn, a game to finish late.
+    pub(super) wake: tokio::sync::mpsc::UnboundedSender<Wake>,
+}
+
+/// What the handle and the door hand up rather than call: they sit below
+/// the computer (`computer.rs`, which acts through the door) and the late
+/// finisher (`round.rs`, above the handle), so they send the work to the
+/// folder's loop, which `mod.rs` runs (as lila's round tells its fishnet
+/// player through the bus rather than calling it).
+pub(crate) enum Wake {
+    /// A game in which the computer may be to act: its task starts,
+    /// unless it runs already.
+    Computer(Arc<Slot>),
+    /// A rated game found over and unrated when it was loaded (a crash in
+    /// between): finished now, through the door.
+    FinishLate(Arc<Slot>),
 }
 
 impl Games {
@@ -146,6 +175,30 @@ impl Games {
         &self.inner.store
     }
 
+    /// How long a live game waits for each side's first decision, in
+    /// milliseconds.
+    pub(crate) fn first_move_ms(&self) -> i64 {
+        self.inner.options.first_move.as_millis() as i64
+    }
+
+    /// This instance's name among those sharing the store.
+    pub fn instance(&self) -> &str {
+        &self.inner.instance
+    }
+
+    /// Notes a game's deadline if this instance keeps its clock (and forgets
+    /// it otherwise): called after every change and reload.
+    pub(crate) fn watch_clock(&self, session: &Session) {
+        let mine = session.row.clock_owner.as_deref() == Some(self.instance());
+        let deadline = session.deadline().filter(|_| mine);
+        if let Ok(mut d) = self.inner.deadlines.lock() {
+            match deadline {
+                Some(t) => d.insert(session.row.id.clone(), t.at()),
+                None => d.remove(&session.row.id),
+            };
+        }
+    }
+
     /// The slot of a game, loading it from the store when needed. A game loaded
     /// after a restart whose turn is the engine's starts the engine again.
     pub(crate) async fn slot(&self, id: &str) -> Result<Arc<Slot>, GameError> {
@@ -186,31 +239,11 @@ impl Games {
                 })
                 .clone()
         };
-        self.kick_engine(slot.clone());
+        self.wake(Wake::Computer(slot.clone()));
         if unrated {
-            let (app, slot) = (self.clone(), slot.clone());
-            self.spawn(async move { app.finish_late(&slot).await });
+            self.wake(Wake::FinishLate(slot.clone()));
         }
         Ok(slot)
-    }
-
-    /// A game's slot and the seats the request's token and account hold in
-    /// it.
-    pub(crate) async fn slot_and_seats(
-        &self,
-        id: &str,
-        token: Option<&str>,
-        account: Option<i64>,
-    ) -> Result<(Arc<Slot>, Vec<crate::model::Seat>), GameError> {
-        let slot = self.slot(id).await?;
-        let mut seats = slot.session.lock().await.seats_held(token, account);
-        // Another instance may have handed a seat to this token a moment
-        // ago (its announcement is on its way): look at the stored game.
-        if seats.is_empty() && token.is_some_and(|t| !t.is_empty()) && self.store().is_shared() {
-            self.catch_up(&slot).await?;
-            seats = slot.session.lock().await.seats_held(token, account);
-        }
-        Ok((slot, seats))
     }
 
     /// Drops from memory every game unused for `idle` that nothing holds: no
@@ -265,8 +298,14 @@ impl Games {
         self.watch_clock(&session);
         let slot = Slot::new(session);
         self.games_lock()?.insert(id, slot.clone());
-        self.kick_engine(slot);
+        self.wake(Wake::Computer(slot));
         Ok(())
+    }
+
+    /// Hands work up to the folder's loop (it is gone only once the
+    /// service is: then nothing is owed).
+    pub(crate) fn wake(&self, wake: Wake) {
+        let _ = self.inner.wake.send(wake);
     }
 
     fn games_lock(

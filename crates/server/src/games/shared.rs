@@ -4,7 +4,10 @@
 //! queue, for `agon worker`s, instead of this process's threads.
 
 use super::error::GameError;
+use super::players;
+use super::round;
 use super::service::Games;
+use super::talk;
 use crate::engine::EngineError;
 use crate::protocol::GameOut;
 use crate::store::{JobKind, JobState, Notice};
@@ -80,11 +83,11 @@ pub(crate) async fn follow(
             }
             // A player changed (her name, among others): the games in
             // memory that show her show her as she is now.
-            Notice::Person { account } => app.refresh_account(account).await,
+            Notice::Person { account } => players::refresh_account(&app, account).await,
             // The lobby follows its own.
             Notice::Lobby(_) => {}
-            Notice::Chat { game, id } => app.chat_written(&game, id).await,
-            Notice::Presence { game } => app.presence_changed(&game).await,
+            Notice::Chat { game, id } => talk::chat_written(&app, &game, id).await,
+            Notice::Presence { game } => talk::presence_changed(&app, &game).await,
             Notice::Progress { game: None, .. } | Notice::Queued => {}
         }
     }
@@ -93,7 +96,7 @@ pub(crate) async fn follow(
 /// Brings one game up to the stored one, through the door (its sockets are
 /// told, and the computer looks again).
 async fn refresh(app: &Games, slot: &Arc<crate::hub::Slot>) {
-    if let Err(e) = app.catch_up(slot).await {
+    if let Err(e) = round::catch_up(app, slot).await {
         tracing::warn!(error = %e, "could not reload a game another instance changed");
     }
 }
@@ -122,66 +125,64 @@ fn wake(app: &Games, job: i64) {
     }
 }
 
-impl Games {
-    /// Runs engine work that answers a request (an analysis, a rollout): on
-    /// this process's engine pool, or, with `--engine-threads 0`, through the
-    /// queue, waiting for a worker's result. `payload` is what the worker
-    /// needs to compute the same thing; `local` computes it here.
-    pub(crate) async fn engine_work(
-        &self,
-        kind: JobKind,
-        payload: String,
-        local: impl FnOnce() -> Result<String, EngineError> + Send + 'static,
-    ) -> Result<String, GameError> {
-        if !self.remote_engine() {
-            return Ok(super::service::on_pool(self, local).await??);
-        }
-        let id = self
-            .store()
-            .enqueue(crate::store::NewJob {
-                kind,
-                game: None,
-                revision: 0,
-                payload,
-                delay: Duration::ZERO,
-            })
-            .await?
-            .ok_or_else(|| GameError::Internal("the job was not queued".into()))?;
-        worker_result(self.wait_job(id).await?)
+/// Runs engine work that answers a request (an analysis, a rollout): on
+/// this process's engine pool, or, with `--engine-threads 0`, through the
+/// queue, waiting for a worker's result. `payload` is what the worker
+/// needs to compute the same thing; `local` computes it here.
+pub(crate) async fn engine_work(
+    games: &Games,
+    kind: JobKind,
+    payload: String,
+    local: impl FnOnce() -> Result<String, EngineError> + Send + 'static,
+) -> Result<String, GameError> {
+    if !games.remote_engine() {
+        return Ok(super::service::on_pool(games, local).await??);
     }
+    let id = games
+        .store()
+        .enqueue(crate::store::NewJob {
+            kind,
+            game: None,
+            revision: 0,
+            payload,
+            delay: Duration::ZERO,
+        })
+        .await?
+        .ok_or_else(|| GameError::Internal("the job was not queued".into()))?;
+    worker_result(wait_job(games, id).await?)
+}
 
-    /// Waits until a queued job finishes (woken by its announcement, and
-    /// looking now and then in case one was missed).
-    pub(super) async fn wait_job(&self, id: i64) -> Result<JobState, GameError> {
-        let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
-        loop {
-            let (tx, rx) = tokio::sync::oneshot::channel();
-            if let Ok(mut w) = self.inner.waiting_jobs.lock() {
-                w.insert(id, tx);
-            }
-            match self.store().job(id).await? {
-                Some(state) if state.finished => {
-                    if let Ok(mut w) = self.inner.waiting_jobs.lock() {
-                        w.remove(&id);
-                    }
-                    return Ok(state);
-                }
-                Some(_) => {}
-                None => {
-                    return Err(GameError::Internal("the engine job disappeared".into()));
-                }
-            }
-            if tokio::time::Instant::now() >= deadline {
-                if let Ok(mut w) = self.inner.waiting_jobs.lock() {
+/// Waits until a queued job finishes (woken by its announcement, and
+/// looking now and then in case one was missed).
+pub(super) async fn wait_job(games: &Games, id: i64) -> Result<JobState, GameError> {
+    let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
+    loop {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if let Ok(mut w) = games.inner.waiting_jobs.lock() {
+            w.insert(id, tx);
+        }
+        match games.store().job(id).await? {
+            Some(state) if state.finished => {
+                if let Ok(mut w) = games.inner.waiting_jobs.lock() {
                     w.remove(&id);
                 }
-                return Err(GameError::NoWorker);
+                return Ok(state);
             }
-            let mut stopping = self.stopping();
-            tokio::select! {
-                () = stopping.wait() => return Err(GameError::NoWorker),
-                _ = tokio::time::timeout(Duration::from_secs(2), rx) => {}
+            Some(_) => {}
+            None => {
+                return Err(GameError::Internal("the engine job disappeared".into()));
             }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            if let Ok(mut w) = games.inner.waiting_jobs.lock() {
+                w.remove(&id);
+            }
+            return Err(GameError::NoWorker);
+        }
+        let mut stopping = games.stopping();
+        tokio::select! {
+            () = stopping.wait() => return Err(GameError::NoWorker),
+            _ = tokio::time::timeout(Duration::from_secs(2), rx) => {}
         }
     }
 }

@@ -9,6 +9,7 @@
 use super::service::{Lobby, LobbyError, Paired, SeekSpec};
 use crate::accounts::ChallengePolicy;
 use crate::clock::{now_ms, ClockSettings};
+use crate::games::talk;
 use crate::kinds::SettingsFields;
 use crate::model::Kind;
 use crate::store::Relation;
@@ -210,7 +211,8 @@ impl Lobby {
         let from = view.from.clone().unwrap_or_default();
         let game = view.game.title();
         let clock = view.clock_label.clone();
-        self.people().games().push_account(
+        talk::push_account(
+            self.people().games(),
             target,
             move |lang| crate::push::challenge_words(lang, &from, game, clock.as_deref()),
             "/".into(),

@@ -11,7 +11,7 @@ mod challenges;
 mod fairplay;
 mod housekeeping;
 mod pools;
-mod service;
+pub(crate) mod service;
 pub(crate) mod socket;
 
 pub use challenges::{

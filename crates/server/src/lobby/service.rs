@@ -296,7 +296,8 @@ impl Lobby {
     /// instance (this one too) hears.
     pub(super) fn lobby_changed(&self, change: LobbyNotice) {
         if !self.store().is_shared() {
-            self.hub().changed(&change);
+            let hub: &LobbyHub = self.hub();
+            hub.changed(&change);
         }
     }
 

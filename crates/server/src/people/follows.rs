@@ -2,7 +2,7 @@
 //! home page. One account follows at most [`MAX_FOLLOWS`] players, and
 //! neither herself nor a deleted account.
 
-use super::People;
+use super::service::People;
 use crate::store::Relation;
 use crate::store::{SeatAccount, StoreError};
 

@@ -7,39 +7,19 @@
 
 mod follows;
 mod online;
+mod service;
 
 pub use follows::{FollowError, MAX_FOLLOWS};
 pub(crate) use online::run;
-pub use online::{OnlineSocket, ONLINE_FRESH_MS};
+pub use online::OnlineSocket;
+pub use service::{People, ONLINE_FRESH_MS};
 
 use crate::games::Games;
-use crate::store::{Notice, OnlineNow, Store};
+use crate::store::Notice;
+use service::Inner;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
-
-/// The people service. Clones share one.
-#[derive(Clone)]
-pub struct People {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    games: Games,
-    /// Signed-in sockets open here, per account.
-    here: Mutex<HashMap<i64, usize>>,
-    /// Sockets open here of players not signed in.
-    anonymous: std::sync::atomic::AtomicUsize,
-    /// Raised when `here` or `anonymous` changed since the store last
-    /// heard of them.
-    dirty: std::sync::atomic::AtomicBool,
-    /// The accounts whose challenges just changed: each site socket looks
-    /// for its own.
-    changed: broadcast::Sender<i64>,
-    /// The last answer of who is online, and when it was read: the store
-    /// is asked at most once a second, however many pages ask.
-    cached: tokio::sync::Mutex<Option<(std::time::Instant, OnlineNow)>>,
-}
 
 impl People {
     /// The service over the games service; its loops (noting this
@@ -69,63 +49,6 @@ impl People {
                 .spawn(follow(weak, notices, people.inner.games.stopping()));
         }
         people
-    }
-
-    pub(crate) fn store(&self) -> &Store {
-        self.inner.games.store()
-    }
-
-    /// The games service (for Web Push).
-    pub(crate) fn games(&self) -> &Games {
-        &self.inner.games
-    }
-
-    /// Tells the pages of `account` that her challenges changed: at once
-    /// on a store no one shares; on PostgreSQL through the store's
-    /// announcement (made with the change), which every instance hears.
-    pub(crate) fn person_changed(&self, account: i64) {
-        if !self.store().is_shared() {
-            let _ = self.inner.changed.send(account);
-        }
-    }
-
-    /// Hears of the accounts whose challenges change.
-    pub(crate) fn changes(&self) -> broadcast::Receiver<i64> {
-        self.inner.changed.subscribe()
-    }
-
-    /// Who is online on every live instance (read from the store at most
-    /// once a second).
-    ///
-    /// # Errors
-    /// The store failed.
-    pub async fn online(&self) -> Result<OnlineNow, crate::store::StoreError> {
-        let mut cached = self.inner.cached.lock().await;
-        if let Some((at, now)) = cached.as_ref() {
-            if at.elapsed() < std::time::Duration::from_secs(1) {
-                return Ok(now.clone());
-            }
-        }
-        let since = crate::clock::now_ms() - ONLINE_FRESH_MS;
-        let now = self.store().online(since).await?;
-        *cached = Some((std::time::Instant::now(), now.clone()));
-        Ok(now)
-    }
-
-    /// Whether `account` has a page open (on any instance).
-    ///
-    /// # Errors
-    /// The store failed.
-    pub async fn is_online(&self, account: i64) -> Result<bool, crate::store::StoreError> {
-        if self
-            .inner
-            .here
-            .lock()
-            .is_ok_and(|h| h.get(&account).is_some_and(|n| *n > 0))
-        {
-            return Ok(true);
-        }
-        Ok(self.online().await?.ids.contains(&account))
     }
 }
 

@@ -2,19 +2,14 @@
 //! by account, else as one anonymous socket), and a loop notes this
 //! instance's count in the store whenever it changed, so every instance
 //! answers the same players (an instance that stops beating its heart is
-//! left out of the count within [`ONLINE_FRESH_MS`]).
+//! left out of the count within `ONLINE_FRESH_MS`, `service.rs`).
 
-use super::{Inner, People};
+use super::service::{Inner, People};
 use crate::hub::{closed, say_restarting, Heard};
 use crate::protocol::SiteOut;
 use axum::extract::ws::{Message, WebSocket};
 use std::sync::atomic::Ordering;
 use std::sync::Weak;
-
-/// An instance counts for who is online while it was heard from this
-/// lately (its heartbeat's dead line: a killed instance's players leave
-/// the count within it).
-pub const ONLINE_FRESH_MS: i64 = crate::games::DEAD_AFTER_MS;
 
 /// How often this instance's count is written, when it changed.
 const WRITE_EVERY: std::time::Duration = std::time::Duration::from_millis(500);

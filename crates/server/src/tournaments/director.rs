@@ -10,6 +10,7 @@ use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
 use super::{arena, swiss};
 use crate::clock::now_ms;
 use crate::games::score_for;
+use crate::games::talk;
 use crate::model::{Kind, Status};
 use crate::push::TournamentNews;
 use crate::session::Session;
@@ -317,7 +318,8 @@ impl Tournaments {
             tracing::warn!(error = %e, "could not announce a tournament's news");
         }
         let name = t.name.clone();
-        self.inner.people.games().push_account(
+        talk::push_account(
+            self.inner.people.games(),
             account,
             move |lang| crate::push::tournament_words(lang, news, &name),
             format!("/t/{}", t.id),

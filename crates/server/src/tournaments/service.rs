@@ -6,6 +6,7 @@ use super::arena::{self, Played};
 pub use super::ask::Ask;
 use super::swiss;
 use crate::clock::{now_ms, ClockSettings};
+use crate::games::players;
 use crate::lobby::{Lobby, LobbyError};
 use crate::model::Kind;
 use crate::store::{BoutRow, EntrantRow, SeatAccount, Store, StoreError, TournamentRow};
@@ -776,10 +777,7 @@ impl Tournaments {
             .iter()
             .find(|b| b.game == game)
             .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
-        self.inner
-            .people
-            .games()
-            .berserk(&game, who.id)
+        players::berserk(self.inner.people.games(), &game, who.id)
             .await
             .map_err(|e| TournamentError::Bad(e.to_string()))?;
         let seat = usize::from(bout.account0 != who.id);

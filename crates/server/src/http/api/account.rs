@@ -6,6 +6,7 @@
 use super::account_answers::{Claimed, Done, SignedIn};
 use super::parse_json;
 use crate::accounts::passwords::MAX_LEN;
+use crate::games::players;
 use crate::games::players::MAX_CLAIMS;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::{clear_cookie, started_answer, Viewer};
@@ -132,7 +133,7 @@ async fn claim(
         if !crate::store::is_game_id(&h.game) || h.token.len() > 128 {
             continue;
         }
-        let seats = app.games().claim_seats(&h.game, &h.token, &mine).await?;
+        let seats = players::claim_seats(app.games(), &h.game, &h.token, &mine).await?;
         if !seats.is_empty() {
             claimed.push(Claimed {
                 game: h.game.clone(),
@@ -357,7 +358,7 @@ pub async fn delete(
         .await?;
     // Games in memory show the deleted player from now on; her open
     // challenges and seeks go.
-    app.games().refresh_account(a.id).await;
+    players::refresh_account(app.games(), a.id).await;
     app.lobby().account_closed(a.id).await?;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],

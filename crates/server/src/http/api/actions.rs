@@ -2,6 +2,7 @@
 //! moves of the game; the server alone draws dice.
 
 use super::{parse_json, token_from};
+use crate::games::acting;
 use crate::games::Ask;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
@@ -51,7 +52,7 @@ pub struct ActionAnswer {
 /// `POST /api/games/{id}/action`.
 pub async fn act(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    id: Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
     body: Bytes,
@@ -71,17 +72,16 @@ pub async fn act(
         _ => None,
     };
     let token = token_from(&headers);
-    let acted = app
-        .games()
-        .act(
-            &id,
-            (token.as_deref(), viewer.account_id()),
-            req.kind,
-            notation,
-            req.expect_revision,
-            i64::from(req.lag_ms.unwrap_or(0)),
-        )
-        .await?;
+    let acted = acting::act(
+        app.games(),
+        &id,
+        (token.as_deref(), viewer.account_id()),
+        req.kind,
+        notation,
+        req.expect_revision,
+        i64::from(req.lag_ms.unwrap_or(0)),
+    )
+    .await?;
     Ok(Json(ActionAnswer {
         state: acted.state,
         you: acted.you,

@@ -5,6 +5,7 @@
 
 use super::parse_json;
 use crate::engine::analysis::AnalyzeRequest;
+use crate::games::shared;
 use crate::http::error::ApiError;
 use crate::http::limits::Client;
 use crate::kinds::{analyze_json, checked_analyze, checked_rollout, rollout_json};
@@ -28,12 +29,10 @@ pub async fn analyze(
     checked_analyze(&req)?;
     let _ticket = app.games().analysis_ticket(client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
-    let json = app
-        .games()
-        .engine_work(JobKind::Analyze, payload.clone(), move || {
-            analyze_json(payload.as_bytes())
-        })
-        .await?;
+    let json = shared::engine_work(app.games(), JobKind::Analyze, payload.clone(), move || {
+        analyze_json(payload.as_bytes())
+    })
+    .await?;
     Ok(json_response(json))
 }
 
@@ -47,12 +46,10 @@ pub async fn rollout(
     checked_rollout(&req)?;
     let _ticket = app.games().analysis_ticket(client)?;
     let payload = String::from_utf8_lossy(&body).into_owned();
-    let json = app
-        .games()
-        .engine_work(JobKind::Rollout, payload.clone(), move || {
-            rollout_json(payload.as_bytes())
-        })
-        .await?;
+    let json = shared::engine_work(app.games(), JobKind::Rollout, payload.clone(), move || {
+        rollout_json(payload.as_bytes())
+    })
+    .await?;
     Ok(json_response(json))
 }
 

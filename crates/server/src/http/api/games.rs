@@ -2,6 +2,8 @@
 //! record, and the state at any ply for replays.
 
 use super::{parse_json, token_from};
+use crate::games::round;
+use crate::games::talk;
 pub(crate) use crate::games::{new_row, open_game, NewGame};
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
@@ -373,14 +375,14 @@ pub async fn get(
     let (state, you) = {
         let session = slot.session.lock().await;
         let you = session.seats_held(token_from(&headers).as_deref(), viewer.account_id());
-        (app.games().shown(&slot, &session), you)
+        (round::shown(app.games(), &slot, &session), you)
     };
     Ok(Json(GameAnswer {
         state,
         you,
         presence: slot.presence(),
         claim_after_ms: app.options().claim_after.as_millis() as i64,
-        away_ms: app.games().away(&slot).await,
+        away_ms: talk::away(app.games(), &slot).await,
     }))
 }
 

@@ -7,6 +7,7 @@
 use super::parse_json;
 use super::seeks::{match_target, side, who};
 use crate::clock::ClockSettings;
+use crate::games::watch;
 use crate::games::InPlay;
 use crate::http::error::ApiError;
 use crate::http::signed::Viewer;
@@ -124,7 +125,7 @@ pub struct OnlineAnswer {
 /// `GET /api/online` → `{"players", "games", "names"}`.
 pub async fn online(State(app): State<AppState>) -> Result<Json<OnlineAnswer>, ApiError> {
     let now = app.people().online().await?;
-    let games = app.games().in_play(None).await?.len();
+    let games = watch::in_play(app.games(), None).await?.len();
     Ok(Json(OnlineAnswer {
         players: now.names.len() as i64 + now.anonymous,
         games,
@@ -157,7 +158,7 @@ pub async fn live(
         Some(g) => Some(g.parse::<Kind>()?),
     };
     Ok(Json(LiveAnswer {
-        games: app.games().in_play(kind).await?,
+        games: watch::in_play(app.games(), kind).await?,
     }))
 }
 
@@ -225,7 +226,7 @@ pub async fn following(
     let (a, _) = viewer.require()?;
     let followed = app.store().related(Relation::Follow, a.id).await?;
     let online = app.people().online().await?;
-    let in_play = app.games().in_play(None).await?;
+    let in_play = watch::in_play(app.games(), None).await?;
     let mut players: Vec<Followed> = followed
         .into_iter()
         .filter_map(|f| {

@@ -2,6 +2,7 @@
 //! service has it (`games/reviews.rs`: computed once, its progress pushed
 //! over the game's WebSocket, stored).
 
+use crate::games::reviews;
 use crate::games::Review;
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -29,7 +30,7 @@ pub async fn get(
     State(app): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(match app.games().review(&id).await? {
+    Ok(match reviews::review(app.games(), &id).await? {
         Review::Ready(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Review::Running { done, total } => (
             StatusCode::ACCEPTED,

@@ -5,6 +5,8 @@
 
 use super::parse_json;
 use super::seeks::who;
+use crate::games::players;
+use crate::games::recount;
 use crate::http::error::ApiError;
 use crate::http::signed::Viewer;
 use crate::model::Kind;
@@ -233,17 +235,17 @@ pub async fn act(
         // A closed account leaves its games (through the games' door) and
         // the lobby, as when its owner deletes it.
         "close" => {
-            app.games().refresh_account(done.target_id).await;
+            players::refresh_account(app.games(), done.target_id).await;
             app.lobby().account_closed(done.target_id).await?;
         }
         // Games in play show the new name at once (other instances hear
         // of it from the store).
-        "rename" => app.games().refresh_account(done.target_id).await,
+        "rename" => players::refresh_account(app.games(), done.target_id).await,
         // A mark takes her rated games out of every rating, an unmark puts
         // them back: the ratings are replayed before the moderator hears.
         "mark" | "unmark" => {
             for kind in Kind::ALL {
-                app.games().replay_ratings(kind).await?;
+                recount::replay_ratings(app.games(), kind).await?;
             }
         }
         _ => {}

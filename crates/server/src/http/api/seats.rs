@@ -2,6 +2,7 @@
 //! links that move a player's seat to another device.
 
 use super::{parse_json, token_from};
+use crate::games::players;
 use crate::http::error::ApiError;
 use crate::http::error::ErrorCode;
 use crate::model::{InviteSeats, Seat};
@@ -48,10 +49,14 @@ pub async fn join(
             id: a.id,
             name: a.name.clone(),
         });
-    let you = app
-        .games()
-        .join(&id, req.invite.trim(), &token, signed_in.as_ref())
-        .await?;
+    let you = players::join(
+        app.games(),
+        &id,
+        req.invite.trim(),
+        &token,
+        signed_in.as_ref(),
+    )
+    .await?;
     Ok(Json(Joined {
         token,
         seat: you[0],
@@ -76,10 +81,8 @@ pub async fn seat_link(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, ApiError> {
-    let (_, seats) = app
-        .games()
-        .slot_and_seats(&id, token_from(&headers).as_deref(), None)
-        .await?;
+    let (_, seats) =
+        players::slot_and_seats(app.games(), &id, token_from(&headers).as_deref(), None).await?;
     let seat = match seats.as_slice() {
         [] => {
             return Err(ApiError::Forbidden(

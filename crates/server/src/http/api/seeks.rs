@@ -8,6 +8,7 @@ use super::{parse_json, token_from};
 use crate::clock::ClockSettings;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
+use crate::lobby::service::Lobby;
 use crate::lobby::{Made, Paired, PoolView, SeekSpec, SeekView};
 use crate::model::Kind;
 use crate::state::AppState;
@@ -160,12 +161,12 @@ pub async fn cancel(
 /// `POST /api/seeks/{id}/accept` → 201 `{game, token}`.
 pub async fn accept(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    id: Path<String>,
     headers: HeaderMap,
     viewer: Viewer,
 ) -> Result<(StatusCode, Json<Paired>), ApiError> {
-    let paired = app
-        .lobby()
+    let lobby: &Lobby = app.lobby();
+    let paired = lobby
         .accept_seek(&id, who(&viewer), token_from(&headers).as_deref())
         .await?;
     Ok((StatusCode::CREATED, Json(paired)))

@@ -5,6 +5,8 @@
 //! /api/push/subscriptions`).
 
 use super::{parse_json, token_from};
+use crate::games::players;
+use crate::games::talk;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::limits::Client;
 use crate::http::signed::Viewer;
@@ -44,22 +46,24 @@ pub async fn write(
     body: Bytes,
 ) -> Result<(StatusCode, Json<Written>), ApiError> {
     let req: ChatRequest = parse_json(&body)?;
-    let (slot, seats) = app
-        .games()
-        .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
-        .await?;
+    let (slot, seats) = players::slot_and_seats(
+        app.games(),
+        &id,
+        token_from(&headers).as_deref(),
+        viewer.account_id(),
+    )
+    .await?;
     let writer = super::seeks::who(&viewer);
-    let line = app
-        .games()
-        .write_chat(
-            &slot,
-            &seats,
-            writer.as_ref(),
-            req.room,
-            &req.text,
-            &client.to_string(),
-        )
-        .await?;
+    let line = talk::write_chat(
+        app.games(),
+        &slot,
+        &seats,
+        writer.as_ref(),
+        req.room,
+        &req.text,
+        &client.to_string(),
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(Written { line })))
 }
 
@@ -92,14 +96,21 @@ pub async fn read(
             format!("room is players or spectators: {e}"),
         )
     })?;
-    let (slot, seats) = app
-        .games()
-        .slot_and_seats(&id, token_from(&headers).as_deref(), viewer.account_id())
-        .await?;
-    let lines = app
-        .games()
-        .read_chat(&slot, &seats, q.room, super::seeks::who(&viewer).as_ref())
-        .await?;
+    let (slot, seats) = players::slot_and_seats(
+        app.games(),
+        &id,
+        token_from(&headers).as_deref(),
+        viewer.account_id(),
+    )
+    .await?;
+    let lines = talk::read_chat(
+        app.games(),
+        &slot,
+        &seats,
+        q.room,
+        super::seeks::who(&viewer).as_ref(),
+    )
+    .await?;
     Ok(Json(Lines { lines }))
 }
 
