@@ -42,7 +42,7 @@ pub use service::Games;
 pub(crate) use service::Parts;
 pub use watch::IN_PLAY_SHOWN;
 
-use service::{Inner, Wake, WeakGames};
+use service::{Inner, Wake};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
@@ -70,7 +70,6 @@ impl Games {
             options,
         } = parts;
         let notices = store.notices();
-        let (wake, wakes) = tokio::sync::mpsc::unbounded_channel();
         let app = Games {
             inner: Arc::new(Inner {
                 store,
@@ -90,10 +89,9 @@ impl Games {
                 tasks,
                 in_play: tokio::sync::Mutex::new(None),
                 ended: tokio::sync::broadcast::channel(1024).0,
-                wake,
+                wake: serve_wake,
             }),
         };
-        app.spawn(serve_wakes(app.downgrade(), wakes, app.stopping()));
         if let Some(notices) = notices {
             app.spawn(shared::follow(app.downgrade(), notices, app.stopping()));
         }
@@ -112,28 +110,16 @@ impl Games {
 }
 
 /// Does the work the handle and the door hand up ([`Wake`]): the
-/// computer's task started, a game finished late. It lives here, above
-/// every file of the folder, so that neither the handle nor the door
-/// imports the computer or the finisher that call them.
-async fn serve_wakes(
-    games: WeakGames,
-    mut wakes: tokio::sync::mpsc::UnboundedReceiver<Wake>,
-    mut stopping: Stopping,
-) {
-    loop {
-        let wake = tokio::select! {
-            () = stopping.wait() => return,
-            wake = wakes.recv() => wake,
-        };
-        let (Some(wake), Some(games)) = (wake, games.upgrade()) else {
-            return;
-        };
-        match wake {
-            Wake::Computer(slot) => computer::kick_engine(&games, slot),
-            Wake::FinishLate(slot) => {
-                let app = games.clone();
-                games.spawn(async move { round::finish_late(&app, &slot).await });
-            }
+/// computer's task started, a game finished late (in the background).
+/// It lives here, above every file of the folder, so that neither the
+/// handle nor the door imports the computer or the finisher that call
+/// them.
+fn serve_wake(games: &Games, wake: Wake) {
+    match wake {
+        Wake::Computer(slot) => computer::kick_engine(games, slot),
+        Wake::FinishLate(slot) => {
+            let app = games.clone();
+            games.spawn(async move { round::finish_late(&app, &slot).await });
         }
     }
 }

@@ -97,16 +97,18 @@ pub(super) struct Inner {
     /// Each game that ends, here or (caught up) from another instance:
     /// its id, for the services that follow games (tournaments).
     pub(super) ended: tokio::sync::broadcast::Sender<String>,
-    /// Work handed up to the folder's loop (`mod.rs`): the computer's
-    /// turn, a game to finish late.
-    pub(super) wake: tokio::sync::mpsc::UnboundedSender<Wake>,
+    /// Does the work handed up ([`Wake`]): `mod.rs`'s `serve_wake`, given
+    /// when the service is built.
+    pub(super) wake: fn(&Games, Wake),
 }
 
 /// What the handle and the door hand up rather than call: they sit below
 /// the computer (`computer.rs`, which acts through the door) and the late
-/// finisher (`round.rs`, above the handle), so they send the work to the
-/// folder's loop, which `mod.rs` runs (as lila's round tells its fishnet
-/// player through the bus rather than calling it).
+/// finisher (`round.rs`, above the handle), so they name the work and
+/// `mod.rs`, above every file of the folder, gives the function that does
+/// it when it builds the service (as lila's round tells its fishnet player
+/// through the bus rather than calling it; here without a queue between,
+/// so the computer starts thinking as soon as the change is told).
 pub(crate) enum Wake {
     /// A game in which the computer may be to act: its task starts,
     /// unless it runs already.
@@ -302,10 +304,10 @@ impl Games {
         Ok(())
     }
 
-    /// Hands work up to the folder's loop (it is gone only once the
-    /// service is: then nothing is owed).
+    /// Hands work up to the files above (`mod.rs` says which does it), at
+    /// once and without waiting for it.
     pub(crate) fn wake(&self, wake: Wake) {
-        let _ = self.inner.wake.send(wake);
+        (self.inner.wake)(self, wake);
     }
 
     fn games_lock(
