@@ -41,7 +41,7 @@ impl Tournaments {
                 changed: tokio::sync::broadcast::channel(256).0,
                 schedule,
                 made: std::sync::Mutex::new(std::collections::HashSet::new()),
-                counted: std::sync::Mutex::new(std::collections::HashMap::new()),
+                counted: std::sync::Mutex::new(service::CountCache::default()),
                 feeds: std::sync::Mutex::new(std::collections::HashMap::new()),
                 placed: tokio::sync::broadcast::channel(1024).0,
                 leases: std::sync::Mutex::new(std::collections::HashMap::new()),

@@ -322,7 +322,7 @@ pub(super) struct Inner {
     pub(super) made: std::sync::Mutex<HashSet<String>>,
     /// Each event's entrants, bouts and standings as last counted, and
     /// when.
-    pub(super) counted: std::sync::Mutex<HashMap<String, (std::time::Instant, Arc<Counted>)>>,
+    pub(super) counted: std::sync::Mutex<CountCache<Arc<Counted>>>,
     /// The events whose pages are open here, each pushed to them by one
     /// feed (see `live`).
     pub(super) feeds: std::sync::Mutex<HashMap<String, Arc<Latest>>>,
@@ -339,6 +339,55 @@ pub(super) struct Inner {
 
 /// How long an event's count is served before the store is read again.
 const COUNTED_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Each event's last count, served for [`COUNTED_FOR`], and how many times
+/// the event changed here: a count begun before a change is answered to
+/// its reader but never kept, so nobody is served a view older than a
+/// change this instance made (a count read from the store just before a
+/// pairing was written used to be kept for a second after it).
+pub(super) struct CountCache<T> {
+    counts: HashMap<String, (std::time::Instant, T)>,
+    changes: HashMap<String, u64>,
+}
+
+impl<T> Default for CountCache<T> {
+    fn default() -> Self {
+        CountCache {
+            counts: HashMap::new(),
+            changes: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone> CountCache<T> {
+    /// The event's count when fresh; otherwise its changes so far, to hand
+    /// back to [`CountCache::put`] with the count begun now.
+    pub(super) fn fresh(&self, id: &str) -> Result<T, u64> {
+        match self.counts.get(id) {
+            Some((at, c)) if at.elapsed() < COUNTED_FOR => Ok(c.clone()),
+            _ => Err(self.changes.get(id).copied().unwrap_or(0)),
+        }
+    }
+
+    /// Keeps a count begun when the event had changed `changes` times,
+    /// unless it changed since.
+    pub(super) fn put(&mut self, id: &str, changes: u64, count: T) {
+        if self.changes.get(id).copied().unwrap_or(0) != changes {
+            return;
+        }
+        // Finished events leave the cache as they are read no more.
+        self.counts
+            .retain(|_, (at, _)| at.elapsed() < COUNTED_FOR * 10);
+        self.counts
+            .insert(id.to_string(), (std::time::Instant::now(), count));
+    }
+
+    /// The event changed here: its count is read again.
+    pub(super) fn changed(&mut self, id: &str) {
+        self.counts.remove(id);
+        *self.changes.entry(id.to_string()).or_insert(0) += 1;
+    }
+}
 
 fn is_none_left(n: &usize) -> bool {
     *n == 0
@@ -401,7 +450,7 @@ impl Tournaments {
 
     pub(super) fn changed(&self, id: &str) {
         if let Ok(mut c) = self.inner.counted.lock() {
-            c.remove(id);
+            c.changed(id);
         }
         let _ = self.inner.changed.send(id.to_string());
     }
@@ -410,13 +459,15 @@ impl Tournaments {
     /// most once a second per event (and again at once after a change
     /// here), however many pages read them.
     async fn counted(&self, row: &TournamentRow) -> Result<Arc<Counted>, TournamentError> {
-        if let Some(c) = self.inner.counted.lock().ok().and_then(|c| {
-            c.get(&row.id)
-                .filter(|(at, _)| at.elapsed() < COUNTED_FOR)
-                .map(|(_, c)| c.clone())
-        }) {
-            return Ok(c);
-        }
+        let cached = self
+            .inner
+            .counted
+            .lock()
+            .map_or(Err(0), |c| c.fresh(&row.id));
+        let changes = match cached {
+            Ok(c) => return Ok(c),
+            Err(changes) => changes,
+        };
         let entrants = self.store().entrants(&row.id).await?;
         let bouts = self.store().bouts(&row.id).await?;
         let table = standings(&row.kind, &entrants, &bouts);
@@ -426,9 +477,7 @@ impl Tournaments {
             standings: table,
         });
         if let Ok(mut all) = self.inner.counted.lock() {
-            // Finished events leave the cache as they are read no more.
-            all.retain(|_, (at, _)| at.elapsed() < COUNTED_FOR * 10);
-            all.insert(row.id.clone(), (std::time::Instant::now(), c.clone()));
+            all.put(&row.id, changes, c.clone());
         }
         Ok(c)
     }
@@ -1060,4 +1109,31 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
         s.rank = i + 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CountCache;
+
+    #[test]
+    fn a_count_begun_before_a_change_is_never_kept() {
+        let mut cache = CountCache::default();
+        // A count begins; the event changes (a pairing written) before it
+        // ends: its answer is not kept, so the next reader counts again.
+        let Err(changes) = cache.fresh("t") else {
+            panic!("nothing counted yet")
+        };
+        cache.changed("t");
+        cache.put("t", changes, "before the pairing");
+        assert_eq!(cache.fresh("t"), Err(1));
+        // A count begun after the change is kept and served.
+        cache.put("t", 1, "after the pairing");
+        assert_eq!(cache.fresh("t"), Ok("after the pairing"));
+        // Another change forgets it at once.
+        cache.changed("t");
+        assert_eq!(cache.fresh("t"), Err(2));
+        // Other events are not touched by this one's changes.
+        cache.put("u", 0, "u");
+        assert_eq!(cache.fresh("u"), Ok("u"));
+    }
 }
