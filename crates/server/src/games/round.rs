@@ -208,14 +208,18 @@ pub(crate) async fn finish_late(games: &Games, slot: &Arc<Slot>) {
 /// it was finished. A failure is logged: the game stays ended, and is
 /// finished when next loaded. Returns whether the game changed.
 async fn finish_owed(games: &Games, session: &mut Session) -> bool {
-    let id = session.row.id.clone();
-    let owed = match finish::owed(games, session).await {
-        Ok(Some(owed)) => owed,
-        Ok(None) => return false,
+    match write_owed(games, session).await {
+        Ok(changed) => changed,
         Err(e) => {
-            tracing::error!(error = %e, game = %id, "finishing a game failed");
-            return false;
+            tracing::error!(error = %e, game = %session.row.id, "finishing a game failed");
+            false
         }
+    }
+}
+
+async fn write_owed(games: &Games, session: &mut Session) -> Result<bool, GameError> {
+    let Some(owed) = finish::owed(games, session).await? else {
+        return Ok(false);
     };
     let rating = matches!(owed, Change::Rated { .. });
     match write(games, session, owed).await {
@@ -223,18 +227,10 @@ async fn finish_owed(games: &Games, session: &mut Session) -> bool {
             if rating {
                 finish::rated(games, session);
             }
-            true
+            Ok(true)
         }
-        Err(GameError::Store(StoreError::Stale(_))) => {
-            catch_up_locked(games, session).await.unwrap_or_else(|e| {
-                tracing::error!(error = %e, game = %id, "finishing a game failed");
-                false
-            })
-        }
-        Err(e) => {
-            tracing::error!(error = %e, game = %id, "finishing a game failed");
-            false
-        }
+        Err(GameError::Store(StoreError::Stale(_))) => catch_up_locked(games, session).await,
+        Err(e) => Err(e),
     }
 }
 
