@@ -406,5 +406,23 @@ test("a large event's page shows the leaders pushed, the player's own line below
     await zed.keyboard.press("Enter");
     await until(async () => (await zed.locator("#tour-standings tbody tr").count()) === 55, 10000, "everyone");
     await zed.locator("#tour-more").waitFor({ state: "detached" });
+    // On her phone (390 px, touch): the same page fits the screen, and
+    // "Show everyone" is a tap that shows all 55 lines, still in 390 px.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.addCookies(await zed.context().cookies());
+    const mobile = await phone.newPage();
+    await mobile.goto(`${server.url}/t/${made.id}?lang=en`);
+    await mobile.locator("#tour-more", { hasText: "and 5 more" }).waitFor();
+    const wide = () => mobile.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(await wide() <= 390, `the page is ${await wide()} px wide on a 390 px screen`);
+    assert.equal(await mobile.locator("#tour-standings tbody tr").count(), 51);
+    await mobile.locator("#tour-show-all").tap();
+    await until(async () => (await mobile.locator("#tour-standings tbody tr").count()) === 55, 10000, "everyone on the phone");
+    assert.ok(await wide() <= 390, `everyone shown, the page is ${await wide()} px wide`);
+    const last = mobile.locator("#tour-standings tbody tr").last();
+    await last.scrollIntoViewIfNeeded();
+    const box = await last.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the last line within the screen: ${JSON.stringify(box)}`);
+    assert.match(await last.innerText(), /\S/);
   }, { extra: ["--account-limit", "0"] });
 });

@@ -558,50 +558,20 @@ impl Tournaments {
                 active.push(e);
             }
         }
-        let field: Vec<swiss::Entrant> = active
-            .iter()
-            .map(|e| {
-                let a = e.account.id;
-                let mine: Vec<&BoutRow> = bouts
-                    .iter()
-                    .filter(|b| b.account0 == a || b.account1 == Some(a))
-                    .collect();
-                swiss::Entrant {
-                    account: a,
-                    rating: e.rating,
-                    score: mine
-                        .iter()
-                        .filter_map(|b| {
-                            let s = b.score0.filter(|s| *s >= 0.0)?;
-                            Some(match b.account1 {
-                                None => 1.0,
-                                Some(_) if b.account0 == a => s,
-                                Some(_) => 1.0 - s,
-                            })
-                        })
-                        .sum(),
-                    opponents: mine
-                        .iter()
-                        .filter_map(|b| {
-                            if b.account0 == a {
-                                b.account1
-                            } else {
-                                Some(b.account0)
-                            }
-                        })
-                        .collect(),
-                    seats: mine
-                        .iter()
-                        .filter(|b| b.account1.is_some())
-                        .map(|b| usize::from(b.account0 != a))
-                        .collect(),
-                    had_bye: mine.iter().any(|b| b.account1.is_none()),
-                }
-            })
-            .collect();
+        let players: Vec<(i64, f64)> = active.iter().map(|e| (e.account.id, e.rating)).collect();
+        let field = swiss_field(&players, bouts, round);
         let ids: Vec<i64> = field.iter().map(|e| e.account).collect();
         let blocked = self.blocks(&ids).await?;
-        let pairing = swiss::pair(&field, &blocked);
+        // Ringo's rounds are pairs of games with the seats swapped: its
+        // seats are no colours to balance.
+        let rules = swiss::Rules {
+            colours: kind != Kind::Ringo,
+            final_round: i64::from(spec.rounds.unwrap_or(1)) == round,
+        };
+        // A large field's search takes a while: off the runtime's threads.
+        let pairing = tokio::task::spawn_blocking(move || swiss::pair(&field, &blocked, rules))
+            .await
+            .unwrap_or_default();
         let names: HashMap<i64, SeatAccount> = active
             .iter()
             .map(|e| (e.account.id, e.account.clone()))
@@ -701,5 +671,137 @@ impl Tournaments {
         )
         .await;
         Ok(())
+    }
+}
+
+/// Account `a`'s score in bout `b` once over (a bye is a point); `None`
+/// while it is played or when it was called off.
+fn scored(b: &BoutRow, a: i64) -> Option<f64> {
+    let s = b.score0.filter(|s| *s >= 0.0)?;
+    Some(match b.account1 {
+        None => 1.0,
+        Some(_) if b.account0 == a => s,
+        Some(_) => 1.0 - s,
+    })
+}
+
+/// The Swiss field of round `round` as the Dutch system sees it: each of
+/// `players` (account, rating) with her score, opponents, seats, bye, the
+/// float of each past round and the rounds she did not play, from the
+/// event's stored `bouts`.
+fn swiss_field(players: &[(i64, f64)], bouts: &[BoutRow], round: i64) -> Vec<swiss::Entrant> {
+    // Each player's score in each round, for the scores before a round
+    // (A.4: a float is a game against a different score).
+    let mut won: HashMap<(i64, i64), f64> = HashMap::new();
+    for b in bouts {
+        for a in std::iter::once(b.account0).chain(b.account1) {
+            if let Some(s) = scored(b, a) {
+                *won.entry((a, b.round)).or_default() += s;
+            }
+        }
+    }
+    let before = |a: i64, r: i64| -> f64 { (1..r).filter_map(|k| won.get(&(a, k))).sum() };
+    players
+        .iter()
+        .map(|&(a, rating)| {
+            let mut mine: Vec<&BoutRow> = bouts
+                .iter()
+                .filter(|b| b.account0 == a || b.account1 == Some(a))
+                .collect();
+            // Oldest first: the seats' order is the colour history.
+            mine.sort_by_key(|b| (b.round, b.created_ms));
+            let opponent = |b: &BoutRow| {
+                if b.account0 == a {
+                    b.account1
+                } else {
+                    Some(b.account0)
+                }
+            };
+            let floats = (1..round)
+                .map(|r| match mine.iter().find(|b| b.round == r) {
+                    None => swiss::Float::None,
+                    Some(b) => match opponent(b) {
+                        None => swiss::Float::Down,
+                        Some(o) => match before(a, r).total_cmp(&before(o, r)) {
+                            std::cmp::Ordering::Greater => swiss::Float::Down,
+                            std::cmp::Ordering::Less => swiss::Float::Up,
+                            std::cmp::Ordering::Equal => swiss::Float::None,
+                        },
+                    },
+                })
+                .collect();
+            let played = (1..round)
+                .filter(|r| mine.iter().any(|b| b.round == *r && b.account1.is_some()))
+                .count();
+            swiss::Entrant {
+                account: a,
+                rating,
+                score: mine.iter().filter_map(|b| scored(b, a)).sum(),
+                opponents: mine.iter().filter_map(|b| opponent(b)).collect(),
+                seats: mine
+                    .iter()
+                    .filter(|b| b.account1.is_some())
+                    .map(|b| usize::from(b.account0 != a))
+                    .collect(),
+                had_bye: mine.iter().any(|b| b.account1.is_none()),
+                floats,
+                unplayed: (round as usize).saturating_sub(1 + played),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bout(round: i64, a: i64, b: Option<i64>, score0: f64) -> BoutRow {
+        BoutRow {
+            tournament: "t".into(),
+            game: format!("g{round}{a}"),
+            round,
+            account0: a,
+            account1: b,
+            berserk: [false; 2],
+            score0: Some(score0),
+            created_ms: round,
+            ended_ms: Some(round),
+        }
+    }
+
+    /// Three rounds played by 1–5: round 1 1–2 (1 wins), 3–4 (drawn), 5
+    /// the bye; round 2 1–3 (1 wins: 1 had 1 point, 3 ½: 1 floats down, 3
+    /// up), 5–2 (2 wins), 4 absent; round 3 4–5 (4 wins), stored first.
+    #[test]
+    fn the_swiss_field_is_read_from_the_stored_bouts() {
+        let bouts = vec![
+            bout(3, 4, Some(5), 1.0),
+            bout(1, 1, Some(2), 1.0),
+            bout(1, 3, Some(4), 0.5),
+            bout(1, 5, None, 1.0),
+            bout(2, 1, Some(3), 1.0),
+            bout(2, 5, Some(2), 0.0),
+        ];
+        let players: Vec<(i64, f64)> = (1..=5).map(|a| (a, 2000.0 - a as f64)).collect();
+        let field = swiss_field(&players, &bouts, 4);
+        let of = |a: i64| field.iter().find(|e| e.account == a).unwrap();
+        use swiss::Float::{Down, Up};
+        let none = swiss::Float::None;
+        assert_eq!(of(1).score, 2.0);
+        assert_eq!(of(1).seats, vec![0, 0]);
+        assert_eq!(of(1).floats, vec![none, Down, none]);
+        assert_eq!(of(1).unplayed, 1, "1 did not play round 3");
+        assert_eq!(of(3).floats, vec![none, Up, none]);
+        assert_eq!(of(5).opponents, vec![2, 4]);
+        assert_eq!(
+            of(5).floats,
+            vec![Down, Down, Down],
+            "a bye is a downfloat; then 1 point against 0, and 1 against ½"
+        );
+        assert!(of(5).had_bye);
+        assert_eq!(of(5).seats, vec![0, 1], "oldest first");
+        assert_eq!(of(5).unplayed, 1);
+        assert_eq!(of(4).floats, vec![none, none, Up]);
+        assert_eq!(of(4).score, 1.5);
     }
 }

@@ -340,14 +340,31 @@ pub(super) struct Inner {
 /// How long an event's count is served before the store is read again.
 const COUNTED_FOR: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Each event's last count, served for [`COUNTED_FOR`], and how many times
-/// the event changed here: a count begun before a change is answered to
+/// How long the cache remembers that an event changed here; a count begun
+/// longer ago than this is never kept (so forgetting a change can never
+/// let a count from before it be kept).
+const FORGOTTEN_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// When a count began: the cache's change number then, and the time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Begun {
+    seq: u64,
+    at: std::time::Instant,
+}
+
+/// Each event's last count, served for [`COUNTED_FOR`], and when each
+/// event last changed here: a count begun before a change is answered to
 /// its reader but never kept, so nobody is served a view older than a
 /// change this instance made (a count read from the store just before a
-/// pairing was written used to be kept for a second after it).
+/// pairing was written used to be kept for a second after it). Both maps
+/// forget what is old, so a server that runs for months holds only the
+/// events of the last minute.
 pub(super) struct CountCache<T> {
     counts: HashMap<String, (std::time::Instant, T)>,
-    changes: HashMap<String, u64>,
+    /// Each event's latest change: its number and when.
+    changes: HashMap<String, (u64, std::time::Instant)>,
+    /// Changes made so far, all events together.
+    seq: u64,
 }
 
 impl<T> Default for CountCache<T> {
@@ -355,24 +372,32 @@ impl<T> Default for CountCache<T> {
         CountCache {
             counts: HashMap::new(),
             changes: HashMap::new(),
+            seq: 0,
         }
     }
 }
 
 impl<T: Clone> CountCache<T> {
-    /// The event's count when fresh; otherwise its changes so far, to hand
-    /// back to [`CountCache::put`] with the count begun now.
-    pub(super) fn fresh(&self, id: &str) -> Result<T, u64> {
+    /// The event's count when fresh; otherwise when a count begun now
+    /// begins, to hand back to [`CountCache::put`] with it.
+    pub(super) fn fresh(&self, id: &str) -> Result<T, Begun> {
         match self.counts.get(id) {
             Some((at, c)) if at.elapsed() < COUNTED_FOR => Ok(c.clone()),
-            _ => Err(self.changes.get(id).copied().unwrap_or(0)),
+            _ => Err(Begun {
+                seq: self.seq,
+                at: std::time::Instant::now(),
+            }),
         }
     }
 
-    /// Keeps a count begun when the event had changed `changes` times,
-    /// unless it changed since.
-    pub(super) fn put(&mut self, id: &str, changes: u64, count: T) {
-        if self.changes.get(id).copied().unwrap_or(0) != changes {
+    /// Keeps a count `begun` then, unless the event changed since.
+    pub(super) fn put(&mut self, id: &str, begun: Begun, count: T) {
+        if begun.at.elapsed() >= FORGOTTEN_AFTER
+            || self
+                .changes
+                .get(id)
+                .is_some_and(|(seq, _)| *seq > begun.seq)
+        {
             return;
         }
         // Finished events leave the cache as they are read no more.
@@ -385,7 +410,11 @@ impl<T: Clone> CountCache<T> {
     /// The event changed here: its count is read again.
     pub(super) fn changed(&mut self, id: &str) {
         self.counts.remove(id);
-        *self.changes.entry(id.to_string()).or_insert(0) += 1;
+        self.seq += 1;
+        self.changes
+            .retain(|_, (_, at)| at.elapsed() < FORGOTTEN_AFTER);
+        self.changes
+            .insert(id.to_string(), (self.seq, std::time::Instant::now()));
     }
 }
 
@@ -463,10 +492,10 @@ impl Tournaments {
             .inner
             .counted
             .lock()
-            .map_or(Err(0), |c| c.fresh(&row.id));
-        let changes = match cached {
+            .map_or(Err(None), |c| c.fresh(&row.id).map_err(Some));
+        let begun = match cached {
             Ok(c) => return Ok(c),
-            Err(changes) => changes,
+            Err(begun) => begun,
         };
         let entrants = self.store().entrants(&row.id).await?;
         let bouts = self.store().bouts(&row.id).await?;
@@ -476,8 +505,8 @@ impl Tournaments {
             bouts,
             standings: table,
         });
-        if let Ok(mut all) = self.inner.counted.lock() {
-            all.put(&row.id, changes, c.clone());
+        if let (Some(begun), Ok(mut all)) = (begun, self.inner.counted.lock()) {
+            all.put(&row.id, begun, c.clone());
         }
         Ok(c)
     }
@@ -1120,20 +1149,47 @@ mod tests {
         let mut cache = CountCache::default();
         // A count begins; the event changes (a pairing written) before it
         // ends: its answer is not kept, so the next reader counts again.
-        let Err(changes) = cache.fresh("t") else {
+        let Err(begun) = cache.fresh("t") else {
             panic!("nothing counted yet")
         };
         cache.changed("t");
-        cache.put("t", changes, "before the pairing");
-        assert_eq!(cache.fresh("t"), Err(1));
+        cache.put("t", begun, "before the pairing");
+        let Err(after) = cache.fresh("t") else {
+            panic!("the count from before the change was kept")
+        };
         // A count begun after the change is kept and served.
-        cache.put("t", 1, "after the pairing");
+        cache.put("t", after, "after the pairing");
         assert_eq!(cache.fresh("t"), Ok("after the pairing"));
         // Another change forgets it at once.
         cache.changed("t");
-        assert_eq!(cache.fresh("t"), Err(2));
+        assert!(cache.fresh("t").is_err());
         // Other events are not touched by this one's changes.
-        cache.put("u", 0, "u");
+        let Err(u) = cache.fresh("u") else { panic!() };
+        cache.changed("t");
+        cache.put("u", u, "u");
         assert_eq!(cache.fresh("u"), Ok("u"));
+    }
+
+    /// Changes are forgotten after a minute, so the map stays small; a
+    /// count begun longer ago than that is never kept, so forgetting can
+    /// never let a count from before a change be kept.
+    #[test]
+    fn old_changes_are_forgotten_without_letting_a_stale_count_in() {
+        let mut cache = CountCache::default();
+        // (A machine up for less than a minute has no such past.)
+        let Some(long_ago) = std::time::Instant::now().checked_sub(super::FORGOTTEN_AFTER) else {
+            return;
+        };
+        for n in 0..1000 {
+            cache.changes.insert(format!("old{n}"), (0, long_ago));
+        }
+        cache.changed("t");
+        assert_eq!(cache.changes.len(), 1, "the old events' changes forgotten");
+        let stale = super::Begun {
+            seq: cache.seq,
+            at: long_ago,
+        };
+        cache.put("v", stale, "a count begun a minute ago");
+        assert!(cache.fresh("v").is_err());
     }
 }
