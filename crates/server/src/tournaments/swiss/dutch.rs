@@ -16,9 +16,12 @@
 //!
 //! Two limits, said where they bite: a bracket's search is bounded (a
 //! bracket of more than about ten players may stop at the best candidate
-//! found within [`BUDGET`] steps), and C.8 (the next bracket's pairs and
-//! score differences) is measured by the next bracket's most pairs and most
-//! moved-down players paired, not by a pairing of it.
+//! found within [`BUDGET`] steps; a first pass that looks only for a perfect
+//! candidate, never putting together two players whose pairing fails a
+//! quality criterion, finds one far sooner when there is one), and C.8 (the
+//! next bracket's pairs and score differences) counts the next bracket's
+//! pairs without the completion criterion and takes its moved-down players
+//! to pair greedily, highest score first.
 //!
 //! Colours are seats: the first seat is "white". With `colours` off (Ringo,
 //! whose rounds are pairs of games with the seats swapped) nobody has a
@@ -143,6 +146,9 @@ type Visit<'a> = &'a mut dyn FnMut(&[usize], &[usize], &mut usize) -> ControlFlo
 /// A bracket's pairs and the players it moves down.
 type Outcome = (Vec<(usize, usize)>, Vec<usize>);
 
+/// C.8's measure of a next bracket: its pairs (negated) and its PSD.
+type Next = (i64, Vec<i64>);
+
 /// The most steps (candidates and partial candidates) one bracket shape
 /// is searched for: enough for every candidate of a bracket of ten
 /// players, and a bound on a large bracket's time.
@@ -154,10 +160,17 @@ pub const BUDGET: usize = 200_000;
 struct Quality {
     /// C.7: the pairing score differences, highest first.
     psd: Vec<i64>,
-    /// C.8: the next bracket's pairs and moved-down players paired (negated).
-    next: (i64, i64),
+    /// C.8: the next bracket's pairs (negated) and its PSD.
+    next: Next,
     /// C.9: the bye assignee's unplayed rounds.
     bye_unplayed: usize,
+    /// C.10–C.21.
+    faults: Faults,
+}
+
+/// A candidate's failures of C.10–C.21, in their order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Faults {
     /// C.10–C.13: topscorers past ±2, topscorers thrice the same colour,
     /// colour preferences not met, strong ones not met.
     colours: [usize; 4],
@@ -179,57 +192,15 @@ struct Field<'a> {
 #[derive(Default)]
 struct Memo {
     complete: HashMap<Vec<usize>, bool>,
-    next: HashMap<Vec<usize>, (i64, i64)>,
+    next: HashMap<Vec<usize>, Next>,
 }
 
 /// Pairs the next round of `field` (the players still in the event),
 /// keeping apart players in `blocked` (either way) as C.1 keeps apart
 /// players who have met.
 pub fn pair(field: &[Entrant], blocked: &HashSet<(i64, i64)>, rules: Rules) -> Round {
-    // A.2: the pairing numbers by rating; the order by score, then number.
-    let mut by_rating: Vec<&Entrant> = field.iter().collect();
-    by_rating.sort_by(|a, b| {
-        b.rating
-            .total_cmp(&a.rating)
-            .then(a.account.cmp(&b.account))
-    });
-    let rounds_so_far = field.iter().map(|e| e.floats.len()).max().unwrap_or(0) as i64;
-    let mut p: Vec<Player> = by_rating
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let (pref, strength, cd) = if rules.colours {
-                preference(&e.seats)
-            } else {
-                (None, Strength::None, 0)
-            };
-            let score = hundredths(e.score);
-            Player {
-                e,
-                tpn: i + 1,
-                score,
-                pref,
-                strength,
-                cd,
-                // A.7: over half the most points possible, before the last round.
-                top: rules.final_round && 2 * score > 100 * rounds_so_far,
-            }
-        })
-        .collect();
-    p.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
-    let n = p.len();
-    let mut ok = vec![vec![false; n]; n];
-    for i in 0..n {
-        for j in 0..n {
-            ok[i][j] = i != j && may_meet(&p[i], &p[j], blocked, rules.colours);
-        }
-    }
-    let mut f = Field {
-        bye_ok: p.iter().map(|x| !x.e.had_bye).collect(),
-        p,
-        ok,
-        colours: rules.colours,
-    };
+    let mut f = Field::new(field, blocked, rules);
+    let n = f.p.len();
     let mut memo = Memo::default();
     let everyone: Vec<usize> = (0..n).collect();
     // A round that cannot be completed (a small field late in an event):
@@ -304,6 +275,56 @@ pub fn pair(field: &[Entrant], blocked: &HashSet<(i64, i64)>, rules: Rules) -> R
             })
             .collect(),
         bye,
+    }
+}
+
+impl<'a> Field<'a> {
+    /// The field ranked (A.2) with who may meet whom (C.1, C.3).
+    fn new(field: &'a [Entrant], blocked: &HashSet<(i64, i64)>, rules: Rules) -> Field<'a> {
+        // A.2: the pairing numbers by rating; the order by score, then number.
+        let mut by_rating: Vec<&Entrant> = field.iter().collect();
+        by_rating.sort_by(|a, b| {
+            b.rating
+                .total_cmp(&a.rating)
+                .then(a.account.cmp(&b.account))
+        });
+        let rounds_so_far = field.iter().map(|e| e.floats.len()).max().unwrap_or(0) as i64;
+        let mut p: Vec<Player> = by_rating
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (pref, strength, cd) = if rules.colours {
+                    preference(&e.seats)
+                } else {
+                    (None, Strength::None, 0)
+                };
+                let score = hundredths(e.score);
+                Player {
+                    e,
+                    tpn: i + 1,
+                    score,
+                    pref,
+                    strength,
+                    cd,
+                    // A.7: over half the most points possible, before the last round.
+                    top: rules.final_round && 2 * score > 100 * rounds_so_far,
+                }
+            })
+            .collect();
+        p.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+        let n = p.len();
+        let mut ok = vec![vec![false; n]; n];
+        for i in 0..n {
+            for j in 0..n {
+                ok[i][j] = i != j && may_meet(&p[i], &p[j], blocked, rules.colours);
+            }
+        }
+        Field {
+            bye_ok: p.iter().map(|x| !x.e.had_bye).collect(),
+            p,
+            ok,
+            colours: rules.colours,
+        }
     }
 }
 
@@ -511,29 +532,104 @@ impl Field<'_> {
     }
 
     /// C.8's measure of the next bracket with `floaters` moved down to
-    /// `group`: its most pairs and most moved-down players paired (negated,
-    /// so that smaller is better).
-    fn next_bracket(&self, floaters: &[usize], group: &[usize], memo: &mut Memo) -> (i64, i64) {
+    /// `group` (the first of the players `lower` still to pair): its most
+    /// pairs (negated, so that smaller is better) and its least pairing
+    /// score differences. The bracket pairs moved-down players with
+    /// residents only (its S1 against its S2), so its PSD is fixed by which
+    /// moved-down players it pairs; they are taken greedily, highest score
+    /// first, each kept when the whole rest can still be paired with it
+    /// paired in the bracket (C.4 holds in the next bracket too).
+    fn next_bracket(
+        &self,
+        floaters: &[usize],
+        group: &[usize],
+        lower: &[usize],
+        memo: &mut Memo,
+    ) -> Next {
         let mut key = floaters.to_vec();
         key.sort_unstable();
-        if let Some(&known) = memo.next.get(&key) {
-            return known;
+        let f = key.len();
+        // The floaters and the bracket they go to (a round's brackets
+        // share the memo).
+        key.push(group[0]);
+        if let Some(known) = memo.next.get(&key) {
+            return known.clone();
         }
-        let set: Vec<usize> = key.iter().chain(group).copied().collect();
-        let pairs = matching::size(&self.graph(&set, false));
-        let mut cross = vec![vec![]; set.len()];
-        for a in 0..key.len() {
-            for b in key.len()..set.len() {
-                if self.ok[set[a]][set[b]] {
-                    cross[a].push(b);
-                    cross[b].push(a);
+        let nb: Vec<usize> = key[..f].iter().chain(group).copied().collect();
+        let n = nb.len();
+        let mut adj = vec![vec![]; n];
+        for a in 0..n {
+            for b in (a + 1).max(f)..n {
+                if self.ok[nb[a]][nb[b]] {
+                    adj[a].push(b);
+                    adj[b].push(a);
                 }
             }
         }
-        let moved = matching::size(&cross);
-        let answer = (-(pairs as i64), -(moved as i64));
-        memo.next.insert(key, answer);
+        let pairs = matching::size(&adj);
+        // The rest of the round: the floaters and everyone below; the
+        // players in `must` may only be paired with the bracket's residents.
+        let rest: Vec<usize> = key[..f].iter().chain(lower).copied().collect();
+        let in_group: Vec<bool> = rest.iter().map(|r| group.contains(r)).collect();
+        let odd = rest.len() % 2 == 1;
+        let coverable = |must: &[usize]| {
+            let mut h = self.graph(&rest, odd);
+            for &m in must {
+                h[m].retain(|&v| v < rest.len() && in_group[v]);
+            }
+            for (v, near) in h.iter_mut().enumerate() {
+                if !must.contains(&v) {
+                    near.retain(|u| !must.contains(u) || (v < rest.len() && in_group[v]));
+                }
+            }
+            2 * matching::size(&h) == h.len()
+        };
+        let g_score = self.p[group[0]].score;
+        let mut by_score: Vec<usize> = (0..f).collect();
+        by_score.sort_by_key(|&m| (-self.p[rest[m]].score, rest[m]));
+        let mut paired: Vec<usize> = vec![];
+        for m in by_score {
+            paired.push(m);
+            if !coverable(&paired) {
+                paired.pop();
+            }
+        }
+        let k = paired.len();
+        let mut psd: Vec<i64> = (0..f)
+            .map(|m| {
+                let d = self.p[rest[m]].score - g_score;
+                if paired.contains(&m) {
+                    d
+                } else {
+                    d + 100
+                }
+            })
+            .chain((0..pairs.saturating_sub(k)).map(|_| 0))
+            .chain((0..(group.len() + k).saturating_sub(2 * pairs)).map(|_| 100))
+            .collect();
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        let answer = (-(pairs as i64), psd);
+        memo.next.insert(key, answer.clone());
         answer
+    }
+
+    /// The best C.8 can be for floaters of `scores` moved down to `group`:
+    /// every one paired, the residents left paired among themselves.
+    fn next_ideal(&self, scores: &[i64], group: &[usize]) -> Next {
+        let g_score = self.p[group[0]].score;
+        let mut d: Vec<i64> = scores.iter().map(|s| s - g_score).collect();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        let k = d.len().min(group.len());
+        let left = group.len() - k;
+        let mut psd: Vec<i64> = d
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| if i < k { x } else { x + 100 })
+            .chain((0..left / 2).map(|_| 0))
+            .chain((0..left % 2).map(|_| 100))
+            .collect();
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        (-((k + left / 2) as i64), psd)
     }
 
     /// E.1–E.5: whether `hi` (the higher ranked) has the first seat
@@ -606,73 +702,83 @@ impl Field<'_> {
             .collect();
         psd.sort_unstable_by(|a, b| b.cmp(a));
         let next = match next {
-            Some(g) => self.next_bracket(floaters, g, memo),
-            None => (0, 0),
+            Some(g) => self.next_bracket(floaters, g, lower, memo),
+            None => (0, vec![]),
         };
         let bye_unplayed = match floaters {
             [one] if lower.is_empty() => self.p[*one].e.unplayed,
             _ => 0,
         };
-        let mut colours = [0; 4];
-        if self.colours {
-            for &(a, b) in pairs {
-                let (hi, lo) = (a.min(b), a.max(b));
-                let hi_first = self.first_seat(hi, lo);
-                let (x, y) = (&self.p[hi], &self.p[lo]);
-                if x.top || y.top {
-                    for (pl, seat) in [(x, usize::from(!hi_first)), (y, usize::from(hi_first))] {
-                        let cd = pl.cd + if seat == 0 { 1 } else { -1 };
-                        colours[0] += usize::from(cd.abs() > 2);
-                        let st = &pl.e.seats;
-                        let thrice =
-                            st.len() >= 2 && st[st.len() - 1] == seat && st[st.len() - 2] == seat;
-                        colours[1] += usize::from(thrice);
-                    }
-                }
-                if let (Some(px), Some(py)) = (x.pref, y.pref) {
-                    if px == py {
-                        colours[2] += 1;
-                        let strong = |p: &Player| p.strength >= Strength::Strong;
-                        let both_absolute =
-                            x.strength == Strength::Absolute && y.strength == Strength::Absolute;
-                        colours[3] += usize::from(strong(x) && strong(y) && !both_absolute);
-                    }
-                }
-            }
-        }
-        let mut floats = [0; 4];
-        let mut float_sds: [Vec<i64>; 4] = Default::default();
-        let mut note = |i: usize, now: Float, sd: i64| {
-            let past = &self.p[i].e.floats;
-            for (back, slot) in [(1, 0), (2, 2)] {
-                if past.len() >= back && past[past.len() - back] == now && now != Float::None {
-                    let k = slot + usize::from(now == Float::Up);
-                    floats[k] += 1;
-                    float_sds[k].push(sd);
-                }
-            }
-        };
+        let mut faults = Faults::default();
         for &(a, b) in pairs {
-            let (hi, lo) = if s(a) >= s(b) { (a, b) } else { (b, a) };
-            if s(hi) != s(lo) {
-                note(hi, Float::Down, s(hi) - s(lo));
-                note(lo, Float::Up, s(hi) - s(lo));
-            }
+            self.pair_faults(a, b, &mut faults);
         }
         for &i in floaters {
-            note(i, Float::Down, float_sd(i));
+            self.float_fault(i, Float::Down, float_sd(i), &mut faults);
         }
-        for v in &mut float_sds {
+        for v in &mut faults.float_sds {
             v.sort_unstable_by(|a, b| b.cmp(a));
         }
         Some(Quality {
             psd,
             next,
             bye_unplayed,
-            colours,
-            floats,
-            float_sds,
+            faults,
         })
+    }
+
+    /// Notes in `f` a float `now` of player `i` that repeats one of the
+    /// last two rounds (C.14–C.21), with its score difference `sd`.
+    fn float_fault(&self, i: usize, now: Float, sd: i64, f: &mut Faults) {
+        let past = &self.p[i].e.floats;
+        for (back, slot) in [(1, 0), (2, 2)] {
+            if now != Float::None && past.len() >= back && past[past.len() - back] == now {
+                let k = slot + usize::from(now == Float::Up);
+                f.floats[k] += 1;
+                f.float_sds[k].push(sd);
+            }
+        }
+    }
+
+    /// Notes in `f` what pairing `a` with `b` fails of C.10–C.21.
+    fn pair_faults(&self, a: usize, b: usize, f: &mut Faults) {
+        let (hi, lo) = (a.min(b), a.max(b));
+        let (x, y) = (&self.p[hi], &self.p[lo]);
+        if self.colours {
+            let hi_first = self.first_seat(hi, lo);
+            if x.top || y.top {
+                for (pl, seat) in [(x, usize::from(!hi_first)), (y, usize::from(hi_first))] {
+                    let cd = pl.cd + if seat == 0 { 1 } else { -1 };
+                    f.colours[0] += usize::from(cd.abs() > 2);
+                    let st = &pl.e.seats;
+                    let thrice =
+                        st.len() >= 2 && st[st.len() - 1] == seat && st[st.len() - 2] == seat;
+                    f.colours[1] += usize::from(thrice);
+                }
+            }
+            if let (Some(px), Some(py)) = (x.pref, y.pref) {
+                if px == py {
+                    f.colours[2] += 1;
+                    let strong = |p: &Player| p.strength >= Strength::Strong;
+                    let both_absolute =
+                        x.strength == Strength::Absolute && y.strength == Strength::Absolute;
+                    f.colours[3] += usize::from(strong(x) && strong(y) && !both_absolute);
+                }
+            }
+        }
+        // Ranks order scores: the higher ranked has the higher score.
+        let sd = x.score - y.score;
+        if sd != 0 {
+            self.float_fault(hi, Float::Down, sd, f);
+            self.float_fault(lo, Float::Up, sd, f);
+        }
+    }
+
+    /// Whether pairing `a` with `b` fails none of C.10–C.21.
+    fn pair_clean(&self, a: usize, b: usize) -> bool {
+        let mut f = Faults::default();
+        self.pair_faults(a, b, &mut f);
+        f == Faults::default()
     }
 
     /// Pairs one bracket: the players `moved` down to it and its scoregroup
@@ -746,46 +852,63 @@ impl Field<'_> {
                 .collect();
             psd.sort_unstable_by(|a, b| b.cmp(a));
             let next = match next {
-                Some(g) => (
-                    -(((floats_left + g.len()) / 2) as i64),
-                    -(floats_left.min(g.len()) as i64),
-                ),
-                None => (0, 0),
+                Some(g) => {
+                    let scores: Vec<i64> = mdps[m..]
+                        .iter()
+                        .map(|&b| s(b))
+                        .chain((0..floats_left - (mdps.len() - m)).map(|_| low))
+                        .collect();
+                    self.next_ideal(&scores, g)
+                }
+                None => (0, vec![]),
             };
             Quality {
                 psd,
                 next,
                 bye_unplayed: 0,
-                colours: [0; 4],
-                floats: [0; 4],
-                float_sds: Default::default(),
+                faults: Faults::default(),
             }
         };
+        // Two passes: the first looks only for a perfect candidate, so it
+        // never puts together two players whose pairing fails a quality
+        // criterion (most rounds have one, and the Dutch order's first
+        // perfect candidate is found far sooner); the second, when there is
+        // none, weighs every candidate.
+        let clean: Vec<Vec<bool>> = (0..all.len())
+            .map(|a| {
+                (0..all.len())
+                    .map(|b| ok(a, b) && self.pair_clean(all[a], all[b]))
+                    .collect()
+            })
+            .collect();
         let mut best: Option<(Quality, Outcome)> = None;
-        let mut steps = 0usize;
-        let mut consider = |pairs: Vec<(usize, usize)>, floaters: Vec<usize>, steps: &mut usize| {
-            *steps += 1;
-            let ranked_pairs: Vec<(usize, usize)> =
-                pairs.iter().map(|&(a, b)| (all[a], all[b])).collect();
-            let ranked_floaters: Vec<usize> = floaters.iter().map(|&b| all[b]).collect();
-            let Some(quality) =
-                self.quality(&ranked_pairs, &ranked_floaters, lower, next, low, memo)
-            else {
-                return ControlFlow::Continue(());
+        for perfect_only in [true, false] {
+            let fits = |a: usize, b: usize| if perfect_only { clean[a][b] } else { ok(a, b) };
+            let mut steps = 0usize;
+            let mut consider = |pairs: Vec<(usize, usize)>,
+                                floaters: Vec<usize>,
+                                steps: &mut usize| {
+                *steps += 1;
+                let ranked_pairs: Vec<(usize, usize)> =
+                    pairs.iter().map(|&(a, b)| (all[a], all[b])).collect();
+                let ranked_floaters: Vec<usize> = floaters.iter().map(|&b| all[b]).collect();
+                let Some(quality) =
+                    self.quality(&ranked_pairs, &ranked_floaters, lower, next, low, memo)
+                else {
+                    return ControlFlow::Continue(());
+                };
+                let perfect = quality == ideal;
+                if (!perfect_only || perfect) && best.as_ref().is_none_or(|(b, _)| quality < *b) {
+                    best = Some((quality, (ranked_pairs, ranked_floaters)));
+                }
+                if perfect || *steps > BUDGET {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             };
-            let perfect = quality == ideal;
-            if best.as_ref().is_none_or(|(b, _)| quality < *b) {
-                best = Some((quality, (ranked_pairs, ranked_floaters)));
-            }
-            if perfect || *steps > BUDGET {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        // D.3: which moved-down players are paired (S1), the rest in limbo.
-        let (s1_first, limbo_first) = mdps.split_at(m);
-        {
+            // D.3: which moved-down players are paired (S1), the rest in limbo.
+            let (s1_first, limbo_first) = mdps.split_at(m);
             for (out, inn) in exchanges(s1_first, limbo_first, BUDGET) {
                 let s1 = with(&without(s1_first, &out), &inn);
                 let limbo = with(&without(limbo_first, &inn), &out);
@@ -794,24 +917,30 @@ impl Field<'_> {
                 let flow = transpositions(
                     res,
                     &s1,
-                    &ok,
+                    &fits,
                     &mut steps,
                     &mut |chosen, remainder, steps| {
                         let (r1, r2) = remainder.split_at(q);
                         for (out2, in2) in exchanges(r1, r2, BUDGET) {
                             let rs1 = with(&without(r1, &out2), &in2);
                             let rs2 = with(&without(r2, &in2), &out2);
-                            transpositions(&rs2, &rs1, &ok, steps, &mut |chosen2, left, steps| {
-                                let pairs: Vec<(usize, usize)> = s1
-                                    .iter()
-                                    .copied()
-                                    .zip(chosen.iter().copied())
-                                    .chain(rs1.iter().copied().zip(chosen2.iter().copied()))
-                                    .collect();
-                                let floaters: Vec<usize> =
-                                    limbo.iter().chain(left).copied().collect();
-                                consider(pairs, floaters, steps)
-                            })?;
+                            transpositions(
+                                &rs2,
+                                &rs1,
+                                &fits,
+                                steps,
+                                &mut |chosen2, left, steps| {
+                                    let pairs: Vec<(usize, usize)> = s1
+                                        .iter()
+                                        .copied()
+                                        .zip(chosen.iter().copied())
+                                        .chain(rs1.iter().copied().zip(chosen2.iter().copied()))
+                                        .collect();
+                                    let floaters: Vec<usize> =
+                                        limbo.iter().chain(left).copied().collect();
+                                    consider(pairs, floaters, steps)
+                                },
+                            )?;
                         }
                         ControlFlow::Continue(())
                     },
@@ -820,7 +949,10 @@ impl Field<'_> {
                     break;
                 }
             }
-        };
+            if best.is_some() {
+                break;
+            }
+        }
         best.map(|(_, outcome)| outcome)
     }
 }
@@ -1115,6 +1247,72 @@ mod tests {
             "2 floats down and meets the top of the next bracket: {round:?}"
         );
         assert!(has(5, 6), "{round:?}");
+    }
+
+    /// C.8's memo is shared by a round's brackets: two brackets with the
+    /// same (no) floaters are still measured each on its own (a shared
+    /// key once served one bracket's measure to the next, which then never
+    /// saw its perfect candidate and paired 16–35 in a 22-player bracket
+    /// where a perfect pairing was there to take).
+    #[test]
+    fn each_next_bracket_is_measured_on_its_own() {
+        let mut field: Vec<Entrant> = (1..=7).map(|n| entrant(n, 2000.0 - n as f64)).collect();
+        for e in &mut field {
+            e.score = match e.account {
+                1 | 2 => 2.0,
+                3..=5 => 1.0,
+                _ => 0.0,
+            };
+        }
+        let f = Field::new(&field, &HashSet::new(), URGAMMON);
+        let mut memo = Memo::default();
+        // Ranks 2, 3, 4 (one point): one pair and one left (1 point).
+        assert_eq!(
+            f.next_bracket(&[], &[2, 3, 4], &[2, 3, 4, 5, 6], &mut memo),
+            (-1, vec![100, 0])
+        );
+        // Ranks 5, 6 (no points): one pair.
+        assert_eq!(
+            f.next_bracket(&[], &[5, 6], &[5, 6], &mut memo),
+            (-1, vec![0])
+        );
+    }
+
+    /// A 22-player bracket whose first perfect candidate lies deep in the
+    /// Dutch order (S2's third player onward transposed): it is found, and
+    /// it is the first one, each S1 player meeting the first S2 player
+    /// left who wants the other colour.
+    #[test]
+    fn the_first_perfect_candidate_of_a_large_bracket_is_found() {
+        // Seat last played: 1 wants the first seat, 0 the second.
+        let s1 = [1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1];
+        let s2 = [0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0];
+        let field: Vec<Entrant> = s1
+            .iter()
+            .chain(&s2)
+            .enumerate()
+            .map(|(i, &seat)| Entrant {
+                account: i as i64 + 1,
+                rating: 2000.0 - i as f64,
+                score: 1.0,
+                opponents: vec![100 + i as i64],
+                seats: vec![seat],
+                floats: vec![Float::None],
+                ..Entrant::default()
+            })
+            .collect();
+        let round = pair(&field, &HashSet::new(), URGAMMON);
+        let mut left: Vec<i64> = (12..=22).collect();
+        for (i, &seat) in s1.iter().enumerate() {
+            let a = i as i64 + 1;
+            let k = left
+                .iter()
+                .position(|&b| s2[b as usize - 12] != seat)
+                .unwrap();
+            let b = left.remove(k);
+            let want = if seat == 1 { [a, b] } else { [b, a] };
+            assert!(round.boards.contains(&want), "{a} meets {b}: {round:?}");
+        }
     }
 
     #[test]
