@@ -143,6 +143,9 @@ fn preference(seats: &[usize]) -> (Option<usize>, Strength, i64) {
 /// left, and the step count.
 type Visit<'a> = &'a mut dyn FnMut(&[usize], &[usize], &mut usize) -> ControlFlow<()>;
 
+/// An exchange: the BSNs moved out of S1, and those moved into it.
+type Exchange = (Vec<usize>, Vec<usize>);
+
 /// A bracket's pairs and the players it moves down.
 type Outcome = (Vec<(usize, usize)>, Vec<usize>);
 
@@ -403,7 +406,14 @@ fn transpositions(
 /// then the smaller difference of the sums of the BSNs swapped, then the
 /// one moving the higher BSN out of S1, then the one moving the lower BSN
 /// out of S2. The empty exchange (the original S1 and S2) comes first.
-pub(crate) fn exchanges(s1: &[usize], s2: &[usize], limit: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+///
+/// Lazy, a size at a time: most searches end among the single exchanges,
+/// and a large bracket's longer ones are many.
+pub(crate) fn exchanges<'a>(
+    s1: &'a [usize],
+    s2: &'a [usize],
+    limit: usize,
+) -> impl Iterator<Item = Exchange> + 'a {
     fn combinations(items: &[usize], k: usize, limit: usize) -> Vec<Vec<usize>> {
         let mut out = vec![];
         let mut idx: Vec<usize> = (0..k).collect();
@@ -424,30 +434,34 @@ pub(crate) fn exchanges(s1: &[usize], s2: &[usize], limit: usize) -> Vec<(Vec<us
             }
         }
     }
-    let mut all: Vec<(Vec<usize>, Vec<usize>)> = vec![(vec![], vec![])];
-    for k in 1..=s1.len().min(s2.len()) {
-        let from1 = combinations(s1, k, limit);
-        let from2 = combinations(s2, k, limit);
-        if from1.len() * from2.len() + all.len() > limit {
-            break;
-        }
-        let mut these = vec![];
-        for a in &from1 {
-            for b in &from2 {
-                these.push((a.clone(), b.clone()));
+    (0..=s1.len().min(s2.len()))
+        .map(move |k| {
+            if k == 0 {
+                return Some(vec![(vec![], vec![])]);
             }
-        }
-        these.sort_by(exchange_order);
-        all.extend(these);
-    }
-    all
+            let from1 = combinations(s1, k, limit);
+            let from2 = combinations(s2, k, limit);
+            if from1.len() * from2.len() > limit {
+                return None;
+            }
+            let mut these: Vec<Exchange> = vec![];
+            for a in &from1 {
+                for b in &from2 {
+                    these.push((a.clone(), b.clone()));
+                }
+            }
+            these.sort_by(exchange_order);
+            Some(these)
+        })
+        .take_while(Option::is_some)
+        .flatten()
+        .flatten()
 }
 
 /// D.2's comparison of two exchanges of the same size.
-fn exchange_order(a: &(Vec<usize>, Vec<usize>), b: &(Vec<usize>, Vec<usize>)) -> Ordering {
-    let diff = |x: &(Vec<usize>, Vec<usize>)| {
-        (x.1.iter().sum::<usize>() as i64 - x.0.iter().sum::<usize>() as i64).abs()
-    };
+fn exchange_order(a: &Exchange, b: &Exchange) -> Ordering {
+    let diff =
+        |x: &Exchange| (x.1.iter().sum::<usize>() as i64 - x.0.iter().sum::<usize>() as i64).abs();
     let highest_different = |x: &[usize], y: &[usize]| {
         x.iter()
             .filter(|v| !y.contains(v))
@@ -910,6 +924,10 @@ impl Field<'_> {
             // D.3: which moved-down players are paired (S1), the rest in limbo.
             let (s1_first, limbo_first) = mdps.split_at(m);
             for (out, inn) in exchanges(s1_first, limbo_first, BUDGET) {
+                steps += 1;
+                if steps > BUDGET {
+                    break;
+                }
                 let s1 = with(&without(s1_first, &out), &inn);
                 let limbo = with(&without(limbo_first, &inn), &out);
                 // D.1 on S2 for the moved-down players' opponents; then the
@@ -922,6 +940,10 @@ impl Field<'_> {
                     &mut |chosen, remainder, steps| {
                         let (r1, r2) = remainder.split_at(q);
                         for (out2, in2) in exchanges(r1, r2, BUDGET) {
+                            *steps += 1;
+                            if *steps > BUDGET {
+                                return ControlFlow::Break(());
+                            }
                             let rs1 = with(&without(r1, &out2), &in2);
                             let rs2 = with(&without(r2, &in2), &out2);
                             transpositions(
@@ -1080,7 +1102,7 @@ mod tests {
     fn exchanges_come_in_the_order_of_fide_d2() {
         let s1: Vec<usize> = (1..=5).collect();
         let s2: Vec<usize> = (6..=11).collect();
-        let all = exchanges(&s1, &s2, 100_000);
+        let all: Vec<Exchange> = exchanges(&s1, &s2, 100_000).collect();
         let single = |a: usize, b: usize| (vec![a], vec![b]);
         assert_eq!(all[0], (vec![], vec![]));
         assert_eq!(
