@@ -458,43 +458,29 @@ pub(crate) fn exchanges<'a>(
         .flatten()
 }
 
+/// Of two sets of BSNs, the one holding the highest (or the lowest) BSN
+/// that only one of them holds comes first.
+fn holds_extreme(x: &[usize], y: &[usize], highest: bool) -> Ordering {
+    let only = x
+        .iter()
+        .filter(|v| !y.contains(v))
+        .chain(y.iter().filter(|v| !x.contains(v)));
+    match if highest { only.max() } else { only.min() } {
+        Some(m) if x.contains(m) => Ordering::Less,
+        Some(_) => Ordering::Greater,
+        None => Ordering::Equal,
+    }
+}
+
 /// D.2's comparison of two exchanges of the same size.
 fn exchange_order(a: &Exchange, b: &Exchange) -> Ordering {
     let diff =
         |x: &Exchange| (x.1.iter().sum::<usize>() as i64 - x.0.iter().sum::<usize>() as i64).abs();
-    let highest_different = |x: &[usize], y: &[usize]| {
-        x.iter()
-            .filter(|v| !y.contains(v))
-            .chain(y.iter().filter(|v| !x.contains(v)))
-            .max()
-            .map(|m| {
-                if x.contains(m) {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                }
-            })
-            .unwrap_or(Ordering::Equal)
-    };
-    let lowest_different = |x: &[usize], y: &[usize]| {
-        x.iter()
-            .filter(|v| !y.contains(v))
-            .chain(y.iter().filter(|v| !x.contains(v)))
-            .min()
-            .map(|m| {
-                if x.contains(m) {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                }
-            })
-            .unwrap_or(Ordering::Equal)
-    };
     a.0.len()
         .cmp(&b.0.len())
         .then(diff(a).cmp(&diff(b)))
-        .then_with(|| highest_different(&a.0, &b.0))
-        .then_with(|| lowest_different(&a.1, &b.1))
+        .then_with(|| holds_extreme(&a.0, &b.0, true))
+        .then_with(|| holds_extreme(&a.1, &b.1, false))
 }
 
 /// The sorted difference `all − out`.
