@@ -210,7 +210,9 @@ pub fn pair(field: &[Entrant], blocked: &HashSet<(i64, i64)>, rules: Rules) -> R
     // as many as can be paired are, the others wait this round.
     let mut playing = everyone.clone();
     if !f.completable(&everyone, &mut memo) {
-        let adj = f.graph(&everyone, true);
+        // Pairs only: a bye here would be a point to one of the players
+        // who cannot be paired and none to the others.
+        let adj = f.graph(&everyone, false);
         let mate = matching::maximum(&adj);
         playing = everyone
             .iter()
@@ -1334,6 +1336,21 @@ mod tests {
         assert_eq!(round.boards.len(), 1);
         assert!(round.bye == Some(1) || round.bye == Some(2));
         assert!(round.boards[0].contains(&3));
+    }
+
+    /// The smallest fields: nobody, one player (the bye, unless she has had
+    /// it), two who have met (nobody paired, nobody given a point).
+    #[test]
+    fn the_smallest_fields_are_paired_as_far_as_they_can_be() {
+        assert_eq!(pair(&[], &HashSet::new(), URGAMMON), Round::default());
+        let mut one = vec![entrant(1, 1500.0)];
+        assert_eq!(pair(&one, &HashSet::new(), URGAMMON).bye, Some(1));
+        one[0].had_bye = true;
+        assert_eq!(pair(&one, &HashSet::new(), URGAMMON), Round::default());
+        let mut two = vec![entrant(1, 1500.0), entrant(2, 1400.0)];
+        two[0].opponents = vec![2];
+        two[1].opponents = vec![1];
+        assert_eq!(pair(&two, &HashSet::new(), URGAMMON), Round::default());
     }
 
     #[test]
