@@ -704,9 +704,13 @@ fn swiss_field(players: &[(i64, f64)], bouts: &[BoutRow], round: i64) -> Vec<swi
     players
         .iter()
         .map(|&(a, rating)| {
+            // A void bout (an aborted game) was not played: it keeps
+            // nobody apart, gives no colour and no float (FIDE counts only
+            // games played).
             let mut mine: Vec<&BoutRow> = bouts
                 .iter()
                 .filter(|b| b.account0 == a || b.account1 == Some(a))
+                .filter(|b| b.score0 != Some(VOID))
                 .collect();
             // Oldest first: the seats' order is the colour history.
             mine.sort_by_key(|b| (b.round, b.created_ms));
@@ -771,7 +775,8 @@ mod tests {
 
     /// Three rounds played by 1–5: round 1 1–2 (1 wins), 3–4 (drawn), 5
     /// the bye; round 2 1–3 (1 wins: 1 had 1 point, 3 ½: 1 floats down, 3
-    /// up), 5–2 (2 wins), 4 absent; round 3 4–5 (4 wins), stored first.
+    /// up), 5–2 (2 wins), 4 absent; round 3 4–5 (4 wins), stored first,
+    /// and 1–2 again, aborted (void: not played, so not a meeting).
     #[test]
     fn the_swiss_field_is_read_from_the_stored_bouts() {
         let bouts = vec![
@@ -781,6 +786,7 @@ mod tests {
             bout(1, 5, None, 1.0),
             bout(2, 1, Some(3), 1.0),
             bout(2, 5, Some(2), 0.0),
+            bout(3, 1, Some(2), VOID),
         ];
         let players: Vec<(i64, f64)> = (1..=5).map(|a| (a, 2000.0 - a as f64)).collect();
         let field = swiss_field(&players, &bouts, 4);
@@ -791,6 +797,8 @@ mod tests {
         assert_eq!(of(1).seats, vec![0, 0]);
         assert_eq!(of(1).floats, vec![none, Down, none]);
         assert_eq!(of(1).unplayed, 1, "1 did not play round 3");
+        assert_eq!(of(1).opponents, vec![2, 3], "the void bout is no meeting");
+        assert_eq!(of(2).seats, vec![1, 1]);
         assert_eq!(of(3).floats, vec![none, Up, none]);
         assert_eq!(of(5).opponents, vec![2, 4]);
         assert_eq!(
