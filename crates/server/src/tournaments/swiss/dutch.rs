@@ -501,11 +501,22 @@ impl Field<'_> {
     /// The graph of who may meet among `set` (vertex k is `set[k]`), with a
     /// last vertex for the bye (joined to those who may have it) when asked.
     fn graph(&self, set: &[usize], bye: bool) -> Vec<Vec<usize>> {
+        self.graph_where(set, bye, |_, _| true)
+    }
+
+    /// [`Field::graph`] with only the edges between positions `a < b` that
+    /// `keep` keeps.
+    fn graph_where(
+        &self,
+        set: &[usize],
+        bye: bool,
+        keep: impl Fn(usize, usize) -> bool,
+    ) -> Vec<Vec<usize>> {
         let n = set.len();
         let mut adj = vec![vec![]; n + usize::from(bye)];
         for a in 0..n {
             for b in a + 1..n {
-                if self.ok[set[a]][set[b]] {
+                if keep(a, b) && self.ok[set[a]][set[b]] {
                     adj[a].push(b);
                     adj[b].push(a);
                 }
@@ -558,17 +569,8 @@ impl Field<'_> {
             return known.clone();
         }
         let nb: Vec<usize> = key[..f].iter().chain(group).copied().collect();
-        let n = nb.len();
-        let mut adj = vec![vec![]; n];
-        for a in 0..n {
-            for b in (a + 1).max(f)..n {
-                if self.ok[nb[a]][nb[b]] {
-                    adj[a].push(b);
-                    adj[b].push(a);
-                }
-            }
-        }
-        let pairs = matching::size(&adj);
+        // Moved-down players are paired with residents only.
+        let pairs = matching::size(&self.graph_where(&nb, false, |_, b| b >= f));
         // The rest of the round: the floaters and everyone below; the
         // players in `must` may only be paired with the bracket's residents.
         let rest: Vec<usize> = key[..f].iter().chain(lower).copied().collect();
@@ -799,16 +801,8 @@ impl Field<'_> {
         let mdps: Vec<usize> = (0..moved.len()).collect();
         let res: Vec<usize> = (moved.len()..all.len()).collect();
         let most_pairs = matching::size(&self.graph(&all, false));
-        let mut cross = vec![vec![]; all.len()];
-        for &a in &mdps {
-            for &b in &res {
-                if self.ok[all[a]][all[b]] {
-                    cross[a].push(b);
-                    cross[b].push(a);
-                }
-            }
-        }
-        let most_moved = matching::size(&cross);
+        let m0 = mdps.len();
+        let most_moved = matching::size(&self.graph_where(&all, false, |a, b| a < m0 && b >= m0));
         for p in (0..=most_pairs).rev() {
             for m in (0..=p.min(most_moved)).rev() {
                 let q = p - m;
