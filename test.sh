@@ -73,7 +73,7 @@ scripts/test-deploy-postgres.sh
 phase "the game-session tests again, on PostgreSQL"
 # `--workspace` keeps the features of the build above: `-p agon-server` alone
 # would resolve them anew and rebuild for a minute.
-AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings --test people --test safety --test tournaments
+AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings --test people --test safety --test tournaments --test caps
 
 phase "browser tests (headless Chromium), with cargo-deny built beside them"
 # cargo-deny takes about 3.5 minutes of one core to build; at idle priority

@@ -43,6 +43,7 @@ pub mod signal;
 pub mod state;
 pub mod store;
 pub mod tasks;
+pub mod text;
 pub mod tournaments;
 pub mod wire;
 pub mod worker;

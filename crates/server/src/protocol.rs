@@ -90,18 +90,15 @@ impl GameOut {
 
 impl GameOut {
     /// The message as a game's channel carries it to the game's sockets:
-    /// its JSON once, and whether it is for the players alone (a players'
-    /// chat line: spectators' sockets never get one).
+    /// its JSON once, and for a chat line the line itself, so each socket
+    /// asks whether its reader may read it.
     pub fn broadcast(&self) -> Broadcast {
         Broadcast {
             json: Arc::from(self.to_json()),
-            players_only: matches!(
-                self,
-                GameOut::Chat {
-                    room: crate::store::Room::Players,
-                    ..
-                }
-            ),
+            line: match self {
+                GameOut::Chat { line, .. } => Some(Arc::new(line.clone())),
+                _ => None,
+            },
         }
     }
 }
@@ -111,8 +108,9 @@ impl GameOut {
 pub struct Broadcast {
     /// The message's JSON.
     pub json: Arc<str>,
-    /// For the players' sockets alone.
-    pub players_only: bool,
+    /// A chat line: sent only to the sockets whose reader may read it
+    /// (`games::chat::may_read`).
+    pub line: Option<Arc<crate::store::ChatLine>>,
 }
 
 /// A message a client may send on the lobby's socket.

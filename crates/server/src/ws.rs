@@ -226,10 +226,12 @@ pub(crate) async fn push_updates(
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
-                // The players' chat is theirs: a spectator's socket never
-                // gets a line of it (the line's room comes first).
-                if presence.seats.is_empty() && sent.players_only {
-                    continue;
+                // A chat line goes only where its reader may read it (the
+                // players' room, a block, a hidden line): the one policy.
+                if let Some(line) = &sent.line {
+                    if !talk::socket_may_read(&presence.app, &slot, &presence.seats, account, line).await {
+                        continue;
+                    }
                 }
                 if socket.send(Message::Text(sent.json.to_string().into())).await.is_err() {
                     return;

@@ -1188,3 +1188,208 @@ async fn a_cheat_mark_restores_her_opponents_ratings_exactly_and_an_unmark_puts_
     assert_eq!(history[1].game, g2);
     let _ = g5;
 }
+
+/// The next push a test's push service received, opened with the test
+/// browser's keys, within 10 s.
+async fn next_push(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>) -> Value {
+    use base64::Engine as _;
+    let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("a push within 10 s")
+        .unwrap();
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let secret = p256::SecretKey::from_slice(&b64.decode(common::BROWSER_SECRET).unwrap()).unwrap();
+    let auth: [u8; 16] = b64
+        .decode(common::BROWSER_AUTH)
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
+    serde_json::from_slice(&plain).unwrap()
+}
+
+#[tokio::test]
+async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let state = AppState::with_options(
+        common::test_store("safety_channels").await,
+        Options {
+            engine_delay: Duration::ZERO,
+            push: common::loopback_push(),
+            ..Options::default()
+        },
+    );
+    let app = app(state.clone());
+    let (ala, eve, mo) = (
+        signup(&app, "ala").await,
+        signup(&app, "eve").await,
+        signup(&app, "mo").await,
+    );
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let (game, ala_token, eve_token) = game_between(&app, &ala, &eve).await;
+    let tokens = [ala_token.clone(), eve_token.clone()];
+    // Ala's four ways of hearing a line: her browser's push subscription
+    // (a push service of the test's own), the game's socket, /api/turns
+    // and the chat's list.
+    let (tx, mut pushed) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    let service = axum::Router::new().route(
+        "/push",
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let tx = tx.clone();
+            async move {
+                let _ = tx.send(body.to_vec());
+                axum::http::StatusCode::CREATED
+            }
+        }),
+    );
+    let push_at = common::serve(service).await;
+    let (s, v) =
+        common::push_subscribe(&app, &format!("http://{push_at}/push"), &game, &ala_token).await;
+    assert_eq!(s, 201, "{v}");
+    let at = common::serve(app.clone()).await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{at}/api/games/{game}/ws"))
+            .await
+            .unwrap();
+    socket
+        .send(Message::Text(
+            json!({"type": "hello", "token": ala_token})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+    common::next_message(&mut socket, Some("hello")).await;
+    let eve_says = |text: &str| {
+        let (app, game, token, text) = (
+            app.clone(),
+            game.clone(),
+            eve_token.clone(),
+            text.to_string(),
+        );
+        async move {
+            call(
+                &app,
+                "POST",
+                &format!("/api/games/{game}/chat"),
+                Some(&token),
+                Some(&json!({"text": text, "room": "players"}).to_string()),
+            )
+            .await
+        }
+    };
+    let turns_line = || {
+        let (app, ala, game, token) = (app.clone(), ala.clone(), game.clone(), ala_token.clone());
+        async move {
+            let (s, t) = as_account(
+                &app,
+                &ala,
+                "POST",
+                "/api/turns",
+                Some(json!({"games": [{"id": game, "token": token}]})),
+            )
+            .await;
+            assert_eq!(s, 200, "{t}");
+            t["games"][0]["chat"]["text"].clone()
+        }
+    };
+    let listed = || {
+        let (app, game, token) = (app.clone(), game.clone(), ala_token.clone());
+        async move {
+            let (_, l) = call(
+                &app,
+                "GET",
+                &format!("/api/games/{game}/chat?room=players"),
+                Some(&token),
+                None,
+            )
+            .await;
+            l["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l["text"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+
+    // Before anything: Eve's line reaches Ala on all four.
+    let (s, _) = eve_says("hello ala").await;
+    assert_eq!(s, 201);
+    let line = common::next_message(&mut socket, Some("chat")).await;
+    assert_eq!(line["line"]["text"], "hello ala");
+    let push = next_push(&mut pushed).await;
+    assert!(
+        push["body"].as_str().unwrap().contains("hello ala"),
+        "{push}"
+    );
+    assert_eq!(turns_line().await, "hello ala");
+
+    // A block: Eve's line reaches Ala nowhere.
+    let (s, _) = as_account(&app, &ala, "POST", "/api/users/eve/block", None).await;
+    assert_eq!(s, 200);
+    let (s, _) = eve_says("after the block").await;
+    assert_eq!(s, 201, "Eve is answered as ever");
+    // None of hers, the earlier ones neither.
+    assert_eq!(turns_line().await, Value::Null);
+    assert!(listed().await.is_empty());
+
+    // A hidden line (a listed word), the block lifted: Eve's alone.
+    let (s, _) = as_account(&app, &ala, "DELETE", "/api/users/eve/block", None).await;
+    assert_eq!(s, 200);
+    let (s, v) = eve_says("you IDIOT").await;
+    assert_eq!(s, 201, "{v}");
+    // (A block is a reader's filter: lifted, her earlier lines show again.)
+    assert_eq!(
+        turns_line().await,
+        "after the block",
+        "a hidden line is never the one /api/turns shows"
+    );
+    assert_eq!(listed().await, ["hello ala", "after the block"]);
+
+    // A mute: her line is refused, and nothing of it goes anywhere.
+    let (s, v) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "mute", "reason": "insults", "minutes": 60})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let (s, v) = eve_says("muted now").await;
+    assert_eq!(
+        (s.as_u16(), v["code"].as_str()),
+        (403, Some("muted")),
+        "{v}"
+    );
+    assert_eq!(turns_line().await, "after the block");
+    assert_eq!(listed().await, ["hello ala", "after the block"]);
+
+    // The socket's next line is Ala's own, written now: none of Eve's
+    // three came before it (the one written under the block was never
+    // sent, and is not sent when the block is lifted).
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{game}/chat"),
+        Some(&ala_token),
+        Some(&json!({"text": "ala here", "room": "players"}).to_string()),
+    )
+    .await;
+    assert_eq!(s, 201);
+    let line = common::next_message(&mut socket, Some("chat")).await;
+    assert_eq!(line["line"]["text"], "ala here");
+    // The next push Ala's browser gets is Eve's move, not a line of hers.
+    loop {
+        let st = common::game_state(&app, &game).await;
+        let by_eve = st["seat_to_act"] == 1;
+        common::play_first(&app, &game, &tokens).await;
+        if by_eve {
+            break;
+        }
+    }
+    let push = next_push(&mut pushed).await;
+    assert_eq!(push["title"], "Your turn", "{push}");
+}

@@ -1,7 +1,12 @@
 //! A chat line's rules, apart from any game: plain visible text of at most
-//! 140 characters without bidirectional overrides, and a rate limit per
-//! writer. `talk.rs` applies them to a game's rooms.
+//! 140 characters (the site's one text policy, [`crate::text`]), a rate
+//! limit per writer, and the one decision of who may read a line
+//! ([`may_read`]), which every channel that carries a line asks: the HTTP
+//! list, the game's socket, `/api/turns` and Web Push. `talk.rs` applies
+//! them to a game's rooms.
 
+use crate::model::Seat;
+use crate::store::{ChatLine, Relation, Room, SeatAccount, Store, StoreError};
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -66,57 +71,89 @@ impl ChatLimiter {
     }
 }
 
-/// The bidirectional formatting characters: embeddings, overrides and
-/// isolates. They reorder what follows them (U+202E shows `gnp.exe` as
-/// `exe.png`), so a line loses them; the plain marks (U+200E, U+200F),
-/// which only nudge neutral characters, stay.
-fn reorders(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Whether a character shows nothing: white space, and Unicode's default
-/// ignorable code points (zero-width spaces and joiners, the soft hyphen,
-/// the byte-order mark, variation selectors, fillers, tags) with the blank
-/// Braille pattern and the Hangul fillers that render as blanks.
-fn invisible(c: char) -> bool {
-    c.is_whitespace()
-        || matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
-            | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
-            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}')
-}
-
-/// A line's text checked: without bidirectional overrides, trimmed, with
-/// something visible, at most [`MAX_CHAT_CHARS`] characters, no control
-/// characters (a line is one line of plain text).
+/// A line's text checked by the site's text policy for a chat line: NFC,
+/// without direction controls, trimmed, with something visible, at most
+/// [`MAX_CHAT_CHARS`] characters, one line (no control characters, no line
+/// or paragraph separators).
 ///
 /// # Errors
 /// What is wrong with it.
 pub fn check_text(text: &str) -> Result<String, ChatRefusal> {
-    let text: String = text.chars().filter(|&c| !reorders(c)).collect();
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ChatRefusal::Bad("a chat line needs some text".into()));
+    crate::text::CHAT
+        .check(text)
+        .map_err(|e| ChatRefusal::Bad(e.to_string()))
+}
+
+/// Who asks to read a game's chat: the seats her token or account holds
+/// (none: she watches), her account, and the players she blocks, with
+/// whether the game is over (the players' room is then everyone's).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reader {
+    /// The seats she holds in the game.
+    pub(crate) seats: Vec<Seat>,
+    /// Her account, when signed in.
+    pub(crate) account: Option<SeatAccount>,
+    /// The accounts she blocks.
+    pub(crate) blocks: Vec<SeatAccount>,
+    /// Whether the game is over.
+    pub(crate) over: bool,
+}
+
+impl Reader {
+    /// A reader with her blocks read from the store now (a block takes
+    /// effect on the next line, on every channel).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub(crate) async fn load(
+        store: &Store,
+        seats: &[Seat],
+        account: Option<SeatAccount>,
+        over: bool,
+    ) -> Result<Reader, StoreError> {
+        let blocks = match &account {
+            Some(a) => store.related(Relation::Block, a.id).await?,
+            None => vec![],
+        };
+        Ok(Reader {
+            seats: seats.to_vec(),
+            account,
+            blocks,
+            over,
+        })
     }
-    if text.chars().all(invisible) {
-        return Err(ChatRefusal::Bad(
-            "a chat line needs some visible text".into(),
-        ));
+
+    /// Whether she wrote `line` (by her seat, her account, or for lines
+    /// stored before accounts were kept, her name).
+    fn wrote(&self, line: &ChatLine) -> bool {
+        let me = self.account.as_ref();
+        line.seat.is_some_and(|s| self.seats.contains(&s))
+            || (line.writer.is_some() && line.writer == me.map(|a| a.id))
+            || (line.writer.is_none()
+                && line.name.is_some()
+                && line.name == me.and_then(|a| a.name.clone()))
     }
-    let n = text.chars().count();
-    if n > MAX_CHAT_CHARS {
-        return Err(ChatRefusal::Bad(format!(
-            "a chat line is at most {MAX_CHAT_CHARS} characters, not {n}"
-        )));
+
+    /// Whether she blocks `line`'s writer.
+    fn blocks_writer(&self, line: &ChatLine) -> bool {
+        self.blocks.iter().any(|b| match line.writer {
+            Some(w) => b.id == w,
+            None => line.name.is_some() && b.name == line.name,
+        })
     }
-    if text.chars().any(char::is_control) {
-        return Err(ChatRefusal::Bad(
-            "a chat line is one line of text: no control characters".into(),
-        ));
+}
+
+/// Whether `reader` may read `line`: the one place that decides it, for
+/// every channel (the moderators' view of a report's evidence excepted).
+/// Her own lines always; a hidden line (a listed word) never anyone
+/// else's; the players' room only its players until the game ends; never
+/// a line of a player she blocks.
+pub(crate) fn may_read(line: &ChatLine, reader: &Reader) -> bool {
+    if reader.wrote(line) {
+        return true;
     }
-    Ok(text.to_string())
+    if line.hidden || reader.blocks_writer(line) {
+        return false;
+    }
+    line.room == Room::Spectators || !reader.seats.is_empty() || reader.over
 }

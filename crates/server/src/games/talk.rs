@@ -3,15 +3,14 @@
 //! store, so a player may claim the win from an opponent who left, on
 //! whichever instance either of them is).
 
-use super::chat::{check_text, ChatRefusal, CHAT_SHOWN};
+use super::chat::{check_text, may_read, ChatRefusal, Reader, CHAT_SHOWN};
 use super::error::GameError;
 use super::service::Games;
 use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::model::Seat;
 use crate::protocol::GameOut;
-use crate::store::Relation;
-use crate::store::{ChatLine, Room};
+use crate::store::{ChatLine, Relation, Room};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -44,6 +43,7 @@ pub(crate) async fn write_chat(
         }
     }
     let name = writer.and_then(|a| a.name.clone());
+    let writer_id = writer.map(|a| a.id);
     let game = slot.session.lock().await.row.id.clone();
     match (room, seats.is_empty()) {
         (Room::Players, true) => {
@@ -78,6 +78,7 @@ pub(crate) async fn write_chat(
             text,
             at_ms: now_ms(),
             hidden,
+            writer: writer_id,
         })
         .await?;
     if hidden {
@@ -93,14 +94,20 @@ pub(crate) async fn write_chat(
     }
     if room == Room::Players {
         if let Some(&seat) = seats.first() {
-            notify_seat(
-                games,
-                slot,
-                seat.other(),
-                crate::push::Event::Chat,
-                Some(line.text.clone()),
-            )
-            .await;
+            // The opponent hears of it only if she may read it (she may
+            // block the writer).
+            let opponent = slot.session.lock().await.row.accounts[seat.other().index()].clone();
+            let reader = Reader::load(games.store(), &[seat.other()], opponent, false).await?;
+            if may_read(&line, &reader) {
+                notify_seat(
+                    games,
+                    slot,
+                    seat.other(),
+                    crate::push::Event::Chat,
+                    Some(line.text.clone()),
+                )
+                .await;
+            }
         }
     }
     Ok(line)
@@ -124,9 +131,10 @@ pub(crate) async fn chat_written(games: &Games, game: &str, id: i64) {
 }
 
 /// A room's lines for a reader holding `seats` (signed in as
-/// `reader`): the players' room is the players' own until the game
-/// ends; the lines of players the reader blocks are left out, and the
-/// hidden lines of anyone but herself.
+/// `reader`), as [`may_read`] lets her read them: the players' room is
+/// the players' own until the game ends (asked by anyone else, refused
+/// whole); the lines of players she blocks are left out, and the hidden
+/// lines of anyone but herself.
 pub(crate) async fn read_chat(
     games: &Games,
     slot: &Arc<Slot>,
@@ -145,25 +153,86 @@ pub(crate) async fn read_chat(
         .into());
     }
     let lines = games.store().chat(&game, room, CHAT_SHOWN).await?;
-    let blocked: Vec<Option<String>> = match reader {
-        Some(r) => games
-            .store()
-            .related(Relation::Block, r.id)
-            .await?
-            .into_iter()
-            .map(|b| b.name)
-            .collect(),
+    let account = reader_account(slot, seats, reader.cloned()).await;
+    let reader = Reader::load(games.store(), seats, account, over).await?;
+    Ok(lines.into_iter().filter(|l| may_read(l, &reader)).collect())
+}
+
+/// The players' last line that a player holding `seats` (signed in as
+/// `signed_in`) may read, for `/api/turns`: her page notifies of it.
+/// `blocks` keeps each account's blocks once read, for the whole list.
+pub(crate) async fn last_line_for(
+    games: &Games,
+    slot: &Arc<Slot>,
+    seats: &[Seat],
+    signed_in: Option<crate::store::SeatAccount>,
+    blocks: &mut HashMap<i64, Vec<crate::store::SeatAccount>>,
+) -> Result<Option<ChatLine>, GameError> {
+    let account = reader_account(slot, seats, signed_in).await;
+    let blocked = match &account {
+        Some(a) => match blocks.get(&a.id) {
+            Some(b) => b.clone(),
+            None => {
+                let b = games.store().related(Relation::Block, a.id).await?;
+                blocks.insert(a.id, b.clone());
+                b
+            }
+        },
         None => vec![],
     };
-    let own = |l: &ChatLine| {
-        l.seat.is_some_and(|s| seats.contains(&s))
-            || (l.name.is_some() && l.name == reader.and_then(|r| r.name.clone()))
+    let reader = Reader {
+        seats: seats.to_vec(),
+        account,
+        blocks: blocked,
+        over: false,
     };
-    Ok(lines
-        .into_iter()
-        .filter(|l| l.name.is_none() || !blocked.contains(&l.name))
-        .filter(|l| !l.hidden || own(l))
-        .collect())
+    let game = slot.session.lock().await.row.id.clone();
+    // The last few are enough: a page notifies of the newest line it may
+    // read, and a line it may not read is never the one it shows.
+    let lines = games.store().chat(&game, Room::Players, LAST_LINES).await?;
+    Ok(lines.into_iter().rev().find(|l| may_read(l, &reader)))
+}
+
+/// Whose blocks hold for a reader holding `seats`, signed in as
+/// `signed_in`: her seat's account when the seat is one's (as a line she
+/// writes is that account's, whoever's token wrote it), else her own.
+async fn reader_account(
+    slot: &Arc<Slot>,
+    seats: &[Seat],
+    signed_in: Option<crate::store::SeatAccount>,
+) -> Option<crate::store::SeatAccount> {
+    let seat_account = match seats.first() {
+        Some(seat) => slot.session.lock().await.row.accounts[seat.index()].clone(),
+        None => None,
+    };
+    seat_account.or(signed_in)
+}
+
+/// How many of a game's last players' lines `/api/turns` looks through for
+/// the newest its asker may read.
+const LAST_LINES: usize = 20;
+
+/// Whether the socket of a reader holding `seats` (signed in as
+/// `account`) is sent `line`: [`may_read`], with her blocks read now.
+pub(crate) async fn socket_may_read(
+    games: &Games,
+    slot: &Arc<Slot>,
+    seats: &[Seat],
+    account: Option<i64>,
+    line: &ChatLine,
+) -> bool {
+    let over = slot.session.lock().await.is_over();
+    let account = account.map(|id| crate::store::SeatAccount { id, name: None });
+    let account = reader_account(slot, seats, account).await;
+    match Reader::load(games.store(), seats, account, over).await {
+        Ok(reader) => may_read(line, &reader),
+        // Unsure whom she blocks: not sent (the page reads the chat again
+        // over HTTP when it reconnects).
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read a reader's blocks");
+            false
+        }
+    }
 }
 
 /// Notes in the store how many sockets this instance has open for a

@@ -469,6 +469,7 @@ impl From<crate::lobby::LobbyError> for ApiError {
             L::ChallengeYourself => ApiError::BadRequest(ErrorCode::ChallengeYourself, m),
             L::ChallengeRefused(_) => ApiError::Forbidden(ErrorCode::ChallengeRefused, m),
             L::ChallengeOpen => ApiError::Conflict(ErrorCode::ChallengeOpen, m),
+            L::BadCursor(_) => ApiError::BadRequest(ErrorCode::BadQuery, m),
             L::TooManyChallenges(_) => ApiError::TooMany(ErrorCode::TooManyChallenges, m, 60),
             L::NoSuchChallenge(_) => ApiError::Missing(ErrorCode::NoSuchChallenge, m),
             L::NotYourChallenge(_) => ApiError::Forbidden(ErrorCode::NotYourChallenge, m),

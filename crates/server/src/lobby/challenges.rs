@@ -12,13 +12,15 @@ use crate::clock::{now_ms, ClockSettings};
 use crate::games::talk;
 use crate::kinds::SettingsFields;
 use crate::model::Kind;
-use crate::store::Relation;
+use crate::store::{Capped, Relation};
 use crate::store::{ChallengeRow, ChallengeStatus, SeatAccount, SeekRow};
 use serde::Serialize;
 
-/// How long a live-clock challenge stays open (a correspondence one stays
-/// until answered or cancelled).
-pub const LIVE_CHALLENGE_MS: i64 = 30 * 60_000;
+pub use crate::store::LIVE_CHALLENGE_MS;
+
+/// How many challenges of each list one page of `GET /api/challenges`
+/// holds (the next page from the cursor it answers).
+pub const CHALLENGES_PAGE: usize = 100;
 
 /// How long an answered challenge is still listed to its two players (so
 /// its sender reads that it was declined).
@@ -76,23 +78,55 @@ impl ChallengeView {
     }
 }
 
-/// A player's challenges: received and sent.
+/// A player's challenges: received and sent, each list on its own (so
+/// many received never hide those she sent), a page at a time.
 #[derive(Serialize, Clone, Debug, Default)]
 pub struct Challenges {
     /// Sent to her: the open ones, and those answered lately.
     pub incoming: Vec<ChallengeView>,
     /// Sent by her: likewise.
     pub outgoing: Vec<ChallengeView>,
+    /// The cursor of `incoming`'s next page (`?incoming_before=`), when
+    /// there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incoming_next: Option<String>,
+    /// The cursor of `outgoing`'s next page (`?outgoing_before=`), when
+    /// there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outgoing_next: Option<String>,
 }
 
-/// Whether a challenge is still open at `now`: not answered, and (with a
-/// live clock) not lapsed.
-fn still_open(c: &ChallengeRow, now: i64) -> bool {
-    c.status == ChallengeStatus::Open && !lapsed(c, now)
+/// Where a page of challenges starts: after the challenge created at
+/// `created_ms` with this id (newest first), written `created_ms.id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeCursor {
+    /// When the last challenge of the page before was sent.
+    pub created_ms: i64,
+    /// Its id.
+    pub id: String,
 }
 
-fn lapsed(c: &ChallengeRow, now: i64) -> bool {
-    c.clock.is_some_and(|k| k.days == 0) && now - c.created_ms > LIVE_CHALLENGE_MS
+impl std::str::FromStr for ChallengeCursor {
+    type Err = LobbyError;
+
+    fn from_str(s: &str) -> Result<ChallengeCursor, LobbyError> {
+        let bad = || LobbyError::BadCursor(s.chars().take(64).collect());
+        let (ms, id) = s.split_once('.').ok_or_else(bad)?;
+        let created_ms = ms.parse().map_err(|_| bad())?;
+        if !crate::store::is_game_id(id) {
+            return Err(bad());
+        }
+        Ok(ChallengeCursor {
+            created_ms,
+            id: id.to_string(),
+        })
+    }
+}
+
+impl std::fmt::Display for ChallengeCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.created_ms, self.id)
+    }
 }
 
 impl Lobby {
@@ -136,19 +170,6 @@ impl Lobby {
         self.check_policy(&from, &target, spec.rated).await?;
         self.check_pause(Some(from.id), spec.rated).await?;
         let now = now_ms();
-        let mine = self
-            .store()
-            .challenges_of(from.id, now)
-            .await?
-            .into_iter()
-            .filter(|c| c.from.id == from.id && still_open(c, now))
-            .collect::<Vec<_>>();
-        if mine.iter().any(|c| c.to.id == target.id) {
-            return Err(LobbyError::ChallengeOpen);
-        }
-        if mine.len() >= MAX_CHALLENGES_EACH {
-            return Err(LobbyError::TooManyChallenges(mine.len()));
-        }
         let row = ChallengeRow {
             id: crate::secrets::game_id()?,
             from: from.clone(),
@@ -164,7 +185,13 @@ impl Lobby {
             changed_ms: now,
         };
         let view = ChallengeView::of(&row);
-        self.store().add_challenge(row).await?;
+        // One open to her, and the cap of open ones: the store's to decide,
+        // with the insert.
+        match self.store().add_challenge(row, MAX_CHALLENGES_EACH).await? {
+            Capped::Added => {}
+            Capped::Already => return Err(LobbyError::ChallengeOpen),
+            Capped::Full(n) => return Err(LobbyError::TooManyChallenges(n)),
+        }
         self.people().person_changed(from.id);
         self.people().person_changed(target.id);
         self.push_challenge(&view, target.id);
@@ -220,34 +247,73 @@ impl Lobby {
         );
     }
 
-    /// A player's challenges, received and sent (open ones, and those
-    /// answered in the last [`ANSWERED_SHOWN_MS`]; lapsed live ones show
-    /// as cancelled).
+    /// A player's challenges, received and sent, each its own list (open
+    /// ones, and those answered in the last [`ANSWERED_SHOWN_MS`]; lapsed
+    /// live ones show as cancelled), a page of each from its cursor.
     ///
     /// # Errors
     /// The store failed.
-    pub async fn challenges(&self, me: i64) -> Result<Challenges, LobbyError> {
+    pub async fn challenges(
+        &self,
+        me: i64,
+        incoming_before: Option<ChallengeCursor>,
+        outgoing_before: Option<ChallengeCursor>,
+    ) -> Result<Challenges, LobbyError> {
         let now = now_ms();
-        let mut out = Challenges::default();
-        for c in self
+        let (incoming, incoming_next) =
+            self.challenge_page(me, false, incoming_before, now).await?;
+        let (outgoing, outgoing_next) = self.challenge_page(me, true, outgoing_before, now).await?;
+        Ok(Challenges {
+            incoming,
+            outgoing,
+            incoming_next,
+            outgoing_next,
+        })
+    }
+
+    /// One page of a player's challenges sent (`sent`) or received, and
+    /// the cursor of the next page when there is one.
+    async fn challenge_page(
+        &self,
+        me: i64,
+        sent: bool,
+        before: Option<ChallengeCursor>,
+        now: i64,
+    ) -> Result<(Vec<ChallengeView>, Option<String>), LobbyError> {
+        let rows = self
             .store()
-            .challenges_of(me, now - ANSWERED_SHOWN_MS)
-            .await?
-        {
-            if lapsed(&c, now) && now - c.created_ms > LIVE_CHALLENGE_MS + ANSWERED_SHOWN_MS {
-                continue;
-            }
-            let mut view = ChallengeView::of(&c);
-            if c.status == ChallengeStatus::Open && lapsed(&c, now) {
-                view.status = ChallengeStatus::Cancelled;
-            }
-            if c.to.id == me {
-                out.incoming.push(view);
-            } else {
-                out.outgoing.push(view);
-            }
-        }
-        Ok(out)
+            .challenges_of(
+                me,
+                sent,
+                now - ANSWERED_SHOWN_MS,
+                before.map(|c| (c.created_ms, c.id)),
+                CHALLENGES_PAGE,
+            )
+            .await?;
+        let next = (rows.len() == CHALLENGES_PAGE)
+            .then(|| rows.last())
+            .flatten()
+            .map(|c| {
+                ChallengeCursor {
+                    created_ms: c.created_ms,
+                    id: c.id.clone(),
+                }
+                .to_string()
+            });
+        let views = rows
+            .iter()
+            .filter(|c| {
+                !(c.lapsed(now) && now - c.created_ms > LIVE_CHALLENGE_MS + ANSWERED_SHOWN_MS)
+            })
+            .map(|c| {
+                let mut view = ChallengeView::of(c);
+                if c.status == ChallengeStatus::Open && c.lapsed(now) {
+                    view.status = ChallengeStatus::Cancelled;
+                }
+                view
+            })
+            .collect();
+        Ok((views, next))
     }
 
     /// One open challenge `me` may answer as `role` (its sender or its
@@ -274,7 +340,7 @@ impl Lobby {
         if c.status != ChallengeStatus::Open {
             return Err(LobbyError::ChallengeAnswered(c.status));
         }
-        if lapsed(&c, now_ms()) {
+        if c.lapsed(now_ms()) {
             return Err(LobbyError::ChallengeAnswered(ChallengeStatus::Cancelled));
         }
         Ok(c)
@@ -354,15 +420,31 @@ impl Lobby {
     /// The store failed.
     pub async fn account_closed(&self, account: i64) -> Result<(), LobbyError> {
         let now = now_ms();
-        for c in self.store().challenges_of(account, now).await? {
-            if c.status == ChallengeStatus::Open
-                && self
+        for sent in [true, false] {
+            // Every page: however many she received.
+            let mut before = None;
+            loop {
+                let page = self
                     .store()
-                    .settle_challenge(&c.id, ChallengeStatus::Cancelled, None, now)
-                    .await?
-            {
-                self.people().person_changed(c.from.id);
-                self.people().person_changed(c.to.id);
+                    .challenges_of(account, sent, now, before, CHALLENGES_PAGE)
+                    .await?;
+                for c in &page {
+                    if c.status == ChallengeStatus::Open
+                        && self
+                            .store()
+                            .settle_challenge(&c.id, ChallengeStatus::Cancelled, None, now)
+                            .await?
+                    {
+                        self.people().person_changed(c.from.id);
+                        self.people().person_changed(c.to.id);
+                    }
+                }
+                match page.last() {
+                    Some(c) if page.len() == CHALLENGES_PAGE => {
+                        before = Some((c.created_ms, c.id.clone()));
+                    }
+                    _ => break,
+                }
             }
         }
         for s in self.store().open_seeks(now).await? {

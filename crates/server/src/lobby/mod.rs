@@ -15,7 +15,8 @@ pub(crate) mod service;
 pub(crate) mod socket;
 
 pub use challenges::{
-    ChallengeView, Challenges, ANSWERED_SHOWN_MS, LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
+    ChallengeCursor, ChallengeView, Challenges, ANSWERED_SHOWN_MS, CHALLENGES_PAGE,
+    LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
 };
 pub use fairplay::{abandoned_by, pause_ms, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
 pub use pools::{PoolView, EVEN_RULES, POOLS};

@@ -89,6 +89,9 @@ pub enum LobbyError {
     /// Too many challenges open.
     #[error("you have {0} challenges open already: cancel one first")]
     TooManyChallenges(usize),
+    /// A page's cursor that does not read.
+    #[error("'{0}' is not a cursor of this list: use the one an answer gave")]
+    BadCursor(String),
     /// No challenge with this id for this player.
     #[error("no challenge with id '{0}' for you")]
     NoSuchChallenge(String),

@@ -3,7 +3,7 @@
 //! neither herself nor a deleted account.
 
 use super::service::People;
-use crate::store::Relation;
+use crate::store::{Capped, Relation};
 use crate::store::{SeatAccount, StoreError};
 
 /// The most players one account follows.
@@ -58,17 +58,21 @@ impl People {
         {
             return Err(FollowError::Blocked);
         }
-        let following = self.store().related(Relation::Follow, me).await?;
-        if following.iter().any(|f| f.id == them.id) {
-            return Ok(them);
+        // The cap is the store's to decide, with the insert.
+        match self
+            .store()
+            .relate(
+                Relation::Follow,
+                me,
+                them.id,
+                crate::clock::now_ms(),
+                MAX_FOLLOWS,
+            )
+            .await?
+        {
+            Capped::Added | Capped::Already => Ok(them),
+            Capped::Full(n) => Err(FollowError::TooMany(n)),
         }
-        if following.len() >= MAX_FOLLOWS {
-            return Err(FollowError::TooMany(following.len()));
-        }
-        self.store()
-            .relate(Relation::Follow, me, them.id, crate::clock::now_ms())
-            .await?;
-        Ok(them)
     }
 
     /// `me` stops following the player named `name` (not following her is

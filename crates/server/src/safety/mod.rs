@@ -22,7 +22,7 @@ use serde::Serialize;
 pub const REASONS: [&str; 5] = ["chat", "cheat", "boost", "name", "other"];
 
 /// The longest report text, in characters.
-pub const MAX_REPORT_CHARS: usize = 2000;
+pub const MAX_REPORT_CHARS: usize = crate::text::REPORT.max_chars;
 
 /// The most players one account blocks.
 pub const MAX_BLOCKS: usize = 500;
@@ -416,13 +416,14 @@ impl Safety {
         if them.id == me {
             return Err(SafetyError::Yourself("block"));
         }
-        let blocks = self.store.related(Relation::Block, me).await?;
-        if !blocks.iter().any(|b| b.id == them.id) && blocks.len() >= MAX_BLOCKS {
-            return Err(SafetyError::TooManyBlocks(blocks.len()));
+        // The cap is the store's to decide, with the insert.
+        if let crate::store::Capped::Full(n) = self
+            .store
+            .relate(Relation::Block, me, them.id, now_ms(), MAX_BLOCKS)
+            .await?
+        {
+            return Err(SafetyError::TooManyBlocks(n));
         }
-        self.store
-            .relate(Relation::Block, me, them.id, now_ms())
-            .await?;
         self.store.unrelate(Relation::Follow, me, them.id).await?;
         self.store.unrelate(Relation::Follow, them.id, me).await?;
         Ok(them)
@@ -476,11 +477,9 @@ impl Safety {
                 REASONS.join(", ")
             )));
         }
-        if text.chars().count() > MAX_REPORT_CHARS {
-            return Err(SafetyError::BadReport(format!(
-                "a report says it in at most {MAX_REPORT_CHARS} characters"
-            )));
-        }
+        let text = crate::text::REPORT
+            .check(text)
+            .map_err(|e| SafetyError::BadReport(e.to_string()))?;
         let them = self.player(target).await?;
         if them.id == me.id {
             return Err(SafetyError::Yourself("report"));
@@ -494,7 +493,7 @@ impl Safety {
             reporter: Some(me.clone()),
             target: them,
             reason: reason.to_string(),
-            text: text.trim().to_string(),
+            text,
             game: game.map(str::to_string),
             evidence: evidence.to_string(),
             status: "open".into(),
@@ -631,12 +630,10 @@ impl Safety {
                 ACTIONS.join(", ")
             )));
         }
-        let reason = ask.reason.trim();
-        if reason.is_empty() || reason.chars().count() > MAX_REPORT_CHARS {
-            return Err(SafetyError::BadAction(format!(
-                "say why, in 1 to {MAX_REPORT_CHARS} characters"
-            )));
-        }
+        let reason = crate::text::MOD_REASON
+            .check(&ask.reason)
+            .map_err(|e| SafetyError::BadAction(format!("say why: {e}")))?;
+        let reason = reason.as_str();
         let target = self.player(&ask.target).await?;
         let now = now_ms();
         let mut until = None;

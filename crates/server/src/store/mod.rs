@@ -36,7 +36,9 @@ pub use backend::Backend;
 pub use error::{StoreError, Stored};
 pub use list::{is_game_id, ListCursor, ListQuery};
 pub use live::{LiveBackend, LobbyNotice, SeekRow};
-pub use people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
+pub use people::{
+    Capped, ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation, LIVE_CHALLENGE_MS,
+};
 pub use postgres::PgStore;
 pub use puzzles::PuzzleBackend;
 pub use ratings::{RatedGame, RatingBackend, RatingRow, Replayed, ReplayedGame};

@@ -113,6 +113,38 @@ pub struct ChallengeRow {
     pub changed_ms: i64,
 }
 
+/// How long a live-clock challenge stays open (a correspondence one stays
+/// until answered or cancelled): its sender is no longer waiting at the
+/// board after that.
+pub const LIVE_CHALLENGE_MS: i64 = 30 * 60_000;
+
+impl ChallengeRow {
+    /// Whether a live-clock challenge lapsed by `now` (answered or not).
+    pub fn lapsed(&self, now: i64) -> bool {
+        self.clock.is_some_and(|k| k.days == 0) && now - self.created_ms > LIVE_CHALLENGE_MS
+    }
+
+    /// Whether it is still open at `now`: not answered, and (with a live
+    /// clock) not lapsed.
+    pub fn open_at(&self, now: i64) -> bool {
+        self.status == ChallengeStatus::Open && !self.lapsed(now)
+    }
+}
+
+/// What an insert under a cap did. The cap is decided in the store, in
+/// the insert's own transaction, so twenty requests at once admit exactly
+/// as many as the cap leaves room for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capped {
+    /// Stored.
+    Added,
+    /// Stored already (a relation held, one open challenge to the same
+    /// player, a schedule entry's event made): nothing changed.
+    Already,
+    /// The cap is reached: this many are held now.
+    Full(usize),
+}
+
 /// Who is online, as every instance together sees it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OnlineNow {
@@ -128,17 +160,28 @@ pub struct OnlineNow {
 /// What every store keeps for meeting.
 #[async_trait::async_trait]
 pub trait PeopleBackend: Send + Sync {
-    /// Stores a new challenge (and, on a shared store, tells every instance
-    /// that both players' challenges changed).
-    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()>;
+    /// Stores a new challenge unless its sender has one still open to the
+    /// same player ([`Capped::Already`]) or `cap` still open in all
+    /// ([`Capped::Full`]), decided in one transaction (and, on a shared
+    /// store, tells every instance that both players' challenges changed).
+    async fn add_challenge(&self, row: ChallengeRow, cap: usize) -> Stored<Capped>;
 
     /// One challenge by id.
     async fn challenge(&self, id: &str) -> Stored<Option<ChallengeRow>>;
 
-    /// An account's challenges, sent and received: the open ones, and the
-    /// others whose status changed at or after `since_ms` (so a sender
-    /// hears that hers was declined); newest first, at most 100.
-    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>>;
+    /// An account's challenges, sent by her (`sent`) or to her: the open
+    /// ones, and the others whose status changed at or after `since_ms` (so
+    /// a sender hears that hers was declined); newest first, those created
+    /// before `before` (a page's cursor: created_ms and id), at most
+    /// `limit`.
+    async fn challenges_of(
+        &self,
+        account: i64,
+        sent: bool,
+        since_ms: i64,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Stored<Vec<ChallengeRow>>;
 
     /// Moves an open challenge to `status` (with its game, when accepted):
     /// true for the one caller that did (a challenge answered twice at
@@ -155,8 +198,17 @@ pub trait PeopleBackend: Send + Sync {
     /// be opened: open again, as before.
     async fn unsettle_challenge(&self, id: &str, game: &str) -> Stored<()>;
 
-    /// `from` takes up `relation` to `to`: true when she had not.
-    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool>;
+    /// `from` takes up `relation` to `to`, unless she holds it already or
+    /// holds it to `cap` accounts (not deleted ones) already, decided in
+    /// one transaction.
+    async fn relate(
+        &self,
+        relation: Relation,
+        from: i64,
+        to: i64,
+        now_ms: i64,
+        cap: usize,
+    ) -> Stored<Capped>;
 
     /// `from` drops `relation` to `to`: true when she had it.
     async fn unrelate(&self, relation: Relation, from: i64, to: i64) -> Stored<bool>;

@@ -57,6 +57,11 @@ pub struct ChatLine {
     /// another page.
     #[serde(skip)]
     pub hidden: bool,
+    /// The writer's account, when signed in (none for lines stored before
+    /// it was kept: those are matched by `name`). Never sent: a block is
+    /// decided by it ([`crate::games::chat::may_read`]).
+    #[serde(skip)]
+    pub writer: Option<i64>,
 }
 
 /// A browser subscribed to Web Push (the Push API's subscription).

@@ -78,9 +78,14 @@ pub struct BoutRow {
 /// What every store keeps of tournaments.
 #[async_trait::async_trait]
 pub trait TournamentBackend: Send + Sync {
-    /// Stores a new tournament; false when its schedule entry already made
-    /// one (another instance did first).
-    async fn add_tournament(&self, row: TournamentRow) -> Stored<bool>;
+    /// Stores a new tournament: [`Capped::Already`] when its schedule
+    /// entry already made one (another instance did first),
+    /// [`Capped::Full`] when its maker has `cap` events not finished
+    /// already, decided in one transaction.
+    ///
+    /// [`Capped::Already`]: super::Capped::Already
+    /// [`Capped::Full`]: super::Capped::Full
+    async fn add_tournament(&self, row: TournamentRow, cap: usize) -> Stored<super::Capped>;
 
     /// A tournament.
     async fn tournament(&self, id: &str) -> Stored<Option<TournamentRow>>;

@@ -9,7 +9,7 @@ use crate::clock::{now_ms, ClockSettings};
 use crate::games::players;
 use crate::lobby::{Lobby, LobbyError};
 use crate::model::Kind;
-use crate::store::{BoutRow, EntrantRow, SeatAccount, Store, StoreError, TournamentRow};
+use crate::store::{BoutRow, Capped, EntrantRow, SeatAccount, Store, StoreError, TournamentRow};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -25,6 +25,10 @@ pub const MAX_AHEAD_MS: i64 = 30 * 86_400_000;
 
 /// Events a player may have made and not yet finished.
 pub const MAX_MADE_EACH: usize = 3;
+
+/// How far in the past a start may be asked for: the request's own time
+/// in flight, no more (a start in the past is refused).
+pub const START_GRACE_MS: i64 = 1_000;
 
 /// When players are told an event they entered is about to start, in
 /// milliseconds before it.
@@ -566,7 +570,9 @@ impl Tournaments {
                 "an arena is played on a live clock".into(),
             ));
         }
-        if ask.starts_ms < now - 60_000 || ask.starts_ms > now + MAX_AHEAD_MS {
+        // A second's grace for the request in flight: "now" sent by a
+        // client is a little in the past when it lands.
+        if ask.starts_ms < now - START_GRACE_MS || ask.starts_ms > now + MAX_AHEAD_MS {
             return Err(TournamentError::Bad(
                 "a tournament starts within the next 30 days".into(),
             ));
@@ -590,15 +596,11 @@ impl Tournaments {
                 "at most 1000 rated games may be asked for".into(),
             ));
         }
-        let name = match ask.name.as_deref().map(str::trim) {
-            Some(n) if !n.is_empty() => {
-                if n.chars().count() > 40 || n.chars().any(char::is_control) {
-                    return Err(TournamentError::Bad(
-                        "a tournament's name has 1 to 40 characters".into(),
-                    ));
-                }
-                n.to_string()
-            }
+        let name = match ask.name.as_deref() {
+            // No name, or only spaces: the default one.
+            Some(n) if !n.trim().is_empty() => crate::text::TOURNAMENT_NAME
+                .check(n)
+                .map_err(|e| TournamentError::Bad(e.to_string()))?,
             _ => default_name(&ask.kind, ask.game),
         };
         if let Some(p) = &ask.password {
@@ -620,18 +622,6 @@ impl Tournaments {
             Lobby::checked_settings(ask.game, rules.as_deref(), ask.to, ask.clock)?;
         if ask.rated && by.is_none() && ask.schedule.is_none() {
             return Err(TournamentError::NotSignedIn);
-        }
-        if let Some(a) = &by {
-            let made = self
-                .store()
-                .tournaments(0)
-                .await?
-                .iter()
-                .filter(|t| t.created_by.as_ref().is_some_and(|c| c.id == a.id))
-                .count();
-            if made >= MAX_MADE_EACH {
-                return Err(TournamentError::TooMany(made));
-            }
         }
         let spec = Spec {
             settings,
@@ -662,8 +652,15 @@ impl Tournaments {
             created_ms: now,
             schedule: ask.schedule,
         };
-        if !self.store().add_tournament(row.clone()).await? {
-            return Ok(None);
+        // The cap of events made is the store's to decide, with the insert.
+        match self
+            .store()
+            .add_tournament(row.clone(), MAX_MADE_EACH)
+            .await?
+        {
+            Capped::Added => {}
+            Capped::Already => return Ok(None),
+            Capped::Full(made) => return Err(TournamentError::TooMany(made)),
         }
         Ok(Some(self.view(&row, None).await?))
     }

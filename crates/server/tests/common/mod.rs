@@ -396,3 +396,40 @@ pub async fn push_subscribe(
     .await;
     (s.as_u16(), v)
 }
+
+/// An account stored directly, with a cheap Argon2id hash of the test
+/// password (a sign-up's full hash costs a second each), then signed in:
+/// its session cookie.
+pub async fn stored_player(state: &AppState, app: &axum::Router, name: &str) -> String {
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let params = argon2::Params::new(8, 1, 1, None).unwrap();
+    let hash = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
+        .hash_password(
+            b"correct horse battery",
+            &SaltString::encode_b64(name.as_bytes().repeat(8).as_slice()).unwrap(),
+        )
+        .unwrap()
+        .to_string();
+    state
+        .store()
+        .create_account(agon_server::store::accounts::NewAccount {
+            key: name.to_lowercase(),
+            name: name.to_string(),
+            password_hash: hash,
+            recovery: vec![],
+            created_at: 0,
+        })
+        .await
+        .unwrap();
+    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
+    let req = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/account/login")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), 200, "signed in as {name}");
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}

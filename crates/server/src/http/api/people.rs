@@ -9,9 +9,9 @@ use super::seeks::{match_target, side, who};
 use crate::clock::ClockSettings;
 use crate::games::watch;
 use crate::games::InPlay;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
-use crate::lobby::{ChallengeView, Challenges, Paired, SeekSpec};
+use crate::lobby::{ChallengeCursor, ChallengeView, Challenges, Paired, SeekSpec};
 use crate::model::Kind;
 use crate::state::AppState;
 use crate::store::Relation;
@@ -69,13 +69,35 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(made)))
 }
 
-/// `GET /api/challenges` → `{"incoming": [...], "outgoing": [...]}`.
+/// `GET /api/challenges`'s query: where each list's page starts.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengesQuery {
+    incoming_before: Option<String>,
+    outgoing_before: Option<String>,
+}
+
+/// `GET /api/challenges[?incoming_before=&outgoing_before=]` →
+/// `{"incoming": [...], "outgoing": [...], "incoming_next"?,
+/// "outgoing_next"?}`: each list on its own, a page at a time.
 pub async fn list(
     State(app): State<AppState>,
     viewer: Viewer,
+    query: Result<Query<ChallengesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Challenges>, ApiError> {
     let (a, _) = viewer.require()?;
-    Ok(Json(app.lobby().challenges(a.id).await?))
+    let Query(q) = query.map_err(|e| {
+        ApiError::BadRequest(
+            ErrorCode::BadQuery,
+            format!("incoming_before and outgoing_before only: {e}"),
+        )
+    })?;
+    let cursor = |c: Option<String>| c.map(|c| c.parse::<ChallengeCursor>()).transpose();
+    Ok(Json(
+        app.lobby()
+            .challenges(a.id, cursor(q.incoming_before)?, cursor(q.outgoing_before)?)
+            .await?,
+    ))
 }
 
 /// `POST /api/challenges/{id}/accept` → 201 `{"game", "token"}`.

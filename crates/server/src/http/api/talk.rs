@@ -230,6 +230,9 @@ pub async fn turns(
             account,
         })
         .await?;
+    // Each reader's blocks, read once for the whole list.
+    let me = super::seeks::who(&viewer);
+    let mut blocks = std::collections::HashMap::new();
     let mut games = vec![];
     for (row, _) in rows {
         if row.status != crate::model::Status::Ongoing || row.mode != crate::model::Mode::Friend {
@@ -265,7 +268,8 @@ pub async fn turns(
                 chat: None,
             }
         };
-        let chat = app.store().chat(&turn.id, Room::Players, 1).await?.pop();
+        let chat =
+            talk::last_line_for(app.games(), &slot, &turn.you, me.clone(), &mut blocks).await?;
         games.push(Turn { chat, ..turn });
     }
     games.sort_by_key(|t| (!t.your_turn, t.deadline.unwrap_or(i64::MAX)));

@@ -6,7 +6,9 @@ use super::{parsed, PgStore, CHAT, NOTIFY};
 use crate::model::Seat;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::{StoreError, Stored};
-use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
+use crate::store::people::{
+    Capped, ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation,
+};
 use tokio_postgres::Row;
 
 /// The columns of a challenge, in the order [`challenge_from`] reads them.
@@ -44,9 +46,30 @@ fn challenge_from(r: &Row) -> Result<ChallengeRow, StoreError> {
 
 #[async_trait::async_trait]
 impl PeopleBackend for PgStore {
-    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()> {
+    async fn add_challenge(&self, row: ChallengeRow, cap: usize) -> Stored<Capped> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
+        // One sender's challenges are decided one at a time.
+        lock_account(&tx, row.from.id).await?;
+        let open: Vec<ChallengeRow> = tx
+            .query(
+                &format!(
+                    "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
+                     WHERE c.from_account = $1 AND c.status = 'open'"
+                ),
+                &[&row.from.id],
+            )
+            .await?
+            .iter()
+            .map(challenge_from)
+            .collect::<Result<_, _>>()?;
+        let open: Vec<&ChallengeRow> = open.iter().filter(|o| o.open_at(row.created_ms)).collect();
+        if open.iter().any(|o| o.to.id == row.to.id) {
+            return Ok(Capped::Already);
+        }
+        if open.len() >= cap {
+            return Ok(Capped::Full(open.len()));
+        }
         tx.execute(
             "INSERT INTO challenges (id, from_account, to_account, kind, settings, clock,
                 rated, seat, status, game, created_ms, changed_ms)
@@ -71,7 +94,7 @@ impl PeopleBackend for PgStore {
             tx.execute(NOTIFY, &[&CHAT, &format!("people {a}")]).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(Capped::Added)
     }
 
     async fn challenge(&self, id: &str) -> Stored<Option<ChallengeRow>> {
@@ -87,17 +110,31 @@ impl PeopleBackend for PgStore {
             .transpose()
     }
 
-    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>> {
+    async fn challenges_of(
+        &self,
+        account: i64,
+        sent: bool,
+        since_ms: i64,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Stored<Vec<ChallengeRow>> {
+        let side = if sent {
+            "c.from_account"
+        } else {
+            "c.to_account"
+        };
+        let (before_ms, before_id) = before.unwrap_or((i64::MAX, String::new()));
         let client = self.client().await?;
         client
             .query(
                 &format!(
                     "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
-                     WHERE (c.from_account = $1 OR c.to_account = $1)
+                     WHERE {side} = $1
                        AND (c.status = 'open' OR c.changed_ms >= $2)
-                     ORDER BY c.created_ms DESC, c.id LIMIT 100"
+                       AND (c.created_ms < $3 OR (c.created_ms = $3 AND c.id > $4))
+                     ORDER BY c.created_ms DESC, c.id LIMIT $5"
                 ),
-                &[&account, &since_ms],
+                &[&account, &since_ms, &before_ms, &before_id, &(limit as i64)],
             )
             .await?
             .iter()
@@ -143,16 +180,49 @@ impl PeopleBackend for PgStore {
         Ok(())
     }
 
-    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
-        let client = self.client().await?;
-        Ok(client
-            .execute(
-                "INSERT INTO relations (from_account, to_account, kind, created_ms)
-                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                &[&from, &to, &relation.name(), &now_ms],
+    async fn relate(
+        &self,
+        relation: Relation,
+        from: i64,
+        to: i64,
+        now_ms: i64,
+        cap: usize,
+    ) -> Stored<Capped> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // One account's relations are decided one at a time.
+        lock_account(&tx, from).await?;
+        let held: bool = tx
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM relations
+                    WHERE from_account = $1 AND to_account = $2 AND kind = $3)",
+                &[&from, &to, &relation.name()],
             )
             .await?
-            == 1)
+            .get(0);
+        if held {
+            return Ok(Capped::Already);
+        }
+        let n: i64 = tx
+            .query_one(
+                "SELECT COUNT(*) FROM relations r JOIN accounts a ON a.id = r.to_account
+                 WHERE r.from_account = $1 AND r.kind = $2 AND a.deleted_at IS NULL",
+                &[&from, &relation.name()],
+            )
+            .await?
+            .get(0);
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if n >= cap {
+            return Ok(Capped::Full(n));
+        }
+        tx.execute(
+            "INSERT INTO relations (from_account, to_account, kind, created_ms)
+             VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            &[&from, &to, &relation.name(), &now_ms],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Capped::Added)
     }
 
     async fn unrelate(&self, relation: Relation, from: i64, to: i64) -> Stored<bool> {
@@ -264,4 +334,19 @@ impl PeopleBackend for PgStore {
             .await?;
         Ok(())
     }
+}
+
+/// Holds an account's row until the transaction ends, so that the caps of
+/// one account (its challenges, follows, blocks, events) are decided one
+/// request at a time: a count and the insert it allows are one step.
+/// `FOR NO KEY UPDATE`, not `FOR UPDATE`: an insert that only refers to the
+/// account (its foreign key's share lock) is not held up, so two accounts
+/// relating to each other at once cannot deadlock.
+pub(super) async fn lock_account(tx: &tokio_postgres::Transaction<'_>, account: i64) -> Stored<()> {
+    tx.execute(
+        "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
+        &[&account],
+    )
+    .await?;
+    Ok(())
 }

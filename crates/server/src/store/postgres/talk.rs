@@ -8,7 +8,7 @@ use crate::store::error::Stored;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use tokio_postgres::Row;
 
-const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden";
+const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden, author_id";
 
 fn line_from(r: &Row) -> ChatLine {
     ChatLine {
@@ -20,6 +20,7 @@ fn line_from(r: &Row) -> ChatLine {
         text: r.get(5),
         at_ms: r.get(6),
         hidden: r.get(7),
+        writer: r.get(8),
     }
 }
 
@@ -41,8 +42,8 @@ impl TalkBackend for PgStore {
         let tx = client.transaction().await?;
         let row = tx
             .query_one(
-                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden, author_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
                 &[
                     &line.game,
                     &line.room.name(),
@@ -51,6 +52,7 @@ impl TalkBackend for PgStore {
                     &line.text,
                     &line.at_ms,
                     &line.hidden,
+                    &line.writer,
                 ],
             )
             .await?;

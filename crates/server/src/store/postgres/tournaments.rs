@@ -5,6 +5,7 @@ use super::PgStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
 use crate::store::tournaments::{BoutRow, EntrantRow, TournamentBackend, TournamentRow};
+use crate::store::Capped;
 use tokio_postgres::Row;
 
 /// A tournament's columns, in the order [`tournament_from`] reads them.
@@ -55,9 +56,25 @@ fn bout_from(r: &Row) -> BoutRow {
 
 #[async_trait::async_trait]
 impl TournamentBackend for PgStore {
-    async fn add_tournament(&self, row: TournamentRow) -> Stored<bool> {
-        let client = self.client().await?;
-        let n = client
+    async fn add_tournament(&self, row: TournamentRow, cap: usize) -> Stored<Capped> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        if let Some(by) = row.created_by.as_ref() {
+            // One maker's events are decided one at a time.
+            super::people::lock_account(&tx, by.id).await?;
+            let made: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND status <> 'finished'",
+                    &[&by.id],
+                )
+                .await?
+                .get(0);
+            let made = usize::try_from(made).unwrap_or(usize::MAX);
+            if made >= cap {
+                return Ok(Capped::Full(made));
+            }
+        }
+        let n = tx
             .execute(
                 "INSERT INTO tournaments (id, kind, game, name, spec, status, starts_ms, ends_ms,
                      round, created_by, created_ms, schedule)
@@ -79,7 +96,12 @@ impl TournamentBackend for PgStore {
                 ],
             )
             .await?;
-        Ok(n == 1)
+        tx.commit().await?;
+        Ok(if n == 1 {
+            Capped::Added
+        } else {
+            Capped::Already
+        })
     }
 
     async fn tournament(&self, id: &str) -> Stored<Option<TournamentRow>> {

@@ -4,7 +4,9 @@
 use super::SqliteStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
-use crate::store::people::{ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation};
+use crate::store::people::{
+    Capped, ChallengeRow, ChallengeStatus, OnlineNow, PeopleBackend, Relation,
+};
 use rusqlite::{params, OptionalExtension};
 
 /// The columns of a challenge, in the order [`challenge_from`] reads them.
@@ -52,8 +54,25 @@ fn challenge_from(r: &rusqlite::Row<'_>) -> Result<ChallengeRow, rusqlite::Error
 
 #[async_trait::async_trait]
 impl PeopleBackend for SqliteStore {
-    async fn add_challenge(&self, row: ChallengeRow) -> Stored<()> {
+    async fn add_challenge(&self, row: ChallengeRow, cap: usize) -> Stored<Capped> {
+        // The one writer runs this whole: the count and the insert are one
+        // step for every other request.
         self.write(move |c| {
+            let open: Vec<ChallengeRow> = c
+                .prepare(&format!(
+                    "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
+                     WHERE c.from_account = ?1 AND c.status = 'open'"
+                ))?
+                .query_map(params![row.from.id], challenge_from)?
+                .collect::<Result<_, _>>()?;
+            let open: Vec<&ChallengeRow> =
+                open.iter().filter(|o| o.open_at(row.created_ms)).collect();
+            if open.iter().any(|o| o.to.id == row.to.id) {
+                return Ok(Capped::Already);
+            }
+            if open.len() >= cap {
+                return Ok(Capped::Full(open.len()));
+            }
             c.execute(
                 "INSERT INTO challenges (id, from_account, to_account, kind, settings, clock,
                     rated, seat, status, game, created_ms, changed_ms)
@@ -73,7 +92,7 @@ impl PeopleBackend for SqliteStore {
                     row.changed_ms
                 ],
             )?;
-            Ok(())
+            Ok(Capped::Added)
         })
         .await
     }
@@ -91,15 +110,32 @@ impl PeopleBackend for SqliteStore {
         .await
     }
 
-    async fn challenges_of(&self, account: i64, since_ms: i64) -> Stored<Vec<ChallengeRow>> {
+    async fn challenges_of(
+        &self,
+        account: i64,
+        sent: bool,
+        since_ms: i64,
+        before: Option<(i64, String)>,
+        limit: usize,
+    ) -> Stored<Vec<ChallengeRow>> {
+        let side = if sent {
+            "c.from_account"
+        } else {
+            "c.to_account"
+        };
+        let (before_ms, before_id) = before.unwrap_or((i64::MAX, String::new()));
         self.read(move |c| {
             c.prepare(&format!(
                 "SELECT {CHALLENGE_COLUMNS} FROM {CHALLENGE_FROM}
-                 WHERE (c.from_account = ?1 OR c.to_account = ?1)
+                 WHERE {side} = ?1
                    AND (c.status = 'open' OR c.changed_ms >= ?2)
-                 ORDER BY c.created_ms DESC, c.id LIMIT 100"
+                   AND (c.created_ms < ?3 OR (c.created_ms = ?3 AND c.id > ?4))
+                 ORDER BY c.created_ms DESC, c.id LIMIT ?5"
             ))?
-            .query_map(params![account, since_ms], challenge_from)?
+            .query_map(
+                params![account, since_ms, before_ms, before_id, limit as i64],
+                challenge_from,
+            )?
             .collect()
         })
         .await
@@ -136,13 +172,42 @@ impl PeopleBackend for SqliteStore {
         .await
     }
 
-    async fn relate(&self, relation: Relation, from: i64, to: i64, now_ms: i64) -> Stored<bool> {
+    async fn relate(
+        &self,
+        relation: Relation,
+        from: i64,
+        to: i64,
+        now_ms: i64,
+        cap: usize,
+    ) -> Stored<Capped> {
+        // The one writer runs this whole: the count and the insert are one
+        // step for every other request.
         self.write(move |c| {
-            Ok(c.execute(
+            let held: bool = c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM relations
+                    WHERE from_account = ?1 AND to_account = ?2 AND kind = ?3)",
+                params![from, to, relation.name()],
+                |r| r.get(0),
+            )?;
+            if held {
+                return Ok(Capped::Already);
+            }
+            let n: i64 = c.query_row(
+                "SELECT COUNT(*) FROM relations r JOIN accounts a ON a.id = r.to_account
+                 WHERE r.from_account = ?1 AND r.kind = ?2 AND a.deleted_at IS NULL",
+                params![from, relation.name()],
+                |r| r.get(0),
+            )?;
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            if n >= cap {
+                return Ok(Capped::Full(n));
+            }
+            c.execute(
                 "INSERT INTO relations (from_account, to_account, kind, created_ms)
                  VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
                 params![from, to, relation.name(), now_ms],
-            )? == 1)
+            )?;
+            Ok(Capped::Added)
         })
         .await
     }

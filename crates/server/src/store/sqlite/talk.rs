@@ -8,7 +8,7 @@ use crate::store::error::Stored;
 use crate::store::talk::{ChatLine, PushTarget, Room, TalkBackend, MAX_TARGETS};
 use rusqlite::{params, OptionalExtension};
 
-const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden";
+const CHAT_COLUMNS: &str = "id, game, room, seat, author, body, at_ms, hidden, author_id";
 
 fn line_from(r: &rusqlite::Row<'_>) -> Result<ChatLine, rusqlite::Error> {
     let room: String = r.get(2)?;
@@ -21,6 +21,7 @@ fn line_from(r: &rusqlite::Row<'_>) -> Result<ChatLine, rusqlite::Error> {
         text: r.get(5)?,
         at_ms: r.get(6)?,
         hidden: r.get::<_, i64>(7)? != 0,
+        writer: r.get(8)?,
     })
 }
 
@@ -40,8 +41,8 @@ impl TalkBackend for SqliteStore {
     async fn add_chat(&self, line: ChatLine) -> Stored<ChatLine> {
         self.write(move |c| {
             c.execute(
-                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO chat (game, room, seat, author, body, at_ms, hidden, author_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     line.game,
                     line.room.name(),
@@ -49,7 +50,8 @@ impl TalkBackend for SqliteStore {
                     line.name,
                     line.text,
                     line.at_ms,
-                    i64::from(line.hidden)
+                    i64::from(line.hidden),
+                    line.writer
                 ],
             )?;
             Ok(ChatLine {

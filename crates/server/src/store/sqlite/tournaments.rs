@@ -4,6 +4,7 @@ use super::SqliteStore;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
 use crate::store::tournaments::{BoutRow, EntrantRow, TournamentBackend, TournamentRow};
+use crate::store::Capped;
 use rusqlite::{params, OptionalExtension};
 
 /// A tournament's columns, in the order [`tournament_from`] reads them.
@@ -54,8 +55,21 @@ fn bout_from(r: &rusqlite::Row<'_>) -> Result<BoutRow, rusqlite::Error> {
 
 #[async_trait::async_trait]
 impl TournamentBackend for SqliteStore {
-    async fn add_tournament(&self, row: TournamentRow) -> Stored<bool> {
+    async fn add_tournament(&self, row: TournamentRow, cap: usize) -> Stored<Capped> {
+        // The one writer runs this whole: the count and the insert are one
+        // step for every other request.
         self.write(move |c| {
+            if let Some(by) = row.created_by.as_ref() {
+                let made: i64 = c.query_row(
+                    "SELECT COUNT(*) FROM tournaments WHERE created_by = ?1 AND status <> 'finished'",
+                    params![by.id],
+                    |r| r.get(0),
+                )?;
+                let made = usize::try_from(made).unwrap_or(usize::MAX);
+                if made >= cap {
+                    return Ok(Capped::Full(made));
+                }
+            }
             let n = c.execute(
                 "INSERT INTO tournaments (id, kind, game, name, spec, status, starts_ms, ends_ms,
                      round, created_by, created_ms, schedule)
@@ -76,7 +90,7 @@ impl TournamentBackend for SqliteStore {
                     row.schedule
                 ],
             )?;
-            Ok(n == 1)
+            Ok(if n == 1 { Capped::Added } else { Capped::Already })
         })
         .await
     }
