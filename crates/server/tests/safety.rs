@@ -1393,3 +1393,66 @@ async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
     let push = next_push(&mut pushed).await;
     assert_eq!(push["title"], "Your turn", "{push}");
 }
+
+#[tokio::test]
+async fn a_moderator_never_acts_on_herself_and_every_public_text_keeps_the_one_policy() {
+    let (state, app) = safety_app("safety_self_and_text").await;
+    let (ala, eve, mo) = (
+        signup(&app, "ala").await,
+        signup(&app, "eve").await,
+        signup(&app, "mo").await,
+    );
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    // Closing her own account through moderation, without her password:
+    // refused, and she is still signed in.
+    for action in ["close", "mute", "rename"] {
+        let (s, v) = as_account(&app, &mo, "POST", "/api/mod/actions",
+            Some(json!({"target": "mo", "action": action, "reason": "mine", "minutes": 10, "name": "mo2"}))).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (400, Some("yourself")),
+            "{action}: {v}"
+        );
+    }
+    let (s, me) = as_account(&app, &mo, "GET", "/api/account", None).await;
+    assert_eq!(s, 200, "{me}");
+    // Chat: a line has no line separators; invisible text is refused.
+    let (game, _, eve_token) = game_between(&app, &ala, &eve).await;
+    for bad in ["a\u{2028}b", "a\u{2029}b", "\u{200b}\u{feff}", "a\u{85}b"] {
+        let (s, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{game}/chat"),
+            Some(&eve_token),
+            Some(&json!({"text": bad, "room": "players"}).to_string()),
+        )
+        .await;
+        assert_eq!(
+            (s.as_u16(), v["code"].as_str()),
+            (400, Some("bad-chat")),
+            "{bad:?}: {v}"
+        );
+    }
+    // Reports: as moderators read them, the direction override gone.
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        "/api/reports",
+        Some(json!({"target": "eve", "reason": "name", "text": "look: \u{202e}gnp.exe"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let (_, reports) = as_account(&app, &mo, "GET", "/api/mod/reports", None).await;
+    assert_eq!(reports["reports"][0]["text"], "look: gnp.exe", "{reports}");
+    // A moderator's reason that shows nothing is no reason.
+    let (s, v) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "eve", "action": "warn", "reason": "\u{200b}\u{00ad}"})),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+}

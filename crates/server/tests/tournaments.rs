@@ -626,9 +626,11 @@ async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
         None,
     )
     .await;
+    // The game's own refusal, with its own code (issue 85: it was
+    // 400 bad-tournament, as every game error was).
     assert_eq!(
         (s, v["code"].as_str()),
-        (400, Some("bad-tournament")),
+        (409, Some("wrong-moment")),
         "once: {v}"
     );
     let (s, v) = as_account(
@@ -907,4 +909,153 @@ async fn an_arena_never_pairs_a_player_away_but_forgives_a_reload() {
     let (_, c) = as_account(&router, &cy, "GET", &format!("/api/tournaments/{id}"), None).await;
     assert_eq!(c["you"]["game"], Value::Null);
     drop(ala_ws);
+}
+
+#[tokio::test]
+async fn a_swiss_whose_only_two_players_block_each_other_ends_and_never_stalls() {
+    let (_, app) = tournament_app("tournaments_block_stall").await;
+    let (ala, bo) = (signup(&app, "ala").await, signup(&app, "bo").await);
+    let (s, _) = as_account(&app, &ala, "POST", "/api/users/bo/block", None).await;
+    assert_eq!(s, 200);
+    let (_, t) = as_account(&app, &ala, "POST", "/api/tournaments",
+        Some(json!({"kind": "swiss", "game": "urgammon", "to": 1, "days": 1, "rounds": 3, "starts_in_secs": 1}))).await;
+    let id = t["id"].as_str().unwrap().to_string();
+    for who in [&ala, &bo] {
+        let (s, v) = join(&app, who, &id).await;
+        assert_eq!(s, 200, "{v}");
+    }
+    // Round 1 can pair nobody (and no bye with two players): the event
+    // ends, with no game and no point for anyone.
+    let t = until(&app, &ala, &id, |t| t["status"] == "finished").await;
+    assert_eq!(t["games"].as_array().unwrap().len(), 0, "{t}");
+    assert!(
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["score"] == 0.0),
+        "{t}"
+    );
+}
+
+#[tokio::test]
+async fn a_closed_account_leaves_every_event_she_entered_at_once() {
+    let (state, app) = tournament_app("tournaments_closed").await;
+    let (ala, bo, mo) = (
+        signup(&app, "ala").await,
+        signup(&app, "bo").await,
+        signup(&app, "mo").await,
+    );
+    state.safety().grant_from_command_line("mo").await.unwrap();
+    let mut events = vec![];
+    for _ in 0..2 {
+        let (s, t) = as_account(&app, &mo, "POST", "/api/tournaments", Some(arena())).await;
+        assert_eq!(s, 201, "{t}");
+        let id = t["id"].as_str().unwrap().to_string();
+        for who in [&ala, &bo] {
+            let (s, v) = join(&app, who, &id).await;
+            assert_eq!(s, 200, "{v}");
+        }
+        events.push(id);
+    }
+    // Ala closes her own account; a moderator closes Bo's.
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "DELETE",
+        "/api/account",
+        Some(json!({"password": "correct horse battery"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = as_account(
+        &app,
+        &mo,
+        "POST",
+        "/api/mod/actions",
+        Some(json!({"target": "bo", "action": "close", "reason": "spam"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    for id in &events {
+        let (_, t) = as_account(&app, &mo, "GET", &format!("/api/tournaments/{id}"), None).await;
+        assert_eq!(t["players"], 0, "both withdrawn at once: {t}");
+    }
+}
+
+#[tokio::test]
+async fn hostile_names_and_a_start_in_the_past_are_refused() {
+    let (_, app) = tournament_app("tournaments_text_policy").await;
+    let ala = signup(&app, "ala").await;
+    for bad in [
+        "\u{200b}\u{200b}",
+        "\u{00ad}",
+        "\u{feff}",
+        "a\u{2028}b",
+        "a\nb",
+        "\u{3164}",
+    ] {
+        let mut body = arena();
+        body["name"] = json!(bad);
+        let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (400, Some("bad-tournament")),
+            "{bad:?}: {v}"
+        );
+    }
+    // A direction override is taken out: the name shows as written.
+    let mut body = arena();
+    body["name"] = json!("\u{202e}gnp.exe");
+    let (s, t) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!((s, t["name"].as_str()), (201, Some("gnp.exe")), "{t}");
+    // NFC: the same name, however it was typed.
+    let mut body = arena();
+    body["name"] = json!("Cafe\u{301}");
+    let (s, t) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!((s, t["name"].as_str()), (201, Some("Caf\u{e9}")), "{t}");
+    // A start 59 s (or 2 s) in the past is refused, as the docs say.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    for ago in [59_000, 2_000] {
+        let mut body = arena();
+        body["starts_in_secs"] = Value::Null;
+        body["starts_at"] = json!(now - ago);
+        let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments", Some(body)).await;
+        assert_eq!(
+            (s, v["code"].as_str()),
+            (400, Some("bad-tournament")),
+            "{ago}: {v}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn berserk_keeps_the_games_own_refusal() {
+    let (_, app) = tournament_app("tournaments_berserk_codes").await;
+    let ala = signup(&app, "ala").await;
+    // No such event: its own code; an event not under way: bad-tournament.
+    let (s, v) = as_account(&app, &ala, "POST", "/api/tournaments/nope/berserk", None).await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (404, Some("no-such-tournament")),
+        "{v}"
+    );
+    let (_, t) = as_account(&app, &ala, "POST", "/api/tournaments", Some(arena())).await;
+    let id = t["id"].as_str().unwrap();
+    let (s, v) = as_account(
+        &app,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["code"].as_str()),
+        (400, Some("bad-tournament")),
+        "{v}"
+    );
 }

@@ -534,6 +534,7 @@ impl From<crate::tournaments::TournamentError> for ApiError {
             T::WrongPassword => ApiError::Forbidden(ErrorCode::WrongPassword, m),
             T::TooMany(_) => ApiError::TooMany(ErrorCode::TooManyTournaments, m, 60),
             T::Lobby(e) => e.into(),
+            T::Game(e) => e.into(),
             T::Store(e) => e.into(),
         }
     }

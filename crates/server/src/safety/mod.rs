@@ -635,6 +635,11 @@ impl Safety {
             .map_err(|e| SafetyError::BadAction(format!("say why: {e}")))?;
         let reason = reason.as_str();
         let target = self.player(&ask.target).await?;
+        // A moderator's power is over others: her own account she closes
+        // from its settings, with her password, like anyone.
+        if target.id == me.id && ask.action != "close-report" {
+            return Err(SafetyError::Yourself("act as a moderator on"));
+        }
         let now = now_ms();
         let mut until = None;
         // A sanction's length, in minutes.

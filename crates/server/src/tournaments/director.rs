@@ -215,7 +215,9 @@ impl Tournaments {
             // A round moved on whose pairing was lost (the instance that
             // moved it stopped): paired now.
             if t.round >= 1 && !bouts.iter().any(|b| b.round == t.round) && active >= 2 {
-                self.pair_swiss(t, &spec, kind, t.round, &bouts).await?;
+                if !self.pair_swiss(t, &spec, kind, t.round, &bouts).await? {
+                    self.end_unpairable(t, t.round, now).await?;
+                }
                 self.changed(&t.id);
                 return Ok(());
             }
@@ -225,7 +227,9 @@ impl Tournaments {
                 .advance_tournament(&t.id, ("running", t.round), ("running", t.round + 1), None)
                 .await?
             {
-                self.pair_swiss(t, &spec, kind, t.round + 1, &bouts).await?;
+                if !self.pair_swiss(t, &spec, kind, t.round + 1, &bouts).await? {
+                    self.end_unpairable(t, t.round + 1, now).await?;
+                }
                 self.changed(&t.id);
             }
             Ok(())
@@ -534,7 +538,25 @@ impl Tournaments {
         opened
     }
 
+    /// A Swiss round that could pair nobody (every pair left blocks each
+    /// other or has met, and no bye is allowed): no later round could
+    /// either, so the event ends with the standings it has, rather than
+    /// wait for ever (docs/tournaments.md).
+    async fn end_unpairable(
+        &self,
+        t: &TournamentRow,
+        round: i64,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        tracing::info!(tournament = %t.id, round, "a Swiss round could pair nobody: the event ends");
+        self.store()
+            .advance_tournament(&t.id, ("running", round), ("finished", round), Some(now))
+            .await?;
+        Ok(())
+    }
+
     /// Pairs a Swiss round (see [`swiss::pair`]); the bye scores a point.
+    /// Answers whether it paired anyone (a board or the bye).
     async fn pair_swiss(
         &self,
         t: &TournamentRow,
@@ -542,7 +564,7 @@ impl Tournaments {
         kind: Kind,
         round: i64,
         bouts: &[BoutRow],
-    ) -> Result<(), TournamentError> {
+    ) -> Result<bool, TournamentError> {
         let entrants = self.store().entrants(&t.id).await?;
         // Withdrawn players are paired no more; a player paused by fair
         // play (or banned from rated play, in a rated event) sits this
@@ -578,6 +600,7 @@ impl Tournaments {
             .collect();
         self.open_bouts(t, spec, kind, round, &pairing.boards, &names)
             .await?;
+        let paired = !pairing.boards.is_empty() || pairing.bye.is_some();
         if let Some(bye) = pairing.bye {
             let now = now_ms();
             self.store()
@@ -594,7 +617,7 @@ impl Tournaments {
                 })
                 .await?;
         }
-        Ok(())
+        Ok(paired)
     }
 
     /// Opens the bouts of one pairing together: each player waits for her

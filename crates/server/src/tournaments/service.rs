@@ -108,6 +108,9 @@ pub enum TournamentError {
     /// The lobby refused (a pause, a ban from rated play, settings).
     #[error(transparent)]
     Lobby(#[from] LobbyError),
+    /// The game refused (not hers, not now) or failed: its own code.
+    #[error(transparent)]
+    Game(#[from] crate::games::GameError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -827,6 +830,24 @@ impl Tournaments {
         self.get(id, Some(who.id)).await
     }
 
+    /// A closed account leaves every event not finished that she entered,
+    /// at once, as a withdrawal: no director pairs her again.
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn account_closed(&self, account: i64) -> Result<(), TournamentError> {
+        for t in self
+            .store()
+            .tournaments_of(account, usize::MAX >> 1)
+            .await?
+        {
+            if t.status != "finished" && self.store().withdraw(&t.id, account).await? {
+                self.changed(&t.id);
+            }
+        }
+        Ok(())
+    }
+
     /// A player goes berserk in her arena game: her clock halved before
     /// her first move, for one point more if she wins the bout. A Ringo
     /// bout's berserk is in its first game.
@@ -852,9 +873,8 @@ impl Tournaments {
             .iter()
             .find(|b| b.game == game)
             .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
-        players::berserk(self.inner.people.games(), &game, who.id)
-            .await
-            .map_err(|e| TournamentError::Bad(e.to_string()))?;
+        // The game's refusal keeps its own code; a store failure is a 5xx.
+        players::berserk(self.inner.people.games(), &game, who.id).await?;
         let seat = usize::from(bout.account0 != who.id);
         self.store().berserk(&game, seat).await?;
         self.changed(id);

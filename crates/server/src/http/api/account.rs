@@ -356,15 +356,25 @@ pub async fn delete(
     app.accounts()
         .delete(a, req.password, Some(viewer.address))
         .await?;
-    // Games in memory show the deleted player from now on; her open
-    // challenges and seeks go.
-    players::refresh_account(app.games(), a.id).await;
-    app.lobby().account_closed(a.id).await?;
+    closed(&app, a.id).await?;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],
         Json(Done { ok: true }),
     )
         .into_response())
+}
+
+/// What a closed account owes, whoever closed it (its owner, a moderator):
+/// games in memory show the deleted player from now on; her open
+/// challenges and seeks go; she leaves every event not finished.
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn closed(app: &AppState, account: i64) -> Result<(), ApiError> {
+    players::refresh_account(app.games(), account).await;
+    app.lobby().account_closed(account).await?;
+    app.tournaments().account_closed(account).await?;
+    Ok(())
 }
 
 /// `POST /api/account/password {"current", "password"}`: a new password;

@@ -234,10 +234,7 @@ pub async fn act(
     match done.action.as_str() {
         // A closed account leaves its games (through the games' door) and
         // the lobby, as when its owner deletes it.
-        "close" => {
-            players::refresh_account(app.games(), done.target_id).await;
-            app.lobby().account_closed(done.target_id).await?;
-        }
+        "close" => super::account::closed(&app, done.target_id).await?,
         // Games in play show the new name at once (other instances hear
         // of it from the store).
         "rename" => players::refresh_account(app.games(), done.target_id).await,
