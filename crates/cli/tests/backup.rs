@@ -88,6 +88,12 @@ fn a_backup_taken_under_load_restores_every_acknowledged_move() {
         said.contains("Backed up") && said.contains("checks out"),
         "{said}"
     );
+    // It holds the password hashes: its owner's alone, as agon.db.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the copy is {mode:o}");
+    }
     assert!(
         after.iter().sum::<usize>() > before.iter().sum::<usize>(),
         "moves were acknowledged while the backup ran: {before:?} → {after:?}"

@@ -91,7 +91,7 @@ impl PgStore {
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
         let config: tokio_postgres::Config = url
             .parse()
-            .map_err(|e| StoreError::Postgres(format!("not a PostgreSQL URL ({url}): {e}")))?;
+            .map_err(|e| StoreError::Postgres(format!("not a PostgreSQL URL: {e}")))?;
         let manager = Manager::from_config(
             config.clone(),
             NoTls,

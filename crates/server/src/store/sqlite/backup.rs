@@ -68,8 +68,11 @@ pub fn backup(db: &Path, to: &Path) -> Result<Copied, String> {
     })
 }
 
-/// Copies `source` into a new file at `path`; the pages copied.
+/// Copies `source` into a new file at `path`; the pages copied. The file
+/// is made readable by its owner alone (0600) before a byte is written: it
+/// holds the password hashes, as the database does.
 fn copy(source: &Connection, path: &Path) -> Result<u64, String> {
+    private_file(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut copy =
         Connection::open(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     {
@@ -101,4 +104,17 @@ fn copy(source: &Connection, path: &Path) -> Result<u64, String> {
         .map_err(|e| e.to_string())?;
     copy.close().map_err(|(_, e)| e.to_string())?;
     Ok(pages)
+}
+
+/// Makes an empty file only its owner may read and write (0600 on Unix,
+/// whatever the umask).
+fn private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path).map(drop)
 }

@@ -340,6 +340,10 @@ pub(super) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::File::open(dir)?.sync_all()
 }
 
+/// The most of the write-ahead log's file kept once a checkpoint has
+/// copied it all (SQLite's `journal_size_limit`): 16 MiB.
+pub(super) const WAL_KEPT_BYTES: i64 = 16 << 20;
+
 /// Starts the checkpointer: its own connection to `file`, copying the WAL
 /// into the database every second (`PASSIVE`: it never blocks the writer)
 /// until `stop` is dropped or sent to.
@@ -353,6 +357,7 @@ pub(super) fn start_checkpointer(
 ) -> Result<(), rusqlite::Error> {
     let conn = Connection::open(file)?;
     conn.busy_timeout(Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_size_limit", WAL_KEPT_BYTES)?;
     std::thread::Builder::new()
         .name("agon-store-checkpoint".into())
         .spawn(move || {

@@ -101,6 +101,11 @@ impl SqliteStore {
         // ([`durable`]); checkpoints run from their own connection.
         writer.pragma_update(None, "synchronous", "NORMAL")?;
         writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+        // A burst grows the write-ahead log; once a checkpoint has copied
+        // it all, the writer starts it over and cuts the file back to this
+        // size (without it, the file kept its peak: 193 MB beside an 8.9 MB
+        // database).
+        writer.pragma_update(None, "journal_size_limit", durable::WAL_KEPT_BYTES)?;
         // The journal files exist now; keep them private too, and make
         // their names durable.
         let _ = sql::keep_private(&file);
