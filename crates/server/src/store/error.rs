@@ -84,4 +84,3 @@ mod tests {
         assert!(!e.to_string().contains("a-secret-password"), "{e}");
     }
 }
-
