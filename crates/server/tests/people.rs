@@ -623,19 +623,7 @@ async fn two_instances_share_challenges_and_who_is_online() {
 
 #[tokio::test]
 async fn a_challenge_reaches_the_challenged_players_browsers_by_web_push() {
-    use base64::Engine as _;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-    let service = axum::Router::new().route(
-        "/push/ola",
-        axum::routing::post(move |body: axum::body::Bytes| {
-            let tx = tx.clone();
-            async move {
-                let _ = tx.send(body.to_vec());
-                axum::http::StatusCode::CREATED
-            }
-        }),
-    );
-    let at = serve(service).await;
+    let (at, mut rx) = common::push_service("/push/ola").await;
     let app = app(AppState::with_options(
         common::test_store("people_push").await,
         Options {
@@ -660,19 +648,7 @@ async fn a_challenge_reaches_the_challenged_players_browsers_by_web_push() {
     )
     .await;
     assert_eq!(s, 201);
-    let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("a push within 10 s")
-        .unwrap();
-    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let secret = p256::SecretKey::from_slice(&b64.decode(common::BROWSER_SECRET).unwrap()).unwrap();
-    let auth: [u8; 16] = b64
-        .decode(common::BROWSER_AUTH)
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
-    let message: Value = serde_json::from_slice(&plain).unwrap();
+    let message = common::next_push(&mut rx).await;
     assert_eq!(message["title"], "ala wyzywa cię na partię", "{message}");
     assert_eq!(message["body"], "Ringo · 5+3");
     assert_eq!(message["url"], "/");

@@ -19,8 +19,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{BROWSER_AUTH as AUTH, BROWSER_SECRET as SECRET};
-
 fn pin(text: &str) -> Pinned {
     text.parse().unwrap()
 }
@@ -136,19 +134,7 @@ async fn a_port_other_than_443_needs_the_operators_allowance() {
 
 #[tokio::test]
 async fn a_push_service_the_operator_allowed_receives_a_message_that_opens() {
-    use base64::Engine as _;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-    let service = axum::Router::new().route(
-        "/push/ben",
-        axum::routing::post(move |body: axum::body::Bytes| {
-            let tx = tx.clone();
-            async move {
-                let _ = tx.send(body.to_vec());
-                axum::http::StatusCode::CREATED
-            }
-        }),
-    );
-    let at = common::serve(service).await;
+    let (at, mut rx) = common::push_service("/push/ben").await;
     let port = at.rsplit(':').next().unwrap();
     // Its name looks public; the test resolver answers 127.0.0.1, which the
     // operator allowed (only that address).
@@ -164,15 +150,7 @@ async fn a_push_service_the_operator_allowed_receives_a_message_that_opens() {
     let (s, v) = subscribe(&app, &endpoint, &id, &t[1]).await;
     assert_eq!(s, 201, "{v}");
     play_first(&app, &id, &t).await;
-    let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("a push within 10 s")
-        .unwrap();
-    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let secret = p256::SecretKey::from_slice(&b64.decode(SECRET).unwrap()).unwrap();
-    let auth: [u8; 16] = b64.decode(AUTH).unwrap().try_into().unwrap();
-    let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
-    let message: Value = serde_json::from_slice(&plain).unwrap();
+    let message = common::next_push(&mut rx).await;
     assert_eq!(message["title"], "Your turn", "{message}");
     assert_eq!(message["url"], format!("/g/{id}"));
 }

@@ -1189,25 +1189,6 @@ async fn a_cheat_mark_restores_her_opponents_ratings_exactly_and_an_unmark_puts_
     let _ = g5;
 }
 
-/// The next push a test's push service received, opened with the test
-/// browser's keys, within 10 s.
-async fn next_push(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>) -> Value {
-    use base64::Engine as _;
-    let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("a push within 10 s")
-        .unwrap();
-    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let secret = p256::SecretKey::from_slice(&b64.decode(common::BROWSER_SECRET).unwrap()).unwrap();
-    let auth: [u8; 16] = b64
-        .decode(common::BROWSER_AUTH)
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
-    serde_json::from_slice(&plain).unwrap()
-}
-
 #[tokio::test]
 async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
     use futures_util::SinkExt;
@@ -1232,18 +1213,7 @@ async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
     // Ala's four ways of hearing a line: her browser's push subscription
     // (a push service of the test's own), the game's socket, /api/turns
     // and the chat's list.
-    let (tx, mut pushed) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-    let service = axum::Router::new().route(
-        "/push",
-        axum::routing::post(move |body: axum::body::Bytes| {
-            let tx = tx.clone();
-            async move {
-                let _ = tx.send(body.to_vec());
-                axum::http::StatusCode::CREATED
-            }
-        }),
-    );
-    let push_at = common::serve(service).await;
+    let (push_at, mut pushed) = common::push_service("/push").await;
     let (s, v) =
         common::push_subscribe(&app, &format!("http://{push_at}/push"), &game, &ala_token).await;
     assert_eq!(s, 201, "{v}");
@@ -1319,7 +1289,7 @@ async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
     assert_eq!(s, 201);
     let line = common::next_message(&mut socket, Some("chat")).await;
     assert_eq!(line["line"]["text"], "hello ala");
-    let push = next_push(&mut pushed).await;
+    let push = common::next_push(&mut pushed).await;
     assert!(
         push["body"].as_str().unwrap().contains("hello ala"),
         "{push}"
@@ -1390,7 +1360,7 @@ async fn a_block_a_mute_and_a_hidden_line_keep_a_line_off_every_channel() {
             break;
         }
     }
-    let push = next_push(&mut pushed).await;
+    let push = common::next_push(&mut pushed).await;
     assert_eq!(push["title"], "Your turn", "{push}");
 }
 

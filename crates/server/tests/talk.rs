@@ -794,18 +794,7 @@ async fn offers_chat_claims_and_pushes_cross_two_instances() {
     let (s, v) = act(&app_a, &id, Some(&t[0]), "claim").await;
     assert_eq!((s, v["code"].as_str()), (409, Some("cannot-claim")), "{v}");
     // A push subscription made through A hears of a move made through B.
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-    let push = axum::Router::new().route(
-        "/push",
-        axum::routing::post(move |body: axum::body::Bytes| {
-            let tx = tx.clone();
-            async move {
-                let _ = tx.send(body.to_vec());
-                axum::http::StatusCode::CREATED
-            }
-        }),
-    );
-    let push_addr = serve(push).await;
+    let (push_addr, mut rx) = common::push_service("/push").await;
     let (cid, ct) = friend(&app_a, "ringo", json!({"days": 2})).await;
     subscribe(&app_a, &format!("http://{push_addr}/push"), &cid, &ct[1]).await;
     play(&app_b, &cid, &ct).await;

@@ -433,3 +433,35 @@ pub async fn stored_player(state: &AppState, app: &axum::Router, name: &str) -> 
     let cookie = res.headers()["set-cookie"].to_str().unwrap();
     cookie.split(';').next().unwrap().to_string()
 }
+
+/// A push service of the test's own on this machine, answering 201 to a
+/// `POST` at `path`: its `host:port`, and each body it receives.
+pub async fn push_service(path: &str) -> (String, tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    let service = axum::Router::new().route(
+        path,
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let tx = tx.clone();
+            async move {
+                let _ = tx.send(body.to_vec());
+                StatusCode::CREATED
+            }
+        }),
+    );
+    (serve(service).await, rx)
+}
+
+/// The next message a [`push_service`] received, within 10 s, opened with
+/// the test browser's keys ([`BROWSER_SECRET`], [`BROWSER_AUTH`]).
+pub async fn next_push(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Vec<u8>>) -> Value {
+    use base64::Engine as _;
+    let body = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("a push within 10 s")
+        .unwrap();
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let secret = p256::SecretKey::from_slice(&b64.decode(BROWSER_SECRET).unwrap()).unwrap();
+    let auth: [u8; 16] = b64.decode(BROWSER_AUTH).unwrap().try_into().unwrap();
+    let plain = agon_server::push::open(&body, &secret, &auth).expect("the message opens");
+    serde_json::from_slice(&plain).unwrap()
+}
