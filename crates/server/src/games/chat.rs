@@ -84,6 +84,11 @@ pub fn check_text(text: &str) -> Result<String, ChatRefusal> {
         .map_err(|e| ChatRefusal::Bad(e.to_string()))
 }
 
+/// Each account's blocks as read in one request, so a list of games
+/// reads them once per account.
+#[derive(Debug, Default)]
+pub(crate) struct BlocksRead(HashMap<i64, Vec<SeatAccount>>);
+
 /// Who asks to read a game's chat: the seats her token or account holds
 /// (none: she watches), her account, and the players she blocks, with
 /// whether the game is over (the players' room is then everyone's).
@@ -111,8 +116,30 @@ impl Reader {
         account: Option<SeatAccount>,
         over: bool,
     ) -> Result<Reader, StoreError> {
+        Reader::load_with(&mut BlocksRead::default(), store, seats, account, over).await
+    }
+
+    /// [`Reader::load`], her blocks taken from `read` when they were read
+    /// already in this request (a list of games asks once per account).
+    ///
+    /// # Errors
+    /// The store failed.
+    pub(crate) async fn load_with(
+        read: &mut BlocksRead,
+        store: &Store,
+        seats: &[Seat],
+        account: Option<SeatAccount>,
+        over: bool,
+    ) -> Result<Reader, StoreError> {
         let blocks = match &account {
-            Some(a) => store.related(Relation::Block, a.id).await?,
+            Some(a) => match read.0.get(&a.id) {
+                Some(b) => b.clone(),
+                None => {
+                    let b = store.related(Relation::Block, a.id).await?;
+                    read.0.insert(a.id, b.clone());
+                    b
+                }
+            },
             None => vec![],
         };
         Ok(Reader {

@@ -30,6 +30,7 @@ pub(crate) mod watch;
 pub use crate::session::PAIR_PAUSE_MS;
 pub(crate) use crate::tasks::Stopping;
 pub use acting::{Acted, Ask};
+pub(crate) use chat::BlocksRead;
 pub use chat::{check_text, ChatRefusal, CHAT_BURST, CHAT_SHOWN, CHAT_WINDOW, MAX_CHAT_CHARS};
 pub use computer::EngineReply;
 pub use error::GameError;

@@ -3,14 +3,14 @@
 //! store, so a player may claim the win from an opponent who left, on
 //! whichever instance either of them is).
 
-use super::chat::{check_text, may_read, ChatRefusal, Reader, CHAT_SHOWN};
+use super::chat::{check_text, may_read, BlocksRead, ChatRefusal, Reader, CHAT_SHOWN};
 use super::error::GameError;
 use super::service::Games;
 use crate::clock::now_ms;
 use crate::hub::Slot;
 use crate::model::Seat;
 use crate::protocol::GameOut;
-use crate::store::{ChatLine, Relation, Room};
+use crate::store::{ChatLine, Room};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -166,26 +166,10 @@ pub(crate) async fn last_line_for(
     slot: &Arc<Slot>,
     seats: &[Seat],
     signed_in: Option<crate::store::SeatAccount>,
-    blocks: &mut HashMap<i64, Vec<crate::store::SeatAccount>>,
+    blocks: &mut BlocksRead,
 ) -> Result<Option<ChatLine>, GameError> {
     let account = reader_account(slot, seats, signed_in).await;
-    let blocked = match &account {
-        Some(a) => match blocks.get(&a.id) {
-            Some(b) => b.clone(),
-            None => {
-                let b = games.store().related(Relation::Block, a.id).await?;
-                blocks.insert(a.id, b.clone());
-                b
-            }
-        },
-        None => vec![],
-    };
-    let reader = Reader {
-        seats: seats.to_vec(),
-        account,
-        blocks: blocked,
-        over: false,
-    };
+    let reader = Reader::load_with(blocks, games.store(), seats, account, false).await?;
     let game = slot.session.lock().await.row.id.clone();
     // The last few are enough: a page notifies of the newest line it may
     // read, and a line it may not read is never the one it shows.

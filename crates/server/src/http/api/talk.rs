@@ -232,7 +232,7 @@ pub async fn turns(
         .await?;
     // Each reader's blocks, read once for the whole list.
     let me = super::seeks::who(&viewer);
-    let mut blocks = std::collections::HashMap::new();
+    let mut blocks = crate::games::BlocksRead::default();
     let mut games = vec![];
     for (row, _) in rows {
         if row.status != crate::model::Status::Ongoing || row.mode != crate::model::Mode::Friend {
