@@ -29,8 +29,16 @@ fn serve_logging_json(data: &std::path::Path, level: &str) -> (std::process::Chi
 fn the_access_log_shows_each_request_at_info_level() {
     let data = std::env::temp_dir().join(format!("agon-access-{}", std::process::id()));
     let (child, port, _) = common::serve_piped(&data, &["--log-format", "json"], &["--access-log"]);
-    let (status, _) = common::http(port, "GET", "/api/meta", None, "").unwrap();
-    assert_eq!(status, 200);
+    // A browser's request, with its user agent.
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET /api/meta HTTP/1.1\r\nHost: localhost\r\nUser-Agent: TestBrowser/1.0 (\"quoted\")\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     std::thread::sleep(std::time::Duration::from_millis(200));
     let log = common::stop_and_read_log(child);
     let _ = std::fs::remove_dir_all(&data);
@@ -44,6 +52,14 @@ fn the_access_log_shows_each_request_at_info_level() {
     let event = seen.unwrap_or_else(|| panic!("no access line at info level in {log}"));
     assert_eq!(event["level"], "INFO");
     assert_eq!(event["fields"]["status"], 200);
+    // Who asked: the client's address and its user agent.
+    assert_eq!(event["span"]["client"], "127.0.0.1", "{event}");
+    assert!(
+        event["span"]["user_agent"]
+            .as_str()
+            .is_some_and(|a| a.contains("TestBrowser/1.0")),
+        "{event}"
+    );
     assert!(event["span"]["request_id"]
         .as_str()
         .is_some_and(|i| !i.is_empty()));
@@ -177,4 +193,85 @@ fn the_log_keeps_no_invite_code() {
         "the request is logged, its query redacted: {log}"
     );
     assert!(!log.contains(&code), "the invite code is in the log: {log}");
+}
+
+/// A health check while the server drains answers 503 `stopping`: routine,
+/// so nothing is logged at ERROR (ERROR means someone must act).
+#[test]
+fn draining_logs_no_error() {
+    let data = std::env::temp_dir().join(format!("agon-drain-log-{}", std::process::id()));
+    let port = common::free_port();
+    // Its stdout kept open: the stop is announced there too.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "--log-format",
+            "json",
+            "serve",
+            "--data",
+            data.to_str().unwrap(),
+        ])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--access-log",
+            "--drain-secs",
+            "3",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    // Serving (its signal handlers are in place once it answers).
+    let (status, _) = common::http(port, "GET", "/api/health", None, "").unwrap();
+    assert_eq!(status, 200);
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    // Health says `stopping` once the drain has begun.
+    let mut stopping = false;
+    for _ in 0..100 {
+        if let Ok((503, body)) = common::http(port, "GET", "/api/health", None, "") {
+            assert!(body.contains("stopping"), "{body}");
+            stopping = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    if !stopping {
+        let mut log = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut log)
+            .unwrap();
+        panic!("health never said stopping: {line} {log}");
+    }
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    let _ = child.wait();
+    drop(out);
+    let _ = std::fs::remove_dir_all(&data);
+    let errors: Vec<&str> = log
+        .lines()
+        .filter(|l| {
+            serde_json::from_str::<serde_json::Value>(l).is_ok_and(|e| e["level"] == "ERROR")
+        })
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(
+        log.contains("\"status\":503"),
+        "the access log has the 503: {log}"
+    );
 }

@@ -571,6 +571,15 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             .await
             .unwrap();
         assert_eq!(res.status().as_u16(), 201);
+        // nginx's access log has the request: its client, its path, never
+        // a query's values.
+        let logged = std::fs::read_to_string(dir.join("proxy").join("nginx-access.log"))
+            .expect("nginx's access log");
+        assert!(
+            logged.lines().any(|l| l.starts_with("127.0.0.1 ")
+                && l.contains("\"POST /api/account/signup HTTP/1.1\" 201")),
+            "{logged}"
+        );
         let cookie = res.headers()["set-cookie"]
             .to_str()
             .unwrap()

@@ -25,6 +25,11 @@ use std::time::Duration;
 pub fn app(state: AppState) -> Router {
     // `--access-log`: every request's answer at info level, not debug.
     let access_log = state.options().access_log;
+    // The access log names the client as the rate limits do: the peer, or
+    // the address a trusted proxy forwarded.
+    let clients = crate::http::limits::ClientIp {
+        trusted: std::sync::Arc::new(state.options().trusted_proxies.clone()),
+    };
     let o = state.options();
     let client = crate::http::limits::ClientIp {
         trusted: Arc::new(o.trusted_proxies.clone()),
@@ -293,7 +298,9 @@ pub fn app(state: AppState) -> Router {
         .fallback(assets::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         // One span per request; the answer is logged at debug level (a busy
-        // site would drown its info log), a 5xx at error level.
+        // site would drown its info log; info with --access-log). A 500 is
+        // logged at error level (someone must act); another 5xx (503 while
+        // draining or busy) is routine, and the access log has it.
         .layer(
             tower_http::trace::TraceLayer::new_for_http()
                 // The path only: a query may carry an invite code
@@ -311,6 +318,14 @@ pub fn app(state: AppState) -> Router {
                         .get("x-request-id")
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or_default();
+                    let client = clients.of(req.extensions(), req.headers());
+                    // The client's own words: cut short, and written with
+                    // `?` so a control character cannot forge a log line.
+                    let agent: String = req
+                        .headers()
+                        .get(axum::http::header::USER_AGENT)
+                        .map(|v| String::from_utf8_lossy(v.as_bytes()).chars().take(200).collect())
+                        .unwrap_or_default();
                     // A span's level is fixed where it is written: one
                     // for the access log (info), one for debugging.
                     if access_log {
@@ -319,9 +334,11 @@ pub fn app(state: AppState) -> Router {
                             tracing::Level::INFO,
                             "request",
                             request_id = %id,
+                            client = %client,
                             method = %req.method(),
                             uri = %uri,
                             version = ?req.version(),
+                            user_agent = ?agent,
                         )
                     } else {
                         tracing::span!(
@@ -329,12 +346,29 @@ pub fn app(state: AppState) -> Router {
                             tracing::Level::DEBUG,
                             "request",
                             request_id = %id,
+                            client = %client,
                             method = %req.method(),
                             uri = %uri,
                             version = ?req.version(),
+                            user_agent = ?agent,
                         )
                     }
                 })
+                .on_failure(
+                    |class: tower_http::classify::ServerErrorsFailureClass,
+                     latency: std::time::Duration,
+                     _: &tracing::Span| {
+                        let ms = latency.as_millis() as u64;
+                        match class {
+                            tower_http::classify::ServerErrorsFailureClass::StatusCode(code)
+                                if code != axum::http::StatusCode::INTERNAL_SERVER_ERROR =>
+                            {
+                                tracing::debug!(status = code.as_u16(), latency_ms = ms, "answered with a 5xx");
+                            }
+                            class => tracing::error!(classification = %class, latency_ms = ms, "response failed"),
+                        }
+                    },
+                )
                 .on_response(
                     tower_http::trace::DefaultOnResponse::new().level(if access_log {
                         tracing::Level::INFO
