@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, every Rust test of the workspace
 # (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
 # in headless Chromium. It installs what the tests need itself (Debian's
-# chromium, postgresql, nginx and systemd packages, the npm packages in e2e/,
+# chromium, postgresql, nginx, systemd and prometheus (promtool) packages, the npm packages in e2e/,
 # cargo-deny from crates.io); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -62,6 +62,13 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq systemd >/dev/null
+fi
+# The metrics test checks a scrape with promtool (Debian's prometheus).
+if ! command -v promtool >/dev/null 2>&1; then
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends prometheus >/dev/null
 fi
 
 phase "cargo test --workspace"

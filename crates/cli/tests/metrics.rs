@@ -102,7 +102,8 @@ fn metrics_are_served_apart_and_move_as_games_are_played() {
     assert_eq!(moved("agon_sign_ins_total{outcome=ok}"), 1.0);
     assert_eq!(moved("agon_sign_ins_total{outcome=refused}"), 1.0);
     assert!(get(&after, "agon_games_in_memory{}") >= 1.0);
-    assert!(after.contains_key("agon_store_commits{}"));
+    // The store's commits count up: a counter (it was a gauge).
+    assert!(moved("agon_store_commits_total{}") >= 1.0, "{after:?}");
     // Where each change's time went: its wait for the writer, the write,
     // the fsync of the log, and the acknowledgement, each timed per change
     // or per batch.
@@ -143,6 +144,61 @@ fn metrics_are_served_apart_and_move_as_games_are_played() {
     );
     // The game's id never appears in a series.
     assert!(!after.keys().any(|k| k.contains(id)));
+    // Which build serves: its commit, as `agon --version` says it.
+    let version = common::agon_version();
+    let build = after
+        .keys()
+        .find(|k| k.starts_with("agon_build_info{"))
+        .unwrap_or_else(|| panic!("no agon_build_info: {after:?}"));
+    assert!(
+        version.contains(&build_commit(build)),
+        "{version} / {build}"
+    );
+    // promtool (Prometheus's own checker, Debian's `prometheus`) reads the
+    // whole scrape without a complaint: every family with help and type.
+    promtool_checks(metrics_port);
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The commit label of an `agon_build_info{…}` key.
+fn build_commit(key: &str) -> String {
+    key.split(['{', ',', '}'])
+        .find_map(|kv| kv.strip_prefix("commit="))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `promtool check metrics` on a scrape; skipped only where promtool is
+/// missing outside `./test.sh` (which installs it).
+fn promtool_checks(port: u16) {
+    use std::io::Write;
+    let (_, body) = http(port, "GET", "/metrics", None, "").unwrap();
+    let Ok(mut child) = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    else {
+        assert!(
+            std::env::var_os("AGON_REQUIRE_ALL").is_none(),
+            "promtool is missing, and ./test.sh (AGON_REQUIRE_ALL) runs every check"
+        );
+        eprintln!("promtool is missing: the scrape was not checked by it");
+        return;
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(body.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "promtool: {}{}\n{body}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

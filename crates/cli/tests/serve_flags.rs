@@ -173,3 +173,41 @@ fn a_tournament_schedule_that_does_not_read_stops_the_start_and_says_where() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("none.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `agon --version` and `GET /api/meta` name the commit the binary was
+/// built from (and whether its tree was modified), so a rolling upgrade is
+/// checked instance by instance.
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let version = common::agon_version();
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let Some(head) = head else {
+        assert!(version.contains("(unknown"), "outside git: {version}");
+        return;
+    };
+    assert!(
+        version.starts_with(&format!("agon {} ({head}", env!("CARGO_PKG_VERSION"))),
+        "{version} (HEAD {head})"
+    );
+    let data = std::env::temp_dir().join(format!("agon-version-{}", std::process::id()));
+    let (mut server, port) = common::start_serve(&data, &[]);
+    let (status, body) = common::http(port, "GET", "/api/meta", None, "").unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&data);
+    assert_eq!(status, 200, "{body}");
+    let meta: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(meta["build"]["commit"], head, "{}", meta["build"]);
+    assert_eq!(meta["build"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        meta["build"]["modified"].as_bool(),
+        Some(version.ends_with(", modified)")),
+        "{version}"
+    );
+}

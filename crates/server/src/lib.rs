@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod build;
 pub mod clock;
 pub mod dice;
 pub mod engine;

@@ -1,6 +1,8 @@
 //! What an operator watches: counters and latency histograms in
-//! Prometheus's text format, served on their own address (`agon serve
-//! --metrics-bind ADDR`, never on the public one).
+//! Prometheus's text format (0.0.4: what `promtool check metrics` reads,
+//! and what every Prometheus scrapes), served on their own address (`agon
+//! serve --metrics-bind ADDR`, never on the public one). Every family has
+//! its help and its type; what only counts up is a counter.
 //!
 //! One registry for the process (`prometheus-client`), written to where
 //! things happen (a request answered, a commit, a sign-in, a push, a game's
@@ -81,8 +83,17 @@ struct Metrics {
     lobby_sockets: Gauge,
     engine_waiting: Gauge,
     engine_running: Gauge,
-    store_changes: Gauge,
-    store_commits: Gauge,
+    store_changes: Counter,
+    store_commits: Counter,
+    build_info: Family<BuildLabels, Gauge>,
+}
+
+/// The build's labels (see [`crate::build`]).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct BuildLabels {
+    version: &'static str,
+    commit: &'static str,
+    modified: &'static str,
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
@@ -101,8 +112,9 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         lobby_sockets: Gauge::default(),
         engine_waiting: Gauge::default(),
         engine_running: Gauge::default(),
-        store_changes: Gauge::default(),
-        store_commits: Gauge::default(),
+        store_changes: Counter::default(),
+        store_commits: Counter::default(),
+        build_info: Family::default(),
     };
     m.registry.register(
         "http_requests",
@@ -176,8 +188,68 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Commits (each one fsync) made for them",
         m.store_commits.clone(),
     );
+    m.build_info
+        .get_or_create(&BuildLabels {
+            version: crate::build::PACKAGE,
+            commit: crate::build::COMMIT,
+            modified: if crate::build::MODIFIED {
+                "true"
+            } else {
+                "false"
+            },
+        })
+        .set(1);
+    m.registry.register(
+        "build_info",
+        "The build serving: its version, commit and whether its tree was modified (always 1)",
+        m.build_info.clone(),
+    );
     m
 });
+
+/// The store's counts are read from it when scraped; two scrapes at once
+/// must not both add the same rise.
+static STORE_COUNTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Brings a counter up to `total` (the store's own count since start).
+fn count_to(counter: &Counter, total: usize) {
+    let total = u64::try_from(total).unwrap_or(u64::MAX);
+    let now = counter.get();
+    if total > now {
+        counter.inc_by(total - now);
+    }
+}
+
+/// OpenMetrics text (what the registry writes) as Prometheus's text format
+/// 0.0.4: a counter's family is named with its `_total`, as its samples
+/// are (`# HELP agon_x_total …`, `# TYPE agon_x_total counter`), and the
+/// OpenMetrics-only lines (`# UNIT`, `# EOF`) go.
+fn prometheus_text(openmetrics: &str) -> String {
+    let counters: std::collections::HashSet<&str> = openmetrics
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let renamed = ["# HELP ", "# TYPE "].iter().find_map(|p| {
+            let rest = line.strip_prefix(p)?;
+            let (name, tail) = rest.split_once(' ')?;
+            counters
+                .contains(name)
+                .then(|| format!("{p}{name}_total {tail}"))
+        });
+        match renamed {
+            Some(l) => out.push_str(&l),
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
 
 /// Counts a request answered and its time.
 pub fn request(method: &str, route: &str, status: u16, took: Duration) {
@@ -268,11 +340,28 @@ pub fn render(levels: &Levels) -> String {
     m.lobby_sockets.set(n(levels.lobby_sockets));
     m.engine_waiting.set(levels.engine.0);
     m.engine_running.set(levels.engine.1);
-    m.store_changes.set(n(levels.store.0));
-    m.store_commits.set(n(levels.store.1));
+    {
+        let _one = STORE_COUNTS.lock();
+        count_to(&m.store_changes, levels.store.0);
+        count_to(&m.store_commits, levels.store.1);
+    }
     let mut out = String::new();
     if prometheus_client::encoding::text::encode(&mut out, &m.registry).is_err() {
         out.clear();
     }
-    out
+    prometheus_text(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_are_named_with_their_total_and_openmetrics_lines_go() {
+        let om = "# HELP agon_x Things.\n# TYPE agon_x counter\nagon_x_total{a=\"b\"} 3\n# HELP agon_y Level.\n# TYPE agon_y gauge\nagon_y 1\n# UNIT agon_z seconds\n# EOF\n";
+        assert_eq!(
+            prometheus_text(om),
+            "# HELP agon_x_total Things.\n# TYPE agon_x_total counter\nagon_x_total{a=\"b\"} 3\n# HELP agon_y Level.\n# TYPE agon_y gauge\nagon_y 1\n"
+        );
+    }
 }

@@ -33,7 +33,11 @@ pub(crate) const DATA: &str = "agon-data";
 pub(crate) const TABLEBASES: &str = "agon-data/tablebases";
 
 #[derive(Parser)]
-#[command(name = "agon", version, about = "Play and study Ringo and Urgammon")]
+#[command(
+    name = "agon",
+    version = agon_server::build::VERSION,
+    about = "Play and study Ringo and Urgammon"
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,

@@ -241,8 +241,9 @@ pub(crate) struct ServeArgs {
     /// `127.0.0.1:9100`, for the monitoring on this machine.
     #[arg(long, env = "AGON_METRICS_BIND", value_name = "ADDR")]
     pub(crate) metrics_bind: Option<std::net::SocketAddr>,
-    /// Log every request's answer at info level (method, path without query
-    /// values, status, time, request id): an access log, in the log's format.
+    /// Log every request's answer at info level (client address, method,
+    /// path without query values, status, time, request id, user agent): an
+    /// access log, in the log's format.
     #[arg(long, env = "AGON_ACCESS_LOG")]
     pub(crate) access_log: bool,
     /// The operator's schedule of tournaments: a file with one event a line

@@ -212,3 +212,13 @@ pub fn serve_piped(
         .unwrap();
     (child, port, line)
 }
+
+/// What `agon --version` prints.
+pub fn agon_version() -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}

@@ -95,6 +95,9 @@ pub struct Meta {
     pub ringo: RingoMeta,
     /// Urgammon.
     pub urgammon: UrgammonMeta,
+    /// Which build answers (its version, commit, and whether its tree was
+    /// modified): a rolling upgrade is checked instance by instance.
+    pub build: crate::build::Build,
 }
 
 /// `GET /api/health`.
@@ -151,7 +154,7 @@ pub async fn metrics(
     (
         [(
             axum::http::header::CONTENT_TYPE,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            "text/plain; version=0.0.4; charset=utf-8",
         )],
         crate::metrics::render(&levels),
     )
@@ -217,6 +220,7 @@ pub async fn meta() -> Json<Meta> {
             chance_faces: urgammon::CHANCE_FACES,
             verdict_yes_faces: urgammon::VERDICT_YES_FACES,
         },
+        build: crate::build::BUILD,
     })
 }
 
