@@ -1306,3 +1306,82 @@ async fn a_rolling_upgrade_keeps_old_instances_serving_beside_a_newer_schema() {
     assert_eq!(s, 200, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `agon worker --metrics-bind`: its health says `ok` and names it; its
+/// metrics (which promtool reads without a complaint) count the jobs it
+/// ended and name its build.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_serves_its_health_and_metrics() {
+    let Some(admin) = test_database() else { return };
+    let db = fresh_database(&admin).await;
+    let dir = std::env::temp_dir().join(format!("agon-worker-metrics-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_serving, addr) = serve(&db, &dir.join("a"));
+    let port = common::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "worker",
+            "--database",
+            &db,
+            "--threads",
+            "1",
+            "--engine-delay-ms",
+            "0",
+        ])
+        .args([
+            "--name",
+            "w-metrics",
+            "--metrics-bind",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("agon worker starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let _worker = Proc(child, false);
+    let client = reqwest::Client::new();
+    let (status, health) = call(
+        &client,
+        "GET",
+        format!("http://127.0.0.1:{port}/health"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{health}");
+    assert_eq!(
+        (health["status"].as_str(), health["worker"].as_str()),
+        (Some("ok"), Some("w-metrics"))
+    );
+    // One engine reply, made by the worker.
+    let engine = engine_game(&client, &addr, 1).await;
+    let mut game = ringo::Game::new("classic".parse().unwrap());
+    human_move(&client, &addr, &engine, &mut game, 0).await;
+    let metrics = || {
+        let client = client.clone();
+        async move {
+            client
+                .get(format!("http://127.0.0.1:{port}/metrics"))
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap()
+        }
+    };
+    eventually(30, "the worker's move counted", async || {
+        metrics()
+            .await
+            .contains("agon_worker_jobs_total{kind=\"move\",outcome=\"ok\"} 1")
+    })
+    .await;
+    let body = metrics().await;
+    assert!(body.contains("agon_worker_busy 0"), "{body}");
+    assert!(body.contains("agon_build_info{"), "{body}");
+    common::promtool_checks(&body);
+    drop(out);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -86,6 +86,15 @@ struct Metrics {
     store_changes: Counter,
     store_commits: Counter,
     build_info: Family<BuildLabels, Gauge>,
+    worker_jobs: Family<WorkerJob, Counter>,
+    worker_busy: Gauge,
+}
+
+/// A worker's job: its kind and how it ended.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct WorkerJob {
+    kind: &'static str,
+    outcome: &'static str,
 }
 
 /// The build's labels (see [`crate::build`]).
@@ -115,6 +124,8 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         store_changes: Counter::default(),
         store_commits: Counter::default(),
         build_info: Family::default(),
+        worker_jobs: Family::default(),
+        worker_busy: Gauge::default(),
     };
     m.registry.register(
         "http_requests",
@@ -200,6 +211,16 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         })
         .set(1);
     m.registry.register(
+        "worker_jobs",
+        "Engine jobs this agon worker ended, by kind and outcome (ok, failed, lost: another worker took it, given-up)",
+        m.worker_jobs.clone(),
+    );
+    m.registry.register(
+        "worker_busy",
+        "Engine jobs this agon worker holds now",
+        m.worker_busy.clone(),
+    );
+    m.registry.register(
         "build_info",
         "The build serving: its version, commit and whether its tree was modified (always 1)",
         m.build_info.clone(),
@@ -219,6 +240,9 @@ fn count_to(counter: &Counter, total: usize) {
         counter.inc_by(total - now);
     }
 }
+
+/// The content type of [`render`]'s text: Prometheus's text format 0.0.4.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// OpenMetrics text (what the registry writes) as Prometheus's text format
 /// 0.0.4: a counter's family is named with its `_total`, as its samples
@@ -287,6 +311,19 @@ pub fn engine_job(took: Duration) {
     METRICS.engine_job_seconds.observe(took.as_secs_f64());
 }
 
+/// An `agon worker` ended a job of `kind` with `outcome`.
+pub fn worker_job(kind: &'static str, outcome: &'static str) {
+    METRICS
+        .worker_jobs
+        .get_or_create(&WorkerJob { kind, outcome })
+        .inc();
+}
+
+/// An `agon worker` took a job (`1`) or let one go (`-1`).
+pub fn worker_busy(change: i64) {
+    METRICS.worker_busy.inc_by(change);
+}
+
 /// A sign-in with a password and what came of it.
 pub fn sign_in(outcome: &str) {
     METRICS
@@ -318,6 +355,7 @@ pub fn game_ended(reason: &str) {
 }
 
 /// The levels read when scraped.
+#[derive(Default)]
 pub struct Levels {
     /// Games in memory.
     pub games_in_memory: usize,

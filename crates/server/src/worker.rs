@@ -15,6 +15,11 @@
 //!   worker takes the job again.
 //! - On Ctrl-C or SIGTERM the worker takes no new job and finishes the ones
 //!   it holds.
+//! - **Watched** like the web instances: with `--metrics-bind ADDR`, `GET
+//!   /metrics` (Prometheus's text format: jobs ended by kind and outcome,
+//!   jobs in hand, the queue, the engine's time, the build) and `GET
+//!   /health` (200 `ok` while it takes jobs and reaches the database, 503
+//!   `stopping` or `no-database`) on that address.
 
 use crate::games::{EngineReply, GameError};
 use crate::session::Session;
@@ -54,6 +59,8 @@ pub struct WorkerConfig {
     pub engine_delay: Duration,
     /// The worker's name in the queue (host and process id by default).
     pub name: String,
+    /// Where to serve `GET /metrics` and `GET /health`, if anywhere.
+    pub metrics_bind: Option<std::net::SocketAddr>,
 }
 
 /// Runs a worker until Ctrl-C or SIGTERM.
@@ -74,6 +81,18 @@ pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>>
     );
     tracing::info!(worker = %config.name, threads, "worker started");
     let stopping = Arc::new(AtomicBool::new(false));
+    if let Some(addr) = config.metrics_bind {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot serve the worker's metrics on {addr}: {e}"))?;
+        tracing::info!(%addr, "metrics and health served");
+        let router = status_router(store.clone(), config.name.clone(), stopping.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, router).await {
+                tracing::warn!(error = %e, "the worker's metrics stopped");
+            }
+        });
+    }
     let mut tasks = vec![];
     for i in 0..threads {
         let (store, config, stopping) = (store.clone(), config.clone(), stopping.clone());
@@ -88,6 +107,75 @@ pub async fn run(config: WorkerConfig) -> Result<(), Box<dyn std::error::Error>>
         let _ = t.await;
     }
     Ok(())
+}
+
+/// `GET /health`'s answer.
+#[derive(serde::Serialize)]
+struct WorkerHealth {
+    /// `ok`, `stopping` or `no-database`.
+    status: &'static str,
+    /// The worker's name in the queue.
+    worker: String,
+    /// Jobs due and waiting, and held by workers (all of them).
+    queue: Option<crate::store::QueueDepth>,
+}
+
+/// The worker's own address: `GET /metrics` and `GET /health`.
+fn status_router(store: Store, name: String, stopping: Arc<AtomicBool>) -> axum::Router {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    use axum::routing::get;
+    let metrics_store = store.clone();
+    axum::Router::new()
+        .route(
+            "/metrics",
+            get(move || {
+                let store = metrics_store.clone();
+                async move {
+                    let engine = store
+                        .queue_depth()
+                        .await
+                        .map(|q| (q.waiting as i64, q.running as i64))
+                        .unwrap_or((-1, -1));
+                    let levels = crate::metrics::Levels {
+                        engine,
+                        ..crate::metrics::Levels::default()
+                    };
+                    (
+                        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+                        crate::metrics::render(&levels),
+                    )
+                        .into_response()
+                }
+            }),
+        )
+        .route(
+            "/health",
+            get(move || {
+                let (store, name, stopping) = (store.clone(), name.clone(), stopping.clone());
+                async move {
+                    let queue = store.queue_depth().await.ok();
+                    let status = if stopping.load(Ordering::SeqCst) {
+                        "stopping"
+                    } else if queue.is_none() {
+                        "no-database"
+                    } else {
+                        "ok"
+                    };
+                    let code = if status == "ok" {
+                        StatusCode::OK
+                    } else {
+                        StatusCode::SERVICE_UNAVAILABLE
+                    };
+                    let health = WorkerHealth {
+                        status,
+                        worker: name,
+                        queue,
+                    };
+                    (code, axum::Json(health)).into_response()
+                }
+            }),
+        )
 }
 
 /// One lane of the worker: take a job, do it, repeat; sleep until a job is
@@ -124,8 +212,18 @@ async fn wait_for_work(notices: &mut Option<tokio::sync::broadcast::Receiver<Not
     let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
 }
 
-/// Does one job while renewing its lease, and records how it ended.
+/// Does one job while renewing its lease, and records how it ended (in
+/// the log and the metrics).
 async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
+    let kind = job.kind.name();
+    crate::metrics::worker_busy(1);
+    let outcome = work(store, config, name, job).await;
+    crate::metrics::worker_busy(-1);
+    crate::metrics::worker_job(kind, outcome);
+}
+
+/// [`do_job`]'s work: how it ended (`ok`, `failed`, `lost`, `given-up`).
+async fn work(store: &Store, config: &WorkerConfig, name: &str, job: Job) -> &'static str {
     let started = std::time::Instant::now();
     if job.attempts > MAX_ATTEMPTS && job.kind == JobKind::Move {
         // A game must never wait for ever on a move that kills its workers:
@@ -145,14 +243,14 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
         {
             tracing::error!(job = job.id, error = %e, "could not queue a move again");
         }
-        return;
+        return "given-up";
     }
     if job.attempts > MAX_ATTEMPTS {
         tracing::error!(job = job.id, kind = job.kind.name(), "job given up");
         let _ = store
             .finish(&job, Err(format!("given up after {MAX_ATTEMPTS} attempts")))
             .await;
-        return;
+        return "given-up";
     }
     // Renew the lease while working; if it is lost (this worker was too
     // slow and another took the job), stop a search in flight.
@@ -193,7 +291,7 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
     };
     renewal.abort();
     if lost.load(Ordering::SeqCst) {
-        return; // another worker holds it now
+        return "lost"; // another worker holds it now
     }
     tracing::debug!(
         job = job.id,
@@ -204,12 +302,14 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
         "job done"
     );
     let result = outcome.map_err(|e| e.to_string());
+    let ended = if result.is_ok() { "ok" } else { "failed" };
     if let Err(e) = &result {
         tracing::error!(job = job.id, kind = job.kind.name(), error = %e, "job failed");
     }
     if let Err(e) = store.finish(&job, result).await {
         tracing::error!(job = job.id, error = %e, "could not finish a job");
     }
+    ended
 }
 
 async fn blocking<T: Send + 'static, E: Send + 'static>(

@@ -26,6 +26,11 @@ pub(crate) struct WorkerArgs {
     /// tablebase build`); a missing directory means none.
     #[arg(long, env = "AGON_TABLEBASES", default_value = TABLEBASES)]
     pub(crate) tablebases: std::path::PathBuf,
+    /// Serve GET /metrics (Prometheus's text format: jobs ended, jobs in
+    /// hand, the queue, the engine's time) and GET /health on this address,
+    /// for the monitoring on this machine.
+    #[arg(long, env = "AGON_METRICS_BIND")]
+    pub(crate) metrics_bind: Option<std::net::SocketAddr>,
 }
 
 impl WorkerArgs {
@@ -43,6 +48,7 @@ impl WorkerArgs {
             lease: Duration::from_secs(self.lease_secs.max(1)),
             engine_delay: Duration::from_millis(self.engine_delay_ms),
             name,
+            metrics_bind: self.metrics_bind,
         }
     }
 }

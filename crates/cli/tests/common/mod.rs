@@ -222,3 +222,37 @@ pub fn agon_version() -> String {
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// `promtool check metrics` (Prometheus's own checker, Debian's
+/// `prometheus`) on a scrape: every family with its help and type; skipped
+/// only where promtool is missing outside `./test.sh` (which installs it).
+pub fn promtool_checks(body: &str) {
+    use std::io::Write;
+    let Ok(mut child) = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    else {
+        assert!(
+            std::env::var_os("AGON_REQUIRE_ALL").is_none(),
+            "promtool is missing, and ./test.sh (AGON_REQUIRE_ALL) runs every check"
+        );
+        eprintln!("promtool is missing: the scrape was not checked by it");
+        return;
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(body.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "promtool: {}{}\n{body}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

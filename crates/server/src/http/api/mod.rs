@@ -154,7 +154,7 @@ pub async fn metrics(
     (
         [(
             axum::http::header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
+            crate::metrics::CONTENT_TYPE,
         )],
         crate::metrics::render(&levels),
     )
