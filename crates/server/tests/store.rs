@@ -619,3 +619,67 @@ async fn bad_database_urls_are_clear_errors() {
         .unwrap();
     assert!(e.to_string().contains("PostgreSQL"), "{e}");
 }
+
+/// The SQLite store's write-ahead log does not keep its peak size after a
+/// burst (issue 85 saw 193 MB beside an 8.9 MB database): once a checkpoint
+/// has copied it all, the writer starts it over and cuts the file back to
+/// 16 MiB. A reader holding a transaction open makes the burst pile up in
+/// the log; once it lets go, the log shrinks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_write_ahead_log_is_cut_back_after_a_burst() {
+    use agon_server::store::{ChatLine, Room};
+    const KEPT: u64 = 16 << 20;
+    let dir = std::env::temp_dir().join(format!("agon-wal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::open(&dir).unwrap();
+    let wal = dir.join("agon.db-wal");
+    let wal_size = || std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    // A reader in the middle of a read: no checkpoint can finish meanwhile.
+    let reader = rusqlite::Connection::open(dir.join("agon.db")).unwrap();
+    reader
+        .execute_batch("BEGIN; SELECT COUNT(*) FROM chat;")
+        .unwrap();
+    let line = |i: usize| ChatLine {
+        id: 0,
+        game: "g".into(),
+        room: Room::Spectators,
+        seat: None,
+        name: None,
+        text: format!("{i}:{}", "x".repeat(8_000)),
+        at_ms: 0,
+        hidden: false,
+        writer: None,
+    };
+    // About 24 MB of lines, a hundred at a time (grouped in few commits).
+    for chunk in 0..30 {
+        futures_util::future::join_all((0..100).map(|i| store.add_chat(line(chunk * 100 + i))))
+            .await
+            .into_iter()
+            .for_each(|r| {
+                r.unwrap();
+            });
+    }
+    assert!(
+        wal_size() > KEPT,
+        "the burst piled up: {} bytes",
+        wal_size()
+    );
+    reader.execute_batch("COMMIT;").unwrap();
+    drop(reader);
+    // Checkpoints run every second; the next write after one that copied
+    // everything starts the log over and cuts it back.
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    let mut i = 0;
+    while wal_size() > KEPT {
+        assert!(
+            std::time::Instant::now() < until,
+            "the log kept {} bytes",
+            wal_size()
+        );
+        store.add_chat(line(i)).await.unwrap();
+        i += 1;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
