@@ -29,7 +29,9 @@ block="$(awk '/^1\. PostgreSQL:/ {on=1} on && /```sh/ {inb=1; next} inb && /```/
 [ -n "$block" ] || { echo "no PostgreSQL block in docs/deploy.md" >&2; exit 1; }
 export PGHOST="$dir" PGPORT="$port"
 eval "$block" >/dev/null
-if ! "$agon" migrate --database "$AGON_DATABASE" >/dev/null 2>"$dir/migrate.log"; then
+# As docs/deploy.md says: the database from AGON_DATABASE, never on the
+# command line.
+if ! "$agon" migrate >/dev/null 2>"$dir/migrate.log"; then
   cat "$dir/migrate.log" >&2
   echo "the documented PostgreSQL setup does not let agon in" >&2
   exit 1
@@ -41,3 +43,22 @@ if "$agon" migrate --database "$no_password" >/dev/null 2>&1; then
   exit 1
 fi
 echo "and refuses the same URL without it"
+
+# The documented PostgreSQL backup and restore: the first ```sh block after
+# "**PostgreSQL** (`--database`)", run as written (only the port changed)
+# against the database just made: the restore's URL must let it in.
+restore="$(awk '/^\*\*PostgreSQL\*\* \(`--database`\)/ {on=1} on && /```sh/ {inb=1; next} inb && /```/ {exit} inb {print}' docs/deploy.md \
+  | sed -e "s/5432/$port/")"
+[ -n "$restore" ] || { echo "no PostgreSQL restore block in docs/deploy.md" >&2; exit 1; }
+(cd "$dir" && PATH="$bin:$PATH" eval "$restore") >"$dir/restore.log" 2>&1 || {
+  cat "$dir/restore.log" >&2
+  echo "the documented PostgreSQL backup and restore fail as written" >&2
+  exit 1
+}
+restored="$(printf '%s' "$AGON_DATABASE" | sed -E 's#/agon$#/agon_restored#')"
+if ! AGON_DATABASE="$restored" "$agon" migrate >/dev/null 2>"$dir/migrate.log"; then
+  cat "$dir/migrate.log" >&2
+  echo "agon cannot use the restored database" >&2
+  exit 1
+fi
+echo "and its documented backup restores into a database agon uses"
