@@ -40,3 +40,50 @@ fn the_systemd_units_verify() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// docs/deploy.md's block that installs the units does all they need: the
+/// file their `Documentation=` names, the settings file they read with the
+/// database in it, both units copied and both enabled.
+#[test]
+fn the_documented_install_block_installs_what_the_units_name() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md"))
+            .unwrap();
+    let start = docs
+        .find("install -m 755 target/release/agon /usr/local/bin/agon")
+        .expect("the install block");
+    let block = &docs[start..start + docs[start..].find("```").unwrap()];
+    let units = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy");
+    for unit in ["agon.service", "agon-worker.service"] {
+        let text = std::fs::read_to_string(format!("{units}/{unit}")).unwrap();
+        assert!(
+            block.contains(&format!("docs/deploy/{unit}")),
+            "{unit} is copied: {block}"
+        );
+        for line in text.lines() {
+            if let Some(doc) = line.strip_prefix("Documentation=file://") {
+                assert!(
+                    block.contains(&format!("docs/deploy.md {doc}")),
+                    "{unit}'s Documentation= ({doc}) is installed: {block}"
+                );
+            }
+            if let Some(env) = line.strip_prefix("EnvironmentFile=") {
+                let env = env.trim_start_matches('-');
+                assert!(
+                    block.contains(&format!("> {env}")),
+                    "{env} is written: {block}"
+                );
+                assert!(
+                    block.contains(&format!(
+                        "AGON_DATABASE=%s\\n\" \"$AGON_DATABASE\" >> {env}"
+                    )),
+                    "{env} gets the database: {block}"
+                );
+            }
+        }
+    }
+    assert!(
+        block.contains("systemctl daemon-reload && systemctl enable --now agon agon-worker"),
+        "both enabled: {block}"
+    );
+}
