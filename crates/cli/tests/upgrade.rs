@@ -57,7 +57,16 @@ fn this_release_serves_beside_a_newer_compatible_schema_and_refuses_an_incompati
     assert_eq!(status, 200, "{body}");
     server.kill().unwrap();
     server.wait().unwrap();
-    assert!(agon(&["migrate", "--data", dir]).status.success());
+    let out = agon(&["migrate", "--data", dir]);
+    assert!(out.status.success());
+    // Routine: nothing logged at ERROR (someone must act), the newer
+    // compatible schema noted at INFO.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!said.contains("ERROR"), "{said}");
+    assert!(
+        said.contains("compatible (expand_) migrations only"),
+        "{said}"
+    );
     // Then it drops something (contract): this release refuses to start,
     // and says why and what to do.
     newer_migration(

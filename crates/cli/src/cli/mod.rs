@@ -84,7 +84,18 @@ impl Cli {
             .with_writer(std::io::stderr)
             // Colour codes only for a person at a terminal, never in a file.
             .with_ansi(std::io::stderr().is_terminal())
-            .with_env_filter(self.log_level.clone());
+            .with_env_filter(
+                self.log_level.clone().add_directive(
+                    // refinery says at ERROR that an applied migration is not in
+                    // this binary: routine beside a newer release's `expand_`
+                    // schema, which `store::schema::check` vets (refusing any
+                    // other, with the reason) and notes at INFO. ERROR means
+                    // someone must act.
+                    "refinery_core::traits::missing=off"
+                        .parse()
+                        .expect("a valid directive"),
+                ),
+            );
         // Another subscriber already set (in tests) is not an error.
         let _ = match self.log_format {
             LogFormat::Text => builder.try_init(),
