@@ -41,6 +41,8 @@ const VOLATILE_KEYS: &[&str] = &[
     "games_in_memory",
     "sockets",
     "store",
+    // The build's commit and whether its tree was modified: new each commit.
+    "build",
 ];
 
 #[derive(Default)]
