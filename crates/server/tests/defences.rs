@@ -101,6 +101,38 @@ async fn a_foreign_host_is_refused_and_the_served_ones_are_not() {
     );
 }
 
+/// HTTP/2 names the host in the request's authority and sends no `Host`
+/// header: the page's own requests over HTTP/2 (`curl --http2-prior-knowledge`,
+/// a client that speaks h2c) are its own site's, and a foreign `Origin` is
+/// still refused.
+#[tokio::test]
+async fn over_http2_the_authority_names_the_site_an_origin_must_match() {
+    let app = fresh();
+    let h2 = |origin: &str| {
+        Request::builder()
+            .method("POST")
+            .uri("http://127.0.0.1:8080/api/games")
+            .version(axum::http::Version::HTTP_2)
+            .header(header::ORIGIN, origin)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(r#"{"game":"ringo","opponent":"local"}"#))
+            .unwrap()
+    };
+    let (status, _, v) = send(&app, h2("http://127.0.0.1:8080")).await;
+    assert_eq!(status, StatusCode::CREATED, "its own page over HTTP/2: {v}");
+    for foreign in [
+        "http://evil.example",
+        "http://127.0.0.1:8081",
+        "https://127.0.0.1:8080.evil.example",
+        "null",
+        "",
+    ] {
+        let (status, _, v) = send(&app, h2(foreign)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{foreign:?}: {v}");
+        assert_eq!(v["code"], "foreign-origin", "{v}");
+    }
+}
+
 #[tokio::test]
 async fn answers_with_secrets_are_never_cached_and_https_gets_hsts() {
     let app = fresh_with(Options {

@@ -156,6 +156,11 @@ pub(crate) struct ServeArgs {
     /// idle between requests.
     #[arg(long, env = "AGON_HEADER_TIMEOUT_SECS", default_value_t = 10)]
     pub(crate) header_timeout_secs: u64,
+    /// Seconds a request may go unanswered: past them its client gets 503
+    /// `timeout` (what it asked may still be done) while the server
+    /// finishes it; 0 for no deadline.
+    #[arg(long, env = "AGON_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub(crate) request_timeout_secs: u64,
     /// WebSockets open at most, in all.
     #[arg(long, env = "AGON_MAX_SOCKETS", default_value_t = 20_000)]
     pub(crate) max_sockets: usize,
@@ -281,6 +286,7 @@ impl ServeArgs {
                 max_connections: self.max_connections,
                 max_connections_per_address: self.max_connections_per_address,
                 header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+                request_timeout: Duration::from_secs(self.request_timeout_secs),
                 max_sockets: self.max_sockets,
                 max_sockets_per_game: self.max_sockets_per_game,
                 max_sockets_per_address: self.max_sockets_per_address,

@@ -36,6 +36,10 @@ pub struct Options {
     /// How long a connection may take to send a request's headers, and stay
     /// idle between requests.
     pub header_timeout: Duration,
+    /// How long a request may go unanswered: past it the client gets 503
+    /// `timeout` while the handler runs on (`crate::http::deadline`);
+    /// zero for no deadline.
+    pub request_timeout: Duration,
     /// WebSockets open at most, in all.
     pub max_sockets: usize,
     /// WebSockets open at most on one game.
@@ -103,6 +107,7 @@ impl Default for Options {
             max_connections: 10_000,
             max_connections_per_address: 256,
             header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
             max_sockets: 20_000,
             max_sockets_per_game: 5_000,
             max_sockets_per_address: 1_000,

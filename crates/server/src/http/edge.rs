@@ -35,27 +35,37 @@ img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none
 /// Whether a request's `Origin` (if any) may change state here: the same
 /// host as the request, or one of the allowed origins. Requests without an
 /// `Origin` (programs, not browsers) pass.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
+    let Some(origin) = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+    else {
         return true;
     };
     if allowed.iter().any(|a| a.trim_end_matches('/') == origin) {
         return true;
     }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    // HTTP/2 names the host in the request's authority, not in `Host`.
+    let host = requested_authority(req);
     let origin_host = origin.split_once("://").map(|(_, h)| h);
     matches!((host, origin_host), (Some(h), Some(o)) if h.eq_ignore_ascii_case(o))
+}
+
+/// The authority a request names, port and all: its `Host`, or, over
+/// HTTP/2, its URI's authority.
+fn requested_authority(req: &Request) -> Option<String> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.as_str().to_string()))
 }
 
 /// The host a request names (its `Host`, or an HTTP/2 authority), without
 /// the port; `None` when it names none.
 fn requested_host(req: &Request) -> Option<String> {
-    let raw = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string)
-        .or_else(|| req.uri().authority().map(|a| a.as_str().to_string()))?;
+    let raw = requested_authority(req)?;
     let raw = raw.trim();
     let host = if let Some(rest) = raw.strip_prefix('[') {
         // [::1]:8080
@@ -164,7 +174,7 @@ pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> 
         )
     } else if api
         && (changes_state || upgrade)
-        && !origin_allowed(req.headers(), &app.options().allowed_origins)
+        && !origin_allowed(&req, &app.options().allowed_origins)
     {
         json_error(
             StatusCode::FORBIDDEN,

@@ -101,6 +101,9 @@ pub enum ErrorCode {
     AnalysisLimit,
     /// The engine's queue for analyses is full (503, with `Retry-After`).
     EngineBusy,
+    /// No answer within the server's deadline (503, with `Retry-After`):
+    /// what was asked may still be done.
+    Timeout,
     /// A friend game waits for the friend: nobody moves until she joins (409).
     WaitingForFriend,
     /// Abort after both sides moved, or in a game not between two people

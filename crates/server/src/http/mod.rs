@@ -5,6 +5,7 @@
 
 pub mod api;
 pub(crate) mod assets;
+pub(crate) mod deadline;
 pub(crate) mod edge;
 pub mod error;
 pub(crate) mod limits;
@@ -296,6 +297,11 @@ pub fn app(state: AppState) -> Router {
         // out of the series), for `/metrics`.
         .route_layer(axum::middleware::from_fn(counted))
         .fallback(assets::not_found)
+        // Every request answered within the deadline (see `deadline`).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::http::deadline::answer_within,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         // One span per request; the answer is logged at debug level (a busy
         // site would drown its info log; info with --access-log). A 500 is
