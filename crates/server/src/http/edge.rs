@@ -199,6 +199,15 @@ pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> 
                 .map(|b| String::from_utf8_lossy(&b).trim().to_string())
                 .filter(|t| !t.is_empty());
             let reason = status.canonical_reason().unwrap_or("error").to_lowercase();
+            // The rate limiter's wait, in whole seconds (at least one: a
+            // client told 0 would come straight back).
+            let wait = res
+                .headers()
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(1)
+                .max(1);
             let message = match (status, text) {
                 (StatusCode::PAYLOAD_TOO_LARGE, _) => {
                     format!("the body is too large: at most {} bytes", body_limit(&path))
@@ -207,6 +216,10 @@ pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> 
                     format!("{reason}: see docs/api.md for this route's methods")
                 }
                 (StatusCode::NOT_FOUND, None) => format!("no such route {path}: see docs/api.md"),
+                // The limiter's own words say "wait for 0s".
+                (StatusCode::TOO_MANY_REQUESTS, _) => {
+                    format!("too many requests from your address: try again in {wait} s")
+                }
                 (_, Some(t)) => format!("{reason}: {t}"),
                 (_, None) => reason,
             };
@@ -214,16 +227,7 @@ pub async fn edge(State(app): State<AppState>, mut req: Request, next: Next) -> 
             if let Some(allow) = res.headers().get(header::ALLOW) {
                 fresh.headers_mut().insert(header::ALLOW, allow.clone());
             }
-            // The rate limiter's wait, in whole seconds (at least one: a
-            // client told 0 would come straight back).
             if status == StatusCode::TOO_MANY_REQUESTS {
-                let wait = res
-                    .headers()
-                    .get(header::RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .unwrap_or(1)
-                    .max(1);
                 fresh.headers_mut().insert(header::RETRY_AFTER, wait.into());
             }
             fresh
