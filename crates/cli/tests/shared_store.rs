@@ -1,6 +1,7 @@
 //! Several instances on one PostgreSQL store (issue 20's acceptance test): a
 //! real PostgreSQL, two `agon serve` instances on different ports and an
-//! `agon worker`.
+//! `agon worker`, started from docs/deploy.md's steps 2 and 3 as written
+//! (read from the file; only the ports replaced).
 //!
 //! - A friend game is created on instance A, joined and played on B and A in
 //!   turn, watched over a WebSocket on each: every move reaches both.
@@ -91,6 +92,106 @@ fn worker(db: &str) -> Proc {
         .read_line(&mut line)
         .unwrap();
     assert!(line.contains("Agon worker"), "{line}");
+    Proc(child, false)
+}
+
+/// The command lines of docs/deploy.md's step `step` ("2." the web
+/// instances, "3." the workers) that start with `agon {what}`, as written.
+fn documented(step: &str, what: &str) -> Vec<Vec<String>> {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md"))
+            .unwrap();
+    let from = docs
+        .find(&format!("\n{step} "))
+        .unwrap_or_else(|| panic!("docs/deploy.md has a step {step}"));
+    let block = &docs[from..];
+    let block = &block[block.find("```sh").expect("its sh block") + 5..];
+    let block = &block[..block.find("```").unwrap()];
+    let lines: Vec<Vec<String>> = block
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with(&format!("agon {what} ")))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert!(!lines.is_empty(), "step {step} starts agon {what}");
+    lines
+}
+
+/// Runs a documented command line as written, but for its `--port` (a
+/// free one instead: the machine may be using 8081), with `AGON_DATABASE`
+/// and `env` in its environment (the test's own settings, which a command
+/// line would override) and its own folder as the working directory.
+fn run_documented(
+    line: &[String],
+    db: &str,
+    env: &[(&str, &str)],
+    cwd: &std::path::Path,
+) -> (Child, Option<u16>) {
+    let mut args = line[1..].to_vec();
+    let mut port = None;
+    if let Some(i) = args.iter().position(|a| a == "--port") {
+        let free = common::free_port();
+        args[i + 1] = free.to_string();
+        port = Some(free);
+    }
+    assert!(
+        !args.iter().any(|a| a == "--database"),
+        "the docs never put the database on a command line: {line:?}"
+    );
+    std::fs::create_dir_all(cwd).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(&args)
+        .env("AGON_DATABASE", db)
+        .envs(env.iter().copied())
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("agon starts");
+    (child, port)
+}
+
+/// Waits for a started process's first line, which must say `says`.
+fn first_line(child: &mut Child, says: &str) {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains(says), "{line}");
+}
+
+/// docs/deploy.md's step 2, instance `i` (0 or 1), as written but for its
+/// port; the test's speed settings from the environment.
+fn documented_serve(i: usize, db: &str, dir: &std::path::Path) -> (Proc, String) {
+    let lines = documented("2.", "serve");
+    let (mut child, port) = run_documented(
+        &lines[i],
+        db,
+        &[
+            ("AGON_ENGINE_DELAY_MS", "0"),
+            ("AGON_RATE_LIMIT", "0"),
+            ("AGON_CREATE_LIMIT", "0"),
+        ],
+        dir,
+    );
+    first_line(&mut child, "Agon is running");
+    (
+        Proc(child, false),
+        format!("127.0.0.1:{}", port.expect("a documented port")),
+    )
+}
+
+/// docs/deploy.md's step 3, its first worker, as written; a short lease so
+/// a killed worker's job goes to the next one soon.
+fn documented_worker(db: &str, dir: &std::path::Path) -> Proc {
+    let lines = documented("3.", "worker");
+    let (mut child, _) = run_documented(
+        &lines[0],
+        db,
+        &[("AGON_ENGINE_DELAY_MS", "0"), ("AGON_LEASE_SECS", "2")],
+        dir,
+    );
+    first_line(&mut child, "Agon worker");
     Proc(child, false)
 }
 
@@ -415,9 +516,10 @@ async fn two_instances_and_a_worker_share_one_postgres() {
     let Some(admin) = test_database() else { return };
     let db = fresh_database(&admin).await;
     let dir = std::env::temp_dir().join(format!("agon-shared-{}", std::process::id()));
-    let (mut a, addr_a) = serve(&db, &dir.join("a"));
-    let (mut b, addr_b) = serve(&db, &dir.join("b"));
-    let mut w1 = worker(&db);
+    // Steps 2 and 3 of docs/deploy.md as written (the ports apart).
+    let (mut a, addr_a) = documented_serve(0, &db, &dir.join("a"));
+    let (mut b, addr_b) = documented_serve(1, &db, &dir.join("b"));
+    let mut w1 = documented_worker(&db, &dir.join("w"));
     let client = {
         // reqwest is built with TLS (for Web Push): its provider first.
         agon_server::push::install_tls();
