@@ -1,6 +1,7 @@
-// WCAG 2.1 AA in the browser: axe-core over every kind of page, with no
+// WCAG 2.2 AA in the browser: axe-core over every kind of page, with no
 // violation of any impact; every page usable on a phone (390×844) without
-// horizontal scrolling, no control off the screen, touch targets of 44 px;
+// horizontal scrolling, no control off the screen, touch targets of 44 px,
+// and every control of every page at least 24 × 24 by itself (2.5.8);
 // the header and every button state at 4.5:1; the moderation page as a
 // moderator sees it, likewise; and every page's picture at 390 and 1280 px.
 import test from "node:test";
@@ -120,7 +121,7 @@ async function open(page, url, name, path, ready) {
   if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
 }
 
-test("axe-core finds no violation of any impact on any page, in every language", async () => {
+test("axe-core (WCAG 2.2 AA) finds no violation of any impact on any page, in every language", async () => {
   await withApp(async (server, browser) => {
     const g = await someGames(server.url);
     // The page's policy allows no inline script; axe is injected around it.
@@ -132,7 +133,7 @@ test("axe-core finds no violation of any impact on any page, in every language",
       for (const [name, path, ready] of pages(g)) {
         await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
         await page.evaluate(axeSource);
-        const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } }));
+        const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
         // Every violation, whatever its impact: a minor one is a player's
         // trouble too (the newcomer's audit named an empty table header).
         for (const v of result.violations) {
@@ -204,6 +205,57 @@ test("every page fits a phone: no horizontal scroll, no control off the screen, 
       assert.equal(await page.locator("header nav a").filter({ visible: true }).count(), 0, `${lang}: Escape closes the menu`);
       assert.equal(await page.evaluate(() => document.activeElement.id), "menu-button");
     }
+  });
+});
+
+/** Every control a player can tap on the page, visible, with its size:
+ *  links, buttons, inputs, menus, summaries and anything focusable or with
+ *  a button's role (the boards' cells). A link inside a sentence is
+ *  excepted, as WCAG 2.2's 2.5.8 excepts it (its line sets its size), and
+ *  so is what a pointer cannot hit. A checkbox counts by itself, not by its
+ *  label. Runs in the page. */
+function controlSizes() {
+  const visible = (e) => e.getClientRects().length > 0 && !e.closest(".sr-only, [hidden], [inert]")
+    && getComputedStyle(e).visibility !== "hidden";
+  const inSentence = (a) => {
+    if (a.tagName !== "A" || getComputedStyle(a).display !== "inline") return false;
+    const block = a.parentElement.closest("p, li, dd, td, th, figcaption, div, section, label");
+    if (!block) return false;
+    const own = a.textContent.trim();
+    return block.textContent.replace(own, "").trim().replace(/[\s.,;:()·–—-]/g, "").length > 0;
+  };
+  const out = [];
+  const seen = new Set();
+  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=tab], [role=checkbox], [role=radio], [tabindex]:not([tabindex="-1"])')) {
+    // Not a pointer's target (the review graph's dots: a tap on the graph
+    // picks the nearest point), or a link in a sentence.
+    if (!visible(e) || inSentence(e) || getComputedStyle(e).pointerEvents === "none") continue;
+    if (seen.has(e)) continue;
+    seen.add(e);
+    const r = e.getBoundingClientRect();
+    const name = (e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? "." + e.className.split(" ")[0] : ""))
+      + " " + (e.getAttribute("aria-label") || e.textContent || e.value || "").trim().slice(0, 24);
+    out.push({ name, w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10 });
+  }
+  return out;
+}
+
+test("every control is at least 24 × 24 px by itself at 390 px, on every page, in every language (WCAG 2.2 2.5.8)", async () => {
+  await withApp(async (server, browser) => {
+    const g = await someGames(server.url);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await adopt(page, server.url, g);
+    const small = [];
+    const extra = [["puzzles", "/puzzles", "#puzzle-theme"]];
+    for (const lang of ["en", "pl", "fr"]) {
+      for (const [name, path, ready] of [...pages(g), ...extra]) {
+        await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
+        for (const c of await page.evaluate(controlSizes)) {
+          if (c.w < 24 || c.h < 24) small.push(`${lang} ${name}: ${c.name} ${c.w}×${c.h}`);
+        }
+      }
+    }
+    assert.deepEqual(small, [], small.join("\n"));
   });
 });
 
@@ -320,7 +372,7 @@ test("the moderation page, as a moderator sees it with a report and a record: ax
       await page.locator("#mod-reports li[data-report]").waitFor();
       await page.locator("#mod-record h3").waitFor();
       await page.evaluate(axeSource);
-      const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } }));
+      const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
       for (const v of result.violations) found.push(`${lang}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
     }
     assert.deepEqual(found, [], found.join("\n"));
@@ -337,5 +389,13 @@ test("the moderation page, as a moderator sees it with a report and a record: ax
     }));
     assert.ok(scroll <= 390, `the page is ${scroll} px wide`);
     assert.deepEqual(small, []);
+    // Every control at least 24 × 24 by itself, in every language.
+    const tiny = [];
+    for (const lang of ["en", "pl", "fr"]) {
+      await page.goto(`${server.url}/mod?lang=${lang}&user=eve`);
+      await page.locator("#mod-record h3").waitFor();
+      for (const c of await page.evaluate(controlSizes)) if (c.w < 24 || c.h < 24) tiny.push(`${lang}: ${c.name} ${c.w}×${c.h}`);
+    }
+    assert.deepEqual(tiny, [], tiny.join("\n"));
   });
 });

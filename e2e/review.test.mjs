@@ -39,8 +39,9 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     await page.locator("#strategy-ringo article").first().waitFor();
     await page.goBack();
     await page.locator("#review-summary").waitFor({ timeout: 60000 });
-    // A point of the graph opens the position before that move.
-    await page.locator('#win-graph .pt[data-ply="2"]').click();
+    // A point of the graph opens the position before that move: a tap
+    // where the dot is drawn (the graph's face takes it, the nearest point).
+    await page.locator('#win-graph .pt[data-ply="2"]').click({ force: true });
     await page.waitForFunction(() => window.agonState && window.agonState.history.length === 2);
     // Numbered as the game's move list numbers it: moves in pairs, "2." for
     // the attackers' second move, "1…" for the defenders' first.
@@ -96,7 +97,7 @@ test("a finished Ringo game: Review, accuracy, the graph opens positions, graded
     assert.equal(await page.locator("#analysis-to-move").innerText(), "Attackers to move");
     await page.goBack();
     await page.waitForURL(/\/review\//);
-    await page.locator('#win-graph .pt[data-ply="4"]').click();
+    await page.locator('#win-graph .pt[data-ply="4"]').click({ force: true });
     await page.waitForFunction(() => window.agonState.history.length === 4);
     // Replay opens at the position shown, to step on from it.
     await page.locator("#review-replay").click();

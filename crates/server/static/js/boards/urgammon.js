@@ -125,7 +125,10 @@ export function urgammonBoard(view, act, mine, onCell) {
       const shapes = pieceShape(k, sc, cx, cy, 38, { "data-entry": sc + k });
       if (canEnter && !sel) shapes[0].classList.add("movable");
       if (sel === k && sc === actSide) shapes[0].classList.add("picked");
-      g.append(...shapes, sv("text", { class: "count", x: cx + 30, y: cy, "aria-hidden": "true" }, "×" + army.waiting[k]));
+      // The piece's whole slot of the tray is what a tap hits (a piece
+      // and its count were 18 px high on a phone).
+      g.append(...shapes, sv("text", { class: "count", x: cx + 30, y: cy, "aria-hidden": "true" }, "×" + army.waiting[k]),
+        sv("rect", { class: "hit", x: cx - 0.525 * C, y: y + 16, width: 1.05 * C, height: 70 }));
       svg.append(g);
     });
     const offTarget = sc === actSide && targets.some((m) => m.to === null);
