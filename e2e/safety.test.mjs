@@ -48,6 +48,21 @@ test("a player blocks another and no longer sees her lines; unblocked, she does 
     await ala.locator("#block").click();
     await ala.locator("#challenge-status", { hasText: "You block eve" }).waitFor();
     assert.equal(await ala.locator("#block").getAttribute("aria-pressed"), "true");
+    // Eve, challenging Ala from her profile, is refused in one sentence
+    // (it said the reason twice: "One of you blocks the other. (… one of
+    // you blocks the other)"), in English and in Polish.
+    for (const [lang, says] of [["en", "One of you blocks the other."], ["pl", null]]) {
+      await eve.goto(`${server.url}/@/ala?lang=${lang}`);
+      await eve.locator("#challenge-form > summary").click();
+      await eve.locator("#challenge-send").click();
+      const status = eve.locator("#challenge-status");
+      await status.filter({ hasText: /\S/ }).waitFor();
+      const text = (await status.innerText()).trim();
+      if (says) assert.equal(text, says);
+      else assert.ok(!/block/i.test(text) && /^[^.]+\.$/.test(text), `one Polish sentence: ${text}`);
+    }
+    await eve.goto(`${server.url}/g/${game}?lang=en`);
+    await waitState(eve, () => !!window.agonState);
     await ala.goto(`${server.url}/g/${game}?lang=en`);
     await waitState(ala, () => !!window.agonState);
     await say(eve, "second line");

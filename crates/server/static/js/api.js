@@ -58,10 +58,14 @@ export class ApiError extends Error {
 export function errorText(e) {
   if (e.at) return `${e.message} ${t("err.at", { n: e.at.index + 1, token: e.at.token })}`;
   const english = document.documentElement.lang === "en";
-  // The server's sentence only when it says more than the translation (a
-  // bad part named), never the same sentence twice.
+  // The server's sentence only when it names a bad part the translation
+  // does not (a quoted token, a number), never the same reason twice in
+  // other words ("One of you blocks the other. (… one of you blocks the
+  // other)").
   const words = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-  const more = e.english && !words(e.message).includes(words(e.english));
+  const names = (s) => (s.match(/'[^']*'|"[^"]*"|\d+/g) || []);
+  const more = e.english && !words(e.message).includes(words(e.english))
+    && names(e.english).some((n) => !e.message.includes(n.replace(/^['"]|['"]$/g, "")));
   return english && more ? `${e.message} (${e.english})` : e.message;
 }
 
