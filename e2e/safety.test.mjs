@@ -107,19 +107,27 @@ test("a report from a chat line reaches the moderator with the line; a mute stop
     assert.match(await card.innerText(), /eve · Abuse in chat/);
     await card.locator(".mod-lines li", { hasText: "you play like a potato" }).waitFor();
     assert.match(await card.innerText(), /Reported by ala/);
+    // Eve has a second page open, in Polish.
+    const evePl = await eve.context().newPage();
+    await evePl.goto(server.url + "/rules?lang=pl");
+    await evePl.locator("#rules-ringo").waitFor();
+    await evePl.waitForTimeout(500);
     // Muted for an hour, with a reason: the report closes, the log says so.
     await card.locator("input").fill("insults in chat");
     await card.locator('[data-action="mute-60"]').click();
     await mo.locator("#mod-none").waitFor();
     await mo.locator('#mod-log-table tr[data-action="mute"]', { hasText: "insults in chat" }).waitFor();
-    // Eve's next line is refused, in her page's words; a new page tells her
-    // why and until when, once.
+    // Every page Eve has open tells her at once, without a reload, why and
+    // until when, in its language (she learned of it only after a reload).
+    const told = eve.locator('#notices [data-notice="mute"]');
+    await told.filter({ hasText: /^A moderator muted your chat until .*\d.*: insults in chat$/ }).waitFor();
+    await evePl.locator('#notices [data-notice="mute"]').filter({ hasText: /^Moderator wyciszył twój czat do .*\d.*: insults in chat$/ }).waitFor();
+    // Her next line is refused, in her page's words, with why.
     await say(eve, "still here");
-    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d/ }).waitFor();
-    await eve.goto(server.url + "/rules?lang=en");
-    await eve.locator('#notices [data-notice="mute"]', { hasText: "insults in chat" }).waitFor();
+    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d.*: insults in chat/ }).waitFor();
     await eve.locator("#notices-close").click();
     await eve.locator("#notices").waitFor({ state: "hidden" });
+    // Told once: a page opened later does not say it again.
     await eve.goto(server.url + "/rules?lang=en");
     await eve.waitForTimeout(500);
     assert.equal(await eve.locator("#notices").isVisible(), false, "told once");
@@ -148,11 +156,11 @@ test("a mute holds on both instances of one database: refused on the other, told
     await mo.locator('#mod-record [data-action="mute-60"]').click();
     await mo.locator("#mod-muted").waitFor();
     await mo.locator('#mod-log-table tr[data-action="mute"]', { hasText: "spam across instances" }).waitFor();
-    // On her instance, at once: refused, and told until when.
-    await say(eve, "muted line");
-    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d/ }).waitFor();
-    await eve.goto(b.url + "/rules?lang=en");
+    // On her instance, at once: her open page says why, a line is
+    // refused, and told until when and why.
     await eve.locator('#notices [data-notice="mute"]', { hasText: "spam across instances" }).waitFor();
+    await say(eve, "muted line");
+    await eve.locator("#toast", { hasText: /A moderator has muted your chat until .*\d.*: spam across instances/ }).waitFor();
     await ala.waitForTimeout(1000);
     assert.equal(await ala.locator("#chat-lines li", { hasText: "muted line" }).count(), 0, "never shown on the other instance");
   } finally {

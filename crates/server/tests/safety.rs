@@ -427,6 +427,8 @@ async fn moderators_read_reports_with_their_evidence_act_once_each_and_a_mute_st
         v["until_ms"], me["muted_until"],
         "the refusal says until when"
     );
+    assert_eq!(v["reason"], "insults in chat", "and why: {v}");
+    assert_eq!(me["muted_reason"], "insults in chat", "{me}");
     assert_eq!(me["notices"][0]["action"], "mute");
     assert_eq!(me["notices"][0]["reason"], "insults in chat");
     let (_, me) = as_account(&app, &eve, "GET", "/api/account", None).await;

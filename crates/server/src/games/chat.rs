@@ -36,8 +36,8 @@ pub enum ChatRefusal {
     Flood,
     /// A moderator muted the writer's chat until this time (milliseconds
     /// since the epoch).
-    #[error("a moderator muted your chat until {0} (milliseconds since the epoch)")]
-    Muted(i64),
+    #[error("a moderator muted your chat until {} (milliseconds since the epoch): {}", .0.until_ms, .0.reason)]
+    Muted(crate::safety::Mute),
 }
 
 /// Each writer's recent lines, per game, for the rate limit.

@@ -38,8 +38,8 @@ pub(crate) async fn write_chat(
     let writer = seat_account.as_ref().or(writer);
     // A moderator's mute holds on every instance (it is in the store).
     if let Some(a) = writer {
-        if let Some(until) = crate::safety::muted(games.store(), a.id).await? {
-            return Err(ChatRefusal::Muted(until).into());
+        if let Some(mute) = crate::safety::mute(games.store(), a.id).await? {
+            return Err(ChatRefusal::Muted(mute).into());
         }
     }
     let name = writer.and_then(|a| a.name.clone());

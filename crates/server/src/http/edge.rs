@@ -134,6 +134,7 @@ fn json_error(status: StatusCode, code: ErrorCode, message: String) -> Response 
             code,
             at: None,
             until_ms: None,
+            reason: None,
         }),
     )
         .into_response()

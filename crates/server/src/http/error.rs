@@ -279,7 +279,7 @@ pub enum ApiError {
     Forbidden(ErrorCode, String),
     /// Not allowed until a time (a chat mute): 403 with `until_ms`.
     #[error("{1}")]
-    ForbiddenUntil(ErrorCode, String, i64),
+    ForbiddenUntil(ErrorCode, String, i64, Option<String>),
     /// Well-formed but not allowed now: an illegal move, not your turn, a
     /// stale revision, an invite already used.
     #[error("{1}")]
@@ -327,6 +327,10 @@ pub struct ErrorBody {
     /// mute: only then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<i64>,
+    /// Why it is refused until then, in a moderator's words (a chat mute:
+    /// only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Where a record could not be read: the token (or move) by its index from
@@ -346,7 +350,7 @@ impl ApiError {
             ApiError::BadRequest(c, _)
             | ApiError::NotFound(c, _)
             | ApiError::Forbidden(c, _)
-            | ApiError::ForbiddenUntil(c, _, _)
+            | ApiError::ForbiddenUntil(c, _, _, _)
             | ApiError::Conflict(c, _)
             | ApiError::Unavailable(c, _)
             | ApiError::Unauthorized(c, _)
@@ -443,7 +447,12 @@ impl From<GameError> for ApiError {
                     C::Bad(_) => ApiError::BadRequest(ErrorCode::BadChat, m),
                     C::WrongRoom(_) => ApiError::Forbidden(ErrorCode::WrongRoom, m),
                     C::Flood => ApiError::TooMany(ErrorCode::ChatFlood, m, 10),
-                    C::Muted(until) => ApiError::ForbiddenUntil(ErrorCode::Muted, m, until),
+                    C::Muted(mute) => ApiError::ForbiddenUntil(
+                        ErrorCode::Muted,
+                        m,
+                        mute.until_ms,
+                        Some(mute.reason),
+                    ),
                 }
             }
         }
@@ -666,9 +675,9 @@ impl IntoResponse for ApiError {
             ApiError::BadRecordAt(_, at) => Some(at.clone()),
             _ => None,
         };
-        let until_ms = match self {
-            ApiError::ForbiddenUntil(_, _, until) => Some(until),
-            _ => None,
+        let (until_ms, reason) = match &self {
+            ApiError::ForbiddenUntil(_, _, until, reason) => (Some(*until), reason.clone()),
+            _ => (None, None),
         };
         let mut res = (
             status,
@@ -677,6 +686,7 @@ impl IntoResponse for ApiError {
                 error: self.to_string(),
                 at,
                 until_ms,
+                reason,
             }),
         )
             .into_response();

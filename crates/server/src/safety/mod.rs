@@ -121,6 +121,34 @@ pub async fn muted(store: &Store, account: i64) -> Result<Option<i64>, StoreErro
         .filter(|until| *until > now_ms()))
 }
 
+/// A mute in force: until when, and the moderator's reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mute {
+    /// When it ends, milliseconds since the epoch.
+    pub until_ms: i64,
+    /// Why, in the moderator's words (the newest mute's).
+    pub reason: String,
+}
+
+/// `account`'s mute, if she is muted now: until when and why, so that
+/// every refusal and every notice says both.
+///
+/// # Errors
+/// The store failed.
+pub async fn mute(store: &Store, account: i64) -> Result<Option<Mute>, StoreError> {
+    let Some(until_ms) = muted(store, account).await? else {
+        return Ok(None);
+    };
+    let reason = store
+        .actions(Some(account), 50)
+        .await?
+        .into_iter()
+        .find(|a| a.action == "mute")
+        .map(|a| a.reason)
+        .unwrap_or_default();
+    Ok(Some(Mute { until_ms, reason }))
+}
+
 /// Until when `account` is banned from rated play, if she is now: asked
 /// before a rated game is sought, accepted, paired or challenged.
 ///

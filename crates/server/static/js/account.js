@@ -22,6 +22,27 @@ export async function account() {
   return current;
 }
 
+/** Reads the account again when the server says something of hers
+ *  changed (the site's socket): a moderator's warning or mute shows at
+ *  once, on every page she has open, with its reason. */
+export async function refreshAccount() {
+  if (!current) return;
+  const before = current;
+  try {
+    current = await api("GET", "/api/account");
+  } catch (e) {
+    // Signed out meanwhile, or the server is away: the next page asks.
+    return;
+  }
+  // A mute new since this page last looked shows here too, though another
+  // of her pages may have read it first as a notice (each is told once).
+  if (current.muted_until && current.muted_until !== before.muted_until
+      && !(current.notices || []).some((n) => n.action === "mute")) {
+    current.notices = [...(current.notices || []), { action: "mute", until_ms: current.muted_until, reason: current.muted_reason }];
+  }
+  showInHeader();
+}
+
 let blocked = null; // the names the signed-in player blocks, once asked
 
 /** The names of the players the signed-in player blocks (none signed

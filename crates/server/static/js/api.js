@@ -83,6 +83,8 @@ export async function api(method, path, body, token) {
     const err = new ApiError(res.status, data.code, data.error || res.statusText, data.at);
     // Refused until a time (a chat mute): the page can say until when.
     err.untilMs = data.until_ms || null;
+    // And why, in the moderator's words.
+    err.reason = data.reason || null;
     throw err;
   }
   return data;

@@ -10,6 +10,7 @@ import { t } from "../i18n.js";
 import { api, tokenKey, errorText } from "./api.js";
 import { navigate } from "./router.js";
 import { gameOf } from "./games.js";
+import { refreshAccount } from "./account.js";
 
 let socket = null;
 let retry = 500;
@@ -54,9 +55,11 @@ function connect() {
       signedIn = !!msg.signed_in;
       if (signedIn) { refreshChallenges(); refreshTournaments(); } else { show({ incoming: [], outgoing: [] }); tournaments = []; drawTournamentBar(); }
     } else if (msg.type === "challenges") {
-      // Her challenges, or her tournaments (a game ready, a start near).
+      // Her challenges, her tournaments (a game ready, a start near), or
+      // what a moderator told her.
       refreshChallenges();
       refreshTournaments();
+      refreshAccount();
     }
   };
   ws.onclose = () => {

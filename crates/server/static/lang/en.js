@@ -1054,6 +1054,7 @@ export default {
   "mod.action.grant": "made a moderator",
   "err.muted": "A moderator has muted your chat for now.",
   "chat.muted_until": "A moderator has muted your chat until {until}.",
+  "chat.muted_why": "A moderator has muted your chat until {until}: {reason}",
   "err.yourself": "Not yourself.",
   "err.blocked": "One of you blocks the other.",
   "err.report-open": "You have a report about this player open already: a moderator will read it.",

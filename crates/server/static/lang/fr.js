@@ -1054,6 +1054,7 @@ export default {
   "mod.action.grant": "nommé modérateur",
   "err.muted": "Un modérateur a coupé votre discussion pour l'instant.",
   "chat.muted_until": "Un modérateur a coupé votre discussion jusqu’au {until}.",
+  "chat.muted_why": "Un modérateur a coupé votre discussion jusqu’au {until} : {reason}",
   "err.yourself": "Pas vous-même.",
   "err.blocked": "L'un de vous bloque l'autre.",
   "err.report-open": "Vous avez déjà un signalement ouvert sur ce joueur : un modérateur le lira.",

@@ -1054,6 +1054,7 @@ export default {
   "mod.action.grant": "nadanie roli moderatora",
   "err.muted": "Moderator wyciszył na razie twój czat.",
   "chat.muted_until": "Moderator wyciszył twój czat do {until}.",
+  "chat.muted_why": "Moderator wyciszył twój czat do {until}: {reason}",
   "err.yourself": "Nie siebie samego.",
   "err.blocked": "Jedno z was blokuje drugie.",
   "err.report-open": "Masz już otwarte zgłoszenie tego gracza: przeczyta je moderator.",

@@ -94,6 +94,8 @@ pub struct AccountAnswer {
     /// Until when a moderator muted her chat, while she is muted
     /// (milliseconds since the epoch).
     pub muted_until: Option<i64>,
+    /// Why she is muted, in the moderator's words, while she is.
+    pub muted_reason: Option<String>,
     /// The warnings and mutes moderators gave her that she has not been
     /// shown yet, with their reasons: each is answered once.
     pub notices: Vec<crate::safety::ActionView>,
@@ -322,6 +324,7 @@ pub async fn get(
             last_seen: s.last_seen,
         })
         .collect();
+    let mute = crate::safety::mute(app.store(), a.id).await?;
     Ok(Json(AccountAnswer {
         name: a.name.clone().unwrap_or_default(),
         created_at: a.created_at,
@@ -331,7 +334,8 @@ pub async fn get(
         passkeys: super::passkeys::list(&app, a.id).await?,
         ratings: super::users::ratings_of(&app, a.id).await?,
         moderator: app.safety().is_moderator(a.id).await?,
-        muted_until: crate::safety::muted(app.store(), a.id).await?,
+        muted_until: mute.as_ref().map(|m| m.until_ms),
+        muted_reason: mute.map(|m| m.reason),
         notices: app.safety().notices(a.id).await?,
         paused: app.lobby().pause_of(a.id).await?,
     }))

@@ -231,6 +231,13 @@ pub async fn act(
             },
         )
         .await?;
+    // What a moderator tells her (a warning, a mute and why, a mark)
+    // reaches every page she has open at once, on every instance: the
+    // site's socket tells the page, which reads her notices.
+    if matches!(done.action.as_str(), "warn" | "mute" | "unmute" | "mark") {
+        app.people().person_changed(done.target_id);
+        app.store().announce_person(done.target_id).await?;
+    }
     match done.action.as_str() {
         // A closed account leaves its games (through the games' door) and
         // the lobby, as when its owner deletes it.

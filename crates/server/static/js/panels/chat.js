@@ -73,9 +73,10 @@ export function chatBox(view) {
       input.value = "";
       add(r.line);
     } catch (err) {
-      // Muted: she is told until when, not only that.
+      // Muted: she is told until when and why, not only that.
       toast(err.code === "muted" && err.untilMs
-        ? t("chat.muted_until", { until: new Date(err.untilMs).toLocaleString(document.documentElement.lang) })
+        ? t(err.reason ? "chat.muted_why" : "chat.muted_until",
+          { until: new Date(err.untilMs).toLocaleString(document.documentElement.lang), reason: err.reason })
         : err.message);
     }
   } }, input, el("button", { type: "submit", id: "chat-send" }, t("chat.send")));
