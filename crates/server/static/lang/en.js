@@ -381,6 +381,7 @@ export default {
   "err.waiting-for-friend": "The game starts when your friend joins: send them the invite link.",
   "err.analysis-limit": "You have analyses running already: wait for them, then try again.",
   "err.engine-busy": "The engine is busy: try again in a few seconds.",
+  "err.timeout": "The server did not answer in time. What you asked may still be done: look before you try again.",
   "err.foreign-host": "This server does not serve this address.",
   "err.at": "It cannot be read from item {n} ('{token}') on.",
   "err.not-your-turn": "It is not your turn.",

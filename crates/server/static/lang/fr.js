@@ -381,6 +381,7 @@ export default {
   "err.waiting-for-friend": "La partie commence quand votre ami arrive : envoyez-lui le lien d'invitation.",
   "err.analysis-limit": "Vous avez déjà des analyses en cours : attendez leur fin, puis réessayez.",
   "err.engine-busy": "Le moteur est occupé : réessayez dans quelques secondes.",
+  "err.timeout": "Le serveur n’a pas répondu à temps. Ce que vous avez demandé a peut-être été fait : regardez avant de réessayer.",
   "err.foreign-host": "Ce serveur ne répond pas à cette adresse.",
   "err.at": "Illisible à partir de l'élément {n} (« {token} »).",
   "err.not-your-turn": "Ce n'est pas votre tour.",

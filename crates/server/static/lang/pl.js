@@ -381,6 +381,7 @@ export default {
   "err.waiting-for-friend": "Gra zaczyna się, gdy dołączy znajomy: wyślij mu link z zaproszeniem.",
   "err.analysis-limit": "Masz już uruchomione analizy: poczekaj na nie i spróbuj ponownie.",
   "err.engine-busy": "Silnik jest zajęty: spróbuj za kilka sekund.",
+  "err.timeout": "Serwer nie odpowiedział na czas. To, o co prosisz, mogło już zostać zrobione: sprawdź, zanim spróbujesz ponownie.",
   "err.foreign-host": "Ten serwer nie obsługuje tego adresu.",
   "err.at": "Nie da się go odczytać od elementu {n} („{token}”).",
   "err.not-your-turn": "To nie twój ruch.",
