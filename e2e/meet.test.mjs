@@ -72,7 +72,11 @@ test("a challenge from a profile is seen live by the other, declined (the sender
     await ala.locator("#challenge-status", { hasText: "waiting for ola to answer" }).waitFor();
     // Ola sees it where she is, with its terms.
     const bar = ola.locator("#challenge-bar");
-    await bar.locator("#challenge-title", { hasText: "ala challenges you" }).waitFor();
+    // With Ala's Ringo rating beside her name, as her profile has it ("?":
+    // provisional, as in the lobby).
+    const r = (await (await fetch(server.url + "/api/users/ala")).json()).ratings.ringo;
+    await bar.locator("#challenge-title").filter({ hasText: /\S/ }).waitFor();
+    assert.equal((await bar.locator("#challenge-title").innerText()).trim(), `ala (${r.rating}${r.provisional ? "?" : ""}) challenges you`);
     assert.match(await bar.locator("#challenge-terms").innerText(), /Ringo · .* · 5\+3 · casual · you play the defenders/i);
     await bar.locator("#challenge-decline").click();
     await bar.waitFor({ state: "hidden" });

@@ -66,6 +66,13 @@ async fn a_challenge_is_seen_declined_sent_again_and_accepted_into_one_game() {
     );
     let (_, mine) = as_account(&app, &ola, "GET", "/api/challenges", None).await;
     assert_eq!(mine["incoming"][0]["id"], id.as_str(), "{mine}");
+    // The challenger's rating in the game, for the bar (no rated game yet:
+    // 1500, provisional).
+    assert_eq!(
+        mine["incoming"][0]["from_rating"],
+        json!({"rating": 1500, "provisional": true}),
+        "{mine}"
+    );
     assert_eq!(mine["outgoing"].as_array().unwrap().len(), 0);
     // The sender cannot accept her own; the target cannot cancel it.
     let (s, v) = as_account(

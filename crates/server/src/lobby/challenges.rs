@@ -56,6 +56,19 @@ pub struct ChallengeView {
     pub game_id: Option<String>,
     /// When it was sent, in milliseconds since the epoch.
     pub created_ms: i64,
+    /// The sender's rating in this game, as the challenge bar shows it
+    /// beside her name (it decides whether to accept); in the lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_rating: Option<ChallengerRating>,
+}
+
+/// A challenger's rating in the challenge's game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ChallengerRating {
+    /// Rounded.
+    pub rating: i64,
+    /// Too few rated games to be sure (shown with a `?`).
+    pub provisional: bool,
 }
 
 impl ChallengeView {
@@ -74,6 +87,7 @@ impl ChallengeView {
             status: c.status,
             game_id: c.game.clone(),
             created_ms: c.created_ms,
+            from_rating: None,
         }
     }
 }
@@ -300,19 +314,32 @@ impl Lobby {
                 }
                 .to_string()
             });
-        let views = rows
-            .iter()
-            .filter(|c| {
-                !(c.lapsed(now) && now - c.created_ms > LIVE_CHALLENGE_MS + ANSWERED_SHOWN_MS)
-            })
-            .map(|c| {
-                let mut view = ChallengeView::of(c);
-                if c.status == ChallengeStatus::Open && c.lapsed(now) {
-                    view.status = ChallengeStatus::Cancelled;
+        let mut views = Vec::with_capacity(rows.len());
+        // Each sender's rating read once a page (received lists name many
+        // players, a sent list one).
+        let mut ratings = std::collections::HashMap::new();
+        for c in rows.iter().filter(|c| {
+            !(c.lapsed(now) && now - c.created_ms > LIVE_CHALLENGE_MS + ANSWERED_SHOWN_MS)
+        }) {
+            let mut view = ChallengeView::of(c);
+            if c.status == ChallengeStatus::Open && c.lapsed(now) {
+                view.status = ChallengeStatus::Cancelled;
+            }
+            let key = (c.from.id, c.kind);
+            let (rating, provisional) = match ratings.get(&key) {
+                Some(r) => *r,
+                None => {
+                    let r = self.rating(&c.from, c.kind).await;
+                    ratings.insert(key, r);
+                    r
                 }
-                view
-            })
-            .collect();
+            };
+            view.from_rating = Some(ChallengerRating {
+                rating: rating.round() as i64,
+                provisional,
+            });
+            views.push(view);
+        }
         Ok((views, next))
     }
 

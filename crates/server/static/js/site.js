@@ -135,7 +135,11 @@ function drawBar() {
     }
   };
   bar.replaceChildren(...[
-    el("h2", { id: "challenge-title" }, t("challenge.from", { name: c.from })),
+    // Her rating in the game beside her name (it decides whether to
+    // accept), with a "?" while it is provisional, as the lobby shows it.
+    el("h2", { id: "challenge-title" }, t("challenge.from", {
+      name: c.from + (c.from_rating ? ` (${c.from_rating.rating}${c.from_rating.provisional ? "?" : ""})` : ""),
+    })),
     el("p", { id: "challenge-terms" }, challengeWords(c, true)),
     open.length > 1 ? el("p", { class: "muted" }, t("challenge.more", { n: open.length - 1 })) : null,
     error,
