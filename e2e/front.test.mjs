@@ -77,6 +77,26 @@ test("the lobby says what a clock such as 5+3 means, in three languages", async 
   });
 });
 
+test("no two quick-pairing tiles have one title: the title says what differs, and so does the wait", async () => {
+  await withApp(async (server, browser) => {
+    const page = await browser.newPage();
+    const want = { en: ["Ringo 5+3 · classic", "Ringo 5+3 · most even"], fr: ["Ringo 5+3 · classic", "Ringo 5+3 · le plus équilibré"] };
+    for (const lang of ["en", "fr"]) {
+      await page.goto(server.url + "/?lang=" + lang);
+      await page.locator("button.pool").first().waitFor();
+      const titles = await page.locator("button.pool b").allInnerTexts();
+      assert.equal(new Set(titles).size, titles.length, `${lang}: ${titles.join(" | ")}`);
+      assert.equal(await page.locator("#pool-ringo-classic-5\\+3 b").innerText(), want[lang][0]);
+      assert.equal(await page.locator("#pool-ringo-even-5\\+3 b").innerText(), want[lang][1]);
+    }
+    // Waiting in one, the page says which.
+    await page.goto(server.url + "/?lang=en");
+    await page.locator("#pool-ringo-even-5\\+3").click();
+    await page.locator("#pool-waiting", { hasText: "Ringo 5+3 · most even" }).waitFor();
+    await page.locator("#pool-cancel").click();
+  });
+});
+
 test("a finished game's page says it is up to date, not live; a clock's side and time read apart", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage();

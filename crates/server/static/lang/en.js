@@ -667,6 +667,7 @@ export default {
   "lobby.player": "Player",
   "lobby.game": "Game",
   "lobby.even_rules": "the most even set — {rules}",
+  "lobby.pool_even": "most even",
   "lobby.rules": "Rules",
   "lobby.clock": "Clock",
   "lobby.mode": "Mode",

@@ -667,6 +667,7 @@ export default {
   "lobby.player": "Joueur",
   "lobby.game": "Jeu",
   "lobby.even_rules": "le jeu de règles le plus équilibré — {rules}",
+  "lobby.pool_even": "le plus équilibré",
   "lobby.rules": "Règles",
   "lobby.clock": "Pendule",
   "lobby.mode": "Genre",

@@ -667,6 +667,7 @@ export default {
   "lobby.player": "Gracz",
   "lobby.game": "Gra",
   "lobby.even_rules": "najbardziej wyrównany zestaw — {rules}",
+  "lobby.pool_even": "najbardziej wyrównany",
   "lobby.rules": "Zasady",
   "lobby.clock": "Zegar",
   "lobby.mode": "Tryb",

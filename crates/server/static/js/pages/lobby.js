@@ -128,13 +128,23 @@ export async function lobbyBlock(root, compact = false) {
       until: new Date(pause.until_ms).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }) }))
     : null;
 
+  // Two pools of one game on one clock differ by their rules: their
+  // titles say so ("Ringo 5+3 · classic", "Ringo 5+3 · most even"), not
+  // "Ringo 5+3" twice.
+  function poolTitle(p) {
+    const title = (x) => gameOf(x.game).name + " " + (x.clock?.days ? clockLabel(x.clock) : x.clock_label);
+    const twin = state.pools.some((q) => q !== p && title(q) === title(p));
+    if (!twin) return title(p);
+    return title(p) + " · " + (p.settings === m.ringo.even_rules ? t("lobby.pool_even") : p.settings.split(/[,\s]/)[0]);
+  }
+
   function drawQuick() {
     quick.replaceChildren(el("h2", { id: "quick-title" }, t("lobby.quick")), ...[pauseNote()].filter(Boolean),
       el("p", { class: "muted" }, t("lobby.quick_help")),
       el("p", { class: "muted", id: "pool-clock-help" }, t("lobby.clock_help")));
     if (state.waiting) {
       const pool = state.pools.find((p) => p.id === state.waitingPool);
-      const named = pool ? t("lobby.waiting_in", { pool: gameOf(pool.game).name + " " + (pool.clock?.days ? clockLabel(pool.clock) : pool.clock_label) })
+      const named = pool ? t("lobby.waiting_in", { pool: poolTitle(pool) })
         : t("lobby.waiting");
       quick.append(el("div", { class: "status", id: "pool-waiting", role: "status" }, named),
         el("button", { id: "pool-cancel", onclick: () => cancel(state.waiting) }, t("lobby.cancel")));
@@ -143,7 +153,7 @@ export async function lobbyBlock(root, compact = false) {
     const row = el("div", { class: "row pools" });
     for (const p of state.pools) {
       row.append(el("button", { class: "pool", id: "pool-" + p.id, "data-pool": p.id, onclick: () => joinPool(p.id) },
-        el("b", {}, gameOf(p.game).name + " " + (p.clock?.days ? clockLabel(p.clock) : p.clock_label)),
+        el("b", {}, poolTitle(p)),
         el("span", { class: "muted pool-rules" }, settingsWords(p.game, p.settings)),
         p.waiting ? el("span", { class: "muted pool-rules" }, t("lobby.pool_waiting", { n: p.waiting })) : null,
         playing(p) ? el("span", { class: "muted pool-rules", "data-playing": playing(p) }, t("lobby.pool_playing", { n: playing(p) })) : null));
