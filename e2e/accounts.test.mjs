@@ -369,7 +369,10 @@ test("a rated Ringo pair between two accounts: both games, seats swapped; both p
     await olek.locator("#rating-ringo .rating-value").waitFor();
     assert.match(await olek.locator("#rating-ringo .rating-value").innerText(), /^1[6-9]\d\d\?$/);
     assert.equal(await olek.locator("#chart-ringo circle").count(), 1);
-    assert.match(await olek.locator("#chart-ringo").getAttribute("aria-label"), /Ringo rating over 1 rated game: from 1500 to 1[6-9]\d\d/);
+    assert.match(await olek.locator("#chart-ringo").getAttribute("aria-label"), /^Ringo rating after 1 rated pair of games: from 1500 to 1[6-9]\d\d$/);
+    // Two games were played, rated once as a pair: the count says a pair,
+    // not "1 rated game".
+    assert.match(await olek.locator("#rating-ringo .rating").innerText(), /^1[6-9]\d\d\? after 1 rated pair of games · provisional$/);
     // Her games, filtered: two rated games won.
     assert.equal(await olek.locator("#profile-games tbody tr").count(), 2);
     await olek.locator("#filter-result").selectOption("lost");
@@ -420,6 +423,8 @@ test("a rated Urgammon match to 1 between two accounts: the change shown to both
     await ala.locator("#rating-urgammon .rating-value").waitFor();
     assert.match(await ala.locator("#rating-urgammon .rating-value").innerText(), /^1[67]\d\d\?$/);
     assert.equal(await ala.locator("#chart-urgammon circle").count(), 1);
+    // A match is rated once, however many games it had: the count says so.
+    assert.match(await ala.locator("#rating-urgammon .rating").innerText(), / after 1 rated match · provisional$/);
   });
 });
 

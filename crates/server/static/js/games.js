@@ -39,6 +39,9 @@ const GAMES = {
     settingsWords: (settings) => ringoSettings(settings, false),
     /** What a seek or a new game names its rules by: a preset. */
     seekRules: "rules",
+    /** A rating's count in words: a rated Ringo game is a pair (seats
+     *  swapped), rated once. */
+    ratedCount: (n) => t("profile.rated_pairs", { n }),
     /** The analysis board's request for a set position (a lesson's or a
      *  puzzle's `rules` and `position`) with `move` played after it. */
     positionRequest: (spec, move) => ({ game: "ringo", rules: spec.rules, position: spec.position,
@@ -106,6 +109,9 @@ const GAMES = {
     settingsWords: (settings) => urgammonSettings(settings),
     /** What a seek or a new game names its rules by: the match's length. */
     seekRules: "to",
+    /** A rating's count in words: a rated Urgammon match is rated once,
+     *  however many games it had. */
+    ratedCount: (n) => t("profile.rated_matches", { n }),
     /** The analysis board's request for a set-up (a lesson's or a
      *  puzzle's `setup` and `record`: the turn's dice) with `move` after it. */
     positionRequest: (spec, move) => ({ game: "urgammon", setup: spec.setup, record: move ? spec.record + " " + move : spec.record, level: 1 }),

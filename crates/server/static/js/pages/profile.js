@@ -29,7 +29,7 @@ function chart(game, points) {
   const line = [1500, ...points.map((p) => p.rating)].map((r, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   const last = points[points.length - 1].rating;
   return sv("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", id: `chart-${game}`, role: "img",
-    "aria-label": t("profile.chart_label", { game: gameOf(game).name, n: points.length, from: 1500, to: last }) },
+    "aria-label": t("profile.chart_label", { game: gameOf(game).name, after: gameOf(game).ratedCount(points.length), from: 1500, to: last }) },
     sv("line", { x1: P, x2: W - P, y1: y(1500), y2: y(1500), class: "base" }),
     sv("path", { d: line, class: "line" }),
     points.map((p, i) => sv("circle", { cx: x(i + 1), cy: y(p.rating), r: 3.5, "data-rating": p.rating },
@@ -82,7 +82,7 @@ export async function profilePage(main, name) {
     cards.append(el("section", { class: "card", id: "rating-" + game, "aria-labelledby": `rating-${game}-title` },
       el("h2", { id: `rating-${game}-title` }, gameOf(game).name),
       el("p", { class: "rating" }, el("strong", { class: "rating-value" }, ratingText(r)),
-        " " + t("profile.rated_games", { n: r.games }), r.provisional ? el("span", { class: "muted" }, " · " + t("profile.provisional")) : null),
+        " " + gameOf(game).ratedCount(r.games), r.provisional ? el("span", { class: "muted" }, " · " + t("profile.provisional")) : null),
       chart(game, p.history[game])));
   }
   main.append(cards);
