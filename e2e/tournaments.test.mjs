@@ -218,6 +218,17 @@ async function swissInBrowsers(game) {
       await pages[n].locator("#tour-podium-list li").nth(2).waitFor();
       const table = await standings(pages[n]);
       assert.equal(Object.values(table).reduce((a, b) => a + b, 0), 4, JSON.stringify(table));
+      // The Games column counts games played, as FIDE does: a bye is none
+      // (two rounds, so one game for each player who had a bye, two for
+      // the one who had none); its sheet shows the bye as B.
+      const rows = await pages[n].evaluate(() => Object.fromEntries([...document.querySelectorAll("#tour-standings tbody tr")]
+        .map((r) => [r.dataset.player, [Number(r.querySelectorAll("td")[4].textContent), r.querySelector("td.sheet").textContent]])));
+      for (const who of names) {
+        const [played, sheet] = rows[who];
+        const byesHad = sheet.split(" ").filter((x) => x === "B").length;
+        assert.equal(byesHad, byes.has(who) ? 1 : 0, `${who}: ${sheet}`);
+        assert.equal(played, 2 - byesHad, `${who}'s games with ${byesHad} bye: ${JSON.stringify(rows)}`);
+      }
     }
   });
 }

@@ -125,7 +125,8 @@ pub struct Standing {
     pub name: Option<String>,
     /// Her score: arena points, or Swiss points (a win 1, a draw ½).
     pub score: f64,
-    /// Bouts played (byes included).
+    /// Games played: finished bouts with an opponent (a bye or a void,
+    /// aborted bout is no game, as FIDE counts).
     pub games: usize,
     /// Arena: each bout's points, in order; Swiss: each round's result
     /// (`1`, `½`, `0`, `B` for a bye).
@@ -1123,7 +1124,11 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
                 rank: 0,
                 name: e.account.name.clone(),
                 score,
-                games: mine(a).count(),
+                // Games played, as FIDE counts them: not a bye, not a
+                // void (aborted) bout.
+                games: mine(a)
+                    .filter(|b| b.account1.is_some() && score_in(b, a).is_some())
+                    .count(),
                 sheet,
                 fire,
                 buchholz,
