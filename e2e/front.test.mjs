@@ -77,6 +77,23 @@ test("the lobby says what a clock such as 5+3 means, in three languages", async 
   });
 });
 
+test("a one-minute game is on the watch page once both are seated, and still after its first moves", async () => {
+  await withApp(async (server, browser) => {
+    const g = await apiCall(server.url, "POST", "/api/games", { game: "ringo", opponent: "friend", side: "attackers", clock: { base_secs: 60, increment_secs: 0 } });
+    const j = await apiCall(server.url, "POST", `/api/games/${g.id}/join`, { invite: g.invite });
+    const tokens = [g.token, j.token];
+    const page = await browser.newPage();
+    await page.goto(server.url + "/watch?lang=en");
+    await page.locator(`#watch-list li[data-live="${g.id}"]`).waitFor();
+    for (let ply = 0; ply < 2; ply++) {
+      const s = (await apiCall(server.url, "GET", `/api/games/${g.id}`)).state;
+      await apiCall(server.url, "POST", `/api/games/${g.id}/action`, { type: "move", move: s.moves[0] }, tokens[s.seat_to_act]);
+      await page.reload();
+      await page.locator(`#watch-list li[data-live="${g.id}"]`).waitFor();
+    }
+  });
+});
+
 test("no two quick-pairing tiles have one title: the title says what differs, and so does the wait", async () => {
   await withApp(async (server, browser) => {
     const page = await browser.newPage();

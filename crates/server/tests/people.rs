@@ -750,3 +750,135 @@ async fn a_challenge_whose_game_could_not_be_opened_is_open_again() {
     let back = store.challenge(id).await.unwrap().unwrap();
     assert_eq!((back.status, back.game), (ChallengeStatus::Open, None));
 }
+
+/// A one-minute game (60+0) is listed from the moment both seats are
+/// taken, and still once its first moves are played (issue 90: one was
+/// missing after its first move).
+#[tokio::test]
+async fn a_one_minute_game_is_listed_before_and_after_its_first_moves() {
+    let (_, app) = people_app("people_live_bullet").await;
+    let (id, tokens) = common::friend_game(
+        &app,
+        "ringo",
+        json!({"clock": {"base_secs": 60, "increment_secs": 0}}),
+    )
+    .await;
+    let listed = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    };
+    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+    assert!(listed(&v), "joined: {v}");
+    for _ in 0..3 {
+        common::play_first(&app, &id, &tokens).await;
+        // The list is read again at most once a second.
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+        assert!(listed(&v), "after a move: {v}");
+        assert_eq!(common::game_state(&app, &id).await["over"], false);
+    }
+}
+
+/// The same for a one-minute game made by a challenge between accounts,
+/// its moves played by the accounts themselves.
+#[tokio::test]
+async fn a_one_minute_challenge_game_is_listed_after_its_first_moves() {
+    let (_, app) = people_app("people_live_bullet_challenge").await;
+    let ala = signup(&app, "ala").await;
+    let ola = signup(&app, "ola").await;
+    let mut body = challenge("ola");
+    body["clock"] = json!({"base_secs": 60, "increment_secs": 0});
+    let (s, c) = as_account(&app, &ala, "POST", "/api/challenges", Some(body)).await;
+    assert_eq!(s, 201, "{c}");
+    let cid = c["id"].as_str().unwrap();
+    let (s, p) = as_account(
+        &app,
+        &ola,
+        "POST",
+        &format!("/api/challenges/{cid}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 201, "{p}");
+    let id = p["game"].as_str().unwrap().to_string();
+    let listed = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    };
+    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+    assert!(listed(&v), "accepted: {v}");
+    for ply in 0..3 {
+        let state = common::game_state(&app, &id).await;
+        let mover = if state["seat_to_act"] == 0 {
+            &ala
+        } else {
+            &ola
+        };
+        let m = state["moves"][0].as_str().unwrap();
+        let (s, v) = as_account(
+            &app,
+            mover,
+            "POST",
+            &format!("/api/games/{id}/action"),
+            Some(json!({"type": "move", "move": m})),
+        )
+        .await;
+        assert_eq!(s, 200, "ply {ply}: {v}");
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+        assert!(listed(&v), "after ply {ply}: {v}");
+    }
+}
+
+/// And for a one-minute game paired from a seek (anonymous players): a
+/// live game is listed from the moment both seats are taken until it
+/// ends, whatever made it.
+#[tokio::test]
+async fn a_one_minute_seek_game_is_listed_after_its_first_moves() {
+    let (_, app) = people_app("people_live_bullet_seek").await;
+    let (s, seek) = call(
+        &app,
+        "POST",
+        "/api/seeks",
+        None,
+        Some(&json!({"game": "ringo", "clock": {"base_secs": 60, "increment_secs": 0}, "side": "attackers"}).to_string()),
+    )
+    .await;
+    assert_eq!(s, 201, "{seek}");
+    let sid = seek["id"].as_str().unwrap();
+    let (s, p) = call(
+        &app,
+        "POST",
+        &format!("/api/seeks/{sid}/accept"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, 201, "{p}");
+    let id = p["game"].as_str().unwrap().to_string();
+    let tokens = [
+        seek["token"].as_str().unwrap().to_string(),
+        p["token"].as_str().unwrap().to_string(),
+    ];
+    let listed = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    };
+    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+    assert!(listed(&v), "paired: {v}");
+    for _ in 0..3 {
+        common::play_first(&app, &id, &tokens).await;
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
+        assert!(listed(&v), "after a move: {v}");
+    }
+}
