@@ -325,13 +325,18 @@ async fn swiss_played(game: &str, test: &str) {
             let Some(g) = mine["you"]["game"].as_str() else {
                 continue;
             };
-            let bout = mine["games"]
+            // A bout is listed by its first game; a player already in a
+            // pair's second game (its first player resigned it) has
+            // nothing to resign here.
+            let Some(bout) = mine["games"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .find(|b| b["id"] == g)
-                .unwrap()
-                .clone();
+                .cloned()
+            else {
+                continue;
+            };
             if bout["first"] != n {
                 continue;
             }
@@ -349,6 +354,20 @@ async fn swiss_played(game: &str, test: &str) {
                 }
                 let second = second.expect("the pair's second game");
                 let other = bout["second"].as_str().unwrap();
+                // During the second game, the event names it as both
+                // players' game (it named the finished first one).
+                for p in [n, other] {
+                    let t =
+                        until(&app, &who[p], &id, |t| t["you"]["game"] == second.as_str()).await;
+                    let line = t["standings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|s| s["name"] == p)
+                        .unwrap()
+                        .clone();
+                    assert_eq!(line["playing"], second.as_str(), "{p}: {t}");
+                }
                 // The second's first player wins it back: 1–1, a draw.
                 resign_in(&app, &who[other], &second).await;
             }

@@ -443,6 +443,9 @@ pub(super) struct Counted {
     entrants: Vec<EntrantRow>,
     bouts: Vec<BoutRow>,
     standings: Vec<Standing>,
+    /// A bout's game now, by its first game, where they differ (a Ringo
+    /// pair's second game).
+    now_game: HashMap<String, String>,
 }
 
 impl Counted {
@@ -452,7 +455,7 @@ impl Counted {
         You {
             joined: entry.is_some_and(|e| !e.withdrawn),
             withdrawn: entry.is_some_and(|e| e.withdrawn),
-            game: playing(&self.bouts, me),
+            game: playing(&self.bouts, me).map(|g| self.now_game.get(&g).cloned().unwrap_or(g)),
             standing: self.standings.iter().find(|s| s.account == me).cloned(),
         }
     }
@@ -507,16 +510,66 @@ impl Tournaments {
         };
         let entrants = self.store().entrants(&row.id).await?;
         let bouts = self.store().bouts(&row.id).await?;
-        let table = standings(&row.kind, &entrants, &bouts);
+        let now_game = self.games_now(row, &bouts).await?;
+        let mut table = standings(&row.kind, &entrants, &bouts);
+        for s in &mut table {
+            let second = s.playing.as_ref().and_then(|g| now_game.get(g)).cloned();
+            if second.is_some() {
+                s.playing = second;
+            }
+        }
         let c = Arc::new(Counted {
             entrants,
             bouts,
             standings: table,
+            now_game,
         });
         if let (Some(begun), Ok(mut all)) = (begun, self.inner.counted.lock()) {
             all.put(&row.id, begun, c.clone());
         }
         Ok(c)
+    }
+
+    /// The game each bout in play is at now, by its first game, where they
+    /// differ: a Ringo bout is a pair, and once its first game is over its
+    /// players are in the second (the first's `rematch`). A bout is stored
+    /// by its first game.
+    ///
+    /// # Errors
+    /// The store.
+    async fn games_now(
+        &self,
+        row: &TournamentRow,
+        bouts: &[BoutRow],
+    ) -> Result<HashMap<String, String>, TournamentError> {
+        let mut now_game = HashMap::new();
+        if row.game != Kind::Ringo.name() {
+            return Ok(now_game);
+        }
+        let ids: Vec<String> = bouts
+            .iter()
+            .filter(|b| b.score0.is_none() && b.account1.is_some())
+            .map(|b| b.game.clone())
+            .collect();
+        if ids.is_empty() {
+            return Ok(now_game);
+        }
+        let rows = self
+            .store()
+            .list(&crate::store::ListQuery {
+                limit: ids.len(),
+                ids: Some(ids),
+                ..Default::default()
+            })
+            .await?;
+        for (g, _) in rows {
+            if g.status != crate::model::Status::Ongoing {
+                if let Some(second) = g.rematch {
+                    now_game.insert(g.id, second);
+                }
+            }
+        }
+        Ok(now_game)
     }
 
     /// Makes an event: by a signed-in player (`by`), or by the operator's
@@ -1165,6 +1218,53 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::CountCache;
+
+    /// The Games column counts games played: not a void (aborted) bout,
+    /// not a bye (issue 86: an arena's column counted voids; issue 90: a
+    /// Swiss's counted byes).
+    #[test]
+    fn games_played_leave_out_voids_and_byes() {
+        use crate::store::{BoutRow, EntrantRow, SeatAccount};
+        let entrant = |id: i64| EntrantRow {
+            account: SeatAccount {
+                id,
+                name: Some(format!("p{id}")),
+            },
+            joined_ms: 0,
+            withdrawn: false,
+            rating: 1500.0,
+            told_ms: None,
+        };
+        let bout = |n: i64, a: i64, b: Option<i64>, score: f64| BoutRow {
+            tournament: "t".into(),
+            game: format!("g{n}"),
+            round: n,
+            account0: a,
+            account1: b,
+            berserk: [false, false],
+            score0: Some(score),
+            created_ms: n,
+            ended_ms: Some(n),
+        };
+        let entrants = [entrant(1), entrant(2), entrant(3)];
+        let bouts = [
+            bout(1, 1, Some(2), 1.0),
+            bout(2, 1, Some(2), super::VOID),
+            bout(3, 1, Some(3), 0.5),
+            bout(4, 2, None, 1.0),
+        ];
+        for kind in ["arena", "swiss"] {
+            let table = super::standings(kind, &entrants, &bouts);
+            let games = |id: i64| {
+                table
+                    .iter()
+                    .find(|s| s.account == id)
+                    .map(|s| s.games)
+                    .unwrap()
+            };
+            assert_eq!((games(1), games(2), games(3)), (2, 1, 1), "{kind}");
+        }
+    }
 
     #[test]
     fn a_count_begun_before_a_change_is_never_kept() {
