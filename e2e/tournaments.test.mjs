@@ -149,7 +149,12 @@ test("pausing and joining again, and the notice that a tournament starts in five
     await bo.goto(server.url + "/rules?lang=en");
     const bar = bo.locator('#tournament-bar [data-news="starting"]');
     await bar.waitFor();
-    assert.match(await bar.innerText(), /Urgammon Swiss starts in \d+ min/);
+    // Under a minute to go, in seconds (it said "0 min").
+    assert.match(await bar.innerText(), /^Urgammon Swiss starts in \d{1,2} s\b/);
+    // It counts down, each second, without a reload.
+    const first = await bar.locator("span").innerText();
+    await bo.waitForTimeout(2200);
+    assert.notEqual(await bar.locator("span").innerText(), first, "a countdown");
     await bar.locator("a").click();
     await bo.waitForURL(url);
     // The home page lists it, with a way to it.

@@ -11,6 +11,7 @@ import { api, tokenKey, errorText } from "./api.js";
 import { navigate } from "./router.js";
 import { gameOf } from "./games.js";
 import { refreshAccount } from "./account.js";
+import { until } from "./countdown.js";
 
 let socket = null;
 let retry = 500;
@@ -152,14 +153,20 @@ function drawBar() {
   bar.hidden = false;
 }
 
-/** Her tournaments with a game ready or a start near, as last read. */
+/** Her tournaments with a game ready or a start near, as last read, and
+ *  when (this browser's clock), so a start counts down from the server's
+ *  time. */
 let tournaments = [];
+let readAt = Date.now();
+/** The bar's countdown: once a second while a start is shown. */
+let ticking = null;
 
 /** Reads her tournaments' news and shows it in the tournament bar. */
 async function refreshTournaments() {
   if (!signedIn) return;
   try {
     ({ tournaments } = await api("GET", "/api/account/tournaments"));
+    readAt = Date.now();
   } catch {
     return;
   }
@@ -179,14 +186,27 @@ function drawTournamentBar() {
       news.push(el("p", { "data-tournament": v.id, "data-news": "game" }, t("tour.bar_game", { name: v.name }), " ",
         el("a", { class: "button primary", href: "/g/" + game, "data-nav": true, id: "tournament-bar-play" }, t("tour.bar_play"))));
     } else if (v.status === "upcoming" && here !== "/t/" + v.id) {
-      const left = Math.max(0, v.starts_ms - v.now_ms);
+      // A countdown, in seconds under a minute (it said "0 min").
       news.push(el("p", { "data-tournament": v.id, "data-news": "starting" },
-        t("tour.bar_starting", { name: v.name, left: `${Math.floor(left / 60000)} min` }), " ",
+        el("span", { "data-starts": v.starts_ms - v.now_ms }, startingWords(v)), " ",
         el("a", { class: "button", href: "/t/" + v.id, "data-nav": true }, t("tour.bar_open"))));
     }
   }
   bar.replaceChildren(...news);
   bar.hidden = !news.length;
+  // Only the words change each second, so a focused link stays focused.
+  clearInterval(ticking);
+  ticking = news.some((p) => p.dataset.news === "starting") ? setInterval(() => {
+    for (const span of bar.querySelectorAll("[data-starts]")) {
+      const v = tournaments.find((x) => x.id === span.parentElement.dataset.tournament);
+      if (v) span.textContent = startingWords(v);
+    }
+  }, 1000) : null;
+}
+
+/** "Weekly Swiss starts in 45 s", counted from when the news was read. */
+function startingWords(v) {
+  return t("tour.bar_starting", { name: v.name, left: until(v.starts_ms - v.now_ms - (Date.now() - readAt)) });
 }
 
 /** Sends a challenge; answers it (or throws the API's error). */

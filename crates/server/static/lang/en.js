@@ -1103,6 +1103,7 @@ export default {
   "tour.days": "{n} days",
   "tour.hours": "{h} h {m} min",
   "tour.minutes": "{m} min {s} s",
+  "tour.seconds": "{s} s",
   "tour.arena_minutes": "{n} {n|one:minute|other:minutes}",
   "tour.swiss_rounds": "{n} {n|one:round|other:rounds}",
   "tour.private": "private",

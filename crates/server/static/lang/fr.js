@@ -1103,6 +1103,7 @@ export default {
   "tour.days": "{n} jours",
   "tour.hours": "{h} h {m} min",
   "tour.minutes": "{m} min {s} s",
+  "tour.seconds": "{s} s",
   "tour.arena_minutes": "{n} {n|one:minute|other:minutes}",
   "tour.swiss_rounds": "{n} {n|one:ronde|other:rondes}",
   "tour.private": "privé",

@@ -1103,6 +1103,7 @@ export default {
   "tour.days": "{n} dni",
   "tour.hours": "{h} godz. {m} min",
   "tour.minutes": "{m} min {s} s",
+  "tour.seconds": "{s} s",
   "tour.arena_minutes": "{n} {n|one:minuta|few:minuty|many:minut|other:minut}",
   "tour.swiss_rounds": "{n} {n|one:runda|few:rundy|many:rund|other:rund}",
   "tour.private": "prywatny",

@@ -10,14 +10,8 @@ import { api, errorText } from "../api.js";
 import { onLeave, navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
+import { until } from "../countdown.js";
 
-/** "5 min 03 s", "2 h 10 min", "3 days" until `ms`. */
-export function until(ms) {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s >= 2 * 86400) return t("tour.days", { n: Math.floor(s / 86400) });
-  if (s >= 3600) return t("tour.hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
-  return t("tour.minutes", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
-}
 
 /** An event's terms in words: game, kind, clock, length, rated. */
 export function terms(e) {
