@@ -170,6 +170,41 @@ test("pausing and joining again, and the notice that a tournament starts in five
   });
 });
 
+test("the tournament bar takes its own room: on a game in play it covers neither clock nor board, at 390 and 1280 px", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const bo = await player(browser, server.url, "bo");
+    // Bo enters an event starting in four minutes: every page tells her.
+    const made = await ala.evaluate(() => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "swiss", game: "urgammon", to: 1, days: 1, rounds: 3, starts_in_secs: 240, name: "Soon Swiss" }) }).then((r) => r.json()));
+    assert.ok(made.id, JSON.stringify(made));
+    assert.equal(await bo.evaluate((id) => fetch(`/api/tournaments/${id}/join`, { method: "POST", headers: { "content-type": "application/json" } })
+      .then((r) => r.status), made.id), 200);
+    // Meanwhile she plays a live game with Ala (a challenge accepted).
+    const c = await ala.evaluate(() => fetch("/api/challenges", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user: "bo", game: "ringo", clock: { base_secs: 300, increment_secs: 3 }, side: "attackers" }) }).then((r) => r.json()));
+    const g = await bo.evaluate((id) => fetch(`/api/challenges/${id}/accept`, { method: "POST", headers: { "content-type": "application/json" } })
+      .then((r) => r.json()), c.id);
+    for (const [width, height] of [[390, 844], [1280, 800]]) {
+      await bo.setViewportSize({ width, height });
+      await bo.goto(`${server.url}/g/${g.game}?lang=en`);
+      await bo.locator('#tournament-bar [data-news="starting"]').waitFor();
+      await bo.locator("#clock-0").waitFor();
+      await bo.evaluate(() => window.scrollTo(0, 0));
+      const overlaps = await bo.evaluate(() => {
+        const bar = document.getElementById("tournament-bar").getBoundingClientRect();
+        const hit = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.left < bar.right && r.right > bar.left && r.top < bar.bottom && r.bottom > bar.top; };
+        return [...document.querySelectorAll("#clock-0, #clock-1, svg.board, main h1, main h2")].filter(hit).map((e) => e.id || e.tagName);
+      });
+      assert.deepEqual(overlaps, [], `${width} px: the bar covers ${overlaps.join(", ")}`);
+      // It pushes the page down: the page starts below it.
+      const [barBottom, mainTop] = await bo.evaluate(() => [document.getElementById("tournament-bar").getBoundingClientRect().bottom,
+        document.getElementById("main").getBoundingClientRect().top]);
+      assert.ok(mainTop >= barBottom - 0.5, `${width} px: main at ${mainTop}, the bar ends at ${barBottom}`);
+    }
+  });
+});
+
 /** Plays a two-round Swiss event of `game` among three players in three
  *  browsers: each round, the paired players find their game from the
  *  event's page and the first seat resigns (a Ringo bout's both games);
