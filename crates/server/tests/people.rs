@@ -751,6 +751,16 @@ async fn a_challenge_whose_game_could_not_be_opened_is_open_again() {
     assert_eq!((back.status, back.game), (ChallengeStatus::Open, None));
 }
 
+/// Whether `GET /api/games/live` lists game `id`, asked after the list's
+/// second of caching has passed.
+async fn is_live(app: &axum::Router, id: &str) -> bool {
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (_, v) = call(app, "GET", "/api/games/live", None, None).await;
+    v["games"]
+        .as_array()
+        .is_some_and(|games| games.iter().any(|g| g["id"] == id))
+}
+
 /// A one-minute game (60+0) is listed from the moment both seats are
 /// taken, and still once its first moves are played (issue 90: one was
 /// missing after its first move).
@@ -763,21 +773,10 @@ async fn a_one_minute_game_is_listed_before_and_after_its_first_moves() {
         json!({"clock": {"base_secs": 60, "increment_secs": 0}}),
     )
     .await;
-    let listed = |v: &Value| {
-        v["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["id"] == id.as_str())
-    };
-    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-    assert!(listed(&v), "joined: {v}");
+    assert!(is_live(&app, &id).await, "joined");
     for _ in 0..3 {
         common::play_first(&app, &id, &tokens).await;
-        // The list is read again at most once a second.
-        tokio::time::sleep(Duration::from_millis(1100)).await;
-        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-        assert!(listed(&v), "after a move: {v}");
+        assert!(is_live(&app, &id).await, "after a move");
         assert_eq!(common::game_state(&app, &id).await["over"], false);
     }
 }
@@ -804,15 +803,7 @@ async fn a_one_minute_challenge_game_is_listed_after_its_first_moves() {
     .await;
     assert_eq!(s, 201, "{p}");
     let id = p["game"].as_str().unwrap().to_string();
-    let listed = |v: &Value| {
-        v["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["id"] == id.as_str())
-    };
-    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-    assert!(listed(&v), "accepted: {v}");
+    assert!(is_live(&app, &id).await, "accepted");
     for ply in 0..3 {
         let state = common::game_state(&app, &id).await;
         let mover = if state["seat_to_act"] == 0 {
@@ -830,9 +821,7 @@ async fn a_one_minute_challenge_game_is_listed_after_its_first_moves() {
         )
         .await;
         assert_eq!(s, 200, "ply {ply}: {v}");
-        tokio::time::sleep(Duration::from_millis(1100)).await;
-        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-        assert!(listed(&v), "after ply {ply}: {v}");
+        assert!(is_live(&app, &id).await, "after ply {ply}");
     }
 }
 
@@ -866,19 +855,9 @@ async fn a_one_minute_seek_game_is_listed_after_its_first_moves() {
         seek["token"].as_str().unwrap().to_string(),
         p["token"].as_str().unwrap().to_string(),
     ];
-    let listed = |v: &Value| {
-        v["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["id"] == id.as_str())
-    };
-    let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-    assert!(listed(&v), "paired: {v}");
+    assert!(is_live(&app, &id).await, "paired");
     for _ in 0..3 {
         common::play_first(&app, &id, &tokens).await;
-        tokio::time::sleep(Duration::from_millis(1100)).await;
-        let (_, v) = call(&app, "GET", "/api/games/live", None, None).await;
-        assert!(listed(&v), "after a move: {v}");
+        assert!(is_live(&app, &id).await, "after a move");
     }
 }

@@ -23,7 +23,10 @@ const FILES: &[(&str, &str)] = &[
     ("js/account.js", include_str!("../../static/js/account.js")),
     ("js/players.js", include_str!("../../static/js/players.js")),
     ("js/clock.js", include_str!("../../static/js/clock.js")),
-    ("js/countdown.js", include_str!("../../static/js/countdown.js")),
+    (
+        "js/countdown.js",
+        include_str!("../../static/js/countdown.js"),
+    ),
     ("js/notify.js", include_str!("../../static/js/notify.js")),
     (
         "js/pages/learn.js",
