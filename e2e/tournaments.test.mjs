@@ -170,6 +170,61 @@ test("pausing and joining again, and the notice that a tournament starts in five
   });
 });
 
+test("a finished arena game offers the way back and a pause, never a rematch, and the next game comes to the player by itself", async () => {
+  await withApp(async (server, browser) => {
+    const ala = await player(browser, server.url, "ala");
+    const bo = await player(browser, server.url, "bo");
+    const made = await ala.evaluate(() => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "arena", game: "urgammon", to: 1, clock: { base_secs: 300, increment_secs: 0 }, minutes: 30, starts_in_secs: 0, name: "Evening arena" }) }).then((r) => r.json()));
+    assert.ok(made.id, JSON.stringify(made));
+    const url = `${server.url}/t/${made.id}?lang=en`;
+    for (const p of [ala, bo]) {
+      await p.goto(url);
+      await p.locator("#tour-join").click();
+      await p.locator("#tour-withdraw", { hasText: "Pause" }).waitFor();
+    }
+    for (const p of [ala, bo]) await p.locator("#tour-your-game a").waitFor({ timeout: 30000 });
+    // Both go to the game; Ala resigns it.
+    for (const p of [ala, bo]) {
+      await p.locator("#tour-your-game a").click();
+      await p.waitForURL(/\/g\//);
+    }
+    const first = new URL(ala.url()).pathname;
+    // Bo pauses (from another tab, as it were) so that nobody is paired
+    // again at once: the finished game's page stays to be looked at.
+    const tourCall = (p, verb) => p.evaluate(([id, v]) => fetch(`/api/tournaments/${id}/${v}`, { method: "POST", headers: { "content-type": "application/json" } })
+      .then((r) => r.status), [made.id, verb]);
+    assert.equal(await tourCall(bo, "withdraw"), 200);
+    await ala.locator("#resign").click();
+    await ala.locator("#resign.danger").click();
+    for (const p of [ala, bo]) {
+      // The way back to the event, and a pause (an arena under way); no
+      // rematch, no challenge: the event pairs.
+      await p.locator("#tour-back", { hasText: "Back to Evening arena" }).waitFor();
+      assert.equal(await p.locator("#tour-back").getAttribute("href"), `/t/${made.id}`);
+      await p.locator("#tour-pause").waitFor();
+      assert.equal(await p.locator("#rematch-offer, #challenge-opponent").count(), 0);
+    }
+    // Ala pauses from her finished game: the event has her paused.
+    await ala.locator("#tour-pause").click();
+    await ala.locator("#toast", { hasText: "Paused" }).waitFor();
+    const mine = await ala.evaluate((id) => fetch(`/api/tournaments/${id}`).then((r) => r.json()), made.id);
+    assert.equal(mine.you.withdrawn, true, JSON.stringify(mine.you));
+    // Both join again (from another tab, as it were) and are paired again:
+    // both pages, still on the finished game, go to the new game by
+    // themselves, with a sound.
+    await ala.evaluate(() => { window.agonSounds = []; });
+    assert.equal(await tourCall(ala, "join"), 200);
+    assert.equal(await tourCall(bo, "join"), 200);
+    for (const p of [ala, bo]) {
+      await p.waitForURL((u) => u.pathname.startsWith("/g/") && u.pathname !== first, { timeout: 30000 });
+      await p.waitForFunction(() => window.agonState && !window.agonState.over);
+    }
+    assert.equal(new URL(ala.url()).pathname, new URL(bo.url()).pathname, "the same new game");
+    assert.ok((await ala.evaluate(() => window.agonSounds || [])).length > 0, "a sound as she is taken there");
+  });
+});
+
 test("the tournament bar takes its own room: on a game in play it covers neither clock nor board, at 390 and 1280 px", async () => {
   await withApp(async (server, browser) => {
     const ala = await player(browser, server.url, "ala");

@@ -618,6 +618,44 @@ async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
     }
     let t = until(&router, &ala, &id, |t| t["you"]["game"].is_string()).await;
     let game = t["you"]["game"].as_str().unwrap().to_string();
+    // Its game names the event (its page offers the way back); another
+    // game names none; hostile ids are refused.
+    let (s, v) = call(
+        &router,
+        "GET",
+        &format!("/api/games/{game}/tournament"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s.as_u16(), 200, "{v}");
+    assert_eq!(v["tournament"]["id"], id.as_str(), "{v}");
+    assert_eq!(v["tournament"]["kind"], "arena", "{v}");
+    let (other_game, _) = common::friend_game(&router, "urgammon", json!({})).await;
+    let (s, v) = call(
+        &router,
+        "GET",
+        &format!("/api/games/{other_game}/tournament"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s.as_u16(), &v["tournament"]), (200, &Value::Null), "{v}");
+    for bad in ["nosuchgame", "a%20b", "..%2F..", &"x".repeat(65)] {
+        let (s, v) = call(
+            &router,
+            "GET",
+            &format!("/api/games/{bad}/tournament"),
+            None,
+            None,
+        )
+        .await;
+        let s = s.as_u16();
+        assert!(
+            s == 404 || (s == 200 && v["tournament"].is_null()),
+            "{bad}: {s} {v}"
+        );
+    }
     let bout = t["games"][0].clone();
     let (me, other) = if bout["first"] == "ala" {
         (0, &bo)

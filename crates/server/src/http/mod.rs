@@ -264,6 +264,7 @@ pub fn app(state: AppState) -> Router {
             limited(post(api::tournaments::berserk), &acting),
         )
         .route("/api/account/tournaments", get(api::tournaments::mine))
+        .route("/api/games/{id}/tournament", get(api::tournaments::of_game))
         .route("/tournaments", get(assets::page))
         .route("/t/{id}", get(assets::page))
         .route(

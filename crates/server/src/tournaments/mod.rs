@@ -17,9 +17,9 @@ pub use director::{LEASE_MS, ONLINE_GRACE_MS, TICK};
 pub(crate) use live::run;
 pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
 pub use service::{
-    standings, Ask, BoutView, Listed, Placing, Spec, Standing, TournamentError, TournamentView,
-    Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS, PUSHED_BOUTS,
-    PUSHED_LINES, TELL_BEFORE_MS, VOID,
+    standings, Ask, BoutView, GameTournament, Listed, Placing, Spec, Standing, TournamentError,
+    TournamentView, Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS,
+    PUSHED_BOUTS, PUSHED_LINES, TELL_BEFORE_MS, VOID,
 };
 
 use std::sync::Arc;

@@ -116,6 +116,20 @@ pub enum TournamentError {
     Store(#[from] StoreError),
 }
 
+/// The event a game belongs to, as its finished game's page offers the
+/// way back to it.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct GameTournament {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+}
+
 /// One line of the standings.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct Standing {
@@ -528,6 +542,39 @@ impl Tournaments {
             all.put(&row.id, begun, c.clone());
         }
         Ok(c)
+    }
+
+    /// The event game `game` was played in, if any (a Ringo pair's second
+    /// game by its first, which the bout is stored by).
+    ///
+    /// # Errors
+    /// The store.
+    pub async fn of_game(&self, game: &str) -> Result<Option<GameTournament>, TournamentError> {
+        let rows = self
+            .store()
+            .list(&crate::store::ListQuery {
+                limit: 1,
+                ids: Some(vec![game.to_string()]),
+                ..Default::default()
+            })
+            .await?;
+        let Some((row, _)) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let first = row.pair_first.unwrap_or(row.id);
+        let Some(bout) = self.store().bout_of(&first).await? else {
+            return Ok(None);
+        };
+        Ok(self
+            .store()
+            .tournament(&bout.tournament)
+            .await?
+            .map(|t| GameTournament {
+                id: t.id,
+                name: t.name,
+                kind: t.kind,
+                status: t.status,
+            }))
     }
 
     /// The game each bout in play is at now, by its first game, where they

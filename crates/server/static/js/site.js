@@ -12,6 +12,7 @@ import { navigate } from "./router.js";
 import { gameOf } from "./games.js";
 import { refreshAccount } from "./account.js";
 import { until } from "./countdown.js";
+import { playSound } from "./sound.js";
 
 let socket = null;
 let retry = 500;
@@ -160,6 +161,8 @@ let tournaments = [];
 let readAt = Date.now();
 /** The bar's countdown: once a second while a start is shown. */
 let ticking = null;
+/** The tournament games she was taken to already (once each). */
+const taken = new Set();
 
 /** Reads her tournaments' news and shows it in the tournament bar. */
 async function refreshTournaments() {
@@ -182,6 +185,17 @@ function drawTournamentBar() {
   const news = [];
   for (const v of tournaments) {
     const game = v.you && v.you.game;
+    // The next game comes to her: from a finished game of the same event
+    // she is taken to it (with a sound), as a player who looks away would
+    // otherwise lose it to the first-move limit. Once per game.
+    const finished = window.agonFinishedTournamentGame;
+    const carried = finished && finished.tournament === v.id && here === "/g/" + finished.game;
+    if (game && here !== "/g/" + game && carried && !taken.has(game)) {
+      taken.add(game);
+      playSound("move");
+      navigate("/g/" + game);
+      return;
+    }
     if (game && here !== "/g/" + game) {
       news.push(el("p", { "data-tournament": v.id, "data-news": "game" }, t("tour.bar_game", { name: v.name }), " ",
         el("a", { class: "button primary", href: "/g/" + game, "data-nav": true, id: "tournament-bar-play" }, t("tour.bar_play"))));

@@ -1141,6 +1141,8 @@ export default {
   "tour.made_by": "made by {name}",
   "tour.your_game": "Your tournament game is ready: play",
   "tour.pause": "Pause",
+  "tour.back": "Back to {name}",
+  "tour.paused_done": "Paused: you are not paired again until you join again on the event's page.",
   "tour.withdraw": "Withdraw",
   "tour.rejoin": "Join again",
   "tour.join": "Join",

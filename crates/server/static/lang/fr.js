@@ -1141,6 +1141,8 @@ export default {
   "tour.made_by": "créé par {name}",
   "tour.your_game": "Votre partie de tournoi est prête : jouer",
   "tour.pause": "Faire une pause",
+  "tour.back": "Retour à {name}",
+  "tour.paused_done": "En pause : vous n’êtes plus apparié jusqu’à ce que vous rejoigniez de nouveau depuis la page de l’événement.",
   "tour.withdraw": "Se retirer",
   "tour.rejoin": "Revenir",
   "tour.join": "Participer",

@@ -1141,6 +1141,8 @@ export default {
   "tour.made_by": "utworzył(a) {name}",
   "tour.your_game": "Twoja partia turniejowa czeka: graj",
   "tour.pause": "Wstrzymaj",
+  "tour.back": "Wróć do: {name}",
+  "tour.paused_done": "Wstrzymano: nie dostaniesz kolejnej pary, dopóki nie dołączysz ponownie na stronie turnieju.",
   "tour.withdraw": "Wycofaj się",
   "tour.rejoin": "Dołącz ponownie",
   "tour.join": "Dołącz",

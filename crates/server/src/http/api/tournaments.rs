@@ -176,6 +176,31 @@ pub async fn one(
     Ok(Json(app.tournaments().get(&id, viewer.account_id()).await?))
 }
 
+/// The answer of `GET /api/games/{id}/tournament`.
+#[derive(Serialize)]
+pub struct GameTournamentAnswer {
+    /// The event the game was played in; null for any other game.
+    pub tournament: Option<crate::tournaments::GameTournament>,
+}
+
+/// `GET /api/games/{id}/tournament` → `{"tournament": {"id", "name",
+/// "kind", "status"} | null}`: a finished tournament game's page offers
+/// the way back to its event instead of a rematch.
+pub async fn of_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameTournamentAnswer>, ApiError> {
+    if !crate::store::is_game_id(&id) {
+        return Err(ApiError::NotFound(
+            ErrorCode::GameNotFound,
+            id.chars().take(64).collect(),
+        ));
+    }
+    Ok(Json(GameTournamentAnswer {
+        tournament: app.tournaments().of_game(&id).await?,
+    }))
+}
+
 /// `POST /api/tournaments/{id}/join` → the event.
 pub async fn join(
     State(app): State<AppState>,

@@ -171,6 +171,7 @@ export async function gamePage(main, id) {
   };
   document.addEventListener("keydown", keys);
   onLeave(() => document.removeEventListener("keydown", keys));
+  onLeave(() => { window.agonFinishedTournamentGame = null; });
   view.rerender = () => {
     // A redraw for a new selection keeps the board's focus; the panel follows.
     render();
@@ -258,6 +259,18 @@ export async function gamePage(main, id) {
       playSound(captured ? "capture" : "move");
     }
     render();
+    // A game between people over: was it a tournament's? Its panel then
+    // offers the way back to the event, not a rematch (asked once).
+    if (state.over && state.mode === "friend" && view.you.length === 1 && view.tournament === undefined) {
+      view.tournament = null;
+      api("GET", `/api/games/${id}/tournament`).then((r) => {
+        if (!r.tournament) return;
+        view.tournament = r.tournament;
+        // The site's tournament bar takes her from here to her next game.
+        window.agonFinishedTournamentGame = { tournament: r.tournament.id, game: id };
+        render();
+      }).catch(() => {});
+    }
     const said = [describeChange(before, state)];
     const result = gameOf(state.game).result;
     if (result(state) && (!before || !result(before))) said.push(result(state));

@@ -2,8 +2,9 @@
 // a rematch (each accepted or declined by the other), and the win claimed
 // when the opponent of a live game has left. The computer, and a game on
 // one screen, need nobody's agreement: Undo and Rematch act at once.
-import { el } from "../dom.js";
+import { el, toast } from "../dom.js";
 import { t } from "../../i18n.js";
+import { api, errorText } from "../api.js";
 
 /** A game between two people, seen by one of them. */
 export function betweenPeople(view) {
@@ -25,6 +26,24 @@ export function offerButtons(view, send) {
   const offered = (kind) => s.offer && s.offer.kind === kind;
   if (!s.over && s.takebackable && s.takebackable[me] && !offered("takeback")) {
     out.push(el("button", { id: "takeback-offer", onclick: () => send({ type: "takeback-offer" }) }, t("offer.takeback_button")));
+  }
+  // A tournament game over: the way back to the event (and, in an arena
+  // under way, a pause), never a rematch or a challenge: the event pairs.
+  if (s.over && view.tournament) {
+    const tour = view.tournament;
+    out.push(el("a", { class: "button primary", id: "tour-back", href: "/t/" + tour.id, "data-nav": true }, t("tour.back", { name: tour.name })));
+    if (tour.kind === "arena" && tour.status === "running") {
+      const pause = el("button", { id: "tour-pause", onclick: async () => {
+        try {
+          await api("POST", `/api/tournaments/${tour.id}/withdraw`);
+          pause.disabled = true;
+          toast(t("tour.paused_done"));
+        } catch (e) { toast(errorText(e)); }
+      } }, t("tour.pause"));
+      out.push(pause);
+    }
+    if (claimable(view)) out.push(el("button", { id: "claim", class: "primary", onclick: () => send({ type: "claim" }) }, t("offer.claim_button")));
+    return out;
   }
   if (s.over && !s.rematch && !offered("rematch")) {
     out.push(el("button", { id: "rematch-offer", class: "primary", onclick: () => send({ type: "rematch-offer" }) }, t("offer.rematch_button")));
