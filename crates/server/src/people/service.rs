@@ -55,6 +55,18 @@ impl People {
         }
     }
 
+    /// Tells the pages of `account` on every instance that something of
+    /// hers changed outside a store write that announces it itself (a
+    /// tournament's news, a moderator's word): here at once, elsewhere
+    /// through the store's announcement.
+    ///
+    /// # Errors
+    /// The store failed to announce it.
+    pub(crate) async fn announce(&self, account: i64) -> Result<(), crate::store::StoreError> {
+        self.person_changed(account);
+        self.store().announce_person(account).await
+    }
+
     /// Hears of the accounts whose challenges change.
     pub(crate) fn changes(&self) -> broadcast::Receiver<i64> {
         self.inner.changed.subscribe()

@@ -317,8 +317,7 @@ impl Tournaments {
     /// Tells a player of her tournament: her pages on every instance look
     /// again (the site's socket), and Web Push reaches her when away.
     async fn tell(&self, account: i64, news: TournamentNews, t: &TournamentRow) {
-        self.inner.people.person_changed(account);
-        if let Err(e) = self.store().announce_person(account).await {
+        if let Err(e) = self.inner.people.announce(account).await {
             tracing::warn!(error = %e, "could not announce a tournament's news");
         }
         let name = t.name.clone();

@@ -457,20 +457,20 @@ pub(super) struct Counted {
     entrants: Vec<EntrantRow>,
     bouts: Vec<BoutRow>,
     standings: Vec<Standing>,
-    /// A bout's game now, by its first game, where they differ (a Ringo
-    /// pair's second game).
-    now_game: HashMap<String, String>,
 }
 
 impl Counted {
     /// A player's place in the event as counted.
     pub(super) fn you(&self, me: i64) -> You {
         let entry = self.entrants.iter().find(|e| e.account.id == me);
+        let standing = self.standings.iter().find(|s| s.account == me).cloned();
         You {
             joined: entry.is_some_and(|e| !e.withdrawn),
             withdrawn: entry.is_some_and(|e| e.withdrawn),
-            game: playing(&self.bouts, me).map(|g| self.now_game.get(&g).cloned().unwrap_or(g)),
-            standing: self.standings.iter().find(|s| s.account == me).cloned(),
+            // Her line says her game now (a Ringo pair's second game once
+            // the first is over).
+            game: standing.as_ref().and_then(|s| s.playing.clone()),
+            standing,
         }
     }
 }
@@ -536,7 +536,6 @@ impl Tournaments {
             entrants,
             bouts,
             standings: table,
-            now_game,
         });
         if let (Some(begun), Ok(mut all)) = (begun, self.inner.counted.lock()) {
             all.put(&row.id, begun, c.clone());

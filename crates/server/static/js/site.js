@@ -202,7 +202,7 @@ function drawTournamentBar() {
     } else if (v.status === "upcoming" && here !== "/t/" + v.id) {
       // A countdown, in seconds under a minute (it said "0 min").
       news.push(el("p", { "data-tournament": v.id, "data-news": "starting" },
-        el("span", { "data-starts": v.starts_ms - v.now_ms }, startingWords(v)), " ",
+        el("span", { class: "starts-in" }, startingWords(v)), " ",
         el("a", { class: "button", href: "/t/" + v.id, "data-nav": true }, t("tour.bar_open"))));
     }
   }
@@ -211,7 +211,7 @@ function drawTournamentBar() {
   // Only the words change each second, so a focused link stays focused.
   clearInterval(ticking);
   ticking = news.some((p) => p.dataset.news === "starting") ? setInterval(() => {
-    for (const span of bar.querySelectorAll("[data-starts]")) {
+    for (const span of bar.querySelectorAll(".starts-in")) {
       const v = tournaments.find((x) => x.id === span.parentElement.dataset.tournament);
       if (v) span.textContent = startingWords(v);
     }

@@ -235,8 +235,7 @@ pub async fn act(
     // reaches every page she has open at once, on every instance: the
     // site's socket tells the page, which reads her notices.
     if matches!(done.action.as_str(), "warn" | "mute" | "unmute" | "mark") {
-        app.people().person_changed(done.target_id);
-        app.store().announce_person(done.target_id).await?;
+        app.people().announce(done.target_id).await?;
     }
     match done.action.as_str() {
         // A closed account leaves its games (through the games' door) and

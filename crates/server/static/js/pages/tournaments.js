@@ -12,7 +12,6 @@ import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
 import { until } from "../countdown.js";
 
-
 /** An event's terms in words: game, kind, clock, length, rated. */
 export function terms(e) {
   const clock = e.clock ? (e.clock.days ? t("corr.per_move", { n: e.clock.days })

@@ -29,8 +29,8 @@ export function offerButtons(view, send) {
   }
   // A tournament game over: the way back to the event (and, in an arena
   // under way, a pause), never a rematch or a challenge: the event pairs.
-  if (s.over && view.tournament) {
-    const tour = view.tournament;
+  const tour = s.over ? view.tournament : null;
+  if (tour) {
     out.push(el("a", { class: "button primary", id: "tour-back", href: "/t/" + tour.id, "data-nav": true }, t("tour.back", { name: tour.name })));
     if (tour.kind === "arena" && tour.status === "running") {
       const pause = el("button", { id: "tour-pause", onclick: async () => {
@@ -42,10 +42,8 @@ export function offerButtons(view, send) {
       } }, t("tour.pause"));
       out.push(pause);
     }
-    if (claimable(view)) out.push(el("button", { id: "claim", class: "primary", onclick: () => send({ type: "claim" }) }, t("offer.claim_button")));
-    return out;
   }
-  if (s.over && !s.rematch && !offered("rematch")) {
+  if (s.over && !tour && !s.rematch && !offered("rematch")) {
     out.push(el("button", { id: "rematch-offer", class: "primary", onclick: () => send({ type: "rematch-offer" }) }, t("offer.rematch_button")));
   }
   if (claimable(view)) {
@@ -54,7 +52,7 @@ export function offerButtons(view, send) {
   // After the end, a player with an account may be challenged from here
   // to a game of any other terms (her profile's Challenge form, opened).
   const other = s.players && s.players[1 - me];
-  if (s.over && other && other.kind === "account" && other.name) {
+  if (s.over && !tour && other && other.kind === "account" && other.name) {
     out.push(el("a", { class: "button", id: "challenge-opponent", href: "/@/" + encodeURIComponent(other.name) + "?challenge=1", "data-nav": true },
       t("challenge.title", { name: other.name })));
   }
