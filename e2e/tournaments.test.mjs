@@ -281,9 +281,13 @@ async function swissInBrowsers(game) {
     const byes = new Set();
     for (const round of [1, 2]) {
       for (const n of names) await pages[n].locator("#tour-status", { hasText: `Round ${round} of 2` }).waitFor({ timeout: 20000 });
-      // Who plays whom, as the page lists it: one board and one bye.
-      const bouts = await pages.ala.evaluate((r) => [...document.querySelectorAll("#tour-games li[data-bout]")]
+      // Who plays whom, as the page lists it: one board and one bye (the
+      // round's status and its list arrive in separate pushes: wait for
+      // the list).
+      const listed = () => pages.ala.evaluate((r) => [...document.querySelectorAll("#tour-games li[data-bout]")]
         .map((li) => li.textContent).filter((text) => text.startsWith(`round ${r} `)), round);
+      let bouts = [];
+      await until(async () => (bouts = await listed()).length >= 2, 20000, `round ${round}'s bouts listed`);
       assert.equal(bouts.length, 2, JSON.stringify(bouts));
       const bye = bouts.find((b) => b.includes("bye"));
       assert.ok(bye, JSON.stringify(bouts));
