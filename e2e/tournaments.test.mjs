@@ -222,6 +222,14 @@ test("a finished arena game offers the way back and a pause, never a rematch, an
     }
     assert.equal(new URL(ala.url()).pathname, new URL(bo.url()).pathname, "the same new game");
     assert.ok((await ala.evaluate(() => window.agonSounds || [])).length > 0, "a sound as she is taken there");
+    // Back to the event from a finished game: Ala resigns this one and
+    // takes the way back, landing on the event's page.
+    assert.equal(await tourCall(bo, "withdraw"), 200);
+    await ala.locator("#resign").click();
+    await ala.locator("#resign.danger").click();
+    await ala.locator("#tour-back").click();
+    await ala.waitForURL((u) => u.pathname === `/t/${made.id}`);
+    await ala.locator("h1", { hasText: "Evening arena" }).waitFor();
   });
 });
 
