@@ -49,13 +49,22 @@ pub fn agon_with_input(args: &[&str], input: &[u8]) -> String {
     String::from_utf8(child.wait_with_output().expect("agon ends").stdout).expect("UTF-8 output")
 }
 
-/// A TCP port nobody listens on now (the OS picks it; the listener is
-/// dropped before the server binds it).
+/// A TCP port nobody listens on now, below the kernel's ephemeral range
+/// (32768–60999 on Linux). A port the OS hands out for `:0` comes from that
+/// range, which every outgoing connection of every test also draws from:
+/// between this check and the server's bind, a client socket of another test
+/// could take it ("Address already in use" on a busy CI machine). Below it,
+/// only another test's pick could collide, and picks are random.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free local port")
-        .port()
+    use std::hash::{BuildHasher, RandomState};
+    let seed = RandomState::new();
+    for attempt in 0u64..1000 {
+        let port = 20_000 + (seed.hash_one(attempt) % 12_000) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free local port between 20000 and 32000")
 }
 
 /// Starts `agon serve` on a free port with `data` as its data directory and
