@@ -35,11 +35,50 @@ async function until(fn, ms = 20000, what = "condition") {
   }
 }
 
-/** Resigns the Ringo pair a player is in, from its game page: the first
- *  game, then (seats swapped) the second. */
-async function resignPair(page) {
+/** Plays a tournament game on from its players' pages, as their pages
+ *  send actions (the side to act takes the first legal step: a Ringo move;
+ *  an Urgammon roll, move, verdict or next game), until each side has made
+ *  a decision and at least `turns` turns (Ringo moves, Urgammon rolls) were
+ *  played: a bout whose first game ended before each side moved is void
+ *  (issue 86), so a test that wants a result plays a little first. */
+async function playOn(pages, game, turns) {
+  const acted = new Set();
+  let played = 0;
+  for (let i = 0; i < 400 && (acted.size < 2 || played < turns); i++) {
+    const s = (await pages[0].evaluate((g) => fetch(`/api/games/${g}`).then((r) => r.json()), game)).state;
+    assert.ok(!s.over, `the game ended early: ${JSON.stringify(s)}`);
+    const ringo = "rings" in s;
+    const step = ringo ? { type: "move", move: s.moves[0] }
+      : s.between_games ? { type: "next" }
+      : s.phase === "roll" ? { type: "roll" }
+      : s.moves.length ? { type: "move", move: s.moves[0] } : { type: "verdict" };
+    let done = false;
+    for (const [n, page] of pages.entries()) {
+      const status = await page.evaluate(([g, body]) => fetch(`/api/games/${g}/action`, { method: "POST",
+        headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.status), [game, step]);
+      if (status === 200) {
+        acted.add(n);
+        if (ringo || step.type === "roll") played++;
+        done = true;
+        break;
+      }
+    }
+    // A pair's second game waits a moment before its first move.
+    if (!done) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(acted.size === 2 && played >= turns, `${game}: played on ${played} turns`);
+}
+
+/** The game a player's page shows. */
+const gameOf = (page) => new URL(page.url()).pathname.split("/")[2];
+
+/** Resigns the Ringo pair a player is in, from its game page, after
+ *  `turns` turns of its first game played from both players' pages: the
+ *  first game, then (seats swapped) the second. */
+async function resignPair(page, other, turns) {
   await page.locator("#tour-your-game a").click();
   await page.waitForURL(/\/g\//);
+  await playOn([page, other], gameOf(page), turns);
   for (let n = 0; n < 2; n++) {
     await page.locator("#resign").click();
     await page.locator("#resign.danger").click();
@@ -98,7 +137,8 @@ test("a short live arena: made and joined from its pages, paired again after eac
     await winner.locator("#tour-berserk").click();
     await winner.locator("#tour-said", { hasText: "Berserk: your time is halved" }).waitFor();
     await winner.locator("#tour-berserk").waitFor({ state: "detached" });
-    await resignPair(loser);
+    // Seven moves each first: berserk's point needs them (lichess's line).
+    await resignPair(loser, winner, 14);
     await loser.goto(url);
     await winner.goto(url);
     for (const p of [ala, bo, cy]) {
@@ -230,6 +270,12 @@ test("a finished arena game offers the way back and a pause, never a rematch, an
     await ala.locator("#tour-back").click();
     await ala.waitForURL((u) => u.pathname === `/t/${made.id}`);
     await ala.locator("h1", { hasText: "Evening arena" }).waitFor();
+    // Both bouts were resigned before anyone moved: each is listed as
+    // void (and says why), and nobody scored (points cannot be traded).
+    await until(async () => (await ala.locator("#tour-games li[data-bout] .void").count()) === 2, 20000, "two void bouts");
+    assert.equal(await ala.locator("#tour-games li[data-bout] .void").first().getAttribute("title"),
+      "ended before each side had moved: it counts for nobody");
+    assert.deepEqual(Object.values(await standings(ala)), [0, 0]);
   });
 });
 
@@ -304,11 +350,13 @@ async function swissInBrowsers(game) {
       byes.add(byeName);
       // The first seat of the board resigns from her game's page.
       const board = bouts.find((b) => !b.includes("bye"));
-      const first = board.split(" · ")[1].split(" – ")[0];
+      const [first, second] = board.split(" · ")[1].split(" – ");
       const p = pages[first];
       await p.locator("#tour-your-game a").click();
       await p.waitForURL(/\/g\//);
       for (let n = 0; n < (game === "ringo" ? 2 : 1); n++) {
+        // Each side decides once first: a bout ended before that is void.
+        await playOn([p, pages[second]], gameOf(p), 2);
         await p.locator("#resign").click();
         await p.locator("#resign.danger").click();
         if (game === "ringo" && n === 0) {
@@ -348,10 +396,12 @@ test("a two-round Swiss event in Ringo (a pair of games a round), in three brows
   await swissInBrowsers("ringo");
 });
 
-/** Resigns the game a player's event page offers her, from its page. */
-async function resignGame(page) {
+/** Resigns the game a player's event page offers her, from its page,
+ *  once each side has made a decision (from both players' pages). */
+async function resignGame(page, other) {
   await page.locator("#tour-your-game a").click();
   await page.waitForURL(/\/g\//);
+  await playOn([page, other], gameOf(page), 2);
   await page.locator("#resign").click();
   await page.locator("#resign.danger").click();
   await page.waitForFunction(() => window.agonState && window.agonState.over);
@@ -402,7 +452,7 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     // A first bout ends on A: its winner scores.
     const first = await (await fetch(`${a.url}/api/tournaments/${id}`)).json();
     const [bout1, bout2] = first.games;
-    await resignGame(pages[bout1.first]);
+    await resignGame(pages[bout1.first], pages[bout1.second]);
     await until(async () => (await (await fetch(`${a.url}/api/tournaments/${id}`)).json()).games.some((g) => g.id === bout1.id && g.over), 20000, "the first bout settled");
     // Instance B starts; every player's page moves to it; A is killed.
     b = await startServer({ database });
@@ -414,7 +464,7 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     await a.kill();
     const killed = Date.now();
     // The bout A opened and never saw end is played out on B: no game lost.
-    await resignGame(pages[bout2.first]);
+    await resignGame(pages[bout2.first], pages[bout2.second]);
     for (const n of names) await pages[n].goto(`${b.url}/t/${id}?lang=en`);
     // B takes the lease over and pairs the four again (not the same two).
     for (const n of names) await pages[n].locator("#tour-your-game").waitFor({ timeout: 30000 });

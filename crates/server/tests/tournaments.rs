@@ -263,6 +263,53 @@ async fn resign_in(app: &axum::Router, cookie: &str, game: &str) {
     assert_eq!(s, 200, "{v}");
 }
 
+/// Plays a game of a tournament on from the API, the side to act taking
+/// the first legal step each time (a Ringo move; an Urgammon roll, move,
+/// verdict or next game), until each side has made a decision and at least
+/// `turns` turns (Ringo moves, Urgammon rolls) were played: a bout whose
+/// first game ended before each side moved is void (issue 86), so a test
+/// that wants a result plays a little first.
+async fn play(app: &axum::Router, cookies: [&str; 2], game: &str, turns: usize) {
+    let (mut acted, mut played) = ([false; 2], 0);
+    for _ in 0..400 {
+        if acted == [true; 2] && played >= turns {
+            return;
+        }
+        let s = common::game_state(app, game).await;
+        assert_ne!(s["over"], true, "the game ended early: {s}");
+        let ringo = s.get("rings").is_some();
+        let step = if ringo {
+            common::mv(s["moves"][0].as_str().expect("a legal move"))
+        } else {
+            common::urgammon_step(&s, false)
+        };
+        let mut done = false;
+        for (i, cookie) in cookies.iter().enumerate() {
+            let (code, _) = as_account(
+                app,
+                cookie,
+                "POST",
+                &format!("/api/games/{game}/action"),
+                Some(step.clone()),
+            )
+            .await;
+            if code == 200 {
+                acted[i] = true;
+                if ringo || step["type"] == "roll" {
+                    played += 1;
+                }
+                done = true;
+                break;
+            }
+        }
+        if !done {
+            // A pair's second game waits its pause before the first move.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    panic!("{game}: not played on ({played} turns)");
+}
+
 async fn swiss_played(game: &str, test: &str) {
     let (_, app) = tournament_app(test).await;
     let names = ["ala", "bo", "cy"];
@@ -332,7 +379,7 @@ async fn swiss_played(game: &str, test: &str) {
                 .as_array()
                 .unwrap()
                 .iter()
-                .find(|b| b["id"] == g)
+                .find(|b| b["id"] == g && b["round"] == round)
                 .cloned()
             else {
                 continue;
@@ -340,6 +387,8 @@ async fn swiss_played(game: &str, test: &str) {
             if bout["first"] != n {
                 continue;
             }
+            let other = bout["second"].as_str().unwrap();
+            play(&app, [&who[n], &who[other]], g, 2).await;
             resign_in(&app, &who[n], g).await;
             if game == "ringo" {
                 // The pair's second game, seats swapped, opens by itself.
@@ -353,7 +402,6 @@ async fn swiss_played(game: &str, test: &str) {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
                 let second = second.expect("the pair's second game");
-                let other = bout["second"].as_str().unwrap();
                 // During the second game, the event names it as both
                 // players' game (it named the finished first one).
                 for p in [n, other] {
@@ -369,6 +417,7 @@ async fn swiss_played(game: &str, test: &str) {
                     assert_eq!(line["playing"], second.as_str(), "{p}: {t}");
                 }
                 // The second's first player wins it back: 1–1, a draw.
+                play(&app, [&who[n], &who[other]], &second, 2).await;
                 resign_in(&app, &who[other], &second).await;
             }
         }
@@ -548,8 +597,10 @@ async fn when_the_instance_pairing_an_event_stops_another_goes_on_with_it() {
                 if g["over"] == true {
                     continue;
                 }
-                let first = g["first"].as_str().unwrap();
-                resign_in(&app_b, &who[first], g["id"].as_str().unwrap()).await;
+                let (first, second) = (g["first"].as_str().unwrap(), g["second"].as_str().unwrap());
+                let game = g["id"].as_str().unwrap();
+                play(&app_b, [&who[first], &who[second]], game, 2).await;
+                resign_in(&app_b, &who[first], game).await;
             }
         }
     };
@@ -690,23 +741,141 @@ async fn an_arena_pairs_players_online_and_a_berserk_win_scores_a_point_more() {
         (409, Some("wrong-moment")),
         "once: {v}"
     );
-    let (s, v) = as_account(
-        &router,
-        other,
-        "POST",
-        &format!("/api/games/{game}/action"),
-        Some(json!({"type": "resign"})),
-    )
-    .await;
-    assert_eq!(s, 200, "{v}");
+    // Seven moves each (lichess's line for berserk's point), then Bo
+    // resigns.
+    play(&router, [&ala, other], &game, 14).await;
+    resign_in(&router, other, &game).await;
     let t = until(&router, &ala, &id, |t| t["standings"][0]["score"] == 3.0).await;
     assert_eq!(t["standings"][0]["name"], "ala");
     assert_eq!(t["standings"][0]["sheet"], json!(["3"]));
-    // Alone together, they meet again.
-    until(&router, &ala, &id, |t| {
-        t["games"].as_array().unwrap().len() == 2
+    assert!(t["games"][0]["turns"].as_i64().unwrap() >= 14, "{t}");
+    // Alone together, they meet again. A berserk win in a few turns scores
+    // as a plain one: 2.
+    let t = until(&router, &ala, &id, |t| {
+        t["games"].as_array().unwrap().len() == 2 && t["you"]["game"].is_string()
     })
     .await;
+    let game = t["you"]["game"].as_str().unwrap().to_string();
+    let (s, v) = as_account(
+        &router,
+        &ala,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    play(&router, [&ala, other], &game, 2).await;
+    resign_in(&router, other, &game).await;
+    let t = until(&router, &ala, &id, |t| t["standings"][0]["score"] == 5.0).await;
+    assert_eq!(t["standings"][0]["sheet"], json!(["3", "2"]), "{t}");
+}
+
+/// Points that cannot be traded (issue 86). In a Ringo arena: a pair drawn
+/// 1–1 in a few turns is a quick draw and scores nothing; a first game
+/// resigned before each side moved makes the bout void (no second game,
+/// no points, no game counted) and charges the resigner an abandonment:
+/// after three in a row she is paused and paired no more.
+#[tokio::test]
+async fn instant_resignations_trade_no_points_and_a_quick_draw_scores_nothing() {
+    let (_, router) = tournament_app("tournaments_traded").await;
+    let addr = common::serve(router.clone()).await;
+    let (ala, bo) = (signup(&router, "ala").await, signup(&router, "bo").await);
+    let _sockets = (online(&addr, &ala).await, online(&addr, &bo).await);
+    let (s, t) = as_account(&router, &ala, "POST", "/api/tournaments",
+        Some(json!({"kind": "arena", "game": "ringo", "clock": {"base_secs": 60, "increment_secs": 1}, "minutes": 10}))).await;
+    assert_eq!(s, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for c in [&ala, &bo] {
+        assert_eq!(join(&router, c, &id).await.0, 200);
+    }
+    let line = |t: &Value, name: &str| {
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    // A quick draw: each side moves once in each game of the pair, and
+    // each game's first player resigns it.
+    let t = until(&router, &ala, &id, |t| t["you"]["game"].is_string()).await;
+    let first = t["you"]["game"].as_str().unwrap().to_string();
+    let seat0 = if t["games"][0]["first"] == "ala" {
+        &ala
+    } else {
+        &bo
+    };
+    let seat1 = if std::ptr::eq(seat0, &ala) { &bo } else { &ala };
+    play(&router, [seat0, seat1], &first, 2).await;
+    resign_in(&router, seat0, &first).await;
+    let t = until(&router, &ala, &id, |t| {
+        t["you"]["game"].as_str().is_some_and(|g| g != first)
+    })
+    .await;
+    let second = t["you"]["game"].as_str().unwrap().to_string();
+    play(&router, [seat0, seat1], &second, 2).await;
+    resign_in(&router, seat1, &second).await;
+    let bout = |t: &Value, game: &str| {
+        t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["id"] == game)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let t = until(&router, &ala, &id, |t| bout(t, &first)["over"] == true).await;
+    let b = bout(&t, &first);
+    assert_eq!(b["score"], 0.5, "{t}");
+    assert!(b["turns"].as_i64().unwrap() < 20, "{t}");
+    for name in ["ala", "bo"] {
+        let l = line(&t, name);
+        assert_eq!(
+            (l["score"].as_f64(), &l["sheet"], l["games"].as_u64()),
+            (Some(0.0), &json!(["0"]), Some(1)),
+            "{name}: {t}"
+        );
+    }
+    // Three bouts Bo resigns before anyone moved: each void, for both.
+    for n in 2..=4 {
+        let t = until(&router, &bo, &id, |t| {
+            t["games"].as_array().unwrap().len() == n && t["you"]["game"].is_string()
+        })
+        .await;
+        let game = t["you"]["game"].as_str().unwrap().to_string();
+        resign_in(&router, &bo, &game).await;
+        let t = until(&router, &ala, &id, |t| bout(t, &game)["over"] == true).await;
+        assert_eq!(bout(&t, &game)["void"], true, "{t}");
+        assert_eq!(bout(&t, &game)["score"], Value::Null, "{t}");
+        // No second game is opened for a void pair.
+        let (_, g) = call(&router, "GET", &format!("/api/games/{game}"), None, None).await;
+        assert_eq!(g["state"]["rematch"], Value::Null, "{g}");
+        for name in ["ala", "bo"] {
+            let l = line(&t, name);
+            assert_eq!(
+                (l["score"].as_f64(), l["games"].as_u64()),
+                (Some(0.0), Some(1)),
+                "{name}: {t}"
+            );
+        }
+    }
+    // Bo abandoned three in a row: paused, and not paired again; Ala is not.
+    let (_, me) = as_account(&router, &bo, "GET", "/api/account", None).await;
+    assert_eq!(me["paused"]["abandoned"], 3, "{me}");
+    let (_, me) = as_account(&router, &ala, "GET", "/api/account", None).await;
+    assert!(me["paused"].is_null(), "{me}");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (_, t) = as_account(
+        &router,
+        &ala,
+        "GET",
+        &format!("/api/tournaments/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(t["games"].as_array().unwrap().len(), 4, "{t}");
 }
 
 type Socket =

@@ -232,6 +232,13 @@ async fn next_after(games: &Games, session: &Session) -> Result<Next, GameError>
         && session.row.pair_first.as_deref() == Some(session.row.id.as_str())
         && session.row.accounts.iter().all(Option::is_some)
     {
+        // A tournament's pair whose first game ended before each side had
+        // moved is void (issue 86: points that cannot be traded): no second
+        // game. The store says whether it is a bout; the lobby's pairs
+        // keep their second game whatever the first.
+        if session.row.moved & 3 != 3 && games.store().bout_of(&session.row.id).await?.is_some() {
+            return Ok(Next::Nothing);
+        }
         return Ok(if session.row.rematch.is_none() {
             Next::SecondGame
         } else {

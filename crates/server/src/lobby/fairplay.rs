@@ -52,27 +52,46 @@ fn first_mover(kind: Kind, tokens: &[String]) -> Option<Seat> {
 }
 
 /// The seat that abandoned a finished live game between people, if one
-/// did: the seat the win was claimed against (she had left), or, in a game
-/// aborted before both had moved, the one that had not when the other had
-/// (or, neither having moved, the one who was to open it: `tokens`, the
-/// record, says who in Urgammon).
+/// did: the seat the win was claimed against (she had left), or the one
+/// that ended the game before each side had made a decision
+/// ([`ended_early_by`]).
 pub fn abandoned_by(row: &GameRow, tokens: &[String]) -> Option<Seat> {
     let live = row.clock.as_ref().is_some_and(|c| c.days == 0);
     if !live || row.mode != Mode::Friend {
         return None;
     }
-    match (row.status, row.reason.as_deref()) {
-        (Status::Aborted, _) => match row.moved & 3 {
+    if row.status != Status::Aborted && row.reason.as_deref() == Some("claim") {
+        return lost(row);
+    }
+    ended_early_by(row, tokens)
+}
+
+/// The seat that ended a game before each side had made a decision, if one
+/// did (issue 86: such a game is no game, in the lobby's pauses and in a
+/// tournament's scores alike): in an abort, the one that had not moved when
+/// the other had (or, neither having moved, the one who was to open it:
+/// `tokens`, the record, says who in Urgammon); in a resignation or a flag,
+/// the side that lost. A draw, a game in play or one both had begun: none.
+pub fn ended_early_by(row: &GameRow, tokens: &[String]) -> Option<Seat> {
+    if row.moved & 3 == 3 {
+        return None;
+    }
+    match row.status {
+        Status::Ongoing => None,
+        Status::Aborted => match row.moved & 3 {
             1 => Some(Seat::Second),
             2 => Some(Seat::First),
-            0 => first_mover(row.kind, tokens),
-            _ => None,
+            _ => first_mover(row.kind, tokens),
         },
-        (s, Some("claim")) => Seat::BOTH
-            .into_iter()
-            .find(|seat| s.outcome_for(row.kind, *seat) == Outcome::Lost),
-        _ => None,
+        _ => lost(row),
     }
+}
+
+/// The seat that lost a finished game, if one did.
+fn lost(row: &GameRow) -> Option<Seat> {
+    Seat::BOTH
+        .into_iter()
+        .find(|seat| row.status.outcome_for(row.kind, *seat) == Outcome::Lost)
 }
 
 impl Lobby {

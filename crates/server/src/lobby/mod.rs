@@ -18,7 +18,7 @@ pub use challenges::{
     ChallengeCursor, ChallengeView, Challenges, ANSWERED_SHOWN_MS, CHALLENGES_PAGE,
     LIVE_CHALLENGE_MS, MAX_CHALLENGES_EACH,
 };
-pub use fairplay::{abandoned_by, pause_ms, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
+pub use fairplay::{abandoned_by, ended_early_by, pause_ms, ABANDONS_BEFORE_PAUSE, FIRST_PAUSE_MS};
 pub use pools::{PoolView, EVEN_RULES, POOLS};
 pub(crate) use service::WeakLobby;
 pub use service::{

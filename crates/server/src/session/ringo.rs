@@ -87,4 +87,8 @@ impl GameRules for ringo::Game {
     fn review_steps(&self) -> usize {
         self.ply()
     }
+
+    fn turns(&self) -> usize {
+        self.ply()
+    }
 }

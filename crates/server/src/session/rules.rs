@@ -183,4 +183,11 @@ pub trait GameRules: Debug + Send + Sync + 'static {
 
     /// How many steps a review of this game takes.
     fn review_steps(&self) -> usize;
+
+    /// The turns played so far, both sides together: a Ringo move, an
+    /// Urgammon turn (each roll of the chance die, over every game of the
+    /// match). A tournament reads it to tell a game played from one ended
+    /// at once, as lichess counts a game's plies (its berserk bonus and its
+    /// quick draws).
+    fn turns(&self) -> usize;
 }

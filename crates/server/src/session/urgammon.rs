@@ -205,4 +205,14 @@ impl GameRules for urgammon::Match {
             .sum::<usize>()
             + self.current().tokens().len()
     }
+
+    fn turns(&self) -> usize {
+        let rolls = |g: &urgammon::Game| {
+            g.tokens()
+                .iter()
+                .filter(|t| matches!(t, urgammon::Token::Roll(_)))
+                .count()
+        };
+        self.finished().iter().map(rolls).sum::<usize>() + rolls(self.current())
+    }
 }

@@ -73,6 +73,10 @@ pub struct BoutRow {
     pub created_ms: i64,
     /// When it ended.
     pub ended_ms: Option<i64>,
+    /// The turns its games took, both sides together (a Ringo move, an
+    /// Urgammon roll), once over; `None` for a bye, a bout in play, or one
+    /// ended before the store kept them.
+    pub turns: Option<i64>,
 }
 
 /// What every store keeps of tournaments.
@@ -130,8 +134,9 @@ pub trait TournamentBackend: Send + Sync {
     /// Adds a bout: false when its game is a bout already.
     async fn add_bout(&self, bout: BoutRow) -> Stored<bool>;
 
-    /// Notes a bout over: false when it was already.
-    async fn end_bout(&self, game: &str, score0: f64, now_ms: i64) -> Stored<bool>;
+    /// Notes a bout over, with the turns its games took: false when it
+    /// was already.
+    async fn end_bout(&self, game: &str, score0: f64, turns: i64, now_ms: i64) -> Stored<bool>;
 
     /// Notes a seat of a bout berserk (before its game began).
     async fn berserk(&self, game: &str, seat: usize) -> Stored<()>;

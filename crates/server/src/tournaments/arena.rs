@@ -5,7 +5,11 @@
 //! - **Points**: a win 2, a draw 1, a loss 0. Two wins in a row put a
 //!   player *on fire*: her next results count double (a win 4, a draw 2)
 //!   until she fails to win. A berserk win (she halved her own clock
-//!   before her first move) gives one point more.
+//!   before her first move) gives one point more, once the bout took at
+//!   least [`BERSERK_TURNS`] turns (lichess: 7 moves each). A draw in
+//!   fewer than [`QUICK_DRAW_TURNS`] turns scores nothing (lichess: 10
+//!   moves each). A bout ended before each side moved is void and not
+//!   here at all ([`super::bout`]).
 //! - **Pairing**: the players waiting (not in a game, not paused), ordered
 //!   by score then rating, are paired with their neighbours, never with
 //!   the opponent of their last game while another is possible now or
@@ -18,6 +22,14 @@
 
 use std::collections::HashSet;
 
+/// The fewest turns (both sides together) a berserk win needs for its
+/// extra point: lichess's 7 moves each.
+pub const BERSERK_TURNS: i64 = 14;
+
+/// A draw in fewer turns than this (both sides together) scores nothing:
+/// lichess's 10 moves each.
+pub const QUICK_DRAW_TURNS: i64 = 20;
+
 /// One finished game's result for a player, in the order played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Played {
@@ -25,6 +37,16 @@ pub struct Played {
     pub score: f64,
     /// She went berserk in it.
     pub berserk: bool,
+    /// The turns the bout took, both sides together; `None` for a bout
+    /// ended before the store kept them (scored as a long one).
+    pub turns: Option<i64>,
+}
+
+impl Played {
+    /// The bout took at least `n` turns (or is too old to say).
+    fn took(&self, n: i64) -> bool {
+        self.turns.is_none_or(|t| t >= n)
+    }
 }
 
 /// A player's arena points over her games in the order played, and each
@@ -37,13 +59,13 @@ pub fn points(games: &[Played]) -> (u32, Vec<u32>) {
         let on_fire = wins_in_a_row >= 2;
         let base = if g.score > 0.5 {
             2
-        } else if g.score == 0.5 {
+        } else if g.score == 0.5 && g.took(QUICK_DRAW_TURNS) {
             1
         } else {
             0
         };
         let mut p = if on_fire { base * 2 } else { base };
-        if g.score > 0.5 && g.berserk {
+        if g.score > 0.5 && g.berserk && g.took(BERSERK_TURNS) {
             p += 1;
         }
         if g.score > 0.5 {
@@ -162,6 +184,7 @@ mod tests {
         Played {
             score,
             berserk: false,
+            turns: Some(40),
         }
     }
 
@@ -181,10 +204,36 @@ mod tests {
         let berserk = |score| Played {
             score,
             berserk: true,
+            turns: Some(40),
         };
         assert_eq!(points(&[berserk(1.0), berserk(0.0)]).1, vec![3, 0]);
         // On fire and berserk: 4 + 1.
         assert_eq!(points(&[w(1.0), w(1.0), berserk(1.0)]).1, vec![2, 2, 5]);
+    }
+
+    /// lichess's lines (its arena FAQ): berserk's point needs 7 moves each;
+    /// a draw in under 10 moves each scores nothing (and ends a streak).
+    #[test]
+    fn a_quick_berserk_win_has_no_extra_point_and_a_quick_draw_scores_nothing() {
+        let g = |score, berserk, turns| Played {
+            score,
+            berserk,
+            turns: Some(turns),
+        };
+        assert_eq!(points(&[g(1.0, true, 13)]).1, vec![2]);
+        assert_eq!(points(&[g(1.0, true, 14)]).1, vec![3]);
+        assert_eq!(points(&[g(0.5, false, 19)]).1, vec![0]);
+        assert_eq!(points(&[g(0.5, false, 20)]).1, vec![1]);
+        // On fire, a quick draw: nothing, and the fire is out.
+        let games = [w(1.0), w(1.0), g(0.5, false, 4), w(1.0)];
+        assert_eq!(points(&games).1, vec![2, 2, 0, 2]);
+        // A bout ended before the store kept its turns scores as before.
+        let old = Played {
+            score: 1.0,
+            berserk: true,
+            turns: None,
+        };
+        assert_eq!(points(&[old]).1, vec![3]);
     }
 
     fn waiting(account: i64, points: u32, rating: f64, last: Option<i64>) -> Waiting {

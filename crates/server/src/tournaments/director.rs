@@ -6,10 +6,10 @@
 //! opened through the lobby's door for a game, never a second path; what
 //! the director keeps is in the store, so a restart loses nothing.
 
+use super::bout::{self, GameEnd};
 use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
 use super::{arena, swiss};
 use crate::clock::now_ms;
-use crate::games::score_for;
 use crate::games::talk;
 use crate::model::{Kind, Status};
 use crate::push::TournamentNews;
@@ -124,8 +124,12 @@ impl Tournaments {
             .game
             .parse()
             .map_err(|e| TournamentError::Bad(format!("{e}")))?;
-        if let Some(score) = self.result_of(&b, kind).await? {
-            if self.store().end_bout(&b.game, score, now_ms()).await? {
+        if let Some((score, turns)) = self.result_of(&b, kind).await? {
+            if self
+                .store()
+                .end_bout(&b.game, score, turns, now_ms())
+                .await?
+            {
                 self.changed(&t.id);
             }
         }
@@ -339,11 +343,16 @@ impl Tournaments {
             if b.score0.is_some() || b.account1.is_none() {
                 continue;
             }
-            if let Some(score) = self.result_of(b, kind).await? {
-                if self.store().end_bout(&b.game, score, now_ms()).await? {
+            if let Some((score, turns)) = self.result_of(b, kind).await? {
+                if self
+                    .store()
+                    .end_bout(&b.game, score, turns, now_ms())
+                    .await?
+                {
                     any = true;
                 }
                 b.score0 = Some(score);
+                b.turns = Some(turns);
                 b.ended_ms = Some(now_ms());
             }
         }
@@ -354,22 +363,29 @@ impl Tournaments {
     }
 
     /// A bout's result once its games are over: the first seat's score
-    /// (1, ½, 0; a Ringo pair's two games halved), [`VOID`] for a game
-    /// aborted before it began.
-    async fn result_of(&self, b: &BoutRow, kind: Kind) -> Result<Option<f64>, TournamentError> {
+    /// (1, ½, 0; a Ringo pair's two games halved; [`VOID`] for a first game
+    /// ended before each side moved) and the turns its games took
+    /// ([`bout::result`]).
+    async fn result_of(
+        &self,
+        b: &BoutRow,
+        kind: Kind,
+    ) -> Result<Option<(f64, i64)>, TournamentError> {
         let Some(first) = self.load(&b.game).await? else {
-            return Ok(Some(VOID));
+            return Ok(Some((VOID, 0)));
         };
         if !first.is_over() {
             return Ok(None);
         }
-        if first.status() == Status::Aborted {
-            return Ok(Some(VOID));
-        }
-        let one = score_for(&first, b.account0);
+        let one = GameEnd::of(&first, b.account0);
         match kind {
-            Kind::Urgammon => Ok(Some(one)),
+            Kind::Urgammon => Ok(Some(bout::result(one, None))),
             Kind::Ringo => {
+                // A first game that was no game voids the pair: no second
+                // game is opened for it.
+                if !one.begun || first.status() == Status::Aborted {
+                    return Ok(Some(bout::result(one, None)));
+                }
                 let Some(second) = first.row.rematch.clone() else {
                     return Ok(None);
                 };
@@ -379,7 +395,10 @@ impl Tournaments {
                 if !second.is_over() {
                     return Ok(None);
                 }
-                Ok(Some((one + score_for(&second, b.account0)) / 2.0))
+                Ok(Some(bout::result(
+                    one,
+                    Some(GameEnd::of(&second, b.account0)),
+                )))
             }
         }
     }
@@ -613,6 +632,7 @@ impl Tournaments {
                     score0: Some(1.0),
                     created_ms: now,
                     ended_ms: Some(now),
+                    turns: None,
                 })
                 .await?;
         }
@@ -678,6 +698,7 @@ impl Tournaments {
                 score0: None,
                 created_ms: now_ms(),
                 ended_ms: None,
+                turns: None,
             })
             .await?;
         // The event's pages first (her place there shows her game: at once
@@ -792,6 +813,7 @@ mod tests {
             score0: Some(score0),
             created_ms: round,
             ended_ms: Some(round),
+            turns: Some(30),
         }
     }
 

@@ -7,6 +7,7 @@
 
 pub mod arena;
 mod ask;
+pub mod bout;
 mod director;
 mod live;
 pub mod schedule;

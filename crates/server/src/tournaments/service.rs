@@ -179,6 +179,12 @@ pub struct BoutView {
     pub over: bool,
     /// The first seat's score (1, ½, 0), once over; void: none.
     pub score: Option<f64>,
+    /// Over and void: it counts for nobody (its first game was aborted, or
+    /// ended before each side had moved).
+    pub void: bool,
+    /// The turns its games took, both sides together, once over (none for
+    /// a bye, or a bout ended before the server kept them).
+    pub turns: Option<i64>,
     /// Each seat went berserk.
     pub berserk: [bool; 2],
 }
@@ -1036,6 +1042,8 @@ impl Tournaments {
                 second: b.account1.and_then(name),
                 over: b.score0.is_some(),
                 score: b.score0.filter(|s| *s >= 0.0),
+                void: b.score0 == Some(VOID),
+                turns: b.turns,
                 berserk: b.berserk,
             })
             .collect();
@@ -1178,6 +1186,7 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
                         Some(Played {
                             score: score_in(b, a)?,
                             berserk: b.berserk[usize::from(b.account0 != a)],
+                            turns: b.turns,
                         })
                     })
                     .collect();
@@ -1291,6 +1300,7 @@ mod tests {
             score0: Some(score),
             created_ms: n,
             ended_ms: Some(n),
+            turns: Some(30),
         };
         let entrants = [entrant(1), entrant(2), entrant(3)];
         let bouts = [

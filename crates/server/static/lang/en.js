@@ -1165,6 +1165,7 @@ export default {
   "tour.games_title": "Games",
   "tour.round": "round {n}",
   "tour.void": "void",
+  "tour.void_help": "ended before each side had moved: it counts for nobody",
   "tour.in_play": "in play",
   "tour.bye": "bye (a point)",
   "tour.no_games": "No games yet.",

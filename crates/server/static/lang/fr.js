@@ -1165,6 +1165,7 @@ export default {
   "tour.games_title": "Parties",
   "tour.round": "ronde {n}",
   "tour.void": "annulée",
+  "tour.void_help": "terminée avant que chaque camp ait joué : elle ne compte pour personne",
   "tour.in_play": "en cours",
   "tour.bye": "exempt (un point)",
   "tour.no_games": "Pas encore de parties.",

@@ -1165,6 +1165,7 @@ export default {
   "tour.games_title": "Partie",
   "tour.round": "runda {n}",
   "tour.void": "nieważna",
+  "tour.void_help": "zakończona, zanim każda ze stron wykonała ruch: nie liczy się dla nikogo",
   "tour.in_play": "w toku",
   "tour.bye": "pauza (punkt)",
   "tour.no_games": "Jeszcze nie ma partii.",

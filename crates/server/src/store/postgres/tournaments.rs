@@ -38,7 +38,7 @@ fn tournament_from(r: &Row) -> TournamentRow {
 
 /// A bout's columns, in the order [`bout_from`] reads them.
 const BOUT_COLUMNS: &str = "b.tournament_id, b.game_id, b.round, b.account0, b.account1,
-    b.berserk0, b.berserk1, b.score0, b.created_ms, b.ended_ms";
+    b.berserk0, b.berserk1, b.score0, b.created_ms, b.ended_ms, b.turns";
 
 fn bout_from(r: &Row) -> BoutRow {
     BoutRow {
@@ -51,6 +51,7 @@ fn bout_from(r: &Row) -> BoutRow {
         score0: r.get(7),
         created_ms: r.get(8),
         ended_ms: r.get(9),
+        turns: r.get(10),
     }
 }
 
@@ -268,13 +269,13 @@ impl TournamentBackend for PgStore {
         Ok(n == 1)
     }
 
-    async fn end_bout(&self, game: &str, score0: f64, now_ms: i64) -> Stored<bool> {
+    async fn end_bout(&self, game: &str, score0: f64, turns: i64, now_ms: i64) -> Stored<bool> {
         let client = self.client().await?;
         let n = client
             .execute(
-                "UPDATE tournament_bouts SET score0 = $2, ended_ms = $3
+                "UPDATE tournament_bouts SET score0 = $2, ended_ms = $3, turns = $4
                  WHERE game_id = $1 AND score0 IS NULL",
-                &[&game, &score0, &now_ms],
+                &[&game, &score0, &now_ms, &turns],
             )
             .await?;
         Ok(n == 1)

@@ -37,7 +37,7 @@ fn tournament_from(r: &rusqlite::Row<'_>) -> Result<TournamentRow, rusqlite::Err
 
 /// A bout's columns, in the order [`bout_from`] reads them.
 const BOUT_COLUMNS: &str = "b.tournament_id, b.game_id, b.round, b.account0, b.account1,
-    b.berserk0, b.berserk1, b.score0, b.created_ms, b.ended_ms";
+    b.berserk0, b.berserk1, b.score0, b.created_ms, b.ended_ms, b.turns";
 
 fn bout_from(r: &rusqlite::Row<'_>) -> Result<BoutRow, rusqlite::Error> {
     Ok(BoutRow {
@@ -50,6 +50,7 @@ fn bout_from(r: &rusqlite::Row<'_>) -> Result<BoutRow, rusqlite::Error> {
         score0: r.get(7)?,
         created_ms: r.get(8)?,
         ended_ms: r.get(9)?,
+        turns: r.get(10)?,
     })
 }
 
@@ -258,13 +259,13 @@ impl TournamentBackend for SqliteStore {
         .await
     }
 
-    async fn end_bout(&self, game: &str, score0: f64, now_ms: i64) -> Stored<bool> {
+    async fn end_bout(&self, game: &str, score0: f64, turns: i64, now_ms: i64) -> Stored<bool> {
         let game = game.to_string();
         self.write(move |c| {
             let n = c.execute(
-                "UPDATE tournament_bouts SET score0 = ?2, ended_ms = ?3
+                "UPDATE tournament_bouts SET score0 = ?2, ended_ms = ?3, turns = ?4
                  WHERE game_id = ?1 AND score0 IS NULL",
-                params![game, score0, now_ms],
+                params![game, score0, now_ms, turns],
             )?;
             Ok(n == 1)
         })

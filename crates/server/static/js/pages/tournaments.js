@@ -190,7 +190,7 @@ export async function tournamentPage(main, id) {
       v.games.length ? el("ul", { class: "resume" }, v.games.map((g) => el("li", { "data-bout": g.id },
         g.second ? el("a", { href: "/g/" + g.id, "data-nav": true },
           `${swiss ? t("tour.round", { n: g.round }) + " · " : ""}${g.first} – ${g.second}`, " · ",
-          g.over ? (g.score == null ? t("tour.void") : `${g.score}–${1 - g.score}`) : t("tour.in_play"),
+          g.over ? (g.void ? el("span", { class: "void", title: t("tour.void_help") }, t("tour.void")) : `${g.score}–${1 - g.score}`) : t("tour.in_play"),
           g.berserk && (g.berserk[0] || g.berserk[1]) ? el("span", { title: t("tour.berserk") }, " ⚔") : "")
           : el("span", {}, `${t("tour.round", { n: g.round })} · ${g.first} · ${t("tour.bye")}`)))) : el("p", { class: "muted" }, t("tour.no_games")));
   }
