@@ -72,12 +72,24 @@ async function playOn(pages, game, turns) {
 /** The game a player's page shows. */
 const gameOf = (page) => new URL(page.url()).pathname.split("/")[2];
 
+/** Whether a player's page is on a game. */
+const onGame = (page) => new URL(page.url()).pathname.startsWith("/g/");
+
+/** Waits until a player's page is on her tournament game: taken there by
+ *  itself (the event's page goes to a game paired while she is on it), or
+ *  by the link to the game she already had when the page opened. */
+async function toGame(page) {
+  await until(async () => onGame(page) || (await page.locator("#tour-your-game a").count()) > 0, 30000, "her game");
+  if (!onGame(page)) await page.locator("#tour-your-game a").click();
+  await page.waitForURL(/\/g\//);
+  await page.waitForFunction(() => window.agonState && !window.agonState.over);
+}
+
 /** Resigns the Ringo pair a player is in, from its game page, after
  *  `turns` turns of its first game played from both players' pages: the
  *  first game, then (seats swapped) the second. */
 async function resignPair(page, other, turns) {
-  await page.locator("#tour-your-game a").click();
-  await page.waitForURL(/\/g\//);
+  await toGame(page);
   await playOn([page, other], gameOf(page), turns);
   for (let n = 0; n < 2; n++) {
     await page.locator("#resign").click();
@@ -113,16 +125,26 @@ test("a short live arena: made and joined from its pages, paired again after eac
       await p.waitForURL(url.replace(/\?.*$/, ""));
     }
     for (const p of [ala, bo, cy]) {
+      await p.evaluate(() => { window.agonSounds = []; });
       await p.locator("#tour-join").click();
-      await p.locator("#tour-withdraw", { hasText: "Pause" }).waitFor();
+      // In, and maybe paired at once (and taken to her game).
+      await until(async () => onGame(p) || (await p.locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
     }
-    // Two are paired at once; the third waits.
+    // A watcher (signed out) keeps the event's page open throughout.
+    const watcher = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await watcher.goto(url);
+    // Two are paired at once, and the event's page takes each to her game
+    // by itself, with a sound; the third waits.
     let paired = [];
     await until(async () => {
-      paired = [];
-      for (const p of [ala, bo, cy]) if (await p.locator("#tour-your-game").count()) paired.push(p);
+      paired = [ala, bo, cy].filter(onGame);
       return paired.length === 2;
     }, 20000, "the first pairing");
+    for (const p of paired) {
+      await p.waitForFunction(() => window.agonState && !window.agonState.over);
+      assert.ok((await p.evaluate(() => window.agonSounds || [])).length > 0, "a sound as she is taken there");
+    }
+    assert.equal(gameOf(paired[0]), gameOf(paired[1]), "the same game");
     const waiting = [ala, bo, cy].find((p) => !paired.includes(p));
     // The waiting player's page stays open from here on: what changes it
     // is pushed on the event's socket, never read again.
@@ -132,27 +154,34 @@ test("a short live arena: made and joined from its pages, paired again after eac
     // wins 2–0, two points (and one for berserk), seen on every page.
     const [loser, winner] = paired;
     const winnerName = await winner.evaluate(() => document.getElementById("account-link").textContent.trim());
-    // The winner-to-be goes berserk before her first move: her time halved,
-    // a point more if she wins; the games list marks the bout.
-    await winner.locator("#tour-berserk").click();
-    await winner.locator("#tour-said", { hasText: "Berserk: your time is halved" }).waitFor();
-    await winner.locator("#tour-berserk").waitFor({ state: "detached" });
+    // The winner-to-be goes berserk before her first move, from the game
+    // she was taken to: her time halved (3:00 → 1:30), a point more if she
+    // wins; the games list marks the bout.
+    await winner.locator("#game-berserk").click();
+    await winner.locator("#toast", { hasText: "Berserk: your time is halved" }).waitFor();
+    const seat = await winner.evaluate(() => window.agonYou[0]);
+    await winner.locator(`#clock-${seat} .clock-time`, { hasText: "1:30" }).waitFor();
+    await winner.locator("#game-berserk").waitFor({ state: "detached" });
     // Seven moves each first: berserk's point needs them (lichess's line).
     await resignPair(loser, winner, 14);
     await loser.goto(url);
-    await winner.goto(url);
-    for (const p of [ala, bo, cy]) {
-      await until(async () => (await standings(p))[winnerName] === 3, 20000, "two points and one for berserk, on every page");
+    for (const p of [loser, watcher]) {
+      await until(async () => (await standings(p))[winnerName] === 3, 20000, "two points and one for berserk, on the event's pages");
     }
     // Paired again at once: the winner and the player who waited (not the
-    // same two again).
-    await until(async () => (await winner.locator("#tour-your-game").count()) === 1
-      && (await waiting.locator("#tour-your-game").count()) === 1, 20000, "the next pairing");
+    // same two again). The page that waited goes to its game by itself,
+    // and the winner's finished game takes her to the next.
+    await until(async () => onGame(waiting) && onGame(winner) && gameOf(winner) === gameOf(waiting), 20000, "the next pairing");
     assert.equal(await loser.locator("#tour-your-game").count(), 0, "no immediate rematch");
+    assert.ok(!onGame(loser), "no immediate rematch");
     assert.deepEqual(reads, [], "the standings and the pairing were pushed to the page that stayed open");
-    // The game in play is listed, to watch.
-    const bouts = await ala.locator("#tour-games li[data-bout]").count();
-    assert.equal(bouts, 2);
+    // The game in play is listed, to watch; her own game, on the event's
+    // page she opens during it, is a link and does not take her away.
+    await waiting.goto(url);
+    await waiting.locator("#tour-your-game a").waitFor();
+    await ala.goto(url);
+    await until(async () => (await ala.locator("#tour-games li[data-bout]").count()) === 2, 10000, "both bouts listed");
+    assert.ok(!onGame(waiting), "the page opened during her game stays");
     // The winner's profile shows the event and her place.
     await ala.goto(`${server.url}/@/${winnerName}?lang=en`);
     await ala.locator("#profile-tournaments li", { hasText: /Saturday arena · place 1 of 3 so far, 3 points/ }).waitFor();
@@ -221,14 +250,11 @@ test("a finished arena game offers the way back and a pause, never a rematch, an
     for (const p of [ala, bo]) {
       await p.goto(url);
       await p.locator("#tour-join").click();
-      await p.locator("#tour-withdraw", { hasText: "Pause" }).waitFor();
+      // In, and maybe paired at once (and taken to her game).
+      await until(async () => onGame(p) || (await p.locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
     }
-    for (const p of [ala, bo]) await p.locator("#tour-your-game a").waitFor({ timeout: 30000 });
-    // Both go to the game; Ala resigns it.
-    for (const p of [ala, bo]) {
-      await p.locator("#tour-your-game a").click();
-      await p.waitForURL(/\/g\//);
-    }
+    // Both are taken to the game by the event's page; Ala resigns it.
+    for (const p of [ala, bo]) await toGame(p);
     const first = new URL(ala.url()).pathname;
     // Bo pauses (from another tab, as it were) so that nobody is paired
     // again at once: the finished game's page stays to be looked at.
@@ -279,6 +305,63 @@ test("a finished arena game offers the way back and a pause, never a rematch, an
   });
 });
 
+test("four players, paired on the event's page, on a finished game and on another page: each lands in her game or is offered it", async () => {
+  await withApp(async (server, browser) => {
+    const names = ["ala", "bo", "cy", "dee"];
+    const pages = {};
+    for (const n of names) pages[n] = await player(browser, server.url, n);
+    const made = await pages.ala.evaluate(() => fetch("/api/tournaments", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "arena", game: "urgammon", to: 1, clock: { base_secs: 300, increment_secs: 0 }, minutes: 30, starts_in_secs: 0, name: "Four arena" }) }).then((r) => r.json()));
+    assert.ok(made.id, JSON.stringify(made));
+    const url = `${server.url}/t/${made.id}?lang=en`;
+    // Paired on the event's page: all four are taken to their games.
+    for (const n of names) {
+      await pages[n].goto(url);
+      await pages[n].locator("#tour-join").click();
+      await until(async () => onGame(pages[n]) || (await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+    }
+    for (const n of names) await toGame(pages[n]);
+    const opponent = {};
+    for (const n of names) opponent[n] = names.find((m) => m !== n && gameOf(pages[m]) === gameOf(pages[n]));
+    const [x1, x2] = ["ala", opponent.ala];
+    const [y1, y2] = names.filter((n) => n !== x1 && n !== x2);
+    // The first bout ends: both its players stay on the finished game.
+    await playOn([pages[x1], pages[x2]], gameOf(pages[x1]), 2);
+    await pages[x1].locator("#resign").click();
+    await pages[x1].locator("#resign.danger").click();
+    for (const n of [x1, x2]) await pages[n].locator("#tour-back").waitFor();
+    const finished = { [x1]: gameOf(pages[x1]), [x2]: gameOf(pages[x2]) };
+    // One player of the other bout looks at another page while her
+    // opponent ends it; then all four are paired again, crosswise.
+    const away = y1;
+    const yGame = gameOf(pages[y1]);
+    await pages[away].goto(server.url + "/rules?lang=en");
+    await playOn([pages[y2], pages[away]], yGame, 2);
+    await pages[y2].locator("#resign").click();
+    await pages[y2].locator("#resign.danger").click();
+    finished[y2] = yGame;
+    // From a finished game, each is taken to her new game by itself.
+    for (const n of [x1, x2, y2]) {
+      await pages[n].waitForURL((u) => u.pathname.startsWith("/g/") && u.pathname !== `/g/${finished[n]}`, { timeout: 30000 });
+      await pages[n].waitForFunction(() => window.agonState && !window.agonState.over);
+    }
+    // On another page, the tournament bar offers it; a click takes her there.
+    const bar = pages[away].locator('#tournament-bar [data-news="game"]');
+    await bar.waitFor({ timeout: 30000 });
+    assert.match(await bar.innerText(), /Four arena/);
+    assert.equal(new URL(pages[away].url()).pathname, "/rules", "another page is not taken away from");
+    await pages[away].locator("#tournament-bar-play").click();
+    await pages[away].waitForURL((u) => u.pathname.startsWith("/g/") && u.pathname !== `/g/${yGame}`);
+    await pages[away].waitForFunction(() => window.agonState && !window.agonState.over);
+    // Two new games, crosswise: nobody meets her last opponent.
+    for (const n of names) {
+      const mate = names.find((m) => m !== n && gameOf(pages[m]) === gameOf(pages[n]));
+      assert.ok(mate, `${n} has an opponent on the same game`);
+      assert.notEqual(mate, opponent[n], `${n} does not meet ${opponent[n]} again`);
+    }
+  });
+});
+
 test("the tournament bar takes its own room: on a game in play it covers neither clock nor board, at 390 and 1280 px", async () => {
   await withApp(async (server, browser) => {
     const ala = await player(browser, server.url, "ala");
@@ -315,9 +398,10 @@ test("the tournament bar takes its own room: on a game in play it covers neither
 });
 
 /** Plays a two-round Swiss event of `game` among three players in three
- *  browsers: each round, the paired players find their game from the
- *  event's page and the first seat resigns (a Ringo bout's both games);
- *  the bye goes round; every page ends on the podium. */
+ *  browsers: each round, the paired players are taken to their game (from
+ *  the event's page, or from the last finished game), each side decides
+ *  once and the first seat resigns (a Ringo bout's both games); the bye
+ *  goes round; every page ends on the podium. */
 async function swissInBrowsers(game) {
   await withApp(async (server, browser) => {
     const names = ["ala", "bo", "cy"];
@@ -332,13 +416,17 @@ async function swissInBrowsers(game) {
       await pages[n].locator("#tour-join").click();
       await pages[n].locator("#tour-withdraw", { hasText: "Withdraw" }).waitFor();
     }
+    // A watcher (signed out) keeps the event's page open: the players'
+    // pages go to their games by themselves.
+    const watcher = await (await browser.newContext()).newPage();
+    await watcher.goto(url);
     const byes = new Set();
     for (const round of [1, 2]) {
-      for (const n of names) await pages[n].locator("#tour-status", { hasText: `Round ${round} of 2` }).waitFor({ timeout: 20000 });
+      await watcher.locator("#tour-status", { hasText: `Round ${round} of 2` }).waitFor({ timeout: 20000 });
       // Who plays whom, as the page lists it: one board and one bye (the
       // round's status and its list arrive in separate pushes: wait for
       // the list).
-      const listed = () => pages.ala.evaluate((r) => [...document.querySelectorAll("#tour-games li[data-bout]")]
+      const listed = () => watcher.evaluate((r) => [...document.querySelectorAll("#tour-games li[data-bout]")]
         .map((li) => li.textContent).filter((text) => text.startsWith(`round ${r} `)), round);
       let bouts = [];
       await until(async () => (bouts = await listed()).length >= 2, 20000, `round ${round}'s bouts listed`);
@@ -348,12 +436,12 @@ async function swissInBrowsers(game) {
       const byeName = bye.split(" · ")[1];
       assert.ok(!byes.has(byeName), `one bye each: ${byeName}`);
       byes.add(byeName);
-      // The first seat of the board resigns from her game's page.
+      // The first seat of the board, taken to her game (from the event's
+      // page, or from her last finished game), resigns it there.
       const board = bouts.find((b) => !b.includes("bye"));
       const [first, second] = board.split(" · ")[1].split(" – ");
       const p = pages[first];
-      await p.locator("#tour-your-game a").click();
-      await p.waitForURL(/\/g\//);
+      await toGame(p);
       for (let n = 0; n < (game === "ringo" ? 2 : 1); n++) {
         // Each side decides once first: a bout ended before that is void.
         await playOn([p, pages[second]], gameOf(p), 2);
@@ -369,6 +457,7 @@ async function swissInBrowsers(game) {
     // Every page ends on the podium; three players, four points in all
     // (two boards and two byes).
     for (const n of names) {
+      await pages[n].goto(url);
       await pages[n].locator("#tour-status", { hasText: "Finished" }).waitFor({ timeout: 20000 });
       await pages[n].locator("#tour-podium-list li").nth(2).waitFor();
       const table = await standings(pages[n]);
@@ -399,8 +488,7 @@ test("a two-round Swiss event in Ringo (a pair of games a round), in three brows
 /** Resigns the game a player's event page offers her, from its page,
  *  once each side has made a decision (from both players' pages). */
 async function resignGame(page, other) {
-  await page.locator("#tour-your-game a").click();
-  await page.waitForURL(/\/g\//);
+  await toGame(page);
   await playOn([page, other], gameOf(page), 2);
   await page.locator("#resign").click();
   await page.locator("#resign.danger").click();
@@ -443,12 +531,12 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     for (const n of names) {
       await pages[n].goto(`${a.url}/t/${id}?lang=en`);
       await pages[n].locator("#tour-join").click();
-      await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).waitFor();
+      await until(async () => onGame(pages[n]) || (await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
     }
     const pairer = () => execFileSync("psql", [database, "-tAc", `SELECT coalesce(pairer, '') FROM tournaments WHERE id = '${id}'`]).toString().trim();
     await until(() => pairer() !== "", 20000, "A to hold the arena's lease");
     const holder = pairer();
-    for (const n of names) await pages[n].locator("#tour-your-game").waitFor({ timeout: 20000 });
+    for (const n of names) await toGame(pages[n]);
     // A first bout ends on A: its winner scores.
     const first = await (await fetch(`${a.url}/api/tournaments/${id}`)).json();
     const [bout1, bout2] = first.games;
@@ -466,8 +554,9 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     // The bout A opened and never saw end is played out on B: no game lost.
     await resignGame(pages[bout2.first], pages[bout2.second]);
     for (const n of names) await pages[n].goto(`${b.url}/t/${id}?lang=en`);
-    // B takes the lease over and pairs the four again (not the same two).
-    for (const n of names) await pages[n].locator("#tour-your-game").waitFor({ timeout: 30000 });
+    // B takes the lease over and pairs the four again (not the same two):
+    // each event's page takes its player to her game.
+    for (const n of names) await toGame(pages[n]);
     const took = Date.now() - killed;
     assert.ok(took < 20000, `paired again ${took} ms after the kill`);
     t.diagnostic(`paired again ${took} ms after the kill (a lease lasts 5 s)`);
@@ -484,6 +573,7 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     const api = Object.fromEntries(after.standings.map((s) => [s.name, s.score]));
     for (const n of names) assert.equal(api[n], points[n] ?? 0, `${n}'s score`);
     for (const n of names) {
+      await pages[n].goto(`${b.url}/t/${id}?lang=en`);
       await until(async () => JSON.stringify(await standings(pages[n])) === JSON.stringify(Object.fromEntries(after.standings.map((s) => [s.name, s.score]))),
         10000, `${n}'s page showing the recount`);
     }

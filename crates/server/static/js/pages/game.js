@@ -259,18 +259,23 @@ export async function gamePage(main, id) {
       playSound(captured ? "capture" : "move");
     }
     render();
-    // A game between people over: was it a tournament's? Its panel then
-    // offers the way back to the event, not a rematch (asked once).
-    if (state.over && state.mode === "friend" && view.you.length === 1 && view.tournament === undefined) {
+    // A game between people: is it a tournament's (asked once)? In play,
+    // an arena's game offers berserk before her first move; over, its
+    // panel offers the way back to the event, not a rematch, and the
+    // site's tournament bar takes her from here to her next game.
+    const finishedHere = () => {
+      if (view.state.over && view.tournament) window.agonFinishedTournamentGame = { tournament: view.tournament.id, game: id };
+    };
+    if (state.mode === "friend" && view.you.length === 1 && view.tournament === undefined) {
       view.tournament = null;
       api("GET", `/api/games/${id}/tournament`).then((r) => {
         if (!r.tournament) return;
         view.tournament = r.tournament;
-        // The site's tournament bar takes her from here to her next game.
-        window.agonFinishedTournamentGame = { tournament: r.tournament.id, game: id };
+        finishedHere();
         render();
       }).catch(() => {});
     }
+    finishedHere();
     const said = [describeChange(before, state)];
     const result = gameOf(state.game).result;
     if (result(state) && (!before || !result(before))) said.push(result(state));

@@ -11,6 +11,10 @@ import { onLeave, navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
 import { until } from "../countdown.js";
+import { playSound } from "../sound.js";
+
+/** The games an event's page took her to already (once each). */
+const carried = new Set();
 
 /** An event's terms in words: game, kind, clock, length, rated. */
 export function terms(e) {
@@ -118,6 +122,11 @@ export async function tournamentPage(main, id) {
   let lastRead = 0;
   let skew = 0;
   let told = null;
+  // Her game when this page opened: a new one paired while she is here
+  // takes her to it by itself, with a sound (issue 86: a player who looks
+  // away would lose it to the first-move limit); the one she had when she
+  // came stays a link, so she may look at the event during her game.
+  let arrived;
 
   function tick() {
     if (!view) return;
@@ -147,6 +156,13 @@ export async function tournamentPage(main, id) {
       ? el("button", { id: "tour-berserk", title: t("tour.berserk_help"), onclick: () => act("berserk") }, t("tour.berserk")) : "";
     yours.replaceChildren(game ? el("p", { class: "result row", id: "tour-your-game" },
       el("a", { class: "button primary", href: "/g/" + game, "data-nav": true }, t("tour.your_game")), berserk) : "");
+    if (arrived === undefined) arrived = game || null;
+    else if (game && game !== arrived && !carried.has(game)) {
+      carried.add(game);
+      playSound("move");
+      navigate("/g/" + game);
+      return;
+    }
     if (game && told !== game) { told = game; announce(t("tour.your_game")); }
     actions.replaceChildren();
     if (!me) {

@@ -27,6 +27,21 @@ export function offerButtons(view, send) {
   if (!s.over && s.takebackable && s.takebackable[me] && !offered("takeback")) {
     out.push(el("button", { id: "takeback-offer", onclick: () => send({ type: "takeback-offer" }) }, t("offer.takeback_button")));
   }
+  // An arena's game before her first move (and before her clock was
+  // halved): berserk, here where the event brought her (the server says
+  // when she may not). A Ringo bout's berserk is in its first game.
+  const arena = view.tournament && view.tournament.kind === "arena" && view.tournament.status === "running";
+  if (arena && !s.over && s.abortable && !(s.pair && s.pair.game === 2) && s.clock && s.clock.remaining_ms[me] === s.clock.base_ms) {
+    const tourId = view.tournament.id;
+    const berserk = el("button", { id: "game-berserk", title: t("tour.berserk_help"), onclick: async () => {
+      try {
+        await api("POST", `/api/tournaments/${tourId}/berserk`);
+        berserk.disabled = true;
+        toast(t("tour.done_berserk"));
+      } catch (e) { toast(errorText(e)); }
+    } }, t("tour.berserk"));
+    out.push(berserk);
+  }
   // A tournament game over: the way back to the event (and, in an arena
   // under way, a pause), never a rematch or a challenge: the event pairs.
   const tour = s.over ? view.tournament : null;
