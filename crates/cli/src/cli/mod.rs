@@ -7,6 +7,7 @@ mod bench;
 mod puzzles;
 mod ringo;
 mod serve;
+mod swiss;
 mod tournament;
 mod urgammon;
 mod values;
@@ -15,6 +16,7 @@ pub(crate) use bench::*;
 pub(crate) use puzzles::*;
 pub(crate) use ringo::*;
 pub(crate) use serve::*;
+pub(crate) use swiss::*;
 pub(crate) use tournament::*;
 pub(crate) use urgammon::*;
 pub(crate) use values::*;
@@ -145,6 +147,10 @@ pub(crate) enum Command {
     /// first moderator (with the serve's --data or --database, while it runs).
     #[command(subcommand)]
     Mod(ModCmd),
+    /// The Swiss pairing engine on its own: `agon swiss pair --dutch IN.trf
+    /// -p OUT` pairs a TRF(x) file's next round as bbpPairings does.
+    #[command(subcommand)]
+    Swiss(SwissCmd),
 }
 
 #[cfg(test)]

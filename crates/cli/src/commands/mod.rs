@@ -9,6 +9,7 @@ mod engine;
 mod puzzles;
 pub(crate) mod ringo;
 mod serve;
+mod swiss;
 pub(crate) mod tournament;
 mod tune;
 pub(crate) mod urgammon;
@@ -32,5 +33,6 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Bench(cmd) => bench::run(cmd),
         Command::Balance(args) => balance::run(&args),
         Command::Puzzles(cmd) => puzzles::run(cmd),
+        Command::Swiss(cmd) => swiss::run(cmd),
     }
 }

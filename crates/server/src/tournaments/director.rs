@@ -607,6 +607,8 @@ impl Tournaments {
         let rules = swiss::Rules {
             colours: kind != Kind::Ringo,
             final_round: i64::from(spec.rounds.unwrap_or(1)) == round,
+            // The top seed takes the first seat in round one.
+            initial: 0,
         };
         // A large field's search takes a while: off the runtime's threads.
         let pairing = tokio::task::spawn_blocking(move || swiss::pair(&field, &blocked, rules))

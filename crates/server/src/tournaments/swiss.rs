@@ -7,6 +7,7 @@
 
 pub mod dutch;
 pub mod matching;
+pub mod trf;
 
 pub use dutch::{pair, Entrant, Float, Round, Rules};
 

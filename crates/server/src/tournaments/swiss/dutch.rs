@@ -76,6 +76,9 @@ pub struct Rules {
     /// This is the event's last round: topscorers (A.7) may then meet
     /// whatever their colours.
     pub final_round: bool,
+    /// The seat the odd pairing numbers get when nothing else decides
+    /// (E.5's initial colour): 0, the first seat (the default), or 1.
+    pub initial: usize,
 }
 
 /// A round's pairings: boards (first seat, second seat) and the bye.
@@ -189,6 +192,8 @@ struct Field<'a> {
     ok: Vec<Vec<bool>>,
     bye_ok: Vec<bool>,
     colours: bool,
+    /// E.5's initial colour ([`Rules::initial`]).
+    initial: usize,
 }
 
 /// What one round's search remembers between candidates.
@@ -329,6 +334,7 @@ impl<'a> Field<'a> {
             p,
             ok,
             colours: rules.colours,
+            initial: rules.initial,
         }
     }
 }
@@ -677,8 +683,9 @@ impl Field<'_> {
         if let Some(x) = a.pref {
             return x == 0;
         }
-        // E.5: an odd pairing number has the initial colour (the first seat).
-        a.tpn % 2 == 1
+        // E.5: an odd pairing number has the initial colour (the first
+        // seat, unless the event began the other way).
+        (a.tpn % 2 == 1) == (self.initial == 0)
     }
 
     /// The quality of the candidate `pairs` leaving `floaters`, or `None`
@@ -976,6 +983,7 @@ mod tests {
     const URGAMMON: Rules = Rules {
         colours: true,
         final_round: false,
+        initial: 0,
     };
 
     /// Plays a round's boards with `result(board)` the first seat's score,
@@ -1141,6 +1149,7 @@ mod tests {
         let rules = Rules {
             colours: true,
             final_round: true,
+            initial: 0,
         };
         let round = pair(&field, &HashSet::new(), rules);
         assert_eq!(round.boards, vec![[1, 5], [3, 2]]);
@@ -1203,6 +1212,7 @@ mod tests {
         let last = Rules {
             colours: true,
             final_round: true,
+            initial: 0,
         };
         let round = pair(&field, &HashSet::new(), last);
         // 1 (colour difference −2) is wider than 2 (−1): 1 has the first seat.
@@ -1396,6 +1406,7 @@ mod tests {
                 let rules = Rules {
                     colours: true,
                     final_round: r + 1 == rounds,
+                    initial: 0,
                 };
                 let round = pair(&field, &HashSet::new(), rules);
                 let mut seen = HashSet::new();
