@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, every Rust test of the workspace
 # (the store's on SQLite and on a throwaway PostgreSQL), and the browser tests
 # in headless Chromium. It installs what the tests need itself (Debian's
-# chromium, postgresql, nginx, systemd and prometheus (promtool) packages, the npm packages in e2e/,
+# chromium, postgresql, nginx, systemd, prometheus (promtool), g++ and make packages, the npm packages in e2e/,
 # cargo-deny from crates.io); .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -69,6 +69,15 @@ if ! command -v promtool >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+
+# The Swiss cross-check builds the FIDE-endorsed bbpPairings (beside the
+# project, ../shared/reference/bbpPairings) with Debian's g++ and make.
+if ! command -v g++ >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq g++ make >/dev/null
 fi
 
 phase "cargo test --workspace"

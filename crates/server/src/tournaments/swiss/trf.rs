@@ -102,6 +102,7 @@ impl Trf {
     /// A line that does not read, named.
     pub fn parse(text: &str) -> Result<Trf, TrfError> {
         let mut t = Trf::default();
+        let mut has_xxc = false;
         let bad = |line: usize, message: String| TrfError { line, message };
         for (i, line) in text.split(['\n', '\r']).enumerate() {
             let n = i + 1;
@@ -123,6 +124,7 @@ impl Trf {
                 }
                 "XXC" => {
                     let words: Vec<&str> = line[3..].split_whitespace().collect();
+                    has_xxc = true;
                     if words.contains(&"white1") {
                         t.initial = 0;
                     } else if words.contains(&"black1") {
@@ -146,6 +148,9 @@ impl Trf {
                 ));
             }
         }
+        if !has_xxc {
+            t.initial = t.inferred_initial();
+        }
         let known: std::collections::HashSet<u32> = t.players.iter().map(|p| p.number).collect();
         for p in &t.players {
             for (r, e) in p.entries.iter().enumerate() {
@@ -160,6 +165,40 @@ impl Trf {
             }
         }
         Ok(t)
+    }
+
+    /// The initial colour a file without `XXC` implies, as bbpPairings
+    /// reads it: in the first round where a colour is written, the colour
+    /// of the highest player (by start number) who had one, reversed for
+    /// each higher player who took part in the pairing without one.
+    fn inferred_initial(&self) -> usize {
+        let rounds = self
+            .players
+            .iter()
+            .map(|p| p.entries.len())
+            .max()
+            .unwrap_or(0);
+        for r in 0..rounds {
+            if !self
+                .players
+                .iter()
+                .any(|p| p.entries.get(r).is_some_and(|e| e.colour.is_some()))
+            {
+                continue;
+            }
+            let mut flip = 0;
+            for p in &self.players {
+                let took_part = p.entries.iter().take(r + 1).any(Entry::paired);
+                if !took_part {
+                    continue;
+                }
+                match p.entries.get(r).and_then(|e| e.colour) {
+                    Some(c) => return (c + flip) % 2,
+                    None => flip += 1,
+                }
+            }
+        }
+        0
     }
 
     /// The rounds played so far: the last in which anyone took part in a
@@ -229,13 +268,14 @@ impl Trf {
                     });
                 } else {
                     e.unplayed += 1;
-                    // A.4: a point without a game (the bye, a forfeit won)
-                    // is a downfloat; C.2: no second bye after either.
-                    let scored = matches!(entry.result, 'U' | '+');
-                    if scored {
+                    // A.4: points without a game (the bye, a forfeit won, a
+                    // bye asked for) are a downfloat; C.2: no pairing bye
+                    // after a full point without a game, or after the
+                    // pairing's bye (bbpPairings reads the rules so too).
+                    if entry.points() >= 1.0 || entry.result == 'U' {
                         e.had_bye = true;
                     }
-                    e.floats.push(if scored || entry.result == 'F' {
+                    e.floats.push(if entry.points() > 0.0 {
                         Float::Down
                     } else {
                         Float::None
