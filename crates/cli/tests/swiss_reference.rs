@@ -134,11 +134,13 @@ fn the_dutch_pairing_matches_bbppairings_round_by_round() {
             ])
             .output()
             .unwrap();
-        assert!(
-            g.status.success(),
-            "bbpPairings -g: {}",
-            String::from_utf8_lossy(&g.stderr)
-        );
+        if !g.status.success() {
+            // The generator found no valid pairing for a late round of a
+            // small field (it says so): another event instead.
+            let said = String::from_utf8_lossy(&g.stderr);
+            assert!(said.contains("No valid pairing"), "bbpPairings -g: {said}");
+            continue;
+        }
         let whole =
             Trf::parse(&std::fs::read_to_string(&full).unwrap()).expect("the generated file reads");
         let total = whole.played();
