@@ -674,14 +674,24 @@ async fn two_instances_and_a_worker_share_one_postgres() {
             .unwrap();
         assert_eq!(res.status().as_u16(), 201);
         // nginx's access log has the request: its client, its path, never
-        // a query's values.
-        let logged = std::fs::read_to_string(dir.join("proxy").join("nginx-access.log"))
-            .expect("nginx's access log");
-        assert!(
-            logged.lines().any(|l| l.starts_with("127.0.0.1 ")
-                && l.contains("\"POST /api/account/signup HTTP/1.1\" 201")),
-            "{logged}"
-        );
+        // a query's values. (nginx writes the line after the answer has
+        // gone, so the test may read first: it waits for it.)
+        let has_line = |logged: &str| {
+            logged.lines().any(|l| {
+                l.starts_with("127.0.0.1 ")
+                    && l.contains("\"POST /api/account/signup HTTP/1.1\" 201")
+            })
+        };
+        let mut logged = String::new();
+        for _ in 0..50 {
+            logged = std::fs::read_to_string(dir.join("proxy").join("nginx-access.log"))
+                .expect("nginx's access log");
+            if has_line(&logged) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(has_line(&logged), "{logged}");
         let cookie = res.headers()["set-cookie"]
             .to_str()
             .unwrap()
