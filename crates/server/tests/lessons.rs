@@ -491,6 +491,7 @@ async fn every_strategy_claim_holds_in_the_engine() {
                     );
                 }
             }
+            figures_claim(game, id, item);
             let engine = &item["engine"];
             let body = if game == "ringo" {
                 serde_json::json!({"game": game, "rules": item["rules"], "position": item["position"], "depth": engine["depth"]})
@@ -535,6 +536,114 @@ async fn every_strategy_claim_holds_in_the_engine() {
                     "{game}/{id}: the text says {option} rates {said}, the engine {got}"
                 );
             }
+        }
+    }
+}
+
+/// A number as each language writes it: `1,657,784` in English; `1 657 784`
+/// in Polish (whose four-digit numbers take no space: `2632`); `2 632` in
+/// French.
+fn written(n: u64, lang: &str) -> String {
+    let digits = n.to_string();
+    if lang == "pl" && digits.len() <= 4 {
+        return digits;
+    }
+    let sep = if lang == "en" { "," } else { " " };
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push_str(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Issue 87: a figure a strategy text quotes from the endgame tables or the
+/// Rules lab is read from their records (docs/balance/proofs.json, written
+/// by the tables' build; the lab's `--json` rows), never from a copy in the
+/// text: each `figures` entry names a count (`positions`, `attackers`,
+/// `defenders`) or a share (`attackers`, `defenders`, as a whole percent)
+/// of one rule set's material class, or a lab row's count (`lab`: its
+/// file, `rules`, `player`, `count`), and every language's text must write
+/// it. A text that writes a number of four
+/// digits or more without a `figures` entry for it fails too: such numbers
+/// come from somewhere, and the test must read them there. (It caught "three
+/// attackers against one defender always win … every one of 1,660,416
+/// positions": the tables give the defenders 2,632 of them.)
+fn figures_claim(game: &str, id: &str, item: &Value) {
+    let proofs: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/balance/proofs.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut quoted: Vec<u64> = vec![];
+    for f in item["figures"].as_array().into_iter().flatten() {
+        // A figure of the Rules lab: a row of its records (docs/balance).
+        if let Some(file) = f["lab"].as_str() {
+            let lab: Value = serde_json::from_str(
+                &std::fs::read_to_string(format!(
+                    "{}/../../docs/balance/{file}",
+                    env!("CARGO_MANIFEST_DIR")
+                ))
+                .unwrap(),
+            )
+            .unwrap();
+            let row = lab["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["rules"] == f["rules"] && r["player"] == f["player"])
+                .unwrap_or_else(|| panic!("{game}/{id}: no such row in {file}: {f}"));
+            let n = row[f["count"].as_str().unwrap()].as_u64().unwrap();
+            quoted.push(n);
+            for lang in ["en", "pl", "fr"] {
+                let text = item["text"][lang].as_str().unwrap();
+                assert!(
+                    text.contains(&written(n, lang)),
+                    "{game}/{id} ({lang}): the lab's records say {n} ({f}); the text: {text}"
+                );
+            }
+            continue;
+        }
+        let class = proofs["tablebases"][f["tables"].as_str().unwrap()]["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["material"] == f["material"])
+            .unwrap_or_else(|| panic!("{game}/{id}: no tables for {f}"));
+        for lang in ["en", "pl", "fr"] {
+            let text = item["text"][lang].as_str().unwrap();
+            let want = if let Some(count) = f["count"].as_str() {
+                let n = class[count].as_u64().unwrap();
+                quoted.push(n);
+                written(n, lang)
+            } else {
+                let share = f["share"].as_str().unwrap();
+                let pct = (100.0 * class[share].as_f64().unwrap()
+                    / class["positions"].as_f64().unwrap())
+                .round();
+                format!("{pct}{}%", if lang == "fr" { " " } else { "" })
+            };
+            assert!(
+                text.contains(&want),
+                "{game}/{id} ({lang}): the tables say {want} ({f}); the text: {text}"
+            );
+        }
+    }
+    // Every large number in the text is one of them.
+    let en = item["text"]["en"].as_str().unwrap();
+    for word in en.split(|c: char| !(c.is_ascii_digit() || c == ',')) {
+        let digits: String = word.chars().filter(char::is_ascii_digit).collect();
+        if digits.len() >= 4 {
+            let n: u64 = digits.parse().unwrap();
+            assert!(
+                quoted.contains(&n),
+                "{game}/{id}: the text quotes {word} with no source the test reads (a `figures` entry)"
+            );
         }
     }
 }
