@@ -551,7 +551,7 @@ fn written(n: u64, lang: &str) -> String {
     let sep = if lang == "en" { "," } else { " " };
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push_str(sep);
         }
         out.push(c);
