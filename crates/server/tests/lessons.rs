@@ -721,3 +721,70 @@ fn moves_claim(
         );
     }
 }
+
+/// Issue 87: "every preset allows the fortress capture" was checked on one
+/// cell. Checked here on every ring-1 cell of every preset, as the rules
+/// allow: classic and encyclopedia allow it from all eight; globe
+/// (capture-from-neutral=off) from all but a1, the neutral zone's. The
+/// lesson and the glossary say so in each language.
+#[tokio::test]
+async fn the_fortress_capture_is_checked_from_every_ring_one_cell_of_every_preset() {
+    let app = agon_server::app(common::state_on(
+        agon_server::store::Store::in_memory().unwrap(),
+    ));
+    let files = "abcdefgh";
+    let mut barred = vec![];
+    for preset in ["classic", "encyclopedia", "globe"] {
+        for (i, c) in files.chars().enumerate() {
+            // A lone attacker in the fortress, another far out on ring 6;
+            // one defender on ring 1, the facing cell empty.
+            let mut ring1 = ['.'; 8];
+            ring1[i] = 'D';
+            let row: String = ring1.iter().collect();
+            let position = format!("....A.../......../......../......../......../{row} 1 d");
+            let facing = files.chars().nth((i + 4) % 8).unwrap();
+            let (legal, _) = common::analysed_legal(
+                &app,
+                "ringo",
+                &serde_json::json!({"rules": preset, "position": position}),
+            )
+            .await;
+            if !legal.iter().any(|m| m == &format!("{c}1x{facing}1")) {
+                barred.push(format!("{preset} {c}1"));
+            }
+        }
+    }
+    assert_eq!(
+        barred,
+        vec!["globe a1"],
+        "where the fortress capture is not allowed"
+    );
+    let lessons: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/static/learn/ringo.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let said = serde_json::to_string(&lessons).unwrap();
+    assert!(
+        !said.contains("Every preset allows this capture;"),
+        "the fortress lesson says every preset allows it from anywhere"
+    );
+    for lang in ["en", "pl", "fr"] {
+        let words = std::fs::read_to_string(format!(
+            "{}/static/lang/{lang}.js",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let fortress = words
+            .lines()
+            .find(|l| l.contains("\"term.fortress.text\""))
+            .unwrap();
+        assert!(
+            fortress.contains("globe"),
+            "{lang}: the glossary's fortress names globe's exception: {fortress}"
+        );
+    }
+}

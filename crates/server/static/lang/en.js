@@ -790,7 +790,7 @@ export default {
   "term.defenders": "Defenders",
   "term.defenders.text": "Ringo's four light pieces: they move in every direction but may not enter the fortress, and win when fewer than two attackers are left.",
   "term.fortress": "Fortress",
-  "term.fortress.text": "The centre of the Ringo board. Two attackers in it win; an attacker there never moves again; a defender on ring 1 may capture a lone attacker in it by jumping across the centre to the facing cell (on in every preset).",
+  "term.fortress.text": "The centre of the Ringo board. Two attackers in it win; an attacker there never moves again; a defender on ring 1 may capture a lone attacker in it by jumping across the centre to the facing cell (in every preset, but under globe not from a1, the neutral zone: no captures from it there).",
   "term.neutral-zone": "Neutral zone",
   "term.neutral-zone.text": "The sector of one colour. A piece standing in it is never captured; the rules limit how many attackers may stand in it at once.",
   "term.rings-sectors": "Rings and sectors",

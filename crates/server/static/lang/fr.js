@@ -790,7 +790,7 @@ export default {
   "term.defenders": "Défenseurs",
   "term.defenders.text": "Les quatre pions clairs du Ringo : ils vont dans tous les sens mais n'entrent pas dans la citadelle, et gagnent quand il reste moins de deux assaillants.",
   "term.fortress": "Citadelle",
-  "term.fortress.text": "Le centre du plateau de Ringo. Deux assaillants dedans gagnent ; un assaillant entré ne bouge plus ; un défenseur de la couronne 1 peut y prendre un assaillant seul en sautant par-dessus le centre jusqu'à la case d'en face (c'est le cas dans tous les jeux de règles).",
+  "term.fortress.text": "Le centre du plateau de Ringo. Deux assaillants dedans gagnent ; un assaillant entré ne bouge plus ; un défenseur de la couronne 1 peut y prendre un assaillant seul en sautant par-dessus le centre jusqu'à la case d'en face (dans tous les jeux de règles, mais en globe pas depuis a1, la zone neutre : on n'y prend pas depuis elle).",
   "term.neutral-zone": "Zone neutre",
   "term.neutral-zone.text": "Le secteur d'une seule couleur. Un pion qui s'y trouve n'est jamais pris ; les règles limitent le nombre d'assaillants qui peuvent s'y tenir à la fois.",
   "term.rings-sectors": "Couronnes et secteurs",

@@ -790,7 +790,7 @@ export default {
   "term.defenders": "Obrońcy",
   "term.defenders.text": "Cztery jasne piony w Ringo: poruszają się we wszystkich kierunkach, ale nie wchodzą do twierdzy; wygrywają, gdy zostanie mniej niż dwóch atakujących.",
   "term.fortress": "Twierdza",
-  "term.fortress.text": "Środek planszy Ringo. Dwóch atakujących w niej wygrywa; atakujący, który do niej wszedł, już się nie rusza; obrońca z pierścienia 1 może zbić samotnego atakującego w twierdzy, przeskakując przez środek na pole naprzeciwko (tak jest w każdym zestawie zasad).",
+  "term.fortress.text": "Środek planszy Ringo. Dwóch atakujących w niej wygrywa; atakujący, który do niej wszedł, już się nie rusza; obrońca z pierścienia 1 może zbić samotnego atakującego w twierdzy, przeskakując przez środek na pole naprzeciwko (w każdym zestawie zasad, ale w globe nie z a1, ze strefy neutralnej: tam nie bije się z niej).",
   "term.neutral-zone": "Sektor neutralny",
   "term.neutral-zone.text": "Sektor jednego koloru. Pion stojący w nim nigdy nie zostaje zbity; zasady ograniczają, ilu atakujących może w nim stać naraz.",
   "term.rings-sectors": "Pierścienie i sektory",
