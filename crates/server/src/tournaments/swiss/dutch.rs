@@ -14,11 +14,19 @@
 //! in the Dutch order among equals. The number of pairs (C.6) and of
 //! moved-down players paired fix the bracket's shape, tried from the most.
 //!
+//! The search goes by passes, each allowing a number of *unclean* pairs
+//! (pairs failing a quality criterion): first the fewest any candidate can
+//! have (the bracket's pairs less a largest matching of clean pairs), then
+//! one more, up to [`ALLOWANCE_PASSES`] more, then any number. Within a
+//! pass a branch of the Dutch order that cannot be finished within the
+//! allowance (a largest clean matching of the players left says so) is
+//! left at once, so the first candidates with few unclean pairs are found
+//! deep in the Dutch order, where a plain search within the step bound
+//! would only vary the bottom of S2 (issue 86: that left colour preferences
+//! at the top boards unmet where bbpPairings met them).
+//!
 //! Two limits, said where they bite: a bracket's search is bounded (a
-//! bracket of more than about ten players may stop at the best candidate
-//! found within [`BUDGET`] steps; a first pass that looks only for a perfect
-//! candidate, never putting together two players whose pairing fails a
-//! quality criterion, finds one far sooner when there is one), and C.8 (the
+//! pass may stop at the best candidate found within [`BUDGET`] steps), and C.8 (the
 //! next bracket's pairs and score differences) counts the next bracket's
 //! pairs without the completion criterion and takes its moved-down players
 //! to pair greedily, highest score first.
@@ -143,8 +151,8 @@ fn preference(seats: &[usize]) -> (Option<usize>, Strength, i64) {
 }
 
 /// What a visit of [`transpositions`] is handed: the choice, the items
-/// left, and the step count.
-type Visit<'a> = &'a mut dyn FnMut(&[usize], &[usize], &mut usize) -> ControlFlow<()>;
+/// left, the allowance of unclean pairs left, and the step count.
+type Visit<'a> = &'a mut dyn FnMut(&[usize], &[usize], usize, &mut usize) -> ControlFlow<()>;
 
 /// An exchange: the BSNs moved out of S1, and those moved into it.
 type Exchange = (Vec<usize>, Vec<usize>);
@@ -159,6 +167,11 @@ type Next = (i64, Vec<i64>);
 /// is searched for: enough for every candidate of a bracket of ten
 /// players, and a bound on a large bracket's time.
 pub const BUDGET: usize = 200_000;
+
+/// The passes of a bracket's search by the number of unclean pairs allowed
+/// (the fewest possible, one more, … this many more), before the last pass,
+/// which allows any number.
+pub const ALLOWANCE_PASSES: usize = 6;
 
 /// The quality of a candidate: its failures of C.7–C.21, in their order
 /// (smaller is better; Rust compares the fields in order).
@@ -355,18 +368,25 @@ fn may_meet(a: &Player, b: &Player, blocked: &HashSet<(i64, i64)>, colours: bool
 
 /// Visits each ordered choice of `s1.len()` of `items` (BSNs ascending)
 /// in lexicographic order (D.1), skipping those that put together two
-/// players who may not meet; `visit` sees the choice and the items left.
+/// players who may not meet, and those with more than `allow` pairs that
+/// `unclean` marks (pairs failing a quality criterion); `visit` sees the
+/// choice, the items left and the allowance left.
 fn transpositions(
     items: &[usize],
     s1: &[usize],
     ok: &dyn Fn(usize, usize) -> bool,
+    unclean: &dyn Fn(usize, usize) -> bool,
+    allow: usize,
     steps: &mut usize,
     visit: Visit,
 ) -> ControlFlow<()> {
+    #[allow(clippy::too_many_arguments)]
     fn go(
         items: &[usize],
         s1: &[usize],
         ok: &dyn Fn(usize, usize) -> bool,
+        unclean: &dyn Fn(usize, usize) -> bool,
+        allow: usize,
         chosen: &mut Vec<usize>,
         used: &mut Vec<bool>,
         steps: &mut usize,
@@ -376,6 +396,21 @@ fn transpositions(
         if *steps > BUDGET {
             return ControlFlow::Break(());
         }
+        // A bound: the players of S1 still to pair need at least as many
+        // unclean pairs as a largest matching of clean pairs leaves out
+        // (and a matching at all), so a branch that cannot be finished
+        // within the allowance is left at once rather than explored.
+        let todo = &s1[chosen.len()..];
+        if allow < todo.len() {
+            let free: Vec<usize> = (0..items.len()).filter(|&k| !used[k]).collect();
+            let clean = bipartite(todo.len(), free.len(), &|i, j| {
+                let (a, b) = (todo[i], items[free[j]]);
+                ok(a, b) && !unclean(a, b)
+            });
+            if clean + allow < todo.len() {
+                return ControlFlow::Continue(());
+            }
+        }
         if chosen.len() == s1.len() {
             let rest: Vec<usize> = items
                 .iter()
@@ -383,15 +418,30 @@ fn transpositions(
                 .filter(|(_, u)| !**u)
                 .map(|(i, _)| *i)
                 .collect();
-            return visit(chosen, &rest, steps);
+            return visit(chosen, &rest, allow, steps);
         }
         for k in 0..items.len() {
-            if used[k] || !ok(s1[chosen.len()], items[k]) {
+            let a = s1[chosen.len()];
+            if used[k] || !ok(a, items[k]) {
+                continue;
+            }
+            let cost = usize::from(unclean(a, items[k]));
+            if cost > allow {
                 continue;
             }
             used[k] = true;
             chosen.push(items[k]);
-            let flow = go(items, s1, ok, chosen, used, steps, visit);
+            let flow = go(
+                items,
+                s1,
+                ok,
+                unclean,
+                allow - cost,
+                chosen,
+                used,
+                steps,
+                visit,
+            );
             chosen.pop();
             used[k] = false;
             flow?;
@@ -402,11 +452,47 @@ fn transpositions(
         items,
         s1,
         ok,
+        unclean,
+        allow,
         &mut vec![],
         &mut vec![false; items.len()],
         steps,
         visit,
     )
+}
+
+/// The size of a largest matching between `left` and `right` items
+/// joined where `edge` says (Kuhn's augmenting paths: the brackets' halves
+/// are small).
+fn bipartite(left: usize, right: usize, edge: &dyn Fn(usize, usize) -> bool) -> usize {
+    fn augment(
+        i: usize,
+        right: usize,
+        edge: &dyn Fn(usize, usize) -> bool,
+        seen: &mut [bool],
+        mate: &mut [Option<usize>],
+    ) -> bool {
+        for j in 0..right {
+            if seen[j] || !edge(i, j) {
+                continue;
+            }
+            seen[j] = true;
+            if mate[j].is_none_or(|k| augment(k, right, edge, seen, mate)) {
+                mate[j] = Some(i);
+                return true;
+            }
+        }
+        false
+    }
+    let mut mate = vec![None; right];
+    let mut size = 0;
+    for i in 0..left {
+        let mut seen = vec![false; right];
+        if augment(i, right, edge, &mut seen, &mut mate) {
+            size += 1;
+        }
+    }
+    size
 }
 
 /// The exchanges between `s1` and `s2` (BSNs ascending) in the Dutch
@@ -872,11 +958,16 @@ impl Field<'_> {
                 faults: Faults::default(),
             }
         };
-        // Two passes: the first looks only for a perfect candidate, so it
-        // never puts together two players whose pairing fails a quality
-        // criterion (most rounds have one, and the Dutch order's first
-        // perfect candidate is found far sooner); the second, when there is
-        // none, weighs every candidate.
+        // Passes by the number of unclean pairs allowed (pairs failing a
+        // quality criterion): none first, a perfect candidate (most rounds
+        // have one, and the Dutch order's first perfect candidate is found
+        // far sooner), then one, two, … A candidate with few unclean pairs
+        // is looked for deep in the Dutch order at once, where a search of
+        // every candidate within the step bound would only vary the bottom
+        // of S2 and leave a preference at the top boards unmet. The first
+        // pass that finds candidates gives the best of them and of the next
+        // pass (a candidate with one more unclean pair may still be better
+        // by the criteria' order); a last pass allows any number.
         let clean: Vec<Vec<bool>> = (0..all.len())
             .map(|a| {
                 (0..all.len())
@@ -884,9 +975,27 @@ impl Field<'_> {
                     .collect()
             })
             .collect();
+        let unclean = |a: usize, b: usize| !clean[a][b];
         let mut best: Option<(Quality, Outcome)> = None;
-        for perfect_only in [true, false] {
-            let fits = |a: usize, b: usize| if perfect_only { clean[a][b] } else { ok(a, b) };
+        let mut found_at: Option<usize> = None;
+        // The fewest unclean pairs any candidate can have: the p pairs less
+        // a largest clean matching of the bracket's players. The passes
+        // start there.
+        let clean_adj: Vec<Vec<usize>> = (0..all.len())
+            .map(|a| (0..all.len()).filter(|&b| a != b && clean[a][b]).collect())
+            .collect();
+        let fewest = p.saturating_sub(matching::size(&clean_adj));
+        let most = p.min(fewest + ALLOWANCE_PASSES);
+        let passes: Vec<usize> = (fewest..=most).chain(std::iter::once(p)).collect();
+        for (n, &allow) in passes.iter().enumerate() {
+            if n > 0 && passes[n - 1] == allow {
+                continue;
+            }
+            if found_at.is_some_and(|f| allow > f + 1) {
+                break;
+            }
+            let perfect_only = allow == 0;
+            let bounded = allow < p;
             let mut steps = 0usize;
             let mut consider = |pairs: Vec<(usize, usize)>,
                                 floaters: Vec<usize>,
@@ -924,9 +1033,32 @@ impl Field<'_> {
                 let flow = transpositions(
                     res,
                     &s1,
-                    &fits,
+                    &ok,
+                    &unclean,
+                    allow,
                     &mut steps,
-                    &mut |chosen, remainder, steps| {
+                    &mut |chosen, remainder, allow, steps| {
+                        // The remainder's q pairs need at least as many
+                        // unclean ones as a largest clean matching among
+                        // its players leaves out, however S1 and S2 are
+                        // drawn: a pass that cannot afford them skips every
+                        // exchange at once.
+                        if bounded {
+                            let adj: Vec<Vec<usize>> = remainder
+                                .iter()
+                                .map(|&a| {
+                                    (0..remainder.len())
+                                        .filter(|&j| {
+                                            let b = remainder[j];
+                                            a != b && ok(a, b) && !unclean(a, b)
+                                        })
+                                        .collect()
+                                })
+                                .collect();
+                            if matching::size(&adj) + allow < q {
+                                return ControlFlow::Continue(());
+                            }
+                        }
                         let (r1, r2) = remainder.split_at(q);
                         for (out2, in2) in exchanges(r1, r2, BUDGET) {
                             *steps += 1;
@@ -938,9 +1070,11 @@ impl Field<'_> {
                             transpositions(
                                 &rs2,
                                 &rs1,
-                                &fits,
+                                &ok,
+                                &unclean,
+                                allow,
                                 steps,
-                                &mut |chosen2, left, steps| {
+                                &mut |chosen2, left, _, steps| {
                                     let pairs: Vec<(usize, usize)> = s1
                                         .iter()
                                         .copied()
@@ -960,8 +1094,11 @@ impl Field<'_> {
                     break;
                 }
             }
-            if best.is_some() {
-                break;
+            if best.is_some() && found_at.is_none() {
+                if best.as_ref().is_some_and(|(b, _)| *b == ideal) {
+                    break;
+                }
+                found_at = Some(allow);
             }
         }
         best.map(|(_, outcome)| outcome)
@@ -1063,10 +1200,18 @@ mod tests {
         let run = |s1: Vec<usize>, s2: Vec<usize>| {
             let mut seen: Vec<Vec<usize>> = vec![];
             let mut steps = 0;
-            let _ = transpositions(&s2, &s1, &|_, _| true, &mut steps, &mut |c, _, _| {
-                seen.push(c.to_vec());
-                ControlFlow::Continue(())
-            });
+            let _ = transpositions(
+                &s2,
+                &s1,
+                &|_, _| true,
+                &|_, _| false,
+                0,
+                &mut steps,
+                &mut |c, _, _, _| {
+                    seen.push(c.to_vec());
+                    ControlFlow::Continue(())
+                },
+            );
             seen
         };
         let seen = run((1..=5).collect(), (6..=11).collect());
