@@ -75,6 +75,13 @@ const gameOf = (page) => new URL(page.url()).pathname.split("/")[2];
 /** Whether a player's page is on a game. */
 const onGame = (page) => new URL(page.url()).pathname.startsWith("/g/");
 
+/** Joins the arena whose page a player is on, from its button: she is in
+ *  (its Pause shows), or paired at once and taken to her game. */
+async function joinArena(page) {
+  await page.locator("#tour-join").click();
+  await until(async () => onGame(page) || (await page.locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+}
+
 /** Waits until a player's page is on her tournament game: taken there by
  *  itself (the event's page goes to a game paired while she is on it), or
  *  by the link to the game she already had when the page opened. */
@@ -126,9 +133,7 @@ test("a short live arena: made and joined from its pages, paired again after eac
     }
     for (const p of [ala, bo, cy]) {
       await p.evaluate(() => { window.agonSounds = []; });
-      await p.locator("#tour-join").click();
-      // In, and maybe paired at once (and taken to her game).
-      await until(async () => onGame(p) || (await p.locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+      await joinArena(p);
     }
     // A watcher (signed out) keeps the event's page open throughout.
     const watcher = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -249,9 +254,7 @@ test("a finished arena game offers the way back and a pause, never a rematch, an
     const url = `${server.url}/t/${made.id}?lang=en`;
     for (const p of [ala, bo]) {
       await p.goto(url);
-      await p.locator("#tour-join").click();
-      // In, and maybe paired at once (and taken to her game).
-      await until(async () => onGame(p) || (await p.locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+      await joinArena(p);
     }
     // Both are taken to the game by the event's page; Ala resigns it.
     for (const p of [ala, bo]) await toGame(p);
@@ -317,8 +320,7 @@ test("four players, paired on the event's page, on a finished game and on anothe
     // Paired on the event's page: all four are taken to their games.
     for (const n of names) {
       await pages[n].goto(url);
-      await pages[n].locator("#tour-join").click();
-      await until(async () => onGame(pages[n]) || (await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+      await joinArena(pages[n]);
     }
     for (const n of names) await toGame(pages[n]);
     const opponent = {};
@@ -530,8 +532,7 @@ test("kill -9 of the instance pairing an arena: the other pairs within seconds, 
     const id = made.id;
     for (const n of names) {
       await pages[n].goto(`${a.url}/t/${id}?lang=en`);
-      await pages[n].locator("#tour-join").click();
-      await until(async () => onGame(pages[n]) || (await pages[n].locator("#tour-withdraw", { hasText: "Pause" }).count()) > 0, 20000, "in");
+      await joinArena(pages[n]);
     }
     const pairer = () => execFileSync("psql", [database, "-tAc", `SELECT coalesce(pairer, '') FROM tournaments WHERE id = '${id}'`]).toString().trim();
     await until(() => pairer() !== "", 20000, "A to hold the arena's lease");

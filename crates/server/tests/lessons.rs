@@ -475,6 +475,15 @@ async fn every_strategy_claim_holds_in_the_engine() {
     ));
     let path = format!("{}/static/learn/strategy.json", env!("CARGO_MANIFEST_DIR"));
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // The endgame tables' record, which texts quote (read once).
+    let proofs: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/balance/proofs.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
     for game in ["ringo", "urgammon"] {
         let items = data[game].as_array().unwrap();
         let phases: Vec<&str> = items.iter().map(|i| i["phase"].as_str().unwrap()).collect();
@@ -491,7 +500,7 @@ async fn every_strategy_claim_holds_in_the_engine() {
                     );
                 }
             }
-            figures_claim(game, id, item);
+            figures_claim(game, id, item, &proofs);
             let engine = &item["engine"];
             let body = if game == "ringo" {
                 serde_json::json!({"game": game, "rules": item["rules"], "position": item["position"], "depth": engine["depth"]})
@@ -571,15 +580,7 @@ fn written(n: u64, lang: &str) -> String {
 /// come from somewhere, and the test must read them there. (It caught "three
 /// attackers against one defender always win … every one of 1,660,416
 /// positions": the tables give the defenders 2,632 of them.)
-fn figures_claim(game: &str, id: &str, item: &Value) {
-    let proofs: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../docs/balance/proofs.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+fn figures_claim(game: &str, id: &str, item: &Value, proofs: &Value) {
     let mut quoted: Vec<u64> = vec![];
     for f in item["figures"].as_array().into_iter().flatten() {
         // A figure of the Rules lab: a row of its records (docs/balance).

@@ -164,6 +164,17 @@ let ticking = null;
 /** The tournament games she was taken to already (once each). */
 const taken = new Set();
 
+/** Takes her to a tournament game she was paired in, with a sound, once
+ *  per game (from a finished game of the event here, and from the event's
+ *  page): false when she was taken there already. */
+export function carryToGame(game) {
+  if (taken.has(game)) return false;
+  taken.add(game);
+  playSound("move");
+  navigate("/g/" + game);
+  return true;
+}
+
 /** Reads her tournaments' news and shows it in the tournament bar. */
 async function refreshTournaments() {
   if (!signedIn) return;
@@ -190,12 +201,7 @@ function drawTournamentBar() {
     // otherwise lose it to the first-move limit. Once per game.
     const finished = window.agonFinishedTournamentGame;
     const carried = finished && finished.tournament === v.id && here === "/g/" + finished.game;
-    if (game && here !== "/g/" + game && carried && !taken.has(game)) {
-      taken.add(game);
-      playSound("move");
-      navigate("/g/" + game);
-      return;
-    }
+    if (game && here !== "/g/" + game && carried && carryToGame(game)) return;
     if (game && here !== "/g/" + game) {
       news.push(el("p", { "data-tournament": v.id, "data-news": "game" }, t("tour.bar_game", { name: v.name }), " ",
         el("a", { class: "button primary", href: "/g/" + game, "data-nav": true, id: "tournament-bar-play" }, t("tour.bar_play"))));

@@ -225,7 +225,6 @@ impl Trf {
     /// event's last round, the initial colour).
     pub fn field(&self) -> (Vec<Entrant>, Rules) {
         let done = self.played();
-        let score_after = |p: &Player, r: usize| p.points(r);
         let by_number: std::collections::HashMap<u32, &Player> =
             self.players.iter().map(|p| (p.number, p)).collect();
         let mut field = vec![];
@@ -255,10 +254,8 @@ impl Trf {
                     let o = entry.opponent.unwrap_or_default();
                     e.opponents.push(i64::from(o));
                     e.seats.push(entry.colour.unwrap_or(0));
-                    let (mine, theirs) = (
-                        score_after(p, r),
-                        by_number.get(&o).map_or(0.0, |q| score_after(q, r)),
-                    );
+                    let (mine, theirs) =
+                        (p.points(r), by_number.get(&o).map_or(0.0, |q| q.points(r)));
                     e.floats.push(if mine > theirs {
                         Float::Down
                     } else if mine < theirs {

@@ -11,10 +11,7 @@ import { onLeave, navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
 import { until } from "../countdown.js";
-import { playSound } from "../sound.js";
-
-/** The games an event's page took her to already (once each). */
-const carried = new Set();
+import { carryToGame } from "../site.js";
 
 /** An event's terms in words: game, kind, clock, length, rated. */
 export function terms(e) {
@@ -157,12 +154,7 @@ export async function tournamentPage(main, id) {
     yours.replaceChildren(game ? el("p", { class: "result row", id: "tour-your-game" },
       el("a", { class: "button primary", href: "/g/" + game, "data-nav": true }, t("tour.your_game")), berserk) : "");
     if (arrived === undefined) arrived = game || null;
-    else if (game && game !== arrived && !carried.has(game)) {
-      carried.add(game);
-      playSound("move");
-      navigate("/g/" + game);
-      return;
-    }
+    else if (game && game !== arrived && carryToGame(game)) return;
     if (game && told !== game) { told = game; announce(t("tour.your_game")); }
     actions.replaceChildren();
     if (!me) {
