@@ -110,3 +110,40 @@ fn a_round_is_paired_and_written_in_the_reference_format() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A round whose search stops at one of its bounds says so on standard
+/// error (the pairing is still written and meets the absolute criteria;
+/// here it is the one bbpPairings gives), and a proven one says nothing.
+#[test]
+fn a_limited_search_is_said_and_a_proven_one_is_not() {
+    let here =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/swiss-limited.trf");
+    let run = agon(&["swiss", "pair", "--dutch", here.to_str().unwrap()]);
+    assert!(run.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "6\n5 3\n6 4\n1 8\n9 2\n7 10\n11 12\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("stopped at its bound"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("agon-swiss-proven-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("r1.trf");
+    let text = [
+        "012 Four".to_string(),
+        line(1, 2400, ""),
+        line(2, 2300, ""),
+        line(3, 2200, ""),
+        line(4, 2100, ""),
+        "XXR 3".into(),
+    ]
+    .join("\n");
+    std::fs::write(&file, text).unwrap();
+    let run = agon(&["swiss", "pair", "--dutch", file.to_str().unwrap()]);
+    assert!(run.status.success());
+    assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,12 +8,11 @@
 //! `bbpPairings.exe --dutch … -p`, and the two outputs are compared.
 //!
 //! The suite runs a seeded sample (`AGON_SWISS_EVENTS` events, 12 by
-//! default, of 6–`AGON_SWISS_MAX_PLAYERS` players, 40 by default);
-//! `AGON_SWISS_EVENTS=200 AGON_SWISS_MAX_PLAYERS=200` is the long run. The
+//! default, of 6–`AGON_SWISS_MAX_PLAYERS` players, 40 by default, from
+//! `AGON_SWISS_SEED`, 86 by default); `AGON_SWISS_EVENTS=300
+//! AGON_SWISS_MAX_PLAYERS=200 cargo test --release …` is the long run. The
 //! rounds compared, identical and different are printed; the test fails
-//! when the identical share falls below [`AT_LEAST`] (where the pairing
-//! stands today: the goal is every round), and loudly when the reference
-//! is missing.
+//! when any round differs, and loudly when the reference is missing.
 
 mod common;
 
@@ -22,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The share of rounds identical to the reference below which the test
-/// fails: measured, not the goal (issue 86 asks for every round).
-const AT_LEAST: f64 = 0.95;
+/// fails: every one (issue 86).
+const AT_LEAST: f64 = 1.0;
 
 /// The reference's sources, beside the project.
 fn reference_source() -> PathBuf {
@@ -108,7 +107,11 @@ fn the_dutch_pairing_matches_bbppairings_round_by_round() {
         .unwrap_or(40);
     let dir = std::env::temp_dir().join(format!("agon-swiss-ref-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut seed = 86u64;
+    let first_seed: u64 = std::env::var("AGON_SWISS_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(86);
+    let mut seed = first_seed;
     let (mut compared, mut identical) = (0usize, 0usize);
     let mut differences = vec![];
     for event in 0..events {
@@ -130,7 +133,7 @@ fn the_dutch_pairing_matches_bbppairings_round_by_round() {
                 "-o",
                 full.to_str().unwrap(),
                 "-s",
-                &(1000 + event).to_string(),
+                &(first_seed * 1000 + event).to_string(),
             ])
             .output()
             .unwrap();
@@ -195,7 +198,7 @@ fn the_dutch_pairing_matches_bbppairings_round_by_round() {
     }
     let share = identical as f64 / compared.max(1) as f64;
     println!(
-        "seed 86, {events} events of 6–{max_players} players: {compared} rounds compared, {identical} identical, {} different ({:.1}%)",
+        "seed {first_seed}, {events} events of 6–{max_players} players: {compared} rounds compared, {identical} identical, {} different ({:.1}%)",
         differences.len(),
         share * 100.0
     );

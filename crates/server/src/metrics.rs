@@ -88,6 +88,7 @@ struct Metrics {
     build_info: Family<BuildLabels, Gauge>,
     worker_jobs: Family<WorkerJob, Counter>,
     worker_busy: Gauge,
+    swiss_rounds: Family<Outcome, Counter>,
 }
 
 /// A worker's job: its kind and how it ended.
@@ -126,6 +127,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         build_info: Family::default(),
         worker_jobs: Family::default(),
         worker_busy: Gauge::default(),
+        swiss_rounds: Family::default(),
     };
     m.registry.register(
         "http_requests",
@@ -219,6 +221,11 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "worker_busy",
         "Engine jobs this agon worker holds now",
         m.worker_busy.clone(),
+    );
+    m.registry.register(
+        "swiss_rounds",
+        "Swiss rounds paired, by outcome (best: the Dutch system's best pairing; limited: a bracket's search stopped at its step bound, so the pairing may be worse than the rules' best)",
+        m.swiss_rounds.clone(),
     );
     m.registry.register(
         "build_info",
@@ -322,6 +329,17 @@ pub fn worker_job(kind: &'static str, outcome: &'static str) {
 /// An `agon worker` took a job (`1`) or let one go (`-1`).
 pub fn worker_busy(change: i64) {
     METRICS.worker_busy.inc_by(change);
+}
+
+/// A Swiss round paired: `best`, or `limited` when a bracket's search
+/// stopped at its step bound.
+pub fn swiss_round(outcome: &str) {
+    METRICS
+        .swiss_rounds
+        .get_or_create(&Outcome {
+            outcome: outcome.to_string(),
+        })
+        .inc();
 }
 
 /// A sign-in with a password and what came of it.

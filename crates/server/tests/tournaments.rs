@@ -461,6 +461,15 @@ async fn swiss_played(game: &str, test: &str) {
         4.0,
         "two rounds, one bout and one bye each: {t}"
     );
+    // Each round paired is counted for the operator, by whether its
+    // search proved its pairing the rules' best (a field of three is).
+    let text = agon_server::metrics::render(&agon_server::metrics::Levels::default());
+    let best: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("agon_swiss_rounds_total{outcome=\"best\"} "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    assert!(best >= 2.0, "two rounds counted: {text}");
     // After the end, nobody joins.
     let late = signup(&app, "dee").await;
     let (s, v) = join(&app, &late, &id).await;

@@ -27,6 +27,11 @@ fn pair(args: &SwissPairArgs) -> Result<()> {
     }
     let (field, rules) = t.field();
     let round = dutch(&field, &std::collections::HashSet::new(), rules);
+    if round.limited {
+        eprintln!(
+            "note: a bracket's search stopped at its bound; this pairing may be worse than the Dutch system's best (see docs/tournaments.md)"
+        );
+    }
     let out = trf::output(&round);
     match &args.output {
         Some(p) if p.as_os_str() != "-" => {

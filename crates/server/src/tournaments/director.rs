@@ -614,6 +614,17 @@ impl Tournaments {
         let pairing = tokio::task::spawn_blocking(move || swiss::pair(&field, &blocked, rules))
             .await
             .unwrap_or_default();
+        if pairing.limited {
+            // Common in large or lopsided brackets and not an error: the
+            // pairing meets every absolute criterion; the metric counts them.
+            tracing::info!(
+                tournament = %t.id,
+                round,
+                players = ids.len(),
+                "the Swiss pairing's search stopped at its bound: this round's pairing may be worse than the Dutch system's best"
+            );
+        }
+        crate::metrics::swiss_round(if pairing.limited { "limited" } else { "best" });
         let names: HashMap<i64, SeatAccount> = active
             .iter()
             .map(|e| (e.account.id, e.account.clone()))

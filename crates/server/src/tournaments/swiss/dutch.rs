@@ -35,6 +35,7 @@
 //! whose rounds are pairs of games with the seats swapped) nobody has a
 //! colour preference and C.3 never keeps two players apart.
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -96,6 +97,10 @@ pub struct Round {
     pub boards: Vec<[i64; 2]>,
     /// The player with no opponent this round (a point).
     pub bye: Option<i64>,
+    /// A bracket's search stopped at [`BUDGET`] steps: the pairing meets
+    /// the absolute criteria but may be worse than the rules' best by the
+    /// quality criteria. The director logs it and counts it in a metric.
+    pub limited: bool,
 }
 
 /// A colour preference's strength (A.6).
@@ -151,8 +156,52 @@ fn preference(seats: &[usize]) -> (Option<usize>, Strength, i64) {
 }
 
 /// What a visit of [`transpositions`] is handed: the choice, the items
-/// left, the allowance of unclean pairs left, and the step count.
-type Visit<'a> = &'a mut dyn FnMut(&[usize], &[usize], usize, &mut usize) -> ControlFlow<()>;
+/// left, the allowance of unclean pairs left, the faults of the pairs
+/// chosen so far, and the step count.
+type Visit<'a> =
+    &'a mut dyn FnMut(&[usize], &[usize], usize, &Faults, &mut usize) -> ControlFlow<()>;
+
+/// What [`transpositions`] asks of a pair: whether it may be made, whether
+/// it is unclean (fails a quality criterion), what it fails, and whether a
+/// partial candidate with these faults can still beat the best found.
+struct Costs<'c> {
+    ok: &'c dyn Fn(usize, usize) -> bool,
+    unclean: &'c dyn Fn(usize, usize) -> bool,
+    faults: &'c dyn Fn(usize, usize, &mut Faults),
+    hopeless: &'c dyn Fn(&Faults) -> bool,
+    /// Whether adding the unclean pair `(a, b)` to a branch with these
+    /// faults leaves it any hope.
+    acceptable: &'c dyn Fn(&Faults, usize, usize) -> bool,
+    /// Whether a best candidate stands where a branch's faults decide
+    /// (so that bounding them is worth its cost).
+    open: &'c dyn Fn() -> bool,
+    /// Whether a pair leaves a colour preference unmet (C.12).
+    unmet: &'c dyn Fn(usize, usize) -> bool,
+    /// Whether a branch with these faults is hopeless when it still needs
+    /// this many unclean pairs and this many unmet preferences.
+    hopeless_needing: &'c dyn Fn(&Faults, usize, usize) -> bool,
+}
+
+/// The least faults a branch with faults `f` can end with when it still
+/// needs `need` unclean pairs (each at least the `cheapest`, by count) and
+/// `unmet` pairs leaving a colour preference unmet: two bounds, the larger.
+fn at_least(f: &Faults, need: usize, cheapest: Option<&Faults>, unmet: usize) -> Faults {
+    let mut a = f.clone();
+    if let Some(c) = cheapest {
+        for i in 0..4 {
+            a.colours[i] += need * c.colours[i];
+            a.floats[i] += need * c.floats[i];
+        }
+    }
+    let mut b = f.clone();
+    b.colours[2] += unmet;
+    a.max(b)
+}
+
+/// The most pairs (players to pair times players free) a branch of the
+/// search tests pair by pair for hope: above it, a test at every branch
+/// would cost more than it saves.
+const SMALL: usize = 1_024;
 
 /// An exchange: the BSNs moved out of S1, and those moved into it.
 type Exchange = (Vec<usize>, Vec<usize>);
@@ -214,6 +263,22 @@ struct Field<'a> {
 struct Memo {
     complete: HashMap<Vec<usize>, bool>,
     next: HashMap<Vec<usize>, Next>,
+    /// A bracket's search stopped at [`BUDGET`] steps.
+    limited: bool,
+}
+
+/// A candidate's place in the Dutch order of its bracket shape: the
+/// exchange of moved-down players (D.3) and their opponents (D.1), then the
+/// remainder's exchange (D.2) and transposition (D.1).
+type Place = (usize, Vec<usize>, usize, Vec<usize>);
+
+/// The best candidate a bracket's search has found.
+struct Best {
+    quality: Quality,
+    place: Place,
+    /// The pass of the search that found it.
+    pass: usize,
+    outcome: Outcome,
 }
 
 /// Pairs the next round of `field` (the players still in the event),
@@ -298,6 +363,7 @@ pub fn pair(field: &[Entrant], blocked: &HashSet<(i64, i64)>, rules: Rules) -> R
             })
             .collect(),
         bye,
+        limited: memo.limited,
     }
 }
 
@@ -368,15 +434,16 @@ fn may_meet(a: &Player, b: &Player, blocked: &HashSet<(i64, i64)>, colours: bool
 
 /// Visits each ordered choice of `s1.len()` of `items` (BSNs ascending)
 /// in lexicographic order (D.1), skipping those that put together two
-/// players who may not meet, and those with more than `allow` pairs that
-/// `unclean` marks (pairs failing a quality criterion); `visit` sees the
-/// choice, the items left and the allowance left.
+/// players who may not meet, those with more than `allow` unclean pairs,
+/// and those whose faults (from `start` on) already make them no better
+/// than the best candidate found ([`Costs::hopeless`]); `visit` sees the
+/// choice, the items left, the allowance left and the faults.
 fn transpositions(
     items: &[usize],
     s1: &[usize],
-    ok: &dyn Fn(usize, usize) -> bool,
-    unclean: &dyn Fn(usize, usize) -> bool,
+    costs: &Costs,
     allow: usize,
+    start: &Faults,
     steps: &mut usize,
     visit: Visit,
 ) -> ControlFlow<()> {
@@ -384,9 +451,9 @@ fn transpositions(
     fn go(
         items: &[usize],
         s1: &[usize],
-        ok: &dyn Fn(usize, usize) -> bool,
-        unclean: &dyn Fn(usize, usize) -> bool,
+        costs: &Costs,
         allow: usize,
+        acc: &Faults,
         chosen: &mut Vec<usize>,
         used: &mut Vec<bool>,
         steps: &mut usize,
@@ -396,19 +463,53 @@ fn transpositions(
         if *steps > BUDGET {
             return ControlFlow::Break(());
         }
+        // A better candidate found since this branch began may leave it
+        // hopeless.
+        if (costs.hopeless)(acc) {
+            return ControlFlow::Continue(());
+        }
         // A bound: the players of S1 still to pair need at least as many
         // unclean pairs as a largest matching of clean pairs leaves out
         // (and a matching at all), so a branch that cannot be finished
         // within the allowance is left at once rather than explored.
         let todo = &s1[chosen.len()..];
-        if allow < todo.len() {
+        // (Bounded where the branch is small: in a large one the test at
+        // every branch would cost more than it saves.)
+        let open = !todo.is_empty()
+            && todo.len() * (items.len() - chosen.len()) <= SMALL / 4
+            && (costs.open)();
+        if allow < todo.len() || open {
             let free: Vec<usize> = (0..items.len()).filter(|&k| !used[k]).collect();
             let clean = bipartite(todo.len(), free.len(), &|i, j| {
                 let (a, b) = (todo[i], items[free[j]]);
-                ok(a, b) && !unclean(a, b)
+                (costs.ok)(a, b) && !(costs.unclean)(a, b)
             });
             if clean + allow < todo.len() {
                 return ControlFlow::Continue(());
+            }
+            // The unclean pairs (and unmet preferences) the branch still
+            // needs, added to its faults, may already leave it hopeless.
+            if open {
+                let met = bipartite(todo.len(), free.len(), &|i, j| {
+                    let (a, b) = (todo[i], items[free[j]]);
+                    (costs.ok)(a, b) && !(costs.unmet)(a, b)
+                });
+                let (need, unmet) = (todo.len() - clean, todo.len().saturating_sub(met));
+                if (costs.hopeless_needing)(acc, need, unmet) {
+                    return ControlFlow::Continue(());
+                }
+            }
+            // And a matching at all of pairs that are clean or whose faults
+            // would leave the branch with hope (a small branch: the test
+            // costs a pair's faults for each pair).
+            if allow > 0 && chosen.is_empty() && todo.len() * free.len() <= SMALL {
+                let usable = bipartite(todo.len(), free.len(), &|i, j| {
+                    let (a, b) = (todo[i], items[free[j]]);
+                    (costs.ok)(a, b) && (!(costs.unclean)(a, b) || (costs.acceptable)(acc, a, b))
+                });
+                if usable < todo.len() {
+                    return ControlFlow::Continue(());
+                }
             }
         }
         if chosen.len() == s1.len() {
@@ -418,25 +519,40 @@ fn transpositions(
                 .filter(|(_, u)| !**u)
                 .map(|(i, _)| *i)
                 .collect();
-            return visit(chosen, &rest, allow, steps);
+            return visit(chosen, &rest, allow, acc, steps);
         }
         for k in 0..items.len() {
             let a = s1[chosen.len()];
-            if used[k] || !ok(a, items[k]) {
+            if used[k] || !(costs.ok)(a, items[k]) {
                 continue;
             }
-            let cost = usize::from(unclean(a, items[k]));
+            let unclean = (costs.unclean)(a, items[k]);
+            let cost = usize::from(unclean);
             if cost > allow {
                 continue;
             }
+            // An unclean pair adds its faults: a branch already no better
+            // than the best candidate is left (faults only grow).
+            let more;
+            let acc = if unclean {
+                let mut f = acc.clone();
+                (costs.faults)(a, items[k], &mut f);
+                if (costs.hopeless)(&f) {
+                    continue;
+                }
+                more = f;
+                &more
+            } else {
+                acc
+            };
             used[k] = true;
             chosen.push(items[k]);
             let flow = go(
                 items,
                 s1,
-                ok,
-                unclean,
+                costs,
                 allow - cost,
+                acc,
                 chosen,
                 used,
                 steps,
@@ -451,9 +567,9 @@ fn transpositions(
     go(
         items,
         s1,
-        ok,
-        unclean,
+        costs,
         allow,
+        start,
         &mut vec![],
         &mut vec![false; items.len()],
         steps,
@@ -463,32 +579,45 @@ fn transpositions(
 
 /// The size of a largest matching between `left` and `right` items
 /// joined where `edge` says (Kuhn's augmenting paths: the brackets' halves
-/// are small).
+/// are small). Each pair is asked once, and a greedy pass matches first.
 fn bipartite(left: usize, right: usize, edge: &dyn Fn(usize, usize) -> bool) -> usize {
-    fn augment(
-        i: usize,
-        right: usize,
-        edge: &dyn Fn(usize, usize) -> bool,
-        seen: &mut [bool],
-        mate: &mut [Option<usize>],
-    ) -> bool {
-        for j in 0..right {
-            if seen[j] || !edge(i, j) {
+    fn augment(i: usize, near: &[Vec<u32>], seen: &mut [bool], mate: &mut [Option<u32>]) -> bool {
+        for &j in &near[i] {
+            let j = j as usize;
+            if seen[j] {
                 continue;
             }
             seen[j] = true;
-            if mate[j].is_none_or(|k| augment(k, right, edge, seen, mate)) {
-                mate[j] = Some(i);
+            if mate[j].is_none_or(|k| augment(k as usize, near, seen, mate)) {
+                mate[j] = Some(i as u32);
                 return true;
             }
         }
         false
     }
-    let mut mate = vec![None; right];
+    let near: Vec<Vec<u32>> = (0..left)
+        .map(|i| {
+            (0..right)
+                .filter(|&j| edge(i, j))
+                .map(|j| j as u32)
+                .collect()
+        })
+        .collect();
+    let mut mate: Vec<Option<u32>> = vec![None; right];
+    let mut done = vec![false; left];
     let mut size = 0;
-    for i in 0..left {
-        let mut seen = vec![false; right];
-        if augment(i, right, edge, &mut seen, &mut mate) {
+    // Greedy first: most players find a free partner at once.
+    for (i, d) in done.iter_mut().enumerate() {
+        if let Some(&j) = near[i].iter().find(|&&j| mate[j as usize].is_none()) {
+            mate[j as usize] = Some(i as u32);
+            *d = true;
+            size += 1;
+        }
+    }
+    let mut seen = vec![false; right];
+    for (i, _) in done.iter().enumerate().filter(|(_, d)| !**d) {
+        seen.iter_mut().for_each(|x| *x = false);
+        if augment(i, &near, &mut seen, &mut mate) {
             size += 1;
         }
     }
@@ -502,11 +631,14 @@ fn bipartite(left: usize, right: usize, edge: &dyn Fn(usize, usize) -> bool) -> 
 /// out of S2. The empty exchange (the original S1 and S2) comes first.
 ///
 /// Lazy, a size at a time: most searches end among the single exchanges,
-/// and a large bracket's longer ones are many.
+/// and a large bracket's longer ones are many. A size with more than
+/// `limit` exchanges ends the list, and `cut` says so (the search is then
+/// limited).
 pub(crate) fn exchanges<'a>(
     s1: &'a [usize],
     s2: &'a [usize],
     limit: usize,
+    cut: &'a Cell<bool>,
 ) -> impl Iterator<Item = Exchange> + 'a {
     fn combinations(items: &[usize], k: usize, limit: usize) -> Vec<Vec<usize>> {
         let mut out = vec![];
@@ -535,7 +667,8 @@ pub(crate) fn exchanges<'a>(
             }
             let from1 = combinations(s1, k, limit);
             let from2 = combinations(s2, k, limit);
-            if from1.len() * from2.len() > limit {
+            if from1.len().saturating_mul(from2.len()) > limit {
+                cut.set(true);
                 return None;
             }
             let mut these: Vec<Exchange> = vec![];
@@ -926,7 +1059,6 @@ impl Field<'_> {
     ) -> Option<Outcome> {
         let q = p - m;
         let low = self.p[*all.last()?].score;
-        let ok = |a: usize, b: usize| self.ok[all[a]][all[b]];
         // The best C.7 can be: the highest moved-down players paired, and
         // with it the best of every later criterion.
         let floats_left = all.len() - 2 * p;
@@ -968,81 +1100,227 @@ impl Field<'_> {
         // pass that finds candidates gives the best of them and of the next
         // pass (a candidate with one more unclean pair may still be better
         // by the criteria' order); a last pass allows any number.
-        let clean: Vec<Vec<bool>> = (0..all.len())
-            .map(|a| {
-                (0..all.len())
-                    .map(|b| ok(a, b) && self.pair_clean(all[a], all[b]))
-                    .collect()
+        // Each pair of the bracket's players, once: may meet (1), clean
+        // (2: fails no quality criterion), leaves a colour preference
+        // unmet (4: C.12). One flat table: the search asks it at every step.
+        const MAY: u8 = 1;
+        const CLEAN: u8 = 2;
+        const UNMET: u8 = 4;
+        let n_all = all.len();
+        let table: Vec<u8> = (0..n_all * n_all)
+            .map(|k| {
+                let (a, b) = (k / n_all, k % n_all);
+                if !self.ok[all[a]][all[b]] {
+                    return 0;
+                }
+                let (x, y) = (&self.p[all[a]], &self.p[all[b]]);
+                let unmet = self.colours && x.pref.is_some() && x.pref == y.pref;
+                MAY | if self.pair_clean(all[a], all[b]) {
+                    CLEAN
+                } else {
+                    0
+                } | if unmet { UNMET } else { 0 }
             })
             .collect();
-        let unclean = |a: usize, b: usize| !clean[a][b];
-        let mut best: Option<(Quality, Outcome)> = None;
+        let ok = |a: usize, b: usize| table[a * n_all + b] & MAY != 0;
+        let clean = |a: usize, b: usize| table[a * n_all + b] & CLEAN != 0;
+        let unclean = |a: usize, b: usize| !clean(a, b);
+        let unmet = |a: usize, b: usize| table[a * n_all + b] & UNMET != 0;
+        let add_faults = |a: usize, b: usize, f: &mut Faults| {
+            self.pair_faults(all[a], all[b], f);
+            for v in &mut f.float_sds {
+                v.sort_unstable_by(|x, y| y.cmp(x));
+            }
+        };
+        // The best candidate so far: its quality, its place in the Dutch
+        // order (the exchange and transposition of the moved-down players,
+        // then the remainder's), the pass that found it, and what it is.
+        let best: RefCell<Option<Best>> = RefCell::new(None);
+        // Counts the changes of `best`, for what is computed from it.
+        let version = Cell::new(0usize);
         let mut found_at: Option<usize> = None;
+        let mut cut_short = false;
         // The fewest unclean pairs any candidate can have: the p pairs less
         // a largest clean matching of the bracket's players. The passes
         // start there.
         let clean_adj: Vec<Vec<usize>> = (0..all.len())
-            .map(|a| (0..all.len()).filter(|&b| a != b && clean[a][b]).collect())
+            .map(|a| (0..all.len()).filter(|&b| a != b && clean(a, b)).collect())
             .collect();
         let fewest = p.saturating_sub(matching::size(&clean_adj));
+        // The least faults (by count) of any unclean pair the bracket can make.
+        let cheapest: Option<Faults> = (0..all.len())
+            .flat_map(|a| (a + 1..all.len()).map(move |b| (a, b)))
+            .filter(|&(a, b)| ok(a, b) && unclean(a, b))
+            .map(|(a, b)| {
+                let mut f = Faults::default();
+                self.pair_faults(all[a], all[b], &mut f);
+                f.float_sds = Default::default();
+                f
+            })
+            .min();
         let most = p.min(fewest + ALLOWANCE_PASSES);
         let passes: Vec<usize> = (fewest..=most).chain(std::iter::once(p)).collect();
+        let s = |b: usize| self.p[all[b]].score;
         for (n, &allow) in passes.iter().enumerate() {
             if n > 0 && passes[n - 1] == allow {
                 continue;
             }
             if found_at.is_some_and(|f| allow > f + 1) {
+                // The passes stop here: a later one could only beat the
+                // best with unclean pairs whose faults add up to less,
+                // which the cheapest unclean pair rules out, or the stop
+                // is a limit of the search (and said so).
+                let b = best.borrow();
+                let settled = b.as_ref().is_some_and(|b| {
+                    b.quality.psd == ideal.psd
+                        && b.quality.next == ideal.next
+                        && b.quality.bye_unplayed == 0
+                        && cheapest.is_some_and(|c| {
+                            let times = |v: [usize; 4]| v.map(|x| x * allow);
+                            (times(c.colours), times(c.floats))
+                                > (b.quality.faults.colours, b.quality.faults.floats)
+                        })
+                });
+                cut_short |= !settled;
                 break;
             }
             let perfect_only = allow == 0;
             let bounded = allow < p;
             let mut steps = 0usize;
-            let mut consider = |pairs: Vec<(usize, usize)>,
-                                floaters: Vec<usize>,
-                                steps: &mut usize| {
-                *steps += 1;
-                let ranked_pairs: Vec<(usize, usize)> =
-                    pairs.iter().map(|&(a, b)| (all[a], all[b])).collect();
-                let ranked_floaters: Vec<usize> = floaters.iter().map(|&b| all[b]).collect();
-                let Some(quality) =
-                    self.quality(&ranked_pairs, &ranked_floaters, lower, next, low, memo)
-                else {
-                    return ControlFlow::Continue(());
-                };
-                let perfect = quality == ideal;
-                if (!perfect_only || perfect) && best.as_ref().is_none_or(|(b, _)| quality < *b) {
-                    best = Some((quality, (ranked_pairs, ranked_floaters)));
-                }
-                if perfect || *steps > BUDGET {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            };
             // D.3: which moved-down players are paired (S1), the rest in limbo.
             let (s1_first, limbo_first) = mdps.split_at(m);
-            for (out, inn) in exchanges(s1_first, limbo_first, BUDGET) {
+            let cut = Cell::new(false);
+            for (e1, (out, inn)) in exchanges(s1_first, limbo_first, BUDGET, &cut).enumerate() {
                 steps += 1;
                 if steps > BUDGET {
                     break;
                 }
                 let s1 = with(&without(s1_first, &out), &inn);
                 let limbo = with(&without(limbo_first, &inn), &out);
+                // What this exchange fixes of a candidate's quality: its
+                // PSD (the moved-down players paired and left, and the
+                // residents left over), and at best C.8's ideal. A partial
+                // candidate whose faults already make it no better than the
+                // best is hopeless (an equal one found in the same pass
+                // comes later in the Dutch order).
+                let left_over = res.len() - m - 2 * q;
+                let mut psd: Vec<i64> = s1
+                    .iter()
+                    .map(|&b| s(b) - low)
+                    .chain((0..q).map(|_| 0))
+                    .chain(limbo.iter().map(|&b| s(b) - low + 100))
+                    .chain((0..left_over).map(|_| 100))
+                    .collect();
+                psd.sort_unstable_by(|a, b| b.cmp(a));
+                let next_lb = match next {
+                    Some(g) => {
+                        let scores: Vec<i64> = limbo
+                            .iter()
+                            .map(|&b| s(b))
+                            .chain((0..left_over).map(|_| low))
+                            .collect();
+                        self.next_ideal(&scores, g)
+                    }
+                    None => (0, vec![]),
+                };
+                // How this exchange's fixed part (PSD, C.8 at best, no
+                // bye) compares with the best candidate's, computed again
+                // only when the best changes.
+                let fixed: Cell<Option<(usize, Ordering)>> = Cell::new(None);
+                // Whether every candidate of the branch searched comes after
+                // the best in the Dutch order (an equal one then loses).
+                let later_here = || best.borrow().as_ref().is_some_and(|b| e1 > b.place.0);
+                let later = Cell::new(later_here());
+                let standing = || -> Option<Ordering> {
+                    let b = best.borrow();
+                    let b = b.as_ref()?;
+                    match fixed.get() {
+                        Some((v, ord)) if v == version.get() => Some(ord),
+                        _ => {
+                            let ord = psd
+                                .cmp(&b.quality.psd)
+                                .then_with(|| next_lb.cmp(&b.quality.next))
+                                .then_with(|| 0.cmp(&b.quality.bye_unplayed));
+                            fixed.set(Some((version.get(), ord)));
+                            Some(ord)
+                        }
+                    }
+                };
+                let hopeless = |f: &Faults| match standing() {
+                    None | Some(Ordering::Less) => false,
+                    Some(Ordering::Greater) => true,
+                    Some(Ordering::Equal) => {
+                        let b = best.borrow();
+                        let b = b.as_ref().expect("a best candidate");
+                        let ord = f.cmp(&b.quality.faults);
+                        ord == Ordering::Greater
+                            || (ord == Ordering::Equal && (b.pass == n || later.get()))
+                    }
+                };
+                if hopeless(&Faults::default()) {
+                    continue;
+                }
+                let acceptable = |acc: &Faults, a: usize, b: usize| {
+                    if standing() != Some(Ordering::Equal) {
+                        return standing() != Some(Ordering::Greater);
+                    }
+                    let mut f = acc.clone();
+                    add_faults(a, b, &mut f);
+                    !hopeless(&f)
+                };
+                let open = || standing() == Some(Ordering::Equal);
+                let hopeless_needing = |f: &Faults, need: usize, unmet: usize| {
+                    (need > 0 || unmet > 0)
+                        && hopeless(&at_least(f, need, cheapest.as_ref(), unmet))
+                };
+                let costs = Costs {
+                    ok: &ok,
+                    unclean: &unclean,
+                    faults: &add_faults,
+                    hopeless: &hopeless,
+                    acceptable: &acceptable,
+                    open: &open,
+                    unmet: &unmet,
+                    hopeless_needing: &hopeless_needing,
+                };
                 // D.1 on S2 for the moved-down players' opponents; then the
                 // remainder, a homogeneous bracket of its own (D.2 × D.1).
                 let flow = transpositions(
                     res,
                     &s1,
-                    &ok,
-                    &unclean,
+                    &costs,
                     allow,
+                    &Faults::default(),
                     &mut steps,
-                    &mut |chosen, remainder, allow, steps| {
+                    &mut |chosen, remainder, allow, acc, steps| {
                         // The remainder's q pairs need at least as many
                         // unclean ones as a largest clean matching among
                         // its players leaves out, however S1 and S2 are
                         // drawn: a pass that cannot afford them skips every
                         // exchange at once.
+                        // Its unclean pairs and unmet preferences still
+                        // needed may leave it hopeless.
+                        if remainder.len() * remainder.len() <= 16 * SMALL && open() {
+                            let size = |edge: &dyn Fn(usize, usize) -> bool| {
+                                let adj: Vec<Vec<usize>> = remainder
+                                    .iter()
+                                    .map(|&a| {
+                                        (0..remainder.len())
+                                            .filter(|&j| {
+                                                let b = remainder[j];
+                                                a != b && ok(a, b) && edge(a, b)
+                                            })
+                                            .collect()
+                                    })
+                                    .collect();
+                                matching::size(&adj)
+                            };
+                            let need = q.saturating_sub(size(&|a, b| !unclean(a, b)));
+                            let unmet_needed = q.saturating_sub(size(&|a, b| !unmet(a, b)));
+                            if hopeless_needing(acc, need, unmet_needed) {
+                                return ControlFlow::Continue(());
+                            }
+                        }
                         if bounded {
                             let adj: Vec<Vec<usize>> = remainder
                                 .iter()
@@ -1058,35 +1336,92 @@ impl Field<'_> {
                             if matching::size(&adj) + allow < q {
                                 return ControlFlow::Continue(());
                             }
+                            // Nor can it be paired at all with pairs that
+                            // are clean or leave hope.
+                            if allow > 0 && remainder.len() * remainder.len() <= 4 * SMALL {
+                                let adj: Vec<Vec<usize>> = remainder
+                                    .iter()
+                                    .map(|&a| {
+                                        (0..remainder.len())
+                                            .filter(|&j| {
+                                                let b = remainder[j];
+                                                a != b
+                                                    && ok(a, b)
+                                                    && (!unclean(a, b) || acceptable(acc, a, b))
+                                            })
+                                            .collect()
+                                    })
+                                    .collect();
+                                if matching::size(&adj) < q {
+                                    return ControlFlow::Continue(());
+                                }
+                            }
                         }
                         let (r1, r2) = remainder.split_at(q);
-                        for (out2, in2) in exchanges(r1, r2, BUDGET) {
+                        for (e2, (out2, in2)) in exchanges(r1, r2, BUDGET, &cut).enumerate() {
                             *steps += 1;
                             if *steps > BUDGET {
                                 return ControlFlow::Break(());
+                            }
+                            later.set(best.borrow().as_ref().is_some_and(|b| {
+                                (e1, chosen, e2) > (b.place.0, b.place.1.as_slice(), b.place.2)
+                            }));
+                            // A candidate found in an earlier exchange may
+                            // leave every later one hopeless.
+                            if hopeless(acc) {
+                                later.set(later_here());
+                                break;
                             }
                             let rs1 = with(&without(r1, &out2), &in2);
                             let rs2 = with(&without(r2, &in2), &out2);
                             transpositions(
                                 &rs2,
                                 &rs1,
-                                &ok,
-                                &unclean,
+                                &costs,
                                 allow,
+                                acc,
                                 steps,
-                                &mut |chosen2, left, _, steps| {
+                                &mut |chosen2, left, _, _, steps| {
+                                    *steps += 1;
                                     let pairs: Vec<(usize, usize)> = s1
                                         .iter()
-                                        .copied()
-                                        .zip(chosen.iter().copied())
-                                        .chain(rs1.iter().copied().zip(chosen2.iter().copied()))
+                                        .zip(chosen)
+                                        .chain(rs1.iter().zip(chosen2))
+                                        .map(|(&a, &b)| (all[a], all[b]))
                                         .collect();
                                     let floaters: Vec<usize> =
-                                        limbo.iter().chain(left).copied().collect();
-                                    consider(pairs, floaters, steps)
+                                        limbo.iter().chain(left).map(|&b| all[b]).collect();
+                                    let Some(quality) =
+                                        self.quality(&pairs, &floaters, lower, next, low, memo)
+                                    else {
+                                        return ControlFlow::Continue(());
+                                    };
+                                    let perfect = quality == ideal;
+                                    let place = (e1, chosen.to_vec(), e2, chosen2.to_vec());
+                                    let better = best.borrow().as_ref().is_none_or(|b| {
+                                        quality
+                                            .cmp(&b.quality)
+                                            .then_with(|| place.cmp(&b.place))
+                                            .is_lt()
+                                    });
+                                    if (!perfect_only || perfect) && better {
+                                        version.set(version.get() + 1);
+                                        *best.borrow_mut() = Some(Best {
+                                            quality,
+                                            place,
+                                            pass: n,
+                                            outcome: (pairs, floaters),
+                                        });
+                                    }
+                                    if perfect || *steps > BUDGET {
+                                        ControlFlow::Break(())
+                                    } else {
+                                        ControlFlow::Continue(())
+                                    }
                                 },
                             )?;
                         }
+                        later.set(later_here());
                         ControlFlow::Continue(())
                     },
                 );
@@ -1094,14 +1429,23 @@ impl Field<'_> {
                     break;
                 }
             }
-            if best.is_some() && found_at.is_none() {
-                if best.as_ref().is_some_and(|(b, _)| *b == ideal) {
+            // A pass stopped at the step bound, or with exchanges left
+            // untried, may have missed a better candidate (unless it found
+            // a perfect one).
+            cut_short |= steps > BUDGET || cut.get();
+            let found = best.borrow().as_ref().map(|b| b.quality == ideal);
+            if let Some(perfect) = found {
+                if perfect {
                     break;
                 }
-                found_at = Some(allow);
+                found_at.get_or_insert(allow);
             }
         }
-        best.map(|(_, outcome)| outcome)
+        let best = best.into_inner()?;
+        if cut_short && best.quality != ideal {
+            memo.limited = true;
+        }
+        Some(best.outcome)
     }
 }
 
@@ -1200,14 +1544,24 @@ mod tests {
         let run = |s1: Vec<usize>, s2: Vec<usize>| {
             let mut seen: Vec<Vec<usize>> = vec![];
             let mut steps = 0;
+            let costs = Costs {
+                ok: &|_, _| true,
+                unclean: &|_, _| false,
+                faults: &|_, _, _| {},
+                hopeless: &|_| false,
+                acceptable: &|_, _, _| true,
+                open: &|| false,
+                unmet: &|_, _| false,
+                hopeless_needing: &|_, _, _| false,
+            };
             let _ = transpositions(
                 &s2,
                 &s1,
-                &|_, _| true,
-                &|_, _| false,
+                &costs,
                 0,
+                &Faults::default(),
                 &mut steps,
-                &mut |c, _, _, _| {
+                &mut |c, _, _, _, _| {
                     seen.push(c.to_vec());
                     ControlFlow::Continue(())
                 },
@@ -1237,7 +1591,7 @@ mod tests {
     fn exchanges_come_in_the_order_of_fide_d2() {
         let s1: Vec<usize> = (1..=5).collect();
         let s2: Vec<usize> = (6..=11).collect();
-        let all: Vec<Exchange> = exchanges(&s1, &s2, 100_000).collect();
+        let all: Vec<Exchange> = exchanges(&s1, &s2, 100_000, &Cell::new(false)).collect();
         let single = |a: usize, b: usize| (vec![a], vec![b]);
         assert_eq!(all[0], (vec![], vec![]));
         assert_eq!(
