@@ -45,6 +45,16 @@ const RULES: &[Rule] = &[
         together: &["wariant się opiera"],
         why: "the seed says the variant was inspired by the tablet (\"inspirowany\")",
     },
+    Rule {
+        lang: "pl",
+        together: &["przegrany płaci", "babilon"],
+        why: "the seed gives a game's points to the winner (\"Babilon – wygrana za 4 punkty\"); money changes hands only after the match: \"przeliczyć różnicę w punktach i wypłacić należność zwycięzcy\"",
+    },
+    Rule {
+        lang: "fr",
+        together: &["le perdant paie", "babylone"],
+        why: "the seed gives a game's points to the winner (\"Babilon – wygrana za 4 punkty\"); money changes hands only on the match's difference of points",
+    },
 ];
 
 /// Every text of `lang` in the pages' language file and the learning
