@@ -55,6 +55,21 @@ const RULES: &[Rule] = &[
         together: &["le perdant paie", "babylone"],
         why: "the seed gives a game's points to the winner (\"Babilon – wygrana za 4 punkty\"); money changes hands only on the match's difference of points",
     },
+    Rule {
+        lang: "fr",
+        together: &["rosace"],
+        why: "one word for one square: the rosette (\"rosace\" named it too)",
+    },
+    Rule {
+        lang: "fr",
+        together: &["dé de chance"],
+        why: "one name for the die: le dé de la chance",
+    },
+    Rule {
+        lang: "fr",
+        together: &["s'il permettrait"],
+        why: "si takes the indicative: s'il permet",
+    },
 ];
 
 /// Every text of `lang` in the pages' language file and the learning
