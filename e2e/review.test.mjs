@@ -201,7 +201,7 @@ test("a resigned Urgammon match: error rates, ratings, luck and the graded decis
     assert.match(await page.locator('[data-side="light"] .error-rate').innerText(), /^\d+,\d$/);
     // And a no-break space before each colon: "Chance (points) : 0,04".
     assert.match(await page.locator('[data-side="light"]').innerText(), /Chance \(points\)\u00a0: /);
-    assert.match(await page.locator("#dice-stats").innerText(), /Dé de chance\u00a0: 1/);
+    assert.match(await page.locator("#dice-stats").innerText(), /Dé de la chance\u00a0: 1/);
     const losses = (await page.locator("#graded").innerText()).match(/−\d[\d.,]*/g) ?? [];
     assert.ok(losses.every((l) => !l.includes(".")), losses.join(" "));
     await page.goto(`${server.url}/review/${u.id}?lang=en`);

@@ -330,7 +330,7 @@ export default {
   "ur.waiting_piece": "{side}, {pieces} en attente : {n}",
   "ur.palace_tray": "{side}, palais : {p} pions, {c} chars, {h} héros",
   "ur.dice": "Dés",
-  "ur.chance_die": "Dé de chance",
+  "ur.chance_die": "Dé de la chance",
   "ur.verdict_die": "Dé du verdict",
   "ur.no_die": "pas lancé",
   "replay.first": "|◀ Début",
