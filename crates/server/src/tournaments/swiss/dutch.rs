@@ -14,22 +14,28 @@
 //! in the Dutch order among equals. The number of pairs (C.6) and of
 //! moved-down players paired fix the bracket's shape, tried from the most.
 //!
-//! The search goes by passes, each allowing a number of *unclean* pairs
-//! (pairs failing a quality criterion): first the fewest any candidate can
-//! have (the bracket's pairs less a largest matching of clean pairs), then
-//! one more, up to [`ALLOWANCE_PASSES`] more, then any number. Within a
-//! pass a branch of the Dutch order that cannot be finished within the
-//! allowance (a largest clean matching of the players left says so) is
-//! left at once, so the first candidates with few unclean pairs are found
-//! deep in the Dutch order, where a plain search within the step bound
-//! would only vary the bottom of S2 (issue 86: that left colour preferences
-//! at the top boards unmet where bbpPairings met them).
+//! The search is a branch and bound in the Dutch order. It goes by passes,
+//! each allowing a number of *unclean* pairs (pairs failing a quality
+//! criterion): first the fewest any candidate can have (the bracket's pairs
+//! less a largest matching of clean pairs), then one more, up to
+//! [`ALLOWANCE_PASSES`] more, then any number. A branch is left at once
+//! when it cannot be finished within the allowance (a largest clean
+//! matching of the players left says so) or cannot beat the best candidate
+//! found (its faults so far, plus what the unclean pairs and unmet colour
+//! preferences it still needs add, already no better; an equal candidate
+//! loses to the one earlier in the Dutch order, across passes too). A
+//! candidate at the bracket's floor (C.7 and C.8 at their ideal, the faults
+//! the fewest unclean pairs and unmet preferences force) ends the search
+//! when no later pass can equal it: so a large bracket whose best is forced
+//! (round 2 of 1,000 players) is proven in a fraction of a second.
 //!
-//! Two limits, said where they bite: a bracket's search is bounded (a
-//! pass may stop at the best candidate found within [`BUDGET`] steps), and C.8 (the
-//! next bracket's pairs and score differences) counts the next bracket's
-//! pairs without the completion criterion and takes its moved-down players
-//! to pair greedily, highest score first.
+//! Limits, each said ([`Round::limited`]): a pass stops at [`BUDGET`]
+//! steps, a size of exchanges with more than [`BUDGET`] of them is not
+//! tried, and the passes stop one past the first that found a candidate
+//! unless the cheapest unclean pair shows no later pass can do better. C.8
+//! (the next bracket's pairs and score differences) counts the next
+//! bracket's pairs without the completion criterion and takes its
+//! moved-down players to pair greedily, highest score first.
 //!
 //! Colours are seats: the first seat is "white". With `colours` off (Ringo,
 //! whose rounds are pairs of games with the seats swapped) nobody has a
@@ -97,7 +103,7 @@ pub struct Round {
     pub boards: Vec<[i64; 2]>,
     /// The player with no opponent this round (a point).
     pub bye: Option<i64>,
-    /// A bracket's search stopped at [`BUDGET`] steps: the pairing meets
+    /// A bracket's search stopped at one of its limits (see the module): the pairing meets
     /// the absolute criteria but may be worse than the rules' best by the
     /// quality criteria. The director logs it and counts it in a metric.
     pub limited: bool,
@@ -1140,6 +1146,8 @@ impl Field<'_> {
         let version = Cell::new(0usize);
         let mut found_at: Option<usize> = None;
         let mut cut_short = false;
+        // The best was shown to be the answer (see `settles`).
+        let mut proven = false;
         // The fewest unclean pairs any candidate can have: the p pairs less
         // a largest clean matching of the bracket's players. The passes
         // start there.
@@ -1158,6 +1166,31 @@ impl Field<'_> {
                 f
             })
             .min();
+        // A floor under every candidate's quality: C.7 and C.8 at their
+        // ideal, and faults at least those of the fewest unclean pairs (each
+        // at least the cheapest) or of the colour preferences a largest
+        // matching of pairs meeting them leaves unmet. A candidate at the
+        // floor is the answer as soon as no candidate of a later pass (one
+        // more unclean pair) can equal it: the earlier ones in the Dutch
+        // order within its pass have all been seen.
+        let met_adj: Vec<Vec<usize>> = (0..all.len())
+            .map(|a| {
+                (0..all.len())
+                    .filter(|&b| a != b && ok(a, b) && !unmet(a, b))
+                    .collect()
+            })
+            .collect();
+        let unmet_need = p.saturating_sub(matching::size(&met_adj));
+        let floor = Quality {
+            faults: at_least(&Faults::default(), fewest, cheapest.as_ref(), unmet_need),
+            ..ideal.clone()
+        };
+        let settles = |quality: &Quality, allow: usize| {
+            *quality == ideal
+                || (*quality == floor
+                    && at_least(&Faults::default(), allow + 1, cheapest.as_ref(), unmet_need)
+                        > quality.faults)
+        };
         let most = p.min(fewest + ALLOWANCE_PASSES);
         let passes: Vec<usize> = (fewest..=most).chain(std::iter::once(p)).collect();
         let s = |b: usize| self.p[all[b]].score;
@@ -1185,6 +1218,7 @@ impl Field<'_> {
                 break;
             }
             let perfect_only = allow == 0;
+            let pass_allow = allow;
             let bounded = allow < p;
             let mut steps = 0usize;
             // D.3: which moved-down players are paired (S1), the rest in limbo.
@@ -1396,7 +1430,7 @@ impl Field<'_> {
                                     else {
                                         return ControlFlow::Continue(());
                                     };
-                                    let perfect = quality == ideal;
+                                    let perfect = settles(&quality, pass_allow);
                                     let place = (e1, chosen.to_vec(), e2, chosen2.to_vec());
                                     let better = best.borrow().as_ref().is_none_or(|b| {
                                         quality
@@ -1433,16 +1467,17 @@ impl Field<'_> {
             // untried, may have missed a better candidate (unless it found
             // a perfect one).
             cut_short |= steps > BUDGET || cut.get();
-            let found = best.borrow().as_ref().map(|b| b.quality == ideal);
+            let found = best.borrow().as_ref().map(|b| settles(&b.quality, allow));
             if let Some(perfect) = found {
                 if perfect {
+                    proven = true;
                     break;
                 }
                 found_at.get_or_insert(allow);
             }
         }
         let best = best.into_inner()?;
-        if cut_short && best.quality != ideal {
+        if cut_short && !proven {
             memo.limited = true;
         }
         Some(best.outcome)
@@ -1826,6 +1861,36 @@ mod tests {
             let want = if seat == 1 { [a, b] } else { [b, a] };
             assert!(round.boards.contains(&want), "{a} meets {b}: {round:?}");
         }
+    }
+
+    /// A bracket whose best is forced (70 players want the first seat, 50
+    /// the second: 10 pairs must leave both wanting) is proven at its
+    /// floor, not searched to the step bound: the round is not limited,
+    /// and exactly 10 boards leave a preference unmet.
+    #[test]
+    fn a_large_bracket_at_its_floor_is_proven_not_limited() {
+        let field: Vec<Entrant> = (0..120)
+            .map(|i| Entrant {
+                account: i + 1,
+                rating: 2000.0 - i as f64,
+                score: 1.0,
+                opponents: vec![1000 + i],
+                // Seat last played: 1 wants the first seat.
+                seats: vec![usize::from(i % 12 < 7)],
+                floats: vec![Float::None],
+                ..Entrant::default()
+            })
+            .collect();
+        let round = pair(&field, &HashSet::new(), URGAMMON);
+        assert!(!round.limited, "proven at the floor");
+        assert_eq!(round.boards.len(), 60);
+        let wants_first = |a: i64| (a - 1) % 12 < 7;
+        let unmet = round
+            .boards
+            .iter()
+            .filter(|[a, b]| wants_first(*a) == wants_first(*b))
+            .count();
+        assert_eq!(unmet, 10, "{round:?}");
     }
 
     #[test]
