@@ -78,7 +78,7 @@ test("Polish and French strings are translated, not copied from English", () => 
     "rules.col.source", "ur.v4", "game.export", "ur.kind.babylon", "settings.changed", "log.steps", "optname.attackers",
     "rules.title", "nav.rules", "games.col.status", "home.preset", "game.rules", "optval.capture.both", "ur.score",
     "ur.dice", "err.internal", "cell.piece", "grade.excellent", "rating.expert", "review.point", "review.die_face",
-    "review.moves_from", "time.minutes", "handicap.label", "term.ishtar", "term.rosette", "term.match", "term.astragalus", "term.figure", "history.sources", "nav.menu", "mod.col.moderator", "mod.col.action",
+    "review.moves_from", "time.minutes", "handicap.label", "term.ishtar", "term.rosette", "ur.rosette", "theme.rosette", "term.match", "term.astragalus", "term.figure", "history.sources", "nav.menu", "mod.col.moderator", "mod.col.action",
     "tour.minutes", "tour.hours", "tour.podium", "tour.buchholz", "tour.sb", "tour.score", "tour.arena_minutes", "tour.kind_arena", "tour.berserk"]);
   for (const l of ["pl", "fr"]) {
     const copied = Object.keys(langs.en).filter((k) => langs[l][k] === langs.en[k] && /[a-z]{3}/.test(langs.en[k]) && !same.has(k));
