@@ -1010,13 +1010,6 @@ impl Field<'_> {
         }
     }
 
-    /// Whether pairing `a` with `b` fails none of C.10–C.21.
-    fn pair_clean(&self, a: usize, b: usize) -> bool {
-        let mut f = Faults::default();
-        self.pair_faults(a, b, &mut f);
-        f == Faults::default()
-    }
-
     /// Pairs one bracket: the players `moved` down to it and its scoregroup
     /// `residents` (ranks, best first); `lower` are the players below it.
     /// Answers its pairs and the players it moves down.
@@ -1113,21 +1106,30 @@ impl Field<'_> {
         const CLEAN: u8 = 2;
         const UNMET: u8 = 4;
         let n_all = all.len();
-        let table: Vec<u8> = (0..n_all * n_all)
-            .map(|k| {
-                let (a, b) = (k / n_all, k % n_all);
+        // With it, the least faults (by count) of any unclean pair the
+        // bracket can make: each pair's faults are worked out once, here.
+        let mut table = vec![0u8; n_all * n_all];
+        let mut cheapest: Option<Faults> = None;
+        for a in 0..n_all {
+            for b in 0..n_all {
                 if !self.ok[all[a]][all[b]] {
-                    return 0;
+                    continue;
                 }
                 let (x, y) = (&self.p[all[a]], &self.p[all[b]]);
                 let unmet = self.colours && x.pref.is_some() && x.pref == y.pref;
-                MAY | if self.pair_clean(all[a], all[b]) {
-                    CLEAN
-                } else {
-                    0
-                } | if unmet { UNMET } else { 0 }
-            })
-            .collect();
+                let mut f = Faults::default();
+                self.pair_faults(all[a], all[b], &mut f);
+                let clean = f == Faults::default();
+                table[a * n_all + b] =
+                    MAY | if clean { CLEAN } else { 0 } | if unmet { UNMET } else { 0 };
+                if !clean && a < b {
+                    f.float_sds = Default::default();
+                    if cheapest.as_ref().is_none_or(|c| f < *c) {
+                        cheapest = Some(f);
+                    }
+                }
+            }
+        }
         let ok = |a: usize, b: usize| table[a * n_all + b] & MAY != 0;
         let clean = |a: usize, b: usize| table[a * n_all + b] & CLEAN != 0;
         let unclean = |a: usize, b: usize| !clean(a, b);
@@ -1151,21 +1153,21 @@ impl Field<'_> {
         // The fewest unclean pairs any candidate can have: the p pairs less
         // a largest clean matching of the bracket's players. The passes
         // start there.
-        let clean_adj: Vec<Vec<usize>> = (0..all.len())
-            .map(|a| (0..all.len()).filter(|&b| a != b && clean(a, b)).collect())
-            .collect();
-        let fewest = p.saturating_sub(matching::size(&clean_adj));
-        // The least faults (by count) of any unclean pair the bracket can make.
-        let cheapest: Option<Faults> = (0..all.len())
-            .flat_map(|a| (a + 1..all.len()).map(move |b| (a, b)))
-            .filter(|&(a, b)| ok(a, b) && unclean(a, b))
-            .map(|(a, b)| {
-                let mut f = Faults::default();
-                self.pair_faults(all[a], all[b], &mut f);
-                f.float_sds = Default::default();
-                f
-            })
-            .min();
+        // The most pairs among the positions `set` of players who may meet
+        // and whom `edge` keeps together.
+        let most_pairs_among = |set: &[usize], edge: &dyn Fn(usize, usize) -> bool| {
+            let adj: Vec<Vec<usize>> = set
+                .iter()
+                .map(|&a| {
+                    (0..set.len())
+                        .filter(|&j| a != set[j] && ok(a, set[j]) && edge(a, set[j]))
+                        .collect()
+                })
+                .collect();
+            matching::size(&adj)
+        };
+        let everyone: Vec<usize> = (0..all.len()).collect();
+        let fewest = p.saturating_sub(most_pairs_among(&everyone, &clean));
         // A floor under every candidate's quality: C.7 and C.8 at their
         // ideal, and faults at least those of the fewest unclean pairs (each
         // at least the cheapest) or of the colour preferences a largest
@@ -1173,14 +1175,7 @@ impl Field<'_> {
         // floor is the answer as soon as no candidate of a later pass (one
         // more unclean pair) can equal it: the earlier ones in the Dutch
         // order within its pass have all been seen.
-        let met_adj: Vec<Vec<usize>> = (0..all.len())
-            .map(|a| {
-                (0..all.len())
-                    .filter(|&b| a != b && ok(a, b) && !unmet(a, b))
-                    .collect()
-            })
-            .collect();
-        let unmet_need = p.saturating_sub(matching::size(&met_adj));
+        let unmet_need = p.saturating_sub(most_pairs_among(&everyone, &|a, b| !unmet(a, b)));
         let floor = Quality {
             faults: at_least(&Faults::default(), fewest, cheapest.as_ref(), unmet_need),
             ..ideal.clone()
@@ -1327,68 +1322,42 @@ impl Field<'_> {
                     &Faults::default(),
                     &mut steps,
                     &mut |chosen, remainder, allow, acc, steps| {
+                        // Where its faults decide (and the remainder is
+                        // small enough for the test to pay), the unclean
+                        // pairs and unmet preferences it still needs may
+                        // leave it hopeless.
+                        let small = remainder.len() * remainder.len() <= 16 * SMALL && open();
+                        let clean_pairs = if small || bounded {
+                            most_pairs_among(remainder, &|a, b| !unclean(a, b))
+                        } else {
+                            q
+                        };
+                        if small {
+                            let need = q.saturating_sub(clean_pairs);
+                            let unmet_needed =
+                                q.saturating_sub(most_pairs_among(remainder, &|a, b| !unmet(a, b)));
+                            if hopeless_needing(acc, need, unmet_needed) {
+                                return ControlFlow::Continue(());
+                            }
+                        }
                         // The remainder's q pairs need at least as many
                         // unclean ones as a largest clean matching among
                         // its players leaves out, however S1 and S2 are
                         // drawn: a pass that cannot afford them skips every
                         // exchange at once.
-                        // Its unclean pairs and unmet preferences still
-                        // needed may leave it hopeless.
-                        if remainder.len() * remainder.len() <= 16 * SMALL && open() {
-                            let size = |edge: &dyn Fn(usize, usize) -> bool| {
-                                let adj: Vec<Vec<usize>> = remainder
-                                    .iter()
-                                    .map(|&a| {
-                                        (0..remainder.len())
-                                            .filter(|&j| {
-                                                let b = remainder[j];
-                                                a != b && ok(a, b) && edge(a, b)
-                                            })
-                                            .collect()
-                                    })
-                                    .collect();
-                                matching::size(&adj)
-                            };
-                            let need = q.saturating_sub(size(&|a, b| !unclean(a, b)));
-                            let unmet_needed = q.saturating_sub(size(&|a, b| !unmet(a, b)));
-                            if hopeless_needing(acc, need, unmet_needed) {
-                                return ControlFlow::Continue(());
-                            }
-                        }
                         if bounded {
-                            let adj: Vec<Vec<usize>> = remainder
-                                .iter()
-                                .map(|&a| {
-                                    (0..remainder.len())
-                                        .filter(|&j| {
-                                            let b = remainder[j];
-                                            a != b && ok(a, b) && !unclean(a, b)
-                                        })
-                                        .collect()
-                                })
-                                .collect();
-                            if matching::size(&adj) + allow < q {
+                            if clean_pairs + allow < q {
                                 return ControlFlow::Continue(());
                             }
                             // Nor can it be paired at all with pairs that
                             // are clean or leave hope.
-                            if allow > 0 && remainder.len() * remainder.len() <= 4 * SMALL {
-                                let adj: Vec<Vec<usize>> = remainder
-                                    .iter()
-                                    .map(|&a| {
-                                        (0..remainder.len())
-                                            .filter(|&j| {
-                                                let b = remainder[j];
-                                                a != b
-                                                    && ok(a, b)
-                                                    && (!unclean(a, b) || acceptable(acc, a, b))
-                                            })
-                                            .collect()
-                                    })
-                                    .collect();
-                                if matching::size(&adj) < q {
-                                    return ControlFlow::Continue(());
-                                }
+                            if allow > 0
+                                && remainder.len() * remainder.len() <= 4 * SMALL
+                                && most_pairs_among(remainder, &|a, b| {
+                                    !unclean(a, b) || acceptable(acc, a, b)
+                                }) < q
+                            {
+                                return ControlFlow::Continue(());
                             }
                         }
                         let (r1, r2) = remainder.split_at(q);
