@@ -399,6 +399,15 @@ test("the strategy guide: reached from the lessons, each piece of advice with it
     await page.locator('a[data-strategy="middle-rosette"]').click();
     await page.waitForURL(/\/analysis\?/);
     await waitState(page, () => window.agonState?.legal?.some((m) => m.notation === "6-8"));
+    // Urgammon: losing the race; the board says its values are exact,
+    // and the verdict die costs a whole point (issue 87).
+    await page.goto(server.url + "/strategy?lang=en");
+    await page.locator('a[data-strategy="ending-one-home"]').click();
+    await page.waitForURL(/\/analysis\?/);
+    await page.locator("#exact-note").waitFor();
+    assert.match(await page.locator("#exact-note").innerText(), /^Exact values: every line is played out/);
+    assert.match(await page.locator('#options tr[data-option="13b-off"] td').nth(1).innerText(), /^[−-]3$/);
+    assert.match(await page.locator('#options tr[data-option="verdict"] td').nth(1).innerText(), /^[−-]4$/);
     // A lesson links to its game's part of the guide.
     await page.goto(server.url + "/learn/urgammon/rosette?lang=en");
     await page.locator("#lesson-strategy").click();

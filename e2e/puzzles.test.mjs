@@ -180,6 +180,18 @@ test("Urgammon puzzles: a wrong choice explained and retried (not rated), the ve
     await page.locator('#puzzle-feedback[data-result="right"]').waitFor();
     await page.locator("#puzzle-change", { hasText: "+" }).waitFor();
     assert.equal(await page.locator("#puzzle-options li.best").getAttribute("data-choice"), "verdict");
+    assert.equal(await page.locator("#puzzle-exact").isVisible(), vd.exact === true, "estimates are not called exact");
+
+    // A puzzle whose values are exact (every line played out) says so
+    // under its options (issue 87).
+    const ex = URGAMMON.find((p) => p.exact);
+    await page.goto(server.url + "/puzzles/" + ex.id);
+    await waitState(page, () => window.agonState?.legal?.length > 0);
+    await clickUrgammonMove(page, ex.solution[0], ex.to_act === "light" ? "l" : "d");
+    await page.locator('#puzzle-feedback[data-result="right"]').waitFor();
+    await page.locator("#puzzle-exact").waitFor();
+    assert.equal(await page.locator("#puzzle-exact").innerText(), "Every choice with its exact equity (every line played out to the end)");
+    assert.match(await page.locator(`#puzzle-options li.best[data-choice="${ex.solution[0]}"]`).innerText(), /−1\.000$/);
 
     // Another device, signed in to the account, in French: the same rating;
     // a theme chosen by its French name.

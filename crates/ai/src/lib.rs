@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod dice;
+mod fnv;
 mod level;
 pub mod par;
 pub mod puzzle;

@@ -105,6 +105,10 @@ pub struct Puzzle {
     /// its equity; Ringo from self-play, the win chance after it (0–1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<(String, f64)>,
+    /// Urgammon: the options' values are exact (every line played out to
+    /// the game's end), not the engine's estimate.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
 }
 
 /// A shipped file: one game's puzzles.

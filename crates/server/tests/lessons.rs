@@ -136,7 +136,9 @@ fn ringo_facts(l: &Value, text: &str) -> Vec<&'static str> {
         let sectors = (m.to.0 as i32 - m.from.0 as i32).rem_euclid(8);
         let radial = m.from.0 == m.to.0 && m.from.1.abs_diff(m.to.1) == 2;
         let along = m.from.1 == m.to.1 && (sectors == 2 || sectors == 6);
-        if radial || along {
+        // From ring 2 into the fortress, over the ring-1 cell between.
+        let into_fortress = m.to.0 == 'F' && m.from.1 == 2;
+        if radial || along || into_fortress {
             facts.push("jump");
         }
     }
@@ -279,6 +281,74 @@ async fn check_ringo(app: &axum::Router, l: &Value) {
             );
         }
     }
+    // Issue 87: a text that states the neutral zone's limit states its
+    // exception too (rules §5: when a capture shrinks the limit below the
+    // count, the attackers' next move must lower the count if any legal
+    // move does), shown on a position the rules engine plays: there the
+    // attackers' legal moves are exactly those that leave the zone.
+    if id == "neutral-limit" {
+        assert!(
+            l.get("over_limit").is_some(),
+            "ringo/{id}: the limit's text does not say what happens above the limit"
+        );
+    }
+    if let Some(over) = l.get("over_limit") {
+        let mut example = l.clone();
+        example["position"] = over["position"].clone();
+        example["moves"] = Value::Null;
+        let game = ringo_game(&example);
+        let pos = game.position();
+        let in_zone = (1..=game.rules().rings)
+            .filter(|&r| {
+                ringo::Cell::parse(&format!("a{r}"), game.rules().rings)
+                    .and_then(|c| pos.piece_at(c))
+                    == Some(ringo::Side::Attackers)
+            })
+            .count();
+        let left = pos.defenders_left() as usize;
+        assert!(
+            in_zone > left,
+            "ringo/{id}: over_limit is not over the limit"
+        );
+        let legal = game.legal_notations();
+        assert!(!legal.is_empty());
+        for m in &legal {
+            assert!(
+                ringo_facts(&example, m).contains(&"leave"),
+                "ringo/{id}: above the limit, {m} is legal and does not leave the zone"
+            );
+        }
+        for lang in ["en", "pl", "fr"] {
+            let says = over["says"][lang].as_str().unwrap();
+            assert!(
+                l["done"][lang].as_str().unwrap().contains(says),
+                "ringo/{id} ({lang}): the text does not say {says:?}"
+            );
+        }
+    }
+    // Issue 87: a model move is a good one. No move a lesson teaches lets
+    // the other side win with its reply (the old `jump-neutral` taught
+    // b2-h2, after which a2xg2 or h1xh3 ended the game).
+    for m in &accept {
+        let mut game = ringo_game(l);
+        let mover = game.position().to_move();
+        game.play_text(m).unwrap();
+        if game.is_over() {
+            continue;
+        }
+        for reply in game.legal_notations() {
+            let mut after = game.clone();
+            after.play_text(&reply).unwrap();
+            let lost = match mover {
+                ringo::Side::Attackers => after.status_name() == "defenders-win",
+                ringo::Side::Defenders => after.status_name() == "attackers-win",
+            };
+            assert!(
+                !lost,
+                "ringo/{id}: after the lesson's {m}, {reply} wins for the other side"
+            );
+        }
+    }
     if let Some(after) = l.get("after") {
         for m in &accept {
             let mut game = ringo_game(l);
@@ -373,6 +443,17 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
         };
         let s = state(format!("{record} {m}")).await;
         state_claims(id, &s, after, &format!("after {m}"));
+        // A lesson that leaves the game to a compensation turn tells how
+        // the game ends: that claim is checked on every line.
+        if after["last_turn"] == true {
+            assert!(
+                l.get("every_line").is_some(),
+                "urgammon/{id}: the text says how the game ends; check it on every line (`every_line`)"
+            );
+        }
+        if let Some(claim) = l.get("every_line") {
+            every_line_claim(id, l, m, claim);
+        }
         for then in l["then"].as_array().into_iter().flatten() {
             let more = then["record"].as_str().unwrap();
             let s = state(format!("{record} {m} {more}")).await;
@@ -380,6 +461,80 @@ async fn check_urgammon(app: &axum::Router, l: &Value) {
                 s["result"], then["result"],
                 "urgammon/{id}: the result after {m} {more}"
             );
+        }
+    }
+}
+
+/// Issue 87: a claim about how the game ends after a lesson's move is
+/// checked on every line, not on samples: every roll, every verdict die,
+/// every choice, played through the rules engine to the game's end. The set
+/// of results reached must be exactly the `results` the text names, and
+/// where it says only a run of rosettes reaches one (`rosettes_for`: that
+/// result's kind), every line ending so made more than one move in its turn
+/// (a turn goes on only from a rosette).
+fn every_line_claim(id: &str, l: &Value, m: &str, claim: &Value) {
+    use urgammon::{Phase, State, Token};
+    let mut game =
+        urgammon::Game::from_state(urgammon::parse_setup(l["setup"].as_str().unwrap()).unwrap());
+    game.apply_all(&format!("{} {m}", l["record"].as_str().unwrap()), 0)
+        .unwrap();
+    // (result as JSON, moves made after the lesson's move) of every line.
+    let mut ends: Vec<(Value, u32)> = vec![];
+    let mut visited = 0u64;
+    fn walk(s: &State, moves: u32, ends: &mut Vec<(Value, u32)>, visited: &mut u64) {
+        *visited += 1;
+        assert!(*visited < 5_000_000, "the lines do not end");
+        let step = |t: Token| {
+            let mut n = *s;
+            n.apply(t).unwrap();
+            n
+        };
+        match s.phase() {
+            Phase::Over => {
+                let r = s.result().unwrap();
+                ends.push((
+                    serde_json::json!({"winner": r.winner.map(|w| w.name()), "points": r.points, "kind": r.kind.name()}),
+                    moves,
+                ));
+            }
+            Phase::Roll => {
+                for c in 1..=4 {
+                    walk(&step(Token::Roll(c)), moves, ends, visited);
+                }
+            }
+            Phase::Opening => unreachable!("a lesson starts after the opening"),
+            _ => {
+                if matches!(s.phase(), Phase::Decide | Phase::Move) {
+                    for &mv in s.moves().iter() {
+                        walk(&step(Token::Move(mv)), moves + 1, ends, visited);
+                    }
+                }
+                if matches!(s.phase(), Phase::Decide | Phase::Verdict) {
+                    walk(&step(Token::Verdict(true)), moves, ends, visited);
+                    walk(&step(Token::Verdict(false)), moves, ends, visited);
+                }
+            }
+        }
+    }
+    walk(game.state(), 0, &mut ends, &mut visited);
+    let mut reached: Vec<Value> = ends.iter().map(|(r, _)| r.clone()).collect();
+    reached.sort_by_key(|v| v.to_string());
+    reached.dedup();
+    let mut said: Vec<Value> = claim["results"].as_array().unwrap().clone();
+    said.sort_by_key(|v| v.to_string());
+    assert_eq!(
+        reached, said,
+        "urgammon/{id}: after {m}, every line ({} of them) ends in {reached:?}; the text says {said:?}",
+        ends.len()
+    );
+    if let Some(kind) = claim["rosettes_for"].as_str() {
+        for (r, moves) in &ends {
+            if r["kind"] == kind {
+                assert!(
+                    *moves > 1,
+                    "urgammon/{id}: a line ends in {r} with {moves} move(s)"
+                );
+            }
         }
     }
 }
@@ -537,6 +692,14 @@ async fn every_strategy_claim_holds_in_the_engine() {
                 let best = engine["best"].as_str().unwrap();
                 assert!(equity(best) > equity(worse), "{game}/{id}: {analysis}");
             }
+            // Issue 87: a text that calls its values exact is checked
+            // against the exact search (every line played out), and one
+            // that quotes the engine is not exact.
+            assert_eq!(
+                analysis["exact"].as_bool().unwrap_or(false),
+                engine["exact"].as_bool().unwrap_or(false),
+                "{game}/{id}: exact values or the engine's estimate? {analysis}"
+            );
             for (option, said) in engine["equities"].as_object().into_iter().flatten() {
                 let said = said.as_f64().unwrap();
                 let got = (equity(option) * 100.0).round() / 100.0;
@@ -544,6 +707,22 @@ async fn every_strategy_claim_holds_in_the_engine() {
                     (got - said).abs() < 1e-9,
                     "{game}/{id}: the text says {option} rates {said}, the engine {got}"
                 );
+                // The figure the engine gives is the one every language
+                // writes (`−3.00`; `−3,00` in Polish and French).
+                for lang in ["en", "pl", "fr"] {
+                    let mut figure = format!("{:.2}", got.abs());
+                    if lang != "en" {
+                        figure = figure.replace('.', ",");
+                    }
+                    if got < 0.0 {
+                        figure.insert(0, '\u{2212}');
+                    }
+                    let text = item["text"][lang].as_str().unwrap();
+                    assert!(
+                        text.contains(&figure),
+                        "{game}/{id} ({lang}): the engine rates {option} {figure}; the text: {text}"
+                    );
+                }
             }
         }
     }

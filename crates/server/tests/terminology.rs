@@ -56,6 +56,26 @@ const RULES: &[Rule] = &[
         why: "the seed gives a game's points to the winner (\"Babilon – wygrana za 4 punkty\"); money changes hands only on the match's difference of points",
     },
     Rule {
+        lang: "en",
+        together: &["over the neutral zone"],
+        why: "the rule is about jumping a piece IN the zone (docs/rules/ringo.md §5: \"jumping a piece in the neutral zone\", not \"jumps over the zone\")",
+    },
+    Rule {
+        lang: "pl",
+        together: &["nad sektorem neutralnym"],
+        why: "the rule is about jumping a piece in the zone, not over the zone (docs/rules/ringo.md §5)",
+    },
+    Rule {
+        lang: "fr",
+        together: &["par-dessus la zone neutre"],
+        why: "the rule is about jumping a piece in the zone, not over the zone (docs/rules/ringo.md §5)",
+    },
+    Rule {
+        lang: "pl",
+        together: &["podniesion"],
+        why: "the verdict die promotes the value: \"Ostateczny (wypromowany) wynik\", \"wypromowane kością wyroku\" (podniesiony is not the seed's word)",
+    },
+    Rule {
         lang: "fr",
         together: &["rosace"],
         why: "one word for one square: the rosette (\"rosace\" named it too)",
@@ -122,6 +142,133 @@ fn the_texts_keep_the_seeds_terms() {
                 let s = sentence.to_lowercase();
                 if rule.together.iter().all(|t| s.contains(t)) {
                     broken.push(format!("{at}: \"{}\": {}", sentence.trim(), rule.why));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The glossary of translations (issue 87): each game term in English, and
+/// the forms its Polish and French translations take (stems where Polish
+/// declines them). Wherever an English text names the term, the Polish and
+/// the French texts of the same place name it too, in one of these words,
+/// so a thing keeps one name in every language (the glossary page's own
+/// names: `term.*` in the language files).
+const GLOSSARY: &[(&str, &[&str], &[&str])] = &[
+    ("verdict die", &["wyrok"], &["verdict"]),
+    (
+        "chance die",
+        &["szans"],
+        &["dé de la chance", "dés de la chance"],
+    ),
+    ("rosette", &["rozet", "rozecie"], &["rosette"]),
+    ("palace", &["pałac"], &["palais"]),
+    ("waiting area", &["przedpol"], &["zone d'attente"]),
+    ("hero", &["hero"], &["héros"]),
+    ("chariot", &["rydwan"], &["char"]),
+    (
+        "compensation turn",
+        &["wyrównawcz"],
+        &["tour de compensation"],
+    ),
+    ("neutral zone", &["neutraln"], &["zone neutre"]),
+    ("fortress", &["twierdz"], &["citadelle"]),
+    ("attacker", &["atakując"], &["assaillant"]),
+    ("defender", &["obroń", "obrony"], &["défenseur"]),
+    ("babylon", &["babilon"], &["babylon"]),
+    ("bull", &["byk"], &["taureau"]),
+    ("pawn", &["pion"], &["pion"]),
+    ("lower city", &["doln"], &["ville basse"]),
+    ("upper city", &["górn"], &["ville haute"]),
+    ("bridge", &["most", "moście"], &["pont"]),
+];
+
+/// True when `text` names `term` as a word (a plural `s` allowed).
+fn names(text: &str, term: &str) -> bool {
+    let lower = text.to_lowercase();
+    lower.match_indices(term).any(|(i, _)| {
+        let before = lower[..i].chars().next_back();
+        let after = lower[i + term.len()..].chars().next();
+        !before.is_some_and(char::is_alphabetic)
+            && !after.is_some_and(|c| c.is_alphabetic() && c != 's')
+    })
+}
+
+/// The same text in English, Polish and French, with where it is: the
+/// language files' entries by key, and the learning files' `en`/`pl`/`fr`
+/// objects.
+fn translations() -> Vec<(String, [String; 3])> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+    let entries = |lang: &str| -> std::collections::HashMap<String, String> {
+        let js = std::fs::read_to_string(root.join(format!("lang/{lang}.js"))).unwrap();
+        js.lines()
+            .filter_map(|l| {
+                let l = l.trim().strip_prefix('"')?;
+                let (key, rest) = l.split_once("\": \"")?;
+                Some((
+                    key.to_string(),
+                    rest.trim_end_matches(',').trim_end_matches('"').to_string(),
+                ))
+            })
+            .collect()
+    };
+    let (en, pl, fr) = (entries("en"), entries("pl"), entries("fr"));
+    let mut out: Vec<(String, [String; 3])> = en
+        .iter()
+        .map(|(k, v)| {
+            let other = |m: &std::collections::HashMap<String, String>| {
+                m.get(k).cloned().unwrap_or_default()
+            };
+            (
+                format!("lang/*.js {k}"),
+                [v.clone(), other(&pl), other(&fr)],
+            )
+        })
+        .collect();
+    for name in ["ringo", "urgammon", "strategy", "terms"] {
+        let text = std::fs::read_to_string(root.join(format!("learn/{name}.json"))).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        fn walk(v: &serde_json::Value, at: &str, out: &mut Vec<(String, [String; 3])>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let get = |k: &str| m.get(k).and_then(|x| x.as_str()).map(str::to_string);
+                    if let (Some(en), Some(pl), Some(fr)) = (get("en"), get("pl"), get("fr")) {
+                        out.push((at.to_string(), [en, pl, fr]));
+                    }
+                    for (k, x) in m {
+                        walk(x, &format!("{at}.{k}"), out);
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        walk(x, &format!("{at}[{i}]"), out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        walk(&value, &format!("learn/{name}.json"), &mut out);
+    }
+    out
+}
+
+#[test]
+fn every_translation_names_a_term_by_the_glossarys_word() {
+    let mut broken = vec![];
+    let all = translations();
+    assert!(all.len() > 1000, "the texts were not found: {}", all.len());
+    for (at, [en, pl, fr]) in &all {
+        for (term, pl_words, fr_words) in GLOSSARY {
+            if !names(en, term) {
+                continue;
+            }
+            for (lang, text, words) in [("pl", pl, pl_words), ("fr", fr, fr_words)] {
+                let lower = text.to_lowercase();
+                if !words.iter().any(|w| lower.contains(w)) {
+                    broken.push(format!(
+                        "{at} ({lang}): \"{term}\" is {words:?} in the glossary; the text: {text}"
+                    ));
                 }
             }
         }

@@ -131,6 +131,7 @@ fn ringo_puzzle(rules: &Rules, pos: &Position, found: (Goal, Source), solution: 
         source: found.1,
         plies: None,
         options: vec![],
+        exact: false,
     }
 }
 
@@ -274,6 +275,7 @@ fn margin_puzzle(tb: &Arc<Tablebases>, rules: &Rules, pos: &Position) -> Option<
             chances.len(),
         ),
         options: chances.iter().map(|c| (c.1.clone(), c.2)).collect(),
+        exact: false,
         ..ringo_puzzle(rules, pos, (Goal::Best, Source::SelfPlay), best.1.clone())
     })
 }

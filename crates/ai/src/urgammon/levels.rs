@@ -2,6 +2,7 @@
 //! searches and how much noise it adds ([`LevelSpec`]); [`decide`] plays a
 //! level's choice and [`analyze`] reports every option's value.
 
+use crate::urgammon::endings::{self, Exact};
 use crate::urgammon::eval::{Evaluator, Heuristic, Net, Outcomes};
 use crate::urgammon::payoff::Payoff;
 use crate::urgammon::player::{greedy_decision, random_decision, Decision};
@@ -121,6 +122,11 @@ pub fn decide_with(
     if state.phase() == Phase::Move && state.moves().len() == 1 {
         return Some(Decision::Move(state.moves()[0]));
     }
+    // Where every line is known to its end, every thinking level plays
+    // perfectly: no search, and no noise.
+    if let Some(options) = exact_options(state, payoff) {
+        return options.first().map(|c| c.decision);
+    }
     let search = Search::new(eval, payoff);
     let mut options = if spec.blend {
         search.blended_options(state, spec.plies)
@@ -140,6 +146,13 @@ pub fn decide_with(
     options.first().map(|c| c.decision)
 }
 
+/// Every option at a decision with its exact outcomes, best first, when
+/// every line of every option ends within [`endings::HORIZON`] rolls, in the
+/// game's end or in the installed endings ([`endings::install`]).
+pub fn exact_options(state: &State, payoff: Payoff) -> Option<Vec<Choice>> {
+    Exact::new(payoff, endings::installed(), endings::NODES).options(state, endings::HORIZON)
+}
+
 /// An analysis: every option with its evaluation, or the evaluation of the
 /// position when no decision is due.
 #[derive(Clone, Debug)]
@@ -155,6 +168,9 @@ pub struct Analysis {
     /// The position's outcome probabilities from light's point of view: with
     /// the best option taken at a decision, exact once the game is over.
     pub position: Outcomes,
+    /// True when every value is exact (every line played out to its end or
+    /// to the endings' tables), not the evaluator's estimate.
+    pub exact: bool,
 }
 
 /// Analyses `state` as level `level` would, without its noise: levels 1–3 use
@@ -170,9 +186,20 @@ pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
             &Heuristic
         }
     };
+    let exact = Exact::new(payoff, endings::installed(), endings::NODES);
     let search = Search::new(eval, payoff);
     match state.phase() {
         Phase::Decide | Phase::Move | Phase::Verdict => {
+            if let Some(options) = exact.options(state, endings::HORIZON) {
+                return Analysis {
+                    brain: spec.brain,
+                    plies: spec.plies,
+                    blended: spec.blend,
+                    position: options.first().map(|c| c.outcomes).unwrap_or_default(),
+                    options,
+                    exact: true,
+                };
+            }
             let options = if spec.blend {
                 search.blended_options(state, spec.plies)
             } else {
@@ -185,8 +212,17 @@ pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
                 blended: spec.blend,
                 options,
                 position,
+                exact: false,
             }
         }
+        _ if exact.value(state, endings::HORIZON).is_some() => Analysis {
+            brain: spec.brain,
+            plies: spec.plies,
+            blended: spec.blend,
+            options: vec![],
+            position: exact.value(state, endings::HORIZON).unwrap_or_default(),
+            exact: true,
+        },
         _ => Analysis {
             brain: spec.brain,
             plies: spec.plies,
@@ -203,6 +239,7 @@ pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
                 }
                 o
             },
+            exact: false,
         },
     }
 }

@@ -6,6 +6,7 @@
 //! ([`tournament`]). The main names are re-exported here.
 
 pub mod calibrate;
+pub mod endings;
 pub mod eval;
 pub mod levels;
 pub mod payoff;

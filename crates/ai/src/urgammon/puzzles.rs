@@ -104,6 +104,7 @@ fn puzzle_at(state: &State, a: &Analysis, start: &State, record: &str) -> Option
         source: Source::SelfPlay,
         plies: None,
         options: opts,
+        exact: a.exact,
     };
     // The set-up must give back this very state: it has no word for every
     // flag (the last turn after the opponent's last piece is borne off), and
@@ -164,7 +165,7 @@ pub fn state_of(p: &Puzzle) -> Result<State, String> {
 
 /// Checks a shipped puzzle with the engine that built it: the same best
 /// option, ahead of the second by at least [`MIN_GAP`], with the options'
-/// equities as shipped.
+/// equities as shipped, exact where the puzzle says so (and only there).
 ///
 /// # Errors
 /// What does not hold, in words.
@@ -193,6 +194,12 @@ pub fn check(p: &Puzzle) -> Result<(), String> {
     let gap = best.1 - second.1;
     if gap < MIN_GAP {
         return Err(format!("the gap is {gap:.3}, under {MIN_GAP}"));
+    }
+    if a.exact != p.exact {
+        return Err(format!(
+            "the options' values are now {}",
+            if a.exact { "exact" } else { "estimates" }
+        ));
     }
     if opts.len() != p.options.len()
         || opts

@@ -128,6 +128,9 @@ pub struct AnalysisJson {
     /// The match context, if any.
     #[serde(rename = "match")]
     pub match_: Option<ContextJson>,
+    /// True when every value is exact (every line played out to the game's
+    /// end or to the endings' tables), not the engine's estimate.
+    pub exact: bool,
     /// The best option's name.
     pub best: Option<String>,
     /// Every option, best first.
@@ -186,6 +189,7 @@ pub fn analysis_json(
         blended: a.blended,
         objective: if ctx.is_some() { "match" } else { "points" },
         match_: ctx.as_ref().map(ContextJson::of),
+        exact: a.exact,
         best: options.first().map(|o| o.option.clone()),
         options,
         equity: r4(seen.equity()),

@@ -80,6 +80,10 @@ pub struct ReviewedDecision {
     pub grade: Grade,
     /// Whether there was a choice at all.
     pub trivial: bool,
+    /// True when the options' values are exact (every line played out to
+    /// the game's end or the endings' tables): the loss is then measured
+    /// against the exact value, not the engine's estimate.
+    pub exact: bool,
 }
 
 /// One die's luck.
@@ -206,6 +210,10 @@ pub struct DecisionJson {
     pub symbol: &'static str,
     /// Whether there was only one option.
     pub trivial: bool,
+    /// True when the options' values are exact (every line played out to
+    /// the game's end or the endings' tables): the loss is then measured
+    /// against the exact value, not the engine's estimate.
+    pub exact: bool,
     /// Every option with its expected points for the decider, best first.
     pub options: Vec<OptionJson>,
 }
@@ -318,6 +326,7 @@ impl Review {
                     grade: d.grade,
                     symbol: d.grade.symbol(),
                     trivial: d.trivial,
+                    exact: d.exact,
                     options: d
                         .options
                         .iter()
@@ -496,6 +505,7 @@ fn review_game(
                             mwc_loss,
                             grade: Grade::of(equity_loss, is_best, THRESHOLDS),
                             trivial: a.options.len() < 2,
+                            exact: a.exact,
                         });
                     }
                 }

@@ -95,7 +95,11 @@ impl<'a> Search<'a> {
             Phase::Over => s.result().map(Outcomes::of_result).unwrap_or_default(),
             Phase::Roll if plies == 0 => {
                 self.evals.set(self.evals.get() + 1);
-                self.eval.evaluate(s)
+                // The endings' exact outcomes where they hold the position
+                // (for points; in a match, the best estimate there is).
+                crate::urgammon::endings::installed()
+                    .and_then(|e| e.probe(s))
+                    .unwrap_or_else(|| self.eval.evaluate(s))
             }
             Phase::Roll => {
                 let mut total = Outcomes::default();

@@ -22,8 +22,9 @@ pub(crate) struct WorkerArgs {
     /// This worker's name in the queue (default: host and process id).
     #[arg(long, env = "AGON_NAME")]
     pub(crate) name: Option<String>,
-    /// Ringo endgame tablebases for the engine (built by `agon ringo
-    /// tablebase build`); a missing directory means none.
+    /// Ringo endgame tablebases and Urgammon's exact endings for the engine
+    /// (built by `agon ringo tablebase build` and `agon urgammon endings
+    /// build`); a missing directory means none.
     #[arg(long, env = "AGON_TABLEBASES", default_value = TABLEBASES)]
     pub(crate) tablebases: std::path::PathBuf,
     /// Serve GET /metrics (Prometheus's text format: jobs ended, jobs in
@@ -99,8 +100,9 @@ pub(crate) struct ServeArgs {
     /// Data directory (the database is agon.db inside it).
     #[arg(long, env = "AGON_DATA", default_value = DATA)]
     pub(crate) data: std::path::PathBuf,
-    /// Ringo endgame tablebases the engine, analysis and review use (built
-    /// by `agon ringo tablebase build`); default: DATA/tablebases. A missing
+    /// Ringo endgame tablebases and Urgammon's exact endings the engine,
+    /// analysis and review use (built by `agon ringo tablebase build` and
+    /// `agon urgammon endings build`); default: DATA/tablebases. A missing
     /// directory means none.
     #[arg(long, env = "AGON_TABLEBASES")]
     pub(crate) tablebases: Option<std::path::PathBuf>,

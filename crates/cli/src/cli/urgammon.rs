@@ -162,6 +162,12 @@ pub(crate) enum UrgammonCmd {
         #[arg(long)]
         log: Option<std::path::PathBuf>,
     },
+    /// Exact endings: every position where each side has one or two pieces
+    /// left to bring home.
+    Endings {
+        #[command(subcommand)]
+        cmd: EndingsCmd,
+    },
     /// Step through a saved game or match record.
     Replay {
         /// The record file, such as the web app's download (`-`: standard input).
@@ -170,5 +176,45 @@ pub(crate) enum UrgammonCmd {
         /// Print every step without waiting for commands.
         #[arg(long)]
         all: bool,
+    },
+}
+
+/// `agon urgammon endings …`.
+#[derive(Subcommand)]
+pub(crate) enum EndingsCmd {
+    /// Solve the classes (all 64 by default, or --class LIGHTvDARK, with
+    /// the smaller classes they reach) and write them to --dir; prints each
+    /// class's figures as JSON.
+    Build {
+        /// Classes to solve, e.g. PCvH (light's pieces left v dark's):
+        /// repeat it, or leave it out for every class.
+        #[arg(long = "class")]
+        classes: Vec<String>,
+        /// Where the tables are written (and read, so only missing ones are built).
+        #[arg(long, default_value = TABLEBASES)]
+        dir: std::path::PathBuf,
+        /// Threads.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
+    /// The exact value of the position after a record (about to roll, or
+    /// every option of a decision), as JSON; --score solves the ending for
+    /// that match score.
+    Probe {
+        /// A position set up by hand (`light=… dark=… roll=… starter=…`, as
+        /// the analysis board writes it); --record's tokens then go on from it.
+        #[arg(long)]
+        setup: Option<String>,
+        #[command(flatten)]
+        record: UrgammonRecordArgs,
+        /// Where the tables are.
+        #[arg(long, default_value = TABLEBASES)]
+        dir: std::path::PathBuf,
+        /// A match to this many points (with --score).
+        #[arg(long)]
+        match_to: Option<u32>,
+        /// The match score before this game: light's points, then dark's, e.g. 3-5.
+        #[arg(long)]
+        score: Option<String>,
     },
 }

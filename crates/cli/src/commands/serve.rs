@@ -10,6 +10,7 @@ pub(crate) fn run(args: ServeArgs, log_format: LogFormat) -> Result<()> {
         .clone()
         .unwrap_or_else(|| args.data.join("tablebases"));
     announce_tablebases(&tables);
+    agon_ai::urgammon::endings::install(tables.clone());
     agon_ai::ringo::tablebase::install(tables);
     // The schedule is read and checked before serving: a mistake stops
     // the start, saying which line.
@@ -101,6 +102,7 @@ pub(crate) fn grant(args: &GrantArgs) -> Result<()> {
 /// `agon worker`: takes engine jobs from the shared database.
 pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
     announce_tablebases(&args.tablebases);
+    agon_ai::urgammon::endings::install(args.tablebases.clone());
     agon_ai::ringo::tablebase::install(args.tablebases.clone());
     let config = args.config();
     let runtime = tokio::runtime::Runtime::new()?;
@@ -114,22 +116,35 @@ pub(crate) fn worker(args: WorkerArgs) -> Result<()> {
 /// analysis and review) says why and what to run. The tables themselves are
 /// read when a game of their rules first needs them.
 fn announce_tablebases(dir: &std::path::Path) {
-    let count = std::fs::read_dir(dir)
+    let names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok())
                 .filter(|e| e.path().extension().is_some_and(|x| x == "tb"))
-                .count()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
         })
-        .unwrap_or(0);
-    if count > 0 {
-        tracing::info!(dir = %dir.display(), tables = count, "Ringo endgame tablebases found");
+        .unwrap_or_default();
+    let ringo = names.iter().filter(|n| n.starts_with("ringo-")).count();
+    let urgammon = names.iter().filter(|n| n.starts_with("urgammon-")).count();
+    if ringo > 0 {
+        tracing::info!(dir = %dir.display(), tables = ringo, "Ringo endgame tablebases found");
     } else {
         tracing::info!(
             dir = %dir.display(),
             "no Ringo endgame tablebases here, so endgames are searched, not proven; \
              build them with `agon ringo tablebase build --rules classic --attackers 3 \
              --defenders 2 --dir {}`",
+            dir.display()
+        );
+    }
+    if urgammon > 0 {
+        tracing::info!(dir = %dir.display(), classes = urgammon, "Urgammon endings found");
+    } else {
+        tracing::info!(
+            dir = %dir.display(),
+            "no Urgammon endings here, so endings are exact only where every line ends \
+             within a few rolls; build them with `agon urgammon endings build --dir {}`",
             dir.display()
         );
     }

@@ -4,6 +4,7 @@
 use super::index::*;
 use super::table::*;
 use super::value::*;
+pub(super) use crate::fnv::Fnv;
 use ringo::Rules;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -117,19 +118,4 @@ pub(super) fn read_table(path: &Path, rules: &Rules, m: Material) -> Result<Tabl
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
         .collect();
     Ok(Table { layout, values })
-}
-
-/// FNV-1a, 64 bits: a damaged file is refused, not trusted.
-pub(super) struct Fnv(u64);
-
-impl Fnv {
-    pub(super) fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    pub(super) fn add(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
-        }
-    }
 }

@@ -19,17 +19,21 @@ pub(crate) fn run(cmd: TournamentCmd) -> Result<()> {
             net_b,
             threads,
             seed,
-        } => print_json(&super::urgammon::analysis::tournament(
-            &super::urgammon::analysis::TournamentArgs {
-                a: &a,
-                b: &b,
-                games,
-                match_to,
-                threads,
-                seed,
-                net_a: net_a.as_deref(),
-                net_b: net_b.as_deref(),
-            },
-        )?),
+        } => {
+            // The engines read the exact endings where they are built by default.
+            agon_ai::urgammon::endings::install(TABLEBASES.into());
+            print_json(&super::urgammon::analysis::tournament(
+                &super::urgammon::analysis::TournamentArgs {
+                    a: &a,
+                    b: &b,
+                    games,
+                    match_to,
+                    threads,
+                    seed,
+                    net_a: net_a.as_deref(),
+                    net_b: net_b.as_deref(),
+                },
+            )?)
+        }
     }
 }

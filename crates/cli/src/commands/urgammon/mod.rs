@@ -1,6 +1,7 @@
 //! `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
 
 pub(crate) mod analysis;
+mod endings;
 pub(crate) mod game;
 mod train;
 
@@ -11,7 +12,11 @@ use anyhow::Result;
 
 /// `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
 pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
+    // Analysis, review, rollouts and the engine read the endings where
+    // `agon urgammon endings build` writes them by default.
+    agon_ai::urgammon::endings::install(TABLEBASES.into());
     match cmd {
+        UrgammonCmd::Endings { cmd } => endings::run(cmd),
         UrgammonCmd::Legal { record } => {
             let record = record.text()?;
             let m = game::load_record(&record)?;

@@ -319,6 +319,10 @@ pub struct Attempt {
     /// Ringo puzzles from self-play).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     options: Vec<OptionView>,
+    /// True when the options' values are exact (every line played out to
+    /// the game's end), not the engine's estimate.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    exact: bool,
     /// Whether the try changed a rating (a first try on the account, or a
     /// browser's rating sent along).
     rated: bool,
@@ -384,6 +388,7 @@ pub async fn attempt(
                 win: (p.game == PuzzleGame::Ringo).then_some(*value),
             })
             .collect(),
+        exact: p.exact,
         rated: rating.rated,
         seen: rating.seen,
         player: rating.player.map(PlayerRating::of),

@@ -229,6 +229,9 @@ export async function analysisPage(main) {
       if (a) {
         out.push(el("p", { id: "position-eval" }, t("analysis.position_eval", { side: t("side." + a.perspective), e: num(a.equity), w: Math.round(100 * a.win), d: Math.round(100 * a.outcomes.draw) }),
           a.mwc !== undefined ? " · " + t("analysis.mwc", { m: Math.round(100 * a.mwc) }) : ""));
+        // Exact values (every line played out) are said as such: a reader
+        // must know which figures are the engine's estimate.
+        if (a.exact) out.push(el("p", { id: "exact-note", class: "muted" }, t("analysis.exact")));
         if (a.options.length) {
           // Each move also in the log's words ("pawn enters 2b"), so the
           // table reads without the record's code.

@@ -101,6 +101,7 @@ export async function puzzlesPage(main, id) {
   const solutionButton = el("button", { id: "puzzle-solution", hidden: true, onclick: () => showSolution() }, t("puzzles.show_solution"));
   const nextButton = el("button", { id: "puzzle-next", class: "primary", onclick: () => next() }, t("puzzles.next"));
   const options = el("ol", { id: "puzzle-options", class: "moves log", hidden: true });
+  const exactNote = el("p", { id: "puzzle-exact", class: "muted", hidden: true }, t("puzzles.options_exact"));
   let answer = null; // the last attempt's answer
 
   main.append(el("h1", {}, t("puzzles.title")),
@@ -110,7 +111,7 @@ export async function puzzlesPage(main, id) {
       el("label", {}, t("puzzles.theme"), " ", themeSelect)),
     ratingLine,
     el("div", { class: "game puzzle" }, boardWrap,
-      el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, words, extra, verdictButton, feedback, options,
+      el("aside", { class: "side", "aria-label": t("puzzles.title") }, task, info, words, extra, verdictButton, feedback, options, exactNote,
         el("div", { class: "row", id: "puzzle-buttons" }, retryButton, solutionButton, nextButton))),
     el("p", { class: "sr-only", id: "board-help" }, t("game.board_help")));
   fillThemes();
@@ -143,6 +144,7 @@ export async function puzzlesPage(main, id) {
     retryButton.hidden = true;
     solutionButton.hidden = true;
     options.hidden = true;
+    exactNote.hidden = true;
     game = p.game;
     if (gameSelect.value !== game) { gameSelect.value = game; fillThemes(); }
     if (p.player) sets.player = { ...(sets.player || {}), [game]: p.player };
@@ -184,8 +186,10 @@ export async function puzzlesPage(main, id) {
       : (o.equity >= 0 ? "+" : "−") + Math.abs(o.equity).toFixed(3);
     options.replaceChildren(...a.options.map((o) => el("li", { "data-choice": o.choice, class: o.choice === a.solution[0] ? "best" : "" },
       (o.choice === "verdict" ? t("puzzles.verdict") : o.choice) + " " + value(o))));
-    options.setAttribute("aria-label", t(a.options[0].win !== undefined ? "puzzles.options_win" : "puzzles.options"));
+    // Exact values (every line played out) are said as such.
+    options.setAttribute("aria-label", t(a.options[0].win !== undefined ? "puzzles.options_win" : a.exact ? "puzzles.options_exact" : "puzzles.options"));
     options.hidden = false;
+    exactNote.hidden = !a.exact;
   }
 
   async function play(move) {
