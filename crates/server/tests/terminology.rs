@@ -87,6 +87,26 @@ const RULES: &[Rule] = &[
     },
     Rule {
         lang: "fr",
+        together: &["substitution"],
+        why: "one name for the capture onto the enemy's cell: le remplacement (the lessons' \"Prise par remplacement\")",
+    },
+    Rule {
+        lang: "fr",
+        together: &["rentr"],
+        why: "one verb for bearing a piece off: sortir (\"sortez le héros\"); rentrer named it too",
+    },
+    Rule {
+        lang: "pl",
+        together: &["strefa neutral"],
+        why: "one name for sector a: sektor neutralny (the glossary's term.neutral-zone)",
+    },
+    Rule {
+        lang: "pl",
+        together: &["strefy neutral"],
+        why: "one name for sector a: sektor neutralny (the glossary's term.neutral-zone)",
+    },
+    Rule {
+        lang: "fr",
         together: &["s'il permettrait"],
         why: "si takes the indicative: s'il permet",
     },
@@ -172,7 +192,7 @@ const GLOSSARY: &[(&str, &[&str], &[&str])] = &[
         &["wyrównawcz"],
         &["tour de compensation"],
     ),
-    ("neutral zone", &["neutraln"], &["zone neutre"]),
+    ("neutral zone", &["sektor"], &["zone neutre"]),
     ("fortress", &["twierdz"], &["citadelle"]),
     ("attacker", &["atakując"], &["assaillant"]),
     ("defender", &["obroń", "obrony"], &["défenseur"]),
@@ -182,6 +202,8 @@ const GLOSSARY: &[(&str, &[&str], &[&str])] = &[
     ("lower city", &["doln"], &["ville basse"]),
     ("upper city", &["górn"], &["ville haute"]),
     ("bridge", &["most", "moście"], &["pont"]),
+    ("replacing", &["zastąp", "zastęp"], &["remplac"]),
+    ("replacement", &["zastąp", "zastęp"], &["remplac"]),
 ];
 
 /// True when `text` names `term` as a word (a plural `s` allowed).
