@@ -7,7 +7,8 @@ use crate::puzzle::{Puzzle, PuzzleGame, Source};
 /// Checks puzzles of both games again, the way each was proved: Ringo ones
 /// against tables built here for each rule set they use (classes up to 2v2
 /// and 3v1, seconds each), those from self-play with the solver over those
-/// tables, Urgammon ones with the engine that built them.
+/// tables, Urgammon ones with the engine that built them (and the exact
+/// endings they reach, solved here).
 /// Answers each failure as (id, why); `progress(done, total)` counts
 /// puzzles.
 pub fn check_all(
@@ -32,6 +33,15 @@ pub fn check_all(
             }
         }
     }
+    // The Urgammon puzzles in the endings' reach were made with their exact
+    // values: the classes they need are solved here, in memory.
+    let endings = match up::endings_for(puzzles, threads) {
+        Ok(e) => Some(e),
+        Err(e) => {
+            failed.push(("urgammon endings".to_string(), e));
+            None
+        }
+    };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = puzzles.len();
     crate::par::run(
@@ -45,7 +55,7 @@ pub fn check_all(
                     Some(tb) => rp::check(tb, p),
                     None => Err("no tables for its rules".to_string()),
                 },
-                PuzzleGame::Urgammon => up::check(p),
+                PuzzleGame::Urgammon => up::check_with(p, endings.as_ref()),
             };
             progress(
                 done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,

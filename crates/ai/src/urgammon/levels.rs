@@ -175,8 +175,20 @@ pub struct Analysis {
 
 /// Analyses `state` as level `level` would, without its noise: levels 1–3 use
 /// the hand-written heuristic (the baselines have no evaluation of their own),
-/// levels 4–10 the network at their depth.
+/// levels 4–10 the network at their depth. Exact where every line ends in
+/// the game's end or in the installed endings ([`endings::install`]).
 pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
+    analyze_with(state, level, payoff, endings::installed())
+}
+
+/// [`analyze`] with these endings (tables built in memory: the puzzles'
+/// check) instead of the installed ones.
+pub fn analyze_with(
+    state: &State,
+    level: crate::Level,
+    payoff: Payoff,
+    tables: Option<&endings::Endings>,
+) -> Analysis {
     let mut spec = level_spec(level);
     spec.noise = 0.0;
     let eval: &dyn Evaluator = match spec.brain {
@@ -186,7 +198,7 @@ pub fn analyze(state: &State, level: crate::Level, payoff: Payoff) -> Analysis {
             &Heuristic
         }
     };
-    let exact = Exact::new(payoff, endings::installed(), endings::NODES);
+    let exact = Exact::new(payoff, tables, endings::NODES);
     let search = Search::new(eval, payoff);
     match state.phase() {
         Phase::Decide | Phase::Move | Phase::Verdict => {

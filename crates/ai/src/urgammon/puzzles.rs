@@ -6,7 +6,8 @@
 //! the same engine, which is deterministic, and requires the same answer
 //! with the same gap.
 
-use super::levels::{analyze, Analysis};
+use super::endings::{locate, Class, Endings};
+use super::levels::{analyze, analyze_with, Analysis};
 use super::payoff::Payoff;
 use super::player::Decision;
 use super::search::Choice;
@@ -170,6 +171,50 @@ pub fn state_of(p: &Puzzle) -> Result<State, String> {
 /// # Errors
 /// What does not hold, in words.
 pub fn check(p: &Puzzle) -> Result<(), String> {
+    check_with(p, crate::urgammon::endings::installed())
+}
+
+/// The endings a set of puzzles reaches: every class (with the smaller
+/// ones) of a puzzle whose side to act and its opponent each have one or
+/// two pieces left, solved here in memory for points (seconds), so that
+/// those puzzles are made and checked with exact values wherever or
+/// whatever installs tables.
+///
+/// # Errors
+/// A class whose solve fails.
+pub fn endings_for(puzzles: &[Puzzle], threads: usize) -> Result<Endings, String> {
+    let classes: Vec<Class> = puzzles
+        .iter()
+        .filter(|p| p.game == PuzzleGame::Urgammon)
+        .filter_map(|p| state_of(p).ok())
+        .filter_map(|s| {
+            let side = s.to_act()?;
+            let roll = State::from_position(*s.position(), side, s.starter()?);
+            locate(&roll).map(|(c, _)| c)
+        })
+        .collect();
+    let mut endings = Endings::new();
+    endings.build(&classes, threads, &|_, _, _| {})?;
+    Ok(endings)
+}
+
+/// Gives a puzzle the exact values of its options where `tables` (or every
+/// line played out) make them exact; the engine's estimates stay otherwise.
+pub fn make_exact(p: &mut Puzzle, tables: Option<&Endings>) {
+    let Ok(state) = state_of(p) else { return };
+    let Some(side) = state.to_act() else { return };
+    let a = analyze_with(&state, Level::new(LEVEL), Payoff::MONEY, tables);
+    if a.exact {
+        p.options = options(&a.options, side);
+        p.exact = true;
+    }
+}
+
+/// [`check`] with these endings instead of the installed ones.
+///
+/// # Errors
+/// What does not hold, in words.
+pub fn check_with(p: &Puzzle, tables: Option<&Endings>) -> Result<(), String> {
     let state = state_of(p)?;
     let side = state.to_act().ok_or("nobody is to act")?;
     if side.name() != p.to_act {
@@ -179,7 +224,7 @@ pub fn check(p: &Puzzle) -> Result<(), String> {
             p.to_act
         ));
     }
-    let a = analyze(&state, Level::new(LEVEL), Payoff::MONEY);
+    let a = analyze_with(&state, Level::new(LEVEL), Payoff::MONEY, tables);
     let opts = options(&a.options, side);
     let (best, second) = match (opts.first(), opts.get(1)) {
         (Some(b), Some(s)) => (b, s),

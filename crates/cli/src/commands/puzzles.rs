@@ -153,17 +153,23 @@ fn build(
     bar.finish();
     by_game.sort_by_key(|f| f.0);
     let mut seen = std::collections::HashSet::new();
+    let found: Vec<Puzzle> = by_game
+        .into_iter()
+        .flat_map(|f| f.1)
+        .filter(|p| seen.insert((p.setup.clone(), p.record.clone())))
+        .collect();
+    // Where the exact endings reach, a puzzle gives exact values (and goes
+    // if, valued exactly, its answer is not clearly best).
+    let endings = up::endings_for(&found, threads).map_err(anyhow::Error::msg)?;
     let mut urgammon = vec![];
-    for p in by_game.into_iter().flat_map(|f| f.1) {
-        if !seen.insert((p.setup.clone(), p.record.clone())) {
-            continue;
-        }
-        let mut p = p;
+    for mut p in found {
         p.id = format!("u-{:04}", urgammon.len() + 1);
-        if let Err(e) = up::check(&p) {
-            bail!("puzzle {} failed its check: {e}", p.id);
+        up::make_exact(&mut p, Some(&endings));
+        match up::check_with(&p, Some(&endings)) {
+            Ok(()) => urgammon.push(p),
+            Err(_) if p.exact => continue,
+            Err(e) => bail!("puzzle {} failed its check: {e}", p.id),
         }
-        urgammon.push(p);
     }
     std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
     for (game, list) in [
