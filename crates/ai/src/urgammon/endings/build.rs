@@ -2,21 +2,13 @@
 //! iteration over the turn's tree (chance die, verdict die, moves, rosette
 //! bonuses), reading smaller classes' tables where a piece goes home.
 
-use super::exact::play_out_turn;
+use super::exact::{after, play_out_turn};
 use super::index::{locate, Class};
+use super::table::{Endings, Table, SCALE, SLOTS};
 use crate::urgammon::eval::{Outcomes, OUTCOMES};
-use crate::urgammon::payoff::Payoff;
 use crate::urgammon::search::{CHANCE, YES};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use urgammon::{Phase, Side, State, Token};
-
-/// The outcomes a table keeps (light's point of view): wins and losses by 1,
-/// 2 and 3 points and the draw. A Babylon cannot happen: every side has at
-/// least five pieces home.
-pub(super) const SLOTS: [usize; 7] = [0, 1, 2, 4, 5, 6, 8];
-
-/// A probability's resolution in a table: 1/65535.
-const SCALE: f64 = 65535.0;
 
 /// Value iteration stops when no entry's value moves by more than this.
 const CONVERGED: f64 = 1e-11;
@@ -24,25 +16,6 @@ const CONVERGED: f64 = 1e-11;
 /// The sweeps a class may take before its solve is called stuck (the
 /// largest classes take a few dozen).
 const MAX_SWEEPS: u32 = 100_000;
-
-/// One class's table: for each entry, the probability of each of the
-/// [`SLOTS`] outcomes, in 1/65535ths (entries no position has are zero).
-#[derive(Clone)]
-pub(super) struct Table {
-    pub(super) values: Vec<u16>,
-}
-
-impl Table {
-    /// The outcomes stored at an index.
-    pub(super) fn outcomes(&self, index: u32) -> Outcomes {
-        let mut o = [0.0f32; OUTCOMES];
-        let at = index as usize * SLOTS.len();
-        for (k, &slot) in SLOTS.iter().enumerate() {
-            o[slot] = (f64::from(self.values[at + k]) / SCALE) as f32;
-        }
-        Outcomes(o)
-    }
-}
 
 /// A class's figures after its solve.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -61,13 +34,6 @@ pub struct ClassSummary {
     pub mean_equity: f64,
     /// Seconds.
     pub seconds: f64,
-}
-
-/// Exact values of Urgammon's endings: one table a class, solved for one
-/// payoff (points, unless built for a match score).
-pub struct Endings {
-    pub(super) payoff: Payoff,
-    pub(super) tables: BTreeMap<Class, Table>,
 }
 
 /// Where a choice leads: an entry of the class being solved, or outcomes
@@ -91,36 +57,6 @@ struct Roll {
 }
 
 impl Endings {
-    /// No tables, for points.
-    pub fn new() -> Endings {
-        Endings::for_payoff(Payoff::MONEY)
-    }
-
-    /// No tables, for a payoff (a match at a score).
-    pub fn for_payoff(payoff: Payoff) -> Endings {
-        Endings {
-            payoff,
-            tables: BTreeMap::new(),
-        }
-    }
-
-    /// The payoff the tables were solved for.
-    pub fn payoff(&self) -> &Payoff {
-        &self.payoff
-    }
-
-    /// The classes held.
-    pub fn classes(&self) -> Vec<Class> {
-        self.tables.keys().copied().collect()
-    }
-
-    /// The exact outcomes (light's point of view) of a state about to roll
-    /// that the tables hold.
-    pub fn probe(&self, state: &State) -> Option<Outcomes> {
-        let (class, index) = locate(state)?;
-        self.tables.get(&class).map(|t| t.outcomes(index))
-    }
-
     /// Solves `classes` (with every smaller class they reach that is not
     /// yet held), on `threads` threads; `progress(class, entries done, of)`.
     ///
@@ -367,18 +303,4 @@ impl Endings {
         };
         Ok((Table { values }, summary))
     }
-}
-
-impl Default for Endings {
-    fn default() -> Endings {
-        Endings::new()
-    }
-}
-
-/// The state after a token the solver generated from this very state.
-pub(super) fn after(s: &State, token: Token) -> State {
-    let mut s = *s;
-    let applied = s.apply(token);
-    debug_assert!(applied.is_ok(), "{applied:?}");
-    s
 }

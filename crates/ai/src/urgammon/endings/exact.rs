@@ -4,7 +4,7 @@
 //! option ends so, the values are exact; otherwise there is no answer
 //! (never an estimate).
 
-use super::build::{after, Endings};
+use super::table::Endings;
 use crate::urgammon::eval::Outcomes;
 use crate::urgammon::payoff::Payoff;
 use crate::urgammon::player::Decision;
@@ -113,4 +113,12 @@ impl<'a> Exact<'a> {
 /// enemy piece is left to capture and every move goes forward.
 pub(super) fn play_out_turn(s: &State, payoff: &Payoff) -> Option<Outcomes> {
     Exact::new(*payoff, None, u64::MAX).value(s, 64)
+}
+
+/// The state after a token the solver generated from this very state.
+pub(super) fn after(s: &State, token: Token) -> State {
+    let mut s = *s;
+    let applied = s.apply(token);
+    debug_assert!(applied.is_ok(), "{applied:?}");
+    s
 }

@@ -1,8 +1,8 @@
 //! The endings' files: one a class, `urgammon-endings-<class>.tb`, a header
 //! with the class and the entry count, the values, and a checksum.
 
-use super::build::{Endings, Table, SLOTS};
 use super::index::Class;
+use super::table::{Endings, Table, SLOTS};
 use crate::fnv::Fnv;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -30,12 +30,14 @@ mod exact;
 mod file;
 mod index;
 mod registry;
+mod table;
 
-pub use build::{ClassSummary, Endings};
+pub use build::ClassSummary;
 pub use exact::{Exact, HORIZON, NODES};
 pub use file::{file_path, EndingsError};
 pub use index::{locate, Class, Hand};
 pub use registry::{install, installed};
+pub use table::Endings;
 
 #[cfg(test)]
 mod tests {

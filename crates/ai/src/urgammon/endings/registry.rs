@@ -1,6 +1,6 @@
 //! The one registry of installed endings, which every level reads.
 
-use super::build::Endings;
+use super::table::Endings;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
