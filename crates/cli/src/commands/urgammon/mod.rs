@@ -12,9 +12,16 @@ use anyhow::Result;
 
 /// `agon urgammon …`: the state after a record, play, replays, analysis, rollouts, training.
 pub(crate) fn run(cmd: UrgammonCmd) -> Result<()> {
-    // Analysis, review, rollouts and the engine read the endings where
-    // `agon urgammon endings build` writes them by default.
-    agon_ai::urgammon::endings::install(TABLEBASES.into());
+    // Analysis, review, rollouts and play read the endings where `agon
+    // urgammon endings build` writes them by default; training and the
+    // network's calibration do not, so that they measure and train the
+    // network alone, the same on every machine.
+    if !matches!(
+        cmd,
+        UrgammonCmd::Train { .. } | UrgammonCmd::Calibrate { .. }
+    ) {
+        agon_ai::urgammon::endings::install(TABLEBASES.into());
+    }
     match cmd {
         UrgammonCmd::Endings { cmd } => endings::run(cmd),
         UrgammonCmd::Legal { record } => {
