@@ -27,20 +27,100 @@ pub const MAX_REPORT_CHARS: usize = crate::text::REPORT.max_chars;
 /// The most players one account blocks.
 pub const MAX_BLOCKS: usize = 500;
 
-/// What a moderator may do.
-pub const ACTIONS: [&str; 11] = [
-    "warn",
-    "mark",
-    "unmark",
-    "mute",
-    "unmute",
-    "rated-ban",
-    "lift-rated-ban",
-    "rename",
-    "close",
-    "close-report",
-    "grant",
-];
+/// What a moderator may do: parsed once, where the request comes in, and
+/// matched as a type everywhere after (the log stores its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModAction {
+    /// A warning the player reads.
+    Warn,
+    /// Marked for cheating: off the leaderboards, out of rated play.
+    Mark,
+    /// The mark lifted.
+    Unmark,
+    /// Her chat muted for a while.
+    Mute,
+    /// The mute lifted.
+    Unmute,
+    /// Out of rated play for a while.
+    RatedBan,
+    /// The ban lifted.
+    LiftRatedBan,
+    /// A new name.
+    Rename,
+    /// The account closed.
+    Close,
+    /// A report closed with no other action.
+    CloseReport,
+    /// Made a moderator.
+    Grant,
+}
+
+impl ModAction {
+    /// Every action, in the order the API's error lists them.
+    pub const ALL: [ModAction; 11] = [
+        ModAction::Warn,
+        ModAction::Mark,
+        ModAction::Unmark,
+        ModAction::Mute,
+        ModAction::Unmute,
+        ModAction::RatedBan,
+        ModAction::LiftRatedBan,
+        ModAction::Rename,
+        ModAction::Close,
+        ModAction::CloseReport,
+        ModAction::Grant,
+    ];
+
+    /// Its name in the API and the log.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ModAction::Warn => "warn",
+            ModAction::Mark => "mark",
+            ModAction::Unmark => "unmark",
+            ModAction::Mute => "mute",
+            ModAction::Unmute => "unmute",
+            ModAction::RatedBan => "rated-ban",
+            ModAction::LiftRatedBan => "lift-rated-ban",
+            ModAction::Rename => "rename",
+            ModAction::Close => "close",
+            ModAction::CloseReport => "close-report",
+            ModAction::Grant => "grant",
+        }
+    }
+
+    /// Whether the player is told at once on every page she has open (a
+    /// warning, a mute and why, a mark).
+    pub const fn tells_her(self) -> bool {
+        matches!(
+            self,
+            ModAction::Warn | ModAction::Mute | ModAction::Unmute | ModAction::Mark
+        )
+    }
+}
+
+impl std::fmt::Display for ModAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for ModAction {
+    type Err = SafetyError;
+
+    /// An unknown action names the ones there are.
+    fn from_str(text: &str) -> Result<ModAction, SafetyError> {
+        ModAction::ALL
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| {
+                SafetyError::BadAction(format!(
+                    "unknown action '{}': {}",
+                    text.chars().take(20).collect::<String>(),
+                    ModAction::ALL.map(ModAction::name).join(", ")
+                ))
+            })
+    }
+}
 
 /// A mark's end: never, until a moderator lifts it (year 9999).
 pub const MARKED_UNTIL: i64 = 253_402_300_799_000;
@@ -143,7 +223,7 @@ pub async fn mute(store: &Store, account: i64) -> Result<Option<Mute>, StoreErro
         .actions(Some(account), 50)
         .await?
         .into_iter()
-        .find(|a| a.action == "mute")
+        .find(|a| a.action == ModAction::Mute.name())
         .map(|a| a.reason)
         .unwrap_or_default();
     Ok(Some(Mute { until_ms, reason }))
@@ -404,8 +484,8 @@ pub struct Record {
 pub struct ModAsk {
     /// The player.
     pub target: String,
-    /// `warn`, `mute`, `unmute`, `close-report` or `grant`.
-    pub action: String,
+    /// What to do.
+    pub action: ModAction,
     /// Why (required).
     pub reason: String,
     /// A mute's length.
@@ -651,13 +731,6 @@ impl Safety {
     /// of range, no such player or open report, the store failed.
     pub async fn act(&self, me: &SeatAccount, ask: &ModAsk) -> Result<ActionView, SafetyError> {
         self.require_moderator(me.id).await?;
-        if !ACTIONS.contains(&ask.action.as_str()) {
-            return Err(SafetyError::BadAction(format!(
-                "unknown action '{}': {}",
-                ask.action.chars().take(20).collect::<String>(),
-                ACTIONS.join(", ")
-            )));
-        }
         let reason = crate::text::MOD_REASON
             .check(&ask.reason)
             .map_err(|e| SafetyError::BadAction(format!("say why: {e}")))?;
@@ -665,7 +738,7 @@ impl Safety {
         let target = self.player(&ask.target).await?;
         // A moderator's power is over others: her own account she closes
         // from its settings, with her password, like anyone.
-        if target.id == me.id && ask.action != "close-report" {
+        if target.id == me.id && ask.action != ModAction::CloseReport {
             return Err(SafetyError::Yourself("act as a moderator on"));
         }
         let now = now_ms();
@@ -681,10 +754,10 @@ impl Safety {
                 })
         };
         let mut reason = reason.to_string();
-        match ask.action.as_str() {
-            "mute" | "rated-ban" => {
+        match ask.action {
+            ModAction::Mute | ModAction::RatedBan => {
                 let t = now + length()? * 60_000;
-                let sanction = if ask.action == "mute" {
+                let sanction = if ask.action == ModAction::Mute {
                     Sanction::Mute
                 } else {
                     Sanction::RatedBan
@@ -692,29 +765,29 @@ impl Safety {
                 self.store.set_sanction(target.id, sanction, t).await?;
                 until = Some(t);
             }
-            "unmute" => {
+            ModAction::Unmute => {
                 self.store
                     .set_sanction(target.id, Sanction::Mute, 0)
                     .await?
             }
             // Marked for cheating: off the leaderboards and out of rated
             // play until a moderator lifts the mark.
-            "mark" => {
+            ModAction::Mark => {
                 for s in [Sanction::Cheat, Sanction::RatedBan] {
                     self.store.set_sanction(target.id, s, MARKED_UNTIL).await?;
                 }
             }
-            "unmark" => {
+            ModAction::Unmark => {
                 for s in [Sanction::Cheat, Sanction::RatedBan] {
                     self.store.set_sanction(target.id, s, 0).await?;
                 }
             }
-            "lift-rated-ban" => {
+            ModAction::LiftRatedBan => {
                 self.store
                     .set_sanction(target.id, Sanction::RatedBan, 0)
                     .await?
             }
-            "rename" => {
+            ModAction::Rename => {
                 let name = ask.name.as_deref().unwrap_or_default().trim();
                 let key = crate::accounts::names::check(name)
                     .map_err(|e| SafetyError::BadAction(format!("the new name: {e}")))?;
@@ -729,25 +802,25 @@ impl Safety {
                     target.name.as_deref().unwrap_or_default()
                 );
             }
-            "close" => {
+            ModAction::Close => {
                 self.store.end_sign_ins(target.id, None).await?;
                 self.store.delete_account(target.id, now / 1000).await?;
             }
-            "grant" => {
+            ModAction::Grant => {
                 self.store.grant_moderator(target.id, now).await?;
             }
-            _ => {}
+            ModAction::Warn | ModAction::CloseReport => {}
         }
         // Every instance hears of a new name or a closed account (its games
         // in memory show it).
-        if matches!(ask.action.as_str(), "rename" | "close") {
+        if matches!(ask.action, ModAction::Rename | ModAction::Close) {
             self.store.announce_person(target.id).await?;
         }
         if let Some(report) = ask.report {
             if !self.store.close_report(report, Some(me.id), now).await? {
                 return Err(SafetyError::NoSuchReport(report));
             }
-        } else if ask.action == "close-report" {
+        } else if ask.action == ModAction::CloseReport {
             return Err(SafetyError::BadAction(
                 "close-report names the report".into(),
             ));
@@ -756,7 +829,7 @@ impl Safety {
             id: 0,
             moderator: Some(me.clone()),
             target,
-            action: ask.action.clone(),
+            action: ask.action.to_string(),
             reason,
             until_ms: until,
             report: ask.report,
@@ -818,7 +891,7 @@ impl Safety {
                 id: 0,
                 moderator: None,
                 target,
-                action: "grant".into(),
+                action: ModAction::Grant.to_string(),
                 reason: "agon mod grant".into(),
                 until_ms: None,
                 report: None,
@@ -854,6 +927,26 @@ mod tests {
             rating,
             deviation,
             game: String::new(),
+        }
+    }
+
+    /// A moderator's action is read once from its name and written back
+    /// the same; an unknown one is refused with the list of those there are
+    /// (at most 20 characters of what was sent repeated).
+    #[test]
+    fn moderator_actions_read_and_write_their_names() {
+        let mut names = std::collections::HashSet::new();
+        for a in ModAction::ALL {
+            assert_eq!(a.name().parse::<ModAction>().unwrap(), a);
+            assert_eq!(a.to_string(), a.name());
+            assert!(names.insert(a.name()), "{a}: two actions share a name");
+        }
+        for bad in ["", "Warn", "warn ", "ban-forever", &"x".repeat(5000)] {
+            let Err(SafetyError::BadAction(why)) = bad.parse::<ModAction>() else {
+                panic!("{bad:?} was taken");
+            };
+            assert!(why.ends_with("close-report, grant"), "{why}");
+            assert!(why.len() < 200, "{why}");
         }
     }
 

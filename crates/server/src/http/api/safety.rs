@@ -10,7 +10,7 @@ use crate::games::recount;
 use crate::http::error::ApiError;
 use crate::http::signed::Viewer;
 use crate::model::Kind;
-use crate::safety::{ActionView, ModAsk, ReportView};
+use crate::safety::{ActionView, ModAction, ModAsk, ReportView};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -217,13 +217,15 @@ pub async fn act(
 ) -> Result<(StatusCode, Json<ActionView>), ApiError> {
     let me = moderator(&app, &viewer).await?;
     let req: ActionRequest = parse_json(&body)?;
+    // Parsed here, at the edge: everything after matches a type.
+    let action: ModAction = req.action.parse()?;
     let done = app
         .safety()
         .act(
             &me,
             &ModAsk {
                 target: req.target,
-                action: req.action,
+                action,
                 reason: req.reason,
                 minutes: req.minutes,
                 report: req.report,
@@ -234,24 +236,30 @@ pub async fn act(
     // What a moderator tells her (a warning, a mute and why, a mark)
     // reaches every page she has open at once, on every instance: the
     // site's socket tells the page, which reads her notices.
-    if matches!(done.action.as_str(), "warn" | "mute" | "unmute" | "mark") {
+    if action.tells_her() {
         app.people().announce(done.target_id).await?;
     }
-    match done.action.as_str() {
+    match action {
         // A closed account leaves its games (through the games' door) and
         // the lobby, as when its owner deletes it.
-        "close" => super::account::closed(&app, done.target_id).await?,
+        ModAction::Close => super::account::closed(&app, done.target_id).await?,
         // Games in play show the new name at once (other instances hear
         // of it from the store).
-        "rename" => players::refresh_account(app.games(), done.target_id).await,
+        ModAction::Rename => players::refresh_account(app.games(), done.target_id).await,
         // A mark takes her rated games out of every rating, an unmark puts
         // them back: the ratings are replayed before the moderator hears.
-        "mark" | "unmark" => {
+        ModAction::Mark | ModAction::Unmark => {
             for kind in Kind::ALL {
                 recount::replay_ratings(app.games(), kind).await?;
             }
         }
-        _ => {}
+        ModAction::Warn
+        | ModAction::Mute
+        | ModAction::Unmute
+        | ModAction::RatedBan
+        | ModAction::LiftRatedBan
+        | ModAction::CloseReport
+        | ModAction::Grant => {}
     }
     Ok((StatusCode::CREATED, Json(done)))
 }
