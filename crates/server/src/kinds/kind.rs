@@ -99,6 +99,15 @@ pub trait GameKind: Sync {
     /// for a game whose record counts more than one token a turn; `None`
     /// when every token is a turn.
     fn turn_plies(&self, tokens: &[String]) -> Option<Vec<usize>>;
+
+    /// The seat that made the game's first move, from its record's tokens
+    /// (`None` when the record does not say): the fair-play pause asks who
+    /// left a game before it began.
+    fn first_mover(&self, tokens: &[String]) -> Option<crate::model::Seat>;
+
+    /// Whether the seats are colours a Swiss pairing balances (C.9–C.13):
+    /// not where a round is a pair of games with the seats swapped.
+    fn seats_are_colours(&self) -> bool;
 }
 
 /// The seeded generator of the engine's decision after `tokens` record

@@ -125,6 +125,17 @@ impl GameKind for Ringo {
     fn turn_plies(&self, _tokens: &[String]) -> Option<Vec<usize>> {
         None
     }
+
+    /// The attackers move first (rules §2).
+    fn first_mover(&self, _tokens: &[String]) -> Option<crate::model::Seat> {
+        crate::model::Kind::Ringo.seat_of("attackers")
+    }
+
+    /// A Ringo round is a pair of games with the seats swapped: its seats
+    /// are no colours to balance.
+    fn seats_are_colours(&self) -> bool {
+        false
+    }
 }
 
 /// The computer's move in a Ringo game at `level`; a raised `stop` ends the

@@ -170,6 +170,25 @@ impl GameKind for Urgammon {
         plies.dedup();
         Some(plies)
     }
+
+    /// The side the opening roll gives the first move: the lower roll
+    /// (rules §5.1: "The lower roll starts"; a tie is rolled again), as the
+    /// rules crate plays the record.
+    fn first_mover(&self, tokens: &[String]) -> Option<crate::model::Seat> {
+        let mut game = urgammon::Game::new();
+        for t in tokens {
+            game.apply_text(t).ok()?;
+            if let Some(side) = game.state().to_act() {
+                return Some(side.into());
+            }
+        }
+        None
+    }
+
+    /// Urgammon's seats are light and dark, balanced as colours.
+    fn seats_are_colours(&self) -> bool {
+        true
+    }
 }
 
 /// The computer's decision in an Urgammon match at `level`: a roll when it

@@ -33,24 +33,6 @@ pub fn pause_ms(in_a_row: usize) -> Option<i64> {
     Some(ms)
 }
 
-/// Who opens a game: Ringo's attackers; in Urgammon the higher opening
-/// roll (`start:L-D` tokens, a tie rolled again). `None` when the record
-/// does not say.
-fn first_mover(kind: Kind, tokens: &[String]) -> Option<Seat> {
-    match kind {
-        Kind::Ringo => kind.seat_of("attackers"),
-        Kind::Urgammon => tokens.iter().find_map(|t| {
-            let (l, d) = t.strip_prefix("start:")?.split_once('-')?;
-            let (l, d): (u8, u8) = (l.parse().ok()?, d.parse().ok()?);
-            match l.cmp(&d) {
-                std::cmp::Ordering::Greater => kind.seat_of("light"),
-                std::cmp::Ordering::Less => kind.seat_of("dark"),
-                std::cmp::Ordering::Equal => None,
-            }
-        }),
-    }
-}
-
 /// The seat that abandoned a finished live game between people, if one
 /// did: the seat the win was claimed against (she had left), or the one
 /// that ended the game before each side had made a decision
@@ -81,7 +63,7 @@ pub fn ended_early_by(row: &GameRow, tokens: &[String]) -> Option<Seat> {
         Status::Aborted => match row.moved & 3 {
             1 => Some(Seat::Second),
             2 => Some(Seat::First),
-            _ => first_mover(row.kind, tokens),
+            _ => crate::kinds::of(row.kind).first_mover(tokens),
         },
         _ => lost(row),
     }
@@ -189,20 +171,25 @@ mod tests {
     }
 
     #[test]
-    fn the_first_mover_is_the_attackers_or_the_higher_opening_roll() {
+    /// "The attackers move first" (Ringo §2); "the lower roll starts"
+    /// (Urgammon §5.1; a tie is rolled again). Until 2026-12-07 this said
+    /// the higher roll, and an Urgammon game abandoned before its first
+    /// move paused the wrong player.
+    fn the_first_mover_is_the_attackers_or_the_lower_opening_roll() {
+        let first = |kind: Kind, tokens: &[&str]| {
+            let tokens: Vec<String> = tokens.iter().map(|s| s.to_string()).collect();
+            crate::kinds::of(kind).first_mover(&tokens)
+        };
+        assert_eq!(first(Kind::Ringo, &[]), Kind::Ringo.seat_of("attackers"));
         assert_eq!(
-            first_mover(Kind::Ringo, &[]),
-            Kind::Ringo.seat_of("attackers")
-        );
-        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            first_mover(Kind::Urgammon, &t(&["start:2-2", "start:3-1"])),
-            Kind::Urgammon.seat_of("light")
-        );
-        assert_eq!(
-            first_mover(Kind::Urgammon, &t(&["start:1-4"])),
+            first(Kind::Urgammon, &["start:2-2", "start:3-1"]),
             Kind::Urgammon.seat_of("dark")
         );
-        assert_eq!(first_mover(Kind::Urgammon, &t(&[])), None);
+        assert_eq!(
+            first(Kind::Urgammon, &["start:1-4"]),
+            Kind::Urgammon.seat_of("light")
+        );
+        assert_eq!(first(Kind::Urgammon, &[]), None);
+        assert_eq!(first(Kind::Urgammon, &["start:9-9"]), None);
     }
 }

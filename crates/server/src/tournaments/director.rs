@@ -602,10 +602,8 @@ impl Tournaments {
         let field = swiss_field(&players, bouts, round);
         let ids: Vec<i64> = field.iter().map(|e| e.account).collect();
         let blocked = self.blocks(&ids).await?;
-        // Ringo's rounds are pairs of games with the seats swapped: its
-        // seats are no colours to balance.
         let rules = swiss::Rules {
-            colours: kind != Kind::Ringo,
+            colours: crate::kinds::of(kind).seats_are_colours(),
             final_round: i64::from(spec.rounds.unwrap_or(1)) == round,
             // The top seed takes the first seat in round one.
             initial: 0,

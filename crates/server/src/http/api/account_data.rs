@@ -94,7 +94,7 @@ pub async fn put_settings(
     }
     if let Some(learn) = &s.learn {
         let fits = learn.iter().all(|(game, ids)| {
-            ["ringo", "urgammon"].contains(&game.as_str())
+            crate::model::Kind::ALL.iter().any(|k| k.name() == game)
                 && ids.len() <= 100
                 && ids.iter().all(|id| {
                     (1..=40).contains(&id.len())
