@@ -158,7 +158,8 @@ pub(crate) async fn accuracy_run(
     player: &crate::store::SeatAccount,
     kind: Kind,
 ) -> Result<Option<i64>, GameError> {
-    use crate::safety::{engine_level, report_accuracy, ACCURACY_RUN};
+    use crate::safety::{report_accuracy, ACCURACY_RUN};
+    let game = crate::kinds::of(kind);
     let store = games.store();
     let rated = store.rated_games_of(player.id, kind, ACCURACY_RUN).await?;
     if rated.len() < ACCURACY_RUN {
@@ -197,12 +198,12 @@ pub(crate) async fn accuracy_run(
     let mut measured = vec![];
     for (id, side) in played {
         let review = review_when_ready(games, &id).await?;
-        let Some(measure) = engine_level(kind, &review, side) else {
+        let Some(measure) = game.engine_measure(&review, side) else {
             return Ok(None);
         };
         measured.push((id, measure));
     }
-    Ok(report_accuracy(store, player, kind, &measured).await?)
+    Ok(report_accuracy(store, player, kind, game.measure_name(), &measured).await?)
 }
 
 /// A finished game's review, computed first if it has none (the same

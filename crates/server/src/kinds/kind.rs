@@ -108,7 +108,22 @@ pub trait GameKind: Sync {
     /// Whether the seats are colours a Swiss pairing balances (C.9–C.13):
     /// not where a round is a pair of games with the seats swapped.
     fn seats_are_colours(&self) -> bool;
+
+    /// The review's measure of `side` (a seat's name) in a game's review
+    /// JSON when it is the engine's own, as the review pages show it (Ringo's
+    /// accuracy, Urgammon's error rate): the fair-play report of a run of
+    /// wins at the engine's level reads it. `None`: a human's play, fewer
+    /// than [`ACCURACY_MIN_MOVES`] moves, or a review that does not read.
+    fn engine_measure(&self, review: &str, side: &str) -> Option<f64>;
+
+    /// The measure's name in a report ("accuracy", "error rate").
+    fn measure_name(&self) -> &'static str;
 }
+
+/// The fewest of a side's own moves (Ringo) or non-trivial decisions
+/// (Urgammon) in a game for its measure to say anything: a game resigned
+/// early proves nothing.
+pub const ACCURACY_MIN_MOVES: usize = 10;
 
 /// The seeded generator of the engine's decision after `tokens` record
 /// tokens at `level`: the same game and level always give the same decision

@@ -102,3 +102,86 @@ pub fn rollout_json(body: &[u8]) -> Result<String, EngineError> {
     let req: AnalyzeRequest = parse(body)?;
     of(req.game).rollout(&req, analysis::rollout_games(&req)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engines_accuracy_is_read_from_the_reviews_as_they_are_written() {
+        use crate::model::Kind;
+        // A real Ringo review's shape: each ply's side, each side's accuracy.
+        let mut game = ::ringo::Game::new(::ringo::Rules::default());
+        for _ in 0..4 {
+            let m = game.legal_moves()[0];
+            game.play(m).unwrap();
+        }
+        let typed = agon_ai::ringo::review::review(&game, 2, &|_, _| {}).to_json();
+        let v = serde_json::to_value(&typed).unwrap();
+        assert_eq!(v["plies"][0]["side"], "attackers");
+        assert_eq!(
+            v["accuracy"]["attackers"].as_f64(),
+            typed.accuracy.attackers
+        );
+        // A real Urgammon review's: each decision's side and triviality,
+        // each side's error rate.
+        let m = ::urgammon::Match::parse(
+            "urgammon match to=7\nstart:2-3 P-2a r2 P-2b r1 v+ 2a-7 r3 P-3b r4",
+        )
+        .unwrap();
+        let typed =
+            agon_ai::urgammon::review::review(&m, false, agon_ai::Level::new(2), &|_, _| {})
+                .to_json();
+        let v = serde_json::to_value(&typed).unwrap();
+        assert!(v["decisions"][0]["side"].is_string() && v["decisions"][0]["trivial"].is_boolean());
+        assert_eq!(
+            v["error_rate"]["light"].as_f64(),
+            Some(typed.error_rate.light)
+        );
+        // Too few moves prove nothing, even at 100.
+        let ringo = |moves: usize, accuracy: f64| {
+            serde_json::json!({
+                "plies": (0..moves * 2).map(|i| serde_json::json!({"side": if i % 2 == 0 { "attackers" } else { "defenders" }})).collect::<Vec<_>>(),
+                "accuracy": {"attackers": accuracy, "defenders": 60.0},
+            })
+            .to_string()
+        };
+        assert_eq!(
+            of(Kind::Ringo).engine_measure(&ringo(9, 100.0), "attackers"),
+            None
+        );
+        assert_eq!(
+            of(Kind::Ringo).engine_measure(&ringo(10, 97.0), "attackers"),
+            Some(97.0)
+        );
+        assert_eq!(
+            of(Kind::Ringo).engine_measure(&ringo(10, 96.9), "attackers"),
+            None
+        );
+        assert_eq!(
+            of(Kind::Ringo).engine_measure(&ringo(30, 99.0), "defenders"),
+            None
+        );
+        let urgammon = |decisions: usize, trivial: bool, rate: f64| {
+            serde_json::json!({
+                "decisions": (0..decisions).map(|_| serde_json::json!({"side": "dark", "trivial": trivial})).collect::<Vec<_>>(),
+                "error_rate": {"light": 40.0, "dark": rate},
+            })
+            .to_string()
+        };
+        assert_eq!(
+            of(Kind::Urgammon).engine_measure(&urgammon(12, false, 1.5), "dark"),
+            Some(1.5)
+        );
+        assert_eq!(
+            of(Kind::Urgammon).engine_measure(&urgammon(12, false, 2.0), "dark"),
+            None
+        );
+        assert_eq!(
+            of(Kind::Urgammon).engine_measure(&urgammon(12, true, 0.0), "dark"),
+            None,
+            "forced moves prove nothing"
+        );
+        assert_eq!(of(Kind::Urgammon).engine_measure("not json", "dark"), None);
+    }
+}

@@ -136,7 +136,27 @@ impl GameKind for Ringo {
     fn seats_are_colours(&self) -> bool {
         false
     }
+
+    fn engine_measure(&self, review: &str, side: &str) -> Option<f64> {
+        let v: serde_json::Value = serde_json::from_str(review).ok()?;
+        let moves = v["plies"]
+            .as_array()?
+            .iter()
+            .filter(|p| p["side"] == side)
+            .count();
+        let accuracy = v["accuracy"][side].as_f64()?;
+        (moves >= super::kind::ACCURACY_MIN_MOVES && accuracy >= ENGINE_ACCURACY)
+            .then_some(accuracy)
+    }
+
+    fn measure_name(&self) -> &'static str {
+        "accuracy"
+    }
 }
+
+/// A side's accuracy in a game (the review's mean per-move accuracy, 0–100)
+/// at least this is the engine's own.
+pub const ENGINE_ACCURACY: f64 = 97.0;
 
 /// The computer's move in a Ringo game at `level`; a raised `stop` ends the
 /// search early.

@@ -189,7 +189,26 @@ impl GameKind for Urgammon {
     fn seats_are_colours(&self) -> bool {
         true
     }
+
+    fn engine_measure(&self, review: &str, side: &str) -> Option<f64> {
+        let v: serde_json::Value = serde_json::from_str(review).ok()?;
+        let decisions = v["decisions"]
+            .as_array()?
+            .iter()
+            .filter(|d| d["side"] == side && d["trivial"] == false)
+            .count();
+        let rate = v["error_rate"][side].as_f64()?;
+        (decisions >= super::kind::ACCURACY_MIN_MOVES && rate < ENGINE_ERROR_RATE).then_some(rate)
+    }
+
+    fn measure_name(&self) -> &'static str {
+        "error rate"
+    }
 }
+
+/// An error rate (the review's thousandths of a point lost per non-trivial
+/// decision) under this is the engine's own (gnubg's "Supernatural").
+pub const ENGINE_ERROR_RATE: f64 = 2.0;
 
 /// The computer's decision in an Urgammon match at `level`: a roll when it
 /// must roll, else its level's choice for the match at its score.

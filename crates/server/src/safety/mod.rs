@@ -302,52 +302,10 @@ pub async fn watch_rating(
 /// Rated games won in a row at the engine's accuracy that file a report.
 pub const ACCURACY_RUN: usize = 3;
 
-/// Ringo: a side's accuracy in a game (the review's mean per-move accuracy,
-/// 0–100) at least this is the engine's own.
-pub const ENGINE_ACCURACY: f64 = 97.0;
-
-/// Urgammon: an error rate (the review's thousandths of a point lost per
-/// non-trivial decision) under this is the engine's own (gnubg's
-/// "Supernatural").
-pub const ENGINE_ERROR_RATE: f64 = 2.0;
-
-/// The fewest of a side's own moves (Ringo) or non-trivial decisions
-/// (Urgammon) in a game for its accuracy to say anything: a game resigned
-/// early proves nothing.
-pub const ACCURACY_MIN_MOVES: usize = 10;
-
-/// The review's measure of `side` (a seat's name) in a game's review JSON
-/// when it is the engine's own, as the review pages show it: Ringo's
-/// accuracy, Urgammon's error rate. `None`: a human's play, too few moves,
-/// or a review that does not read.
-pub fn engine_level(kind: crate::model::Kind, review: &str, side: &str) -> Option<f64> {
-    use crate::model::Kind;
-    let v: serde_json::Value = serde_json::from_str(review).ok()?;
-    match kind {
-        Kind::Ringo => {
-            let moves = v["plies"]
-                .as_array()?
-                .iter()
-                .filter(|p| p["side"] == side)
-                .count();
-            let accuracy = v["accuracy"][side].as_f64()?;
-            (moves >= ACCURACY_MIN_MOVES && accuracy >= ENGINE_ACCURACY).then_some(accuracy)
-        }
-        Kind::Urgammon => {
-            let decisions = v["decisions"]
-                .as_array()?
-                .iter()
-                .filter(|d| d["side"] == side && d["trivial"] == false)
-                .count();
-            let rate = v["error_rate"][side].as_f64()?;
-            (decisions >= ACCURACY_MIN_MOVES && rate < ENGINE_ERROR_RATE).then_some(rate)
-        }
-    }
-}
-
 /// Files the server's report of a player who won `games` (each with its
-/// measure) in a row at the engine's accuracy; one open at a time. Answers
-/// the report's number when one was filed.
+/// measure, named `measure`: the game's [`crate::kinds::GameKind::measure_name`])
+/// in a row at the engine's accuracy; one open at a time. Answers the
+/// report's number when one was filed.
 ///
 /// # Errors
 /// The store failed.
@@ -355,12 +313,9 @@ pub async fn report_accuracy(
     store: &Store,
     player: &SeatAccount,
     kind: crate::model::Kind,
+    measure: &str,
     games: &[(String, f64)],
 ) -> Result<Option<i64>, StoreError> {
-    let measure = match kind {
-        crate::model::Kind::Ringo => "accuracy",
-        crate::model::Kind::Urgammon => "error rate",
-    };
     let list: Vec<String> = games
         .iter()
         .map(|(g, m)| format!("{g} ({measure} {m})"))
@@ -948,84 +903,6 @@ mod tests {
             assert!(why.ends_with("close-report, grant"), "{why}");
             assert!(why.len() < 200, "{why}");
         }
-    }
-
-    #[test]
-    fn the_engines_accuracy_is_read_from_the_reviews_as_they_are_written() {
-        use crate::model::Kind;
-        // A real Ringo review's shape: each ply's side, each side's accuracy.
-        let mut game = ringo::Game::new(ringo::Rules::default());
-        for _ in 0..4 {
-            let m = game.legal_moves()[0];
-            game.play(m).unwrap();
-        }
-        let typed = agon_ai::ringo::review::review(&game, 2, &|_, _| {}).to_json();
-        let v = serde_json::to_value(&typed).unwrap();
-        assert_eq!(v["plies"][0]["side"], "attackers");
-        assert_eq!(
-            v["accuracy"]["attackers"].as_f64(),
-            typed.accuracy.attackers
-        );
-        // A real Urgammon review's: each decision's side and triviality,
-        // each side's error rate.
-        let m = urgammon::Match::parse(
-            "urgammon match to=7\nstart:2-3 P-2a r2 P-2b r1 v+ 2a-7 r3 P-3b r4",
-        )
-        .unwrap();
-        let typed =
-            agon_ai::urgammon::review::review(&m, false, agon_ai::Level::new(2), &|_, _| {})
-                .to_json();
-        let v = serde_json::to_value(&typed).unwrap();
-        assert!(v["decisions"][0]["side"].is_string() && v["decisions"][0]["trivial"].is_boolean());
-        assert_eq!(
-            v["error_rate"]["light"].as_f64(),
-            Some(typed.error_rate.light)
-        );
-        // Too few moves prove nothing, even at 100.
-        let ringo = |moves: usize, accuracy: f64| {
-            serde_json::json!({
-                "plies": (0..moves * 2).map(|i| serde_json::json!({"side": if i % 2 == 0 { "attackers" } else { "defenders" }})).collect::<Vec<_>>(),
-                "accuracy": {"attackers": accuracy, "defenders": 60.0},
-            })
-            .to_string()
-        };
-        assert_eq!(
-            engine_level(Kind::Ringo, &ringo(9, 100.0), "attackers"),
-            None
-        );
-        assert_eq!(
-            engine_level(Kind::Ringo, &ringo(10, 97.0), "attackers"),
-            Some(97.0)
-        );
-        assert_eq!(
-            engine_level(Kind::Ringo, &ringo(10, 96.9), "attackers"),
-            None
-        );
-        assert_eq!(
-            engine_level(Kind::Ringo, &ringo(30, 99.0), "defenders"),
-            None
-        );
-        let urgammon = |decisions: usize, trivial: bool, rate: f64| {
-            serde_json::json!({
-                "decisions": (0..decisions).map(|_| serde_json::json!({"side": "dark", "trivial": trivial})).collect::<Vec<_>>(),
-                "error_rate": {"light": 40.0, "dark": rate},
-            })
-            .to_string()
-        };
-        assert_eq!(
-            engine_level(Kind::Urgammon, &urgammon(12, false, 1.5), "dark"),
-            Some(1.5)
-        );
-        assert_eq!(
-            engine_level(Kind::Urgammon, &urgammon(12, false, 2.0), "dark"),
-            None
-        );
-        assert_eq!(
-            engine_level(Kind::Urgammon, &urgammon(12, true, 0.0), "dark"),
-            None,
-            "forced moves prove nothing"
-        );
-        assert_eq!(engine_level(Kind::Urgammon, "not json", "dark"), None);
     }
 
     #[test]
