@@ -40,7 +40,7 @@ pub(crate) fn score_for(session: &Session, me: i64) -> f64 {
 /// Makes a new Ringo game's row begin a pair whether rated or not (a
 /// tournament's bout: both sides played, seats swapped for the second).
 pub(crate) fn begin_pair_always(row: &mut GameRow) {
-    if row.kind == Kind::Ringo {
+    if crate::kinds::of(row.kind).plays_pairs() {
         row.pair_first = Some(row.id.clone());
     }
 }
@@ -49,10 +49,8 @@ pub(crate) fn begin_pair_always(row: &mut GameRow) {
 /// played as a pair, seats swapped for the second (the one place this rule
 /// is written; creation, the lobby and rematches call it).
 pub(crate) fn begin_pair(row: &mut GameRow) {
-    row.pair_first = match row.kind {
-        Kind::Ringo if row.rated => Some(row.id.clone()),
-        Kind::Ringo | Kind::Urgammon => None,
-    };
+    row.pair_first =
+        (row.rated && crate::kinds::of(row.kind).plays_pairs()).then(|| row.id.clone());
 }
 
 /// What the end of a game calls for.
@@ -227,7 +225,7 @@ async fn next_after(games: &Games, session: &Session) -> Result<Next, GameError>
     if session.row.rating_change.is_some() {
         return Ok(Next::Nothing);
     }
-    if session.kind() == Kind::Ringo
+    if crate::kinds::of(session.kind()).plays_pairs()
         && session.is_over()
         && session.status() != Status::Aborted
         && session.row.pair_first.as_deref() == Some(session.row.id.as_str())

@@ -109,6 +109,11 @@ pub trait GameKind: Sync {
     /// not where a round is a pair of games with the seats swapped.
     fn seats_are_colours(&self) -> bool;
 
+    /// Whether a rated game, and a tournament's bout, is a pair of games
+    /// with the seats swapped for the second (Ringo: its sides are unequal);
+    /// otherwise one game (an Urgammon match) is the whole of it.
+    fn plays_pairs(&self) -> bool;
+
     /// The review's measure of `side` (a seat's name) in a game's review
     /// JSON when it is the engine's own, as the review pages show it (Ringo's
     /// accuracy, Urgammon's error rate): the fair-play report of a run of

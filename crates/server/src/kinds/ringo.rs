@@ -149,6 +149,11 @@ impl GameKind for Ringo {
             .then_some(accuracy)
     }
 
+    /// Attackers and defenders are unequal sides: each player takes both.
+    fn plays_pairs(&self) -> bool {
+        true
+    }
+
     fn measure_name(&self) -> &'static str {
         "accuracy"
     }

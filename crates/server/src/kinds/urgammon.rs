@@ -201,6 +201,12 @@ impl GameKind for Urgammon {
         (decisions >= super::kind::ACCURACY_MIN_MOVES && rate < ENGINE_ERROR_RATE).then_some(rate)
     }
 
+    /// A match is whole in itself: its games alternate who starts by the
+    /// opening roll.
+    fn plays_pairs(&self) -> bool {
+        false
+    }
+
     fn measure_name(&self) -> &'static str {
         "error rate"
     }

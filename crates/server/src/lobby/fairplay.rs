@@ -6,7 +6,7 @@
 //! every instance and through restarts.
 
 use super::service::{Lobby, LobbyError, Pause};
-use crate::model::{Kind, Mode, Outcome, Seat, Status};
+use crate::model::{Mode, Outcome, Seat, Status};
 use crate::store::{GameRow, ListQuery};
 
 /// Abandonments in a row before the first pause.
@@ -104,11 +104,12 @@ impl Lobby {
             }) else {
                 continue;
             };
-            // Urgammon's opening rolls are in the record: read only when
-            // they decide.
+            // Who was to open the game is in its record where the game
+            // does not say it alone (Urgammon's opening rolls): read only
+            // when it decides.
             let tokens = if row.status == Status::Aborted
                 && row.moved & 3 == 0
-                && row.kind == Kind::Urgammon
+                && crate::kinds::of(row.kind).first_mover(&[]).is_none()
             {
                 self.store()
                     .load(&row.id)
@@ -159,6 +160,7 @@ impl Lobby {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Kind;
 
     #[test]
     fn the_pause_starts_at_three_in_a_row_and_grows_to_a_day() {

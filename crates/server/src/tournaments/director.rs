@@ -688,7 +688,7 @@ impl Tournaments {
                 spec.clock,
                 spec.rated,
                 [seats[0].clone(), seats[1].clone()],
-                kind == Kind::Ringo,
+                crate::kinds::of(kind).plays_pairs(),
             )
             .await
         {

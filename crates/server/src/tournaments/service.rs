@@ -595,7 +595,12 @@ impl Tournaments {
         bouts: &[BoutRow],
     ) -> Result<HashMap<String, String>, TournamentError> {
         let mut now_game = HashMap::new();
-        if row.game != Kind::Ringo.name() {
+        // Only a bout of two games has a game other than its first.
+        let pairs = row
+            .game
+            .parse::<Kind>()
+            .is_ok_and(|k| crate::kinds::of(k).plays_pairs());
+        if !pairs {
             return Ok(now_game);
         }
         let ids: Vec<String> = bouts
