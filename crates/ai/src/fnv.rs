@@ -19,3 +19,37 @@ impl Fnv {
         }
     }
 }
+
+/// Writes a table file's body: `values` as little-endian `u16`s, then
+/// their FNV sum (the one layout both games' table files share).
+///
+/// # Errors
+/// The writer failed.
+pub(crate) fn write_u16s(w: &mut impl std::io::Write, values: &[u16]) -> std::io::Result<()> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut sum = Fnv::new();
+    sum.add(&bytes);
+    w.write_all(&bytes)?;
+    w.write_all(&sum.0.to_le_bytes())
+}
+
+/// Reads a table file's body of `n` values written by [`write_u16s`],
+/// refusing a short or damaged one (why, in words).
+///
+/// # Errors
+/// `"truncated"` or `"checksum mismatch"`.
+pub(crate) fn read_u16s(r: &mut impl std::io::Read, n: usize) -> Result<Vec<u16>, &'static str> {
+    let mut bytes = vec![0u8; n * 2];
+    r.read_exact(&mut bytes).map_err(|_| "truncated")?;
+    let mut sum = Fnv::new();
+    sum.add(&bytes);
+    let mut stored = [0u8; 8];
+    r.read_exact(&mut stored).map_err(|_| "truncated")?;
+    if u64::from_le_bytes(stored) != sum.0 {
+        return Err("checksum mismatch");
+    }
+    Ok(bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect())
+}

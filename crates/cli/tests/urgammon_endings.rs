@@ -6,37 +6,11 @@
 
 mod common;
 
-use common::{free_port, http};
+use common::{agon_in, free_port, http, WorkDir};
 use serde_json::Value;
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-/// A fresh working directory, removed at the end.
-struct WorkDir(PathBuf);
-
-impl WorkDir {
-    fn new(tag: &str) -> WorkDir {
-        let p = std::env::temp_dir().join(format!("agon-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        WorkDir(p)
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn agon_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agon"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("agon runs")
-}
 
 fn json(out: &Output) -> Value {
     assert!(

@@ -199,6 +199,11 @@ pub fn analyze_with(
         }
     };
     let exact = Exact::new(payoff, tables, endings::NODES);
+    // Asked once: the search's budget is spent as it goes.
+    let roll_exact = match state.phase() {
+        Phase::Decide | Phase::Move | Phase::Verdict => None,
+        _ => exact.value(state, endings::HORIZON),
+    };
     let search = Search::new(eval, payoff);
     match state.phase() {
         Phase::Decide | Phase::Move | Phase::Verdict => {
@@ -227,12 +232,12 @@ pub fn analyze_with(
                 exact: false,
             }
         }
-        _ if exact.value(state, endings::HORIZON).is_some() => Analysis {
+        _ if roll_exact.is_some() => Analysis {
             brain: spec.brain,
             plies: spec.plies,
             blended: spec.blend,
             options: vec![],
-            position: exact.value(state, endings::HORIZON).unwrap_or_default(),
+            position: roll_exact.unwrap_or_default(),
             exact: true,
         },
         _ => Analysis {

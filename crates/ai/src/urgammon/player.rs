@@ -12,6 +12,17 @@ pub enum Decision {
     Verdict,
 }
 
+impl Decision {
+    /// Its name for `side`: the move's notation, or `verdict` (every report,
+    /// review and puzzle writes it so).
+    pub fn notation(self, side: urgammon::Side) -> String {
+        match self {
+            Decision::Move(m) => m.notation(side),
+            Decision::Verdict => "verdict".to_string(),
+        }
+    }
+}
+
 /// A random decision: in phase decide, the verdict die 30% of the time, else a
 /// random move; in phase verdict, the verdict die; in phase move, a random move.
 pub fn random_decision(state: &State, rng: &mut Rng) -> Option<Decision> {

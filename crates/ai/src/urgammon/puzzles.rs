@@ -22,10 +22,7 @@ pub const MIN_GAP: f64 = 0.1;
 pub const LEVEL: u8 = 10;
 
 fn name(d: Decision, side: Side) -> String {
-    match d {
-        Decision::Move(m) => m.notation(side),
-        Decision::Verdict => "verdict".to_string(),
-    }
+    d.notation(side)
 }
 
 /// Every option's equity for `side`, best first, named.

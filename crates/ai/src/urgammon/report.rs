@@ -2,7 +2,6 @@
 //! a decision's options with their outcome split, and a rollout's result.
 
 use super::eval::{Outcomes, OUTCOME_NAMES};
-use super::player::Decision;
 use super::{analyze, Brain, MatchContext, Payoff};
 use crate::stats::round4;
 use serde::Serialize;
@@ -162,10 +161,7 @@ pub fn analysis_json(
     let option_json = |c: &super::search::Choice| {
         let seen = c.outcomes.seen_by(side);
         OptionJson {
-            option: match c.decision {
-                Decision::Move(m) => m.notation(side),
-                Decision::Verdict => "verdict".into(),
-            },
+            option: c.decision.notation(side),
             equity: r4(seen.equity()),
             win: r4(seen.win()),
             outcomes: OutcomesJson::of(&seen),

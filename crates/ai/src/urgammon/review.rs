@@ -458,10 +458,7 @@ fn review_game(
                     _ => Decision::Verdict,
                 };
                 if let Some(best) = a.options.first() {
-                    let name = |d: Decision| match d {
-                        Decision::Move(m) => m.notation(side),
-                        Decision::Verdict => "verdict".to_string(),
-                    };
+                    let name = |d: Decision| d.notation(side);
                     let eq = |o: &Outcomes| f64::from(o.seen_by(side).equity());
                     let chosen = a.options.iter().find(|c| c.decision == played);
                     let is_best = chosen.is_some_and(|c| c.decision == best.decision);

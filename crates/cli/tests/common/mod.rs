@@ -265,3 +265,32 @@ pub fn promtool_checks(body: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A fresh working directory for one test (`agon-TAG-PID` in the temporary
+/// folder), removed at the end.
+pub struct WorkDir(pub std::path::PathBuf);
+
+impl WorkDir {
+    /// Makes it afresh.
+    pub fn new(tag: &str) -> WorkDir {
+        let p = std::env::temp_dir().join(format!("agon-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        WorkDir(p)
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `agon` in `dir` (its defaults, such as `agon-data`, are there).
+pub fn agon_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agon"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("agon runs")
+}

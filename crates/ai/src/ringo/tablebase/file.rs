@@ -4,7 +4,7 @@
 use super::index::*;
 use super::table::*;
 use super::value::*;
-pub(super) use crate::fnv::Fnv;
+use crate::fnv::{read_u16s, write_u16s};
 use ringo::Rules;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -27,13 +27,7 @@ impl Tablebases {
                 f.write_all(rules.as_bytes())?;
                 f.write_all(&[m.attackers, m.defenders])?;
                 f.write_all(&t.len().to_le_bytes())?;
-                let mut sum = Fnv::new();
-                for &v in &t.values {
-                    let b = v.to_le_bytes();
-                    sum.add(&b);
-                    f.write_all(&b)?;
-                }
-                f.write_all(&sum.0.to_le_bytes())?;
+                write_u16s(&mut f, &t.values)?;
                 f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
                 std::fs::rename(&tmp, &path)
             };
@@ -103,19 +97,6 @@ pub(super) fn read_table(path: &Path, rules: &Rules, m: Material) -> Result<Tabl
     if u64::from_le_bytes(count) != layout.len() {
         return Err(corrupt("wrong number of positions"));
     }
-    let mut bytes = vec![0u8; layout.len() as usize * 2];
-    f.read_exact(&mut bytes).map_err(|_| corrupt("truncated"))?;
-    let mut sum = Fnv::new();
-    sum.add(&bytes);
-    let mut stored = [0u8; 8];
-    f.read_exact(&mut stored)
-        .map_err(|_| corrupt("truncated"))?;
-    if u64::from_le_bytes(stored) != sum.0 {
-        return Err(corrupt("checksum mismatch"));
-    }
-    let values = bytes
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    let values = read_u16s(&mut f, layout.len() as usize).map_err(corrupt)?;
     Ok(Table { layout, values })
 }

@@ -57,6 +57,16 @@ struct Roll {
 }
 
 impl Endings {
+    /// The classes a build of `classes` solves: they and every smaller
+    /// class they reach, less those held, smaller ones first.
+    pub fn missing(&self, classes: &[Class]) -> Vec<Class> {
+        let mut todo: Vec<Class> = classes.iter().flat_map(|c| c.with_smaller()).collect();
+        todo.sort_by_key(|c| (c.pieces(), *c));
+        todo.dedup();
+        todo.retain(|c| !self.tables.contains_key(c));
+        todo
+    }
+
     /// Solves `classes` (with every smaller class they reach that is not
     /// yet held), on `threads` threads; `progress(class, entries done, of)`.
     ///
@@ -68,10 +78,7 @@ impl Endings {
         threads: usize,
         progress: &(dyn Fn(Class, u64, u64) + Sync),
     ) -> Result<Vec<ClassSummary>, String> {
-        let mut todo: Vec<Class> = classes.iter().flat_map(|c| c.with_smaller()).collect();
-        todo.sort_by_key(|c| (c.pieces(), *c));
-        todo.dedup();
-        todo.retain(|c| !self.tables.contains_key(c));
+        let todo = self.missing(classes);
         let mut summaries = vec![];
         // Classes with as many pieces left read only smaller ones: each
         // such group is solved in parallel.

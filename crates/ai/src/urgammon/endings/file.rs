@@ -3,7 +3,7 @@
 
 use super::index::Class;
 use super::table::{Endings, Table, SLOTS};
-use crate::fnv::Fnv;
+use crate::fnv::{read_u16s, write_u16s};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -58,11 +58,7 @@ impl Endings {
                 f.write_all(&[name.len() as u8])?;
                 f.write_all(name.as_bytes())?;
                 f.write_all(&(table.values.len() as u64).to_le_bytes())?;
-                let bytes: Vec<u8> = table.values.iter().flat_map(|v| v.to_le_bytes()).collect();
-                let mut sum = Fnv::new();
-                sum.add(&bytes);
-                f.write_all(&bytes)?;
-                f.write_all(&sum.0.to_le_bytes())?;
+                write_u16s(&mut f, &table.values)?;
                 f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
                 std::fs::rename(&tmp, &path)
             };
@@ -111,19 +107,6 @@ fn read(path: &Path, class: Class) -> Result<Table, EndingsError> {
     if count != (class.len() * SLOTS.len()) as u64 {
         return Err(corrupt("wrong number of entries"));
     }
-    let mut bytes = vec![0u8; count as usize * 2];
-    f.read_exact(&mut bytes).map_err(|_| corrupt("truncated"))?;
-    let mut sum = Fnv::new();
-    sum.add(&bytes);
-    let mut stored = [0u8; 8];
-    f.read_exact(&mut stored)
-        .map_err(|_| corrupt("truncated"))?;
-    if u64::from_le_bytes(stored) != sum.0 {
-        return Err(corrupt("checksum mismatch"));
-    }
-    let values = bytes
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    let values = read_u16s(&mut f, count as usize).map_err(corrupt)?;
     Ok(Table { values })
 }

@@ -4,8 +4,8 @@ use crate::cli::{EndingsCmd, UrgammonRecordArgs};
 use crate::console::print_json;
 use crate::progress::Progress;
 use agon_ai::urgammon::endings::{Class, Endings, Exact, HORIZON, NODES};
-use agon_ai::urgammon::report::{r4, OutcomesJson};
-use agon_ai::urgammon::{Decision, Outcomes, Payoff};
+use agon_ai::urgammon::report::{r4, OptionJson, OutcomesJson};
+use agon_ai::urgammon::{Choice, Outcomes, Payoff};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::path::Path;
@@ -37,12 +37,11 @@ fn solve(
     classes: &[Class],
     threads: usize,
 ) -> Result<Vec<agon_ai::urgammon::endings::ClassSummary>> {
-    let held = endings.classes();
-    let mut todo: Vec<Class> = classes.iter().flat_map(|c| c.with_smaller()).collect();
-    todo.sort();
-    todo.dedup();
-    todo.retain(|c| !held.contains(c));
-    let total: u64 = todo.iter().map(|c| c.len() as u64).sum();
+    let total: u64 = endings
+        .missing(classes)
+        .iter()
+        .map(|c| c.len() as u64)
+        .sum();
     let progress = Progress::new(total, "entries");
     let summaries = endings
         .build(classes, threads, &per_class(&progress, total))
@@ -77,16 +76,6 @@ struct ProbeJson {
     outcomes: Option<OutcomesJson>,
     /// At a decision: every option, best first.
     options: Vec<OptionJson>,
-}
-
-/// One option's exact value.
-#[derive(Serialize)]
-struct OptionJson {
-    option: String,
-    equity: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mwc: Option<f64>,
-    outcomes: OutcomesJson,
 }
 
 /// `agon urgammon endings …`.
@@ -170,28 +159,29 @@ fn probe(state: &State, endings: &Endings, payoff: Payoff) -> ProbeJson {
     // The same budget as the engine's, so probe and the levels agree on what is exact.
     let exact = Exact::new(payoff, Some(endings), NODES);
     let side = state.to_act().unwrap_or(Side::Light);
-    let options: Option<Vec<OptionJson>> = match state.phase() {
+    // At a decision the position's value is its best option's: one search.
+    let (options, value): (Option<Vec<Choice>>, Option<Outcomes>) = match state.phase() {
         urgammon::Phase::Decide | urgammon::Phase::Move | urgammon::Phase::Verdict => {
-            exact.options(state, HORIZON).map(|opts| {
-                opts.iter()
-                    .map(|c| {
-                        let seen = c.outcomes.seen_by(side);
-                        OptionJson {
-                            option: match c.decision {
-                                Decision::Move(m) => m.notation(side),
-                                Decision::Verdict => "verdict".into(),
-                            },
-                            equity: r4(seen.equity()),
-                            mwc: payoff.is_match().then(|| r4(c.value)),
-                            outcomes: OutcomesJson::of(&seen),
-                        }
-                    })
-                    .collect()
-            })
+            let options = exact.options(state, HORIZON);
+            let value = options.as_ref().and_then(|o| o.first()).map(|c| c.outcomes);
+            (options, value)
         }
-        _ => Some(vec![]),
+        _ => (Some(vec![]), exact.value(state, HORIZON)),
     };
-    let value: Option<Outcomes> = exact.value(state, HORIZON);
+    let options: Option<Vec<OptionJson>> = options.map(|opts| {
+        opts.iter()
+            .map(|c| {
+                let seen = c.outcomes.seen_by(side);
+                OptionJson {
+                    option: c.decision.notation(side),
+                    equity: r4(seen.equity()),
+                    win: r4(seen.win()),
+                    outcomes: OutcomesJson::of(&seen),
+                    mwc: payoff.is_match().then(|| r4(c.value)),
+                }
+            })
+            .collect()
+    });
     let seen = value.map(|o| o.seen_by(side));
     ProbeJson {
         position: urgammon::setup_text(state),

@@ -188,10 +188,7 @@ fn hint(m: &Match) -> String {
         let seen = c.outcomes.seen_by(side);
         s.push_str(&format!(
             "  {:<10} match-winning chance {:5.1}%  win {:5.1}%  points {:+.3}\n",
-            match c.decision {
-                Decision::Move(mv) => mv.notation(side),
-                Decision::Verdict => "verdict".into(),
-            },
+            c.decision.notation(side),
             100.0 * payoff.value(&c.outcomes, side),
             100.0 * seen.win(),
             seen.equity()
