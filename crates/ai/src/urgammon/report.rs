@@ -101,6 +101,23 @@ pub struct OptionJson {
     pub mwc: Option<f64>,
 }
 
+impl OptionJson {
+    /// The report of one option for `side` (its match-winning chance when
+    /// `payoff` is a match's).
+    pub fn of(c: &super::search::Choice, side: Side, payoff: &Payoff) -> OptionJson {
+        let seen = c.outcomes.seen_by(side);
+        OptionJson {
+            option: c.decision.notation(side),
+            equity: r4(seen.equity()),
+            win: r4(seen.win()),
+            outcomes: OutcomesJson::of(&seen),
+            mwc: payoff
+                .is_match()
+                .then(|| r4(payoff.value(&c.outcomes, side))),
+        }
+    }
+}
+
 /// `agon urgammon analyze`'s report.
 #[derive(Serialize)]
 pub struct AnalysisJson {
@@ -158,18 +175,12 @@ pub fn analysis_json(
     let payoff = ctx.map_or(Payoff::MONEY, |c| c.payoff());
     let a = analyze(state, level, payoff);
     let side = state.to_act().unwrap_or(Side::Light);
-    let option_json = |c: &super::search::Choice| {
-        let seen = c.outcomes.seen_by(side);
-        OptionJson {
-            option: c.decision.notation(side),
-            equity: r4(seen.equity()),
-            win: r4(seen.win()),
-            outcomes: OutcomesJson::of(&seen),
-            mwc: ctx.map(|_| r4(payoff.value(&c.outcomes, side))),
-        }
-    };
     let seen = a.position.seen_by(side);
-    let options: Vec<OptionJson> = a.options.iter().map(option_json).collect();
+    let options: Vec<OptionJson> = a
+        .options
+        .iter()
+        .map(|c| OptionJson::of(c, side, &payoff))
+        .collect();
     AnalysisJson {
         phase: state.phase().name(),
         to_act: state.to_act().map(Side::name),

@@ -170,16 +170,7 @@ fn probe(state: &State, endings: &Endings, payoff: Payoff) -> ProbeJson {
     };
     let options: Option<Vec<OptionJson>> = options.map(|opts| {
         opts.iter()
-            .map(|c| {
-                let seen = c.outcomes.seen_by(side);
-                OptionJson {
-                    option: c.decision.notation(side),
-                    equity: r4(seen.equity()),
-                    win: r4(seen.win()),
-                    outcomes: OutcomesJson::of(&seen),
-                    mwc: payoff.is_match().then(|| r4(c.value)),
-                }
-            })
+            .map(|c| OptionJson::of(c, side, &payoff))
             .collect()
     });
     let seen = value.map(|o| o.seen_by(side));
