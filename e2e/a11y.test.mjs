@@ -8,7 +8,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { withApp, waitState, apiCall, accountAs, SHOTS } from "./helpers.mjs";
+import { withApp, waitState, apiCall, accountAs, inParallel, SHOTS } from "./helpers.mjs";
 import { mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,10 @@ import { fileURLToPath } from "node:url";
 /** Where every page's picture goes, at a phone's width and a desktop's
  *  (`docs/screenshots/pages/{390,1280}/NAME.jpg`), kept with the docs. */
 const PAGE_SHOTS = join(dirname(fileURLToPath(import.meta.url)), "..", "docs", "screenshots", "pages");
+
+/** How many tabs check pages at once: the checks wait on the server and the
+ *  renderer in turn, so one tab used under a core of this 2-core machine. */
+const TABS = Number(process.env.AGON_A11Y_TABS || 4);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -121,26 +125,30 @@ async function open(page, url, name, path, ready) {
   if (path.startsWith("/g/")) await waitState(page, () => !!window.agonState);
 }
 
+/** What axe-core (WCAG 2.2 AA and best practice) finds on the page as it
+ *  stands, one line each. The page's policy allows no inline script; axe is
+ *  injected around it (the context bypasses CSP). */
+async function axeViolations(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
+  return result.violations.map((v) => `${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
 test("axe-core (WCAG 2.2 AA) finds no violation of any impact on any page at 1280 px, in every language", async () => {
   await withApp(async (server, browser) => {
     const g = await someGames(server.url);
     // The page's policy allows no inline script; axe is injected around it.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await adopt(page, server.url, g);
-    const found = [];
-    for (const lang of ["en", "pl", "fr"]) {
-      for (const [name, path, ready] of pages(g)) {
-        await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
-        await page.evaluate(axeSource);
-        const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
-        // Every violation, whatever its impact: a minor one is a player's
-        // trouble too (the newcomer's audit named an empty table header).
-        for (const v of result.violations) {
-          found.push(`${lang} ${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-        }
-      }
-    }
+    const tabs = await Promise.all(Array.from({ length: TABS }, () => context.newPage()));
+    await adopt(tabs[0], server.url, g);
+    const every = ["en", "pl", "fr"].flatMap((lang) => pages(g).map((p) => [lang, ...p]));
+    const found = (await inParallel(every, tabs.length, async ([lang, name, path, ready], worker) => {
+      const page = tabs[worker];
+      await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
+      // Every violation, whatever its impact: a minor one is a player's
+      // trouble too (the newcomer's audit named an empty table header).
+      return (await axeViolations(page)).map((v) => `${lang} ${name}: ${v}`);
+    })).flat();
     assert.deepEqual(found, [], found.join("\n"));
   });
 });
@@ -148,9 +156,12 @@ test("axe-core (WCAG 2.2 AA) finds no violation of any impact on any page at 128
 test("every page fits a phone: no horizontal scroll, no control off the screen, touch targets of 44 px", async () => {
   await withApp(async (server, browser) => {
     const g = await someGames(server.url);
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const tabs = await Promise.all(Array.from({ length: TABS }, () => context.newPage()));
+    const page = tabs[0];
     await adopt(page, server.url, g);
-    for (const [name, path, ready] of pages(g)) {
+    await inParallel(pages(g), tabs.length, async ([name, path, ready], worker) => {
+      const page = tabs[worker];
       await open(page, server.url, name, path, ready);
       const { scroll, small } = await page.evaluate(() => ({
         scroll: document.scrollingElement.scrollWidth,
@@ -178,7 +189,7 @@ test("every page fits a phone: no horizontal scroll, no control off the screen, 
       if (name === "games list" || name === "rules" || name === "ringo game") {
         await page.screenshot({ path: `${SHOTS}/phone-${name.replace(/ /g, "-")}.png`, fullPage: true });
       }
-    }
+    });
     // On a phone as narrow as 360 px, in every language, the header is one
     // row (name, Menu, account, language); Menu opens every group's links
     // in one column, each a full-size target on the screen, and Escape
@@ -245,33 +256,32 @@ test("at 390 px, on every page, in every language, signed out and signed in: axe
     const g = await someGames(server.url);
     // The page's policy allows no inline script; axe is injected around it.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    await adopt(page, server.url, g);
+    const tabs = await Promise.all(Array.from({ length: TABS }, () => context.newPage()));
+    await adopt(tabs[0], server.url, g);
     const small = [];
     const found = [];
     const extra = [["puzzles", "/puzzles", "#puzzle-theme"]];
     // Signed out first, then signed in: the pages show a signed-in player
     // more (the Rated boxes, the challenge form on a profile, the account
-    // page's settings, making a tournament).
+    // page's settings, making a tournament). Both tabs share the context's
+    // cookie, so both are signed in together.
     for (const who of ["signed out", "signed in"]) {
       if (who === "signed in") {
-        assert.equal(await accountAs(page, "signup", "zed"), 201);
-        await page.reload();
+        assert.equal(await accountAs(tabs[0], "signup", "zed"), 201);
+        await tabs[0].reload();
       }
-      for (const lang of ["en", "pl", "fr"]) {
-        for (const [name, path, ready] of [...pages(g), ...extra]) {
-          await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
-          for (const c of await page.evaluate(controlSizes)) {
-            if (c.w < 24 || c.h < 24) small.push(`${who} ${lang} ${name}: ${c.name} ${c.w}×${c.h}`);
-          }
-          await page.evaluate(axeSource);
-          const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
-          for (const v of result.violations) {
-            found.push(`${who} ${lang} ${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-          }
+      const every = ["en", "pl", "fr"].flatMap((lang) => [...pages(g), ...extra].map((p) => [lang, ...p]));
+      await inParallel(every, tabs.length, async ([lang, name, path, ready], worker) => {
+        const page = tabs[worker];
+        await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=" + lang, ready);
+        for (const c of await page.evaluate(controlSizes)) {
+          if (c.w < 24 || c.h < 24) small.push(`${who} ${lang} ${name}: ${c.name} ${c.w}×${c.h}`);
         }
-      }
+        for (const v of await axeViolations(page)) found.push(`${who} ${lang} ${name}: ${v}`);
+      });
     }
+    small.sort();
+    found.sort();
     assert.deepEqual(small, [], small.join("\n"));
     assert.deepEqual(found, [], found.join("\n"));
   });
@@ -352,21 +362,34 @@ test("the header and every button state read at 4.5:1 or better, on a desktop an
   });
 });
 
+/** Waits until the page stands still for its picture: its fonts loaded,
+ *  every animation and transition that ends has ended, and a frame drawn
+ *  after (waiting a fixed 300 ms instead cost 19 s a run). */
+async function settled(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => {})));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
 test("a picture of every page's first screen, at 390 px and at 1280 px, into docs/screenshots/pages", async () => {
   await withApp(async (server, browser) => {
     const g = await someGames(server.url);
-    for (const width of [390, 1280]) {
+    // Both widths at once, each in its own browser (a phone's and a desktop's).
+    await Promise.all([390, 1280].map(async (width) => {
       const dir = join(PAGE_SHOTS, String(width));
       mkdirSync(dir, { recursive: true });
       const page = await browser.newPage({ viewport: { width, height: width === 390 ? 844 : 800 }, isMobile: width === 390, hasTouch: width === 390 });
       await adopt(page, server.url, g);
       for (const [name, path, ready] of pages(g)) {
         await open(page, server.url, name, path + (path.includes("?") ? "&" : "?") + "lang=en", ready);
-        await page.waitForTimeout(300);
+        await settled(page);
         await page.screenshot({ path: join(dir, name.replace(/ /g, "-") + ".jpg"), type: "jpeg", quality: 60 });
       }
       await page.close();
-    }
+    }));
   });
 });
 
@@ -389,9 +412,7 @@ test("the moderation page, as a moderator sees it with a report and a record: ax
       await page.goto(`${server.url}/mod?lang=${lang}&user=eve`);
       await page.locator("#mod-reports li[data-report]").waitFor();
       await page.locator("#mod-record h3").waitFor();
-      await page.evaluate(axeSource);
-      const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
-      for (const v of result.violations) found.push(`${lang}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+      for (const v of await axeViolations(page)) found.push(`${lang}: ${v}`);
     }
     assert.deepEqual(found, [], found.join("\n"));
     await page.setViewportSize({ width: 390, height: 844 });
@@ -414,9 +435,7 @@ test("the moderation page, as a moderator sees it with a report and a record: ax
       await page.goto(`${server.url}/mod?lang=${lang}&user=eve`);
       await page.locator("#mod-record h3").waitFor();
       for (const c of await page.evaluate(controlSizes)) if (c.w < 24 || c.h < 24) tiny.push(`${lang}: ${c.name} ${c.w}×${c.h}`);
-      await page.evaluate(axeSource);
-      const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } }));
-      for (const v of result.violations) tiny.push(`${lang}: ${v.id} (${v.impact}) ${v.help}`);
+      for (const v of await axeViolations(page)) tiny.push(`${lang}: ${v}`);
     }
     assert.deepEqual(tiny, [], tiny.join("\n"));
   });

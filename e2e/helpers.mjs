@@ -293,3 +293,20 @@ export function decrypt(body, ua, auth) {
   return JSON.parse(plain.subarray(0, plain.length - 1).toString("utf8"));
 }
 
+
+/** Runs `fn(item, worker)` for every item, `workers` at a time, each worker
+ *  taking the next item when it is done; the results in the items' order.
+ *  The page-by-page checks (axe, sizes, pictures) spend most of their time
+ *  in the browser's renderer, one core at a time: two pages at once use the
+ *  machine's second core and need no timing to hold. */
+export async function inParallel(items, workers, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(workers, items.length) }, async (_, worker) => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], worker);
+    }
+  }));
+  return results;
+}

@@ -136,18 +136,25 @@ test("a followed player's game is on the follower's home page; the games-in-play
   });
 });
 
+/** Does `change` on the account page and waits until the server has the
+ *  setting it saves (the page answers nothing visible; a fixed 300 ms was
+ *  a guess). */
+async function saved(page, change) {
+  const put = page.waitForResponse((r) => r.url().endsWith("/api/account/settings") && r.request().method() === "PUT");
+  await change();
+  assert.equal((await put).ok(), true);
+}
+
 test("a player who takes no challenges: her profile says so; one who takes them from players she follows only", async () => {
   await withApp(async (server, browser) => {
     const ala = await player(browser, server.url, "ala");
     const ola = await player(browser, server.url, "ola");
     await ola.goto(server.url + "/account?lang=en");
-    await ola.locator("#pref-challenges").selectOption("nobody");
-    await ola.waitForTimeout(300);
+    await saved(ola, () => ola.locator("#pref-challenges").selectOption("nobody"));
     await ala.goto(server.url + "/@/ola?lang=en");
     await ala.locator("#challenge-refused", { hasText: "ola takes no challenges." }).waitFor();
     assert.equal(await ala.locator("#challenge-send").count(), 0);
-    await ola.locator("#pref-challenges").selectOption("followed");
-    await ola.waitForTimeout(300);
+    await saved(ola, () => ola.locator("#pref-challenges").selectOption("followed"));
     await ala.goto(server.url + "/@/ola?lang=fr");
     await ala.locator("#challenge-policy", { hasText: "que des joueurs qu'elle suit" }).waitFor();
     await ala.locator("#challenge-form > summary").click();
