@@ -1,7 +1,8 @@
 //! The three words every stored game carries, as types: which game
 //! ([`Kind`]), who plays the other seat ([`Mode`]), and how it stands
-//! ([`Status`]). The store reads and writes them as text; everything else
-//! compares them as enums.
+//! ([`Status`]); and the two a tournament carries ([`EventKind`],
+//! [`EventStatus`]). The store reads and writes them as text; everything
+//! else compares them as enums.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -232,6 +233,9 @@ pub enum ModelError {
     /// Not a status (only a damaged row has one).
     #[error("unknown status '{0}'")]
     UnknownStatus(String),
+    /// Not a kind of tournament.
+    #[error("unknown kind '{0}': arena or swiss")]
+    UnknownEventKind(String),
 }
 
 impl FromStr for Kind {
@@ -433,6 +437,95 @@ impl Offer {
     }
 }
 
+/// The two kinds of tournament. The words are part of the API and of the
+/// store (`arena`, `swiss`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    /// Players are paired again as soon as their game ends, until the time
+    /// is up; points for wins, doubled on a streak.
+    Arena,
+    /// A fixed number of rounds, everyone paired each round by score (the
+    /// Dutch system).
+    Swiss,
+}
+
+impl EventKind {
+    /// Both kinds.
+    pub const ALL: [EventKind; 2] = [EventKind::Arena, EventKind::Swiss];
+
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EventKind::Arena => "arena",
+            EventKind::Swiss => "swiss",
+        }
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EventKind {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<EventKind, ModelError> {
+        EventKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| ModelError::UnknownEventKind(s.chars().take(20).collect()))
+    }
+}
+
+/// Where a tournament stands. The words are part of the API and of the
+/// store (`upcoming`, `running`, `finished`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventStatus {
+    /// Not begun: players may enter.
+    Upcoming,
+    /// Under way.
+    Running,
+    /// Over: its standings are final.
+    Finished,
+}
+
+impl EventStatus {
+    /// Every status, in the order an event passes through them.
+    pub const ALL: [EventStatus; 3] = [
+        EventStatus::Upcoming,
+        EventStatus::Running,
+        EventStatus::Finished,
+    ];
+
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EventStatus::Upcoming => "upcoming",
+            EventStatus::Running => "running",
+            EventStatus::Finished => "finished",
+        }
+    }
+}
+
+impl fmt::Display for EventStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EventStatus {
+    type Err = ModelError;
+    fn from_str(s: &str) -> Result<EventStatus, ModelError> {
+        EventStatus::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| ModelError::UnknownStatus(s.to_string()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,6 +544,16 @@ mod tests {
         for m in [Mode::Engine, Mode::Friend, Mode::Local] {
             assert_eq!(m.to_string().parse::<Mode>(), Ok(m));
         }
+        for k in EventKind::ALL {
+            assert_eq!(k.to_string().parse::<EventKind>(), Ok(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+        for st in EventStatus::ALL {
+            assert_eq!(st.to_string().parse::<EventStatus>(), Ok(st));
+            assert_eq!(serde_json::to_value(st).unwrap(), st.name());
+        }
+        assert!("Arena".parse::<EventKind>().is_err());
+        assert!("ongoing".parse::<EventStatus>().is_err());
         assert!("won".parse::<Status>().is_err());
         // An aborted game is nobody's win or loss.
         for seat in Seat::BOTH {

@@ -405,6 +405,9 @@ impl From<ModelError> for ApiError {
                 ApiError::BadRequest(ErrorCode::UnknownOpponent, e.to_string())
             }
             ModelError::UnknownStatus(_) => ApiError::Internal(e.to_string()),
+            ModelError::UnknownEventKind(_) => {
+                ApiError::BadRequest(ErrorCode::BadTournament, e.to_string())
+            }
         }
     }
 }
@@ -537,7 +540,8 @@ impl From<crate::tournaments::TournamentError> for ApiError {
         let m = e.to_string();
         match e {
             T::NotFound(_) => ApiError::Missing(ErrorCode::NoSuchTournament, m),
-            T::Bad(_) => ApiError::BadRequest(ErrorCode::BadTournament, m),
+            T::Refused(_) => ApiError::BadRequest(ErrorCode::BadTournament, m),
+            T::Broken(_) => ApiError::Internal(m),
             T::NotSignedIn => ApiError::Unauthorized(ErrorCode::NotSignedIn, m),
             T::AlreadyIn => ApiError::Conflict(ErrorCode::AlreadyJoined, m),
             T::NotIn => ApiError::Conflict(ErrorCode::NotJoined, m),
@@ -709,5 +713,44 @@ mod tests {
         assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
         let stale = ApiError::from(StoreError::Stale(3)).into_response();
         assert_eq!(stale.status(), StatusCode::CONFLICT);
+    }
+
+    /// A tournament's refusals keep the API's code and words; an entry
+    /// condition is a 403; what is broken on the server (a damaged event,
+    /// no randomness for an id) is a 500, never the asker's 400.
+    #[test]
+    fn a_tournament_refusal_is_a_400_its_conditions_a_403_and_a_fault_a_500() {
+        use crate::tournaments::{Refusal, TournamentError, Unmet};
+        let answer = |e: TournamentError| {
+            let api = ApiError::from(e);
+            (api.to_string(), api.code(), api.into_response().status())
+        };
+        assert_eq!(
+            answer(Refusal::Minutes(0).into()),
+            (
+                "an arena lasts 1 to 1440 minutes, not 0".to_string(),
+                ErrorCode::BadTournament,
+                StatusCode::BAD_REQUEST
+            )
+        );
+        let unmet = Unmet::RatedGames {
+            needed: 5,
+            game: crate::model::Kind::Ringo,
+            games: 2,
+        };
+        assert_eq!(
+            answer(unmet.into()),
+            (
+                "this tournament needs 5 rated games of ringo; you have 2".to_string(),
+                ErrorCode::ConditionsNotMet,
+                StatusCode::FORBIDDEN
+            )
+        );
+        let broken = answer(TournamentError::Broken("a damaged tournament x".into()));
+        assert_eq!(broken.2, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            ApiError::from(crate::model::ModelError::UnknownEventKind("cup".into())).code(),
+            ErrorCode::BadTournament
+        );
     }
 }

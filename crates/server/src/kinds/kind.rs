@@ -114,6 +114,14 @@ pub trait GameKind: Sync {
     /// otherwise one game (an Urgammon match) is the whole of it.
     fn plays_pairs(&self) -> bool;
 
+    /// The game's name as a title ("Ringo"), as in an event's default name.
+    fn title(&self) -> &'static str;
+
+    /// The rules a game is played with where nobody chose them (a
+    /// tournament's, a pool's): Ringo's most even set; none for a game of
+    /// one rule set.
+    fn even_rules(&self) -> Option<&'static str>;
+
     /// The review's measure of `side` (a seat's name) in a game's review
     /// JSON when it is the engine's own, as the review pages show it (Ringo's
     /// accuracy, Urgammon's error rate): the fair-play report of a run of

@@ -11,7 +11,7 @@ mod urgammon;
 
 pub use kind::{GameKind, ImportError, Imported, SettingsFields, SettingsRefusal};
 
-pub use ringo::ringo_reply;
+pub use ringo::{ringo_reply, EVEN_RULES};
 
 use crate::engine::analysis::{self, parse, AnalyzeRequest};
 use crate::engine::EngineError;

@@ -12,6 +12,10 @@ use agon_views::RingoGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+/// The Rules lab's most even set (the set closest to even among those the
+/// lab played again and found balanced).
+pub const EVEN_RULES: &str = "classic,rings=5,slide=on";
+
 /// Ringo.
 pub(super) struct Ringo;
 
@@ -152,6 +156,14 @@ impl GameKind for Ringo {
     /// Attackers and defenders are unequal sides: each player takes both.
     fn plays_pairs(&self) -> bool {
         true
+    }
+
+    fn title(&self) -> &'static str {
+        "Ringo"
+    }
+
+    fn even_rules(&self) -> Option<&'static str> {
+        Some(EVEN_RULES)
     }
 
     fn measure_name(&self) -> &'static str {

@@ -207,6 +207,15 @@ impl GameKind for Urgammon {
         false
     }
 
+    fn title(&self) -> &'static str {
+        "Urgammon"
+    }
+
+    /// Urgammon has one rule set (its match target and stake are settings).
+    fn even_rules(&self) -> Option<&'static str> {
+        None
+    }
+
     fn measure_name(&self) -> &'static str {
         "error rate"
     }

@@ -88,9 +88,7 @@ pub const POOLS: [Pool; 5] = [
     },
 ];
 
-/// The Rules lab's most even set (the set closest to even among those the
-/// lab played again and found balanced).
-pub const EVEN_RULES: &str = "classic,rings=5,slide=on";
+pub use crate::kinds::EVEN_RULES;
 
 /// A pool as the lobby page shows it.
 #[derive(Serialize, Clone, Debug)]

@@ -6,22 +6,23 @@
 
 use super::accounts::SeatAccount;
 use super::error::Stored;
+use crate::model::{EventKind, EventStatus, Kind};
 
 /// A tournament as stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentRow {
     /// Its id.
     pub id: String,
-    /// `arena` or `swiss`.
-    pub kind: String,
-    /// The game (`ringo`, `urgammon`).
-    pub game: String,
+    /// An arena or a Swiss event.
+    pub kind: EventKind,
+    /// The game.
+    pub game: Kind,
     /// Its name.
     pub name: String,
     /// What it is played with, as JSON (the service's `Spec`).
     pub spec: String,
-    /// `upcoming`, `running` or `finished`.
-    pub status: String,
+    /// Upcoming, running or finished.
+    pub status: EventStatus,
     /// When it starts, milliseconds since the epoch.
     pub starts_ms: i64,
     /// When an arena ends (a Swiss event: when it ended).
@@ -103,8 +104,8 @@ pub trait TournamentBackend: Send + Sync {
     async fn advance_tournament(
         &self,
         id: &str,
-        from: (&str, i64),
-        to: (&str, i64),
+        from: (EventStatus, i64),
+        to: (EventStatus, i64),
         ends_ms: Option<i64>,
     ) -> Stored<bool>;
 

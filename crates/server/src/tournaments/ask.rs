@@ -3,13 +3,13 @@
 //! so each uses it without the other.
 
 use crate::clock::{now_ms, ClockSettings};
-use crate::model::Kind;
+use crate::model::{EventKind, Kind};
 
 /// What a player (or the schedule) asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
-    /// `arena` or `swiss`.
-    pub kind: String,
+    /// An arena or a Swiss event.
+    pub kind: EventKind,
     /// The game.
     pub game: Kind,
     /// A name (else made from the settings).
@@ -43,9 +43,9 @@ pub struct Ask {
 impl Ask {
     /// An event of `kind` in `game`, starting now, casual, on no clock
     /// (each field then set as asked).
-    pub fn new(kind: &str, game: Kind) -> Ask {
+    pub fn new(kind: EventKind, game: Kind) -> Ask {
         Ask {
-            kind: kind.to_string(),
+            kind,
             game,
             name: None,
             rules: None,

@@ -11,12 +11,13 @@ use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
 use super::{arena, swiss};
 use crate::clock::now_ms;
 use crate::games::talk;
-use crate::model::{Kind, Status};
+use crate::model::{EventKind, EventStatus, Kind, Status};
 use crate::push::TournamentNews;
 use crate::session::Session;
 use crate::store::{BoutRow, SeatAccount, TournamentRow};
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
+use EventStatus::{Finished, Running, Upcoming};
 
 /// How long a lease to pair an event lasts without being renewed.
 pub const LEASE_MS: i64 = 5_000;
@@ -120,11 +121,7 @@ impl Tournaments {
         let Some(t) = self.store().tournament(&b.tournament).await? else {
             return Ok(());
         };
-        let kind: Kind = t
-            .game
-            .parse()
-            .map_err(|e| TournamentError::Bad(format!("{e}")))?;
-        if let Some((score, turns)) = self.result_of(&b, kind).await? {
+        if let Some((score, turns)) = self.result_of(&b, t.game).await? {
             if self
                 .store()
                 .end_bout(&b.game, score, turns, now_ms())
@@ -144,14 +141,14 @@ impl Tournaments {
     ) -> Result<(), TournamentError> {
         let now = now_ms();
         let spec = spec_of(t)?;
-        if t.status == "upcoming" {
+        if t.status == EventStatus::Upcoming {
             if t.starts_ms - now <= super::service::TELL_BEFORE_MS {
                 self.tell_starting(t).await?;
             }
             if now >= t.starts_ms
                 && self
                     .store()
-                    .advance_tournament(&t.id, ("upcoming", 0), ("running", 0), None)
+                    .advance_tournament(&t.id, (Upcoming, 0), (Running, 0), None)
                     .await?
             {
                 self.changed(&t.id);
@@ -161,10 +158,7 @@ impl Tournaments {
         if !self.hold_lease(&t.id, instance, now).await? {
             return Ok(());
         }
-        let kind: Kind = t
-            .game
-            .parse()
-            .map_err(|e| TournamentError::Bad(format!("{e}")))?;
+        let kind = t.game;
         // Bouts are settled as their games end (`settle_game`); the sweep
         // looks at every open one.
         let bouts = if sweep {
@@ -175,69 +169,91 @@ impl Tournaments {
         let open = bouts
             .iter()
             .any(|b| b.score0.is_none() && b.account1.is_some());
-        if t.kind == "arena" {
-            if t.ends_ms.is_some_and(|e| now >= e) {
-                // Past its end: no new games; finished once the last ends.
-                if !open
-                    && self
-                        .store()
-                        .advance_tournament(&t.id, ("running", 0), ("finished", 0), None)
-                        .await?
-                {
-                    self.changed(&t.id);
-                }
-                return Ok(());
-            }
-            self.pair_arena(t, &spec, kind, &bouts).await
-        } else {
-            let rounds = i64::from(spec.rounds.unwrap_or(1));
-            if open {
-                return Ok(());
-            }
-            let active = self
-                .store()
-                .entrants(&t.id)
-                .await?
-                .iter()
-                .filter(|e| !e.withdrawn)
-                .count();
-            if t.round >= rounds || (t.round == 0 && active < 2) {
-                if self
+        match t.kind {
+            EventKind::Arena => self.step_arena(t, &spec, &bouts, open, now).await,
+            EventKind::Swiss => self.step_swiss(t, &spec, &bouts, open, now).await,
+        }
+    }
+
+    /// An arena under way: pairs whoever waits, until its end; finished
+    /// once its end has passed and its last game ended.
+    async fn step_arena(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        bouts: &[BoutRow],
+        open: bool,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        if t.ends_ms.is_some_and(|e| now >= e) {
+            // Past its end: no new games; finished once the last ends.
+            if !open
+                && self
                     .store()
-                    .advance_tournament(
-                        &t.id,
-                        ("running", t.round),
-                        ("finished", t.round),
-                        Some(now),
-                    )
+                    .advance_tournament(&t.id, (Running, 0), (Finished, 0), None)
                     .await?
-                {
-                    self.changed(&t.id);
-                }
-                return Ok(());
-            }
-            // A round moved on whose pairing was lost (the instance that
-            // moved it stopped): paired now.
-            if t.round >= 1 && !bouts.iter().any(|b| b.round == t.round) && active >= 2 {
-                if !self.pair_swiss(t, &spec, kind, t.round, &bouts).await? {
-                    self.end_unpairable(t, t.round, now).await?;
-                }
+            {
                 self.changed(&t.id);
-                return Ok(());
             }
-            // The next round: whoever moves the round on pairs it.
+            return Ok(());
+        }
+        self.pair_arena(t, spec, t.game, bouts).await
+    }
+
+    /// A Swiss event under way: once every game of the round has ended, the
+    /// next round paired (by whoever moves the round on), or the event
+    /// finished after its last.
+    async fn step_swiss(
+        &self,
+        t: &TournamentRow,
+        spec: &Spec,
+        bouts: &[BoutRow],
+        open: bool,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        let kind = t.game;
+        let rounds = i64::from(spec.rounds.unwrap_or(1));
+        if open {
+            return Ok(());
+        }
+        let active = self
+            .store()
+            .entrants(&t.id)
+            .await?
+            .iter()
+            .filter(|e| !e.withdrawn)
+            .count();
+        if t.round >= rounds || (t.round == 0 && active < 2) {
             if self
                 .store()
-                .advance_tournament(&t.id, ("running", t.round), ("running", t.round + 1), None)
+                .advance_tournament(&t.id, (Running, t.round), (Finished, t.round), Some(now))
                 .await?
             {
-                if !self.pair_swiss(t, &spec, kind, t.round + 1, &bouts).await? {
-                    self.end_unpairable(t, t.round + 1, now).await?;
-                }
                 self.changed(&t.id);
             }
-            Ok(())
+            return Ok(());
         }
+        // A round moved on whose pairing was lost (the instance that
+        // moved it stopped): paired now.
+        if t.round >= 1 && !bouts.iter().any(|b| b.round == t.round) && active >= 2 {
+            if !self.pair_swiss(t, spec, kind, t.round, bouts).await? {
+                self.end_unpairable(t, t.round, now).await?;
+            }
+            self.changed(&t.id);
+            return Ok(());
+        }
+        // The next round: whoever moves the round on pairs it.
+        if self
+            .store()
+            .advance_tournament(&t.id, (Running, t.round), (Running, t.round + 1), None)
+            .await?
+        {
+            if !self.pair_swiss(t, spec, kind, t.round + 1, bouts).await? {
+                self.end_unpairable(t, t.round + 1, now).await?;
+            }
+            self.changed(&t.id);
+        }
+        Ok(())
     }
 
     /// Holds (or takes) the lease to pair an event: written to the store
@@ -408,7 +424,7 @@ impl Tournaments {
             return Ok(None);
         };
         Ok(Some(Session::from_stored(loaded).map_err(|e| {
-            TournamentError::Bad(format!("a damaged game {id}: {e}"))
+            TournamentError::Broken(format!("a damaged game {id}: {e}"))
         })?))
     }
 
@@ -505,7 +521,7 @@ impl Tournaments {
             return Ok(());
         }
         let entrants = self.store().entrants(&t.id).await?;
-        let standing: HashMap<i64, f64> = super::service::standings(&t.kind, &entrants, bouts)
+        let standing: HashMap<i64, f64> = super::service::standings(t.kind, &entrants, bouts)
             .iter()
             .map(|s| (s.account, s.score))
             .collect();
@@ -568,7 +584,7 @@ impl Tournaments {
     ) -> Result<(), TournamentError> {
         tracing::info!(tournament = %t.id, round, "a Swiss round could pair nobody: the event ends");
         self.store()
-            .advance_tournament(&t.id, ("running", round), ("finished", round), Some(now))
+            .advance_tournament(&t.id, (Running, round), (Finished, round), Some(now))
             .await?;
         Ok(())
     }

@@ -103,7 +103,7 @@ impl Tournaments {
     pub async fn follow(&self, id: &str) -> Result<Following, TournamentError> {
         self.row(id).await?;
         let Ok(mut feeds) = self.inner.feeds.lock() else {
-            return Err(TournamentError::Bad("the feeds are broken".into()));
+            return Err(TournamentError::Broken("the feeds are broken".into()));
         };
         let placed = Some(self.inner.placed.subscribe());
         if let Some(latest) = feeds.get(id) {

@@ -9,6 +9,7 @@ pub mod arena;
 mod ask;
 pub mod bout;
 mod director;
+mod error;
 mod live;
 pub mod schedule;
 mod service;
@@ -18,9 +19,9 @@ pub use director::{LEASE_MS, ONLINE_GRACE_MS, TICK};
 pub(crate) use live::run;
 pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
 pub use service::{
-    standings, Ask, BoutView, GameTournament, Listed, Placing, Spec, Standing, TournamentError,
-    TournamentView, Tournaments, You, MAX_AHEAD_MS, MAX_MADE_EACH, MAX_MINUTES, MAX_ROUNDS,
-    PUSHED_BOUTS, PUSHED_LINES, TELL_BEFORE_MS, VOID,
+    standings, Ask, BoutView, GameTournament, Listed, Placing, Refusal, Spec, Standing,
+    TournamentError, TournamentView, Tournaments, Unmet, You, MAX_AHEAD_MS, MAX_MADE_EACH,
+    MAX_MINUTES, MAX_ROUNDS, PUSHED_BOUTS, PUSHED_LINES, TELL_BEFORE_MS, VOID,
 };
 
 use std::sync::Arc;

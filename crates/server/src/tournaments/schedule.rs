@@ -21,7 +21,7 @@
 
 use super::ask::Ask;
 use crate::clock::ClockSettings;
-use crate::model::Kind;
+use crate::model::{EventKind, Kind};
 use std::str::FromStr;
 
 /// One line of the schedule.
@@ -51,9 +51,9 @@ impl FromStr for Entry {
             return Err(format!("'{key}': a name is letters, digits, - and _"));
         }
         let kind = words.next().ok_or("no kind (arena or swiss)")?;
-        if kind != "arena" && kind != "swiss" {
-            return Err(format!("'{kind}': the kind is arena or swiss"));
-        }
+        let kind: EventKind = kind
+            .parse()
+            .map_err(|_| format!("'{kind}': the kind is arena or swiss"))?;
         let game: Kind = words
             .next()
             .ok_or("no game (ringo or urgammon)")?

@@ -4,12 +4,13 @@
 
 use super::arena::{self, Played};
 pub use super::ask::Ask;
+pub use super::error::{Refusal, TournamentError, Unmet};
 use super::swiss;
 use crate::clock::{now_ms, ClockSettings};
 use crate::games::players;
-use crate::lobby::{Lobby, LobbyError};
-use crate::model::Kind;
-use crate::store::{BoutRow, Capped, EntrantRow, SeatAccount, Store, StoreError, TournamentRow};
+use crate::lobby::Lobby;
+use crate::model::{EventKind, EventStatus, Kind};
+use crate::store::{BoutRow, Capped, EntrantRow, SeatAccount, Store, TournamentRow};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -75,47 +76,6 @@ pub struct Spec {
     pub password_hash: Option<String>,
 }
 
-/// Why a tournament request is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum TournamentError {
-    /// No such event.
-    #[error("no tournament with id '{0}'")]
-    NotFound(String),
-    /// The request is not one.
-    #[error("{0}")]
-    Bad(String),
-    /// Signed in only.
-    #[error("sign in to enter or make a tournament")]
-    NotSignedIn,
-    /// Entered already.
-    #[error("you are in this tournament already")]
-    AlreadyIn,
-    /// Not entered.
-    #[error("you are not in this tournament")]
-    NotIn,
-    /// Over.
-    #[error("this tournament is over")]
-    Over,
-    /// An entry condition not met.
-    #[error("{0}")]
-    Conditions(String),
-    /// A private event's password is wrong.
-    #[error("wrong password for this tournament")]
-    WrongPassword,
-    /// Too many events made.
-    #[error("you have {0} tournaments upcoming or running already")]
-    TooMany(usize),
-    /// The lobby refused (a pause, a ban from rated play, settings).
-    #[error(transparent)]
-    Lobby(#[from] LobbyError),
-    /// The game refused (not hers, not now) or failed: its own code.
-    #[error(transparent)]
-    Game(#[from] crate::games::GameError),
-    /// The store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
 /// The event a game belongs to, as its finished game's page offers the
 /// way back to it.
 #[derive(Serialize, Clone, Debug, PartialEq)]
@@ -125,9 +85,9 @@ pub struct GameTournament {
     /// Its name.
     pub name: String,
     /// `arena` or `swiss`.
-    pub kind: String,
+    pub kind: EventKind,
     /// `upcoming`, `running` or `finished`.
-    pub status: String,
+    pub status: EventStatus,
 }
 
 /// One line of the standings.
@@ -210,13 +170,13 @@ pub struct TournamentView {
     /// Its id.
     pub id: String,
     /// `arena` or `swiss`.
-    pub kind: String,
+    pub kind: EventKind,
     /// The game.
-    pub game: String,
+    pub game: Kind,
     /// Its name.
     pub name: String,
     /// `upcoming`, `running` or `finished`.
-    pub status: String,
+    pub status: EventStatus,
     /// When it starts.
     pub starts_ms: i64,
     /// When an arena ends (a Swiss event once finished).
@@ -270,13 +230,13 @@ pub struct Listed {
     /// Its id.
     pub id: String,
     /// `arena` or `swiss`.
-    pub kind: String,
+    pub kind: EventKind,
     /// The game.
-    pub game: String,
+    pub game: Kind,
     /// Its name.
     pub name: String,
     /// `upcoming`, `running` or `finished`.
-    pub status: String,
+    pub status: EventStatus,
     /// When it starts.
     pub starts_ms: i64,
     /// When it ends or ended.
@@ -301,11 +261,11 @@ pub struct Placing {
     /// Its name.
     pub name: String,
     /// `arena` or `swiss`.
-    pub kind: String,
+    pub kind: EventKind,
     /// The game.
-    pub game: String,
+    pub game: Kind,
     /// `upcoming`, `running` or `finished`.
-    pub status: String,
+    pub status: EventStatus,
     /// When it started.
     pub starts_ms: i64,
     /// Her place (so far), from 1.
@@ -482,15 +442,11 @@ impl Counted {
 }
 
 /// A name from the settings: "Ringo arena", "Urgammon Swiss".
-fn default_name(kind: &str, game: Kind) -> String {
-    let g = match game {
-        Kind::Ringo => "Ringo",
-        Kind::Urgammon => "Urgammon",
-    };
-    if kind == "arena" {
-        format!("{g} arena")
-    } else {
-        format!("{g} Swiss")
+fn default_name(kind: EventKind, game: Kind) -> String {
+    let g = crate::kinds::of(game).title();
+    match kind {
+        EventKind::Arena => format!("{g} arena"),
+        EventKind::Swiss => format!("{g} Swiss"),
     }
 }
 
@@ -531,7 +487,7 @@ impl Tournaments {
         let entrants = self.store().entrants(&row.id).await?;
         let bouts = self.store().bouts(&row.id).await?;
         let now_game = self.games_now(row, &bouts).await?;
-        let mut table = standings(&row.kind, &entrants, &bouts);
+        let mut table = standings(row.kind, &entrants, &bouts);
         for s in &mut table {
             let second = s.playing.as_ref().and_then(|g| now_game.get(g)).cloned();
             if second.is_some() {
@@ -596,10 +552,7 @@ impl Tournaments {
     ) -> Result<HashMap<String, String>, TournamentError> {
         let mut now_game = HashMap::new();
         // Only a bout of two games has a game other than its first.
-        let pairs = row
-            .game
-            .parse::<Kind>()
-            .is_ok_and(|k| crate::kinds::of(k).plays_pairs());
+        let pairs = crate::kinds::of(row.game).plays_pairs();
         if !pairs {
             return Ok(now_game);
         }
@@ -641,97 +594,64 @@ impl Tournaments {
         by: Option<SeatAccount>,
     ) -> Result<Option<TournamentView>, TournamentError> {
         let now = now_ms();
-        match ask.kind.as_str() {
-            "arena" => {
-                let m = ask.minutes.ok_or_else(|| {
-                    TournamentError::Bad("an arena needs its length: minutes".into())
-                })?;
+        match ask.kind {
+            EventKind::Arena => {
+                let m = ask.minutes.ok_or(Refusal::NoMinutes)?;
                 if !(1..=MAX_MINUTES).contains(&m) {
-                    return Err(TournamentError::Bad(format!(
-                        "an arena lasts 1 to {MAX_MINUTES} minutes, not {m}"
-                    )));
+                    return Err(Refusal::Minutes(m).into());
                 }
                 if ask.rounds.is_some() {
-                    return Err(TournamentError::Bad(
-                        "an arena has minutes, not rounds".into(),
-                    ));
+                    return Err(Refusal::RoundsInArena.into());
+                }
+                if ask.clock.is_none_or(|c| c.days > 0) {
+                    return Err(Refusal::NotLive.into());
                 }
             }
-            "swiss" => {
-                let r = ask.rounds.ok_or_else(|| {
-                    TournamentError::Bad("a Swiss event needs its number of rounds".into())
-                })?;
+            EventKind::Swiss => {
+                let r = ask.rounds.ok_or(Refusal::NoRounds)?;
                 if !(1..=MAX_ROUNDS).contains(&r) {
-                    return Err(TournamentError::Bad(format!(
-                        "a Swiss event has 1 to {MAX_ROUNDS} rounds, not {r}"
-                    )));
+                    return Err(Refusal::Rounds(r).into());
                 }
                 if ask.minutes.is_some() {
-                    return Err(TournamentError::Bad(
-                        "a Swiss event has rounds, not minutes".into(),
-                    ));
+                    return Err(Refusal::MinutesInSwiss.into());
                 }
             }
-            other => {
-                return Err(TournamentError::Bad(format!(
-                    "unknown kind '{}': arena or swiss",
-                    other.chars().take(20).collect::<String>()
-                )))
-            }
-        }
-        if ask.kind == "arena" && ask.clock.is_none_or(|c| c.days > 0) {
-            return Err(TournamentError::Bad(
-                "an arena is played on a live clock".into(),
-            ));
         }
         // A second's grace for the request in flight: "now" sent by a
         // client is a little in the past when it lands.
         if ask.starts_ms < now - START_GRACE_MS || ask.starts_ms > now + MAX_AHEAD_MS {
-            return Err(TournamentError::Bad(
-                "a tournament starts within the next 30 days".into(),
-            ));
+            return Err(Refusal::Start.into());
         }
         for r in [ask.min_rating, ask.max_rating].into_iter().flatten() {
             if !(0.0..=4000.0).contains(&r) {
-                return Err(TournamentError::Bad(format!(
-                    "{r} is not a rating (0 to 4000)"
-                )));
+                return Err(Refusal::Rating(r).into());
             }
         }
         if let (Some(lo), Some(hi)) = (ask.min_rating, ask.max_rating) {
             if lo > hi {
-                return Err(TournamentError::Bad(
-                    "the lowest rating is above the highest".into(),
-                ));
+                return Err(Refusal::RatingsCrossed.into());
             }
         }
         if ask.min_rated_games.is_some_and(|n| n > 1000) {
-            return Err(TournamentError::Bad(
-                "at most 1000 rated games may be asked for".into(),
-            ));
+            return Err(Refusal::RatedGames.into());
         }
         let name = match ask.name.as_deref() {
             // No name, or only spaces: the default one.
             Some(n) if !n.trim().is_empty() => crate::text::TOURNAMENT_NAME
                 .check(n)
-                .map_err(|e| TournamentError::Bad(e.to_string()))?,
-            _ => default_name(&ask.kind, ask.game),
+                .map_err(Refusal::Name)?,
+            _ => default_name(ask.kind, ask.game),
         };
         if let Some(p) = &ask.password {
             if p.is_empty() || p.chars().count() > 100 {
-                return Err(TournamentError::Bad(
-                    "a password has 1 to 100 characters".into(),
-                ));
+                return Err(Refusal::Password.into());
             }
         }
-        let rules = match ask.game {
-            Kind::Ringo => Some(
-                ask.rules
-                    .clone()
-                    .unwrap_or_else(|| crate::lobby::EVEN_RULES.to_string()),
-            ),
-            Kind::Urgammon => None,
-        };
+        // A game of several rule sets is played by the set asked, or the
+        // most even one; a game of one set has none to name.
+        let rules = crate::kinds::of(ask.game)
+            .even_rules()
+            .map(|even| ask.rules.clone().unwrap_or_else(|| even.to_string()));
         let (settings, clock) =
             Lobby::checked_settings(ask.game, rules.as_deref(), ask.to, ask.clock)?;
         if ask.rated && by.is_none() && ask.schedule.is_none() {
@@ -751,12 +671,13 @@ impl Tournaments {
             password_hash: ask.password.as_deref().map(crate::secrets::hash),
         };
         let row = TournamentRow {
-            id: crate::secrets::game_id().map_err(|e| TournamentError::Bad(e.to_string()))?,
-            kind: ask.kind.clone(),
-            game: ask.game.name().to_string(),
+            id: crate::secrets::game_id().map_err(|e| TournamentError::Broken(e.to_string()))?,
+            kind: ask.kind,
+            game: ask.game,
             name,
-            spec: serde_json::to_string(&spec).map_err(|e| TournamentError::Bad(e.to_string()))?,
-            status: "upcoming".into(),
+            spec: serde_json::to_string(&spec)
+                .map_err(|e| TournamentError::Broken(e.to_string()))?,
+            status: EventStatus::Upcoming,
             starts_ms: ask.starts_ms.max(now),
             ends_ms: ask
                 .minutes
@@ -816,14 +737,14 @@ impl Tournaments {
         for t in self.store().tournaments_of(account, 10).await? {
             let entrants = self.store().entrants(&t.id).await?;
             let bouts = self.store().bouts(&t.id).await?;
-            let table = standings(&t.kind, &entrants, &bouts);
+            let table = standings(t.kind, &entrants, &bouts);
             if let Some(me) = table.iter().find(|s| s.account == account) {
                 out.push(Placing {
                     id: t.id.clone(),
                     name: t.name.clone(),
-                    kind: t.kind.clone(),
-                    game: t.game.clone(),
-                    status: t.status.clone(),
+                    kind: t.kind,
+                    game: t.game,
+                    status: t.status,
                     starts_ms: t.starts_ms,
                     rank: me.rank,
                     of: table.len(),
@@ -870,8 +791,8 @@ impl Tournaments {
     ) -> Result<TournamentView, TournamentError> {
         let row = self.row(id).await?;
         let spec = spec_of(&row)?;
-        let kind: Kind = row.game.parse().map_err(|_| TournamentError::Over)?;
-        if row.status == "finished" || is_closing(&row, &spec) {
+        let kind = row.game;
+        if row.status == EventStatus::Finished || is_closing(&row, &spec) {
             return Err(TournamentError::Over);
         }
         if let Some(hash) = &spec.password_hash {
@@ -889,29 +810,21 @@ impl Tournaments {
             .into_iter()
             .find(|(k, _)| *k == kind)
             .map_or(0, |(_, r)| r.games);
-        if let Some(lo) = spec.min_rating {
-            if rating < lo {
-                return Err(TournamentError::Conditions(format!(
-                    "your rating ({}) is below this tournament's lowest ({lo})",
-                    rating.round()
-                )));
-            }
+        if let Some(lowest) = spec.min_rating.filter(|&lo| rating < lo) {
+            let rating = rating.round();
+            return Err(Unmet::RatingBelow { rating, lowest }.into());
         }
-        if let Some(hi) = spec.max_rating {
-            if rating > hi {
-                return Err(TournamentError::Conditions(format!(
-                    "your rating ({}) is above this tournament's highest ({hi})",
-                    rating.round()
-                )));
-            }
+        if let Some(highest) = spec.max_rating.filter(|&hi| rating > hi) {
+            let rating = rating.round();
+            return Err(Unmet::RatingAbove { rating, highest }.into());
         }
-        if let Some(n) = spec.min_rated_games {
-            if games < n {
-                return Err(TournamentError::Conditions(format!(
-                    "this tournament needs {n} rated games of {}; you have {games}",
-                    row.game
-                )));
+        if let Some(needed) = spec.min_rated_games.filter(|&n| games < n) {
+            return Err(Unmet::RatedGames {
+                needed,
+                game: row.game,
+                games,
             }
+            .into());
         }
         if !self.store().enter(id, who.id, rating, now_ms()).await? {
             return Err(TournamentError::AlreadyIn);
@@ -931,7 +844,7 @@ impl Tournaments {
         who: &SeatAccount,
     ) -> Result<TournamentView, TournamentError> {
         let row = self.row(id).await?;
-        if row.status == "finished" {
+        if row.status == EventStatus::Finished {
             return Err(TournamentError::Over);
         }
         if !self.store().withdraw(id, who.id).await? {
@@ -952,7 +865,7 @@ impl Tournaments {
             .tournaments_of(account, usize::MAX >> 1)
             .await?
         {
-            if t.status != "finished" && self.store().withdraw(&t.id, account).await? {
+            if t.status != EventStatus::Finished && self.store().withdraw(&t.id, account).await? {
                 self.changed(&t.id);
             }
         }
@@ -972,18 +885,15 @@ impl Tournaments {
         who: &SeatAccount,
     ) -> Result<TournamentView, TournamentError> {
         let row = self.row(id).await?;
-        if row.kind != "arena" || row.status != "running" {
-            return Err(TournamentError::Bad(
-                "berserk is for an arena under way".into(),
-            ));
+        if row.kind != EventKind::Arena || row.status != EventStatus::Running {
+            return Err(Refusal::BerserkNotNow.into());
         }
         let bouts = self.store().bouts(id).await?;
-        let game = playing(&bouts, who.id)
-            .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
+        let game = playing(&bouts, who.id).ok_or(Refusal::NoGameInPlay)?;
         let bout = bouts
             .iter()
             .find(|b| b.game == game)
-            .ok_or_else(|| TournamentError::Bad("you have no game in play here".into()))?;
+            .ok_or(Refusal::NoGameInPlay)?;
         // The game's refusal keeps its own code; a store failure is a 5xx.
         players::berserk(self.inner.people.games(), &game, who.id).await?;
         let seat = usize::from(bout.account0 != who.id);
@@ -1001,8 +911,8 @@ impl Tournaments {
         let now = now_ms();
         let mut out = vec![];
         for t in self.store().tournaments_of(account, 10).await? {
-            let soon = t.status == "upcoming" && t.starts_ms - now <= TELL_BEFORE_MS;
-            if t.status == "running" || soon {
+            let soon = t.status == EventStatus::Upcoming && t.starts_ms - now <= TELL_BEFORE_MS;
+            if t.status == EventStatus::Running || soon {
                 let v = self.view(&t, Some(account)).await?;
                 if soon || v.you.as_ref().is_some_and(|y| y.game.is_some()) {
                     out.push(v);
@@ -1052,7 +962,7 @@ impl Tournaments {
                 berserk: b.berserk,
             })
             .collect();
-        let podium = if row.status == "finished" {
+        let podium = if row.status == EventStatus::Finished {
             standings
                 .iter()
                 .take(3)
@@ -1065,10 +975,10 @@ impl Tournaments {
         Ok((
             TournamentView {
                 id: row.id.clone(),
-                kind: row.kind.clone(),
-                game: row.game.clone(),
+                kind: row.kind,
+                game: row.game,
                 name: row.name.clone(),
-                status: row.status.clone(),
+                status: row.status,
                 starts_ms: row.starts_ms,
                 ends_ms: row.ends_ms,
                 round: row.round,
@@ -1099,26 +1009,26 @@ impl Tournaments {
 /// An arena past its end, or a Swiss event in its last round: nobody new
 /// may enter.
 fn is_closing(row: &TournamentRow, spec: &Spec) -> bool {
-    match row.kind.as_str() {
-        "arena" => row.ends_ms.is_some_and(|e| now_ms() >= e),
-        _ => spec.rounds.is_some_and(|r| row.round >= i64::from(r)),
+    match row.kind {
+        EventKind::Arena => row.ends_ms.is_some_and(|e| now_ms() >= e),
+        EventKind::Swiss => spec.rounds.is_some_and(|r| row.round >= i64::from(r)),
     }
 }
 
 /// An event's spec.
 pub(super) fn spec_of(row: &TournamentRow) -> Result<Spec, TournamentError> {
     serde_json::from_str(&row.spec)
-        .map_err(|e| TournamentError::Bad(format!("a damaged tournament {}: {e}", row.id)))
+        .map_err(|e| TournamentError::Broken(format!("a damaged tournament {}: {e}", row.id)))
 }
 
 fn listed(t: &TournamentRow) -> Listed {
     let spec = spec_of(t).ok();
     Listed {
         id: t.id.clone(),
-        kind: t.kind.clone(),
-        game: t.game.clone(),
+        kind: t.kind,
+        game: t.game,
         name: t.name.clone(),
-        status: t.status.clone(),
+        status: t.status,
         starts_ms: t.starts_ms,
         ends_ms: t.ends_ms,
         rated: spec.as_ref().is_some_and(|s| s.rated),
@@ -1154,7 +1064,7 @@ fn score_in(b: &BoutRow, account: i64) -> Option<f64> {
 /// The standings counted from the bouts: an arena's points (streaks and
 /// berserk, in the order bouts ended), or a Swiss event's score with its
 /// tie-breaks; ties by the rating at entry.
-pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<Standing> {
+pub fn standings(kind: EventKind, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<Standing> {
     let mut ended: Vec<&BoutRow> = bouts.iter().filter(|b| b.score0.is_some()).collect();
     ended.sort_by_key(|b| (b.ended_ms.unwrap_or(0), b.created_ms));
     // Each player's finished bouts in order, and her bout in play: one
@@ -1185,7 +1095,7 @@ pub fn standings(kind: &str, entrants: &[EntrantRow], bouts: &[BoutRow]) -> Vec<
         .iter()
         .map(|e| {
             let a = e.account.id;
-            let (score, sheet, fire, buchholz, sb) = if kind == "arena" {
+            let (score, sheet, fire, buchholz, sb) = if kind == EventKind::Arena {
                 let played: Vec<Played> = mine(a)
                     .filter_map(|b| {
                         Some(Played {
@@ -1314,7 +1224,7 @@ mod tests {
             bout(3, 1, Some(3), 0.5),
             bout(4, 2, None, 1.0),
         ];
-        for kind in ["arena", "swiss"] {
+        for kind in crate::model::EventKind::ALL {
             let table = super::standings(kind, &entrants, &bouts);
             let games = |id: i64| {
                 table

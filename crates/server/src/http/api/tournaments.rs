@@ -10,7 +10,7 @@ use super::seeks::{match_target, who};
 use crate::clock::{now_ms, ClockSettings};
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::signed::Viewer;
-use crate::model::Kind;
+use crate::model::{EventKind, EventStatus, Kind};
 use crate::state::AppState;
 use crate::tournaments::{Ask, Listed, TournamentView, MAX_AHEAD_MS};
 use axum::body::Bytes;
@@ -127,21 +127,28 @@ pub async fn create(
         (None, Some(at)) => at,
         (None, None) => now,
     };
-    let mut ask = Ask::new(&req.kind, game);
-    ask.name = req.name;
-    ask.rules = req.rules;
-    ask.to = match_target(req.to.as_ref())?;
-    ask.clock = super::games::time_control(req.clock, req.days)?;
-    ask.minutes = whole(
+    // The kind is read here, once; refused after the fields below (as the
+    // service refused it when it was a word).
+    let kind = req.kind.parse::<EventKind>();
+    let to = match_target(req.to.as_ref())?;
+    let clock = super::games::time_control(req.clock, req.days)?;
+    let minutes = whole(
         req.minutes,
         "minutes",
         1..=i64::from(crate::tournaments::MAX_MINUTES),
     )?;
-    ask.rounds = whole(
+    let rounds = whole(
         req.rounds,
         "rounds",
         1..=i64::from(crate::tournaments::MAX_ROUNDS),
     )?;
+    let mut ask = Ask::new(kind?, game);
+    ask.name = req.name;
+    ask.rules = req.rules;
+    ask.to = to;
+    ask.clock = clock;
+    ask.minutes = minutes;
+    ask.rounds = rounds;
     ask.rated = req.rated.unwrap_or(false);
     ask.starts_ms = starts_ms;
     ask.min_rating = req.min_rating;
@@ -159,11 +166,11 @@ pub async fn create(
 /// `GET /api/tournaments`.
 pub async fn list(State(app): State<AppState>) -> Result<Json<ListAnswer>, ApiError> {
     let all = app.tournaments().list().await?;
-    let of = |status: &str| all.iter().filter(|t| t.status == status).cloned().collect();
+    let of = |status| all.iter().filter(|t| t.status == status).cloned().collect();
     Ok(Json(ListAnswer {
-        upcoming: of("upcoming"),
-        running: of("running"),
-        finished: of("finished"),
+        upcoming: of(EventStatus::Upcoming),
+        running: of(EventStatus::Running),
+        finished: of(EventStatus::Finished),
     }))
 }
 

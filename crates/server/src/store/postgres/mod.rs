@@ -183,7 +183,7 @@ async fn insert_dice(c: &impl GenericClient, id: &str, dice: &[Drawn]) -> Result
 
 /// A text column read as one of the model's enums; a word it does not know
 /// means a damaged row, reported as an error.
-fn parsed<T: std::str::FromStr>(r: &Row, column: usize) -> Result<T, StoreError>
+pub(super) fn parsed<T: std::str::FromStr>(r: &Row, column: usize) -> Result<T, StoreError>
 where
     T::Err: std::fmt::Display,
 {

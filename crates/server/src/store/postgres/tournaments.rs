@@ -2,7 +2,9 @@
 //! running event paired by the one instance holding its lease.
 
 use super::PgStore;
+use crate::model::EventStatus;
 use crate::store::accounts::SeatAccount;
+use crate::store::error::StoreError;
 use crate::store::error::Stored;
 use crate::store::tournaments::{BoutRow, EntrantRow, TournamentBackend, TournamentRow};
 use crate::store::Capped;
@@ -15,15 +17,15 @@ const COLUMNS: &str = "t.id, t.kind, t.game, t.name, t.spec, t.status, t.starts_
 /// A tournament's tables (its maker's name beside it).
 const FROM: &str = "tournaments t LEFT JOIN accounts a ON a.id = t.created_by";
 
-fn tournament_from(r: &Row) -> TournamentRow {
+fn tournament_from(r: &Row) -> Result<TournamentRow, StoreError> {
     let by: Option<i64> = r.get(9);
-    TournamentRow {
+    Ok(TournamentRow {
         id: r.get(0),
-        kind: r.get(1),
-        game: r.get(2),
+        kind: super::parsed(r, 1)?,
+        game: super::parsed(r, 2)?,
         name: r.get(3),
         spec: r.get(4),
-        status: r.get(5),
+        status: super::parsed(r, 5)?,
         starts_ms: r.get(6),
         ends_ms: r.get(7),
         round: r.get(8),
@@ -33,7 +35,7 @@ fn tournament_from(r: &Row) -> TournamentRow {
         }),
         created_ms: r.get(11),
         schedule: r.get(12),
-    }
+    })
 }
 
 /// A bout's columns, in the order [`bout_from`] reads them.
@@ -83,11 +85,11 @@ impl TournamentBackend for PgStore {
                  ON CONFLICT DO NOTHING",
                 &[
                     &row.id,
-                    &row.kind,
-                    &row.game,
+                    &row.kind.name(),
+                    &row.game.name(),
                     &row.name,
                     &row.spec,
-                    &row.status,
+                    &row.status.name(),
                     &row.starts_ms,
                     &row.ends_ms,
                     &row.round,
@@ -114,7 +116,8 @@ impl TournamentBackend for PgStore {
             )
             .await?
             .as_ref()
-            .map(tournament_from))
+            .map(tournament_from)
+            .transpose()?)
     }
 
     async fn tournaments(&self, finished: usize) -> Stored<Vec<TournamentRow>> {
@@ -130,7 +133,7 @@ impl TournamentBackend for PgStore {
             .await?
             .iter()
             .map(tournament_from)
-            .collect();
+            .collect::<Result<_, _>>()?;
         out.extend(
             client
                 .query(
@@ -142,7 +145,8 @@ impl TournamentBackend for PgStore {
                 )
                 .await?
                 .iter()
-                .map(tournament_from),
+                .map(tournament_from)
+                .collect::<Result<Vec<_>, _>>()?,
         );
         Ok(out)
     }
@@ -150,8 +154,8 @@ impl TournamentBackend for PgStore {
     async fn advance_tournament(
         &self,
         id: &str,
-        from: (&str, i64),
-        to: (&str, i64),
+        from: (EventStatus, i64),
+        to: (EventStatus, i64),
         ends_ms: Option<i64>,
     ) -> Stored<bool> {
         let client = self.client().await?;
@@ -159,7 +163,7 @@ impl TournamentBackend for PgStore {
             .execute(
                 "UPDATE tournaments SET status = $4, round = $5, ends_ms = COALESCE($6, ends_ms)
                  WHERE id = $1 AND status = $2 AND round = $3",
-                &[&id, &from.0, &from.1, &to.0, &to.1, &ends_ms],
+                &[&id, &from.0.name(), &from.1, &to.0.name(), &to.1, &ends_ms],
             )
             .await?;
         Ok(n == 1)
@@ -340,6 +344,6 @@ impl TournamentBackend for PgStore {
             .await?
             .iter()
             .map(tournament_from)
-            .collect())
+            .collect::<Result<_, _>>()?)
     }
 }

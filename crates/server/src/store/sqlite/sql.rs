@@ -477,7 +477,7 @@ fn insert_invite(
 
 /// A text column read as one of the model's enums; a word it does not know
 /// is a conversion error (the row is damaged), not a panic.
-fn parsed<T>(r: &rusqlite::Row<'_>, column: usize) -> Result<T, rusqlite::Error>
+pub(super) fn parsed<T>(r: &rusqlite::Row<'_>, column: usize) -> Result<T, rusqlite::Error>
 where
     T: std::str::FromStr,
     T::Err: std::error::Error + Send + Sync + 'static,

@@ -1,6 +1,7 @@
 //! The SQLite store's tournaments.
 
 use super::SqliteStore;
+use crate::model::EventStatus;
 use crate::store::accounts::SeatAccount;
 use crate::store::error::Stored;
 use crate::store::tournaments::{BoutRow, EntrantRow, TournamentBackend, TournamentRow};
@@ -18,11 +19,11 @@ fn tournament_from(r: &rusqlite::Row<'_>) -> Result<TournamentRow, rusqlite::Err
     let by: Option<i64> = r.get(9)?;
     Ok(TournamentRow {
         id: r.get(0)?,
-        kind: r.get(1)?,
-        game: r.get(2)?,
+        kind: super::sql::parsed(r, 1)?,
+        game: super::sql::parsed(r, 2)?,
         name: r.get(3)?,
         spec: r.get(4)?,
-        status: r.get(5)?,
+        status: super::sql::parsed(r, 5)?,
         starts_ms: r.get(6)?,
         ends_ms: r.get(7)?,
         round: r.get(8)?,
@@ -78,11 +79,11 @@ impl TournamentBackend for SqliteStore {
                  ON CONFLICT DO NOTHING",
                 params![
                     row.id,
-                    row.kind,
-                    row.game,
+                    row.kind.name(),
+                    row.game.name(),
                     row.name,
                     row.spec,
-                    row.status,
+                    row.status.name(),
                     row.starts_ms,
                     row.ends_ms,
                     row.round,
@@ -134,11 +135,11 @@ impl TournamentBackend for SqliteStore {
     async fn advance_tournament(
         &self,
         id: &str,
-        from: (&str, i64),
-        to: (&str, i64),
+        from: (EventStatus, i64),
+        to: (EventStatus, i64),
         ends_ms: Option<i64>,
     ) -> Stored<bool> {
-        let (id, from_status, to_status) = (id.to_string(), from.0.to_string(), to.0.to_string());
+        let (id, from_status, to_status) = (id.to_string(), from.0.name(), to.0.name());
         self.write(move |c| {
             let n = c.execute(
                 "UPDATE tournaments SET status = ?4, round = ?5, ends_ms = COALESCE(?6, ends_ms)
