@@ -269,33 +269,29 @@ pub(crate) async fn result_of(
         return Ok(None);
     };
     let accounts = [a.id, b.id];
-    Ok(match session.kind() {
-        Kind::Ringo => {
-            let first = session.row.pair_first.clone().unwrap_or_default();
-            if first == session.row.id {
-                return Ok(None);
-            }
-            let Some(loaded) = games.store().load(&first).await? else {
-                return Ok(None);
-            };
-            let one = Session::from_stored(loaded)?;
-            let games = vec![
-                score_for(&one, accounts[0]),
-                score_for(session, accounts[0]),
-            ];
-            let points: f64 = games.iter().sum();
-            Some((accounts, games, Some([points, 2.0 - points])))
-        }
-        Kind::Urgammon => {
-            let to =
-                urgammon::MatchSettings::parse_header(&session.row.settings).map_or(1, |s| s.to);
-            Some((
-                accounts,
-                vec![score_for(session, accounts[0]); ratings::match_weight(to)],
-                None,
-            ))
-        }
-    })
+    let kind = crate::kinds::of(session.kind());
+    if !kind.plays_pairs() {
+        // One game (an Urgammon match) is the whole result, counted as
+        // many times as the game says it weighs.
+        let weight = kind.rating_weight(&session.row.settings);
+        let scores = vec![score_for(session, accounts[0]); weight];
+        return Ok(Some((accounts, scores, None)));
+    }
+    // A pair is rated once its second game ends, over both games.
+    let first = session.row.pair_first.clone().unwrap_or_default();
+    if first == session.row.id {
+        return Ok(None);
+    }
+    let Some(loaded) = games.store().load(&first).await? else {
+        return Ok(None);
+    };
+    let one = Session::from_stored(loaded)?;
+    let games = vec![
+        score_for(&one, accounts[0]),
+        score_for(session, accounts[0]),
+    ];
+    let points: f64 = games.iter().sum();
+    Ok(Some((accounts, games, Some([points, 2.0 - points]))))
 }
 
 /// Opens a pair's second game: the first's settings, its seats (tokens

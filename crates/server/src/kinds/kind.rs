@@ -114,6 +114,15 @@ pub trait GameKind: Sync {
     /// otherwise one game (an Urgammon match) is the whole of it.
     fn plays_pairs(&self) -> bool;
 
+    /// The points a game with `settings` is played to, for a game played
+    /// in matches (Urgammon's `to`); none for a game of single games.
+    fn match_target(&self, settings: &str) -> Option<u32>;
+
+    /// How many times one finished game with `settings` counts in its
+    /// players' rating period (an Urgammon match to 7 points says more
+    /// than one to 1; a Ringo game once, its pair rated as a whole).
+    fn rating_weight(&self, settings: &str) -> usize;
+
     /// The game's name as a title ("Ringo"), as in an event's default name.
     fn title(&self) -> &'static str;
 

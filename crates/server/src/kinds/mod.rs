@@ -107,6 +107,28 @@ pub fn rollout_json(body: &[u8]) -> Result<String, EngineError> {
 mod tests {
     use super::*;
 
+    /// A game's settings as the lobby writes them say its match target and
+    /// its weight in a rating period: an Urgammon match to 7 counts three
+    /// times (⌈√7⌉), a Ringo game once and has no target.
+    #[test]
+    fn the_match_target_and_rating_weight_are_read_from_the_settings() {
+        let settings = ::urgammon::MatchSettings {
+            to: 7,
+            ..Default::default()
+        }
+        .header();
+        let urgammon = of(Kind::Urgammon);
+        assert_eq!(urgammon.match_target(&settings), Some(7));
+        assert_eq!(urgammon.rating_weight(&settings), 3);
+        assert_eq!(urgammon.rating_weight("not a header"), 1);
+        let ringo = of(Kind::Ringo);
+        assert_eq!(ringo.match_target("classic"), None);
+        assert_eq!(ringo.rating_weight("classic"), 1);
+        assert_eq!(ringo.even_rules(), Some(EVEN_RULES));
+        assert_eq!(urgammon.even_rules(), None);
+        assert_eq!([ringo.title(), urgammon.title()], ["Ringo", "Urgammon"]);
+    }
+
     #[test]
     fn the_engines_accuracy_is_read_from_the_reviews_as_they_are_written() {
         use crate::model::Kind;

@@ -158,6 +158,14 @@ impl GameKind for Ringo {
         true
     }
 
+    fn match_target(&self, _settings: &str) -> Option<u32> {
+        None
+    }
+
+    fn rating_weight(&self, _settings: &str) -> usize {
+        1
+    }
+
     fn title(&self) -> &'static str {
         "Ringo"
     }

@@ -207,6 +207,17 @@ impl GameKind for Urgammon {
         false
     }
 
+    fn match_target(&self, settings: &str) -> Option<u32> {
+        urgammon::MatchSettings::parse_header(settings)
+            .ok()
+            .map(|s| s.to)
+    }
+
+    /// A match to `to` points counts ⌈√to⌉ times (`ratings::match_weight`).
+    fn rating_weight(&self, settings: &str) -> usize {
+        crate::ratings::match_weight(self.match_target(settings).unwrap_or(1))
+    }
+
     fn title(&self) -> &'static str {
         "Urgammon"
     }

@@ -394,29 +394,26 @@ impl Tournaments {
             return Ok(None);
         }
         let one = GameEnd::of(&first, b.account0);
-        match kind {
-            Kind::Urgammon => Ok(Some(bout::result(one, None))),
-            Kind::Ringo => {
-                // A first game that was no game voids the pair: no second
-                // game is opened for it.
-                if !one.begun || first.status() == Status::Aborted {
-                    return Ok(Some(bout::result(one, None)));
-                }
-                let Some(second) = first.row.rematch.clone() else {
-                    return Ok(None);
-                };
-                let Some(second) = self.load(&second).await? else {
-                    return Ok(None);
-                };
-                if !second.is_over() {
-                    return Ok(None);
-                }
-                Ok(Some(bout::result(
-                    one,
-                    Some(GameEnd::of(&second, b.account0)),
-                )))
-            }
+        // A bout of one game (an Urgammon match) is over with it; a first
+        // game of a pair that was no game voids the pair: no second game
+        // is opened for it.
+        if !crate::kinds::of(kind).plays_pairs() || !one.begun || first.status() == Status::Aborted
+        {
+            return Ok(Some(bout::result(one, None)));
         }
+        let Some(second) = first.row.rematch.clone() else {
+            return Ok(None);
+        };
+        let Some(second) = self.load(&second).await? else {
+            return Ok(None);
+        };
+        if !second.is_over() {
+            return Ok(None);
+        }
+        Ok(Some(bout::result(
+            one,
+            Some(GameEnd::of(&second, b.account0)),
+        )))
     }
 
     async fn load(&self, id: &str) -> Result<Option<Session>, TournamentError> {

@@ -658,9 +658,9 @@ impl Tournaments {
             return Err(TournamentError::NotSignedIn);
         }
         let spec = Spec {
+            to: crate::kinds::of(ask.game).match_target(&settings),
             settings,
             rules,
-            to: (ask.game == Kind::Urgammon).then_some(ask.to),
             clock,
             minutes: ask.minutes,
             rounds: ask.rounds,
