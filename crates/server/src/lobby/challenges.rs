@@ -174,13 +174,7 @@ impl Lobby {
         if target.id == from.id {
             return Err(LobbyError::ChallengeYourself);
         }
-        if self
-            .store()
-            .related_either(Relation::Block, from.id, target.id)
-            .await?
-        {
-            return Err(LobbyError::Blocked);
-        }
+        self.may_meet(from.id, target.id).await?;
         self.check_policy(&from, &target, spec.rated).await?;
         self.check_pause(Some(from.id), spec.rated).await?;
         let now = now_ms();
@@ -380,14 +374,9 @@ impl Lobby {
     /// No such challenge, not hers to accept, answered already.
     pub async fn accept_challenge(&self, id: &str, me: SeatAccount) -> Result<Paired, LobbyError> {
         let c = self.open_challenge(id, me.id, false).await?;
-        // A block made after the challenge was sent holds too.
-        if self
-            .store()
-            .related_either(Relation::Block, c.from.id, me.id)
-            .await?
-        {
-            return Err(LobbyError::Blocked);
-        }
+        // A block made after the challenge was sent holds too: asked
+        // before the challenge is settled, so a refusal leaves it open.
+        self.may_meet(c.from.id, me.id).await?;
         self.check_pause(Some(me.id), c.rated).await?;
         let game_id = crate::secrets::game_id()?;
         let seat = match c.seat {

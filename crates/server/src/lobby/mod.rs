@@ -10,6 +10,7 @@
 mod challenges;
 mod fairplay;
 mod housekeeping;
+mod meeting;
 mod pools;
 pub(crate) mod service;
 pub(crate) mod socket;

@@ -2,14 +2,14 @@
 //! and paired into games through the games service. Its loops live beside
 //! it (`housekeeping.rs`, `socket.rs`, `pools.rs`); `mod.rs` starts them.
 
+use super::meeting::{Meeting, MeetingSeat};
 use crate::clock::{now_ms, ClockSettings};
-use crate::games::{new_row, open_game, GameError, Games, NewGame};
+use crate::games::{GameError, Games};
 use crate::hub::LobbyHub;
 use crate::kinds::SettingsFields;
+use crate::model::Kind;
 use crate::model::Seat;
-use crate::model::{Kind, Mode};
 use crate::ratings::PROVISIONAL_DEVIATION;
-use crate::store::Relation;
 use crate::store::Store;
 use crate::store::{LobbyNotice, SeatAccount, SeekRow};
 use serde::Serialize;
@@ -510,15 +510,10 @@ impl Lobby {
         other: Option<&SeekRow>,
     ) -> Result<String, LobbyError> {
         // Never two players one of whom blocks the other, however they
-        // meet (a seek accepted, a pool's pairing).
+        // meet (a seek accepted, a pool's pairing): asked before the seek
+        // is taken, so a refused taker leaves it as it was.
         if let (Some(a), Some(b)) = (&seek.account, &who) {
-            if self
-                .store()
-                .related_either(Relation::Block, a.id, b.id)
-                .await?
-            {
-                return Err(LobbyError::Blocked);
-            }
+            self.may_meet(a.id, b.id).await?;
         }
         let game_id = crate::secrets::game_id()?;
         if !self.store().take_seek(&seek.id, &game_id, now_ms()).await? {
@@ -548,6 +543,10 @@ impl Lobby {
         Ok(game_id)
     }
 
+    /// Opens the game a seek was taken for (by a player, a pool, or a
+    /// challenge accepted, which is a seek of one), the seek's maker in her
+    /// seat and the taker (`theirs`: her token's hash) in the other,
+    /// through the one door for a game between two players.
     pub(super) async fn open_paired(
         &self,
         seek: &SeekRow,
@@ -555,29 +554,28 @@ impl Lobby {
         theirs: String,
         who: Option<SeatAccount>,
     ) -> Result<(), LobbyError> {
-        let g = NewGame {
+        let maker = MeetingSeat {
+            token_hash: seek.token_hash.clone(),
+            account: seek.account.clone(),
+        };
+        let taker = MeetingSeat {
+            token_hash: theirs,
+            account: who,
+        };
+        let seats = match seek.seat {
+            Seat::First => [maker, taker],
+            Seat::Second => [taker, maker],
+        };
+        self.open_meeting(Meeting {
+            id: game_id.to_string(),
             kind: seek.kind,
             settings: seek.settings.clone(),
-            start: None,
-            mode: Mode::Friend,
-            level: None,
-            my_seat: seek.seat,
-            tokens: vec![],
-            rated: seek.rated,
             clock: seek.clock,
-            first_move_ms: self.first_move_ms(),
-        };
-        let mut seats = [None, None];
-        seats[seek.seat.index()] = Some(seek.token_hash.clone());
-        seats[seek.seat.other().index()] = Some(theirs);
-        let [t0, t1] = seats;
-        let mut row = new_row(&g, t0, t1, None)?;
-        row.id = game_id.to_string();
-        row.accounts[seek.seat.index()] = seek.account.clone();
-        row.accounts[seek.seat.other().index()] = who;
-        crate::games::begin_pair(&mut row);
-        open_game(&self.inner.games, row, vec![], None).await?;
-        Ok(())
+            rated: seek.rated,
+            seats,
+            bout: false,
+        })
+        .await
     }
 
     /// Checks a game's settings as a seek's are checked (the rules or the
@@ -618,57 +616,39 @@ impl Lobby {
     }
 
     /// Opens a game between two accounts that another part of the site
-    /// paired (a tournament's bout), through the same door as a seek's
-    /// game: `seats` in their seats, each acting by her account (the seat
-    /// tokens are secrets nobody holds). `pair`: a Ringo game that begins
-    /// a pair (its second game, seats swapped, follows by itself). Never
-    /// two players one of whom blocks the other. Answers the game's id.
+    /// paired (a tournament's bout), through the one door for a game
+    /// between two players: `seats` in their seats, each acting by her
+    /// account (the seat tokens are secrets nobody holds), a pair of games
+    /// whenever the game plays pairs. Answers the game's id.
     ///
     /// # Errors
     /// A block between them; the game could not be made.
-    pub(crate) async fn open_between(
+    pub(crate) async fn open_bout(
         &self,
         kind: Kind,
         settings: &str,
         clock: Option<crate::clock::ClockSettings>,
         rated: bool,
         seats: [SeatAccount; 2],
-        pair: bool,
     ) -> Result<String, LobbyError> {
-        if self
-            .store()
-            .related_either(Relation::Block, seats[0].id, seats[1].id)
-            .await?
-        {
-            return Err(LobbyError::Blocked);
-        }
-        let g = NewGame {
+        let id = crate::secrets::game_id()?;
+        let [a, b] = seats;
+        let by_account = |account: SeatAccount| -> Result<MeetingSeat, LobbyError> {
+            Ok(MeetingSeat {
+                token_hash: crate::secrets::hash(&crate::secrets::secret()?),
+                account: Some(account),
+            })
+        };
+        self.open_meeting(Meeting {
+            id: id.clone(),
             kind,
             settings: settings.to_string(),
-            start: None,
-            mode: Mode::Friend,
-            level: None,
-            my_seat: Seat::First,
-            tokens: vec![],
-            rated,
             clock,
-            first_move_ms: self.first_move_ms(),
-        };
-        let tokens = [
-            crate::secrets::hash(&crate::secrets::secret()?),
-            crate::secrets::hash(&crate::secrets::secret()?),
-        ];
-        let [t0, t1] = tokens;
-        let mut row = new_row(&g, Some(t0), Some(t1), None)?;
-        let [a, b] = seats;
-        row.accounts = [Some(a), Some(b)];
-        if pair {
-            crate::games::begin_pair_always(&mut row);
-        } else {
-            crate::games::begin_pair(&mut row);
-        }
-        let id = row.id.clone();
-        open_game(&self.inner.games, row, vec![], None).await?;
+            rated,
+            seats: [by_account(a)?, by_account(b)?],
+            bout: true,
+        })
+        .await?;
         Ok(id)
     }
 

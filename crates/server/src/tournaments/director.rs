@@ -483,28 +483,6 @@ impl Tournaments {
         Ok(seen.keys().copied().collect())
     }
 
-    /// The pairs among `players` that must not meet (either blocks the
-    /// other).
-    async fn blocks(&self, players: &[i64]) -> Result<HashSet<(i64, i64)>, TournamentError> {
-        let here: HashSet<i64> = players.iter().copied().collect();
-        // Asked together, as above.
-        let lists = futures_util::future::join_all(
-            players
-                .iter()
-                .map(|&a| self.store().related(crate::store::Relation::Block, a)),
-        )
-        .await;
-        let mut out = HashSet::new();
-        for (&a, list) in players.iter().zip(lists) {
-            for b in list? {
-                if here.contains(&b.id) {
-                    out.insert((a, b.id));
-                }
-            }
-        }
-        Ok(out)
-    }
-
     /// Pairs the arena's waiting players (see [`arena::pair`]).
     async fn pair_arena(
         &self,
@@ -552,7 +530,7 @@ impl Tournaments {
             })
             .collect();
         let ids: Vec<i64> = waiting.iter().map(|w| w.account).collect();
-        let blocked = self.blocks(&ids).await?;
+        let blocked = self.lobby().kept_apart(&ids).await?;
         let names: HashMap<i64, SeatAccount> = ready
             .iter()
             .map(|e| (e.account.id, e.account.clone()))
@@ -614,7 +592,7 @@ impl Tournaments {
         let players: Vec<(i64, f64)> = active.iter().map(|e| (e.account.id, e.rating)).collect();
         let field = swiss_field(&players, bouts, round);
         let ids: Vec<i64> = field.iter().map(|e| e.account).collect();
-        let blocked = self.blocks(&ids).await?;
+        let blocked = self.lobby().kept_apart(&ids).await?;
         let rules = swiss::Rules {
             colours: crate::kinds::of(kind).seats_are_colours(),
             final_round: i64::from(spec.rounds.unwrap_or(1)) == round,
@@ -695,13 +673,12 @@ impl Tournaments {
     ) -> Result<(), TournamentError> {
         let game = match self
             .lobby()
-            .open_between(
+            .open_bout(
                 kind,
                 &spec.settings,
                 spec.clock,
                 spec.rated,
                 [seats[0].clone(), seats[1].clone()],
-                crate::kinds::of(kind).plays_pairs(),
             )
             .await
         {
