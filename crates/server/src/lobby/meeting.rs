@@ -9,7 +9,7 @@ use super::service::{Lobby, LobbyError};
 use crate::clock::ClockSettings;
 use crate::games::{new_row, open_game, NewGame};
 use crate::model::{Kind, Mode, Seat};
-use crate::store::{Relation, SeatAccount};
+use crate::store::{Relation, SeatAccount, SeekRow};
 use std::collections::HashSet;
 
 /// One seat of a game two players meet in.
@@ -80,6 +80,78 @@ impl Lobby {
             }
         }
         Ok(out)
+    }
+
+    /// Opens the game a seek was taken for (by a player, a pool, or a
+    /// challenge accepted, which is a seek of one), the seek's maker in her
+    /// seat and the taker (`theirs`: her token's hash) in the other,
+    /// through the one door for a game between two players.
+    pub(super) async fn open_paired(
+        &self,
+        seek: &SeekRow,
+        game_id: &str,
+        theirs: String,
+        who: Option<SeatAccount>,
+    ) -> Result<(), LobbyError> {
+        let maker = MeetingSeat {
+            token_hash: seek.token_hash.clone(),
+            account: seek.account.clone(),
+        };
+        let taker = MeetingSeat {
+            token_hash: theirs,
+            account: who,
+        };
+        let seats = match seek.seat {
+            Seat::First => [maker, taker],
+            Seat::Second => [taker, maker],
+        };
+        self.open_meeting(Meeting {
+            id: game_id.to_string(),
+            kind: seek.kind,
+            settings: seek.settings.clone(),
+            clock: seek.clock,
+            rated: seek.rated,
+            seats,
+            bout: false,
+        })
+        .await
+    }
+
+    /// Opens a game between two accounts that another part of the site
+    /// paired (a tournament's bout), through the one door for a game
+    /// between two players: `seats` in their seats, each acting by her
+    /// account (the seat tokens are secrets nobody holds), a pair of games
+    /// whenever the game plays pairs. Answers the game's id.
+    ///
+    /// # Errors
+    /// A block between them; the game could not be made.
+    pub(crate) async fn open_bout(
+        &self,
+        kind: Kind,
+        settings: &str,
+        clock: Option<crate::clock::ClockSettings>,
+        rated: bool,
+        seats: [SeatAccount; 2],
+    ) -> Result<String, LobbyError> {
+        let id = crate::secrets::game_id()?;
+        let [a, b] = seats;
+        let by_account = |account: SeatAccount| -> Result<MeetingSeat, LobbyError> {
+            Ok(MeetingSeat {
+                token_hash: crate::secrets::hash(&crate::secrets::secret()?),
+                account: Some(account),
+            })
+        };
+        self.open_meeting(Meeting {
+            id: id.clone(),
+            kind,
+            settings: settings.to_string(),
+            clock,
+            rated,
+            seats: [by_account(a)?, by_account(b)?],
+            bout: true,
+        })
+        .await?;
+        Ok(id)
     }
 
     /// Opens a game between two players through the games service's door

@@ -2,7 +2,6 @@
 //! and paired into games through the games service. Its loops live beside
 //! it (`housekeeping.rs`, `socket.rs`, `pools.rs`); `mod.rs` starts them.
 
-use super::meeting::{Meeting, MeetingSeat};
 use crate::clock::{now_ms, ClockSettings};
 use crate::games::{GameError, Games};
 use crate::hub::LobbyHub;
@@ -543,41 +542,6 @@ impl Lobby {
         Ok(game_id)
     }
 
-    /// Opens the game a seek was taken for (by a player, a pool, or a
-    /// challenge accepted, which is a seek of one), the seek's maker in her
-    /// seat and the taker (`theirs`: her token's hash) in the other,
-    /// through the one door for a game between two players.
-    pub(super) async fn open_paired(
-        &self,
-        seek: &SeekRow,
-        game_id: &str,
-        theirs: String,
-        who: Option<SeatAccount>,
-    ) -> Result<(), LobbyError> {
-        let maker = MeetingSeat {
-            token_hash: seek.token_hash.clone(),
-            account: seek.account.clone(),
-        };
-        let taker = MeetingSeat {
-            token_hash: theirs,
-            account: who,
-        };
-        let seats = match seek.seat {
-            Seat::First => [maker, taker],
-            Seat::Second => [taker, maker],
-        };
-        self.open_meeting(Meeting {
-            id: game_id.to_string(),
-            kind: seek.kind,
-            settings: seek.settings.clone(),
-            clock: seek.clock,
-            rated: seek.rated,
-            seats,
-            bout: false,
-        })
-        .await
-    }
-
     /// Checks a game's settings as a seek's are checked (the rules or the
     /// match's length, and the clock): the settings header and the clock.
     ///
@@ -613,43 +577,6 @@ impl Lobby {
     /// Her pause or ban, in words; the store failed.
     pub(crate) async fn may_play(&self, account: i64, rated: bool) -> Result<(), LobbyError> {
         self.check_pause(Some(account), rated).await
-    }
-
-    /// Opens a game between two accounts that another part of the site
-    /// paired (a tournament's bout), through the one door for a game
-    /// between two players: `seats` in their seats, each acting by her
-    /// account (the seat tokens are secrets nobody holds), a pair of games
-    /// whenever the game plays pairs. Answers the game's id.
-    ///
-    /// # Errors
-    /// A block between them; the game could not be made.
-    pub(crate) async fn open_bout(
-        &self,
-        kind: Kind,
-        settings: &str,
-        clock: Option<crate::clock::ClockSettings>,
-        rated: bool,
-        seats: [SeatAccount; 2],
-    ) -> Result<String, LobbyError> {
-        let id = crate::secrets::game_id()?;
-        let [a, b] = seats;
-        let by_account = |account: SeatAccount| -> Result<MeetingSeat, LobbyError> {
-            Ok(MeetingSeat {
-                token_hash: crate::secrets::hash(&crate::secrets::secret()?),
-                account: Some(account),
-            })
-        };
-        self.open_meeting(Meeting {
-            id: id.clone(),
-            kind,
-            settings: settings.to_string(),
-            clock,
-            rated,
-            seats: [by_account(a)?, by_account(b)?],
-            bout: true,
-        })
-        .await?;
-        Ok(id)
     }
 
     /// A lobby socket holds a seek (its creator is in the lobby): true when

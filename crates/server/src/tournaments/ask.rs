@@ -5,6 +5,12 @@
 use crate::clock::{now_ms, ClockSettings};
 use crate::model::{EventKind, Kind};
 
+/// The longest arena, in minutes (a day).
+pub const MAX_MINUTES: u32 = 1_440;
+
+/// The most rounds of a Swiss event.
+pub const MAX_ROUNDS: u32 = 15;
+
 /// What a player (or the schedule) asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {

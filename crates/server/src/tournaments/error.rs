@@ -2,7 +2,7 @@
 //! its words, as the game's refusals are (`games::GameError`). The HTTP
 //! edge gives each its status and code (`http/error.rs`).
 
-use super::service::{MAX_MINUTES, MAX_ROUNDS};
+use super::ask::{MAX_MINUTES, MAX_ROUNDS};
 use crate::lobby::LobbyError;
 use crate::model::Kind;
 use crate::store::StoreError;

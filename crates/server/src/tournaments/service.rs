@@ -3,7 +3,7 @@
 //! stored bouts. The director (`director.rs`) starts, pairs and ends them.
 
 use super::arena::{self, Played};
-pub use super::ask::Ask;
+pub use super::ask::{Ask, MAX_MINUTES, MAX_ROUNDS};
 pub use super::error::{Refusal, TournamentError, Unmet};
 use super::swiss;
 use crate::clock::{now_ms, ClockSettings};
@@ -14,12 +14,6 @@ use crate::store::{BoutRow, Capped, EntrantRow, SeatAccount, Store, TournamentRo
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-
-/// The longest arena, in minutes (a day).
-pub const MAX_MINUTES: u32 = 1_440;
-
-/// The most rounds of a Swiss event.
-pub const MAX_ROUNDS: u32 = 15;
 
 /// The furthest ahead an event may start, in milliseconds (30 days).
 pub const MAX_AHEAD_MS: i64 = 30 * 86_400_000;
