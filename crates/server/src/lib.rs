@@ -25,6 +25,7 @@ pub mod build;
 pub mod clock;
 pub mod dice;
 pub mod engine;
+pub mod flows;
 pub mod games;
 pub mod http;
 pub mod hub;

@@ -1,7 +1,8 @@
 //! The one recount of ratings: every rated game of a kind rated again in
 //! order from the same results the finisher rated, without the games of
 //! players marked for cheating (a moderator's mark or unmark asks it).
-//! Games whose rating change moved are told through the door.
+//! Games whose rating change moved are told through the door. This is the
+//! game's documented second door (`round.rs` says why and what it owes).
 
 use super::error::GameError;
 use super::finish;

@@ -10,6 +10,16 @@
 //! woken, and the Web Push notices the change calls for. A caller chooses
 //! none of these: a new way to change a game is a new [`Change`] or a new
 //! caller of the door, never a copy of it.
+//!
+//! One second door, for one reason: the ratings recount (`recount.rs`)
+//! rewrites many finished games' rating changes at once, in one store
+//! transaction (a rating list and its games must move together, or a
+//! recount half done would show), bumping each game's revision and
+//! announcing it as [`write`] does. It then brings every such game held in
+//! memory up to the store through this door's [`catch_up`], so its sockets
+//! get the one broadcast; other instances hear of each game from the store,
+//! as of any change. A finished game owes nothing else (no clock, no
+//! computer, no notice): those are the same after-effects.
 
 use super::change::{Cause, Change, Outcome, Written};
 use super::error::GameError;

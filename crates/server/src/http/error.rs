@@ -638,6 +638,20 @@ impl From<SessionError> for ApiError {
     }
 }
 
+impl From<crate::flows::FlowError> for ApiError {
+    fn from(e: crate::flows::FlowError) -> ApiError {
+        use crate::flows::FlowError as F;
+        match e {
+            F::Account(e) => e.into(),
+            F::Safety(e) => e.into(),
+            F::Game(e) => e.into(),
+            F::Lobby(e) => e.into(),
+            F::Tournament(e) => e.into(),
+            F::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {

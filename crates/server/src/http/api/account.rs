@@ -357,28 +357,12 @@ pub async fn delete(
     let (a, _) = viewer.require()?;
     let req: PasswordOnly = parse_json(&body)?;
     too_long("the password", &req.password, MAX_LEN)?;
-    app.accounts()
-        .delete(a, req.password, Some(viewer.address))
-        .await?;
-    closed(&app, a.id).await?;
+    crate::flows::delete_account(&app, a, req.password, Some(viewer.address)).await?;
     Ok((
         [(header::SET_COOKIE, clear_cookie(viewer.https))],
         Json(Done { ok: true }),
     )
         .into_response())
-}
-
-/// What a closed account owes, whoever closed it (its owner, a moderator):
-/// games in memory show the deleted player from now on; her open
-/// challenges and seeks go; she leaves every event not finished.
-///
-/// # Errors
-/// The store failed.
-pub(crate) async fn closed(app: &AppState, account: i64) -> Result<(), ApiError> {
-    players::refresh_account(app.games(), account).await;
-    app.lobby().account_closed(account).await?;
-    app.tournaments().account_closed(account).await?;
-    Ok(())
 }
 
 /// `POST /api/account/password {"current", "password"}`: a new password;

@@ -5,11 +5,8 @@
 
 use super::parse_json;
 use super::seeks::who;
-use crate::games::players;
-use crate::games::recount;
 use crate::http::error::ApiError;
 use crate::http::signed::Viewer;
-use crate::model::Kind;
 use crate::safety::{ActionView, ModAction, ModAsk, ReportView};
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -219,48 +216,19 @@ pub async fn act(
     let req: ActionRequest = parse_json(&body)?;
     // Parsed here, at the edge: everything after matches a type.
     let action: ModAction = req.action.parse()?;
-    let done = app
-        .safety()
-        .act(
-            &me,
-            &ModAsk {
-                target: req.target,
-                action,
-                reason: req.reason,
-                minutes: req.minutes,
-                report: req.report,
-                name: req.name,
-            },
-        )
-        .await?;
-    // What a moderator tells her (a warning, a mute and why, a mark)
-    // reaches every page she has open at once, on every instance: the
-    // site's socket tells the page, which reads her notices.
-    if action.tells_her() {
-        app.people().announce(done.target_id).await?;
-    }
-    match action {
-        // A closed account leaves its games (through the games' door) and
-        // the lobby, as when its owner deletes it.
-        ModAction::Close => super::account::closed(&app, done.target_id).await?,
-        // Games in play show the new name at once (other instances hear
-        // of it from the store).
-        ModAction::Rename => players::refresh_account(app.games(), done.target_id).await,
-        // A mark takes her rated games out of every rating, an unmark puts
-        // them back: the ratings are replayed before the moderator hears.
-        ModAction::Mark | ModAction::Unmark => {
-            for kind in Kind::ALL {
-                recount::replay_ratings(app.games(), kind).await?;
-            }
-        }
-        ModAction::Warn
-        | ModAction::Mute
-        | ModAction::Unmute
-        | ModAction::RatedBan
-        | ModAction::LiftRatedBan
-        | ModAction::CloseReport
-        | ModAction::Grant => {}
-    }
+    let done = crate::flows::moderate(
+        &app,
+        &me,
+        &ModAsk {
+            target: req.target,
+            action,
+            reason: req.reason,
+            minutes: req.minutes,
+            report: req.report,
+            name: req.name,
+        },
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(done)))
 }
 
