@@ -175,15 +175,25 @@ fn the_check_finds_an_import_up_or_sideways_and_a_module_off_the_map() {
     );
     write("model.rs", "pub struct Kind;\n");
     write("games/mod.rs", "use crate::store::Store; // crate::http\n");
-    let floors = |s: &str| s.lines().map(|l| l.split_whitespace().map(str::to_string).collect()).collect::<Vec<Vec<String>>>();
-    assert_eq!(check(&src, &floors("games\nstore\nmodel")), Vec::<String>::new());
+    let floors = |s: &str| {
+        s.lines()
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect::<Vec<Vec<String>>>()
+    };
+    assert_eq!(
+        check(&src, &floors("games\nstore\nmodel")),
+        Vec::<String>::new()
+    );
     // The store above the games: the games' import now runs up.
     let up = check(&src, &floors("store\ngames\nmodel"));
     assert_eq!(up.len(), 1, "{up:?}");
     assert!(up[0].contains("games uses store"), "{up:?}");
     // Side by side on one floor: sideways.
     let side = check(&src, &floors("games store\nmodel"));
-    assert!(side.iter().any(|p| p.contains("games uses store")), "{side:?}");
+    assert!(
+        side.iter().any(|p| p.contains("games uses store")),
+        "{side:?}"
+    );
     // A module off the map.
     let off = check(&src, &floors("games\nstore"));
     assert!(off.iter().any(|p| p == "model is on no floor"), "{off:?}");

@@ -7,7 +7,7 @@
 //! second game ended so is lost by the one who ended it: voiding the whole
 //! pair then would let the loser of a real first game erase it.
 
-use super::service::VOID;
+use super::standings::VOID;
 use crate::model::Seat;
 
 /// One finished game of a bout, as its result reads it.

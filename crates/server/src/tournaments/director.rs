@@ -6,8 +6,10 @@
 //! opened through the lobby's door for a game, never a second path; what
 //! the director keeps is in the store, so a restart loses nothing.
 
+use super::ask::Spec;
 use super::bout::{self, GameEnd};
-use super::service::{spec_of, Spec, TournamentError, Tournaments, VOID};
+use super::service::{spec_of, TournamentError, Tournaments};
+use super::standings::{standings, VOID};
 use super::{arena, swiss};
 use crate::clock::now_ms;
 use crate::games::talk;
@@ -444,7 +446,7 @@ impl Tournaments {
             if e.withdrawn {
                 continue;
             }
-            if super::service::playing(bouts, a).is_some() {
+            if super::standings::playing(bouts, a).is_some() {
                 playing += 1;
                 continue;
             }
@@ -496,7 +498,7 @@ impl Tournaments {
             return Ok(());
         }
         let entrants = self.store().entrants(&t.id).await?;
-        let standing: HashMap<i64, f64> = super::service::standings(t.kind, &entrants, bouts)
+        let standing: HashMap<i64, f64> = standings(t.kind, &entrants, bouts)
             .iter()
             .map(|s| (s.account, s.score))
             .collect();

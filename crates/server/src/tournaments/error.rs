@@ -1,12 +1,13 @@
 //! Why a tournament request is refused: each refusal its own variant, with
 //! its words, as the game's refusals are (`games::GameError`). The HTTP
-//! edge gives each its status and code (`http/error.rs`).
+//! edge gives each its status and code (`http/error.rs`). A request the
+//! event does not allow is a [`Refusal`], which lives with what is asked
+//! (`ask.rs`).
 
-use super::ask::{MAX_MINUTES, MAX_ROUNDS};
+pub use super::ask::Refusal;
 use crate::lobby::LobbyError;
 use crate::model::Kind;
 use crate::store::StoreError;
-use crate::text::TextError;
 
 /// Why a tournament request is refused.
 #[derive(Debug, thiserror::Error)]
@@ -52,58 +53,6 @@ pub enum TournamentError {
     /// asker's fault, so a 500 and not a refusal.
     #[error("{0}")]
     Broken(String),
-}
-
-/// A request the event does not allow, in the asker's terms: all answered
-/// 400 `bad-tournament` (the API's code for them since the first release),
-/// each in its own words.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum Refusal {
-    /// An arena without its length.
-    #[error("an arena needs its length: minutes")]
-    NoMinutes,
-    /// An arena's length out of range.
-    #[error("an arena lasts 1 to {MAX_MINUTES} minutes, not {0}")]
-    Minutes(u32),
-    /// Rounds asked of an arena.
-    #[error("an arena has minutes, not rounds")]
-    RoundsInArena,
-    /// A Swiss event without its rounds.
-    #[error("a Swiss event needs its number of rounds")]
-    NoRounds,
-    /// A Swiss event's rounds out of range.
-    #[error("a Swiss event has 1 to {MAX_ROUNDS} rounds, not {0}")]
-    Rounds(u32),
-    /// Minutes asked of a Swiss event.
-    #[error("a Swiss event has rounds, not minutes")]
-    MinutesInSwiss,
-    /// An arena on a correspondence clock, or none.
-    #[error("an arena is played on a live clock")]
-    NotLive,
-    /// A start in the past or too far ahead.
-    #[error("a tournament starts within the next 30 days")]
-    Start,
-    /// An entry rating out of range.
-    #[error("{0} is not a rating (0 to 4000)")]
-    Rating(f64),
-    /// The entry ratings the wrong way round.
-    #[error("the lowest rating is above the highest")]
-    RatingsCrossed,
-    /// Too many rated games asked of entrants.
-    #[error("at most 1000 rated games may be asked for")]
-    RatedGames,
-    /// The name refused by the public text policy.
-    #[error(transparent)]
-    Name(#[from] TextError),
-    /// A password too short or too long.
-    #[error("a password has 1 to 100 characters")]
-    Password,
-    /// Berserk outside an arena under way.
-    #[error("berserk is for an arena under way")]
-    BerserkNotNow,
-    /// Berserk with no game of hers in the event in play.
-    #[error("you have no game in play here")]
-    NoGameInPlay,
 }
 
 /// An entry condition she does not meet: 403 `conditions-not-met`.

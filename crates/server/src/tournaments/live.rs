@@ -10,10 +10,9 @@
 //! when this instance pairs her. A slow socket skips to the newest view (a
 //! watch, not a queue), so one reader can never hold the others back.
 
-use super::service::{
-    Counted, Inner, Latest, Published, TournamentError, TournamentView, Tournaments, You,
-    PUSHED_BOUTS, PUSHED_LINES,
-};
+use super::counted::{Counted, Latest, Published};
+use super::service::{Inner, TournamentError, Tournaments};
+use super::views::{TournamentView, You, PUSHED_BOUTS, PUSHED_LINES};
 use crate::hub::{closed, say_restarting, Heard};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use std::sync::{Arc, Weak};

@@ -8,20 +8,27 @@
 pub mod arena;
 mod ask;
 pub mod bout;
+mod counted;
 mod director;
 mod error;
 mod live;
 pub mod schedule;
 mod service;
+mod standings;
 pub mod swiss;
+mod views;
 
 pub use director::{LEASE_MS, ONLINE_GRACE_MS, TICK};
 pub(crate) use live::run;
 pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
 pub use service::{
-    standings, Ask, BoutView, GameTournament, Listed, Placing, Refusal, Spec, Standing,
-    TournamentError, TournamentView, Tournaments, Unmet, You, MAX_AHEAD_MS, MAX_MADE_EACH,
-    MAX_MINUTES, MAX_ROUNDS, PUSHED_BOUTS, PUSHED_LINES, TELL_BEFORE_MS, VOID,
+    Ask, Refusal, Spec, TournamentError, Tournaments, Unmet, MAX_AHEAD_MS, MAX_MADE_EACH,
+    MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS,
+};
+pub use standings::{standings, VOID};
+pub use views::{
+    BoutView, GameTournament, Listed, Placing, Standing, TournamentView, You, PUSHED_BOUTS,
+    PUSHED_LINES,
 };
 
 use std::sync::Arc;
@@ -43,7 +50,7 @@ impl Tournaments {
                 changed: tokio::sync::broadcast::channel(256).0,
                 schedule,
                 made: std::sync::Mutex::new(std::collections::HashSet::new()),
-                counted: std::sync::Mutex::new(service::CountCache::default()),
+                counted: std::sync::Mutex::new(counted::CountCache::default()),
                 feeds: std::sync::Mutex::new(std::collections::HashMap::new()),
                 placed: tokio::sync::broadcast::channel(1024).0,
                 leases: std::sync::Mutex::new(std::collections::HashMap::new()),
