@@ -12,15 +12,17 @@ mod counted;
 mod director;
 mod error;
 mod live;
+mod pairing;
 pub mod schedule;
 mod service;
 mod standings;
 pub mod swiss;
 mod views;
 
-pub use director::{LEASE_MS, ONLINE_GRACE_MS, TICK};
+pub use director::{LEASE_MS, TICK};
 pub(crate) use live::run;
 pub use live::{gap, Following, TournamentOut, GAP, RECOUNT};
+pub use pairing::ONLINE_GRACE_MS;
 pub use service::{
     Ask, Refusal, Spec, TournamentError, Tournaments, Unmet, MAX_AHEAD_MS, MAX_MADE_EACH,
     MAX_MINUTES, MAX_ROUNDS, TELL_BEFORE_MS,
