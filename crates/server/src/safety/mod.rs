@@ -7,10 +7,23 @@
 //! every action is logged with who, when and why, and the player is told of
 //! a warning or a mute. Everything is in the store, so it holds on every
 //! instance at once. Below the lobby, the people and the games services,
-//! which ask it; it asks only the store.
+//! which ask it; it asks the store, and the rules it shares with the
+//! layers below it: a name's spelling (`accounts::names`), the public text
+//! policy (`text.rs`), what an established rating is (`ratings`). Its
+//! files: the refusals (`error.rs`), a moderator's actions as types
+//! (`actions.rs`), the server's own fair-play watch (`watch.rs`), the word
+//! lists (`words.rs`).
 
+mod actions;
+mod error;
+mod sanctions;
+mod watch;
 mod words;
 
+pub use actions::{ActionView, ModAction, ModAsk};
+pub use error::SafetyError;
+pub use sanctions::{marked, mute, muted, rated_banned, Mute, MARKED_UNTIL, MAX_MUTE_MINUTES};
+pub use watch::{jump, report_accuracy, watch_rating, ACCURACY_RUN, JUMP, JUMP_WINDOW_S};
 pub use words::flagged;
 
 use crate::clock::now_ms;
@@ -26,150 +39,6 @@ pub const MAX_REPORT_CHARS: usize = crate::text::REPORT.max_chars;
 
 /// The most players one account blocks.
 pub const MAX_BLOCKS: usize = 500;
-
-/// What a moderator may do: parsed once, where the request comes in, and
-/// matched as a type everywhere after (the log stores its name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ModAction {
-    /// A warning the player reads.
-    Warn,
-    /// Marked for cheating: off the leaderboards, out of rated play.
-    Mark,
-    /// The mark lifted.
-    Unmark,
-    /// Her chat muted for a while.
-    Mute,
-    /// The mute lifted.
-    Unmute,
-    /// Out of rated play for a while.
-    RatedBan,
-    /// The ban lifted.
-    LiftRatedBan,
-    /// A new name.
-    Rename,
-    /// The account closed.
-    Close,
-    /// A report closed with no other action.
-    CloseReport,
-    /// Made a moderator.
-    Grant,
-}
-
-impl ModAction {
-    /// Every action, in the order the API's error lists them.
-    pub const ALL: [ModAction; 11] = [
-        ModAction::Warn,
-        ModAction::Mark,
-        ModAction::Unmark,
-        ModAction::Mute,
-        ModAction::Unmute,
-        ModAction::RatedBan,
-        ModAction::LiftRatedBan,
-        ModAction::Rename,
-        ModAction::Close,
-        ModAction::CloseReport,
-        ModAction::Grant,
-    ];
-
-    /// Its name in the API and the log.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ModAction::Warn => "warn",
-            ModAction::Mark => "mark",
-            ModAction::Unmark => "unmark",
-            ModAction::Mute => "mute",
-            ModAction::Unmute => "unmute",
-            ModAction::RatedBan => "rated-ban",
-            ModAction::LiftRatedBan => "lift-rated-ban",
-            ModAction::Rename => "rename",
-            ModAction::Close => "close",
-            ModAction::CloseReport => "close-report",
-            ModAction::Grant => "grant",
-        }
-    }
-
-    /// Whether the player is told at once on every page she has open (a
-    /// warning, a mute and why, a mark).
-    pub const fn tells_her(self) -> bool {
-        matches!(
-            self,
-            ModAction::Warn | ModAction::Mute | ModAction::Unmute | ModAction::Mark
-        )
-    }
-}
-
-impl std::fmt::Display for ModAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for ModAction {
-    type Err = SafetyError;
-
-    /// An unknown action names the ones there are.
-    fn from_str(text: &str) -> Result<ModAction, SafetyError> {
-        ModAction::ALL
-            .into_iter()
-            .find(|a| a.name() == text)
-            .ok_or_else(|| {
-                SafetyError::BadAction(format!(
-                    "unknown action '{}': {}",
-                    text.chars().take(20).collect::<String>(),
-                    ModAction::ALL.map(ModAction::name).join(", ")
-                ))
-            })
-    }
-}
-
-/// A mark's end: never, until a moderator lifts it (year 9999).
-pub const MARKED_UNTIL: i64 = 253_402_300_799_000;
-
-/// Whether `account` is marked for cheating.
-///
-/// # Errors
-/// The store failed.
-pub async fn marked(store: &Store, account: i64) -> Result<bool, StoreError> {
-    Ok(store
-        .sanction_until(account, Sanction::Cheat)
-        .await?
-        .is_some())
-}
-
-/// The longest mute, in minutes (30 days).
-pub const MAX_MUTE_MINUTES: i64 = 30 * 24 * 60;
-
-/// Why the safety service refused.
-#[derive(Debug, thiserror::Error)]
-pub enum SafetyError {
-    /// Oneself.
-    #[error("you cannot {0} yourself")]
-    Yourself(&'static str),
-    /// No such player (or a deleted one).
-    #[error("no player named '{0}'")]
-    NoSuchPlayer(String),
-    /// A report about this player is open already.
-    #[error("you have a report about this player open already: a moderator will read it")]
-    ReportOpen,
-    /// A report that is not one.
-    #[error("{0}")]
-    BadReport(String),
-    /// Too many blocks.
-    #[error("you block {0} players already: unblock one first")]
-    TooManyBlocks(usize),
-    /// Not a moderator.
-    #[error("only moderators may do this")]
-    NotModerator,
-    /// No open report with this number.
-    #[error("no open report number {0}")]
-    NoSuchReport(i64),
-    /// A moderator's action that is not one.
-    #[error("{0}")]
-    BadAction(String),
-    /// The store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
 
 /// The account named `name`, if it exists and is not deleted.
 ///
@@ -187,161 +56,6 @@ pub async fn named(store: &Store, name: &str) -> Result<Option<SeatAccount>, Sto
             id: a.id,
             name: a.name,
         }))
-}
-
-/// Until when `account`'s chat is muted (milliseconds since the epoch), if
-/// it is now: the chat asks this before it takes a line.
-///
-/// # Errors
-/// The store failed.
-pub async fn muted(store: &Store, account: i64) -> Result<Option<i64>, StoreError> {
-    Ok(store
-        .sanction_until(account, Sanction::Mute)
-        .await?
-        .filter(|until| *until > now_ms()))
-}
-
-/// A mute in force: until when, and the moderator's reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mute {
-    /// When it ends, milliseconds since the epoch.
-    pub until_ms: i64,
-    /// Why, in the moderator's words (the newest mute's).
-    pub reason: String,
-}
-
-/// `account`'s mute, if she is muted now: until when and why, so that
-/// every refusal and every notice says both.
-///
-/// # Errors
-/// The store failed.
-pub async fn mute(store: &Store, account: i64) -> Result<Option<Mute>, StoreError> {
-    let Some(until_ms) = muted(store, account).await? else {
-        return Ok(None);
-    };
-    let reason = store
-        .actions(Some(account), 50)
-        .await?
-        .into_iter()
-        .find(|a| a.action == ModAction::Mute.name())
-        .map(|a| a.reason)
-        .unwrap_or_default();
-    Ok(Some(Mute { until_ms, reason }))
-}
-
-/// Until when `account` is banned from rated play, if she is now: asked
-/// before a rated game is sought, accepted, paired or challenged.
-///
-/// # Errors
-/// The store failed.
-pub async fn rated_banned(store: &Store, account: i64) -> Result<Option<i64>, StoreError> {
-    Ok(store
-        .sanction_until(account, Sanction::RatedBan)
-        .await?
-        .filter(|until| *until > now_ms()))
-}
-
-/// A rise of a rating this large within [`JUMP_WINDOW_S`] files a report
-/// by itself (a rating boosted), once the rating was established.
-pub const JUMP: f64 = 250.0;
-
-/// The window of a jump, in seconds (a day).
-pub const JUMP_WINDOW_S: i64 = 86_400;
-
-/// A rating's rise within the last [`JUMP_WINDOW_S`] before its newest
-/// point (`points` oldest first), from an established rating (its
-/// deviation at most the provisional line) to now, if it is [`JUMP`] or
-/// more: the rating before, and now.
-pub fn jump(points: &[crate::store::ratings::HistoryPoint]) -> Option<(f64, f64)> {
-    let last = points.last()?;
-    let base = points
-        .iter()
-        .rev()
-        .find(|p| p.at <= last.at - JUMP_WINDOW_S)?;
-    (base.deviation <= crate::ratings::PROVISIONAL_DEVIATION && last.rating - base.rating >= JUMP)
-        .then_some((base.rating, last.rating))
-}
-
-/// Looks at a player's rating in `kind` after a rated game: a jump files a
-/// report by the server (one open at a time), with the game. Answers the
-/// report's number when one was filed.
-///
-/// # Errors
-/// The store failed.
-pub async fn watch_rating(
-    store: &Store,
-    player: &SeatAccount,
-    kind: crate::model::Kind,
-    game: &str,
-) -> Result<Option<i64>, StoreError> {
-    let points = store.rating_history(player.id, kind).await?;
-    let Some((from, to)) = jump(&points) else {
-        return Ok(None);
-    };
-    store
-        .add_report(ReportRow {
-            id: 0,
-            reporter: None,
-            target: player.clone(),
-            reason: "boost".into(),
-            text: format!(
-                "the {} rating rose from {} to {} within a day",
-                kind.name(),
-                from.round(),
-                to.round()
-            ),
-            game: Some(game.to_string()),
-            evidence: serde_json::json!({"game": game, "from": from.round(), "to": to.round()})
-                .to_string(),
-            status: "open".into(),
-            created_ms: now_ms(),
-        })
-        .await
-}
-
-/// Rated games won in a row at the engine's accuracy that file a report.
-pub const ACCURACY_RUN: usize = 3;
-
-/// Files the server's report of a player who won `games` (each with its
-/// measure, named `measure`: the game's [`crate::kinds::GameKind::measure_name`])
-/// in a row at the engine's accuracy; one open at a time. Answers the
-/// report's number when one was filed.
-///
-/// # Errors
-/// The store failed.
-pub async fn report_accuracy(
-    store: &Store,
-    player: &SeatAccount,
-    kind: crate::model::Kind,
-    measure: &str,
-    games: &[(String, f64)],
-) -> Result<Option<i64>, StoreError> {
-    let list: Vec<String> = games
-        .iter()
-        .map(|(g, m)| format!("{g} ({measure} {m})"))
-        .collect();
-    store
-        .add_report(ReportRow {
-            id: 0,
-            reporter: None,
-            target: player.clone(),
-            reason: "cheat".into(),
-            text: format!(
-                "{} rated {} games won in a row at the engine's accuracy: {}",
-                games.len(),
-                kind.name(),
-                list.join(", ")
-            ),
-            game: games.first().map(|(g, _)| g.clone()),
-            evidence: serde_json::json!({
-                "game": games.first().map(|(g, _)| g),
-                "games": games.iter().map(|(g, m)| serde_json::json!({"game": g, measure: m})).collect::<Vec<_>>(),
-            })
-            .to_string(),
-            status: "open".into(),
-            created_ms: now_ms(),
-        })
-        .await
 }
 
 /// A report as moderators read it.
@@ -368,48 +82,6 @@ pub struct ReportView {
     pub created_ms: i64,
 }
 
-/// A logged action as moderators (and, for her own, the player) read it.
-#[derive(Serialize, Clone, Debug)]
-pub struct ActionView {
-    /// Its number.
-    pub id: i64,
-    /// The player's account (not sent: the caller's, for what follows an
-    /// action, such as a closed account's games).
-    #[serde(skip)]
-    pub target_id: i64,
-    /// The moderator (none: the command line).
-    pub moderator: Option<String>,
-    /// The player.
-    pub target: Option<String>,
-    /// What was done.
-    pub action: String,
-    /// Why.
-    pub reason: String,
-    /// Until when (a mute).
-    pub until_ms: Option<i64>,
-    /// The report it answered.
-    pub report: Option<i64>,
-    /// When.
-    pub created_ms: i64,
-}
-
-impl ActionView {
-    /// The view of a logged action.
-    pub fn of(a: &ModActionRow) -> ActionView {
-        ActionView {
-            id: a.id,
-            target_id: a.target.id,
-            moderator: a.moderator.as_ref().and_then(|m| m.name.clone()),
-            target: a.target.name.clone(),
-            action: a.action.clone(),
-            reason: a.reason.clone(),
-            until_ms: a.until_ms,
-            report: a.report,
-            created_ms: a.created_ms,
-        }
-    }
-}
-
 /// A player's record as moderators read it (beside her public profile:
 /// her games and rating history).
 #[derive(Serialize, Clone, Debug)]
@@ -432,23 +104,6 @@ pub struct Record {
     pub hidden_lines: i64,
     /// Marked for cheating.
     pub marked: bool,
-}
-
-/// What a moderator asks.
-#[derive(Clone, Debug)]
-pub struct ModAsk {
-    /// The player.
-    pub target: String,
-    /// What to do.
-    pub action: ModAction,
-    /// Why (required).
-    pub reason: String,
-    /// A mute's length.
-    pub minutes: Option<i64>,
-    /// The report it answers (closed with it).
-    pub report: Option<i64>,
-    /// A rename's new name.
-    pub name: Option<String>,
 }
 
 /// The safety service. Clones share one store.
@@ -508,14 +163,6 @@ impl Safety {
     /// The store failed.
     pub async fn blocks(&self, me: i64) -> Result<Vec<SeatAccount>, SafetyError> {
         Ok(self.store.related(Relation::Block, me).await?)
-    }
-
-    /// Whether either of two players blocks the other.
-    ///
-    /// # Errors
-    /// The store failed.
-    pub async fn blocked_between(&self, a: i64, b: i64) -> Result<bool, SafetyError> {
-        Ok(self.store.related_either(Relation::Block, a, b).await?)
     }
 
     /// Files `me`'s report about the player named `target`; the server
@@ -689,7 +336,6 @@ impl Safety {
         let reason = crate::text::MOD_REASON
             .check(&ask.reason)
             .map_err(|e| SafetyError::BadAction(format!("say why: {e}")))?;
-        let reason = reason.as_str();
         let target = self.player(&ask.target).await?;
         // A moderator's power is over others: her own account she closes
         // from its settings, with her password, like anyone.
@@ -697,6 +343,50 @@ impl Safety {
             return Err(SafetyError::Yourself("act as a moderator on"));
         }
         let now = now_ms();
+        let (until, reason) = self.apply(&target, ask, now, &reason).await?;
+        // Every instance hears of a new name or a closed account (its games
+        // in memory show it).
+        if matches!(ask.action, ModAction::Rename | ModAction::Close) {
+            self.store.announce_person(target.id).await?;
+        }
+        if let Some(report) = ask.report {
+            if !self.store.close_report(report, Some(me.id), now).await? {
+                return Err(SafetyError::NoSuchReport(report));
+            }
+        } else if ask.action == ModAction::CloseReport {
+            return Err(SafetyError::BadAction(
+                "close-report names the report".into(),
+            ));
+        }
+        let row = ModActionRow {
+            id: 0,
+            moderator: Some(me.clone()),
+            target,
+            action: ask.action.to_string(),
+            reason,
+            until_ms: until,
+            report: ask.report,
+            created_ms: now,
+        };
+        let id = self.store.log_action(row.clone()).await?;
+        Ok(ActionView::of(&ModActionRow { id, ..row }))
+    }
+
+    /// What moderator's action `ask` does to `target`'s account at `now`
+    /// (a sanction set or lifted, a new name, the account closed, the role
+    /// granted): answers until when a sanction holds, and the reason as
+    /// the log keeps it (a rename's old and new names beside it).
+    ///
+    /// # Errors
+    /// A sanction's length out of range, a new name refused or taken, the
+    /// store failed.
+    async fn apply(
+        &self,
+        target: &SeatAccount,
+        ask: &ModAsk,
+        now: i64,
+        reason: &str,
+    ) -> Result<(Option<i64>, String), SafetyError> {
         let mut until = None;
         // A sanction's length, in minutes.
         let length = || {
@@ -766,32 +456,7 @@ impl Safety {
             }
             ModAction::Warn | ModAction::CloseReport => {}
         }
-        // Every instance hears of a new name or a closed account (its games
-        // in memory show it).
-        if matches!(ask.action, ModAction::Rename | ModAction::Close) {
-            self.store.announce_person(target.id).await?;
-        }
-        if let Some(report) = ask.report {
-            if !self.store.close_report(report, Some(me.id), now).await? {
-                return Err(SafetyError::NoSuchReport(report));
-            }
-        } else if ask.action == ModAction::CloseReport {
-            return Err(SafetyError::BadAction(
-                "close-report names the report".into(),
-            ));
-        }
-        let row = ModActionRow {
-            id: 0,
-            moderator: Some(me.clone()),
-            target,
-            action: ask.action.to_string(),
-            reason,
-            until_ms: until,
-            report: ask.report,
-            created_ms: now,
-        };
-        let id = self.store.log_action(row.clone()).await?;
-        Ok(ActionView::of(&ModActionRow { id, ..row }))
+        Ok((until, reason))
     }
 
     /// A player's record, for moderator `me`.
@@ -868,65 +533,5 @@ impl Safety {
             .iter()
             .map(ActionView::of)
             .collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::ratings::HistoryPoint;
-
-    fn point(at: i64, rating: f64, deviation: f64) -> HistoryPoint {
-        HistoryPoint {
-            at,
-            rating,
-            deviation,
-            game: String::new(),
-        }
-    }
-
-    /// A moderator's action is read once from its name and written back
-    /// the same; an unknown one is refused with the list of those there are
-    /// (at most 20 characters of what was sent repeated).
-    #[test]
-    fn moderator_actions_read_and_write_their_names() {
-        let mut names = std::collections::HashSet::new();
-        for a in ModAction::ALL {
-            assert_eq!(a.name().parse::<ModAction>().unwrap(), a);
-            assert_eq!(a.to_string(), a.name());
-            assert!(names.insert(a.name()), "{a}: two actions share a name");
-        }
-        for bad in ["", "Warn", "warn ", "ban-forever", &"x".repeat(5000)] {
-            let Err(SafetyError::BadAction(why)) = bad.parse::<ModAction>() else {
-                panic!("{bad:?} was taken");
-            };
-            assert!(why.ends_with("close-report, grant"), "{why}");
-            assert!(why.len() < 200, "{why}");
-        }
-    }
-
-    #[test]
-    fn a_jump_is_a_rise_of_250_within_a_day_from_an_established_rating() {
-        let day = JUMP_WINDOW_S;
-        // 1600 (established) a day and more ago, 1860 now: a jump.
-        let risen = [
-            point(0, 1600.0, 80.0),
-            point(day + 10, 1700.0, 75.0),
-            point(day + 100, 1860.0, 70.0),
-        ];
-        assert_eq!(jump(&risen), Some((1600.0, 1860.0)));
-        // 240 is not enough.
-        let small = [point(0, 1600.0, 80.0), point(day + 100, 1840.0, 70.0)];
-        assert_eq!(jump(&small), None);
-        // A provisional rating finds its level: no jump.
-        let new = [point(0, 1500.0, 300.0), point(day + 100, 1900.0, 150.0)];
-        assert_eq!(jump(&new), None);
-        // Nothing a day old: nothing to compare.
-        let young = [point(0, 1500.0, 80.0), point(100, 1900.0, 70.0)];
-        assert_eq!(jump(&young), None);
-        // A fall is no jump.
-        let fell = [point(0, 1900.0, 80.0), point(day + 1, 1500.0, 80.0)];
-        assert_eq!(jump(&fell), None);
-        assert_eq!(jump(&[]), None);
     }
 }
