@@ -5,11 +5,13 @@
 
 pub mod api;
 pub(crate) mod assets;
+pub mod codes;
 pub(crate) mod deadline;
 pub(crate) mod edge;
 pub mod error;
 pub(crate) mod limits;
 pub(crate) mod listen;
+mod refused;
 pub mod signed;
 pub(crate) mod socket;
 
