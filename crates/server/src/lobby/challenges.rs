@@ -6,7 +6,8 @@
 //! A live-clock challenge lapses after [`LIVE_CHALLENGE_MS`]: its sender
 //! is no longer waiting at the board.
 
-use super::service::{Lobby, LobbyError, Paired, SeekSpec};
+use super::error::LobbyError;
+use super::service::{Lobby, Paired, SeekSpec};
 use crate::accounts::ChallengePolicy;
 use crate::clock::{now_ms, ClockSettings};
 use crate::games::talk;

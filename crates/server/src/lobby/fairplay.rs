@@ -5,7 +5,8 @@
 //! and told why and until when. Read from her stored games, so it holds on
 //! every instance and through restarts.
 
-use super::service::{Lobby, LobbyError, Pause};
+use super::error::{LobbyError, Pause};
+use super::service::Lobby;
 use crate::model::{Mode, Outcome, Seat, Status};
 use crate::store::{GameRow, ListQuery};
 

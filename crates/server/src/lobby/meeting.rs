@@ -5,7 +5,8 @@
 //! door here ([`Lobby::open_meeting`]), which asks it again, so no way in
 //! can seat two players one of whom blocks the other.
 
-use super::service::{Lobby, LobbyError};
+use super::error::LobbyError;
+use super::service::Lobby;
 use crate::clock::ClockSettings;
 use crate::games::{new_row, open_game, NewGame};
 use crate::model::{Kind, Mode, Seat};

@@ -8,6 +8,7 @@
 //! them is the games service's.
 
 mod challenges;
+mod error;
 mod fairplay;
 mod housekeeping;
 mod meeting;

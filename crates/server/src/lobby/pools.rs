@@ -5,7 +5,8 @@
 //! second each instance pairs the waiting players it can. Taking both
 //! seeks is one conditional write each, so a player is never paired twice.
 
-use super::service::{owns, rating_of, Lobby, LobbyError, Made, Paired, SeekSpec};
+use super::error::LobbyError;
+use super::service::{owns, rating_of, Lobby, Made, Paired, SeekSpec};
 use crate::clock::{now_ms, ClockSettings};
 use crate::model::{Kind, Seat};
 use crate::store::{SeatAccount, SeekRow};
