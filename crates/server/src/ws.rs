@@ -176,6 +176,10 @@ async fn send(socket: &mut WebSocket, msg: &GameOut) -> bool {
 /// the current state at once, so it catches up.
 /// When the server stops it closes the socket with 1012 (service restart),
 /// so the page reconnects, to another instance behind the proxy if need be.
+///
+/// Why one function of 110 lines: it is a socket's one select loop, each of
+/// its arms (the server stopping, a change of the game, a message of the
+/// client) writing to the same socket in turn.
 pub(crate) async fn push_updates(
     mut socket: WebSocket,
     app: Games,

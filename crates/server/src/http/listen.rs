@@ -120,6 +120,10 @@ pub(crate) fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
 ///
 /// # Errors
 /// The listener fails.
+///
+/// Why one function of 115 lines: the accept loop and each connection's
+/// task share its caps (the open connections, each address's share) and
+/// timeouts, set once before the loop; split, they would be passed about.
 pub async fn run(listener: TcpListener, router: Router, app: &AppState) -> std::io::Result<()> {
     let o = app.options().clone();
     let slots = Arc::new(Semaphore::new(o.max_connections.max(1)));

@@ -25,6 +25,10 @@ use std::time::Duration;
 
 /// The router. Tests drive it directly; `agon serve` (the crate's `serve`) puts it
 /// on a socket.
+///
+/// Why one function of 370 lines: it is the API's index, every route beside
+/// its method, body limit and rate limit, read top to bottom as docs/api.md
+/// is; split by area, a reader would lose which limits apply where.
 pub fn app(state: AppState) -> Router {
     // `--access-log`: every request's answer at info level, not debug.
     let access_log = state.options().access_log;

@@ -307,6 +307,13 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::act`].
+    ///
+    /// Why one function of 120 lines: it is one dispatch over every action a
+    /// player may take, between what every action is checked for first (a
+    /// watcher's link, a friend awaited, a flag fallen before it) and what
+    /// follows every action (an offer lapsing, the plays a clock forces, the
+    /// record's limit, the clock wound, the commit sealed), in that order;
+    /// each arm is a few lines or a call.
     pub fn act_at(
         &self,
         seats: &[Seat],

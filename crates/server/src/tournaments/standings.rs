@@ -35,6 +35,75 @@ fn score_in(b: &BoutRow, account: i64) -> Option<f64> {
     Some(if b.account0 == account { s } else { 1.0 - s })
 }
 
+/// What a player's line of the standings says of her results.
+struct Line {
+    score: f64,
+    sheet: Vec<String>,
+    fire: bool,
+    buchholz: Option<f64>,
+    sonneborn_berger: Option<f64>,
+}
+
+/// Her arena line from her finished bouts, in the order they ended:
+/// points with streaks and berserk, the sheet of points, on fire or not.
+fn arena_line<'b>(a: i64, mine: impl Iterator<Item = &'b BoutRow>) -> Line {
+    let played: Vec<Played> = mine
+        .filter_map(|b| {
+            Some(Played {
+                score: score_in(b, a)?,
+                berserk: b.berserk[usize::from(b.account0 != a)],
+                turns: b.turns,
+            })
+        })
+        .collect();
+    let (total, sheet) = arena::points(&played);
+    Line {
+        score: f64::from(total),
+        sheet: sheet.iter().map(u32::to_string).collect(),
+        fire: arena::on_fire(&played),
+        buchholz: None,
+        sonneborn_berger: None,
+    }
+}
+
+/// Her Swiss line from her bouts: her score, the sheet of results (B a
+/// bye, – a void bout) and the tie-breaks from her opponents' scores.
+fn swiss_line<'b>(
+    a: i64,
+    mine: impl Iterator<Item = &'b BoutRow> + Clone,
+    score_of: &dyn Fn(i64) -> f64,
+) -> Line {
+    let results: Vec<swiss::Result> = mine
+        .clone()
+        .filter_map(|b| {
+            Some(swiss::Result {
+                opponent: if b.account0 == a {
+                    b.account1
+                } else {
+                    Some(b.account0)
+                },
+                score: score_in(b, a)?,
+            })
+        })
+        .collect();
+    let sheet = mine
+        .map(|b| match (b.account1, score_in(b, a)) {
+            (None, _) => "B".to_string(),
+            (_, Some(1.0)) => "1".into(),
+            (_, Some(0.5)) => "½".into(),
+            (_, Some(_)) => "0".into(),
+            (_, None) => "–".into(),
+        })
+        .collect();
+    Line {
+        score: score_of(a),
+        sheet,
+        fire: false,
+        buchholz: Some(swiss::buchholz(&results, score_of)),
+        sonneborn_berger: Some(swiss::sonneborn_berger(&results, score_of)),
+    }
+}
+
 /// The standings counted from the bouts: an arena's points (streaks and
 /// berserk, in the order bouts ended), or a Swiss event's score with its
 /// tie-breaks; ties by the rating at entry.
@@ -69,67 +138,23 @@ pub fn standings(kind: EventKind, entrants: &[EntrantRow], bouts: &[BoutRow]) ->
         .iter()
         .map(|e| {
             let a = e.account.id;
-            let (score, sheet, fire, buchholz, sb) = if kind == EventKind::Arena {
-                let played: Vec<Played> = mine(a)
-                    .filter_map(|b| {
-                        Some(Played {
-                            score: score_in(b, a)?,
-                            berserk: b.berserk[usize::from(b.account0 != a)],
-                            turns: b.turns,
-                        })
-                    })
-                    .collect();
-                let (total, sheet) = arena::points(&played);
-                (
-                    f64::from(total),
-                    sheet.iter().map(u32::to_string).collect(),
-                    arena::on_fire(&played),
-                    None,
-                    None,
-                )
-            } else {
-                let results: Vec<swiss::Result> = mine(a)
-                    .filter_map(|b| {
-                        Some(swiss::Result {
-                            opponent: if b.account0 == a {
-                                b.account1
-                            } else {
-                                Some(b.account0)
-                            },
-                            score: score_in(b, a)?,
-                        })
-                    })
-                    .collect();
-                let sheet = mine(a)
-                    .map(|b| match (b.account1, score_in(b, a)) {
-                        (None, _) => "B".to_string(),
-                        (_, Some(1.0)) => "1".into(),
-                        (_, Some(0.5)) => "½".into(),
-                        (_, Some(_)) => "0".into(),
-                        (_, None) => "–".into(),
-                    })
-                    .collect();
-                (
-                    swiss_score(a),
-                    sheet,
-                    false,
-                    Some(swiss::buchholz(&results, &swiss_score)),
-                    Some(swiss::sonneborn_berger(&results, &swiss_score)),
-                )
+            let line = match kind {
+                EventKind::Arena => arena_line(a, mine(a)),
+                EventKind::Swiss => swiss_line(a, mine(a), &swiss_score),
             };
             Standing {
                 rank: 0,
                 name: e.account.name.clone(),
-                score,
+                score: line.score,
                 // Games played, as FIDE counts them: not a bye, not a
                 // void (aborted) bout.
                 games: mine(a)
                     .filter(|b| b.account1.is_some() && score_in(b, a).is_some())
                     .count(),
-                sheet,
-                fire,
-                buchholz,
-                sonneborn_berger: sb,
+                sheet: line.sheet,
+                fire: line.fire,
+                buchholz: line.buchholz,
+                sonneborn_berger: line.sonneborn_berger,
                 rating: e.rating.round() as i64,
                 withdrawn: e.withdrawn,
                 playing: in_play.get(&a).map(|g| g.to_string()),

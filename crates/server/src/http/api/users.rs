@@ -144,22 +144,14 @@ fn not_found(name: &str) -> ApiError {
     )
 }
 
-/// `GET /api/users/{name}`: a player's profile.
-pub async fn profile(
-    State(app): State<AppState>,
-    Path(name): Path<String>,
-    viewer: Viewer,
-) -> Result<Json<Profile>, ApiError> {
-    let key = crate::accounts::names::check(&name).map_err(|_| not_found(&name))?;
-    let account = app
-        .store()
-        .account_by_key(&key)
-        .await?
-        .ok_or_else(|| not_found(&name))?;
-    let ratings = ratings_of(&app, account.id).await?;
+/// A player's rating history in each game, as her profile's charts draw it.
+async fn history_of(
+    app: &AppState,
+    account: i64,
+) -> Result<BTreeMap<&'static str, Vec<HistoryView>>, ApiError> {
     let mut history = BTreeMap::new();
     for kind in Kind::ALL {
-        let points: Vec<HistoryPoint> = app.store().rating_history(account.id, kind).await?;
+        let points: Vec<HistoryPoint> = app.store().rating_history(account, kind).await?;
         history.insert(
             kind.name(),
             points
@@ -172,7 +164,15 @@ pub async fn profile(
                 .collect(),
         );
     }
-    // Her games, a page at a time, newest first.
+    Ok(history)
+}
+
+/// A player's latest games (at most [`PROFILE_GAMES`]), newest first, read
+/// a page at a time.
+async fn games_of(
+    app: &AppState,
+    account: i64,
+) -> Result<Vec<(crate::store::GameRow, usize)>, ApiError> {
     let mut rows = vec![];
     let mut after = None;
     while rows.len() < PROFILE_GAMES {
@@ -182,7 +182,7 @@ pub async fn profile(
                 limit: 100,
                 ids: None,
                 after: after.clone(),
-                account: Some(account.id),
+                account: Some(account),
             })
             .await?;
         let full = page.len() == 100;
@@ -192,13 +192,19 @@ pub async fn profile(
             break;
         }
     }
+    Ok(rows)
+}
+
+/// A player's results in her finished games, one tally per game, settings
+/// and seat she played.
+fn tallies_of(rows: &[(crate::store::GameRow, usize)], account: i64) -> Vec<Tally> {
     let mut tallies: BTreeMap<(&str, String, Seat), Tally> = BTreeMap::new();
-    for (r, _) in &rows {
+    for (r, _) in rows {
         if r.status == Status::Ongoing {
             continue;
         }
         for seat in Seat::BOTH {
-            if r.accounts[seat.index()].as_ref().map(|a| a.id) != Some(account.id) {
+            if r.accounts[seat.index()].as_ref().map(|a| a.id) != Some(account) {
                 continue;
             }
             let t = tallies
@@ -218,6 +224,25 @@ pub async fn profile(
             }
         }
     }
+    tallies.into_values().collect()
+}
+
+/// `GET /api/users/{name}`: a player's profile.
+pub async fn profile(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    viewer: Viewer,
+) -> Result<Json<Profile>, ApiError> {
+    let key = crate::accounts::names::check(&name).map_err(|_| not_found(&name))?;
+    let account = app
+        .store()
+        .account_by_key(&key)
+        .await?
+        .ok_or_else(|| not_found(&name))?;
+    let ratings = ratings_of(&app, account.id).await?;
+    let history = history_of(&app, account.id).await?;
+    let rows = games_of(&app, account.id).await?;
+    let tallies = tallies_of(&rows, account.id);
     let me = viewer.account_id();
     let games: Vec<ListEntry> = rows
         .into_iter()
@@ -244,7 +269,7 @@ pub async fn profile(
         created_at: account.created_at,
         ratings,
         history,
-        results: tallies.into_values().collect(),
+        results: tallies,
         playing,
         games,
     }))

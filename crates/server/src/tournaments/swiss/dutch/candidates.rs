@@ -14,6 +14,11 @@ use super::types::*;
 /// and those whose faults (from `start` on) already make them no better
 /// than the best candidate found ([`Costs::hopeless`]); `visit` sees the
 /// choice, the items left, the allowance left and the faults.
+///
+/// Why one function of 140 lines: its inner `go` is the recursion, and the
+/// pruning it does at each level (the allowance, the hope of the faults so
+/// far, the clean matching of what is left) reads the arguments of the
+/// whole walk.
 pub(super) fn transpositions(
     items: &[usize],
     s1: &[usize],

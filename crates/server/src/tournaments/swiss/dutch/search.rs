@@ -45,6 +45,13 @@ impl Field<'_> {
 
     /// The best candidate of a bracket with `p` pairs of which `m` pair a
     /// moved-down player, in the Dutch order (B.5–B.7).
+    ///
+    /// Why one function of 400 lines: it is one branch and bound whose
+    /// closures (the costs, the bound, the visit of each candidate) share the
+    /// bracket's state as it changes (the best candidate, its pass, the
+    /// allowance, the steps spent); the module's documentation reads it in
+    /// order, pass by pass, and the cross-check against bbpPairings holds it.
+    /// Split, that state would travel in a struct of fifteen fields.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn shape(
         &self,
