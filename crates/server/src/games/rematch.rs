@@ -27,6 +27,55 @@ pub(crate) struct Rematched {
     pub invite: Option<String>,
 }
 
+/// The rematch's row, made from the finished game in `session`: the same
+/// game, settings, clock (afresh) and rating, the seats (and the accounts
+/// holding them) swapped; a friend seat never taken gets a fresh invite
+/// code, answered beside the row.
+fn next_row(
+    games: &Games,
+    session: &crate::session::Session,
+) -> Result<(crate::store::GameRow, Option<(String, Seat)>), GameError> {
+    let g = NewGame {
+        kind: session.kind(),
+        settings: session.row.settings.clone(),
+        start: session.row.start_position.clone(),
+        mode: session.mode(),
+        level: session.row.level,
+        my_seat: Seat::First,
+        tokens: vec![],
+        // A rated game's rematch is rated too (a Ringo pair's: a
+        // new pair).
+        rated: session.row.rated,
+        // A live game's rematch has the same clock, afresh.
+        clock: session.row.clock.map(|c| c.settings()),
+        first_move_ms: games.first_move_ms(),
+    };
+    let mut row = new_row(
+        &g,
+        session.row.token1.clone(),
+        session.row.token0.clone(),
+        session.row.engine_seat.map(Seat::other),
+    )?;
+    row.level = session.row.level;
+    begin_pair(&mut row);
+    // The seats swap, and so do the accounts that hold them.
+    row.accounts = [
+        session.row.accounts[1].clone(),
+        session.row.accounts[0].clone(),
+    ];
+    // A friend seat that was never taken gets a fresh invite code.
+    let free = match (session.mode(), &row.token0, &row.token1) {
+        (Mode::Friend, None, _) => Some(Seat::First),
+        (Mode::Friend, _, None) => Some(Seat::Second),
+        _ => None,
+    };
+    let invite = match free {
+        Some(seat) => Some((secrets::secret()?, seat)),
+        None => None,
+    };
+    Ok((row, invite))
+}
+
 /// The rematch of game `id` for a request holding `token` and signed in
 /// as `account`, if the game is still at `expect_revision` (when
 /// given).
@@ -71,44 +120,7 @@ pub(crate) async fn rematch(
             )
             .into());
         }
-        let g = NewGame {
-            kind: session.kind(),
-            settings: session.row.settings.clone(),
-            start: session.row.start_position.clone(),
-            mode: session.mode(),
-            level: session.row.level,
-            my_seat: Seat::First,
-            tokens: vec![],
-            // A rated game's rematch is rated too (a Ringo pair's: a
-            // new pair).
-            rated: session.row.rated,
-            // A live game's rematch has the same clock, afresh.
-            clock: session.row.clock.map(|c| c.settings()),
-            first_move_ms: games.first_move_ms(),
-        };
-        let mut row = new_row(
-            &g,
-            session.row.token1.clone(),
-            session.row.token0.clone(),
-            session.row.engine_seat.map(Seat::other),
-        )?;
-        row.level = session.row.level;
-        begin_pair(&mut row);
-        // The seats swap, and so do the accounts that hold them.
-        row.accounts = [
-            session.row.accounts[1].clone(),
-            session.row.accounts[0].clone(),
-        ];
-        // A friend seat that was never taken gets a fresh invite code.
-        let free = match (session.mode(), &row.token0, &row.token1) {
-            (Mode::Friend, None, _) => Some(Seat::First),
-            (Mode::Friend, _, None) => Some(Seat::Second),
-            _ => None,
-        };
-        let invite = match free {
-            Some(seat) => Some((secrets::secret()?, seat)),
-            None => None,
-        };
+        let (row, invite) = next_row(games, &session)?;
         (you, row, invite)
     };
     let new_id = row.id.clone();
