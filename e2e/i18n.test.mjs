@@ -39,9 +39,13 @@ function dynamicKeys(meta) {
   for (const c of ["game", "settings", "mode", "status", "updated", "links"]) keys.push("games.col." + c);
   for (const p of ["P", "C", "H"]) keys.push("ur." + p);
   // Every error code the server can send.
-  const src = readFileSync(join(root, "crates", "server", "src", "http", "error.rs"), "utf8");
+  const src = readFileSync(join(root, "crates", "server", "src", "http", "codes.rs"), "utf8");
+  assert.ok(src.includes("pub enum ErrorCode"), "ErrorCode is in http/codes.rs");
   const body = src.slice(src.indexOf("pub enum ErrorCode"), src.indexOf("}", src.indexOf("pub enum ErrorCode")));
-  for (const [, name] of body.matchAll(/^\s{4}([A-Z][A-Za-z]+),$/gm)) {
+  const codes = [...body.matchAll(/^\s{4}([A-Z][A-Za-z]+),$/gm)].map(([, name]) => name);
+  // A move of the enum must not leave this check with nothing to check.
+  assert.ok(codes.length > 50, `the error codes read: ${codes.length}`);
+  for (const name of codes) {
     keys.push("err." + name.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase()));
   }
   return keys;
