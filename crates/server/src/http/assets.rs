@@ -95,6 +95,10 @@ const FILES: &[(&str, &str)] = &[
     ("js/dom.js", include_str!("../../static/js/dom.js")),
     ("js/log.js", include_str!("../../static/js/log.js")),
     ("js/games.js", include_str!("../../static/js/games.js")),
+    (
+        "js/gamefields.js",
+        include_str!("../../static/js/gamefields.js"),
+    ),
     ("js/prefs.js", include_str!("../../static/js/prefs.js")),
     ("js/router.js", include_str!("../../static/js/router.js")),
     (

@@ -39,6 +39,22 @@ const GAMES = {
     settingsWords: (settings) => ringoSettings(settings, false),
     /** What a seek or a new game names its rules by: a preset. */
     seekRules: "rules",
+    /** The most even rule set (`m`: `/api/meta`), which quick pairing's even
+     *  pools play. */
+    evenRules: (m) => m.ringo.even_rules,
+    /** The rule sets a seek or a challenge offers, as `[value, label]`: the
+     *  most even set first (the one quick pairing's even pools and a friend
+     *  game on the home page play), then each source's (`m`: `/api/meta`). */
+    ruleChoices: (m) => [
+      ...(m.ringo.even_rules ? [[m.ringo.even_rules, t("lobby.even_rules", { rules: ringoSettings(m.ringo.even_rules, false) })]] : []),
+      ...m.ringo.presets.map((p) => [p.name, p.name + " — " + t("preset." + p.name)]),
+    ],
+    /** What a tournament made on the page adds for the game: nothing (its
+     *  rules are the most even set, the server's default). */
+    eventFields: {},
+    /** How a pasted record of the game begins: its rules or a start
+     *  position. */
+    recordStart: /^(classic|encyclopedia|globe)\b|\//,
     /** A rating's count in words: a rated Ringo game is a pair (seats
      *  swapped), rated once. */
     ratedCount: (n) => t("profile.rated_pairs", { n }),
@@ -109,6 +125,16 @@ const GAMES = {
     settingsWords: (settings) => urgammonSettings(settings),
     /** What a seek or a new game names its rules by: the match's length. */
     seekRules: "to",
+    /** One rule set: none more even than another. */
+    evenRules: () => null,
+    /** One rule set: nothing to choose. */
+    ruleChoices: () => [],
+    /** What a tournament made on the page adds for the game: its matches
+     *  are to 3 points. */
+    eventFields: { to: 3 },
+    /** How a pasted record of the game begins: its match header or its
+     *  opening roll. */
+    recordStart: /^(urgammon|start:)/,
     /** A rating's count in words: a rated Urgammon match is rated once,
      *  however many games it had. */
     ratedCount: (n) => t("profile.rated_matches", { n }),

@@ -8,39 +8,7 @@ import { api, meta, tokenKey } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { account } from "../account.js";
 import { gameOf, GAME_NAMES } from "../games.js";
-import { ringoSettings } from "../settings.js";
-
-/** The clocks a seek may have, as base+increment seconds. */
-export const CLOCKS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
-
-/** The days per move a correspondence game may have. */
-export const DAYS = [1, 2, 3, 7];
-
-/** A clock's label: "5+3" (minutes + seconds), or "3 days per move". */
-export function clockLabel(c) {
-  if (c && c.days) return t("corr.per_move", { n: c.days });
-  return c ? `${c.base_secs % 60 ? (c.base_secs / 60).toFixed(1) : c.base_secs / 60}+${c.increment_secs}` : t("lobby.no_clock");
-}
-
-/** Every time control a game may have, as a select's values: `300+3`
- *  (a live clock) or `d3` (three days per move). */
-export const TIME_CONTROLS = [...CLOCKS.map(([b, i]) => `${b}+${i}`), ...DAYS.map((d) => "d" + d)];
-
-/** A select value's label. */
-export function timeControlLabel(v) {
-  if (!v) return t("lobby.no_clock");
-  if (v.startsWith("d")) return t("corr.per_move", { n: Number(v.slice(1)) });
-  const [b, i] = v.split("+").map(Number);
-  return clockLabel({ base_secs: b, increment_secs: i });
-}
-
-/** A select value as a request's fields: `{clock}` or `{days}`. */
-export function timeControlFields(v) {
-  if (!v) return {};
-  if (v.startsWith("d")) return { days: Number(v.slice(1)) };
-  const [b, i] = v.split("+").map(Number);
-  return { clock: { base_secs: b, increment_secs: i } };
-}
+import { gameFields, clockLabel } from "../gamefields.js";
 
 /** A seek's or pool's settings in words. */
 function settingsWords(game, settings) {
@@ -135,7 +103,7 @@ export async function lobbyBlock(root, compact = false) {
     const title = (x) => gameOf(x.game).name + " " + (x.clock?.days ? clockLabel(x.clock) : x.clock_label);
     const twin = state.pools.some((q) => q !== p && title(q) === title(p));
     if (!twin) return title(p);
-    return title(p) + " · " + (p.settings === m.ringo.even_rules ? t("lobby.pool_even") : p.settings.split(/[,\s]/)[0]);
+    return title(p) + " · " + (p.settings === gameOf(p.game).evenRules(m) ? t("lobby.pool_even") : p.settings.split(/[,\s]/)[0]);
   }
 
   function drawQuick() {
@@ -232,41 +200,17 @@ export async function lobbyBlock(root, compact = false) {
 
   function drawForm() {
     if (!form) return;
-    const game = el("select", { id: "seek-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
-    // The most even set first (the one quick pairing's even pools and a
-    // friend game on the home page play), then each source's set.
-    const preset = el("select", { id: "seek-rules" },
-      m.ringo.even_rules ? el("option", { value: m.ringo.even_rules }, t("lobby.even_rules", { rules: ringoSettings(m.ringo.even_rules, false) })) : null,
-      m.ringo.presets.map((p) => el("option", { value: p.name }, p.name + " — " + t("preset." + p.name))));
-    const to = el("input", { id: "seek-to", type: "number", min: 1, max: 99, value: 3 });
-    const clock = el("select", { id: "seek-clock", "aria-describedby": "seek-clock-help" }, TIME_CONTROLS.map((v) => el("option", { value: v }, timeControlLabel(v))));
-    clock.value = "300+3";
-    const side = el("select", { id: "seek-side" });
-    const rated = me ? el("input", { type: "checkbox", id: "seek-rated" }) : null;
+    const fields = gameFields("seek", m, { clockHelp: t("lobby.clock_help"), rated: !!me });
+    const rated = fields.rated;
     const min = me ? el("input", { id: "seek-min", type: "number", min: 0, max: 4000, step: 50, placeholder: "—" }) : null;
     const max = me ? el("input", { id: "seek-max", type: "number", min: 0, max: 4000, step: 50, placeholder: "—" }) : null;
-    const rulesRow = el("div", { class: "opt" }, el("label", { for: "seek-rules" }, t("home.preset")), preset);
-    const toRow = el("div", { class: "opt" }, el("label", { for: "seek-to" }, t("home.match_to")), to);
-    const sync = () => {
-      const g = game.value;
-      rulesRow.hidden = gameOf(g).seekRules !== "rules";
-      toRow.hidden = gameOf(g).seekRules !== "to";
-      side.replaceChildren(...["random", ...gameOf(g).sides].map((s) => el("option", { value: s }, t("side." + s))));
-    };
-    game.addEventListener("change", sync);
-    sync();
     form.replaceChildren(...[el("h2", { id: "seek-form-title" }, t("lobby.create")),
-      el("div", { class: "opt" }, el("label", { for: "seek-game" }, t("lobby.game")), game),
-      rulesRow, toRow,
-      el("div", { class: "opt" }, el("label", { for: "seek-clock" }, t("lobby.clock")), clock,
-        el("small", { id: "seek-clock-help" }, t("lobby.clock_help"))),
-      el("div", { class: "opt" }, el("label", { for: "seek-side" }, t("home.side")), side),
+      ...fields.rows,
       me ? el("label", {}, rated, " " + t("home.rated")) : el("p", { class: "muted" }, el("a", { href: "/account", "data-nav": true }, t("home.rated_signin"))),
       me ? el("div", { class: "opt" }, el("label", { for: "seek-min" }, t("lobby.range")),
         el("span", { class: "range" }, min, " – ", max)) : null,
       el("div", { class: "row" }, el("button", { class: "primary", id: "seek-create", onclick: async () => {
-        const body = { game: game.value, ...timeControlFields(clock.value), side: side.value };
-        if (gameOf(game.value).seekRules === "rules") body.rules = preset.value; else body.to = Number(to.value);
+        const body = fields.body();
         if (rated && rated.checked) body.rated = true;
         if (min && min.value !== "") body.rating_min = Number(min.value);
         if (max && max.value !== "") body.rating_max = Number(max.value);

@@ -9,7 +9,8 @@ import { navigate } from "../router.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { interval } from "./lab.js";
 import { account } from "../account.js";
-import { TIME_CONTROLS, timeControlLabel, timeControlFields, handOverSeek } from "./lobby.js";
+import { handOverSeek } from "./lobby.js";
+import { TIME_CONTROLS, timeControlLabel, timeControlFields } from "../gamefields.js";
 import { optionValue, settingsText, ringoSettings, parseRules } from "../settings.js";
 
 /** Which game a pasted record is, whatever game is chosen above it: an
@@ -17,9 +18,7 @@ import { optionValue, settingsText, ringoSettings, parseRules } from "../setting
  *  record with its rules or a start position. Anything else: `chosen`. */
 export function recordGame(text, chosen) {
   const first = text.trim().split(/\s+/)[0] || "";
-  if (/^(urgammon|start:)/.test(first)) return "urgammon";
-  if (/^(classic|encyclopedia|globe)\b|\//.test(first)) return "ringo";
-  return chosen;
+  return GAME_NAMES.find((g) => gameOf(g).recordStart.test(first)) ?? chosen;
 }
 
 /** Handicaps for players of unequal strength: one Ringo rule changed each,

@@ -10,8 +10,7 @@ import { playerText } from "../players.js";
 import { statusText } from "./list.js";
 import { signed } from "../panels/common.js";
 import { account, forgetBlocks } from "../account.js";
-import { TIME_CONTROLS, timeControlLabel, timeControlFields } from "./lobby.js";
-import { ringoSettings } from "../settings.js";
+import { TIME_CONTROLS, gameFields } from "../gamefields.js";
 import { sendChallenge, cancelChallenge, challenges } from "../site.js";
 import { onLeave } from "../router.js";
 
@@ -150,29 +149,10 @@ async function meetBlock(p) {
       followButton.textContent = t(following ? "profile.unfollow" : "profile.follow");
     } catch (e) { status.textContent = errorText(e); }
   } }, t(following ? "profile.unfollow" : "profile.follow"));
-  const game = el("select", { id: "challenge-game" }, GAME_NAMES.map((g) => el("option", { value: g }, gameOf(g).name)));
-  const rules = el("select", { id: "challenge-rules" },
-    m.ringo.even_rules ? el("option", { value: m.ringo.even_rules }, t("lobby.even_rules", { rules: ringoSettings(m.ringo.even_rules, false) })) : null,
-    m.ringo.presets.map((x) => el("option", { value: x.name }, x.name + " — " + t("preset." + x.name))));
-  const to = el("input", { id: "challenge-to", type: "number", min: 1, max: 99, value: 3 });
-  const clock = el("select", { id: "challenge-clock" }, ["", ...TIME_CONTROLS].map((v) => el("option", { value: v }, timeControlLabel(v))));
-  clock.value = "300+3";
-  const side = el("select", { id: "challenge-side" });
-  const rated = el("input", { type: "checkbox", id: "challenge-rated" });
-  const rulesRow = el("div", { class: "opt" }, el("label", { for: "challenge-rules" }, t("home.preset")), rules);
-  const toRow = el("div", { class: "opt" }, el("label", { for: "challenge-to" }, t("home.match_to")), to);
-  const sync = () => {
-    const g = game.value;
-    rulesRow.hidden = gameOf(g).seekRules !== "rules";
-    toRow.hidden = gameOf(g).seekRules !== "to";
-    side.replaceChildren(...["random", ...gameOf(g).sides].map((x) => el("option", { value: x }, t("side." + x))));
-  };
-  game.addEventListener("change", sync);
-  sync();
+  const fields = gameFields("challenge", m, { clocks: ["", ...TIME_CONTROLS] });
   let sent = null;
   const send = el("button", { class: "primary", id: "challenge-send", onclick: async () => {
-    const body = { user: p.name, game: game.value, side: side.value, rated: rated.checked, ...timeControlFields(clock.value) };
-    if (gameOf(game.value).seekRules === "rules") body.rules = rules.value; else body.to = Number(to.value);
+    const body = { user: p.name, ...fields.body(), rated: fields.rated.checked };
     try {
       sent = await sendChallenge(body);
       show();
@@ -227,11 +207,8 @@ async function meetBlock(p) {
     ? el("p", { class: "muted", id: "challenge-refused" }, t("challenge.policy.nobody", { name: p.name }))
     : el("details", { class: "fold", id: "challenge-form", open },
       el("summary", {}, el("h2", {}, t("challenge.title", { name: p.name }))),
-      el("div", { class: "opt" }, el("label", { for: "challenge-game" }, t("lobby.game")), game),
-      rulesRow, toRow,
-      el("div", { class: "opt" }, el("label", { for: "challenge-clock" }, t("lobby.clock")), clock),
-      el("div", { class: "opt" }, el("label", { for: "challenge-side" }, t("home.side")), side),
-      el("label", { class: "rated-choice" }, rated, " " + t("home.rated")),
+      ...fields.rows,
+      el("label", { class: "rated-choice" }, fields.rated, " " + t("home.rated")),
       el("div", { class: "row" }, send, cancel));
   show();
   return el("section", { class: "card", id: "meet", "aria-label": t("profile.meet") },

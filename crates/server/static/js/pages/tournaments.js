@@ -86,7 +86,7 @@ function createForm() {
     if (clock.value.startsWith("days")) body.days = Number(clock.value.slice(4));
     else { const [b, i] = clock.value.split("+").map(Number); body.clock = { base_secs: b, increment_secs: i }; }
     if (kind.value === "arena") body.minutes = Number(minutes.value); else body.rounds = Number(rounds.value);
-    if (game.value === "urgammon") body.to = 3;
+    Object.assign(body, gameOf(game.value).eventFields);
     if (name.value.trim()) body.name = name.value.trim();
     if (password.value) body.password = password.value;
     try {
