@@ -99,6 +99,7 @@ const FILES: &[(&str, &str)] = &[
         "js/gamefields.js",
         include_str!("../../static/js/gamefields.js"),
     ),
+    ("js/socket.js", include_str!("../../static/js/socket.js")),
     ("js/prefs.js", include_str!("../../static/js/prefs.js")),
     ("js/router.js", include_str!("../../static/js/router.js")),
     (

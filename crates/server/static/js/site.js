@@ -13,9 +13,10 @@ import { gameOf } from "./games.js";
 import { refreshAccount } from "./account.js";
 import { until } from "./countdown.js";
 import { playSound } from "./sound.js";
+import { keepSocket } from "./socket.js";
 
+/** The site's socket (`keepSocket`), once the page has started it. */
 let socket = null;
-let retry = 500;
 let signedIn = false;
 /** The challenges as last read: `{incoming, outgoing}`. */
 let last = { incoming: [], outgoing: [] };
@@ -41,44 +42,19 @@ export function challengeWords(c, forTarget) {
   return [g.name, g.settingsWords(c.settings), clock, c.rated ? t("lobby.rated") : t("lobby.casual"), side].join(" · ");
 }
 
-function socketUrl() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/api/site/ws`;
-}
-
-function connect() {
-  const ws = new WebSocket(socketUrl());
-  socket = ws;
-  ws.onopen = () => { retry = 500; };
-  ws.onmessage = (e) => {
-    let msg;
-    try { msg = JSON.parse(e.data); } catch { return; }
-    if (msg.type === "hello") {
-      signedIn = !!msg.signed_in;
-      if (signedIn) { refreshChallenges(); refreshTournaments(); } else { show({ incoming: [], outgoing: [] }); tournaments = []; drawTournamentBar(); }
-    } else if (msg.type === "challenges") {
-      // Her challenges, her tournaments (a game ready, a start near), or
-      // what a moderator told her.
-      refreshChallenges();
-      refreshTournaments();
-      refreshAccount();
-    }
-  };
-  ws.onclose = () => {
-    if (socket !== ws) return;
-    socket = null;
-    setTimeout(() => { if (!socket) connect(); }, retry);
-    retry = Math.min(retry * 2, 8000);
-  };
-}
-
-/** Opens the socket again (after a sign-in or a sign-out, so that the
- *  server counts the right player). */
-function reconnect() {
-  const old = socket;
-  socket = null;
-  if (old) { old.onclose = null; old.close(); }
-  connect();
+/** What the site's socket says: who she is on opening, and that her
+ *  challenges, her tournaments or a moderator's word changed. */
+function heard(msg) {
+  if (msg.type === "hello") {
+    signedIn = !!msg.signed_in;
+    if (signedIn) { refreshChallenges(); refreshTournaments(); } else { show({ incoming: [], outgoing: [] }); tournaments = []; drawTournamentBar(); }
+  } else if (msg.type === "challenges") {
+    // Her challenges, her tournaments (a game ready, a start near), or
+    // what a moderator told her.
+    refreshChallenges();
+    refreshTournaments();
+    refreshAccount();
+  }
 }
 
 /** Reads the player's challenges and shows what changed. */
@@ -249,8 +225,10 @@ export async function cancelChallenge(id) {
  *  again. */
 export function startSite() {
   if (socket) return;
-  connect();
-  document.addEventListener("agon-account", reconnect);
+  socket = keepSocket("/api/site/ws", { onMessage: heard });
+  // Opened again after a sign-in or a sign-out, so that the server counts
+  // the right player.
+  document.addEventListener("agon-account", () => socket.reopen());
   // Redrawn in the page's language after a switch.
   document.addEventListener("agon-lang", drawBar);
   document.addEventListener("agon-lang", drawTournamentBar);

@@ -2,7 +2,7 @@
 // a WebSocket. Every action names the revision the player saw.
 import { el, toast, announce } from "../dom.js";
 import { t } from "../../i18n.js";
-import { api, tokenKey, inviteKey, socketUrl } from "../api.js";
+import { api, tokenKey, inviteKey } from "../api.js";
 import { navigate, onLeave } from "../router.js";
 import { prefs } from "../prefs.js";
 import { playSound } from "../sound.js";
@@ -12,6 +12,7 @@ import { notFoundPage } from "./notfound.js";
 import { clockBlock, tickClocks, measureLag, corrBlock } from "../clock.js";
 import { offerBlock, goneText, claimable, heardAway } from "../panels/offers.js";
 import { chatBox } from "../panels/chat.js";
+import { keepSocket } from "../socket.js";
 import { notify, timeWords, notifyButton } from "../notify.js";
 
 /** Exchanges a one-time invite (or seat-link) code for a seat token. */
@@ -341,22 +342,22 @@ export async function gamePage(main, id) {
   const chat = chatBox(view);
   if (chat) main.append(chat.box);
 
-  let retry = 500;
-  function connect() {
-    if (view.closed) return;
-    const ws = new WebSocket(socketUrl(id));
-    view.socket = ws;
-    window.agonSocket = ws; // lets tests drop the connection and watch it catch up
-    if (view.lagMeter) view.lagMeter.stop();
-    view.lagMeter = measureLag(view, ws);
-    ws.onopen = () => {
-      retry = 500; conn.textContent = "● " + t("game.connected"); conn.className = "conn";
+  // The game's socket: the state at every change, chat, presence, a seat
+  // moved away; a hello at every opening says whose seats this page holds.
+  view.socket = keepSocket(`/api/games/${id}/ws`, {
+    onSocket: (ws) => {
+      window.agonSocket = ws; // lets tests drop the connection and watch it catch up
+      if (view.lagMeter) view.lagMeter.stop();
+      view.lagMeter = measureLag(view, ws);
+    },
+    onOpen: (ws) => {
+      conn.textContent = "● " + t("game.connected"); conn.className = "conn";
       // Say who we are (never in the URL), so our seat shows as connected.
       // A signed-in player's seats come with her cookie, token or not.
       ws.send(JSON.stringify({ type: "hello", token: token || "" }));
-    };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
+    },
+    onDrop: () => { conn.textContent = t("game.reconnecting"); conn.className = "conn off"; },
+    onMessage: (msg) => {
       if (msg.type === "state") accept(msg.state);
       else if (msg.type === "pong") view.lagMeter.pong();
       else if (msg.type === "chat") {
@@ -388,14 +389,8 @@ export async function gamePage(main, id) {
         toast(t("game.moved_away"));
         render();
       }
-    };
-    ws.onclose = () => {
-      conn.textContent = t("game.reconnecting"); conn.className = "conn off";
-      if (!view.closed) setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
-    };
-  }
-  connect();
+    },
+  });
   onLeave(() => {
     view.closed = true;
     clearInterval(ticker);

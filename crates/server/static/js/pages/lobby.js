@@ -9,6 +9,7 @@ import { navigate, onLeave } from "../router.js";
 import { account } from "../account.js";
 import { gameOf, GAME_NAMES } from "../games.js";
 import { gameFields, clockLabel } from "../gamefields.js";
+import { keepSocket } from "../socket.js";
 
 /** A seek's or pool's settings in words. */
 function settingsWords(game, settings) {
@@ -16,11 +17,6 @@ function settingsWords(game, settings) {
 }
 
 /** The lobby's socket address. */
-function lobbySocketUrl() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/api/lobby/ws`;
-}
-
 /** The seeks another page made (the new-game page's "someone online") and
  *  hands to the lobby page to hold: id → token, for this tab only. */
 const HANDED = "agon-handed-seeks";
@@ -71,8 +67,7 @@ export async function lobbyBlock(root, compact = false) {
 
   /** Holds a seek of ours on the socket (and again after a reconnect). */
   function hold(id) {
-    const s = state.socket;
-    if (s && s.readyState === 1) s.send(JSON.stringify({ type: "hold", seek: id, token: state.mine.get(id) }));
+    state.socket?.send({ type: "hold", seek: id, token: state.mine.get(id) });
   }
 
   /** The live games in play of a pool (its game, rules and clock), as
@@ -243,26 +238,16 @@ export async function lobbyBlock(root, compact = false) {
     if (!state.waiting) drawQuick();
   }
 
-  let retry = 500;
-  function connect() {
-    if (state.closed) return;
-    const ws = new WebSocket(lobbySocketUrl());
-    state.socket = ws;
-    window.agonLobbySocket = ws;
-    ws.onopen = () => {
-      retry = 500;
-      for (const id of state.mine.keys()) hold(id);
-    };
-    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-    ws.onclose = () => {
-      if (!state.closed) setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
-    };
-  }
   drawQuick();
   drawForm();
   drawList();
-  connect();
+  // The lobby's socket: its seeks and pools, and ours held again at every
+  // opening (the server drops a seek whose maker's socket is gone).
+  state.socket = keepSocket("/api/lobby/ws", {
+    onSocket: (ws) => { window.agonLobbySocket = ws; },
+    onOpen: () => { for (const id of state.mine.keys()) hold(id); },
+    onMessage,
+  });
   readInPlay();
   const inPlayTimer = setInterval(() => { if (!document.hidden) readInPlay(); }, 5000);
   onLeave(() => {

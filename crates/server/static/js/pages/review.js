@@ -5,7 +5,8 @@ import { termsRow, TERMS } from "../glossary.js";
 import { playersLineText } from "../players.js";
 import { el, sv, announce, pressable } from "../dom.js";
 import { t, num, percent, colon } from "../../i18n.js";
-import { api, socketUrl, meta } from "../api.js";
+import { api, meta } from "../api.js";
+import { keepSocket } from "../socket.js";
 import { onLeave } from "../router.js";
 import { gameOf } from "../games.js";
 import { arrowsFor } from "../boards/arrows.js";
@@ -305,13 +306,14 @@ export async function reviewPage(main, id) {
   }
   await ask();
   if (done) return;
-  // Progress comes over the game's WebSocket; a slow poll covers a lost socket.
-  socket = new WebSocket(socketUrl(id));
-  socket.onmessage = (e) => {
-    const msg = JSON.parse(e.data);
-    if (msg.type !== "review") return;
-    if (msg.ready) ask(); else progress(msg.done, msg.total);
-  };
+  // Progress comes over the game's WebSocket (opened again after a drop);
+  // a slow poll covers the time it is away.
+  socket = keepSocket(`/api/games/${id}/ws`, {
+    onMessage: (msg) => {
+      if (msg.type !== "review") return;
+      if (msg.ready) ask(); else progress(msg.done, msg.total);
+    },
+  });
   const timer = setInterval(ask, 2000);
   onLeave(() => { done = true; clearInterval(timer); if (socket) socket.close(); });
 }

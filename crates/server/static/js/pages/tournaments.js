@@ -12,6 +12,7 @@ import { gameOf, GAME_NAMES } from "../games.js";
 import { account } from "../account.js";
 import { until } from "../countdown.js";
 import { carryToGame } from "../site.js";
+import { keepSocket } from "../socket.js";
 
 /** An event's terms in words: game, kind, clock, length, rated. */
 export function terms(e) {
@@ -222,17 +223,12 @@ export async function tournamentPage(main, id) {
   // The event's socket: its view whenever it changes (without `you`,
   // which comes on its own when the player's place changes); on a lost
   // connection the page reads the event once and connects again.
-  let socket = null;
-  let retry = 500;
-  let left = false;
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/api/tournaments/${encodeURIComponent(id)}/ws`);
-    socket = ws;
-    ws.onopen = () => { retry = 500; };
-    ws.onmessage = (e) => {
-      let m;
-      try { m = JSON.parse(e.data); } catch { return; }
+  await read();
+  const socket = view ? keepSocket(`/api/tournaments/${encodeURIComponent(id)}/ws`, {
+    // Opened again after a drop: the event is read once, for what was
+    // missed while away.
+    onOpen: (_ws, first) => { if (!first) read(); },
+    onMessage: (m) => {
       if (m.type === "view") {
         // Everyone shown (asked for): the pushed leaders are not enough,
         // so the page reads the whole event again, at most every 5 s.
@@ -242,20 +238,11 @@ export async function tournamentPage(main, id) {
         } else draw({ ...m.view, you: view ? view.you : undefined });
       }
       else if (m.type === "you" && view) draw({ ...view, you: m.you });
-    };
-    ws.onclose = () => {
-      if (socket !== ws || left) return;
-      socket = null;
-      setTimeout(() => { if (!left && !socket) { read(); connect(); } }, retry);
-      retry = Math.min(retry * 2, 8000);
-    };
-  }
-  await read();
-  if (view) connect();
+    },
+  }) : null;
   const clockTimer = setInterval(tick, 1000);
   onLeave(() => {
-    left = true;
     clearInterval(clockTimer);
-    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+    socket?.close();
   });
 }
