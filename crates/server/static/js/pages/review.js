@@ -238,8 +238,15 @@ export async function reviewPage(main, id) {
     const keys = keyMoments(r);
     const number = numbering(r);
     let keyAt = -1;
+    // The latest position asked for: an answer to an earlier ask that
+    // comes after it is dropped (a quick click on the graph while the
+    // first position was still on its way showed the first, its Replay
+    // link pointing there).
+    let asked = 0;
     async function select(ply) {
+      const mine = ++asked;
       const s = await api("GET", `/api/games/${id}/at/${ply}`);
+      if (mine !== asked) return;
       view.state = s;
       window.agonState = s;
       // The move played and, when it was not the best, the best one, as
