@@ -222,13 +222,12 @@ async fn do_job(store: &Store, config: &WorkerConfig, name: &str, job: Job) {
     crate::metrics::worker_job(kind, outcome);
 }
 
-/// [`do_job`]'s work: how it ended (`ok`, `failed`, `lost`, `given-up`).
-async fn work(store: &Store, config: &WorkerConfig, name: &str, job: Job) -> &'static str {
-    let started = std::time::Instant::now();
-    if job.attempts > MAX_ATTEMPTS && job.kind == JobKind::Move {
-        // A game must never wait for ever on a move that kills its workers:
-        // the move is queued again at the cheapest level, after a pause
-        // that doubles each time (up to five minutes).
+/// A job that failed more than [`MAX_ATTEMPTS`] times: a move is queued
+/// again at the cheapest level, after a pause that doubles each time (up
+/// to five minutes), so a game never waits for ever on a move that kills
+/// its workers; any other job ends, failed.
+async fn give_up(store: &Store, job: &Job) -> &'static str {
+    if job.kind == JobKind::Move {
         let round = fallback_round(&job.payload) + 1;
         let delay = Duration::from_secs(1 << round.min(8)).min(Duration::from_secs(300));
         tracing::error!(
@@ -237,46 +236,54 @@ async fn work(store: &Store, config: &WorkerConfig, name: &str, job: Job) -> &'s
             round,
             "move job failed {MAX_ATTEMPTS} times: retrying at level 1"
         );
-        if let Err(e) = store
-            .retry(&job, format!("{FALLBACK} {round}"), delay)
-            .await
-        {
+        if let Err(e) = store.retry(job, format!("{FALLBACK} {round}"), delay).await {
             tracing::error!(job = job.id, error = %e, "could not queue a move again");
         }
         return "given-up";
     }
+    tracing::error!(job = job.id, kind = job.kind.name(), "job given up");
+    let _ = store
+        .finish(job, Err(format!("given up after {MAX_ATTEMPTS} attempts")))
+        .await;
+    "given-up"
+}
+
+/// Renews `job`'s lease every third of it while the job is worked on; a
+/// lease lost (another worker took the job) sets `lost`, which stops a
+/// search in flight. Abort the task when the work ends.
+fn keep_lease(
+    store: &Store,
+    config: &WorkerConfig,
+    name: &str,
+    job: &Job,
+    lost: Arc<AtomicBool>,
+) -> tokio::task::JoinHandle<()> {
+    let (store, name, id, lease) = (store.clone(), name.to_string(), job.id, config.lease);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(lease / 3).await;
+            match store.renew(id, &name, lease).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    lost.store(true, Ordering::SeqCst);
+                    return;
+                }
+                Err(e) => tracing::warn!(error = %e, "could not renew a lease"),
+            }
+        }
+    })
+}
+
+/// [`do_job`]'s work: how it ended (`ok`, `failed`, `lost`, `given-up`).
+async fn work(store: &Store, config: &WorkerConfig, name: &str, job: Job) -> &'static str {
+    let started = std::time::Instant::now();
     if job.attempts > MAX_ATTEMPTS {
-        tracing::error!(job = job.id, kind = job.kind.name(), "job given up");
-        let _ = store
-            .finish(&job, Err(format!("given up after {MAX_ATTEMPTS} attempts")))
-            .await;
-        return "given-up";
+        return give_up(store, &job).await;
     }
     // Renew the lease while working; if it is lost (this worker was too
     // slow and another took the job), stop a search in flight.
     let lost = Arc::new(AtomicBool::new(false));
-    let renewal = {
-        let (store, name, lost, id, lease) = (
-            store.clone(),
-            name.to_string(),
-            lost.clone(),
-            job.id,
-            config.lease,
-        );
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(lease / 3).await;
-                match store.renew(id, &name, lease).await {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        lost.store(true, Ordering::SeqCst);
-                        return;
-                    }
-                    Err(e) => tracing::warn!(error = %e, "could not renew a lease"),
-                }
-            }
-        })
-    };
+    let renewal = keep_lease(store, config, name, &job, lost.clone());
     let outcome = match job.kind {
         JobKind::Move => engine_move(store, &job, lost.clone()).await,
         JobKind::Review => review(store, &job).await,

@@ -14,6 +14,21 @@ use crate::store::{ChatLine, Room};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// Whether a writer holding `seats` (none: a spectator) writes in `room`:
+/// the players in theirs, the spectators in theirs.
+fn check_room(room: Room, seats: &[Seat]) -> Result<(), ChatRefusal> {
+    match (room, seats.is_empty()) {
+        (Room::Players, true) => Err(ChatRefusal::WrongRoom(
+            "only the players write in the players' room: write in the spectators' room".into(),
+        )),
+        (Room::Spectators, false) => Err(ChatRefusal::WrongRoom(
+            "the players write in the players' room; the spectators' room is for those watching"
+                .into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes a line in a game's room for a writer holding `seats` (none:
 /// a spectator), signed in as `name`; `client` names the writer for
 /// the rate limit when it holds no seat. Every socket of the game that
@@ -45,20 +60,7 @@ pub(crate) async fn write_chat(
     let name = writer.and_then(|a| a.name.clone());
     let writer_id = writer.map(|a| a.id);
     let game = slot.session.lock().await.row.id.clone();
-    match (room, seats.is_empty()) {
-        (Room::Players, true) => {
-            return Err(ChatRefusal::WrongRoom(
-                "only the players write in the players' room: write in the spectators' room".into(),
-            )
-            .into())
-        }
-        (Room::Spectators, false) => return Err(ChatRefusal::WrongRoom(
-            "the players write in the players' room; the spectators' room is for those watching"
-                .into(),
-        )
-        .into()),
-        _ => {}
-    }
+    check_room(room, seats)?;
     let writer = match seats.first() {
         Some(s) => format!("{game} seat {}", s.number()),
         None => format!("{game} {client}"),
