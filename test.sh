@@ -86,16 +86,20 @@ cargo test --workspace
 phase "docs/deploy.md's PostgreSQL setup, as written, on a cluster made as Debian makes one"
 scripts/test-deploy-postgres.sh
 
-phase "the game-session tests again, on PostgreSQL"
+phase "the game-session tests again, on PostgreSQL, with cargo-deny built beside them"
+# cargo-deny takes about 3.5 minutes of one core to build; at idle priority
+# it uses what the tests leave. Begun here, after the workspace's build (so
+# its downloads never hold the package cache while that build wants it),
+# it uses the time these tests wait on the database, and is mostly done
+# before the browser tests begin (begun with them, it slowed the tests
+# after the page-by-page checks, which keep both cores busy).
+scripts/check-deny.sh install > target/deny-install.log 2>&1 &
+deny_install=$!
 # `--workspace` keeps the features of the build above: `-p agon-server` alone
 # would resolve them anew and rebuild for a minute.
 AGON_TEST_STORE=postgres cargo test --workspace --test sessions --test ratings --test live --test talk --test puzzles --test endings --test people --test safety --test tournaments --test caps
 
-phase "browser tests (headless Chromium), with cargo-deny built beside them"
-# cargo-deny takes about 3.5 minutes of one core to build; at idle priority
-# it uses what the browser tests leave, and never slows them.
-scripts/check-deny.sh install > target/deny-install.log 2>&1 &
-deny_install=$!
+phase "browser tests (headless Chromium)"
 if ! command -v chromium >/dev/null 2>&1; then
   sudo_cmd=""
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
