@@ -90,9 +90,9 @@ phase "the game-session tests again, on PostgreSQL, with cargo-deny built beside
 # cargo-deny takes about 3.5 minutes of one core to build; at idle priority
 # it uses what the tests leave. Begun here, after the workspace's build (so
 # its downloads never hold the package cache while that build wants it),
-# it uses the time these tests wait on the database, and is mostly done
-# before the browser tests begin (begun with them, it slowed the tests
-# after the page-by-page checks, which keep both cores busy).
+# it uses the time these tests wait on the database (their time was the
+# same with it, 110 s), and is mostly done before the browser tests begin,
+# which it used to slow.
 scripts/check-deny.sh install > target/deny-install.log 2>&1 &
 deny_install=$!
 # `--workspace` keeps the features of the build above: `-p agon-server` alone
