@@ -135,11 +135,12 @@ impl Ask {
     /// Whether the event asked for may be made at `now`: its length (an
     /// arena's minutes on a live clock, a Swiss event's rounds), its start,
     /// its entry conditions and its password, each refusal in its words.
-    /// The game's settings are the lobby's to check.
+    /// The game's settings are the lobby's to check. Answers the event's
+    /// name as it will stand ([`Ask::name_or_default`]).
     ///
     /// # Errors
     /// The first [`Refusal`] found.
-    pub fn check(&self, now: i64) -> Result<(), Refusal> {
+    pub fn check(&self, now: i64) -> Result<String, Refusal> {
         match self.kind {
             EventKind::Arena => {
                 let m = self.minutes.ok_or(Refusal::NoMinutes)?;
@@ -182,13 +183,13 @@ impl Ask {
             return Err(Refusal::RatedGames);
         }
         // The name is checked before the password, as it always was.
-        self.name_or_default()?;
+        let name = self.name_or_default()?;
         if let Some(p) = &self.password {
             if p.is_empty() || p.chars().count() > 100 {
                 return Err(Refusal::Password);
             }
         }
-        Ok(())
+        Ok(name)
     }
 
     /// The event's name: the one asked, as the public text policy lets it

@@ -204,8 +204,7 @@ impl Tournaments {
         by: Option<SeatAccount>,
     ) -> Result<Option<TournamentView>, TournamentError> {
         let now = now_ms();
-        ask.check(now)?;
-        let name = ask.name_or_default()?;
+        let name = ask.check(now)?;
         // A game of several rule sets is played by the set asked, or the
         // most even one; a game of one set has none to name.
         let rules = crate::kinds::of(ask.game)
